@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "photomap",
+    products: [
+        .executable(name: "photomap", targets: ["photomap"]),
+        .executable(name: "photomap-fixture-images", targets: ["photomap-fixture-images"]),
+        .library(name: "PhotoMapKit", targets: ["PhotoMapKit"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
+        .target(name: "PhotoMapKit", dependencies: ["CCurl", "CPNG"]),
+        .target(name: "PhotoMapCLI", dependencies: ["PhotoMapKit"]),
+        .executableTarget(name: "photomap", dependencies: ["PhotoMapCLI"]),
+        .executableTarget(name: "photomap-fixture-images", dependencies: ["PhotoMapKit"]),
+        .testTarget(name: "PhotoMapKitTests", dependencies: ["PhotoMapKit"]),
+        .testTarget(name: "PhotoMapCLITests", dependencies: ["PhotoMapCLI", "PhotoMapKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,93 @@
+import Foundation
+import PhotoMapKit
+
+/// The global options, resolved with the environment: which source, which key, which folders.
+struct Configuration {
+    /// Where records come from.
+    enum SourceKind: String {
+        case fixtures, flickr
+    }
+
+    /// The options every command accepts.
+    static let globalOptions: [OptionSpec] = [
+        .value("source", "fixtures|flickr", "where records come from (default: flickr when an API key is given, else fixtures)"),
+        .value("api-key", "KEY", "Flickr API key (or FLICKR_API_KEY); never printed or stored"),
+        .value("endpoint", "URL", "Flickr REST endpoint (or PHOTOMAP_ENDPOINT; default \(FlickrRESTTransport.defaultEndpoint))"),
+        .value("image-host", "URL", "image host for records without url_* extras (or PHOTOMAP_IMAGE_HOST; default \(ImageHost.flickr.base))"),
+        .value("cache", "DIR", "cache folder (or PHOTOMAP_CACHE; default ./Cache when it exists, else $XDG_CACHE_HOME/photomap)"),
+        .flag("offline", "answer from the cache only; make no request"),
+    ]
+
+    var source: SourceKind
+    var apiKey: String
+    var endpoint: String
+    var imageHost: ImageHost
+    var cacheDirectory: URL
+    var offline: Bool
+    /// How long Flickr's answers stay fresh (PHOTOMAP_TTL seconds; default one hour).
+    var answerTimeToLive: TimeInterval
+    var environment: [String: String]
+
+    init(_ parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
+        self.environment = environment
+        apiKey = parsed.value("api-key") ?? environment["FLICKR_API_KEY"] ?? ""
+        if let named = parsed.value("source") {
+            guard let kind = SourceKind(rawValue: named) else {
+                throw UsageError("--source must be fixtures or flickr, not '\(named)'")
+            }
+            source = kind
+        } else {
+            source = apiKey.isEmpty ? .fixtures : .flickr
+        }
+        endpoint = try Self.httpURL(parsed.value("endpoint") ?? environment["PHOTOMAP_ENDPOINT"],
+                                    default: FlickrRESTTransport.defaultEndpoint, option: "endpoint")
+        imageHost = ImageHost(base: try Self.httpURL(parsed.value("image-host") ?? environment["PHOTOMAP_IMAGE_HOST"],
+                                                     default: ImageHost.flickr.base, option: "image-host"))
+        offline = parsed.has("offline")
+        cacheDirectory = Self.cacheDirectory(parsed.value("cache") ?? environment["PHOTOMAP_CACHE"], environment: environment)
+        answerTimeToLive = environment["PHOTOMAP_TTL"].flatMap(TimeInterval.init) ?? 3600
+        if source == .flickr && apiKey.isEmpty && !offline {
+            throw UsageError("the Flickr source needs an API key: pass --api-key KEY or set FLICKR_API_KEY")
+        }
+    }
+
+    /// The source the options select.
+    func makeSource(console: Console) throws -> any PhotoSource {
+        switch source {
+        case .fixtures:
+            guard let catalog = FixtureSource.locateCatalog(environment: environment) else {
+                throw FlickrError.catalogUnreadable(path: "Fixtures/catalog",
+                                                    reason: "not found next to the executable or the current folder; set PHOTOMAP_FIXTURES")
+            }
+            return FixtureSource(catalog: catalog, imageHost: imageHost)
+        case .flickr:
+            let cache = ResponseCache(directory: cacheDirectory.appendingPathComponent("api"), timeToLive: answerTimeToLive)
+            let transport = try FlickrRESTTransport(endpoint: endpoint, apiKey: apiKey, cache: cache, offline: offline,
+                                                    warn: { [console] in console.warn($0) })
+            return FlickrSource(transport: transport)
+        }
+    }
+
+    /// The adapter for this configuration's image host.
+    var adapter: AnnotationAdapter { AnnotationAdapter(imageHost: imageHost) }
+
+    private static func httpURL(_ value: String?, default fallback: String, option: String) throws(UsageError) -> String {
+        guard let value, !value.isEmpty else { return fallback }
+        guard let scheme = URL(string: value)?.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              URL(string: value)?.host?.isEmpty == false
+        else { throw UsageError("--\(option) must be an http or https URL, not '\(value)'") }
+        return value
+    }
+
+    /// `--cache`, else ./Cache when it exists (as in a checkout), else the XDG cache folder.
+    private static func cacheDirectory(_ explicit: String?, environment: [String: String]) -> URL {
+        if let explicit, !explicit.isEmpty { return URL(fileURLWithPath: explicit) }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: "Cache", isDirectory: &isFolder), isFolder.boolValue {
+            return URL(fileURLWithPath: "Cache")
+        }
+        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
+        return URL(fileURLWithPath: base).appendingPathComponent("photomap")
+    }
+}

@@ -1,0 +1,69 @@
+/// Takes a command line apart: `photomap [global options] COMMAND [options] [arguments]`,
+/// global options accepted before or after the command, `--name value` or `--name=value`.
+struct ArgumentParser {
+    let globalOptions: [OptionSpec]
+    let commands: [CommandSpec]
+
+    func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var remaining = arguments[...]
+        var onlyArguments = false
+        while let token = remaining.popFirst() {
+            if onlyArguments || !token.hasPrefix("-") || token == "-" || token.dropFirst().first?.isNumber == true {
+                try take(positional: token, into: &parsed)
+            } else if token == "--" {
+                onlyArguments = true
+            } else if token == "-h" || token == "--help" {
+                parsed.wantsHelp = true
+            } else if token.hasPrefix("--") {
+                let body = token.dropFirst(2)
+                let name = String(body.prefix(while: { $0 != "=" }))
+                let inlineValue = body.contains("=") ? String(body.drop(while: { $0 != "=" }).dropFirst()) : nil
+                guard let spec = option(named: name, in: parsed.command) else {
+                    throw unknownOption(name, command: parsed.command)
+                }
+                if spec.valueName == nil {
+                    guard inlineValue == nil else { throw UsageError("--\(name) takes no value") }
+                    parsed.options[name] = ""
+                } else if let inlineValue {
+                    parsed.options[name] = inlineValue
+                } else if let next = remaining.first, !next.hasPrefix("--") {
+                    // A value may start with one dash (a negative latitude); "--" starts the next option.
+                    parsed.options[name] = next
+                    remaining.removeFirst()
+                } else {
+                    throw UsageError("--\(name) needs a value: \(spec.synopsis)")
+                }
+            } else {
+                throw UsageError("unknown option '\(token)' (options are spelled --name)")
+            }
+        }
+        return parsed
+    }
+
+    private func take(positional token: String, into parsed: inout ParsedArguments) throws(UsageError) {
+        guard let command = parsed.command else {
+            guard let command = commands.first(where: { $0.name == token }) else {
+                throw UsageError("unknown command '\(token)'; commands: \(commands.map(\.name).joined(separator: ", "))")
+            }
+            parsed.command = command
+            return
+        }
+        guard command.acceptsArguments else {
+            throw UsageError("'\(command.name)' takes no argument '\(token)'; see photomap \(command.name) --help")
+        }
+        parsed.arguments.append(token)
+    }
+
+    private func option(named name: String, in command: CommandSpec?) -> OptionSpec? {
+        globalOptions.first { $0.name == name } ?? command?.options.first { $0.name == name }
+    }
+
+    private func unknownOption(_ name: String, command: CommandSpec?) -> UsageError {
+        if command == nil, let owner = commands.first(where: { $0.options.contains { $0.name == name } }) {
+            return UsageError("--\(name) belongs after the command: photomap \(owner.name) --\(name) …")
+        }
+        let scope = command.map { "photomap \($0.name)" } ?? "photomap"
+        return UsageError("unknown option --\(name) for \(scope); see \(scope) --help")
+    }
+}

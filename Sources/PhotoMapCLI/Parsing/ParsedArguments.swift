@@ -1,0 +1,17 @@
+/// The command line taken apart: which command, which options with which values, which arguments.
+struct ParsedArguments: Sendable {
+    /// The command named, if any.
+    var command: CommandSpec?
+    /// Options given, by name; a flag's value is "" (the last of a repeated option wins).
+    var options: [String: String] = [:]
+    /// Positional arguments after the command.
+    var arguments: [String] = []
+    /// Whether `--help` or `-h` was given.
+    var wantsHelp = false
+
+    /// Whether a flag or option was given.
+    func has(_ name: String) -> Bool { options[name] != nil }
+
+    /// An option's value.
+    func value(_ name: String) -> String? { options[name] }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Turns places and photos into map annotations: where each title and subtitle is decided.
+public struct AnnotationAdapter: Sendable {
+    /// Builds URLs for photos that came without `url_*` extras.
+    public var imageHost: ImageHost
+
+    /// Creates an adapter.
+    public init(imageHost: ImageHost = .flickr) {
+        self.imageHost = imageHost
+    }
+
+    /// "Paris, Ile-de-France, France" → title "Paris", subtitle "Ile-de-France, France".
+    public func annotation(for place: Place) -> Annotation {
+        let (head, rest) = Self.splitAtFirstComma(place.fullName.isEmpty ? place.shortName : place.fullName)
+        return Annotation(kind: .place, id: place.id, title: head.isEmpty ? place.id : head, subtitle: rest,
+                          coordinate: place.coordinate, photoCount: place.photoCount)
+    }
+
+    /// Title: the title trimmed, else the description's text, else "Unknown".
+    /// Subtitle: the first words of the description, empty when the description became the title.
+    public func annotation(for photo: Photo) -> Annotation {
+        let title = photo.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        let description = PlainText.fromHTML(photo.descriptionHTML)
+        let shownTitle: String
+        let subtitle: String
+        if !title.isEmpty {
+            shownTitle = title
+            subtitle = PlainText.summary(description)
+        } else if !description.isEmpty {
+            shownTitle = PlainText.summary(description)
+            subtitle = ""
+        } else {
+            shownTitle = "Unknown"
+            subtitle = ""
+        }
+        return Annotation(kind: .photo, id: photo.id, title: shownTitle, subtitle: subtitle,
+                          coordinate: photo.coordinate,
+                          thumbnailURL: imageURL(of: photo, size: .square),
+                          imageURL: imageURL(of: photo, size: .medium),
+                          owner: photo.ownerName.isEmpty ? photo.owner : photo.ownerName,
+                          dateTaken: photo.dateTaken)
+    }
+
+    /// The record's own URL for `size`, else one built on the image host.
+    public func imageURL(of photo: Photo, size: PhotoSize) -> String? {
+        photo.images[size]?.url ?? imageHost.url(for: photo, size: size)
+    }
+
+    private static func splitAtFirstComma(_ name: String) -> (String, String) {
+        guard let comma = name.firstIndex(of: ",") else {
+            return (name.trimmingCharacters(in: .whitespacesAndNewlines), "")
+        }
+        return (name[..<comma].trimmingCharacters(in: .whitespacesAndNewlines),
+                name[name.index(after: comma)...].trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}

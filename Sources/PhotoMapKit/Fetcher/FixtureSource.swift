@@ -1,0 +1,54 @@
+import Foundation
+
+/// The embedded catalog as a photo source: no network, no API key.
+/// Its image URLs name Flickr's image host; with another host configured (a local mirror of
+/// `Fixtures/images`), they are rewritten to it.
+public struct FixtureSource: PhotoSource {
+    private let source: FlickrSource
+    private let imageHost: ImageHost
+
+    /// Creates a source over the catalog folder, serving images from `imageHost`.
+    public init(catalog: URL, imageHost: ImageHost = .flickr) {
+        self.source = FlickrSource(transport: FixtureTransport(catalog: catalog))
+        self.imageHost = imageHost
+    }
+
+    public func topPlaces() throws -> Listing<Place> {
+        try source.topPlaces()
+    }
+
+    public func photos(inPlace placeID: String, limit: Int) throws -> Listing<Photo> {
+        var listing = try source.photos(inPlace: placeID, limit: limit)
+        guard imageHost != .flickr else { return listing }
+        for index in listing.items.indices {
+            for (size, image) in listing.items[index].images where image.url.hasPrefix(ImageHost.flickr.base + "/") {
+                listing.items[index].images[size]?.url = imageHost.base + image.url.dropFirst(ImageHost.flickr.base.count)
+            }
+        }
+        return listing
+    }
+
+    /// The catalog folder: `$PHOTOMAP_FIXTURES`, else `Fixtures/catalog` in a folder above the
+    /// executable (a checkout's `.build/release/photomap`) or above the current directory.
+    public static func locateCatalog(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                     executable: String = CommandLine.arguments.first ?? "") -> URL? {
+        if let explicit = environment["PHOTOMAP_FIXTURES"], !explicit.isEmpty {
+            return URL(fileURLWithPath: explicit)
+        }
+        let executableFolder = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+        let currentFolder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        for start in [executableFolder, currentFolder] {
+            var folder = start.standardizedFileURL
+            while true {
+                let catalog = folder.appendingPathComponent("Fixtures/catalog")
+                if FileManager.default.fileExists(atPath: catalog.appendingPathComponent("top-places.json").path) {
+                    return catalog
+                }
+                let parent = folder.deletingLastPathComponent()
+                if parent.path == folder.path { break }
+                folder = parent
+            }
+        }
+        return nil
+    }
+}

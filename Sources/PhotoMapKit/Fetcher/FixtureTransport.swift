@@ -1,0 +1,71 @@
+import Foundation
+
+/// Answers Flickr API calls from the embedded catalog, recorded exactly as Flickr's REST API answers:
+/// `top-places.json` for flickr.places.getTopPlacesList and `photos/{place_id}/page-{n}.json` for
+/// flickr.photos.search by place, re-paged to the requested `per_page` as Flickr would.
+public struct FixtureTransport: FlickrTransport {
+    /// The catalog folder (`Fixtures/catalog`).
+    public let catalog: URL
+
+    /// Creates a transport over the catalog folder.
+    public init(catalog: URL) {
+        self.catalog = catalog
+    }
+
+    public func call(method: String, parameters: [String: String]) throws -> Data {
+        switch method {
+        case "flickr.places.getTopPlacesList":
+            return try read(catalog.appendingPathComponent("top-places.json"))
+        case "flickr.photos.search":
+            guard let placeID = parameters["place_id"] else {
+                return Self.failure(code: 3, message: "the embedded catalog answers searches by place_id only")
+            }
+            return try photosPage(placeID: placeID, page: Int(parameters["page"] ?? "") ?? 1,
+                                  perPage: Int(parameters["per_page"] ?? "") ?? 100)
+        default:
+            return Self.failure(code: 112, message: "Method \"\(method)\" not found")
+        }
+    }
+
+    private func photosPage(placeID: String, page: Int, perPage: Int) throws -> Data {
+        // A place id is a folder name: refuse anything that could step out of the catalog.
+        guard !placeID.isEmpty, placeID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "@") }) else {
+            throw FlickrError.unknownPlace(placeID)
+        }
+        let folder = catalog.appendingPathComponent("photos").appendingPathComponent(placeID)
+        guard FileManager.default.fileExists(atPath: folder.path) else { throw FlickrError.unknownPlace(placeID) }
+
+        var photos: [Any] = []
+        var recordedPage = 1
+        while case let file = folder.appendingPathComponent("page-\(recordedPage).json"),
+              FileManager.default.fileExists(atPath: file.path) {
+            let object = try JSONSerialization.jsonObject(with: read(file))
+            guard let answer = object as? [String: Any], let list = answer["photos"] as? [String: Any],
+                  let items = list["photo"] as? [Any]
+            else { throw FlickrError.catalogUnreadable(path: file.path, reason: "no photos.photo list") }
+            photos += items
+            recordedPage += 1
+        }
+        let perPage = min(max(perPage, 1), FlickrSource.maximumPerPage)
+        let pages = (photos.count + perPage - 1) / perPage
+        let start = min((max(page, 1) - 1) * perPage, photos.count)
+        let slice = Array(photos[start..<min(start + perPage, photos.count)])
+        let answer: [String: Any] = [
+            "photos": ["page": page, "pages": pages, "perpage": perPage, "total": String(photos.count), "photo": slice],
+            "stat": "ok",
+        ]
+        return try JSONSerialization.data(withJSONObject: answer)
+    }
+
+    private func read(_ file: URL) throws -> Data {
+        do {
+            return try Data(contentsOf: file)
+        } catch {
+            throw FlickrError.catalogUnreadable(path: file.path, reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    private static func failure(code: Int, message: String) -> Data {
+        (try? JSONSerialization.data(withJSONObject: ["stat": "fail", "code": code, "message": message])) ?? Data()
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// What can go wrong between photomap and Flickr (or the embedded catalog).
+public enum FlickrError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// Flickr answered `"stat":"fail"` with this code and message.
+    case apiFailure(method: String, code: Int?, message: String)
+    /// The answer is not the JSON Flickr documents.
+    case malformedAnswer(method: String, detail: String)
+    /// The Flickr source needs an API key and none was given.
+    case missingAPIKey
+    /// `--offline` and the answer is not in the cache.
+    case notCached(method: String)
+    /// The embedded catalog has no such place.
+    case unknownPlace(String)
+    /// The embedded catalog could not be read.
+    case catalogUnreadable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .apiFailure(method, code, message):
+            let codeText = code.map { " (code \($0))" } ?? ""
+            if code == 100 { return "Flickr rejected the API key\(codeText): \(message)" }
+            return "Flickr refused \(method)\(codeText): \(message)"
+        case let .malformedAnswer(method, detail):
+            return "Flickr's answer to \(method) is not valid: \(detail)"
+        case .missingAPIKey:
+            return "the Flickr source needs an API key: pass --api-key KEY or set FLICKR_API_KEY"
+        case let .notCached(method):
+            return "--offline: no cached answer for \(method); run the same command once online first"
+        case let .unknownPlace(id):
+            return "no place with id \"\(id)\" in the embedded catalog (see `photomap places`)"
+        case let .catalogUnreadable(path, reason):
+            return "cannot read the embedded catalog at \(path): \(reason)"
+        }
+    }
+
+    /// A decoding error told as a path into the JSON and what was wrong there.
+    static func describe(decodingError error: any Error) -> String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            let text = codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return text.hasPrefix(".") ? String(text.dropFirst()) : text
+        }
+        switch error as? DecodingError {
+        case let .keyNotFound(key, context)?:
+            let parent = path(context.codingPath)
+            return "missing field \"\(key.stringValue)\"" + (parent.isEmpty ? "" : " in \(parent)")
+        case let .typeMismatch(_, context)?, let .valueNotFound(_, context)?:
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        case let .dataCorrupted(context)?:
+            let location = path(context.codingPath)
+            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return (location.isEmpty ? "" : "\(location): ") + (underlying ?? context.debugDescription)
+        case nil:
+            return String(describing: error)
+        @unknown default:
+            return String(describing: error)
+        }
+    }
+}

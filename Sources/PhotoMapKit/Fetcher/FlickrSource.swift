@@ -1,0 +1,114 @@
+import Foundation
+
+/// Places and photos through Flickr's API methods, over any transport (REST or the embedded catalog).
+public struct FlickrSource: PhotoSource {
+    /// The extras a listing asks flickr.photos.search for.
+    public static let listingExtras = "description,geo,date_taken,owner_name,tags,url_sq,url_q,url_m"
+    /// Flickr's largest page; geo queries are capped lower by Flickr itself.
+    public static let maximumPerPage = 500
+    /// Flickr returns at most this many results for one query.
+    public static let maximumResults = 4_000
+
+    private let transport: any FlickrTransport
+
+    /// Creates a source over `transport`.
+    public init(transport: any FlickrTransport) {
+        self.transport = transport
+    }
+
+    public func topPlaces() throws -> Listing<Place> {
+        let method = "flickr.places.getTopPlacesList"
+        // 7 = locality: the cities and towns people browse by.
+        let answer = try decode(PlacesAnswer.self, method: method,
+                                from: transport.call(method: method, parameters: ["place_type_id": "7"]))
+        let records = answer.places.place ?? LossyArray()
+        return Listing(items: records.elements.map(\.place), total: answer.places.total?.int,
+                       skipped: records.skipped.map { "place \($0)" })
+    }
+
+    public func photos(inPlace placeID: String, limit: Int) throws -> Listing<Photo> {
+        try searchPhotos(["place_id": placeID], limit: limit)
+    }
+
+    /// Pages through flickr.photos.search until `limit` photos or the last page.
+    public func searchPhotos(_ criteria: [String: String], limit: Int) throws -> Listing<Photo> {
+        let method = "flickr.photos.search"
+        let wanted = min(max(limit, 0), Self.maximumResults)
+        var photos: [Photo] = []
+        var seen = Set<String>()
+        var skipped: [String] = []
+        var total: Int?
+        var page = 1
+        while photos.count < wanted {
+            var parameters = criteria
+            parameters["extras"] = Self.listingExtras
+            parameters["per_page"] = String(min(wanted, Self.maximumPerPage))
+            parameters["page"] = String(page)
+            let answer = try decode(PhotosAnswer.self, method: method,
+                                    from: transport.call(method: method, parameters: parameters))
+            let records = answer.photos.photo ?? LossyArray()
+            total = answer.photos.total?.int ?? total
+            skipped += records.skipped.map { "photo on page \(page), \($0)" }
+            for record in records.elements {
+                let photo = record.photo
+                guard !photo.id.isEmpty else {
+                    skipped.append("photo on page \(page): empty id")
+                    continue
+                }
+                // Flickr can repeat a photo on consecutive pages while its index shifts.
+                guard seen.insert(photo.id).inserted, photos.count < wanted else { continue }
+                photos.append(photo)
+            }
+            let pages = answer.photos.pages?.int ?? page
+            if records.elements.isEmpty && records.skipped.isEmpty || page >= pages { break }
+            page += 1
+        }
+        return Listing(items: photos, total: total, skipped: skipped)
+    }
+
+    /// Decodes an answer: JSONP unwrapped, `stat: fail` turned into an error.
+    func decode<Answer: Decodable>(_ type: Answer.Type, method: String, from body: Data) throws -> Answer {
+        let json = Self.unwrappingJSONP(body)
+        let decoder = JSONDecoder()
+        let status: FlickrStatus
+        do {
+            status = try decoder.decode(FlickrStatus.self, from: json)
+        } catch {
+            throw FlickrError.malformedAnswer(method: method, detail: FlickrError.describe(decodingError: error))
+        }
+        switch status.stat {
+        case "ok"?:
+            do {
+                return try decoder.decode(Answer.self, from: json)
+            } catch {
+                throw FlickrError.malformedAnswer(method: method, detail: FlickrError.describe(decodingError: error))
+            }
+        case "fail"?:
+            throw FlickrError.apiFailure(method: method, code: status.code?.int,
+                                         message: status.message ?? "no message")
+        default:
+            throw FlickrError.malformedAnswer(method: method, detail: "no \"stat\" field")
+        }
+    }
+
+    /// The JSON inside `jsonFlickrApi(...)`, which Flickr sends when `nojsoncallback=1` is missing.
+    static func unwrappingJSONP(_ body: Data) -> Data {
+        let prefix = Data("jsonFlickrApi(".utf8)
+        let start = body.firstIndex(where: { !$0.isASCIIWhitespace }) ?? body.startIndex
+        guard body[start...].starts(with: prefix),
+              let close = body.lastIndex(of: UInt8(ascii: ")")), close > start + prefix.count
+        else { return body }
+        return body[(start + prefix.count)..<close]
+    }
+}
+
+private extension UInt8 {
+    var isASCIIWhitespace: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
+}
+
+extension FlickrSource {
+    /// Whether `body` is an answer with `"stat":"ok"` (worth caching).
+    static func isOK(_ body: Data) -> Bool {
+        (try? JSONDecoder().decode(FlickrStatus.self, from: unwrappingJSONP(body)))?.stat == "ok"
+    }
+}

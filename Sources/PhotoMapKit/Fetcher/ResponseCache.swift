@@ -1,0 +1,37 @@
+import Foundation
+
+/// Flickr's JSON answers kept on disk for a time-to-live, so repeated commands make no request
+/// and `--offline` can answer. Keys never include the API key.
+public struct ResponseCache: Sendable {
+    /// The folder holding the answers (`{cache}/api`).
+    public let directory: URL
+    /// How long an answer counts as fresh.
+    public let timeToLive: TimeInterval
+
+    /// Creates a cache in `directory`.
+    public init(directory: URL, timeToLive: TimeInterval) {
+        self.directory = directory
+        self.timeToLive = timeToLive
+    }
+
+    /// The stored answer for `key` when younger than the time-to-live (or of any age, `allowStale`).
+    public func answer(for key: String, allowStale: Bool = false) -> Data? {
+        let file = fileURL(for: key)
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
+              let modified = attributes[.modificationDate] as? Date
+        else { return nil }
+        guard allowStale || Date().timeIntervalSince(modified) < timeToLive else { return nil }
+        return try? Data(contentsOf: file)
+    }
+
+    /// Stores `answer` for `key`, atomically (temporary file, then rename).
+    public func store(_ answer: Data, for key: String) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try answer.write(to: fileURL(for: key), options: .atomic)
+    }
+
+    /// Names are hashes, so nothing a server sends can shape a path.
+    func fileURL(for key: String) -> URL {
+        directory.appendingPathComponent(SHA256.hex(key) + ".json")
+    }
+}

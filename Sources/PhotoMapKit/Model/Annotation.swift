@@ -1,0 +1,68 @@
+/// What a map shows for one record: MapKit's model of a coordinate with a title and a subtitle,
+/// plus what a callout and a listing need.
+public struct Annotation: Sendable, Hashable {
+    /// What the annotation stands for.
+    public enum Kind: String, Sendable, Codable {
+        case place, photo, location
+    }
+
+    /// What it stands for.
+    public var kind: Kind
+    /// The record's id (place_id or photo id).
+    public var id: String
+    /// Plain text, never empty.
+    public var title: String
+    /// Plain text, may be empty.
+    public var subtitle: String
+    /// Where it goes on a map; nil for records without a valid coordinate.
+    public var coordinate: Coordinate?
+    /// Places: the number of photos taken there.
+    public var photoCount: Int?
+    /// Photos: the 75×75 square.
+    public var thumbnailURL: String?
+    /// Photos: the medium image.
+    public var imageURL: String?
+    /// Photos: the owner's display name.
+    public var owner: String?
+    /// Photos: when it was taken.
+    public var dateTaken: String?
+
+    /// Creates an annotation.
+    public init(kind: Kind, id: String, title: String, subtitle: String, coordinate: Coordinate?,
+                photoCount: Int? = nil, thumbnailURL: String? = nil, imageURL: String? = nil,
+                owner: String? = nil, dateTaken: String? = nil) {
+        self.kind = kind
+        self.id = id
+        self.title = title
+        self.subtitle = subtitle
+        self.coordinate = coordinate
+        self.photoCount = photoCount
+        self.thumbnailURL = thumbnailURL
+        self.imageURL = imageURL
+        self.owner = owner
+        self.dateTaken = dateTaken
+    }
+}
+
+extension Annotation: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case kind, id, title, subtitle, latitude, longitude, photoCount, thumbnailURL, imageURL, owner, dateTaken
+    }
+
+    /// Encodes the listing's JSON form: latitude and longitude are always present (null without a coordinate);
+    /// the kind-specific fields only where they apply.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(subtitle, forKey: .subtitle)
+        try container.encode(coordinate?.latitude, forKey: .latitude)
+        try container.encode(coordinate?.longitude, forKey: .longitude)
+        try container.encodeIfPresent(photoCount, forKey: .photoCount)
+        try container.encodeIfPresent(thumbnailURL, forKey: .thumbnailURL)
+        try container.encodeIfPresent(imageURL, forKey: .imageURL)
+        try container.encodeIfPresent(owner, forKey: .owner)
+        try container.encodeIfPresent(dateTaken, forKey: .dateTaken)
+    }
+}

@@ -1,0 +1,18 @@
+/// The image sizes photomap uses, named by Flickr's `url_*` extras.
+public enum PhotoSize: String, Sendable, CaseIterable, Hashable {
+    /// 75×75 square crop (`url_sq`, URL suffix `_s`).
+    case square = "sq"
+    /// 150×150 square crop (`url_q`, URL suffix `_q`).
+    case largeSquare = "q"
+    /// Medium image (`url_m`), the one photo pages show.
+    case medium = "m"
+
+    /// The URL suffix Flickr uses for this size (misc.urls); medium (500 px) has none.
+    public var urlSuffix: String {
+        switch self {
+        case .square: return "_s"
+        case .largeSquare: return "_q"
+        case .medium: return ""
+        }
+    }
+}

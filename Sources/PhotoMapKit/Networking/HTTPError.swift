@@ -1,0 +1,29 @@
+/// What can go wrong fetching a URL.
+public enum HTTPError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// Only http and https are ever fetched or followed.
+    case unsupportedURL(String)
+    /// libcurl failed (connection refused, timeout, reset, …): its code and message.
+    case transport(code: Int, message: String, url: String)
+    /// The server answered with a status that is not 2xx.
+    case status(Int, url: String)
+    /// The server asked to wait longer than photomap is willing to.
+    case retryAfterTooLong(seconds: Int, url: String)
+
+    public var description: String {
+        switch self {
+        case let .unsupportedURL(url):
+            return "refusing \(url): only http and https URLs are fetched"
+        case let .transport(code, message, url):
+            return "cannot fetch \(url): \(message) (curl error \(code))"
+        case let .status(status, url):
+            return "\(url) answered HTTP \(status)"
+        case let .retryAfterTooLong(seconds, url):
+            return "\(url) asked to retry after \(seconds) s; giving up"
+        }
+    }
+
+    /// `url` without its query and fragment, so an API key in the query never reaches a message or log.
+    public static func redacted(_ url: String) -> String {
+        String(url.prefix(while: { $0 != "?" && $0 != "#" }))
+    }
+}

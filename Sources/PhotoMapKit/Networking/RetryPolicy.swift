@@ -1,0 +1,35 @@
+import Foundation
+
+/// When to try a request again, and how long to wait first: 5xx, 429, timeouts and connection
+/// failures are retried with exponential backoff, honouring the server's Retry-After.
+public struct RetryPolicy: Sendable {
+    /// Tries in all, the first included.
+    public var maximumAttempts: Int
+    /// The wait before the second try; it doubles for each try after.
+    public var baseDelay: TimeInterval
+    /// The longest Retry-After photomap will honour; a longer one ends the retries.
+    public var maximumDelay: TimeInterval
+
+    /// Creates a policy.
+    public init(maximumAttempts: Int = 4, baseDelay: TimeInterval = 0.5, maximumDelay: TimeInterval = 30) {
+        self.maximumAttempts = maximumAttempts
+        self.baseDelay = baseDelay
+        self.maximumDelay = maximumDelay
+    }
+
+    /// No retries at all.
+    public static let never = RetryPolicy(maximumAttempts: 1)
+
+    /// Whether a response with this status may succeed when tried again.
+    public static func isTransient(status: Int) -> Bool {
+        status == 429 || (500..<600).contains(status)
+    }
+
+    /// The wait before try `attempt + 1` (attempts count from 1), honouring `retryAfter`.
+    public func delay(afterAttempt attempt: Int, retryAfter: TimeInterval?) -> TimeInterval {
+        if let retryAfter { return retryAfter }
+        let exponential = baseDelay * pow(2, Double(attempt - 1))
+        // Jitter spreads out clients that failed together, so they do not retry together.
+        return min(exponential * Double.random(in: 0.8...1.2), maximumDelay)
+    }
+}

@@ -1,0 +1,4 @@
+import Foundation
+import PhotoMapCLI
+
+exit(PhotoMap.main(arguments: Array(CommandLine.arguments.dropFirst())))

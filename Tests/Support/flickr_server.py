@@ -1,0 +1,852 @@
+#!/usr/bin/env python3
+"""Local stand-in for Flickr's REST API, used by the photomap Swift test suite.
+
+Usage:
+    python3 Tests/Support/flickr_server.py --catalog DIR [--port 0]
+    python3 Tests/Support/flickr_server.py --self-test
+
+The server binds 127.0.0.1 only, prints one line ``PORT <n>`` once listening,
+and exits when stdin reaches EOF or on SIGTERM.
+
+Catalog layout (recorded real answers):
+    DIR/top-places.json                        flickr.places.getTopPlacesList
+    DIR/photos/{place_id}/page-{n}.json        flickr.photos.search, per_page=100
+
+Endpoint: any path ending in ``/services/rest/`` (or ``/services/rest``).  The
+part before it is a scenario prefix chosen by each test:
+
+    (none) | /ok                 normal behaviour
+    /fail100                     always error 100 (invalid API key)
+    /status/{code}/{token}/{n}   first n requests for token -> HTTP {code}
+    /malformed                   200 with truncated JSON
+    /html200                     200 with an HTML page
+    /slow/{seconds}              sleep, then answer normally
+    /reset/{token}/{n}           first n requests for token -> connection reset
+    /redirect-file               302 to file:///etc/passwd
+    /redirect/{scenario...}      302 to the same request under {scenario...}
+    /numbers-as-strings          every JSON number sent as a string
+
+Pass-through scenarios (ok, status, reset, slow, numbers-as-strings) may be
+chained, e.g. ``/slow/1/numbers-as-strings/services/rest/``.
+
+Control endpoints: ``GET /_requests`` returns the log of API requests received
+(``[{"path": ..., "query": {...}}]``); ``GET /_reset`` clears it.
+"""
+
+import argparse
+import json
+import math
+import os
+import re
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+BIND_HOST = "127.0.0.1"
+DEFAULT_PER_PAGE = 100
+MAX_PER_PAGE = 500
+DEFAULT_RADIUS_KM = 5.0
+EARTH_RADIUS_KM = 6371.0088
+
+# Place types accepted by flickr.places.getTopPlacesList, with their names.
+PLACE_TYPES = {22: "neighbourhood", 7: "locality", 8: "region", 12: "country", 29: "continent"}
+RECORDED_PLACE_TYPE = 7
+
+ENDPOINT_SUFFIXES = ("/services/rest/", "/services/rest")
+PAGE_FILE = re.compile(r"^page-(\d+)\.json$")
+
+
+# --------------------------------------------------------------------------
+# Catalog: recorded answers, loaded lazily and cached (read-only afterwards).
+# --------------------------------------------------------------------------
+
+class Catalog:
+    """Read-only view of a recorded catalog directory."""
+
+    def __init__(self, root):
+        self.root = os.path.abspath(root)
+        self._lock = threading.Lock()
+        self._top_places = None
+        self._photos_by_place = {}
+        self._place_ids = None
+
+    def top_places(self):
+        """The recorded getTopPlacesList answer (an empty one if absent)."""
+        with self._lock:
+            if self._top_places is None:
+                path = os.path.join(self.root, "top-places.json")
+                if os.path.isfile(path):
+                    with open(path, encoding="utf-8") as f:
+                        self._top_places = json.load(f)
+                else:
+                    self._top_places = {"places": {"total": 0, "place": []}, "stat": "ok"}
+            return self._top_places
+
+    def place_ids(self):
+        """Place ids that have recorded photo pages, in a stable order."""
+        with self._lock:
+            if self._place_ids is None:
+                photos_dir = os.path.join(self.root, "photos")
+                names = os.listdir(photos_dir) if os.path.isdir(photos_dir) else []
+                self._place_ids = sorted(
+                    n for n in names if os.path.isdir(os.path.join(photos_dir, n)))
+            return list(self._place_ids)
+
+    def photos_for_place(self, place_id):
+        """All recorded photos of a place, pages concatenated in page order."""
+        # Look the id up in the directory listing rather than joining it into
+        # a path, so a hostile place_id ("../..") can never escape the catalog.
+        if place_id not in self.place_ids():
+            return []
+        with self._lock:
+            cached = self._photos_by_place.get(place_id)
+        if cached is not None:
+            return cached
+        place_dir = os.path.join(self.root, "photos", place_id)
+        pages = []
+        for name in os.listdir(place_dir):
+            match = PAGE_FILE.match(name)
+            if match:
+                pages.append((int(match.group(1)), name))
+        photos = []
+        for _, name in sorted(pages):  # numeric order: page-10 after page-9
+            with open(os.path.join(place_dir, name), encoding="utf-8") as f:
+                photos.extend(json.load(f).get("photos", {}).get("photo", []))
+        with self._lock:
+            self._photos_by_place[place_id] = photos
+        return photos
+
+    def all_photos(self):
+        """Every recorded photo of every place, first occurrence of an id wins."""
+        seen = set()
+        result = []
+        for place_id in self.place_ids():
+            for photo in self.photos_for_place(place_id):
+                key = photo.get("id")
+                if key is not None and key in seen:
+                    continue
+                seen.add(key)
+                result.append(photo)
+        return result
+
+
+# --------------------------------------------------------------------------
+# Small pure helpers
+# --------------------------------------------------------------------------
+
+class ApiError(Exception):
+    """A Flickr-level failure, sent as HTTP 200 {"stat":"fail",...}."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def int_param(query, name, default):
+    """Integer query parameter; Flickr silently falls back on bad values."""
+    try:
+        return int(query.get(name, ""))
+    except ValueError:
+        return default
+
+
+def float_value(value):
+    """Float from a JSON number or numeric string, None when not numeric."""
+    try:
+        result = float(value)
+    except (TypeError, ValueError):
+        return None
+    return result if math.isfinite(result) else None
+
+
+def haversine_km(lat1, lon1, lat2, lon2):
+    """Great-circle distance in kilometres."""
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp = p2 - p1
+    dl = math.radians(lon2 - lon1)
+    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(a)))
+
+
+def photo_coordinates(photo):
+    """(lat, lon) of a photo; missing or bad values count as 0 like Flickr."""
+    lat = float_value(photo.get("latitude")) or 0.0
+    lon = float_value(photo.get("longitude")) or 0.0
+    return lat, lon
+
+
+def photo_matches_text(photo, needle):
+    """Case-insensitive match on title, description and tags."""
+    description = photo.get("description")
+    if isinstance(description, dict):
+        description = description.get("_content", "")
+    tags = photo.get("tags", "")
+    if isinstance(tags, list):
+        tags = " ".join(str(t) for t in tags)
+    for field in (photo.get("title"), description, tags):
+        if isinstance(field, str) and needle in field.lower():
+            return True
+    return False
+
+
+def paginate(photos, query):
+    """Flickr-style page of a photo list; pages and total go out as strings."""
+    per_page = int_param(query, "per_page", DEFAULT_PER_PAGE)
+    if per_page < 1:
+        per_page = DEFAULT_PER_PAGE
+    per_page = min(per_page, MAX_PER_PAGE)
+    page = max(1, int_param(query, "page", 1))
+    total = len(photos)
+    pages = (total + per_page - 1) // per_page
+    start = (page - 1) * per_page
+    return {
+        "photos": {
+            "page": page,
+            "pages": str(pages),
+            "perpage": per_page,
+            "total": str(total),
+            "photo": photos[start:start + per_page],
+        },
+        "stat": "ok",
+    }
+
+
+def stringify_numbers(value):
+    """Recursively turn every int/float into a string, leaving booleans alone."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: stringify_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [stringify_numbers(v) for v in value]
+    return value
+
+
+# --------------------------------------------------------------------------
+# Flickr API methods (pure functions of catalog + query)
+# --------------------------------------------------------------------------
+
+def method_top_places(catalog, query):
+    raw = query.get("place_type_id", "")
+    try:
+        type_id = int(raw)
+    except ValueError:
+        type_id = None
+    if type_id not in PLACE_TYPES:
+        raise ApiError(2, "Not a valid place type.")
+    recorded = catalog.top_places()
+    if type_id == RECORDED_PLACE_TYPE:
+        return recorded
+    # Other types: same shape, but nothing was recorded for them.
+    places = dict(recorded.get("places", {}))
+    places.update({"total": 0, "place": [], "place_type": PLACE_TYPES[type_id],
+                   "place_type_id": type_id})
+    return {"places": places, "stat": "ok"}
+
+
+def method_photos_search(catalog, query):
+    place_id = query.get("place_id", "")
+    text = query.get("text", "").strip()
+    if not place_id and not text:
+        raise ApiError(3, "Parameterless searches have been disabled. "
+                          "Please use flickr.photos.getRecent instead.")
+    photos = catalog.photos_for_place(place_id) if place_id else catalog.all_photos()
+    if text:
+        needle = text.lower()
+        photos = [p for p in photos if photo_matches_text(p, needle)]
+    lat = float_value(query.get("lat"))
+    lon = float_value(query.get("lon"))
+    if lat is not None and lon is not None:
+        radius = float_value(query.get("radius")) or DEFAULT_RADIUS_KM
+        if query.get("radius_units") == "mi":
+            radius *= 1.609344
+        photos = [p for p in photos if haversine_km(lat, lon, *photo_coordinates(p)) <= radius]
+    if query.get("has_geo") == "1":
+        photos = [p for p in photos if photo_coordinates(p) != (0.0, 0.0)]
+    return paginate(photos, query)
+
+
+def method_places_find(catalog, query):
+    text = query.get("query", "")
+    if not text.strip():
+        raise ApiError(1, "Required parameter missing")
+    needle = text.lower()
+    places = catalog.top_places().get("places", {}).get("place", [])
+    found = [p for p in places if needle in str(p.get("_content", "")).lower()]
+    return {"places": {"place": found, "query": text, "total": len(found)}, "stat": "ok"}
+
+
+METHODS = {
+    "flickr.places.getTopPlacesList": method_top_places,
+    "flickr.photos.search": method_photos_search,
+    "flickr.places.find": method_places_find,
+}
+
+
+def call_api(catalog, query):
+    """Run one API call; returns the JSON object to send (ok or fail)."""
+    try:
+        method = query.get("method", "")
+        handler = METHODS.get(method)
+        if handler is None:
+            raise ApiError(112, f'Method "{method}" not found')
+        key = query.get("api_key", "")
+        if not key or key == "bad":
+            raise ApiError(100, "Invalid API Key (Key has invalid format)")
+        return handler(catalog, query)
+    except ApiError as err:
+        return {"stat": "fail", "code": err.code, "message": err.message}
+
+
+# --------------------------------------------------------------------------
+# HTTP layer
+# --------------------------------------------------------------------------
+
+class FlickrServer(ThreadingHTTPServer):
+    """Threaded server holding the catalog, request log and scenario counters."""
+
+    daemon_threads = True
+    request_queue_size = 128  # tests run in parallel; don't drop connections
+
+    def __init__(self, port, catalog):
+        super().__init__((BIND_HOST, port), FlickrHandler)
+        self.catalog = catalog
+        self.log_lock = threading.Lock()
+        self.request_log = []
+        self.counter_lock = threading.Lock()
+        self.counters = {}
+
+    def take_ticket(self, kind, token):
+        """1-based count of requests seen for (kind, token), thread-safe."""
+        with self.counter_lock:
+            key = (kind, token)
+            self.counters[key] = self.counters.get(key, 0) + 1
+            return self.counters[key]
+
+    def handle_error(self, request, client_address):
+        # Clients giving up (timeout tests, resets) is expected, not an error.
+        exc = sys.exc_info()[1]
+        if isinstance(exc, (ConnectionError, TimeoutError, OSError)):
+            return
+        super().handle_error(request, client_address)
+
+
+class FlickrHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive like a real server
+    server_version = "FlickrStub/1.0"
+    timeout = 120  # reap idle keep-alive connections eventually
+
+    def log_message(self, format, *args):
+        # Quiet: stderr is reserved for real errors.
+        pass
+
+    # ---- entry point -----------------------------------------------------
+
+    def do_GET(self):
+        split = urllib.parse.urlsplit(self.path)
+        path = split.path
+        query = {k: v[0] for k, v in
+                 urllib.parse.parse_qs(split.query, keep_blank_values=True).items()}
+
+        if path == "/_requests":
+            with self.server.log_lock:
+                body = json.dumps(self.server.request_log)
+            return self.send_body(200, "application/json", body)
+        if path == "/_reset":
+            with self.server.log_lock:
+                self.server.request_log.clear()
+            return self.send_body(200, "application/json", "[]")
+
+        with self.server.log_lock:
+            self.server.request_log.append({"path": path, "query": query})
+
+        suffix = next((s for s in ENDPOINT_SUFFIXES if path.endswith(s)), None)
+        if suffix is None:
+            return self.send_body(404, "text/html", self.html_page(404, "Not Found"))
+        segments = [s for s in path[:-len(suffix)].split("/") if s]
+        self.run_scenario(segments, query, split.query)
+
+    # ---- scenarios ---------------------------------------------------------
+
+    def run_scenario(self, segments, query, raw_query):
+        """Consume scenario segments left to right, then answer normally."""
+        stringify = False
+        i = 0
+        while i < len(segments):
+            name, args = segments[i], segments[i + 1:]
+            if name == "ok":
+                i += 1
+            elif name == "numbers-as-strings":
+                stringify = True
+                i += 1
+            elif name == "fail100":
+                body = {"stat": "fail", "code": 100,
+                        "message": "Invalid API Key (Key has invalid format)"}
+                return self.send_api(body, query, stringify)
+            elif name == "malformed":
+                return self.send_body(200, "application/json", '{"places":{"total":')
+            elif name == "html200":
+                return self.send_body(200, "text/html",
+                                      self.html_page(200, "Flickr is having a massage"))
+            elif name == "redirect-file":
+                return self.send_redirect("file:///etc/passwd")
+            elif name == "redirect":
+                host = self.headers.get("Host") or f"{BIND_HOST}:{self.server.server_port}"
+                rest = "/".join(args)
+                target = f"http://{host}/{rest + '/' if rest else ''}services/rest/"
+                return self.send_redirect(target + (f"?{raw_query}" if raw_query else ""))
+            elif name == "slow" and len(args) >= 1 and float_value(args[0]) is not None:
+                time.sleep(max(0.0, float_value(args[0])))
+                i += 2
+            elif name == "status" and len(args) >= 3 and args[0].isdigit() and args[2].isdigit():
+                code, token, count = int(args[0]), args[1], int(args[2])
+                if not 100 <= code <= 599:
+                    return self.unknown_scenario()
+                if self.server.take_ticket("status", token) <= count:
+                    return self.send_status_error(code)
+                i += 4
+            elif name == "reset" and len(args) >= 2 and args[1].isdigit():
+                token, count = args[0], int(args[1])
+                if self.server.take_ticket("reset", token) <= count:
+                    return self.abort_connection()
+                i += 3
+            else:
+                return self.unknown_scenario()
+        self.send_api(call_api(self.server.catalog, query), query, stringify)
+
+    # ---- response helpers ----------------------------------------------------
+
+    def send_api(self, obj, query, stringify):
+        """Send an API answer as JSON, or JSONP unless nojsoncallback=1."""
+        fmt = query.get("format", "")
+        if fmt != "json":
+            # We only speak JSON, so this error is always sent as JSON.
+            obj = {"stat": "fail", "code": 111, "message": f'Format "{fmt}" not found'}
+        if stringify:
+            obj = stringify_numbers(obj)
+        text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+        if query.get("nojsoncallback") == "1" or fmt != "json":
+            return self.send_body(200, "application/json", text)
+        callback = query.get("jsoncallback") or "jsonFlickrApi"
+        return self.send_body(200, "text/javascript", f"{callback}({text})")
+
+    def send_body(self, code, content_type, text, extra_headers=()):
+        """Send a complete response with Content-Length (keep-alive safe)."""
+        data = text.encode("utf-8")
+        self.send_response(code)
+        self.send_header("Content-Type", content_type)
+        for name, value in extra_headers:
+            self.send_header(name, value)
+        # 1xx/204/304 must not carry a body.
+        if code < 200 or code in (204, 304):
+            data = b""
+        else:
+            self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if data and self.command != "HEAD":
+            self.wfile.write(data)
+
+    def send_redirect(self, location):
+        self.send_body(302, "text/html", self.html_page(302, "Found"),
+                       [("Location", location)])
+
+    def send_status_error(self, code):
+        try:
+            phrase = HTTPStatus(code).phrase
+        except ValueError:
+            phrase = "Error"
+        self.send_body(code, "text/html", self.html_page(code, phrase),
+                       [("Retry-After", "1")])
+
+    def unknown_scenario(self):
+        self.send_body(404, "text/html", self.html_page(404, "Unknown scenario"))
+
+    def abort_connection(self):
+        """Drop the connection with a TCP RST and no response bytes."""
+        self.close_connection = True
+        try:
+            # Linger on with timeout 0 makes close() send RST instead of FIN.
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                       struct.pack("ii", 1, 0))
+        except OSError:
+            pass
+        self.connection.close()
+
+    @staticmethod
+    def html_page(code, title):
+        return (f"<!DOCTYPE html><html><head><title>{code} {title}</title></head>"
+                f"<body><h1>{title}</h1><p>Flickr stub error page.</p></body></html>")
+
+
+# --------------------------------------------------------------------------
+# Process lifecycle
+# --------------------------------------------------------------------------
+
+def serve(catalog_dir, port, watch_stdin=True):
+    server = FlickrServer(port, Catalog(catalog_dir))
+    stop = threading.Event()
+
+    def watch():
+        # EOF on stdin means the parent closed the pipe or died.  Raw os.read,
+        # not sys.stdin: a daemon thread blocked inside a buffered reader's
+        # lock aborts the interpreter at shutdown.
+        try:
+            while os.read(sys.stdin.fileno(), 65536):
+                pass
+        except OSError:
+            pass
+        stop.set()
+
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    if watch_stdin:
+        threading.Thread(target=watch, daemon=True).start()
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    print(f"PORT {server.server_port}", flush=True)
+    try:
+        # Short waits keep the main thread responsive to signals.
+        while not stop.wait(0.2):
+            pass
+    except KeyboardInterrupt:
+        pass
+    server.shutdown()
+    server.server_close()
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description="Local Flickr REST API stub.")
+    parser.add_argument("--catalog", help="recorded catalog directory")
+    parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0 = any free)")
+    parser.add_argument("--no-stdin-watch", action="store_true",
+                        help="do not exit on stdin EOF (manual runs with </dev/null)")
+    parser.add_argument("--self-test", action="store_true", help="run the built-in self-test")
+    args = parser.parse_args(argv)
+    if args.self_test:
+        return self_test()
+    if not args.catalog or not os.path.isdir(args.catalog):
+        print(f"flickr_server: catalog directory not found: {args.catalog}", file=sys.stderr)
+        return 2
+    serve(args.catalog, args.port, watch_stdin=not args.no_stdin_watch)
+    return 0
+
+
+# --------------------------------------------------------------------------
+# Self-test: starts the real script as a subprocess on a tiny catalog.
+# --------------------------------------------------------------------------
+
+def self_test():
+    import shutil
+    import tempfile
+    import unittest
+    import http.client
+    import urllib.request
+    import urllib.error
+
+    def photo(pid, title, lat, lon, tags="", desc=""):
+        return {"id": pid, "owner": "1@N01", "secret": "s", "server": "1", "farm": 1,
+                "title": title, "ispublic": 1, "isfriend": 0, "isfamily": 0,
+                "latitude": lat, "longitude": lon, "accuracy": "16",
+                "tags": tags, "description": {"_content": desc}}
+
+    def make_catalog(root):
+        top = {"places": {"total": 2, "date_start": 1, "date_stop": 2,
+                          "place_type": "locality", "place_type_id": 7,
+                          "place": [
+                              {"place_id": "PAR", "woeid": "615702", "latitude": "48.857",
+                               "longitude": "2.341", "place_url": "/France/Paris",
+                               "place_type": "locality", "place_type_id": "7",
+                               "photo_count": "250", "_content": "Paris, Ile-de-France, France"},
+                              {"place_id": "LON", "woeid": "44418", "latitude": 51.506,
+                               "longitude": -0.127, "place_url": "/United+Kingdom/London",
+                               "place_type": "locality", "place_type_id": 7,
+                               "photo_count": 3, "_content": "London, England, United Kingdom"},
+                          ]}, "stat": "ok"}
+        with open(os.path.join(root, "top-places.json"), "w") as f:
+            json.dump(top, f)
+        # Paris: 250 photos over three recorded pages (100, 100, 50).
+        paris = [photo(str(1000 + i), f"paris {i}", 48.8584 if i else 0, 2.2945 if i else 0,
+                       tags="eiffel tower" if i % 10 == 1 else "street")
+                 for i in range(250)]
+        os.makedirs(os.path.join(root, "photos", "PAR"))
+        for n in range(3):
+            chunk = paris[n * 100:(n + 1) * 100]
+            with open(os.path.join(root, "photos", "PAR", f"page-{n + 1}.json"), "w") as f:
+                json.dump({"photos": {"page": n + 1, "pages": 3, "perpage": 100,
+                                      "total": 250, "photo": chunk}, "stat": "ok"}, f)
+        london = [photo("2000", "Big Ben", "51.5007", "-0.1246", desc="An EIFFEL-free clock"),
+                  photo("2001", "Tower Bridge", "51.5055", "-0.0754"),
+                  photo("2002", "Kew", "51.4787", "-0.2956", tags="gardens")]
+        os.makedirs(os.path.join(root, "photos", "LON"))
+        with open(os.path.join(root, "photos", "LON", "page-1.json"), "w") as f:
+            json.dump({"photos": {"page": 1, "pages": 1, "perpage": 100, "total": 3,
+                                  "photo": london}, "stat": "ok"}, f)
+
+    state = {}
+
+    class ServerTests(unittest.TestCase):
+        @classmethod
+        def setUpClass(cls):
+            state["tmp"] = tempfile.TemporaryDirectory()
+            make_catalog(state["tmp"].name)
+            cls.proc = subprocess.Popen(
+                [sys.executable, os.path.abspath(__file__), "--catalog", state["tmp"].name],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            line = cls.proc.stdout.readline().decode()
+            assert line.startswith("PORT "), line
+            cls.port = int(line.split()[1])
+            cls.base = f"http://127.0.0.1:{cls.port}"
+
+        @classmethod
+        def tearDownClass(cls):
+            cls.proc.stdin.close()  # EOF on stdin must stop the server
+            cls.proc.wait(timeout=10)
+            err = cls.proc.stderr.read().decode()
+            cls.proc.stdout.close()
+            cls.proc.stderr.close()
+            state["tmp"].cleanup()
+            assert err == "", f"unexpected stderr: {err!r}"
+
+        # helpers
+        def raw(self, prefix, **params):
+            """(status, headers, body bytes) without following redirects."""
+            params.setdefault("api_key", "k")
+            params.setdefault("format", "json")
+            params.setdefault("nojsoncallback", "1")
+            params = {k: v for k, v in params.items() if v is not None}  # None = omit
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+            conn.request("GET", f"{prefix}/services/rest/?{urllib.parse.urlencode(params)}")
+            resp = conn.getresponse()
+            body = resp.read()
+            conn.close()
+            return resp.status, resp.headers, body
+
+        def api(self, prefix="", **params):
+            status, headers, body = self.raw(prefix, **params)
+            self.assertEqual(status, 200)
+            self.assertEqual(headers["Content-Type"], "application/json")
+            return json.loads(body)
+
+        def search(self, prefix="", **params):
+            return self.api(prefix, method="flickr.photos.search", **params)
+
+        # normal protocol
+        def test_bind_is_loopback_only(self):
+            if shutil.which("ss") is None:
+                self.skipTest("ss not installed")
+            out = subprocess.run(["ss", "-ltnH", f"sport = :{self.port}"],
+                                 capture_output=True, text=True).stdout
+            # Column 4 of `ss` is the local address; exactly one, on loopback.
+            local = [line.split()[3] for line in out.splitlines() if line.strip()]
+            self.assertEqual(local, [f"127.0.0.1:{self.port}"])
+
+        def test_api_key_errors(self):
+            for key in ("", "bad"):
+                r = self.api(method="flickr.places.getTopPlacesList", place_type_id="7",
+                             api_key=key)
+                self.assertEqual((r["stat"], r["code"]), ("fail", 100))
+                self.assertEqual(r["message"], "Invalid API Key (Key has invalid format)")
+            status, _, body = self.raw("", method="flickr.photos.search", place_id="PAR",
+                                       api_key=None)
+            self.assertEqual(json.loads(body)["code"], 100)
+
+        def test_unknown_method_and_format(self):
+            r = self.api(method="flickr.nope")
+            self.assertEqual((r["code"], r["message"]), (112, 'Method "flickr.nope" not found'))
+            r = self.api(method="flickr.places.find", query="x", format="xml")
+            self.assertEqual((r["code"], r["message"]), (111, 'Format "xml" not found'))
+
+        def test_jsonp(self):
+            status, headers, body = self.raw("/ok", method="flickr.places.find", query="paris",
+                                             nojsoncallback="0")
+            self.assertEqual(headers["Content-Type"], "text/javascript")
+            text = body.decode()
+            self.assertTrue(text.startswith("jsonFlickrApi({") and text.endswith("})"))
+            self.assertEqual(json.loads(text[len("jsonFlickrApi("):-1])["places"]["total"], 1)
+
+        def test_top_places(self):
+            r = self.api(method="flickr.places.getTopPlacesList", place_type_id="7")
+            self.assertEqual(len(r["places"]["place"]), 2)
+            r = self.api(method="flickr.places.getTopPlacesList", place_type_id="12")
+            self.assertEqual((r["places"]["total"], r["places"]["place"]), (0, []))
+            for bad in (None, "99", "x"):
+                params = {} if bad is None else {"place_type_id": bad}
+                r = self.api(method="flickr.places.getTopPlacesList", **params)
+                self.assertEqual((r["stat"], r["code"]), ("fail", 2))
+
+        def test_search_by_place_paginates(self):
+            r = self.search(place_id="PAR")["photos"]
+            self.assertEqual((r["page"], r["pages"], r["perpage"], r["total"]), (1, "3", 100, "250"))
+            ids = []
+            for page in (1, 2, 3, 4):
+                r = self.search(place_id="PAR", per_page="70", page=str(page))["photos"]
+                self.assertEqual((r["pages"], r["perpage"], r["page"]), ("4", 70, page))
+                ids += [p["id"] for p in r["photo"]]
+            self.assertEqual(ids, [str(1000 + i) for i in range(250)])
+            r = self.search(place_id="PAR", page="9")["photos"]
+            self.assertEqual((r["photo"], r["total"]), ([], "250"))
+            r = self.search(place_id="PAR", per_page="9999")["photos"]
+            self.assertEqual((r["perpage"], len(r["photo"])), (500, 250))
+            r = self.search(place_id="PAR", has_geo="1")["photos"]
+            self.assertEqual(r["total"], "249")
+
+        def test_search_unknown_and_hostile_place(self):
+            for pid in ("NOPE", "../../etc", ".."):
+                r = self.search(place_id=pid)
+                self.assertEqual((r["stat"], r["photos"]["total"], r["photos"]["pages"],
+                                  r["photos"]["photo"]), ("ok", "0", "0", []))
+
+        def test_parameterless_search(self):
+            r = self.search()
+            self.assertEqual((r["stat"], r["code"]), ("fail", 3))
+            self.assertIn("Parameterless searches have been disabled", r["message"])
+
+        def test_text_search(self):
+            r = self.search(text="EIFFEL")["photos"]
+            # 25 Paris tag matches + the London description match.
+            self.assertEqual(r["total"], "26")
+            r = self.search(text="eiffel", lat="51.5007", lon="-0.1246")["photos"]
+            self.assertEqual([p["id"] for p in r["photo"]], ["2000"])
+            r = self.search(text="tower", lat="51.5007", lon="-0.1246", radius="1")["photos"]
+            self.assertEqual(r["total"], "0")  # Tower Bridge is ~3.4 km away
+            r = self.search(text="tower", lat="51.5007", lon="-0.1246", radius="4")["photos"]
+            self.assertEqual([p["id"] for p in r["photo"]], ["2001"])
+            r = self.search(text="garden")["photos"]
+            self.assertEqual([p["id"] for p in r["photo"]], ["2002"])
+
+        def test_places_find(self):
+            r = self.api(method="flickr.places.find", query="ENGLAND")
+            self.assertEqual(r["places"]["query"], "ENGLAND")
+            self.assertEqual([p["place_id"] for p in r["places"]["place"]], ["LON"])
+            self.assertEqual(r["places"]["total"], 1)
+
+        # scenarios
+        def test_fail100(self):
+            r = self.api("/fail100", method="flickr.places.getTopPlacesList", place_type_id="7")
+            self.assertEqual(r["code"], 100)
+
+        def test_status(self):
+            for _ in range(2):
+                status, headers, body = self.raw("/status/503/tokA/2",
+                                                 method="flickr.places.find", query="x")
+                self.assertEqual((status, headers["Retry-After"]), (503, "1"))
+                self.assertIn(b"<html", body)
+            status, _, body = self.raw("/status/503/tokA/2", method="flickr.places.find",
+                                       query="paris")
+            self.assertEqual((status, json.loads(body)["places"]["total"]), (200, 1))
+            status, _, _ = self.raw("/status/429/tokB/1", method="flickr.places.find", query="x")
+            self.assertEqual(status, 429)
+
+        def test_malformed_and_html(self):
+            status, _, body = self.raw("/malformed", method="flickr.places.find", query="x")
+            self.assertEqual((status, body), (200, b'{"places":{"total":'))
+            status, headers, body = self.raw("/html200", method="flickr.places.find", query="x")
+            self.assertEqual((status, headers["Content-Type"]), (200, "text/html"))
+            self.assertIn(b"<html", body)
+
+        def test_slow(self):
+            start = time.monotonic()
+            r = self.api("/slow/0.5", method="flickr.places.find", query="paris")
+            self.assertGreaterEqual(time.monotonic() - start, 0.5)
+            self.assertEqual(r["places"]["total"], 1)
+
+        def test_reset(self):
+            for _ in range(2):
+                with self.assertRaises((ConnectionError, http.client.RemoteDisconnected,
+                                        http.client.BadStatusLine)):
+                    self.raw("/reset/tokR/2", method="flickr.places.find", query="x")
+            r = self.api("/reset/tokR/2", method="flickr.places.find", query="paris")
+            self.assertEqual(r["places"]["total"], 1)
+
+        def test_redirects(self):
+            status, headers, _ = self.raw("/redirect-file", method="flickr.places.find", query="x")
+            self.assertEqual((status, headers["Location"]), (302, "file:///etc/passwd"))
+            status, headers, _ = self.raw("/redirect/ok", method="flickr.places.find", query="x")
+            self.assertEqual(status, 302)
+            self.assertTrue(headers["Location"].startswith(
+                f"http://127.0.0.1:{self.port}/ok/services/rest/?"))
+            # urllib follows http redirects, like URLSession would.
+            url = (f"{self.base}/redirect/numbers-as-strings/services/rest/?method=flickr."
+                   f"places.find&query=london&api_key=k&format=json&nojsoncallback=1")
+            with urllib.request.urlopen(url, timeout=10) as resp:
+                r = json.loads(resp.read())
+            self.assertEqual(r["places"]["total"], "1")
+
+        def test_numbers_as_strings(self):
+            r = self.search("/numbers-as-strings", place_id="LON")
+            photos = r["photos"]
+            self.assertEqual((photos["page"], photos["perpage"]), ("1", "100"))
+            self.assertEqual(photos["photo"][0]["farm"], "1")
+            r = self.api("/numbers-as-strings", method="flickr.nope")
+            self.assertEqual(r["code"], "112")
+
+        def test_unknown_scenario_and_path(self):
+            status, _, _ = self.raw("/nonsense", method="flickr.places.find", query="x")
+            self.assertEqual(status, 404)
+            with self.assertRaises(urllib.error.HTTPError) as ctx:
+                urllib.request.urlopen(f"{self.base}/elsewhere", timeout=10)
+            self.assertEqual(ctx.exception.code, 404)
+
+        def test_zz_request_log(self):
+            urllib.request.urlopen(f"{self.base}/_reset", timeout=10).read()
+            self.raw("/ok", method="flickr.places.find", query="a b", api_key="")
+            with urllib.request.urlopen(f"{self.base}/_requests", timeout=10) as resp:
+                log = json.loads(resp.read())
+            self.assertEqual(log, [{"path": "/ok/services/rest/",
+                                    "query": {"method": "flickr.places.find", "query": "a b",
+                                              "api_key": "", "format": "json",
+                                              "nojsoncallback": "1"}}])
+
+        def test_parallel_requests(self):
+            results = []
+
+            def one():
+                results.append(self.search("/slow/0.3", place_id="LON")["photos"]["total"])
+            threads = [threading.Thread(target=one) for _ in range(20)]
+            start = time.monotonic()
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            self.assertEqual(results, ["3"] * 20)
+            self.assertLess(time.monotonic() - start, 3)
+
+    class LifecycleTests(unittest.TestCase):
+        def start(self, tmp):
+            proc = subprocess.Popen(
+                [sys.executable, os.path.abspath(__file__), "--catalog", tmp],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            self.assertTrue(proc.stdout.readline().startswith(b"PORT "))
+            return proc
+
+        def test_sigterm_and_missing_catalog(self):
+            with tempfile.TemporaryDirectory() as tmp:
+                proc = self.start(tmp)
+                proc.terminate()
+                self.assertEqual(proc.wait(timeout=10), 0)
+                for f in (proc.stdin, proc.stdout, proc.stderr):
+                    f.close()
+            bad = subprocess.run([sys.executable, os.path.abspath(__file__),
+                                  "--catalog", "/nonexistent/catalog"],
+                                 capture_output=True, stdin=subprocess.DEVNULL, timeout=10)
+            self.assertEqual((bad.returncode, bad.stdout), (2, b""))
+
+    suite = unittest.TestSuite()
+    loader = unittest.defaultTestLoader
+    suite.addTests(loader.loadTestsFromTestCase(ServerTests))
+    suite.addTests(loader.loadTestsFromTestCase(LifecycleTests))
+    result = unittest.TextTestRunner(verbosity=2).run(suite)
+    return 0 if result.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
