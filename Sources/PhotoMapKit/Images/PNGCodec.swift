@@ -1,0 +1,59 @@
+import CPNG
+import Foundation
+
+/// PNG through libpng's simplified API (`png_image_*`), which reports errors by return value.
+public enum PNGCodec {
+    /// The eight bytes every PNG file starts with.
+    public static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// A PNG file holding `image`.
+    public static func encode(_ image: RGBAImage) throws -> Data {
+        var control = png_image()
+        control.version = UInt32(PNG_IMAGE_VERSION)
+        control.width = UInt32(image.width)
+        control.height = UInt32(image.height)
+        control.format = photomap_png_format_rgba
+        var size = 0
+        // First call measures, second call writes.
+        guard png_image_write_to_memory(&control, nil, &size, 0, image.pixels, 0, nil) != 0, size > 0 else {
+            throw ImageError.unencodable(message(of: control))
+        }
+        var output = Data(count: size)
+        let written = output.withUnsafeMutableBytes { buffer in
+            png_image_write_to_memory(&control, buffer.baseAddress, &size, 0, image.pixels, 0, nil)
+        }
+        guard written != 0 else { throw ImageError.unencodable(message(of: control)) }
+        return output.prefix(size)
+    }
+
+    /// The image in a PNG file's bytes; throws for anything truncated or corrupt.
+    public static func decode(_ data: Data) throws -> RGBAImage {
+        guard data.starts(with: signature) else { throw ImageError.undecodable("no PNG signature") }
+        let bytes = [UInt8](data)
+        // libpng reads from the memory given at begin time until finish: one closure covers both.
+        return try bytes.withUnsafeBytes { buffer in
+            var control = png_image()
+            control.version = UInt32(PNG_IMAGE_VERSION)
+            guard png_image_begin_read_from_memory(&control, buffer.baseAddress, buffer.count) != 0 else {
+                throw ImageError.undecodable(message(of: control))
+            }
+            defer { png_image_free(&control) }
+            let width = Int(control.width), height = Int(control.height)
+            guard (1...20_000).contains(width), (1...20_000).contains(height) else {
+                throw ImageError.implausibleSize(width: width, height: height)
+            }
+            control.format = photomap_png_format_rgba
+            var pixels = [UInt8](repeating: 0, count: width * height * 4)
+            guard png_image_finish_read(&control, nil, &pixels, 0, nil) != 0 else {
+                throw ImageError.undecodable(message(of: control))
+            }
+            return RGBAImage(width: width, height: height, pixels: pixels)
+        }
+    }
+
+    private static func message(of control: png_image) -> String {
+        withUnsafeBytes(of: control.message) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import PhotoMapKit
+
+@Suite("Embedded catalog")
+struct FixtureSourceTests {
+    let catalog = FlickrTestServer.repositoryRoot.appendingPathComponent("Fixtures/catalog")
+    var source: FixtureSource { FixtureSource(catalog: catalog) }
+
+    @Test("holds at least 40 places with coordinates and at least 1,000 geotagged photos, plus some without geo")
+    func size() throws {
+        let places = try source.topPlaces().items
+        #expect(places.count >= 40)
+        #expect(places.allSatisfy { $0.coordinate != nil })
+        var geotagged = 0, withoutGeo = 0
+        for place in places {
+            let photos = try source.photos(inPlace: place.id, limit: FlickrSource.maximumResults)
+            #expect(photos.skipped.isEmpty)
+            #expect(photos.items.count == place.photoCount)
+            geotagged += photos.items.filter { $0.coordinate != nil }.count
+            withoutGeo += photos.items.filter { $0.coordinate == nil }.count
+        }
+        #expect(geotagged >= 1_000)
+        #expect(withoutGeo > 0)
+    }
+
+    @Test("the limit pages through recorded pages without repeating a photo")
+    func limitAcrossPages() throws {
+        let newYork = try #require(try source.topPlaces().items.first { $0.fullName.hasPrefix("New York") })
+        let photos = try source.photos(inPlace: newYork.id, limit: 250).items
+        #expect(photos.count == 250)
+        #expect(Set(photos.map(\.id)).count == 250)
+        #expect(try source.photos(inPlace: newYork.id, limit: 7).items.map(\.id) == Array(photos.prefix(7).map(\.id)))
+    }
+
+    @Test("holds Radio City Music Hall at its coordinate")
+    func landmark() throws {
+        let newYork = try #require(try source.topPlaces().items.first { $0.fullName.hasPrefix("New York") })
+        let hall = try #require(try source.photos(inPlace: newYork.id, limit: 4000).items.first { $0.title == "Radio City Music Hall" })
+        let coordinate = try #require(hall.coordinate)
+        #expect(abs(coordinate.latitude - 40.7600) < 0.001 && abs(coordinate.longitude + 73.9799) < 0.001)
+    }
+
+    @Test("an unknown place, or an id that tries to leave the catalog, is a clear error",
+          arguments: ["nowhere", "../catalog", "..", "a/b", ""])
+    func unknownPlace(id: String) {
+        #expect(throws: FlickrError.unknownPlace(id)) { try source.photos(inPlace: id, limit: 5) }
+    }
+
+    @Test("with another image host, the catalog's image URLs point there")
+    func imageHostRewrite() throws {
+        let local = FixtureSource(catalog: catalog, imageHost: ImageHost(base: "http://127.0.0.1:9"))
+        let place = try #require(try local.topPlaces().items.first)
+        let photo = try #require(try local.photos(inPlace: place.id, limit: 1).items.first)
+        #expect(photo.images[.square]?.url.hasPrefix("http://127.0.0.1:9/") == true)
+        #expect(photo.images[.square]?.width == 75)
+    }
+
+    @Test("the catalog is found above the executable, or where PHOTOMAP_FIXTURES says")
+    func locate() {
+        let executable = FlickrTestServer.repositoryRoot.appendingPathComponent(".build/release/photomap").path
+        #expect(FixtureSource.locateCatalog(environment: [:], executable: executable)?.standardizedFileURL
+                == catalog.standardizedFileURL)
+        #expect(FixtureSource.locateCatalog(environment: ["PHOTOMAP_FIXTURES": "/tmp/x"], executable: executable)
+                == URL(fileURLWithPath: "/tmp/x"))
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+@testable import PhotoMapKit
+
+/// Answers a fixed body for every call, recording what was asked.
+final class CannedTransport: FlickrTransport, @unchecked Sendable {
+    // Only touched from the test's own thread.
+    var bodies: [String]
+    var calls: [[String: String]] = []
+
+    init(_ bodies: String...) {
+        self.bodies = bodies
+    }
+
+    func call(method: String, parameters: [String: String]) throws -> Data {
+        calls.append(parameters.merging(["method": method]) { $1 })
+        return Data((bodies.count > 1 ? bodies.removeFirst() : bodies[0]).utf8)
+    }
+}
+
+@Suite("Decoding Flickr's answers")
+struct FlickrDecodingTests {
+    @Test("numbers arrive as strings or numbers, even side by side")
+    func stringOrNumber() throws {
+        let transport = CannedTransport("""
+        {"places":{"total":"2","place":[
+          {"place_id":"a","woeid":615702,"latitude":48.85,"longitude":"2.35","place_type_id":"7","photo_count":"1200","_content":"Paris, France"},
+          {"place_id":"b","woeid":"2459115","latitude":"40.7","longitude":-74.0,"place_type_id":7,"photo_count":87,"_content":"New York"}
+        ]},"stat":"ok"}
+        """)
+        let listing = try FlickrSource(transport: transport).topPlaces()
+        #expect(listing.total == 2)
+        #expect(listing.items.map(\.photoCount) == [1200, 87])
+        #expect(listing.items.map(\.woeid) == ["615702", "2459115"])
+        #expect(listing.items[0].coordinate == Coordinate(latitude: 48.85, longitude: 2.35))
+        #expect(listing.items[1].coordinate == Coordinate(latitude: 40.7, longitude: -74.0))
+        #expect(listing.items[1].typeID == 7)
+        #expect(transport.calls.first?["place_type_id"] == "7")
+    }
+
+    @Test("stat fail becomes an error quoting Flickr's code and message, the code as string or number",
+          arguments: ["100", "\"100\""])
+    func failure(code: String) throws {
+        let transport = CannedTransport(#"{"stat":"fail","code":\#(code),"message":"Invalid API Key (Key has invalid format)"}"#)
+        let error = #expect(throws: FlickrError.self) { try FlickrSource(transport: transport).topPlaces() }
+        #expect(error == .apiFailure(method: "flickr.places.getTopPlacesList", code: 100,
+                                     message: "Invalid API Key (Key has invalid format)"))
+        #expect(error?.description == "Flickr rejected the API key (code 100): Invalid API Key (Key has invalid format)")
+    }
+
+    @Test("malformed JSON is an error naming the method")
+    func malformed() {
+        let error = #expect(throws: FlickrError.self) {
+            try FlickrSource(transport: CannedTransport(#"{"places":{"total":"#)).topPlaces()
+        }
+        guard case let .malformedAnswer(method, _)? = error else {
+            Issue.record("expected malformedAnswer, got \(String(describing: error))")
+            return
+        }
+        #expect(method == "flickr.places.getTopPlacesList")
+    }
+
+    @Test("an answer without stat, or with the wrong shape, is malformed")
+    func wrongShape() {
+        #expect(throws: FlickrError.malformedAnswer(method: "flickr.places.getTopPlacesList", detail: "no \"stat\" field")) {
+            try FlickrSource(transport: CannedTransport(#"{"places":{}}"#)).topPlaces()
+        }
+        let error = #expect(throws: FlickrError.self) {
+            try FlickrSource(transport: CannedTransport(#"{"stat":"ok","places":"none"}"#)).topPlaces()
+        }
+        #expect(error?.description.contains("places") == true)
+    }
+
+    @Test("JSONP (no nojsoncallback=1) is unwrapped")
+    func jsonp() throws {
+        let transport = CannedTransport(#"jsonFlickrApi({"places":{"place":[{"place_id":"x","_content":"Oslo, Norway"}]},"stat":"ok"})"#)
+        #expect(try FlickrSource(transport: transport).topPlaces().items.map(\.id) == ["x"])
+    }
+
+    @Test("a record missing its id is skipped and reported; the others are kept")
+    func missingField() throws {
+        let transport = CannedTransport("""
+        {"photos":{"page":1,"pages":1,"perpage":100,"total":3,"photo":[
+          {"id":"1","title":"kept","latitude":"abc","longitude":"2.0"},
+          {"title":"no id"},
+          {"id":"","title":"empty id"},
+          {"id":3,"title":42,"latitude":"51.5","longitude":"-0.12","description":{"_content":"x"}}
+        ]},"stat":"ok"}
+        """)
+        let listing = try FlickrSource(transport: transport).photos(inPlace: "p", limit: 10)
+        #expect(listing.items.map(\.id) == ["1", "3"])
+        #expect(listing.items[0].coordinate == nil, "a latitude that is not a number is no coordinate")
+        #expect(listing.items[1].title == "42")
+        #expect(listing.items[1].coordinate == Coordinate(latitude: 51.5, longitude: -0.12))
+        #expect(listing.skipped.count == 2)
+        #expect(listing.skipped[0].contains("missing field \"id\""))
+    }
+
+    @Test("paging asks for per_page up to 500 and stops at the limit or the last page")
+    func paging() throws {
+        func page(_ number: Int, ids: ClosedRange<Int>, pages: String) -> String {
+            let photos = ids.map { #"{"id":"\#($0)","title":"t\#($0)"}"# }.joined(separator: ",")
+            return #"{"photos":{"page":\#(number),"pages":\#(pages),"perpage":2,"total":"5","photo":[\#(photos)]},"stat":"ok"}"#
+        }
+        let transport = CannedTransport(page(1, ids: 1...2, pages: "\"3\""), page(2, ids: 2...3, pages: "3"), page(3, ids: 4...5, pages: "3"))
+        let listing = try FlickrSource(transport: transport).photos(inPlace: "p", limit: 4)
+        #expect(listing.items.map(\.id) == ["1", "2", "3", "4"], "a photo repeated across pages is listed once")
+        #expect(transport.calls.map { $0["page"] } == ["1", "2", "3"])
+        #expect(transport.calls.allSatisfy { $0["per_page"] == "4" && $0["place_id"] == "p" })
+        #expect(transport.calls[0]["extras"] == "description,geo,date_taken,owner_name,tags,url_sq,url_q,url_m")
+
+        let short = CannedTransport(page(1, ids: 1...2, pages: "1"))
+        #expect(try FlickrSource(transport: short).photos(inPlace: "p", limit: 1000).items.count == 2)
+        #expect(short.calls.count == 1)
+        #expect(short.calls[0]["per_page"] == "500")
+    }
+}

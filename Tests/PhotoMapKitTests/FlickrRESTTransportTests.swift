@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+@testable import PhotoMapKit
+
+/// Collects the waits an HTTPClient asks for, so retries are tested without sleeping.
+final class SleepRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var waits: [TimeInterval] = []
+    var recorded: [TimeInterval] { lock.withLock { waits } }
+    func sleep(_ seconds: TimeInterval) { lock.withLock { waits.append(seconds) } }
+}
+
+@Suite("Flickr REST over libcurl, against a Flickr-protocol server on 127.0.0.1")
+struct FlickrRESTTransportTests {
+    let server = FlickrTestServer.shared
+    let newYork = "LATOAYBHhITBWjUq5GkE"
+    /// A key of this test's own, so its requests can be picked out of the server's log.
+    let key = "key-\(UUID().uuidString)"
+
+    func source(_ scenario: String = "", cache: ResponseCache? = nil, offline: Bool = false,
+                sleeper: SleepRecorder = SleepRecorder(), timeouts: HTTPTimeouts = HTTPTimeouts(),
+                retry: RetryPolicy = RetryPolicy(baseDelay: 0.01)) throws -> FlickrSource {
+        let client = HTTPClient(retryPolicy: retry, timeouts: timeouts, sleep: sleeper.sleep)
+        return FlickrSource(transport: try FlickrRESTTransport(endpoint: server.endpoint(scenario), apiKey: offline ? "" : key,
+                                                               cache: cache, offline: offline, client: client))
+    }
+
+    @Test("photos.search sends the documented parameters and pages by per_page")
+    func requestParameters() throws {
+        let listing = try source().photos(inPlace: newYork, limit: 250)
+        #expect(listing.items.count == 250)
+        #expect(listing.total == 287)
+        let requests = try server.requests(where: ("api_key", key))
+        #expect(requests.count == 1)
+        let query = try #require(requests.first)
+        #expect(query["method"] == "flickr.photos.search")
+        #expect(query["format"] == "json")
+        #expect(query["nojsoncallback"] == "1")
+        #expect(query["place_id"] == newYork)
+        #expect(query["per_page"] == "250")
+        #expect(query["page"] == "1")
+        #expect(query["extras"] == FlickrSource.listingExtras)
+    }
+
+    @Test("the same records arrive when Flickr sends every number as a string")
+    func numbersAsStrings() throws {
+        let plain = try source().topPlaces().items
+        let strings = try source("numbers-as-strings").topPlaces().items
+        #expect(plain.count >= 40)
+        #expect(strings == plain)
+        let photos = try source("numbers-as-strings").photos(inPlace: newYork, limit: 300)
+        #expect(photos.items.count == 287)
+        #expect(photos.items.filter { $0.coordinate != nil }.count > 250)
+    }
+
+    @Test("stat fail with code 100 is an error quoting Flickr, never the key")
+    func invalidKey() throws {
+        let error = #expect(throws: FlickrError.self) { try source("fail100").topPlaces() }
+        #expect(error?.description.hasPrefix("Flickr rejected the API key (code 100)") == true)
+        #expect(error?.description.contains(key) == false)
+    }
+
+    @Test("a 503 with Retry-After is retried after the time asked, then succeeds")
+    func retryAfter503() throws {
+        let sleeper = SleepRecorder()
+        let places = try source("status/503/\(UUID().uuidString)/1", sleeper: sleeper).topPlaces()
+        #expect(places.items.count >= 40)
+        #expect(sleeper.recorded == [1])
+        #expect(try server.requests(where: ("api_key", key)).count == 2)
+    }
+
+    @Test("a 5xx that persists ends after the retries with the status")
+    func persistent503() throws {
+        let sleeper = SleepRecorder()
+        let error = #expect(throws: HTTPError.self) {
+            try source("status/502/\(UUID().uuidString)/99", sleeper: sleeper).topPlaces()
+        }
+        guard case .status(502, _)? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(sleeper.recorded.count == 3)
+        #expect(error?.description.contains(key) == false)
+    }
+
+    @Test("a 404 is not retried")
+    func notFound() throws {
+        let sleeper = SleepRecorder()
+        #expect(throws: HTTPError.self) { try source("status/404/\(UUID().uuidString)/1", sleeper: sleeper).topPlaces() }
+        #expect(sleeper.recorded.isEmpty)
+    }
+
+    @Test("a reset connection is retried with backoff")
+    func connectionReset() throws {
+        let sleeper = SleepRecorder()
+        #expect(try source("reset/\(UUID().uuidString)/2", sleeper: sleeper).topPlaces().items.count >= 40)
+        #expect(sleeper.recorded.count == 2)
+        #expect(sleeper.recorded[1] > sleeper.recorded[0], "backoff grows")
+    }
+
+    @Test("a server slower than the timeout gives a timeout error")
+    func timeout() throws {
+        let error = #expect(throws: HTTPError.self) {
+            try source("slow/3", timeouts: HTTPTimeouts(connect: 1, total: 1), retry: .never).topPlaces()
+        }
+        guard case .transport(28, _, _)? = error else { Issue.record("got \(String(describing: error))"); return }
+    }
+
+    @Test("malformed JSON and an HTML page sent with 200 are errors", arguments: ["malformed", "html200"])
+    func malformed(scenario: String) throws {
+        let error = #expect(throws: FlickrError.self) { try source(scenario).topPlaces() }
+        guard case .malformedAnswer("flickr.places.getTopPlacesList", _)? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test("http redirects are followed; a redirect to file:// is refused")
+    func redirects() throws {
+        #expect(try source("redirect/ok").topPlaces().items.count >= 40)
+        let error = #expect(throws: HTTPError.self) { try source("redirect-file").topPlaces() }
+        guard case .transport(1, _, _)? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(throws: HTTPError.unsupportedURL("file:///etc/passwd")) {
+            try HTTPClient().get("file:///etc/passwd")
+        }
+    }
+
+    @Test("answers are cached: a second call within the TTL makes no request, and --offline answers from the cache")
+    func responseCache() throws {
+        let folder = try TemporaryFolder()
+        let cache = ResponseCache(directory: folder.url, timeToLive: 3600)
+        let first = try source(cache: cache).topPlaces().items
+        let second = try source(cache: cache).topPlaces().items
+        #expect(first == second)
+        #expect(try server.requests(where: ("api_key", key)).count == 1)
+        #expect(try source(cache: cache, offline: true).topPlaces().items == first)
+
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        #expect(files.count == 1)
+        #expect(files.allSatisfy { !$0.contains(key) && $0.hasSuffix(".json") })
+        let stored = try String(contentsOf: folder.url.appendingPathComponent(files[0]), encoding: .utf8)
+        #expect(!stored.contains(key))
+
+        let expired = ResponseCache(directory: folder.url, timeToLive: 0)
+        _ = try source(cache: expired).topPlaces()
+        #expect(try server.requests(where: ("api_key", key)).count == 2, "an expired answer is fetched again")
+    }
+
+    @Test("--offline without a cached answer is a clear error and makes no request")
+    func offlineMiss() throws {
+        let folder = try TemporaryFolder()
+        #expect(throws: FlickrError.notCached(method: "flickr.places.getTopPlacesList")) {
+            try source(cache: ResponseCache(directory: folder.url, timeToLive: 3600), offline: true).topPlaces()
+        }
+    }
+
+    @Test("failures are not cached")
+    func failuresNotCached() throws {
+        let folder = try TemporaryFolder()
+        #expect(throws: FlickrError.self) {
+            try source("fail100", cache: ResponseCache(directory: folder.url, timeToLive: 3600)).topPlaces()
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import PhotoMapKit
+
+@Suite("PNG through libpng")
+struct PNGCodecTests {
+    func gradient(width: Int, height: Int) -> RGBAImage {
+        var image = RGBAImage(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let offset = (y * width + x) * 4
+                image.pixels[offset] = UInt8(x * 255 / max(width - 1, 1))
+                image.pixels[offset + 1] = UInt8(y * 255 / max(height - 1, 1))
+                image.pixels[offset + 2] = 40
+            }
+        }
+        return image
+    }
+
+    @Test("an encoded image decodes to the same pixels")
+    func roundTrip() throws {
+        let image = gradient(width: 31, height: 17)
+        let data = try PNGCodec.encode(image)
+        #expect(data.starts(with: PNGCodec.signature))
+        #expect(try PNGCodec.decode(data) == image)
+    }
+
+    @Test("a truncated file, or bytes that are not a PNG, are refused with a reason")
+    func corruptRefused() throws {
+        let data = try PNGCodec.encode(gradient(width: 64, height: 64))
+        #expect(throws: ImageError.self) { try PNGCodec.decode(data.prefix(data.count / 2)) }
+        #expect(throws: ImageError.undecodable("no PNG signature")) {
+            try PNGCodec.decode(Data("<html>Service unavailable</html>".utf8))
+        }
+        var flipped = data
+        flipped[data.count / 2] ^= 0xFF
+        #expect(throws: ImageError.self) { try PNGCodec.decode(flipped) }
+    }
+
+    @Test("the centre square of a landscape image crops the sides and averages the pixels it covers")
+    func centreSquare() {
+        // Left and right thirds red, middle third blue: the square is the middle third, all blue.
+        var image = RGBAImage(width: 300, height: 100)
+        for y in 0..<100 {
+            for x in 0..<300 {
+                let offset = (y * 300 + x) * 4
+                if (100..<200).contains(x) { image.pixels[offset + 2] = 255 } else { image.pixels[offset] = 255 }
+            }
+        }
+        let square = image.centreSquare(side: 75)
+        #expect(square.width == 75 && square.height == 75)
+        #expect(square.pixels[0] == 0 && square.pixels[2] == 255 && square.pixels[3] == 255)
+        // A 2×1 checker averaged down to one pixel is the mean of the two.
+        let pair = RGBAImage(width: 2, height: 2, pixels: [0, 0, 0, 255, 200, 100, 50, 255, 0, 0, 0, 255, 200, 100, 50, 255])
+        #expect(pair.centreSquare(side: 1).pixels == [100, 50, 25, 255])
+    }
+}

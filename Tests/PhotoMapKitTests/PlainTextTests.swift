@@ -1,0 +1,47 @@
+import Testing
+@testable import PhotoMapKit
+
+@Suite("Plain text from description HTML")
+struct PlainTextTests {
+    @Test("tags are removed and words on either side stay apart")
+    func tagsRemoved() {
+        #expect(PlainText.fromHTML("<b>Bold</b> move<br />next line<p>para</p>end") == "Bold move next line para end")
+    }
+
+    @Test("named, decimal and hexadecimal references are decoded")
+    func referencesDecoded() {
+        #expect(PlainText.fromHTML("Tom &amp; Jerry &#8212; &#x263A; &quot;hi&quot; caf&eacute;") == "Tom & Jerry — ☺ \"hi\" café")
+    }
+
+    @Test("decoded markup stays text: &lt;script&gt; is not a tag")
+    func decodedMarkupIsText() {
+        #expect(PlainText.fromHTML("&lt;script&gt;x&lt;/script&gt;") == "<script>x</script>")
+    }
+
+    @Test("whitespace and newlines collapse to single spaces")
+    func whitespaceCollapsed() {
+        #expect(PlainText.fromHTML("  a\n\n  b\t c  ") == "a b c")
+    }
+
+    @Test("script and style contents are dropped, not shown as text")
+    func scriptDropped() {
+        #expect(PlainText.fromHTML("before<script>alert(1)</script>after<style>p{}</style>!") == "before after !")
+    }
+
+    @Test("a lone < and unknown references are plain text")
+    func plainAngleBracket() {
+        #expect(PlainText.fromHTML("a < b && c &bogus; d") == "a < b && c &bogus; d")
+    }
+
+    @Test("attributes with > inside quotes do not end the tag")
+    func quotedAttributes() {
+        #expect(PlainText.fromHTML("<a title=\"x > y\" href='z'>link</a>") == "link")
+    }
+
+    @Test("summary leaves short text alone and cuts long text at a word")
+    func summary() {
+        #expect(PlainText.summary("short") == "short")
+        #expect(PlainText.summary("aaaa bbbb cccc", limit: 10) == "aaaa bbbb…")
+        #expect(PlainText.summary(String(repeating: "x", count: 20), limit: 10) == "xxxxxxxxxx…")
+    }
+}
