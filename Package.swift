@@ -23,8 +23,10 @@ let package = Package(
         .target(name: "PhotoMapCLI", dependencies: ["PhotoMapKit"]),
         .executableTarget(name: "photomap", dependencies: ["PhotoMapCLI"]),
         .executableTarget(name: "photomap-fixture-images", dependencies: ["PhotoMapKit"]),
-        .testTarget(name: "PhotoMapKitTests", dependencies: ["PhotoMapKit"]),
-        .testTarget(name: "PhotoMapCLITests", dependencies: ["PhotoMapCLI", "PhotoMapKit"]),
+        // Starts the loopback servers and temporary folders both test targets use.
+        .target(name: "PhotoMapTestSupport", dependencies: ["PhotoMapKit"], path: "Tests/PhotoMapTestSupport"),
+        .testTarget(name: "PhotoMapKitTests", dependencies: ["PhotoMapKit", "PhotoMapTestSupport"]),
+        .testTarget(name: "PhotoMapCLITests", dependencies: ["PhotoMapCLI", "PhotoMapKit", "PhotoMapTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

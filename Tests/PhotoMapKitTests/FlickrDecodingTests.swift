@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoMapKit
+import PhotoMapTestSupport
 
 /// Answers a fixed body for every call, recording what was asked.
 final class CannedTransport: FlickrTransport, @unchecked Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoMapKit
+import PhotoMapTestSupport
 
 /// Collects the waits an HTTPClient asks for, so retries are tested without sleeping.
 final class SleepRecorder: @unchecked Sendable {

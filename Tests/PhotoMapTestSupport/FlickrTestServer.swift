@@ -1,11 +1,11 @@
 import Foundation
-@testable import PhotoMapKit
+import PhotoMapKit
 
 /// The Flickr-protocol server in Tests/Support/flickr_server.py, started on 127.0.0.1 for the tests
 /// that need it and stopped when the test process ends (it exits when its stdin closes).
-final class FlickrTestServer: Sendable {
+public final class FlickrTestServer: Sendable {
     /// One server for the whole test process; scenarios are chosen by URL, so tests can share it.
-    static let shared: FlickrTestServer = {
+    public static let shared: FlickrTestServer = {
         do {
             return try FlickrTestServer()
         } catch {
@@ -14,10 +14,10 @@ final class FlickrTestServer: Sendable {
     }()
 
     /// The folder holding Package.swift.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    let port: Int
+    public let port: Int
     private let process: Process
     // Kept open so the server lives until the test process ends.
     private let input: Pipe
@@ -44,12 +44,12 @@ final class FlickrTestServer: Sendable {
     }
 
     /// The REST endpoint under a scenario prefix ("" for normal behaviour, "fail100", "status/503/TOKEN/1", …).
-    func endpoint(_ scenario: String = "") -> String {
+    public func endpoint(_ scenario: String = "") -> String {
         "http://127.0.0.1:\(port)" + (scenario.isEmpty ? "" : "/" + scenario) + "/services/rest/"
     }
 
     /// The requests the server received whose query carries `marker` as a parameter value.
-    func requests(where marker: (key: String, value: String)) throws -> [[String: String]] {
+    public func requests(where marker: (key: String, value: String)) throws -> [[String: String]] {
         let data = try HTTPClient(retryPolicy: .never).get("http://127.0.0.1:\(port)/_requests").body
         let log = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
         return log.compactMap { $0["query"] as? [String: String] }.filter { $0[marker.key] == marker.value }
@@ -57,10 +57,10 @@ final class FlickrTestServer: Sendable {
 }
 
 /// A fresh temporary folder, removed when the value is released.
-final class TemporaryFolder: Sendable {
-    let url: URL
+public final class TemporaryFolder: Sendable {
+    public let url: URL
 
-    init() throws {
+    public init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("photomap-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }

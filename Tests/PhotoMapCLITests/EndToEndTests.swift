@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+import PhotoMapTestSupport
+
+/// Runs the built binary and decodes its `--json` output.
+private func jsonArray(_ result: PhotomapBinary.Result) throws -> [[String: Any]] {
+    try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+}
+
+@Suite("photomap on the embedded catalog, end to end")
+struct EmbeddedCatalogEndToEndTests {
+    let newYork = "LATOAYBHhITBWjUq5GkE"
+
+    @Test("places prints an aligned table of the top places")
+    func placesTable() throws {
+        let result = try PhotomapBinary.run(["places"])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("PLACE ID") == true)
+        #expect(lines.last == "45 places")
+        let paris = try #require(lines.first { $0.contains("Paris ") })
+        #expect(paris.contains("Ile-de-France, France"))
+        // Columns line up: every row has its region where the header has REGION.
+        let regionColumn = try #require(lines[0].range(of: "REGION")).lowerBound.utf16Offset(in: lines[0])
+        #expect(paris.utf16.count > regionColumn)
+    }
+
+    @Test("places --json gives annotations with kind, id, title, subtitle, coordinate and photo count")
+    func placesJSON() throws {
+        let result = try PhotomapBinary.run(["places", "--json"])
+        #expect(result.status == 0)
+        let places = try jsonArray(result)
+        #expect(places.count >= 40)
+        let paris = try #require(places.first { $0["title"] as? String == "Paris" })
+        #expect(paris["kind"] as? String == "place")
+        #expect(paris["subtitle"] as? String == "Ile-de-France, France")
+        #expect(paris["latitude"] is Double && paris["longitude"] is Double)
+        #expect(paris["photoCount"] as? Int == 214)
+        #expect(places.contains { $0["title"] as? String == "Singapore" && $0["subtitle"] as? String == "" })
+        #expect(places.contains { $0["title"] as? String == "Zürich" })
+    }
+
+    @Test("photos --place lists the photos with thumbnails, owner and date; --limit caps them")
+    func photosJSON() throws {
+        let result = try PhotomapBinary.run(["photos", "--place", newYork, "--limit", "120", "--json"])
+        #expect(result.status == 0)
+        let photos = try jsonArray(result)
+        #expect(photos.count == 120)
+        for photo in photos {
+            #expect(photo["kind"] as? String == "photo")
+            #expect((photo["title"] as? String)?.isEmpty == false)
+            #expect(photo["subtitle"] is String)
+            #expect((photo["thumbnailURL"] as? String)?.hasSuffix("_s.png") == true)
+            #expect(photo["imageURL"] is String && photo["owner"] is String && photo["dateTaken"] is String)
+        }
+        let hall = try #require(photos.first { $0["title"] as? String == "Radio City Music Hall" })
+        #expect(abs((hall["latitude"] as? Double ?? 0) - 40.76) < 0.001)
+    }
+
+    @Test("a photo without geo is listed with null coordinates")
+    func photoWithoutGeo() throws {
+        let places = try jsonArray(try PhotomapBinary.run(["places", "--json"]))
+        var found = false
+        for place in places {
+            let id = try #require(place["id"] as? String)
+            let photos = try jsonArray(try PhotomapBinary.run(["photos", "--place", id, "--limit", "4000", "--json"]))
+            if let noGeo = photos.first(where: { $0["latitude"] is NSNull }) {
+                #expect(noGeo["longitude"] is NSNull)
+                found = true
+                break
+            }
+        }
+        #expect(found)
+    }
+
+    @Test("hostile titles come out as the same text in valid JSON")
+    func hostileTitles() throws {
+        let places = try jsonArray(try PhotomapBinary.run(["places", "--json"]))
+        var titles: [String] = []
+        for place in places {
+            let photos = try jsonArray(try PhotomapBinary.run(["photos", "--place", try #require(place["id"] as? String),
+                                                              "--limit", "4000", "--json"]))
+            titles += photos.compactMap { $0["title"] as? String }
+        }
+        #expect(titles.contains("<img src=x onerror=alert(1)>"))
+        #expect(titles.contains("</script><script>alert(\"pwned\")</script>"))
+        #expect(titles.count >= 1_000)
+        #expect(!titles.contains(""))
+    }
+
+    @Test("the photos table shows title, description, date and coordinate")
+    func photosTable() throws {
+        let result = try PhotomapBinary.run(["photos", "--limit", "3", "--place", newYork])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 5)
+        #expect(lines[0].hasPrefix("PHOTO ID"))
+        #expect(lines.last == "3 of 287 photos")
+    }
+
+    @Test("global options may follow the command")
+    func globalOptionsAfterCommand() throws {
+        let result = try PhotomapBinary.run(["places", "--json", "--source", "fixtures"])
+        #expect(result.status == 0)
+        #expect(try jsonArray(result).count >= 40)
+    }
+
+    @Test("--help on every command prints usage on stdout and exits 0",
+          arguments: [["--help"], ["places", "--help"], ["photos", "-h"], ["--help", "photos"]])
+    func help(arguments: [String]) throws {
+        let result = try PhotomapBinary.run(arguments)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Usage: photomap"))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test("usage errors exit 2 with photomap: error: on stderr and nothing on stdout", arguments: [
+        ([], "no command given"),
+        (["fly"], "unknown command 'fly'"),
+        (["places", "--bogus"], "unknown option --bogus"),
+        (["--json", "places"], "--json belongs after the command"),
+        (["photos"], "photos needs --place ID"),
+        (["photos", "--place", "x", "--limit", "abc"], "--limit must be a whole number"),
+        (["photos", "--place", "x", "--limit", "0"], "--limit must be a whole number"),
+        (["photos", "--place"], "--place needs a value"),
+        (["places", "--source", "bing"], "--source must be fixtures or flickr"),
+        (["places", "--source", "flickr"], "needs an API key"),
+        (["places", "--endpoint", "file:///etc/passwd"], "--endpoint must be an http or https URL"),
+        (["places", "extra"], "takes no argument 'extra'"),
+    ])
+    func usageErrors(arguments: [String], message: String) throws {
+        let result = try PhotomapBinary.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("photomap: error: "))
+        #expect(result.stderr.contains(message))
+    }
+
+    @Test("an unknown place is a failure (exit 1) with a clear message")
+    func unknownPlace() throws {
+        let result = try PhotomapBinary.run(["photos", "--place", "../../etc"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "photomap: error: no place with id \"../../etc\" in the embedded catalog (see `photomap places`)\n")
+    }
+}
+
+@Suite("photomap against a Flickr-protocol server on 127.0.0.1, end to end")
+struct FlickrEndToEndTests {
+    let server = FlickrTestServer.shared
+    let key = "SECRET-\(UUID().uuidString)"
+
+    @Test("with a key the Flickr source answers; the cache serves the second run and --offline; the key appears nowhere")
+    func flickrSource() throws {
+        let cache = try TemporaryFolder()
+        let environment = ["FLICKR_API_KEY": key, "PHOTOMAP_ENDPOINT": server.endpoint()]
+        let first = try PhotomapBinary.run(["places", "--json", "--cache", cache.url.path], environment: environment)
+        #expect(first.status == 0)
+        #expect(try jsonArray(first).count >= 40)
+        let second = try PhotomapBinary.run(["places", "--json", "--cache", cache.url.path], environment: environment)
+        #expect(second.stdout == first.stdout)
+        #expect(try server.requests(where: ("api_key", key)).count == 1)
+        let offline = try PhotomapBinary.run(["--offline", "--cache", cache.url.path, "places", "--json"],
+                                             environment: ["PHOTOMAP_ENDPOINT": server.endpoint(), "PHOTOMAP_TTL": "0"])
+        #expect(offline.status == 0)
+        #expect(offline.stdout == first.stdout)
+
+        let photos = try PhotomapBinary.run(["photos", "--place", "hS4wMLD0wPIXPXB", "--limit", "10", "--json",
+                                             "--api-key", key, "--endpoint", server.endpoint(), "--cache", cache.url.path])
+        #expect(photos.status == 0)
+        #expect(try jsonArray(photos).count == 10)
+
+        for result in [first, second, offline, photos] {
+            #expect(!result.stdout.contains(key) && !result.stderr.contains(key))
+        }
+        let enumerator = FileManager.default.enumerator(at: cache.url, includingPropertiesForKeys: nil)
+        while let file = enumerator?.nextObject() as? URL {
+            #expect(!file.lastPathComponent.contains(key))
+            let contents = (try? Data(contentsOf: file)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            #expect(!contents.contains(key))
+        }
+    }
+
+    @Test("Flickr's code 100 is a failure quoting Flickr, and the key is not printed")
+    func rejectedKey() throws {
+        let cache = try TemporaryFolder()
+        let result = try PhotomapBinary.run(["places", "--api-key", key, "--endpoint", server.endpoint("fail100"),
+                                             "--cache", cache.url.path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "photomap: error: Flickr rejected the API key (code 100): Invalid API Key (Key has invalid format)\n")
+        #expect(!result.stderr.contains(key))
+    }
+
+    @Test("an unreachable endpoint is a failure naming the host, not the key")
+    func unreachable() throws {
+        let cache = try TemporaryFolder()
+        let result = try PhotomapBinary.run(["places", "--api-key", key, "--endpoint", "http://127.0.0.1:9/services/rest/",
+                                             "--cache", cache.url.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("photomap: error: cannot fetch http://127.0.0.1:9/services/rest/"))
+        #expect(!result.stderr.contains(key))
+    }
+}
