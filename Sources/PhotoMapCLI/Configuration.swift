@@ -15,6 +15,7 @@ struct Configuration {
         .value("endpoint", "URL", "Flickr REST endpoint (or PHOTOMAP_ENDPOINT; default \(FlickrRESTTransport.defaultEndpoint))"),
         .value("image-host", "URL", "image host for records without url_* extras (or PHOTOMAP_IMAGE_HOST; default \(ImageHost.flickr.base))"),
         .value("cache", "DIR", "cache folder (or PHOTOMAP_CACHE; default ./Cache when it exists, else $XDG_CACHE_HOME/photomap)"),
+        .value("cache-limit", "SIZE", "thumbnail cache size limit, e.g. 200MB (or PHOTOMAP_CACHE_LIMIT; default 512MB)"),
         .flag("offline", "answer from the cache only; make no request"),
     ]
 
@@ -22,7 +23,10 @@ struct Configuration {
     var apiKey: String
     var endpoint: String
     var imageHost: ImageHost
+    /// Whether the image host was chosen (option or environment) rather than defaulted.
+    var imageHostGiven: Bool
     var cacheDirectory: URL
+    var cacheLimitBytes: Int
     var offline: Bool
     /// How long Flickr's answers stay fresh (PHOTOMAP_TTL seconds; default one hour).
     var answerTimeToLive: TimeInterval
@@ -41,10 +45,17 @@ struct Configuration {
         }
         endpoint = try Self.httpURL(parsed.value("endpoint") ?? environment["PHOTOMAP_ENDPOINT"],
                                     default: FlickrRESTTransport.defaultEndpoint, option: "endpoint")
-        imageHost = ImageHost(base: try Self.httpURL(parsed.value("image-host") ?? environment["PHOTOMAP_IMAGE_HOST"],
-                                                     default: ImageHost.flickr.base, option: "image-host"))
+        let chosenHost = parsed.value("image-host") ?? environment["PHOTOMAP_IMAGE_HOST"]
+        imageHostGiven = chosenHost?.isEmpty == false
+        imageHost = ImageHost(base: try Self.httpURL(chosenHost, default: ImageHost.flickr.base, option: "image-host"))
         offline = parsed.has("offline")
         cacheDirectory = Self.cacheDirectory(parsed.value("cache") ?? environment["PHOTOMAP_CACHE"], environment: environment)
+        let limit = parsed.value("cache-limit") ?? environment["PHOTOMAP_CACHE_LIMIT"]
+        let limitBytes = limit == nil ? 512 << 20 : limit.flatMap(ByteSize.parse)
+        guard let limitBytes, limitBytes > 0 else {
+            throw UsageError("--cache-limit must be a size such as 200MB or 1GB, not '\(limit ?? "")'")
+        }
+        cacheLimitBytes = limitBytes
         answerTimeToLive = environment["PHOTOMAP_TTL"].flatMap(TimeInterval.init) ?? 3600
         if source == .flickr && apiKey.isEmpty && !offline {
             throw UsageError("the Flickr source needs an API key: pass --api-key KEY or set FLICKR_API_KEY")
@@ -55,17 +66,31 @@ struct Configuration {
     func makeSource(console: Console) throws -> any PhotoSource {
         switch source {
         case .fixtures:
-            guard let catalog = FixtureSource.locateCatalog(environment: environment) else {
-                throw FlickrError.catalogUnreadable(path: "Fixtures/catalog",
-                                                    reason: "not found next to the executable or the current folder; set PHOTOMAP_FIXTURES")
-            }
-            return FixtureSource(catalog: catalog, imageHost: imageHost)
+            return FixtureSource(catalog: try fixtureCatalog(), imageHost: imageHost)
         case .flickr:
             let cache = ResponseCache(directory: cacheDirectory.appendingPathComponent("api"), timeToLive: answerTimeToLive)
             let transport = try FlickrRESTTransport(endpoint: endpoint, apiKey: apiKey, cache: cache, offline: offline,
                                                     warn: { [console] in console.warn($0) })
             return FlickrSource(transport: transport)
         }
+    }
+
+    /// The thumbnail cache: the embedded catalog's images come from `Fixtures/images` unless an image
+    /// host was chosen; everything else over HTTP(S).
+    func makeThumbnailCache() throws -> ThumbnailCache {
+        let origin: any ImageOrigin = source == .fixtures && !imageHostGiven
+            ? FixtureImageOrigin(folder: try fixtureCatalog().deletingLastPathComponent().appendingPathComponent("images"))
+            : HTTPImageOrigin()
+        return ThumbnailCache(cacheDirectory: cacheDirectory, origin: origin,
+                              configuration: .init(limitBytes: cacheLimitBytes, imageHost: imageHost))
+    }
+
+    private func fixtureCatalog() throws -> URL {
+        guard let catalog = FixtureSource.locateCatalog(environment: environment) else {
+            throw FlickrError.catalogUnreadable(path: "Fixtures/catalog",
+                                                reason: "not found next to the executable or the current folder; set PHOTOMAP_FIXTURES")
+        }
+        return catalog
     }
 
     /// The adapter for this configuration's image host.

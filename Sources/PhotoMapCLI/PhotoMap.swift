@@ -8,6 +8,7 @@ public enum PhotoMap {
     private static let commands: [(spec: CommandSpec, run: Run)] = [
         (PlacesCommand.spec, PlacesCommand.run),
         (PhotosCommand.spec, PhotosCommand.run),
+        (CacheCommand.spec, CacheCommand.run),
     ]
 
     private static let parser = ArgumentParser(globalOptions: Configuration.globalOptions, commands: commands.map(\.spec))

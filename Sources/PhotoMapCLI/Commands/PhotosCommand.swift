@@ -5,7 +5,7 @@ enum PhotosCommand {
     static let spec = CommandSpec(
         name: "photos",
         summary: "list the photos taken in a place (flickr.photos.search)",
-        usage: "photomap photos --place ID [--limit N] [--json]",
+        usage: "photomap photos --place ID [--limit N] [--json] [--prefetch]",
         discussion: """
         Lists up to N photos taken in the place (its id is in `photomap places`): title, the first words
         of the description, date taken and coordinate. Photos without geo are listed with no coordinate.
@@ -14,6 +14,7 @@ enum PhotosCommand {
             .value("place", "ID", "the place's id (required)"),
             .value("limit", "N", "at most N photos, 1–\(FlickrSource.maximumResults) (default 100)"),
             .flag("json", "print a JSON array of annotations instead of a table"),
+            .flag("prefetch", "fetch the listed photos' 75×75 squares into the thumbnail cache now"),
         ])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
@@ -25,6 +26,9 @@ enum PhotosCommand {
         AnnotationOutput.reportSkipped(listing.skipped, console: console)
         let adapter = configuration.adapter
         let annotations = listing.items.map(adapter.annotation(for:))
+        if parsed.has("prefetch") {
+            try Prefetcher.run(listing.items, cache: configuration.makeThumbnailCache(), console: console)
+        }
         if parsed.has("json") {
             console.print(try AnnotationOutput.json(annotations))
             return

@@ -39,7 +39,7 @@ public enum PNGCodec {
             }
             defer { png_image_free(&control) }
             let width = Int(control.width), height = Int(control.height)
-            guard (1...20_000).contains(width), (1...20_000).contains(height) else {
+            guard (1...ImageDecoder.maximumSide).contains(width), (1...ImageDecoder.maximumSide).contains(height) else {
                 throw ImageError.implausibleSize(width: width, height: height)
             }
             control.format = photomap_png_format_rgba

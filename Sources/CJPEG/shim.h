@@ -1,0 +1,158 @@
+#ifndef PHOTOMAP_CJPEG_SHIM_H
+#define PHOTOMAP_CJPEG_SHIM_H
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+
+// libjpeg reports fatal errors by calling error_exit, which must not return: the default exits
+// the process. Swift cannot survive a longjmp across its frames, so this one C function owns the
+// setjmp, and every libjpeg call that can fail happens inside it.
+
+struct photomap_jpeg_error {
+    struct jpeg_error_mgr manager;
+    jmp_buf jump;
+    char message[JMSG_LENGTH_MAX];
+};
+
+static void photomap_jpeg_error_exit(j_common_ptr info) {
+    struct photomap_jpeg_error *error = (struct photomap_jpeg_error *)info->err;
+    (*info->err->format_message)(info, error->message);
+    longjmp(error->jump, 1);
+}
+
+static void photomap_jpeg_ignore_message(j_common_ptr info) {
+    (void)info;
+}
+
+// Decodes a JPEG held in memory into RGBA rows. Returns 1 and sets *pixels (free with free())
+// on success; returns 0 with `message` set on any error, including truncated data, which libjpeg
+// would otherwise pad with grey and call a success.
+static inline int photomap_jpeg_decode(const unsigned char *data, unsigned long size, unsigned int max_side,
+                                       int *width, int *height, unsigned char **pixels, char *message,
+                                       size_t message_size) {
+    struct jpeg_decompress_struct info;
+    struct photomap_jpeg_error error;
+    unsigned char *volatile output = NULL;
+    unsigned char *volatile row = NULL;
+    *pixels = NULL;
+    memset(&info, 0, sizeof info);
+    info.err = jpeg_std_error(&error.manager);
+    error.manager.error_exit = photomap_jpeg_error_exit;
+    error.manager.output_message = photomap_jpeg_ignore_message;
+    error.message[0] = 0;
+    if (setjmp(error.jump)) {
+        snprintf(message, message_size, "%s", error.message);
+        jpeg_destroy_decompress(&info);
+        free(output);
+        free(row);
+        return 0;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_mem_src(&info, data, size);
+    jpeg_read_header(&info, TRUE);
+    if (info.image_width == 0 || info.image_height == 0 || info.image_width > max_side || info.image_height > max_side) {
+        snprintf(message, message_size, "implausible size %ux%u", info.image_width, info.image_height);
+        jpeg_destroy_decompress(&info);
+        return 0;
+    }
+    info.out_color_space = JCS_RGB;
+    jpeg_start_decompress(&info);
+    size_t stride = (size_t)info.output_width * 3;
+    output = malloc((size_t)info.output_width * info.output_height * 4);
+    row = malloc(stride);
+    if (!output || !row) {
+        snprintf(message, message_size, "out of memory");
+        jpeg_destroy_decompress(&info);
+        free(output);
+        free(row);
+        return 0;
+    }
+    while (info.output_scanline < info.output_height) {
+        unsigned char *rows[1] = { row };
+        size_t line = info.output_scanline;
+        jpeg_read_scanlines(&info, rows, 1);
+        for (size_t x = 0; x < info.output_width; x++) {
+            unsigned char *target = output + (line * info.output_width + x) * 4;
+            target[0] = row[x * 3];
+            target[1] = row[x * 3 + 1];
+            target[2] = row[x * 3 + 2];
+            target[3] = 255;
+        }
+    }
+    // A truncated file makes libjpeg warn (JWRN_JPEG_EOF) and fill in the rest: treat it as an error.
+    if (error.manager.num_warnings > 0) {
+        (*error.manager.format_message)((j_common_ptr)&info, error.message);
+        snprintf(message, message_size, "%s", error.message);
+        jpeg_destroy_decompress(&info);
+        free(output);
+        free(row);
+        return 0;
+    }
+    jpeg_finish_decompress(&info);
+    *width = (int)info.output_width;
+    *height = (int)info.output_height;
+    jpeg_destroy_decompress(&info);
+    free(row);
+    *pixels = output;
+    return 1;
+}
+
+// Encodes RGBA rows as a baseline JPEG in memory (alpha dropped). Returns 1 and sets *output
+// (free with free()) on success, 0 with `message` set on error.
+static inline int photomap_jpeg_encode(const unsigned char *rgba, int width, int height, int quality,
+                                       unsigned char **output, unsigned long *output_size, char *message,
+                                       size_t message_size) {
+    struct jpeg_compress_struct info;
+    struct photomap_jpeg_error error;
+    unsigned char *volatile row = NULL;
+    *output = NULL;
+    *output_size = 0;
+    memset(&info, 0, sizeof info);
+    info.err = jpeg_std_error(&error.manager);
+    error.manager.error_exit = photomap_jpeg_error_exit;
+    error.manager.output_message = photomap_jpeg_ignore_message;
+    if (setjmp(error.jump)) {
+        snprintf(message, message_size, "%s", error.message);
+        jpeg_destroy_compress(&info);
+        free(row);
+        free(*output);
+        *output = NULL;
+        return 0;
+    }
+    jpeg_create_compress(&info);
+    jpeg_mem_dest(&info, output, output_size);
+    info.image_width = (JDIMENSION)width;
+    info.image_height = (JDIMENSION)height;
+    info.input_components = 3;
+    info.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&info);
+    jpeg_set_quality(&info, quality, TRUE);
+    jpeg_start_compress(&info, TRUE);
+    row = malloc((size_t)width * 3);
+    if (!row) {
+        snprintf(message, message_size, "out of memory");
+        jpeg_destroy_compress(&info);
+        free(*output);
+        *output = NULL;
+        return 0;
+    }
+    while (info.next_scanline < info.image_height) {
+        const unsigned char *source = rgba + (size_t)info.next_scanline * width * 4;
+        for (int x = 0; x < width; x++) {
+            row[x * 3] = source[x * 4];
+            row[x * 3 + 1] = source[x * 4 + 1];
+            row[x * 3 + 2] = source[x * 4 + 2];
+        }
+        unsigned char *rows[1] = { row };
+        jpeg_write_scanlines(&info, rows, 1);
+    }
+    jpeg_finish_compress(&info);
+    jpeg_destroy_compress(&info);
+    free(row);
+    return 1;
+}
+
+#endif

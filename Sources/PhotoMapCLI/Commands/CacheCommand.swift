@@ -1,0 +1,65 @@
+import Foundation
+import PhotoMapKit
+
+/// `photomap cache stats|verify|prune|clear`: look after the thumbnail cache.
+enum CacheCommand {
+    static let spec = CommandSpec(
+        name: "cache",
+        summary: "show, check, trim or empty the thumbnail cache",
+        usage: "photomap cache stats|verify|prune|clear [--json] [--max-size SIZE]",
+        discussion: """
+        stats   entries, bytes, limit, and the hits and misses of every run
+        verify  decode every entry; remove and count the corrupt ones
+        prune   remove least-recently-used entries down to --max-size (default: the cache limit)
+        clear   remove every entry
+        """,
+        options: [
+            .flag("json", "print a JSON object instead of text (stats, verify)"),
+            .value("max-size", "SIZE", "prune: keep at most SIZE, e.g. 200MB or 500KB"),
+        ],
+        acceptsArguments: true)
+
+    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+        guard parsed.arguments.count == 1, let action = parsed.arguments.first else {
+            throw UsageError("cache needs one action: stats, verify, prune or clear")
+        }
+        if parsed.has("max-size") && action != "prune" { throw UsageError("--max-size goes with cache prune") }
+        let cache = try configuration.makeThumbnailCache()
+        let json = parsed.has("json")
+        switch action {
+        case "stats":
+            let stats = cache.statistics()
+            try print(stats, json: json, console: console, lines: [
+                "entries  \(stats.entries)",
+                "size     \(ByteSize.format(stats.bytes)) of \(ByteSize.format(stats.limitBytes))",
+                "hits     \(stats.hits)",
+                "misses   \(stats.misses)",
+                "folder   \(cache.directory.path)",
+            ])
+        case "verify":
+            let report = cache.verify()
+            try print(report, json: json, console: console, lines: [
+                "checked \(report.entries + report.corrupt) entries: \(report.corrupt) corrupt (removed), \(report.entries) good, \(ByteSize.format(report.bytes))"
+                    + (report.abandonedTemporaryFiles > 0 ? "; removed \(report.abandonedTemporaryFiles) abandoned temporary files" : ""),
+            ])
+        case "prune":
+            let limit = try parsed.value("max-size").map { text throws(UsageError) in
+                guard let size = ByteSize.parse(text) else { throw UsageError("--max-size must be a size such as 200MB, not '\(text)'") }
+                return size
+            } ?? configuration.cacheLimitBytes
+            let removed = cache.prune(downTo: limit)
+            console.print("removed \(removed.entries) entries (\(ByteSize.format(removed.bytes))); at most \(ByteSize.format(limit)) remain")
+        case "clear":
+            console.print("removed \(cache.clear()) entries from \(cache.directory.path)")
+        default:
+            throw UsageError("unknown cache action '\(action)': use stats, verify, prune or clear")
+        }
+    }
+
+    private static func print(_ value: some Encodable, json: Bool, console: Console, lines: [String]) throws {
+        guard json else { return lines.forEach { console.print($0) } }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        console.print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// A one-line progress bar on standard error — done/total, rate and time left — drawn only when
+/// standard error is a terminal, never into pipes or files.
+final class ProgressBar: @unchecked Sendable {
+    private let console: Console
+    private let label: String
+    private let started = Date()
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var lastDrawn = Date.distantPast
+    private var drawn = false
+
+    init(console: Console, label: String) {
+        self.console = console
+        self.label = label
+    }
+
+    /// Redraws (at most ten times a second, and always for the last step).
+    func update(done: Int, total: Int) {
+        guard console.errorIsTerminal, total > 0 else { return }
+        lock.withLock {
+            let now = Date()
+            guard done == total || now.timeIntervalSince(lastDrawn) >= 0.1 else { return }
+            lastDrawn = now
+            drawn = true
+            console.err("\r\u{1B}[K" + Self.line(label: label, done: done, total: total, elapsed: now.timeIntervalSince(started)))
+        }
+    }
+
+    /// Clears the line so what follows starts clean.
+    func finish() {
+        lock.withLock {
+            if drawn { console.err("\r\u{1B}[K") }
+            drawn = false
+        }
+    }
+
+    /// "prefetching  812/2000 [########------------]  412/s  3s left"
+    static func line(label: String, done: Int, total: Int, elapsed: TimeInterval, width: Int = 24) -> String {
+        let filled = total > 0 ? width * done / total : width
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        let left = rate > 0 ? Int((Double(total - done) / rate).rounded(.up)) : nil
+        let counts = "\(String(repeating: " ", count: max(String(total).count - String(done).count, 0)))\(done)/\(total)"
+        return "\(label) \(counts) [\(bar)] \(Int(rate.rounded()))/s" + (left.map { "  \($0)s left" } ?? "")
+    }
+}

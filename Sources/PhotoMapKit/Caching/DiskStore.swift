@@ -1,0 +1,164 @@
+import Foundation
+
+/// The thumbnails' files: `{root}/{first two hex digits}/{SHA-256 of the key}`, written to a hidden
+/// temporary file in the same folder and renamed into place, so no reader ever sees half a file.
+/// Lock (`.lock`) and temporary (`.tmp-…`) files sit beside the entries and are never entries.
+struct DiskStore: Sendable {
+    /// One cached image on disk.
+    struct Entry: Sendable {
+        let url: URL
+        let bytes: Int
+        /// The last time it was used (its modification time, refreshed on hits).
+        let lastUsed: Date
+    }
+
+    let root: URL
+
+    /// The entry's file for a key; the name is a hash, so no server-supplied text shapes the path.
+    func file(for key: String) -> URL {
+        let hash = SHA256.hex(key)
+        return root.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash)
+    }
+
+    /// The lock other processes take before fetching the same key.
+    func lockPath(for file: URL) -> String { file.path + ".lock" }
+
+    /// Whether `file` exists and starts like a PNG or JPEG (the cheap check made on every hit; a full
+    /// decode happens before storing and in `cache verify`).
+    func holdsImage(_ file: URL) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: file.path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 8)).map { ImageDecoder.format(of: $0) != nil } ?? false
+    }
+
+    /// Marks a hit for the LRU order; skipped when it was marked in the last minute, to spare the disk.
+    func touch(_ file: URL) {
+        var status = stat()
+        guard stat(file.path, &status) == 0, Date().timeIntervalSince1970 - Double(status.st_mtim.tv_sec) > 60 else { return }
+        utimes(file.path, nil)
+    }
+
+    /// Writes `data` as the entry `file`: temporary file, then rename(2).
+    func write(_ data: Data, to file: URL) throws(ThumbnailError) {
+        let folder = file.deletingLastPathComponent()
+        try createFolder(of: file)
+        let temporary = folder.appendingPathComponent(".tmp-\(file.lastPathComponent)-\(UUID().uuidString)").path
+        let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Self.writeError(errno, path: temporary) }
+        var failure: Int32?
+        data.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = posixWrite(descriptor, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if close(descriptor) != 0 && failure == nil { failure = errno }
+        if failure == nil && rename(temporary, file.path) != 0 { failure = errno }
+        if let failure {
+            unlink(temporary)
+            throw Self.writeError(failure, path: file.deletingLastPathComponent().path)
+        }
+    }
+
+    /// Creates the shard folder an entry goes in.
+    func createFolder(of file: URL) throws(ThumbnailError) {
+        let folder = file.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw Self.writeError((error as NSError).underlyingErrorCode ?? EIO, path: folder.path)
+        }
+    }
+
+    /// Every entry (lock and temporary files excluded).
+    func entries() -> [Entry] {
+        let manager = FileManager.default
+        guard let shards = try? manager.contentsOfDirectory(atPath: root.path) else { return [] }
+        var result: [Entry] = []
+        for shard in shards where shard.count == 2 {
+            let folder = root.appendingPathComponent(shard)
+            for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where Self.isEntryName(name) {
+                let url = folder.appendingPathComponent(name)
+                var status = stat()
+                guard stat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+                result.append(Entry(url: url, bytes: Int(status.st_size),
+                                    lastUsed: Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)))
+            }
+        }
+        return result
+    }
+
+    /// Removes least-recently-used entries until at most `maximumBytes` remain; returns what went.
+    @discardableResult
+    func evict(downTo maximumBytes: Int) -> (entries: Int, bytes: Int) {
+        let all = entries().sorted { $0.lastUsed < $1.lastUsed }
+        var total = all.reduce(0) { $0 + $1.bytes }
+        var removed = (entries: 0, bytes: 0)
+        for entry in all where total > maximumBytes {
+            guard unlink(entry.url.path) == 0 else { continue }
+            unlink(lockPath(for: entry.url))
+            total -= entry.bytes
+            removed.entries += 1
+            removed.bytes += entry.bytes
+        }
+        return removed
+    }
+
+    /// Removes every entry, lock and leftover temporary file; returns how many entries went.
+    @discardableResult
+    func removeAll() -> Int {
+        let count = entries().count
+        let manager = FileManager.default
+        for shard in (try? manager.contentsOfDirectory(atPath: root.path)) ?? [] where shard.count == 2 {
+            try? manager.removeItem(at: root.appendingPathComponent(shard))
+        }
+        return count
+    }
+
+    /// Temporary files left by a killed process (older than a minute, so never one being written).
+    @discardableResult
+    func removeAbandonedTemporaryFiles() -> Int {
+        let manager = FileManager.default
+        var removed = 0
+        for shard in (try? manager.contentsOfDirectory(atPath: root.path)) ?? [] where shard.count == 2 {
+            let folder = root.appendingPathComponent(shard)
+            for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(".tmp-") {
+                let path = folder.appendingPathComponent(name).path
+                var status = stat()
+                if stat(path, &status) == 0, Date().timeIntervalSince1970 - Double(status.st_mtim.tv_sec) > 60, unlink(path) == 0 {
+                    removed += 1
+                }
+            }
+        }
+        return removed
+    }
+
+    static func isEntryName(_ name: String) -> Bool {
+        name.count == 64 && name.allSatisfy(\.isHexDigit)
+    }
+
+    /// ENOSPC and EDQUOT are "disk full"; anything else names the failing call's reason.
+    static func writeError(_ code: Int32, path: String) -> ThumbnailError {
+        if code == ENOSPC || code == EDQUOT { return .diskFull(path: path) }
+        return .writeFailed(path: path, reason: String(cString: strerror(code)))
+    }
+}
+
+/// write(2), named apart from FileHandle's and Data's `write`.
+private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    Glibc.write(descriptor, buffer, count)
+}
+
+private extension NSError {
+    var underlyingErrorCode: Int32? {
+        if domain == NSPOSIXErrorDomain { return Int32(code) }
+        return (userInfo[NSUnderlyingErrorKey] as? NSError)?.underlyingErrorCode
+    }
+}

@@ -1,0 +1,303 @@
+import Dispatch
+import Foundation
+
+/// Square thumbnails fetched on demand and kept on disk, shared by every command.
+///
+/// Dispatch queues with one owner each: `stateQueue` (serial) owns the in-flight table, the waiting
+/// downloads and the counters; `downloadQueue` runs at most `maximumConcurrentDownloads` downloads,
+/// each with a fetcher (and curl handle) taken from a pool so connections are reused. Requests for
+/// one image while it downloads share that download; cancelling one requester leaves the others be.
+/// Across processes, an entry's `flock` makes each image be fetched once.
+public final class ThumbnailCache: @unchecked Sendable {
+    /// How the cache behaves.
+    public struct Configuration: Sendable {
+        /// The LRU limit; past it, least-recently-used entries go until ~70% remain.
+        public var limitBytes: Int
+        /// Downloads running at once.
+        public var maximumConcurrentDownloads: Int
+        /// Builds square URLs for records without `url_*` extras.
+        public var imageHost: ImageHost
+
+        /// 512 MB and 8 downloads at a time by default.
+        public init(limitBytes: Int = 512 << 20, maximumConcurrentDownloads: Int = 8, imageHost: ImageHost = .flickr) {
+            self.limitBytes = limitBytes
+            self.maximumConcurrentDownloads = max(maximumConcurrentDownloads, 1)
+            self.imageHost = imageHost
+        }
+    }
+
+    /// The fraction of the limit an eviction sweep trims down to (Nuke's choice).
+    public static let trimRatio = 0.7
+
+    /// The folder holding the entries (`{cache}/thumbs`).
+    public var directory: URL { store.root }
+    /// The configuration in force.
+    public let configuration: Configuration
+
+    let store: DiskStore
+    private let origin: any ImageOrigin
+    let stateQueue = DispatchQueue(label: "photomap.thumbnails.state")
+    private let downloadQueue = DispatchQueue(label: "photomap.thumbnails.downloads", attributes: .concurrent)
+    private let fetchers: FetcherPool
+
+    // Owned by stateQueue: read and written only there.
+    private var inFlight: [String: Download] = [:]
+    private var waiting: [Download] = []
+    private var running = 0
+    var counters = Counters()
+    var estimatedBytes: Int?
+
+    /// Creates a cache in `{cacheDirectory}/thumbs` fetching from `origin`.
+    public init(cacheDirectory: URL, origin: any ImageOrigin, configuration: Configuration = Configuration()) {
+        self.store = DiskStore(root: cacheDirectory.appendingPathComponent("thumbs"))
+        self.origin = origin
+        self.configuration = configuration
+        self.fetchers = FetcherPool(origin: origin)
+    }
+
+    /// Asks for a photo's square; `completion` runs on `queue` with the local file, or the error.
+    @discardableResult
+    public func square(for photo: Photo, size: SquareSize = .small, queue: DispatchQueue,
+                       completion: @escaping @Sendable (Result<URL, ThumbnailError>) -> Void) -> ThumbnailRequest {
+        let request = ThumbnailRequest(cache: self)
+        let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost)
+        stateQueue.async { [self] in
+            guard let source else {
+                return deliver(.failure(.noImage(photoID: photo.id)), to: Waiter(queue: queue, completion: completion))
+            }
+            start(source, request: request, waiter: Waiter(queue: queue, completion: completion))
+        }
+        return request
+    }
+
+    /// The square's file, waiting for it: for callers without a queue of their own.
+    public func squareNow(for photo: Photo, size: SquareSize = .small) -> Result<URL, ThumbnailError> {
+        let done = DispatchSemaphore(value: 0)
+        let result = ResultBox()
+        square(for: photo, size: size, queue: .global()) { outcome in
+            result.set(outcome)
+            done.signal()
+        }
+        done.wait()
+        return result.value ?? .failure(.cancelled)
+    }
+
+    /// Fetches the squares of many photos, reporting progress on `queue` after each, then the report.
+    public func prefetch(_ photos: [Photo], size: SquareSize = .small, queue: DispatchQueue,
+                         progress: @escaping @Sendable (PrefetchProgress) -> Void,
+                         completion: @escaping @Sendable (PrefetchReport) -> Void) {
+        let tally = PrefetchTally(total: photos.count)
+        guard !photos.isEmpty else { return queue.async { completion(tally.report) } }
+        for photo in photos {
+            square(for: photo, size: size, queue: queue) { result in
+                let (snapshot, finished) = tally.record(result, photoID: photo.id)
+                progress(snapshot)
+                if finished { completion(tally.report) }
+            }
+        }
+    }
+
+    // MARK: - Requests (on stateQueue)
+
+    private func start(_ source: ThumbnailSource, request: ThumbnailRequest, waiter: Waiter) {
+        dispatchPrecondition(condition: .onQueue(stateQueue))
+        guard source.isFetchable else {
+            return deliver(.failure(.unsupportedURL(HTTPError.redacted(source.url))), to: waiter)
+        }
+        let key = source.key
+        let file = store.file(for: key)
+        if let download = inFlight[key] {
+            download.waiters[request.id] = waiter
+            request.attach(key: key)
+            return
+        }
+        if store.holdsImage(file) {
+            counters.hits += 1
+            store.touch(file)
+            return deliver(.success(file), to: waiter)
+        }
+        let download = Download(key: key, source: source, file: file)
+        download.waiters[request.id] = waiter
+        request.attach(key: key)
+        inFlight[key] = download
+        waiting.append(download)
+        startWaitingDownloads()
+    }
+
+    /// Removes one requester; the download goes on for the others (and for the disk).
+    func cancel(_ request: ThumbnailRequest) {
+        stateQueue.async { [self] in
+            guard let key = request.key, let download = inFlight[key],
+                  let waiter = download.waiters.removeValue(forKey: request.id) else { return }
+            deliver(.failure(.cancelled), to: waiter)
+        }
+    }
+
+    private func startWaitingDownloads() {
+        while running < configuration.maximumConcurrentDownloads, !waiting.isEmpty {
+            let download = waiting.removeFirst()
+            running += 1
+            downloadQueue.async { [self] in
+                let outcome = fetchAndStore(download)
+                stateQueue.async { [self] in finish(download, outcome) }
+            }
+        }
+    }
+
+    private func finish(_ download: Download, _ outcome: DownloadOutcome) {
+        running -= 1
+        inFlight[download.key] = nil
+        switch outcome {
+        case let .stored(bytes):
+            counters.misses += 1
+            counters.downloads += 1
+            estimatedBytes = (estimatedBytes ?? store.entries().reduce(0) { $0 + $1.bytes }) + bytes
+            if let total = estimatedBytes, total > configuration.limitBytes {
+                let target = Int(Double(configuration.limitBytes) * Self.trimRatio)
+                estimatedBytes = total - store.evict(downTo: target).bytes
+            }
+        case .storedByAnotherProcess:
+            counters.hits += 1
+        case .failed:
+            counters.misses += 1
+            counters.failures += 1
+        }
+        let result: Result<URL, ThumbnailError> = outcome.error.map { .failure($0) } ?? .success(download.file)
+        for waiter in download.waiters.values { deliver(result, to: waiter) }
+        download.waiters.removeAll()
+        startWaitingDownloads()
+    }
+
+    private func deliver(_ result: Result<URL, ThumbnailError>, to waiter: Waiter) {
+        waiter.queue.async { waiter.completion(result) }
+    }
+
+    // MARK: - Downloading (on downloadQueue)
+
+    /// Fetches, checks and stores one image, holding its cross-process lock.
+    private func fetchAndStore(_ download: Download) -> DownloadOutcome {
+        let lock: FileLock
+        do {
+            try store.createFolder(of: download.file)
+            lock = try FileLock(path: store.lockPath(for: download.file))
+        } catch {
+            return .failed(error)
+        }
+        return withExtendedLifetime(lock) { () -> DownloadOutcome in
+            // Another process may have stored it while this one waited for the lock.
+            if store.holdsImage(download.file) { return .storedByAnotherProcess }
+            let fetcher = fetchers.take()
+            defer { fetchers.give(back: fetcher) }
+            do throws(ThumbnailError) {
+                let bytes = try Self.checked(try fetcher.fetch(download.source.url), source: download.source)
+                try store.write(bytes, to: download.file)
+                // Only after success: a waiter that wakes on the unlinked lock finds the entry in place.
+                unlink(store.lockPath(for: download.file))
+                return .stored(bytes: bytes.count)
+            } catch {
+                return .failed(error)
+            }
+        }
+    }
+
+    /// The bytes to store: the image itself after a full decode, or the square cropped from it as PNG.
+    static func checked(_ body: Data, source: ThumbnailSource) throws(ThumbnailError) -> Data {
+        let url = HTTPError.redacted(source.url)
+        do {
+            let (image, _) = try ImageDecoder.decode(body)
+            guard let side = source.derivedSide else { return body }
+            return try PNGCodec.encode(image.centreSquare(side: side))
+        } catch let error as ImageError {
+            throw .invalidImage(url: url, error)
+        } catch {
+            throw .invalidImage(url: url, .undecodable("\(error)"))
+        }
+    }
+}
+
+// MARK: - Supporting types
+
+/// A handle on one request for a square; cancelling it affects only this requester.
+public final class ThumbnailRequest: @unchecked Sendable {
+    let id = UUID()
+    private weak var cache: ThumbnailCache?
+    // Written on the cache's state queue before any cancel() can read it there.
+    private(set) var key: String?
+
+    init(cache: ThumbnailCache) {
+        self.cache = cache
+    }
+
+    func attach(key: String) { self.key = key }
+
+    /// Stops waiting: this requester gets `.cancelled`; the download continues for the others.
+    public func cancel() { cache?.cancel(self) }
+}
+
+/// A requester waiting for an image: where and what to call back.
+private struct Waiter {
+    let queue: DispatchQueue
+    let completion: @Sendable (Result<URL, ThumbnailError>) -> Void
+}
+
+/// One image being fetched, and everyone waiting for it.
+/// `waiters` is read and written only on the cache's state queue; the rest never changes.
+private final class Download: @unchecked Sendable {
+    let key: String
+    let source: ThumbnailSource
+    let file: URL
+    var waiters: [UUID: Waiter] = [:]
+
+    init(key: String, source: ThumbnailSource, file: URL) {
+        self.key = key
+        self.source = source
+        self.file = file
+    }
+}
+
+private enum DownloadOutcome {
+    case stored(bytes: Int)
+    case storedByAnotherProcess
+    case failed(ThumbnailError)
+
+    var error: ThumbnailError? {
+        if case let .failed(error) = self { return error }
+        return nil
+    }
+}
+
+/// This process's hits and misses, added to the folder's totals by `saveStatistics()`.
+struct Counters: Codable, Sendable, Equatable {
+    var hits = 0
+    var misses = 0
+    var downloads = 0
+    var failures = 0
+}
+
+/// Fetchers not in use, so each download reuses a warm connection.
+private final class FetcherPool: @unchecked Sendable {
+    private let origin: any ImageOrigin
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var idle: [any ImageFetcher] = []
+
+    init(origin: any ImageOrigin) {
+        self.origin = origin
+    }
+
+    func take() -> any ImageFetcher {
+        lock.withLock { idle.popLast() } ?? origin.makeFetcher()
+    }
+
+    func give(back fetcher: any ImageFetcher) {
+        lock.withLock { idle.append(fetcher) }
+    }
+}
+
+/// Hands a result from a callback to a waiting thread.
+private final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Result<URL, ThumbnailError>?
+    func set(_ value: Result<URL, ThumbnailError>) { lock.withLock { stored = value } }
+    var value: Result<URL, ThumbnailError>? { lock.withLock { stored } }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// What can go wrong getting a square thumbnail. Nothing is ever stored when one of these happens.
+public enum ThumbnailError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The record names no image to make a square from.
+    case noImage(photoID: String)
+    /// Only http and https images are fetched (never file:// or other schemes).
+    case unsupportedURL(String)
+    /// The download failed (status, connection, timeout).
+    case download(HTTPError)
+    /// The body is shorter or longer than its Content-Length.
+    case lengthMismatch(url: String, expected: Int, received: Int)
+    /// The bytes are not a complete, valid PNG or JPEG.
+    case invalidImage(url: String, ImageError)
+    /// The disk is full: the cache cannot keep the image.
+    case diskFull(path: String)
+    /// Writing to the cache folder failed for another reason.
+    case writeFailed(path: String, reason: String)
+    /// The embedded catalog's image is missing (set-up not run).
+    case fixtureImageMissing(path: String)
+    /// The requester cancelled (other requesters of the same image are unaffected).
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case let .noImage(id): return "photo \(id) has no image URL to make a square from"
+        case let .unsupportedURL(url): return "refusing \(url): only http and https images are fetched"
+        case let .download(error): return error.description
+        case let .lengthMismatch(url, expected, received):
+            return "\(url) sent \(received) of the \(expected) bytes it announced; nothing was cached"
+        case let .invalidImage(url, error): return "\(url) is \(error); nothing was cached"
+        case let .diskFull(path): return "the disk holding the cache is full (\(path)): free some space or run `photomap cache prune`"
+        case let .writeFailed(path, reason): return "cannot write to the cache at \(path): \(reason)"
+        case let .fixtureImageMissing(path):
+            return "the embedded catalog's image \(path) is missing: run scripts/setup (or photomap-fixture-images)"
+        case .cancelled: return "cancelled"
+        }
+    }
+}

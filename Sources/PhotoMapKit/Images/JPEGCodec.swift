@@ -1,0 +1,39 @@
+import CJPEG
+import Foundation
+
+/// JPEG through libjpeg-turbo, whose longjmp error handling stays inside the C shim.
+public enum JPEGCodec {
+    /// JPEG files start with the SOI marker followed by another marker.
+    public static let signature: [UInt8] = [0xFF, 0xD8, 0xFF]
+
+    /// The image in a JPEG file's bytes; throws for anything truncated or corrupt.
+    public static func decode(_ data: Data, maximumSide: Int = ImageDecoder.maximumSide) throws -> RGBAImage {
+        guard data.starts(with: signature) else { throw ImageError.undecodable("no JPEG signature") }
+        var width: Int32 = 0, height: Int32 = 0
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var message = [CChar](repeating: 0, count: 256)
+        let bytes = [UInt8](data)
+        let decoded = photomap_jpeg_decode(bytes, UInt(bytes.count), UInt32(maximumSide), &width, &height, &pixels,
+                                           &message, message.count)
+        guard decoded == 1, let pixels else { throw ImageError.undecodable(Self.text(message)) }
+        defer { free(pixels) }
+        let count = Int(width) * Int(height) * 4
+        return RGBAImage(width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: pixels, count: count)))
+    }
+
+    /// A baseline JPEG of `image` at `quality` (1–100).
+    public static func encode(_ image: RGBAImage, quality: Int = 85) throws -> Data {
+        var output: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let encoded = photomap_jpeg_encode(image.pixels, Int32(image.width), Int32(image.height), Int32(quality),
+                                           &output, &size, &message, message.count)
+        guard encoded == 1, let output else { throw ImageError.unencodable(Self.text(message)) }
+        defer { free(output) }
+        return Data(bytes: output, count: Int(size))
+    }
+
+    private static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
