@@ -6,6 +6,10 @@
 #   N=500 PARALLEL=4 bench/prefetch.sh
 #   PHOTOMAP_BIN=/path/to/photomap bench/prefetch.sh     # skip the build
 #   RUNS=1 bench/prefetch.sh                # force the number of runs (default: 3 when quick)
+#   TMPDIR=/dev/shm bench/prefetch.sh       # work folder in memory (file creation dominates on slow disks)
+#
+# PARALLEL sets curl's --parallel-max; photomap uses its own concurrency. N is capped by
+# photomap's --limit (1-4000).
 set -euo pipefail
 
 N=${N:-2000}
@@ -65,8 +69,9 @@ else
 fi
 [[ -x $BIN ]] || die "no photomap binary at $BIN"
 # The flag under test may be missing from older binaries; the curl baseline still runs then.
+help=$("$BIN" photos --help 2>&1 || true)
 has_prefetch=0
-"$BIN" photos --help 2>&1 | grep -q -- '--prefetch' && has_prefetch=1
+[[ $help == *--prefetch* ]] && has_prefetch=1
 
 # ---- 3. work folder, catalog and images ---------------------------------------------------------
 
@@ -86,9 +91,10 @@ trap 'exit 130' INT TERM
 # nginx's worker runs as an unprivileged user when started by root: it must read www/.
 chmod 755 "$WORK"
 
-images=$repo/Fixtures/images/65535
-python3 "$here/make_bench_catalog.py" --count "$N" --out "$WORK" \
-    $([[ -d $images ]] && printf -- '--images %s' "$images")
+# Real squares from the fixture images when they were made (scripts/setup), else a generated one.
+images=()
+[[ -d $repo/Fixtures/images/65535 ]] && images=(--images "$repo/Fixtures/images/65535")
+python3 "$here/make_bench_catalog.py" --count "$N" --out "$WORK" "${images[@]}"
 
 # ---- 4. nginx -----------------------------------------------------------------------------------
 
@@ -107,6 +113,7 @@ done
 status_page=
 [[ $nginx_flags == *--with-http_stub_status_module* ]] && status_page='location = /_status { stub_status; }'
 mkdir -p "$WORK/tmp"
+probe=$(head -n 1 "$WORK/paths.txt")
 
 PORT=
 for _ in 1 2 3 4 5; do
@@ -131,7 +138,7 @@ EOF
     # Daemonizes and writes the pid file; -e keeps even the startup log out of /var/log.
     if "$NGINX" -p "$WORK/" -e "$WORK/error.log" -c "$WORK/nginx.conf" 2>> "$WORK/error.log"; then
         for _ in $(seq 50); do
-            curl -sf -o /dev/null "http://127.0.0.1:$port${status_page:+/_status}" && { PORT=$port; break; }
+            curl -sf -o /dev/null "http://127.0.0.1:$port$probe" && { PORT=$port; break; }
             sleep 0.1
         done
     fi
@@ -144,10 +151,10 @@ done
 HOST="http://127.0.0.1:$PORT"
 say "nginx on $HOST serving $N squares"
 
-# Requests nginx has served so far, this query excluded; empty without the status page.
+# nginx's request counter, this query included; empty without the status page.
 served() {
     [[ -n $status_page ]] || return 0
-    curl -sf "$HOST/_status" | awk 'NR == 3 { print $3 - 1 }'
+    curl -sf "$HOST/_status" | awk 'NR == 3 { print $3 }'
 }
 
 # ---- 5. URL list, as a curl config file (keeps the command line short) ---------------------------
@@ -181,10 +188,9 @@ median() {
 }
 count_files() { find "$1" -type f ! -name '*.lock' ! -name '.*' 2> /dev/null | wc -l; }
 
-photomap() {
-    env -u FLICKR_API_KEY PHOTOMAP_FIXTURES="$WORK/catalog" "$BIN" --source fixtures \
-        --image-host "$HOST" --cache "$WORK/cache" photos --place BENCH --limit "$N" "$@"
-}
+# An array, not a function: /usr/bin/time must exec it. No API key, so the catalog answers.
+photomap=(env -u FLICKR_API_KEY PHOTOMAP_FIXTURES="$WORK/catalog" "$BIN" --source fixtures
+    --image-host "$HOST" --cache "$WORK/cache" photos --place BENCH --limit "$N")
 
 # ---- 6-7. one round: curl cold and warm, photomap cold, warm and listing-only --------------------
 
@@ -198,18 +204,19 @@ round() {
     # curl keeps no cache, so this is the same work again; printed for symmetry.
     measure curl-again curl --parallel --parallel-max "$PARALLEL" -s --fail -K "$WORK/curl.conf"
 
-    measure listing photomap --json
+    measure listing "${photomap[@]}" --json
     if ((has_prefetch)); then
         rm -rf "$WORK/cache"
         local before after
         before=$(served)
-        measure photomap-cold photomap --prefetch --json
+        measure photomap-cold "${photomap[@]}" --prefetch --json
         after=$(served)
         got=$(count_files "$WORK/cache/thumbs")
         ((got == N)) || die "photomap's cache holds $got thumbnails, expected $N"
-        [[ -z $before ]] || fetched_cold=$((after - before))
-        measure photomap-warm photomap --prefetch --json
-        [[ -z $before ]] || fetched_warm=$(($(served) - after))
+        # Minus one: the counter includes the status query that read it.
+        [[ -z $before ]] || fetched_cold=$((after - before - 1))
+        measure photomap-warm "${photomap[@]}" --prefetch --json
+        [[ -z $before ]] || fetched_warm=$(($(served) - after - 1))
     fi
 }
 
@@ -226,13 +233,13 @@ for ((r = 2; r <= RUNS; r++)); do say "round $r"; round; done
 # ---- 8. figures ---------------------------------------------------------------------------------
 
 row() { # row LABEL NAME [NOTE]: wall seconds and peak RSS in MB, medians
-    printf '%-25s %6.2f %8.1f%s\n' "$1" "$(median "$2" 1)" "$(awk -v k="$(median "$2" 2)" 'BEGIN { print k / 1024 }')" "${3:+     $3}"
+    printf '%-25s %6.2f %11.1f%s\n' "$1" "$(median "$2" 1)" "$(awk -v k="$(median "$2" 2)" 'BEGIN { print k / 1024 }')" "${3:+     $3}"
 }
 ratio() { awk -v a="$1" -v b="$2" -v m="$3" 'BEGIN { printf "%.*f", (m == 100 ? 1 : 2), m * a / b }'; }
 
 runs_note=$( ((RUNS > 1)) && echo "median of $RUNS runs" || echo "1 run")
 echo "prefetch of N=$N squares from nginx on 127.0.0.1 ($PARALLEL parallel; $runs_note)"
-printf '%-25s %6s %8s\n' "" "wall s" "peak RSS MB"
+printf '%-25s %6s %11s\n' "" "wall s" "peak RSS MB"
 curl_cold=$(median curl-cold 1)
 row "curl --parallel (cold)" curl-cold
 row "curl --parallel (again)" curl-again "(no cache: same work)"

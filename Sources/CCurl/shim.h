@@ -20,23 +20,11 @@ static inline CURLcode photomap_curl_set_pointer(CURL *handle, CURLoption option
     return curl_easy_setopt(handle, option, value);
 }
 
-static inline CURLcode photomap_curl_set_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
-    return curl_easy_setopt(handle, option, value);
-}
-
 static inline CURLcode photomap_curl_set_callback(CURL *handle, CURLoption option, photomap_curl_data_callback value) {
     return curl_easy_setopt(handle, option, value);
 }
 
 static inline CURLcode photomap_curl_get_long(CURL *handle, CURLINFO info, long *value) {
-    return curl_easy_getinfo(handle, info, value);
-}
-
-static inline CURLcode photomap_curl_get_offset(CURL *handle, CURLINFO info, curl_off_t *value) {
-    return curl_easy_getinfo(handle, info, value);
-}
-
-static inline CURLcode photomap_curl_get_string(CURL *handle, CURLINFO info, char **value) {
     return curl_easy_getinfo(handle, info, value);
 }
 

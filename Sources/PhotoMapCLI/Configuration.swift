@@ -32,7 +32,7 @@ struct Configuration {
     var answerTimeToLive: TimeInterval
     var environment: [String: String]
 
-    init(_ parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
+    init(_ parsed: ParsedArguments, environment: [String: String]) throws {
         self.environment = environment
         apiKey = parsed.value("api-key") ?? environment["FLICKR_API_KEY"] ?? ""
         if let named = parsed.value("source") {
@@ -49,6 +49,7 @@ struct Configuration {
         imageHostGiven = chosenHost?.isEmpty == false
         imageHost = ImageHost(base: try Self.httpURL(chosenHost, default: ImageHost.flickr.base, option: "image-host"))
         offline = parsed.has("offline")
+        if source == .flickr && apiKey.isEmpty && !offline { throw FlickrError.missingAPIKey }
         cacheDirectory = Self.cacheDirectory(parsed.value("cache") ?? environment["PHOTOMAP_CACHE"], environment: environment)
         let limit = parsed.value("cache-limit") ?? environment["PHOTOMAP_CACHE_LIMIT"]
         let limitBytes = limit == nil ? 512 << 20 : limit.flatMap(ByteSize.parse)
@@ -56,10 +57,11 @@ struct Configuration {
             throw UsageError("--cache-limit must be a size such as 200MB or 1GB, not '\(limit ?? "")'")
         }
         cacheLimitBytes = limitBytes
-        answerTimeToLive = environment["PHOTOMAP_TTL"].flatMap(TimeInterval.init) ?? 3600
-        if source == .flickr && apiKey.isEmpty && !offline {
-            throw UsageError("the Flickr source needs an API key: pass --api-key KEY or set FLICKR_API_KEY")
+        let ttl = environment["PHOTOMAP_TTL"]
+        guard let seconds = ttl.map({ TimeInterval($0) }) ?? 3600, seconds.isFinite, seconds >= 0 else {
+            throw UsageError("PHOTOMAP_TTL must be a number of seconds, not '\(ttl ?? "")'")
         }
+        answerTimeToLive = seconds
     }
 
     /// The source the options select.
@@ -98,9 +100,7 @@ struct Configuration {
 
     private static func httpURL(_ value: String?, default fallback: String, option: String) throws(UsageError) -> String {
         guard let value, !value.isEmpty else { return fallback }
-        guard let scheme = URL(string: value)?.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              URL(string: value)?.host?.isEmpty == false
-        else { throw UsageError("--\(option) must be an http or https URL, not '\(value)'") }
+        guard HTTPClient.scheme(of: value) != nil else { throw UsageError("--\(option) must be an http or https URL, not '\(value)'") }
         return value
     }
 

@@ -16,11 +16,10 @@ public enum PhotoMap {
     /// Runs a command line (without the program name) and returns the exit status.
     public static func main(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
                             console: Console? = nil) -> Int32 {
-        let console = console ?? .standard(environment: environment)
-        var secret = environment["FLICKR_API_KEY"] ?? ""
+        let console = (console ?? .standard(environment: environment))
+            .redacting(apiKey(in: arguments) ?? environment["FLICKR_API_KEY"] ?? "")
         do {
             let parsed = try parser.parse(arguments)
-            secret = parsed.value("api-key") ?? secret
             guard let command = parsed.command else {
                 if parsed.wantsHelp {
                     console.print(Help.general(commands: commands.map(\.spec), globalOptions: Configuration.globalOptions))
@@ -33,14 +32,21 @@ public enum PhotoMap {
                 return 0
             }
             let configuration = try Configuration(parsed, environment: environment)
-            guard let run = commands.first(where: { $0.spec.name == command.name })?.run else { return 2 }
-            try run(parsed, configuration, console)
+            for entry in commands where entry.spec.name == command.name {
+                try entry.run(parsed, configuration, console)
+            }
             return 0
         } catch {
             let report = ErrorReport(error)
-            console.err("photomap: error: \(report.message.replacingSecret(secret))\n")
+            console.error(report.message)
             return report.exitStatus
         }
+    }
+
+    /// The value of `--api-key`, found before parsing so that even a usage error cannot print it.
+    private static func apiKey(in arguments: [String]) -> String? {
+        if let index = arguments.firstIndex(of: "--api-key"), index + 1 < arguments.count { return arguments[index + 1] }
+        return arguments.last { $0.hasPrefix("--api-key=") }.map { String($0.dropFirst("--api-key=".count)) }
     }
 }
 
@@ -64,12 +70,5 @@ struct ErrorReport {
             message = error.localizedDescription
             exitStatus = 1
         }
-    }
-}
-
-private extension String {
-    /// The API key must never reach output, even inside a message from a library.
-    func replacingSecret(_ secret: String) -> String {
-        secret.count < 4 ? self : replacingOccurrences(of: secret, with: "[api key]")
     }
 }

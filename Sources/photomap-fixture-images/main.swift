@@ -19,23 +19,15 @@ let output = value(of: "--out").map(URL.init(fileURLWithPath:)) ?? catalog.delet
 let source = FixtureSource(catalog: catalog)
 var written = 0, kept = 0
 
-/// The file for an image URL: its path below the host, every component checked to stay inside `output`.
-func file(for url: String) -> URL? {
-    guard url.hasPrefix(ImageHost.flickr.base + "/") else { return nil }
-    let components = url.dropFirst(ImageHost.flickr.base.count + 1).split(separator: "/")
-    let safe = components.allSatisfy { part in
-        part != ".." && part != "." && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }
-    }
-    return safe ? components.reduce(output) { $0.appendingPathComponent(String($1)) } : nil
-}
+let images = FixtureImageOrigin(folder: output)
 
 do {
     for place in try source.topPlaces().items {
         for photo in try source.photos(inPlace: place.id, limit: FlickrSource.maximumResults).items {
-            guard let medium = photo.images[.medium], let mediumFile = file(for: medium.url) else { continue }
+            guard let medium = photo.images[.medium], let mediumFile = images.file(for: medium.url) else { continue }
             let targets: [(URL, Int?)] = [(mediumFile, nil)]
                 + [PhotoSize.square: 75, .largeSquare: 150].compactMap { size, side in
-                    photo.images[size].flatMap { file(for: $0.url) }.map { ($0, side) }
+                    photo.images[size].flatMap { images.file(for: $0.url) }.map { ($0, side) }
                 }
             if targets.allSatisfy({ FileManager.default.fileExists(atPath: $0.0.path) }) {
                 kept += targets.count

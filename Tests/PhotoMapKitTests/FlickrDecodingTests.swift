@@ -19,6 +19,19 @@ final class CannedTransport: FlickrTransport, @unchecked Sendable {
     }
 }
 
+/// Serves endless distinct pages of `per_page` photos, counting the calls.
+final class CountingTransport: FlickrTransport, @unchecked Sendable {
+    // Only touched from the test's own thread.
+    var calls = 0
+
+    func call(method: String, parameters: [String: String]) throws -> Data {
+        calls += 1
+        let page = Int(parameters["page"] ?? "1") ?? 1, perPage = Int(parameters["per_page"] ?? "100") ?? 100
+        let photos = (0..<perPage).map { #"{"id":"\#((page - 1) * perPage + $0)"}"# }.joined(separator: ",")
+        return Data(#"{"photos":{"page":\#(page),"pages":999999,"photo":[\#(photos)]},"stat":"ok"}"#.utf8)
+    }
+}
+
 @Suite("Decoding Flickr's answers")
 struct FlickrDecodingTests {
     @Test("numbers arrive as strings or numbers, even side by side")
@@ -97,6 +110,38 @@ struct FlickrDecodingTests {
         #expect(listing.skipped[0].contains("missing field \"id\""))
     }
 
+    @Test("an odd field (a description as a bare string, a title as an object) costs that field, not the record")
+    func oddFields() throws {
+        let transport = CannedTransport("""
+        {"photos":{"page":1,"pages":1,"total":2,"photo":[
+          {"id":"1","title":"T","description":"plain string","tags":["not","a","string"]},
+          {"id":"2","title":{"_content":"x"},"description":{"_content":42}}
+        ]},"stat":"ok"}
+        """)
+        let photos = try FlickrSource(transport: transport).photos(inPlace: "p", limit: 10).items
+        #expect(photos.map(\.id) == ["1", "2"])
+        #expect(photos[0].descriptionHTML == "plain string")
+        #expect(photos[0].tags.isEmpty)
+        #expect(photos[1].title == "")
+        #expect(photos[1].descriptionHTML == "42")
+    }
+
+    @Test("paging stops when a page brings nothing new, whatever pages says")
+    func pagingStopsOnRepeats() throws {
+        let transport = CannedTransport(#"{"photos":{"page":1,"pages":"4000","perpage":2,"total":"8000","photo":[{"id":"1"},{"id":"2"}]},"stat":"ok"}"#)
+        let listing = try FlickrSource(transport: transport).photos(inPlace: "p", limit: 100)
+        #expect(listing.items.map(\.id) == ["1", "2"])
+        #expect(transport.calls.count == 2)
+    }
+
+    @Test("paging never asks past Flickr's 4,000th result")
+    func pagingStopsAt4000() throws {
+        let counter = CountingTransport()
+        let listing = try FlickrSource(transport: counter).searchPhotos(["text": "x"], limit: 4_000)
+        #expect(listing.items.count == 4_000)
+        #expect(counter.calls == 8, "8 pages of 500")
+    }
+
     @Test("paging asks for per_page up to 500 and stops at the limit or the last page")
     func paging() throws {
         func page(_ number: Int, ids: ClosedRange<Int>, pages: String) -> String {
@@ -113,6 +158,6 @@ struct FlickrDecodingTests {
         let short = CannedTransport(page(1, ids: 1...2, pages: "1"))
         #expect(try FlickrSource(transport: short).photos(inPlace: "p", limit: 1000).items.count == 2)
         #expect(short.calls.count == 1)
-        #expect(short.calls[0]["per_page"] == "500")
+        #expect(short.calls[0]["per_page"] == "250", "geo queries are served 250 a page at most")
     }
 }

@@ -39,6 +39,7 @@ struct FlickrRESTTransportTests {
         #expect(query["nojsoncallback"] == "1")
         #expect(query["place_id"] == newYork)
         #expect(query["per_page"] == "250")
+        #expect(listing.items.count == 250)
         #expect(query["page"] == "1")
         #expect(query["extras"] == FlickrSource.listingExtras)
     }
@@ -142,6 +143,50 @@ struct FlickrRESTTransportTests {
         let expired = ResponseCache(directory: folder.url, timeToLive: 0)
         _ = try source(cache: expired).topPlaces()
         #expect(try server.requests(where: ("api_key", key)).count == 2, "an expired answer is fetched again")
+    }
+
+    @Test("a damaged cached answer is a miss: fetched again and replaced")
+    func damagedCacheEntry() throws {
+        let folder = try TemporaryFolder()
+        let cache = ResponseCache(directory: folder.url, timeToLive: 3600)
+        _ = try source(cache: cache).topPlaces()
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).first)
+        try Data("{\"places\":".utf8).write(to: folder.url.appendingPathComponent(file))
+        #expect(try source(cache: cache).topPlaces().items.count >= 40)
+        #expect(try server.requests(where: ("api_key", key)).count == 2)
+        #expect(FlickrSource.status(of: try Data(contentsOf: folder.url.appendingPathComponent(file)))?.stat == "ok")
+    }
+
+    @Test("a Retry-After longer than the policy allows ends the retries at once")
+    func retryAfterTooLong() {
+        let policy = RetryPolicy(maximumAttempts: 4, baseDelay: 0.01, maximumDelay: 0.5)
+        let error = #expect(throws: HTTPError.self) {
+            try HTTPClient(retryPolicy: policy).get(server.endpoint("status/503/\(UUID().uuidString)/5") + "?api_key=\(key)")
+        }
+        guard case .retryAfterTooLong(1, _)? = error else { Issue.record("got \(String(describing: error))"); return }
+    }
+
+    @Test("a body over the size limit is refused")
+    func bodyLimit() {
+        let error = #expect(throws: HTTPError.self) {
+            try HTTPClient(retryPolicy: .never).get(server.endpoint() + "?method=flickr.places.getTopPlacesList&place_type_id=7&api_key=\(key)&nojsoncallback=1&format=json",
+                                                    maximumBodyBytes: 1_000)
+        }
+        guard case .transport(_, let message, _)? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(message.contains("larger than 1000 bytes"))
+    }
+
+    @Test("Retry-After as an HTTP date is honoured")
+    func retryAfterDate() {
+        let date = Date().addingTimeInterval(5)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let response = HTTPResponse(status: 503, headers: ["retry-after": formatter.string(from: date)])
+        #expect((3...5).contains(response.retryAfter ?? -1))
+        #expect(HTTPResponse(status: 429, headers: ["retry-after": "7"]).retryAfter == 7)
+        #expect(RetryPolicy.isTransient(status: 429) && RetryPolicy.isTransient(status: 503) && !RetryPolicy.isTransient(status: 404))
     }
 
     @Test("--offline without a cached answer is a clear error and makes no request")

@@ -8,6 +8,23 @@ struct PlainTextTests {
         #expect(PlainText.fromHTML("<b>Bold</b> move<br />next line<p>para</p>end") == "Bold move next line para end")
     }
 
+    @Test("inline tags sit inside words and sentences; block tags separate them")
+    func inlineTags() {
+        #expect(PlainText.fromHTML("See <a href=\"x\">my blog</a>. H<b>ell</b>o") == "See my blog. Hello")
+        #expect(PlainText.fromHTML("one<br>two<li>three</li><div>four</div>") == "one two three four")
+    }
+
+    @Test("comments run to -->, and an apostrophe in an unquoted attribute does not swallow the text")
+    func commentsAndStrayQuotes() {
+        #expect(PlainText.fromHTML("<!-- a > b --> text") == "text")
+        #expect(PlainText.fromHTML("<a title=it's>link</a> after") == "link after")
+    }
+
+    @Test("references to control characters become spaces", arguments: ["&#27;", "&#x9b;", "&#128;"])
+    func controlReferences(reference: String) {
+        #expect(PlainText.fromHTML("a\(reference)b") == "a b")
+    }
+
     @Test("named, decimal and hexadecimal references are decoded")
     func referencesDecoded() {
         #expect(PlainText.fromHTML("Tom &amp; Jerry &#8212; &#x263A; &quot;hi&quot; caf&eacute;") == "Tom & Jerry — ☺ \"hi\" café")
@@ -42,6 +59,7 @@ struct PlainTextTests {
     func summary() {
         #expect(PlainText.summary("short") == "short")
         #expect(PlainText.summary("aaaa bbbb cccc", limit: 10) == "aaaa bbbb…")
+        #expect(PlainText.summary("aaaa bbbb cccc", limit: 9) == "aaaa bbbb…", "a word ending at the limit is kept")
         #expect(PlainText.summary(String(repeating: "x", count: 20), limit: 10) == "xxxxxxxxxx…")
     }
 }

@@ -10,13 +10,19 @@ enum AnnotationOutput {
         return String(decoding: try encoder.encode(annotations), as: UTF8.self)
     }
 
-    /// "48.8566", or "" without a coordinate.
-    static func degrees(_ value: Double?) -> String {
-        value.map { String(format: "%.4f", $0) } ?? ""
-    }
-
-    /// Reports the records a source had to skip, one warning each.
-    static func reportSkipped(_ skipped: [String], console: Console) {
-        for line in skipped { console.warn("skipped \(line)") }
+    /// Prints a listing: warnings for skipped records, then JSON or a table whose rows are
+    /// `cells(annotation)` followed by the latitude and longitude, then `footer`.
+    static func present<Item>(_ listing: Listing<Item>, annotations: [Annotation], json: Bool, console: Console,
+                              columns: [Table.Column], cells: (Annotation) -> [String], footer: String) throws {
+        for line in listing.skipped { console.warn("skipped \(line)") }
+        if json { return console.print(try Self.json(annotations)) }
+        var table = Table(columns: columns + [.init(heading: "LATITUDE", alignRight: true),
+                                              .init(heading: "LONGITUDE", alignRight: true)])
+        table.rows = annotations.map { annotation in
+            cells(annotation) + [annotation.coordinate?.latitude, annotation.coordinate?.longitude]
+                .map { $0.map { String(format: "%.4f", $0) } ?? "" }
+        }
+        table.render(width: console.width).forEach { console.print($0) }
+        console.print(footer)
     }
 }

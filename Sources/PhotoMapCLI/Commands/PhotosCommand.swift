@@ -23,29 +23,16 @@ enum PhotosCommand {
         }
         let limit = try limit(parsed.value("limit"))
         let listing = try configuration.makeSource(console: console).photos(inPlace: placeID, limit: limit)
-        AnnotationOutput.reportSkipped(listing.skipped, console: console)
-        let adapter = configuration.adapter
-        let annotations = listing.items.map(adapter.annotation(for:))
         if parsed.has("prefetch") {
             try Prefetcher.run(listing.items, cache: configuration.makeThumbnailCache(), console: console)
         }
-        if parsed.has("json") {
-            console.print(try AnnotationOutput.json(annotations))
-            return
-        }
-        var table = Table(columns: [
-            .init(heading: "PHOTO ID"), .init(heading: "TITLE", flexible: true),
-            .init(heading: "DESCRIPTION", flexible: true), .init(heading: "TAKEN"),
-            .init(heading: "LATITUDE", alignRight: true), .init(heading: "LONGITUDE", alignRight: true),
-        ])
-        table.rows = annotations.map { annotation in
-            [annotation.id, annotation.title, annotation.subtitle, String((annotation.dateTaken ?? "").prefix(10)),
-             AnnotationOutput.degrees(annotation.coordinate?.latitude),
-             AnnotationOutput.degrees(annotation.coordinate?.longitude)]
-        }
-        table.render(width: console.width).forEach { console.print($0) }
-        let total = listing.total.map { " of \($0)" } ?? ""
-        console.print("\(annotations.count)\(total) photos")
+        let annotations = listing.items.map(configuration.adapter.annotation(for:))
+        try AnnotationOutput.present(
+            listing, annotations: annotations, json: parsed.has("json"), console: console,
+            columns: [.init(heading: "PHOTO ID"), .init(heading: "TITLE", flexible: true),
+                      .init(heading: "DESCRIPTION", flexible: true), .init(heading: "TAKEN")],
+            cells: { [$0.id, $0.title, $0.subtitle, String(($0.dateTaken ?? "").prefix(10))] },
+            footer: "\(annotations.count)\(listing.total.map { " of \($0)" } ?? "") photos")
     }
 
     private static func limit(_ text: String?) throws(UsageError) -> Int {

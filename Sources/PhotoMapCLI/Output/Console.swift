@@ -7,8 +7,6 @@ public struct Console: Sendable {
     let out: @Sendable (String) -> Void
     /// Writes to standard error.
     let err: @Sendable (String) -> Void
-    /// Whether standard output is a terminal (tables are fitted to it).
-    let outputIsTerminal: Bool
     /// Whether standard error is a terminal (progress is shown only then).
     let errorIsTerminal: Bool
     /// The terminal's width in columns, when known.
@@ -16,10 +14,9 @@ public struct Console: Sendable {
 
     /// A console over the given closures.
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                outputIsTerminal: Bool = false, errorIsTerminal: Bool = false, width: Int? = nil) {
+                errorIsTerminal: Bool = false, width: Int? = nil) {
         self.out = out
         self.err = err
-        self.outputIsTerminal = outputIsTerminal
         self.errorIsTerminal = errorIsTerminal
         self.width = width
     }
@@ -31,13 +28,26 @@ public struct Console: Sendable {
         let measured = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
         return Console(out: { FileHandle.standardOutput.write(Data($0.utf8)) },
                        err: { FileHandle.standardError.write(Data($0.utf8)) },
-                       outputIsTerminal: outputIsTerminal, errorIsTerminal: isatty(STDERR_FILENO) == 1,
+                       errorIsTerminal: isatty(STDERR_FILENO) == 1,
                        width: outputIsTerminal ? measured ?? environment["COLUMNS"].flatMap { Int($0) } : nil)
     }
 
     /// Prints a line on standard output.
     func print(_ line: String = "") { out(line + "\n") }
 
-    /// Prints `photomap: warning: …` on standard error.
-    func warn(_ message: String) { err("photomap: warning: \(message)\n") }
+    /// Prints `photomap: warning: …` on standard error, control characters made harmless.
+    func warn(_ message: String) { err("photomap: warning: \(TerminalText.sanitized(message))\n") }
+
+    /// Prints `photomap: error: …` on standard error, control characters made harmless.
+    func error(_ message: String) { err("photomap: error: \(TerminalText.sanitized(message))\n") }
+
+    /// The same console with `secret` replaced wherever it would be printed: an API key must never
+    /// reach output, even inside a message from a library or a server.
+    func redacting(_ secret: String) -> Console {
+        guard secret.count >= 4 else { return self }
+        let (out, err) = (out, err)
+        return Console(out: { out($0.replacingOccurrences(of: secret, with: "[api key]")) },
+                       err: { err($0.replacingOccurrences(of: secret, with: "[api key]")) },
+                       errorIsTerminal: errorIsTerminal, width: width)
+    }
 }

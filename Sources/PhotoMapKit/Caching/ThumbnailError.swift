@@ -21,6 +21,7 @@ public enum ThumbnailError: Error, CustomStringConvertible, Sendable, Equatable 
     /// The requester cancelled (other requesters of the same image are unaffected).
     case cancelled
 
+    /// A sentence a user can act on.
     public var description: String {
         switch self {
         case let .noImage(id): return "photo \(id) has no image URL to make a square from"

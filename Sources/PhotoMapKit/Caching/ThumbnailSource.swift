@@ -26,10 +26,7 @@ struct ThumbnailSource: Sendable, Hashable {
     }
 
     /// Whether the URL may be fetched at all.
-    var isFetchable: Bool {
-        guard let scheme = URLComponents(string: url)?.scheme?.lowercased() else { return false }
-        return scheme == "http" || scheme == "https"
-    }
+    var isFetchable: Bool { HTTPClient.scheme(of: url) != nil }
 
     /// Scheme and host lowercased, default port and fragment dropped: one image, one key.
     static func canonical(_ url: String) -> String {

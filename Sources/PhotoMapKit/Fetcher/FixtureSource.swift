@@ -13,10 +13,12 @@ public struct FixtureSource: PhotoSource {
         self.imageHost = imageHost
     }
 
+    /// The catalog's top places.
     public func topPlaces() throws -> Listing<Place> {
         try source.topPlaces()
     }
 
+    /// The catalog's photos of a place, image URLs on the configured host.
     public func photos(inPlace placeID: String, limit: Int) throws -> Listing<Photo> {
         var listing = try source.photos(inPlace: placeID, limit: limit)
         guard imageHost != .flickr else { return listing }

@@ -12,6 +12,7 @@ public struct FixtureTransport: FlickrTransport {
         self.catalog = catalog
     }
 
+    /// The recorded answer, or a `stat: fail` answer for a method the catalog does not hold.
     public func call(method: String, parameters: [String: String]) throws -> Data {
         switch method {
         case "flickr.places.getTopPlacesList":
@@ -39,10 +40,10 @@ public struct FixtureTransport: FlickrTransport {
         var recordedPage = 1
         while case let file = folder.appendingPathComponent("page-\(recordedPage).json"),
               FileManager.default.fileExists(atPath: file.path) {
-            let object = try JSONSerialization.jsonObject(with: read(file))
+            let object = try? JSONSerialization.jsonObject(with: read(file))
             guard let answer = object as? [String: Any], let list = answer["photos"] as? [String: Any],
                   let items = list["photo"] as? [Any]
-            else { throw FlickrError.catalogUnreadable(path: file.path, reason: "no photos.photo list") }
+            else { throw FlickrError.catalogUnreadable(path: file.path, reason: "not JSON with a photos.photo list") }
             photos += items
             recordedPage += 1
         }

@@ -10,7 +10,7 @@ struct FlickrStatus: Decodable {
     let message: String?
 }
 
-/// flickr.places.getTopPlacesList and flickr.places.find.
+/// flickr.places.getTopPlacesList.
 struct PlacesAnswer: Decodable {
     struct Places: Decodable {
         let total: LenientValue?
@@ -24,20 +24,20 @@ struct PlaceRecord: Decodable {
     let woeid: LenientValue?
     let latitude: LenientValue?
     let longitude: LenientValue?
-    let place_url: String?
-    let place_type: String?
+    let place_url: LenientValue?
+    let place_type: LenientValue?
     let place_type_id: LenientValue?
     let photo_count: LenientValue?
-    let _content: String?
-    let woe_name: String?
-    let timezone: String?
+    let _content: LenientValue?
+    let woe_name: LenientValue?
+    let timezone: LenientValue?
 
     var place: Place {
-        Place(id: place_id, woeid: woeid?.text ?? "", fullName: _content ?? woe_name ?? "",
-              shortName: woe_name ?? "",
+        Place(id: place_id, woeid: woeid?.text ?? "", fullName: _content?.text ?? woe_name?.text ?? "",
+              shortName: woe_name?.text ?? "",
               coordinate: Coordinate(latitude: latitude?.double, longitude: longitude?.double),
-              url: place_url ?? "", type: place_type ?? "", typeID: place_type_id?.int,
-              photoCount: photo_count?.int, timezone: timezone ?? "")
+              url: place_url?.text ?? "", type: place_type?.text ?? "", typeID: place_type_id?.int,
+              photoCount: photo_count?.int, timezone: timezone?.text ?? "")
     }
 }
 
@@ -54,39 +54,51 @@ struct PhotosAnswer: Decodable {
 }
 
 struct PhotoRecord: Decodable {
+    /// Flickr wraps text extras as `{"_content": "…"}`; a bare string or anything odd is accepted too,
+    /// so one strange field never costs the whole record.
     struct Content: Decodable {
         let _content: String?
+
+        private enum CodingKeys: String, CodingKey { case _content }
+
+        init(from decoder: any Decoder) throws {
+            if let keyed = try? decoder.container(keyedBy: CodingKeys.self) {
+                _content = (try? keyed.decode(LenientValue.self, forKey: ._content))?.text
+            } else {
+                _content = (try? decoder.singleValueContainer().decode(LenientValue.self))?.text
+            }
+        }
     }
 
     let id: LenientValue
-    let owner: String?
-    let secret: String?
+    let owner: LenientValue?
+    let secret: LenientValue?
     let server: LenientValue?
     let title: LenientValue?
     let description: Content?
-    let ownername: String?
-    let datetaken: String?
-    let tags: String?
+    let ownername: LenientValue?
+    let datetaken: LenientValue?
+    let tags: LenientValue?
     let latitude: LenientValue?
     let longitude: LenientValue?
-    let place_id: String?
-    let url_sq: String?, width_sq: LenientValue?, height_sq: LenientValue?
-    let url_q: String?, width_q: LenientValue?, height_q: LenientValue?
-    let url_m: String?, width_m: LenientValue?, height_m: LenientValue?
+    let place_id: LenientValue?
+    let url_sq: LenientValue?, width_sq: LenientValue?, height_sq: LenientValue?
+    let url_q: LenientValue?, width_q: LenientValue?, height_q: LenientValue?
+    let url_m: LenientValue?, width_m: LenientValue?, height_m: LenientValue?
 
     var photo: Photo {
         var images: [PhotoSize: ImageReference] = [:]
-        func add(_ size: PhotoSize, _ url: String?, _ width: LenientValue?, _ height: LenientValue?) {
-            if let url, !url.isEmpty { images[size] = ImageReference(url: url, width: width?.int, height: height?.int) }
+        func add(_ size: PhotoSize, _ url: LenientValue?, _ width: LenientValue?, _ height: LenientValue?) {
+            if let url = url?.text, !url.isEmpty { images[size] = ImageReference(url: url, width: width?.int, height: height?.int) }
         }
         add(.square, url_sq, width_sq, height_sq)
         add(.largeSquare, url_q, width_q, height_q)
         add(.medium, url_m, width_m, height_m)
-        return Photo(id: id.text, owner: owner ?? "", secret: secret ?? "", server: server?.text ?? "",
+        return Photo(id: id.text, owner: owner?.text ?? "", secret: secret?.text ?? "", server: server?.text ?? "",
                      title: title?.text ?? "", descriptionHTML: description?._content ?? "",
-                     ownerName: ownername ?? "", dateTaken: datetaken ?? "",
-                     tags: (tags ?? "").split(separator: " ").map(String.init),
+                     ownerName: ownername?.text ?? "", dateTaken: datetaken?.text ?? "",
+                     tags: (tags?.text ?? "").split(separator: " ").map(String.init),
                      coordinate: Coordinate(latitude: latitude?.double, longitude: longitude?.double),
-                     placeID: place_id ?? "", images: images)
+                     placeID: place_id?.text ?? "", images: images)
     }
 }

@@ -15,6 +15,7 @@ public enum FlickrError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The embedded catalog could not be read.
     case catalogUnreadable(path: String, reason: String)
 
+    /// A sentence a user can act on.
     public var description: String {
         switch self {
         case let .apiFailure(method, code, message):

@@ -28,15 +28,24 @@ public final class FlickrRESTTransport: FlickrTransport, @unchecked Sendable {
         self.warn = warn
     }
 
+    /// Flickr answers this code ("Service currently unavailable") with HTTP 200: a 503 in disguise.
+    static let serviceUnavailableCode = 105
+    /// No Flickr answer is anywhere near this size; a larger body is refused unread.
+    static let maximumAnswerBytes = 16 << 20
+
+    /// The answer's JSON: from the cache when fresh (or, offline, of any age), else from Flickr.
     public func call(method: String, parameters: [String: String]) throws -> Data {
         let query = parameters.sorted { $0.key < $1.key }
         let key = ([HTTPError.redacted(endpoint), method] + query.map { "\($0.key)=\($0.value)" }).joined(separator: "\n")
-        if let cached = cache?.answer(for: key, allowStale: offline) { return cached }
+        if let cached = cache?.answer(for: key, allowStale: offline) {
+            if FlickrSource.status(of: cached)?.stat == "ok" { return cached }
+            cache?.remove(key)  // damaged on disk: a miss
+        }
         if offline { throw FlickrError.notCached(method: method) }
 
         let url = requestURL(method: method, parameters: query)
-        let response = try lock.withLock { try client.get(url) }
-        if let cache, FlickrSource.isOK(response.body) {
+        let response = try lock.withLock { try fetch(url) }
+        if let cache, FlickrSource.status(of: response.body)?.stat == "ok" {
             do {
                 try cache.store(response.body, for: key)
             } catch {
@@ -44,6 +53,18 @@ public final class FlickrRESTTransport: FlickrTransport, @unchecked Sendable {
             }
         }
         return response.body
+    }
+
+    /// GETs `url`, also retrying Flickr's code 105, which arrives with status 200.
+    private func fetch(_ url: String) throws -> HTTPResponse {
+        var attempt = 1
+        while true {
+            let response = try client.get(url, maximumBodyBytes: Self.maximumAnswerBytes)
+            guard FlickrSource.status(of: response.body)?.code?.int == Self.serviceUnavailableCode,
+                  attempt < client.retryPolicy.maximumAttempts else { return response }
+            client.sleep(client.retryPolicy.delay(afterAttempt: attempt, retryAfter: response.retryAfter))
+            attempt += 1
+        }
     }
 
     /// The request URL as Flickr's REST format documents it.

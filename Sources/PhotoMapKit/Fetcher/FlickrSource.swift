@@ -4,8 +4,10 @@ import Foundation
 public struct FlickrSource: PhotoSource {
     /// The extras a listing asks flickr.photos.search for.
     public static let listingExtras = "description,geo,date_taken,owner_name,tags,url_sq,url_q,url_m"
-    /// Flickr's largest page; geo queries are capped lower by Flickr itself.
+    /// Flickr's largest page.
     public static let maximumPerPage = 500
+    /// Flickr's largest page for geo queries (place_id, bbox, lat/lon).
+    public static let maximumGeoPerPage = 250
     /// Flickr returns at most this many results for one query.
     public static let maximumResults = 4_000
 
@@ -16,6 +18,7 @@ public struct FlickrSource: PhotoSource {
         self.transport = transport
     }
 
+    /// The top localities (flickr.places.getTopPlacesList, place_type_id 7).
     public func topPlaces() throws -> Listing<Place> {
         let method = "flickr.places.getTopPlacesList"
         // 7 = locality: the cities and towns people browse by.
@@ -26,6 +29,7 @@ public struct FlickrSource: PhotoSource {
                        skipped: records.skipped.map { "place \($0)" })
     }
 
+    /// Up to `limit` photos taken in the place (flickr.photos.search with place_id).
     public func photos(inPlace placeID: String, limit: Int) throws -> Listing<Photo> {
         try searchPhotos(["place_id": placeID], limit: limit)
     }
@@ -38,17 +42,22 @@ public struct FlickrSource: PhotoSource {
         var seen = Set<String>()
         var skipped: [String] = []
         var total: Int?
+        let isGeoQuery = ["place_id", "bbox", "lat", "woe_id"].contains { criteria[$0] != nil }
+        let perPage = min(wanted, isGeoQuery ? Self.maximumGeoPerPage : Self.maximumPerPage)
+        // Flickr serves no result past the 4,000th, whatever `pages` says.
+        let lastServedPage = (Self.maximumResults + perPage - 1) / max(perPage, 1)
         var page = 1
-        while photos.count < wanted {
+        while photos.count < wanted && page <= lastServedPage {
             var parameters = criteria
             parameters["extras"] = Self.listingExtras
-            parameters["per_page"] = String(min(wanted, Self.maximumPerPage))
+            parameters["per_page"] = String(perPage)
             parameters["page"] = String(page)
             let answer = try decode(PhotosAnswer.self, method: method,
                                     from: transport.call(method: method, parameters: parameters))
             let records = answer.photos.photo ?? LossyArray()
             total = answer.photos.total?.int ?? total
             skipped += records.skipped.map { "photo on page \(page), \($0)" }
+            var added = 0
             for record in records.elements {
                 let photo = record.photo
                 guard !photo.id.isEmpty else {
@@ -58,9 +67,10 @@ public struct FlickrSource: PhotoSource {
                 // Flickr can repeat a photo on consecutive pages while its index shifts.
                 guard seen.insert(photo.id).inserted, photos.count < wanted else { continue }
                 photos.append(photo)
+                added += 1
             }
-            let pages = answer.photos.pages?.int ?? page
-            if records.elements.isEmpty && records.skipped.isEmpty || page >= pages { break }
+            // A page that brings nothing new means the listing is exhausted, whatever `pages` claims.
+            if added == 0 || page >= answer.photos.pages?.int ?? page { break }
             page += 1
         }
         return Listing(items: photos, total: total, skipped: skipped)
@@ -107,8 +117,8 @@ private extension UInt8 {
 }
 
 extension FlickrSource {
-    /// Whether `body` is an answer with `"stat":"ok"` (worth caching).
-    static func isOK(_ body: Data) -> Bool {
-        (try? JSONDecoder().decode(FlickrStatus.self, from: unwrappingJSONP(body)))?.stat == "ok"
+    /// The `stat` envelope of an answer, or nil when the body is not JSON with one.
+    static func status(of body: Data) -> FlickrStatus? {
+        try? JSONDecoder().decode(FlickrStatus.self, from: unwrappingJSONP(body))
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON value Flickr sends as a string in one answer and a number in the next
-/// (`"pages":"40671"` beside `"perpage":5`): decoded as its text either way.
+/// (`"pages":"40671"` beside `"perpage":5`): decoded as its text either way, never failing.
 struct LenientValue: Decodable, Hashable {
     let text: String
 
@@ -15,11 +15,9 @@ struct LenientValue: Decodable, Hashable {
             text = String(number)
         } else if let flag = try? container.decode(Bool.self) {
             text = flag ? "1" : "0"
-        } else if container.decodeNil() {
-            text = ""
         } else {
-            throw DecodingError.typeMismatch(String.self, .init(codingPath: decoder.codingPath,
-                                                                debugDescription: "expected a string or a number"))
+            // null, or an object or array where a value belongs: no value, rather than a lost record.
+            text = ""
         }
     }
 
@@ -52,7 +50,7 @@ struct LossyArray<Element: Decodable>: Decodable {
             } catch {
                 skipped.append("item \(position + 1): \(FlickrError.describe(decodingError: error))")
                 // A failed decode does not advance the container; consume the element as anything.
-                _ = try? container.decode(SkippedValue.self)
+                guard (try? container.decode(SkippedValue.self)) != nil else { break }
             }
         }
     }

@@ -30,6 +30,11 @@ public struct ResponseCache: Sendable {
         try answer.write(to: fileURL(for: key), options: .atomic)
     }
 
+    /// Forgets the answer for `key`.
+    public func remove(_ key: String) {
+        try? FileManager.default.removeItem(at: fileURL(for: key))
+    }
+
     /// Names are hashes, so nothing a server sends can shape a path.
     func fileURL(for key: String) -> URL {
         directory.appendingPathComponent(SHA256.hex(key) + ".json")

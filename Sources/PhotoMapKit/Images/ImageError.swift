@@ -7,6 +7,7 @@ public enum ImageError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The image could not be encoded.
     case unencodable(String)
 
+    /// A sentence a user can act on.
     public var description: String {
         switch self {
         case let .undecodable(reason): return "not a valid image: \(reason)"

@@ -22,13 +22,11 @@ final class CurlEasy {
     }
 
     /// Fetches `url` with GET and returns the last response after redirects.
-    func get(_ url: String, headers: [String], timeouts: HTTPTimeouts, maximumBodyBytes: Int?) throws -> HTTPResponse {
+    func get(_ url: String, redirectProtocols: String, timeouts: HTTPTimeouts, maximumBodyBytes: Int?) throws -> HTTPResponse {
         let collector = ResponseCollector(maximumBodyBytes: maximumBodyBytes)
-        var headerList: UnsafeMutablePointer<curl_slist>?
-        for header in headers { headerList = curl_slist_append(headerList, header) }
-        defer { curl_slist_free_all(headerList) }
-
-        curl_easy_reset(handle)
+        // The handle keeps pointers to this call's buffers: drop them all when it returns
+        // (the connection cache survives a reset, so keep-alive still works).
+        defer { curl_easy_reset(handle) }
         let code: CURLcode = withExtendedLifetime(collector) {
             errorBuffer.withUnsafeMutableBufferPointer { errors in
                 errors[0] = 0
@@ -36,7 +34,7 @@ final class CurlEasy {
                 set(CURLOPT_URL, url)
                 // Only http(s), for the first URL and for every redirect: never file://, ftp:// or the like.
                 set(CURLOPT_PROTOCOLS_STR, "http,https")
-                set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+                set(CURLOPT_REDIR_PROTOCOLS_STR, redirectProtocols)
                 set(CURLOPT_FOLLOWLOCATION, 1)
                 set(CURLOPT_MAXREDIRS, 5)
                 set(CURLOPT_NOSIGNAL, 1)  // timeouts without SIGALRM, safe with threads
@@ -47,7 +45,6 @@ final class CurlEasy {
                 set(CURLOPT_LOW_SPEED_TIME, max(Int(timeouts.stall), 1))
                 set(CURLOPT_ACCEPT_ENCODING, "")
                 set(CURLOPT_USERAGENT, HTTPClient.userAgent)
-                photomap_curl_set_slist(handle, CURLOPT_HTTPHEADER, headerList)
                 photomap_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
                 photomap_curl_set_callback(handle, CURLOPT_WRITEFUNCTION, { data, size, count, context in
                     guard let data, let context else { return 0 }

@@ -27,7 +27,8 @@ public final class HTTPClient {
     /// How long to wait.
     public var timeouts: HTTPTimeouts
     private let easy = CurlEasy()
-    private let sleep: (TimeInterval) -> Void
+    /// How the client waits between tries (tests record instead of sleeping).
+    let sleep: (TimeInterval) -> Void
 
     /// Creates a client; `sleep` is how it waits between tries.
     public init(retryPolicy: RetryPolicy = RetryPolicy(), timeouts: HTTPTimeouts = HTTPTimeouts(),
@@ -38,16 +39,15 @@ public final class HTTPClient {
     }
 
     /// GETs `url`, retrying transient failures; throws unless the final status is 2xx.
-    public func get(_ url: String, headers: [String] = [], maximumBodyBytes: Int? = nil) throws -> HTTPResponse {
-        guard let scheme = URL(string: url)?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw HTTPError.unsupportedURL(HTTPError.redacted(url))
-        }
+    public func get(_ url: String, maximumBodyBytes: Int? = nil) throws -> HTTPResponse {
+        guard let scheme = Self.scheme(of: url) else { throw HTTPError.unsupportedURL(HTTPError.redacted(url)) }
         var attempt = 1
         while true {
             let outcome: Result<HTTPResponse, HTTPError>
             do {
-                outcome = .success(try easy.get(url, headers: headers, timeouts: timeouts,
-                                                maximumBodyBytes: maximumBodyBytes))
+                // An https request never follows a redirect down to plain http.
+                outcome = .success(try easy.get(url, redirectProtocols: scheme == "https" ? "https" : "http,https",
+                                                timeouts: timeouts, maximumBodyBytes: maximumBodyBytes))
             } catch let error as HTTPError {
                 outcome = .failure(error)
             }
@@ -65,7 +65,7 @@ public final class HTTPClient {
                     throw HTTPError.retryAfterTooLong(seconds: Int(retryAfter), url: HTTPError.redacted(url))
                 }
             case let .failure(error):
-                guard Self.isTransient(error), attempt < retryPolicy.maximumAttempts else { throw error }
+                guard RetryPolicy.isTransient(error), attempt < retryPolicy.maximumAttempts else { throw error }
                 retryAfter = nil
             }
             sleep(retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter))
@@ -73,11 +73,10 @@ public final class HTTPClient {
         }
     }
 
-    /// Connection refused, reset, timed out, empty reply: worth another try.
-    static func isTransient(_ error: HTTPError) -> Bool {
-        guard case let .transport(code, _, _) = error else { return false }
-        // CURLE_COULDNT_CONNECT 7, PARTIAL_FILE 18, OPERATION_TIMEDOUT 28, GOT_NOTHING 52,
-        // SEND_ERROR 55, RECV_ERROR 56, HTTP2 16, HTTP2_STREAM 92.
-        return [7, 16, 18, 28, 52, 55, 56, 92].contains(code)
+    /// "http" or "https" when `url` is one photomap may fetch; nil for file:, ftp: and the rest.
+    public static func scheme(of url: String) -> String? {
+        guard let components = URLComponents(string: url), components.host?.isEmpty == false,
+              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+        return scheme
     }
 }

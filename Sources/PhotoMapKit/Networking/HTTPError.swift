@@ -9,6 +9,7 @@ public enum HTTPError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The server asked to wait longer than photomap is willing to.
     case retryAfterTooLong(seconds: Int, url: String)
 
+    /// A sentence a user can act on.
     public var description: String {
         switch self {
         case let .unsupportedURL(url):

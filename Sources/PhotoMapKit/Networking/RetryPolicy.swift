@@ -25,6 +25,14 @@ public struct RetryPolicy: Sendable {
         status == 429 || (500..<600).contains(status)
     }
 
+    /// Connection refused, reset, timed out, empty reply, TLS handshake failed: worth another try.
+    public static func isTransient(_ error: HTTPError) -> Bool {
+        guard case let .transport(code, _, _) = error else { return false }
+        // CURLE_COULDNT_CONNECT 7, HTTP2 16, PARTIAL_FILE 18, OPERATION_TIMEDOUT 28, SSL_CONNECT_ERROR 35,
+        // GOT_NOTHING 52, SEND_ERROR 55, RECV_ERROR 56, HTTP2_STREAM 92.
+        return [7, 16, 18, 28, 35, 52, 55, 56, 92].contains(code)
+    }
+
     /// The wait before try `attempt + 1` (attempts count from 1), honouring `retryAfter`.
     public func delay(afterAttempt attempt: Int, retryAfter: TimeInterval?) -> TimeInterval {
         if let retryAfter { return retryAfter }
