@@ -19,7 +19,7 @@ private final class Captured: @unchecked Sendable {
 
 @Suite("Command behaviour in process")
 struct CLIBehaviourTests {
-    let server = FlickrTestServer.shared
+    let server = LoopbackServer.flickr
 
     @Test("errors from a server are printed with control characters neutralised and the key redacted")
     func hostileErrorText() throws {

@@ -139,7 +139,7 @@ struct EmbeddedCatalogEndToEndTests {
 
 @Suite("photomap against a Flickr-protocol server on 127.0.0.1, end to end")
 struct FlickrEndToEndTests {
-    let server = FlickrTestServer.shared
+    let server = LoopbackServer.flickr
     let key = "SECRET-\(UUID().uuidString)"
 
     @Test("with a key the Flickr source answers; the cache serves the second run and --offline; the key appears nowhere")

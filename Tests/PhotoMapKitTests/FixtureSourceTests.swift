@@ -5,7 +5,7 @@ import PhotoMapTestSupport
 
 @Suite("Embedded catalog")
 struct FixtureSourceTests {
-    let catalog = FlickrTestServer.repositoryRoot.appendingPathComponent("Fixtures/catalog")
+    let catalog = LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures/catalog")
     var source: FixtureSource { FixtureSource(catalog: catalog) }
 
     @Test("holds at least 40 places with coordinates and at least 1,000 geotagged photos, plus some without geo")
@@ -59,7 +59,7 @@ struct FixtureSourceTests {
 
     @Test("the catalog is found above the executable, or where PHOTOMAP_FIXTURES says")
     func locate() {
-        let executable = FlickrTestServer.repositoryRoot.appendingPathComponent(".build/release/photomap").path
+        let executable = LoopbackServer.repositoryRoot.appendingPathComponent(".build/release/photomap").path
         #expect(FixtureSource.locateCatalog(environment: [:], executable: executable)?.standardizedFileURL
                 == catalog.standardizedFileURL)
         #expect(FixtureSource.locateCatalog(environment: ["PHOTOMAP_FIXTURES": "/tmp/x"], executable: executable)

@@ -13,7 +13,7 @@ final class SleepRecorder: @unchecked Sendable {
 
 @Suite("Flickr REST over libcurl, against a Flickr-protocol server on 127.0.0.1")
 struct FlickrRESTTransportTests {
-    let server = FlickrTestServer.shared
+    let server = LoopbackServer.flickr
     let newYork = "LATOAYBHhITBWjUq5GkE"
     /// A key of this test's own, so its requests can be picked out of the server's log.
     let key = "key-\(UUID().uuidString)"

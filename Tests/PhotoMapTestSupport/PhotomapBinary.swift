@@ -14,7 +14,7 @@ public enum PhotomapBinary {
         let productsFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let beside = productsFolder.appendingPathComponent("photomap")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-        return FlickrTestServer.repositoryRoot.appendingPathComponent(".build/debug/photomap")
+        return LoopbackServer.repositoryRoot.appendingPathComponent(".build/debug/photomap")
     }()
 
     /// Runs `photomap arguments…` in `folder` with only the given environment (plus PATH and HOME),

@@ -2,7 +2,8 @@ import Foundation
 
 /// The thumbnails' files: `{root}/{first two hex digits}/{SHA-256 of the key}`, written to a hidden
 /// temporary file in the same folder and renamed into place, so no reader ever sees half a file.
-/// Lock (`.lock`) and temporary (`.tmp-…`) files sit beside the entries and are never entries.
+/// Each shard folder has one `.lock` file that processes take before fetching into it; temporary
+/// (`.tmp-…`) files sit beside the entries and are never entries.
 struct DiskStore: Sendable {
     /// One cached image on disk.
     struct Entry: Sendable {
@@ -20,15 +21,28 @@ struct DiskStore: Sendable {
         return root.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash)
     }
 
-    /// The lock other processes take before fetching the same key.
-    func lockPath(for file: URL) -> String { file.path + ".lock" }
+    /// The lock processes take before fetching into the entry's shard. One per shard, not per entry:
+    /// creating and removing a lock file for every image would double the file-system work.
+    func lockPath(for file: URL) -> String {
+        file.deletingLastPathComponent().appendingPathComponent(".lock").path
+    }
 
-    /// Whether `file` exists and starts like a PNG or JPEG (the cheap check made on every hit; a full
-    /// decode happens before storing and in `cache verify`).
+    /// Whether `file` holds a whole image by its first and last bytes: a PNG signature and IEND chunk,
+    /// or a JPEG's SOI and EOI markers. This is the cheap check made on every hit, and it catches the
+    /// usual damage (truncation); a full decode happens before storing and in `cache verify`.
     func holdsImage(_ file: URL) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: file.path) else { return false }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: 8)).map { ImageDecoder.format(of: $0) != nil } ?? false
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size >= 20 else { return false }
+        var head = [UInt8](repeating: 0, count: 8), tail = [UInt8](repeating: 0, count: 12)
+        guard pread(descriptor, &head, 8, 0) == 8, pread(descriptor, &tail, 12, off_t(status.st_size) - 12) == 12 else { return false }
+        switch ImageDecoder.format(of: head) {
+        case .png?: return tail[4...7].elementsEqual("IEND".utf8)
+        case .jpeg?: return tail[10] == 0xFF && tail[11] == 0xD9
+        case nil: return false
+        }
     }
 
     /// Marks a hit for the LRU order; skipped when it was marked in the last minute, to spare the disk.
@@ -103,7 +117,6 @@ struct DiskStore: Sendable {
         var removed = (entries: 0, bytes: 0)
         for entry in all where total > maximumBytes {
             guard unlink(entry.url.path) == 0 else { continue }
-            unlink(lockPath(for: entry.url))
             total -= entry.bytes
             removed.entries += 1
             removed.bytes += entry.bytes

@@ -191,8 +191,6 @@ public final class ThumbnailCache: @unchecked Sendable {
             do throws(ThumbnailError) {
                 let bytes = try Self.checked(try fetcher.fetch(download.source.url), source: download.source)
                 try store.write(bytes, to: download.file)
-                // Only after success: a waiter that wakes on the unlinked lock finds the entry in place.
-                unlink(store.lockPath(for: download.file))
                 return .stored(bytes: bytes.count)
             } catch {
                 return .failed(error)

@@ -6,6 +6,8 @@ import Foundation
 public struct FixtureTransport: FlickrTransport {
     /// The catalog folder (`Fixtures/catalog`).
     public let catalog: URL
+    /// Each place's recorded photos, read once: paging through a place must not re-read all its pages per page.
+    private let placePhotos = PlacePhotoMemo()
 
     /// Creates a transport over the catalog folder.
     public init(catalog: URL) {
@@ -33,9 +35,22 @@ public struct FixtureTransport: FlickrTransport {
         guard !placeID.isEmpty, placeID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "@") }) else {
             throw FlickrError.unknownPlace(placeID)
         }
+        let photos = try placePhotos.value(for: placeID) { try recordedPhotos(placeID: placeID) }
+        let perPage = min(max(perPage, 1), FlickrSource.maximumPerPage)
+        let pages = (photos.count + perPage - 1) / perPage
+        let start = min((max(page, 1) - 1) * perPage, photos.count)
+        let slice = Array(photos[start..<min(start + perPage, photos.count)])
+        let answer: [String: Any] = [
+            "photos": ["page": page, "pages": pages, "perpage": perPage, "total": String(photos.count), "photo": slice],
+            "stat": "ok",
+        ]
+        return try JSONSerialization.data(withJSONObject: answer)
+    }
+
+    /// Every photo record of a place, concatenated from its recorded pages.
+    private func recordedPhotos(placeID: String) throws -> [Any] {
         let folder = catalog.appendingPathComponent("photos").appendingPathComponent(placeID)
         guard FileManager.default.fileExists(atPath: folder.path) else { throw FlickrError.unknownPlace(placeID) }
-
         var photos: [Any] = []
         var recordedPage = 1
         while case let file = folder.appendingPathComponent("page-\(recordedPage).json"),
@@ -47,15 +62,7 @@ public struct FixtureTransport: FlickrTransport {
             photos += items
             recordedPage += 1
         }
-        let perPage = min(max(perPage, 1), FlickrSource.maximumPerPage)
-        let pages = (photos.count + perPage - 1) / perPage
-        let start = min((max(page, 1) - 1) * perPage, photos.count)
-        let slice = Array(photos[start..<min(start + perPage, photos.count)])
-        let answer: [String: Any] = [
-            "photos": ["page": page, "pages": pages, "perpage": perPage, "total": String(photos.count), "photo": slice],
-            "stat": "ok",
-        ]
-        return try JSONSerialization.data(withJSONObject: answer)
+        return photos
     }
 
     private func read(_ file: URL) throws -> Data {
@@ -68,5 +75,19 @@ public struct FixtureTransport: FlickrTransport {
 
     private static func failure(code: Int, message: String) -> Data {
         (try? JSONSerialization.data(withJSONObject: ["stat": "fail", "code": code, "message": message])) ?? Data()
+    }
+}
+
+/// Place id → its photo records, filled on first use.
+private final class PlacePhotoMemo: @unchecked Sendable {
+    private let lock = NSLock()
+    // Guarded by `lock`; the values are JSON objects read once and never mutated.
+    private var photos: [String: [Any]] = [:]
+
+    func value(for placeID: String, load: () throws -> [Any]) throws -> [Any] {
+        if let known = lock.withLock({ photos[placeID] }) { return known }
+        let loaded = try load()
+        lock.withLock { photos[placeID] = loaded }
+        return loaded
     }
 }

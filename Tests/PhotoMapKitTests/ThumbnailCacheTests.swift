@@ -1,0 +1,334 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import PhotoMapKit
+import PhotoMapTestSupport
+
+/// A photo whose 75×75 square is at `url`.
+private func photo(_ id: String, square url: String) -> Photo {
+    Photo(id: id, images: [.square: ImageReference(url: url, width: 75, height: 75)])
+}
+
+/// Waits for one square, for tests that do not need a queue of their own.
+private func square(_ cache: ThumbnailCache, _ photo: Photo) -> Result<URL, ThumbnailError> {
+    cache.squareNow(for: photo)
+}
+
+/// Counts fetches and answers slowly, so concurrent requests overlap.
+private final class SlowCountingOrigin: ImageOrigin, @unchecked Sendable {
+    private let lock = NSLock()
+    private var fetched = 0
+    let body: Data
+    var fetches: Int { lock.withLock { fetched } }
+
+    init(body: Data) {
+        self.body = body
+    }
+
+    func makeFetcher() -> any ImageFetcher { Fetcher(origin: self) }
+
+    private struct Fetcher: ImageFetcher {
+        let origin: SlowCountingOrigin
+        func fetch(_ url: String) throws(ThumbnailError) -> Data {
+            origin.lock.withLock { origin.fetched += 1 }
+            Thread.sleep(forTimeInterval: 0.3)
+            return origin.body
+        }
+    }
+}
+
+@Suite("Thumbnail cache")
+struct ThumbnailCacheTests {
+    let images = LoopbackServer.images
+    let folder: TemporaryFolder
+    let cache: ThumbnailCache
+
+    init() throws {
+        folder = try TemporaryFolder()
+        cache = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin(retryPolicy: .never,
+                                                                                   timeouts: HTTPTimeouts(connect: 2, total: 3, stall: 1)))
+    }
+
+    /// Files in the cache folder that are not entries, locks or statistics: there must never be any.
+    func strayFiles() -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: cache.directory.path)
+        var stray: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            let name = (path as NSString).lastPathComponent
+            let isFolder = (enumerator?.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory
+            if !isFolder && !DiskStore.isEntryName(name) && !name.hasSuffix(".lock") && name != "statistics.json" { stray.append(path) }
+        }
+        return stray
+    }
+
+    @Test("a square is fetched once, stored under a hash of its URL, and then served from disk")
+    func fetchThenHit() throws {
+        let url = images.url("/ok/square-1.png")
+        let first = try square(cache, photo("1", square: url)).get()
+        #expect(first.lastPathComponent == SHA256.hex(url))
+        #expect(first.deletingLastPathComponent().lastPathComponent == String(SHA256.hex(url).prefix(2)))
+        #expect(try PNGCodec.decode(Data(contentsOf: first)).width == 75)
+        let second = try square(cache, photo("other id, same URL", square: url)).get()
+        #expect(second == first)
+        #expect(try images.count(of: "/ok/square-1.png") == 1)
+        let stats = cache.statistics()
+        #expect(stats.entries == 1 && stats.hits == 1 && stats.misses == 1)
+    }
+
+    @Test("100 concurrent requests for one URL make one download, and all get the file")
+    func coalescing() async throws {
+        let path = "/slow/square-2.png"
+        let results = await withTaskGroup(of: Result<URL, ThumbnailError>.self) { group in
+            for index in 0..<100 {
+                group.addTask { [cache, images] in
+                    await withCheckedContinuation { continuation in
+                        cache.square(for: photo("p\(index)", square: images.url(path)), queue: .global()) { continuation.resume(returning: $0) }
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 100)
+        #expect(Set(results.compactMap { try? $0.get() }).count == 1)
+        #expect(try images.count(of: path) == 1)
+    }
+
+    @Test("cancelling one requester leaves the others waiting for the same download")
+    func cancellationIsPerRequester() throws {
+        let origin = SlowCountingOrigin(body: try PNGCodec.encode(TestImages.pattern(width: 75, height: 75, seed: 3)))
+        let cache = ThumbnailCache(cacheDirectory: folder.url, origin: origin)
+        let done = DispatchGroup()
+        let outcomes = Outcomes()
+        var requests: [ThumbnailRequest] = []
+        for index in 0..<3 {
+            done.enter()
+            requests.append(cache.square(for: photo("\(index)", square: "http://example.invalid/a.png"), queue: .global()) { result in
+                outcomes.add(index, result)
+                done.leave()
+            })
+        }
+        requests[1].cancel()
+        done.wait()
+        #expect(outcomes.result(1) == .failure(.cancelled))
+        #expect(outcomes.result(0).map { (try? $0.get()) != nil } == true)
+        #expect(outcomes.result(2).map { (try? $0.get()) != nil } == true)
+        #expect(origin.fetches == 1)
+    }
+
+    @Test("nothing bad is kept: truncated, short, corrupt, HTML with 200, 404, 503, reset, stalled, file://",
+          arguments: ["truncate", "short", "corrupt", "html200", "status404", "status503", "reset", "stall", "redirect-file"])
+    func badAnswersAreNotStored(scenario: String) throws {
+        let result = square(cache, photo("1", square: images.url("/\(scenario)/square-3.png")))
+        #expect(throws: ThumbnailError.self) { try result.get() }
+        #expect(cache.statistics().entries == 0)
+        #expect(strayFiles().isEmpty)
+    }
+
+    @Test("the error says what was wrong", arguments: [
+        ("html200", "it looks like HTML"), ("status404", "HTTP 404"), ("truncate", "curl error 18"),
+        ("short", "not a valid image"), ("redirect-file", "curl error 1"),
+    ])
+    func errorMessages(scenario: String, fragment: String) {
+        let result = square(cache, photo("1", square: images.url("/\(scenario)/square-4.png")))
+        guard case let .failure(error) = result else { Issue.record("expected a failure"); return }
+        #expect(error.description.contains(fragment), "\(error)")
+    }
+
+    @Test("a file:// or ftp:// square is refused without any fetch", arguments: ["file:///etc/passwd", "ftp://127.0.0.1/a.png", "not a url"])
+    func nonHTTP(url: String) {
+        #expect(square(cache, photo("1", square: url)) == .failure(.unsupportedURL(url)))
+    }
+
+    @Test("a bad answer once does not poison the entry: the next request fetches it properly")
+    func recoversAfterBadAnswer() throws {
+        let url = images.url("/once-bad/\(UUID().uuidString)/square-5.png")
+        #expect(throws: ThumbnailError.self) { try square(cache, photo("1", square: url)).get() }
+        let file = try square(cache, photo("1", square: url)).get()
+        #expect(try PNGCodec.decode(Data(contentsOf: file)).width == 75)
+    }
+
+    @Test("JPEG squares are checked and kept; truncated JPEGs are not")
+    func jpeg() throws {
+        let file = try square(cache, photo("1", square: images.url("/ok/photo-1.jpg"))).get()
+        #expect(try JPEGCodec.decode(Data(contentsOf: file)).width == 75)
+        #expect(throws: ThumbnailError.self) { try square(cache, photo("2", square: images.url("/short/photo-2.jpg"))).get() }
+        #expect(cache.statistics().entries == 1)
+    }
+
+    @Test("with no square URL, the square is cropped from the larger image and stored as PNG", arguments: ["large-1.png", "big-1.jpg"])
+    func derivedSquare(name: String) throws {
+        let record = Photo(id: "1", images: [.medium: ImageReference(url: images.url("/ok/\(name)"), width: 240, height: 180)])
+        let file = try cache.squareNow(for: record, size: .small).get()
+        let image = try PNGCodec.decode(Data(contentsOf: file))
+        #expect(image.width == 75 && image.height == 75)
+        let large = try cache.squareNow(for: record, size: .large).get()
+        #expect(try PNGCodec.decode(Data(contentsOf: large)).width == 150)
+        #expect(large != file)
+    }
+
+    @Test("a record without any image URL is an error naming the photo")
+    func noImage() {
+        #expect(square(cache, Photo(id: "42")) == .failure(.noImage(photoID: "42")))
+    }
+
+    @Test("a cached file damaged on disk is a miss, and is replaced")
+    func damagedEntry() throws {
+        let url = images.url("/ok/square-6.png")
+        let file = try square(cache, photo("1", square: url)).get()
+        let original = try Data(contentsOf: file)
+        try original.prefix(original.count / 2).write(to: file)
+        let again = try square(cache, photo("1", square: url)).get()
+        #expect(try Data(contentsOf: again) == original)
+        #expect(try images.count(of: "/ok/square-6.png") == 2)
+    }
+
+    @Test("verify decodes every entry, removes the corrupt ones and counts them")
+    func verify() throws {
+        let good = try square(cache, photo("1", square: images.url("/ok/square-7.png"))).get()
+        let bad = try square(cache, photo("2", square: images.url("/ok/square-8.png"))).get()
+        var bytes = try Data(contentsOf: bad)
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: bad)
+        let report = cache.verify()
+        #expect(report.entries == 1 && report.corrupt == 1)
+        #expect(FileManager.default.fileExists(atPath: good.path))
+        #expect(!FileManager.default.fileExists(atPath: bad.path))
+    }
+
+    @Test("the LRU limit evicts the least recently used entries down to about 70%")
+    func lruEviction() throws {
+        let entrySize = try Data(contentsOf: TestImages.folder.appendingPathComponent("square-10.png")).count
+        let limited = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin(retryPolicy: .never),
+                                     configuration: .init(limitBytes: entrySize * 4 + entrySize / 2))
+        var files: [URL] = []
+        for index in 10..<14 {
+            files.append(try limited.squareNow(for: photo("\(index)", square: images.url("/ok/square-\(index).png"))).get())
+        }
+        // Ages: 10 oldest … 13 newest; then 10 is used again, so 11 becomes the oldest.
+        for (offset, file) in files.enumerated() {
+            let age = TimeInterval(1_000 - offset * 100)
+            var times = [timeval(tv_sec: Int(Date().timeIntervalSince1970 - age), tv_usec: 0),
+                         timeval(tv_sec: Int(Date().timeIntervalSince1970 - age), tv_usec: 0)]
+            utimes(file.path, &times)
+        }
+        _ = try limited.squareNow(for: photo("10", square: images.url("/ok/square-10.png"))).get()
+        _ = try limited.squareNow(for: photo("14", square: images.url("/ok/square-14.png"))).get()
+        let remaining = Set(limited.store.entries().map(\.url.lastPathComponent))
+        #expect(remaining.count == 3, "5 entries exceed the limit; the sweep keeps at most 70% of it (3 entries)")
+        #expect(remaining.contains(files[0].lastPathComponent), "used again: kept")
+        #expect(!remaining.contains(files[1].lastPathComponent), "least recently used: evicted")
+        #expect(!remaining.contains(files[2].lastPathComponent))
+    }
+
+    @Test("prune and clear empty the cache as asked")
+    func pruneAndClear() throws {
+        for index in 20..<24 { _ = try square(cache, photo("\(index)", square: images.url("/ok/square-\(index).png"))).get() }
+        let removed = cache.prune(downTo: 1)
+        #expect(removed.entries == 4)
+        _ = try square(cache, photo("30", square: images.url("/ok/square-30.png"))).get()
+        #expect(cache.clear() == 1)
+        #expect(cache.statistics().entries == 0)
+    }
+
+    @Test("hits and misses add up across runs")
+    func statisticsPersist() throws {
+        _ = try square(cache, photo("1", square: images.url("/ok/square-40.png"))).get()
+        _ = try square(cache, photo("1", square: images.url("/ok/square-40.png"))).get()
+        cache.saveStatistics()
+        let later = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin())
+        _ = try later.squareNow(for: photo("1", square: images.url("/ok/square-40.png"))).get()
+        later.saveStatistics()
+        let stats = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin()).statistics()
+        #expect(stats.hits == 2 && stats.misses == 1)
+    }
+
+    @Test("prefetch reports progress for every photo and the failures by photo")
+    func prefetch() throws {
+        let photos = (50..<80).map { photo("\($0)", square: images.url("/ok/square-\($0).png")) }
+            + [photo("bad", square: images.url("/status404/square-1.png"))]
+        let done = DispatchSemaphore(value: 0)
+        let seen = Outcomes()
+        let reportBox = Outcomes()
+        cache.prefetch(photos, queue: DispatchQueue(label: "test.progress"), progress: { progress in
+            seen.add(progress.done, .success(URL(fileURLWithPath: "/")))
+        }, completion: { report in
+            reportBox.report = report
+            done.signal()
+        })
+        done.wait()
+        let report = try #require(reportBox.report)
+        #expect(report.total == 31 && report.succeeded == 30)
+        #expect(report.failures.map(\.photoID) == ["bad"])
+        #expect(seen.count == 31)
+    }
+
+    @Test("a cache folder that cannot be written is an error the caller sees")
+    func unwritableFolder() throws {
+        try Data("not a folder".utf8).write(to: folder.url.appendingPathComponent("thumbs"))
+        let result = square(cache, photo("1", square: images.url("/ok/square-60.png")))
+        guard case let .failure(.writeFailed(path, reason)) = result else { Issue.record("got \(result)"); return }
+        #expect(path.hasPrefix(folder.url.path))
+        #expect(!reason.isEmpty)
+    }
+
+    @Test("a full disk (ENOSPC on a tiny tmpfs) is reported as such, and leaves no partial file",
+          .enabled(if: TinyDisk.canMount, "needs root to mount a tmpfs"))
+    func diskFull() throws {
+        let disk = try TinyDisk(kilobytes: 64)
+        let full = ThumbnailCache(cacheDirectory: disk.url, origin: HTTPImageOrigin(retryPolicy: .never))
+        var failures: [ThumbnailError] = []
+        for index in 100..<160 {
+            if case let .failure(error) = full.squareNow(for: photo("\(index)", square: images.url("/ok/large-\(index).png"))) {
+                failures.append(error)
+            }
+        }
+        #expect(failures.contains { if case .diskFull = $0 { true } else { false } })
+        #expect(full.verify().corrupt == 0)
+    }
+}
+
+/// Results collected from callbacks on other threads.
+private final class Outcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Int: Result<URL, ThumbnailError>] = [:]
+    private var stored: PrefetchReport?
+    func add(_ index: Int, _ result: Result<URL, ThumbnailError>) { lock.withLock { results[index] = result } }
+    func result(_ index: Int) -> Result<URL, ThumbnailError>? { lock.withLock { results[index] } }
+    var count: Int { lock.withLock { results.count } }
+    var report: PrefetchReport? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+/// A 64 KB tmpfs, so writes run out of space for real.
+private final class TinyDisk {
+    let url: URL
+
+    static let canMount: Bool = {
+        guard getuid() == 0, let disk = try? TinyDisk(kilobytes: 16) else { return false }
+        _ = disk
+        return true
+    }()
+
+    init(kilobytes: Int) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("photomap-tinydisk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", url.path]
+        mount.standardError = FileHandle.nullDevice
+        try mount.run()
+        mount.waitUntilExit()
+        guard mount.terminationStatus == 0 else { throw CocoaError(.fileWriteNoPermission) }
+    }
+
+    deinit {
+        let unmount = Process()
+        unmount.executableURL = URL(fileURLWithPath: "/bin/umount")
+        unmount.arguments = [url.path]
+        try? unmount.run()
+        unmount.waitUntilExit()
+        try? FileManager.default.removeItem(at: url)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import PhotoMapKit
+
+/// A Python test server from Tests/Support, started on 127.0.0.1 for the tests that need it and
+/// stopped when the test process ends (it exits when its stdin closes).
+public final class LoopbackServer: Sendable {
+    /// The Flickr-protocol server over the embedded catalog; scenarios are chosen by URL, so tests share it.
+    public static let flickr = start("flickr_server.py", ["--catalog", repositoryRoot.appendingPathComponent("Fixtures/catalog").path])
+
+    /// The image server with faults (`/{scenario}/{path}`) over `TestImages.folder`.
+    public static let images = start("image_server.py", ["--root", TestImages.folder.path])
+
+    /// The folder holding Package.swift.
+    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The port it listens on.
+    public let port: Int
+    private let process: Process
+    // Kept open so the server lives until the test process ends.
+    private let input: Pipe
+
+    private static func start(_ script: String, _ arguments: [String]) -> LoopbackServer {
+        do {
+            return try LoopbackServer(script: script, arguments: arguments)
+        } catch {
+            fatalError("cannot start \(script): \(error)")
+        }
+    }
+
+    private init(script: String, arguments: [String]) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.repositoryRoot.appendingPathComponent("Tests/Support/\(script)").path]
+            + arguments + ["--port", "0"]
+        input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 0x0A {
+            line.append(first)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSDebugDescriptionErrorKey: "\(script) said '\(text)'"])
+        }
+        self.port = port
+    }
+
+    /// `http://127.0.0.1:{port}{path}`.
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// The Flickr REST endpoint under a scenario prefix ("" for normal behaviour, "fail100", "status/503/TOKEN/1", …).
+    public func endpoint(_ scenario: String = "") -> String {
+        url((scenario.isEmpty ? "" : "/" + scenario) + "/services/rest/")
+    }
+
+    /// The Flickr requests the server received whose query carries `marker` as a parameter value.
+    public func requests(where marker: (key: String, value: String)) throws -> [[String: String]] {
+        let log = try JSONSerialization.jsonObject(with: get("/_requests")) as? [[String: Any]] ?? []
+        return log.compactMap { $0["query"] as? [String: String] }.filter { $0[marker.key] == marker.value }
+    }
+
+    /// How many times the image server was asked for `path` (scenario included).
+    public func count(of path: String) throws -> Int {
+        let answer = try JSONSerialization.jsonObject(with: get("/_count?path=" + path)) as? [String: Any]
+        return answer?["count"] as? Int ?? -1
+    }
+
+    private func get(_ path: String) throws -> Data {
+        try HTTPClient(retryPolicy: .never).get(url(path)).body
+    }
+}
+
+/// A fresh temporary folder, removed when the value is released.
+public final class TemporaryFolder: Sendable {
+    public let url: URL
+
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("photomap-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
