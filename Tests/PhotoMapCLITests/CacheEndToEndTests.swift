@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import PhotoMapTestSupport
+
+/// The JSON object a command printed.
+private func jsonObject(_ result: PhotomapBinary.Result) throws -> [String: Any] {
+    try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+}
+
+@Suite("photomap's thumbnail cache, end to end")
+struct CacheEndToEndTests {
+    let images = LoopbackServer.images
+    let work: TemporaryFolder
+
+    init() throws {
+        work = try TemporaryFolder()
+    }
+
+    /// Runs photomap on a catalog of `squares` (paths on the image server), with this test's cache.
+    func photomap(_ arguments: [String], catalog: TestCatalog? = nil) throws -> PhotomapBinary.Result {
+        var environment = ["PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path]
+        if let catalog { environment["PHOTOMAP_FIXTURES"] = catalog.folder.path }
+        return try PhotomapBinary.run(["--image-host", images.url("")] + arguments, environment: environment)
+    }
+
+    func catalog(_ paths: [String]) throws -> TestCatalog {
+        try TestCatalog(in: work.url, squareURLs: paths.map(images.url))
+    }
+
+    @Test("photos --prefetch fetches the listing's squares; cache stats and verify report them")
+    func prefetchThenStats() throws {
+        let catalog = try catalog((100..<140).map { "/ok/square-\($0).png" })
+        let result = try photomap(["photos", "--place", catalog.placeID, "--prefetch", "--json"], catalog: catalog)
+        #expect(result.status == 0)
+        #expect(result.stderr == "photomap: 40 of 40 squares ready in \(work.url.path)/cache/thumbs\n")
+        #expect(!result.stderr.contains("\r"), "no progress bar outside a terminal")
+        let listing = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(listing.count == 40)
+
+        let stats = try jsonObject(try photomap(["cache", "stats", "--json"]))
+        #expect(stats["entries"] as? Int == 40)
+        #expect((stats["bytes"] as? Int ?? 0) > 40 * 100)
+        #expect(stats["limitBytes"] as? Int == 512 << 20)
+        #expect(stats["misses"] as? Int == 40)
+        let again = try photomap(["photos", "--place", catalog.placeID, "--prefetch"], catalog: catalog)
+        #expect(again.status == 0)
+        #expect(try jsonObject(try photomap(["cache", "stats", "--json"]))["hits"] as? Int == 40)
+        let verify = try jsonObject(try photomap(["cache", "verify", "--json"]))
+        #expect(verify["entries"] as? Int == 40 && verify["corrupt"] as? Int == 0)
+        #expect(try images.count(of: "/ok/square-100.png") == 1)
+    }
+
+    @Test("failed squares are warnings; the rest of the run goes on and nothing bad is kept")
+    func failuresAreReported() throws {
+        let catalog = try catalog(["/ok/square-140.png", "/html200/square-141.png", "/status404/square-142.png",
+                                   "/truncate/square-143.png", "/ok/square-144.png"])
+        let result = try photomap(["photos", "--place", catalog.placeID, "--prefetch"], catalog: catalog)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("photomap: warning: no square for photo 10000000001: "))
+        #expect(result.stderr.contains("it looks like HTML"))
+        #expect(result.stderr.contains("HTTP 404"))
+        #expect(result.stderr.hasSuffix("photomap: 2 of 5 squares ready in \(work.url.path)/cache/thumbs\n"))
+        #expect(try jsonObject(try photomap(["cache", "stats", "--json"]))["entries"] as? Int == 2)
+    }
+
+    @Test("kill -9 in the middle of a prefetch leaves nothing corrupt, and the next run completes it")
+    func killDuringPrefetch() throws {
+        let catalog = try catalog((0..<120).map { "/slow/photo-\($0).jpg" })
+        let process = Process()
+        process.executableURL = PhotomapBinary.url
+        process.arguments = ["--image-host", images.url(""), "photos", "--place", catalog.placeID, "--limit", "120", "--prefetch"]
+        process.environment = ["PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path,
+                               "PHOTOMAP_FIXTURES": catalog.folder.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.2)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+
+        let verify = try jsonObject(try photomap(["cache", "verify", "--json"]))
+        #expect(verify["corrupt"] as? Int == 0)
+        let stored = verify["entries"] as? Int ?? -1
+        #expect(stored > 0 && stored < 120, "killed part-way: \(stored) stored")
+        let rerun = try photomap(["photos", "--place", catalog.placeID, "--limit", "120", "--prefetch"], catalog: catalog)
+        #expect(rerun.stderr.hasSuffix("120 of 120 squares ready in \(work.url.path)/cache/thumbs\n"))
+        #expect(try jsonObject(try photomap(["cache", "verify", "--json"]))["entries"] as? Int == 120)
+    }
+
+    @Test("two processes on one cold cache download each square once and leave it consistent")
+    func twoProcesses() throws {
+        let paths = (0..<60).map { "/slow/large-\($0).png" }
+        let catalog = try catalog(paths)
+        let processes = (0..<2).map { _ in
+            let process = Process()
+            process.executableURL = PhotomapBinary.url
+            process.arguments = ["--image-host", images.url(""), "photos", "--place", catalog.placeID, "--prefetch"]
+            process.environment = ["PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path,
+                                   "PHOTOMAP_FIXTURES": catalog.folder.path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            return process
+        }
+        try processes.forEach { try $0.run() }
+        processes.forEach { $0.waitUntilExit() }
+        #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+        for path in paths { #expect(try images.count(of: path) == 1, "\(path)") }
+        let verify = try jsonObject(try photomap(["cache", "verify", "--json"]))
+        #expect(verify["entries"] as? Int == 60 && verify["corrupt"] as? Int == 0)
+        let stats = try jsonObject(try photomap(["cache", "stats", "--json"]))
+        #expect(stats["misses"] as? Int == 60 && stats["hits"] as? Int == 60)
+    }
+
+    @Test("prune trims to --max-size, clear empties; bad actions and sizes are usage errors")
+    func pruneAndClear() throws {
+        let catalog = try catalog((144..<154).map { "/ok/square-\($0).png" })
+        #expect(try photomap(["photos", "--place", catalog.placeID, "--prefetch"], catalog: catalog).status == 0)
+        let pruned = try photomap(["cache", "prune", "--max-size", "5KB"])
+        #expect(pruned.status == 0)
+        #expect(pruned.stdout.hasPrefix("removed "))
+        let stats = try jsonObject(try photomap(["cache", "stats", "--json"]))
+        #expect((stats["bytes"] as? Int ?? .max) <= 5 * 1024)
+        #expect(try photomap(["cache", "clear"]).status == 0)
+        #expect(try jsonObject(try photomap(["cache", "stats", "--json"]))["entries"] as? Int == 0)
+        for arguments in [["cache"], ["cache", "shrink"], ["cache", "prune", "--max-size", "huge"], ["cache", "stats", "--max-size", "1MB"]] {
+            let result = try photomap(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.hasPrefix("photomap: error: "))
+        }
+    }
+
+    @Test("the embedded catalog's squares come from Fixtures/images, with no network")
+    func fixtureImages() throws {
+        let images = LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures/images")
+        let result = try PhotomapBinary.run(["photos", "--place", "ZF5fjTrbzrajYU5bkA", "--prefetch"],
+                                            environment: ["PHOTOMAP_CACHE": work.url.path])
+        if FileManager.default.fileExists(atPath: images.path) {
+            #expect(result.status == 0)
+            #expect(result.stderr.hasSuffix("10 of 10 squares ready in \(work.url.path)/thumbs\n"))
+        } else {
+            #expect(result.stderr.contains("run scripts/setup"))
+        }
+    }
+}
