@@ -5,6 +5,9 @@ import Foundation
 /// Each shard folder has one `.lock` file that processes take before fetching into it; temporary
 /// (`.tmp-…`) files sit beside the entries and are never entries.
 struct DiskStore: Sendable {
+    /// Shard folders known to exist, so each is created (and checked) once per process.
+    private let createdFolders = CreatedFolders()
+
     /// One cached image on disk.
     struct Entry: Sendable {
         let url: URL
@@ -15,10 +18,16 @@ struct DiskStore: Sendable {
 
     let root: URL
 
+    /// Hex digits naming a shard folder: 16 folders. Each new folder costs an inode in a block group
+    /// of its own on ext4, which made 256 shards cost more than the downloads on a cold cache;
+    /// 16 keep folders small (a 512 MB cache of 3 KB squares is ~11,000 files a folder).
+    static let shardDigits = 1
+
     /// The entry's file for a key; the name is a hash, so no server-supplied text shapes the path.
     func file(for key: String) -> URL {
         let hash = SHA256.hex(key)
-        return root.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash)
+        // Built as a string: URL.appendingPathComponent costs more than the hit check itself.
+        return URL(fileURLWithPath: "\(root.path)/\(hash.prefix(Self.shardDigits))/\(hash)", isDirectory: false)
     }
 
     /// The lock processes take before fetching into the entry's shard. One per shard, not per entry:
@@ -84,11 +93,13 @@ struct DiskStore: Sendable {
     /// Creates the shard folder an entry goes in.
     func createFolder(of file: URL) throws(ThumbnailError) {
         let folder = file.deletingLastPathComponent()
+        guard !createdFolders.contains(folder.path) else { return }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw Self.writeError((error as NSError).underlyingErrorCode ?? EIO, path: folder.path)
         }
+        createdFolders.insert(folder.path)
     }
 
     /// Every entry (lock and temporary files excluded).
@@ -96,7 +107,7 @@ struct DiskStore: Sendable {
         let manager = FileManager.default
         guard let shards = try? manager.contentsOfDirectory(atPath: root.path) else { return [] }
         var result: [Entry] = []
-        for shard in shards where shard.count == 2 {
+        for shard in shards where shard.count == Self.shardDigits {
             let folder = root.appendingPathComponent(shard)
             for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where Self.isEntryName(name) {
                 let url = folder.appendingPathComponent(name)
@@ -127,9 +138,10 @@ struct DiskStore: Sendable {
     /// Removes every entry, lock and leftover temporary file; returns how many entries went.
     @discardableResult
     func removeAll() -> Int {
+        createdFolders.removeAll()
         let count = entries().count
         let manager = FileManager.default
-        for shard in (try? manager.contentsOfDirectory(atPath: root.path)) ?? [] where shard.count == 2 {
+        for shard in (try? manager.contentsOfDirectory(atPath: root.path)) ?? [] where shard.count == Self.shardDigits {
             try? manager.removeItem(at: root.appendingPathComponent(shard))
         }
         return count
@@ -140,7 +152,7 @@ struct DiskStore: Sendable {
     func removeAbandonedTemporaryFiles() -> Int {
         let manager = FileManager.default
         var removed = 0
-        for shard in (try? manager.contentsOfDirectory(atPath: root.path)) ?? [] where shard.count == 2 {
+        for shard in (try? manager.contentsOfDirectory(atPath: root.path)) ?? [] where shard.count == Self.shardDigits {
             let folder = root.appendingPathComponent(shard)
             for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(".tmp-") {
                 let path = folder.appendingPathComponent(name).path
@@ -174,4 +186,15 @@ private extension NSError {
         if domain == NSPOSIXErrorDomain { return Int32(code) }
         return (userInfo[NSUnderlyingErrorKey] as? NSError)?.underlyingErrorCode
     }
+}
+
+/// Paths of folders already created.
+private final class CreatedFolders: @unchecked Sendable {
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var paths = Set<String>()
+
+    func contains(_ path: String) -> Bool { lock.withLock { paths.contains(path) } }
+    func insert(_ path: String) { lock.withLock { _ = paths.insert(path) } }
+    func removeAll() { lock.withLock { paths.removeAll() } }
 }

@@ -27,17 +27,23 @@ final class PrefetchTally: @unchecked Sendable {
     // Guarded by `lock`.
     private var done = 0
     private var failures: [(photoID: String, error: ThumbnailError)] = []
+    private var lastReport = Date.distantPast
+    /// Progress is reported at most this often (and always at the end).
+    static let reportInterval: TimeInterval = 0.05
 
     init(total: Int) {
         self.total = total
     }
 
-    /// Records one answer; returns the progress and whether it was the last.
-    func record(_ result: Result<URL, ThumbnailError>, photoID: String) -> (PrefetchProgress, Bool) {
+    /// Records one answer; returns the progress, whether it was the last, and whether progress is due.
+    func record(_ result: Result<URL, ThumbnailError>, photoID: String) -> (PrefetchProgress, finished: Bool, due: Bool) {
         lock.withLock {
             done += 1
             if case let .failure(error) = result { failures.append((photoID, error)) }
-            return (PrefetchProgress(total: total, done: done, failed: failures.count), done == total)
+            let now = Date()
+            let due = done == total || now.timeIntervalSince(lastReport) >= Self.reportInterval
+            if due { lastReport = now }
+            return (PrefetchProgress(total: total, done: done, failed: failures.count), done == total, due)
         }
     }
 

@@ -76,9 +76,9 @@ extension ThumbnailCache {
 
     /// Reads the folder's totals, lets `update` change them, writes them back: all under one lock.
     private func withStatisticsFile(_ update: (Counters) -> Counters) -> Counters {
-        let file = store.root.appendingPathComponent("statistics.json")
+        let file = store.root.appendingPathComponent(".statistics.json")
         guard (try? store.createFolder(of: file)) != nil,
-              let lock = try? FileLock(path: store.root.appendingPathComponent("statistics.lock").path)
+              let lock = try? FileLock(path: store.root.appendingPathComponent(".statistics.lock").path)
         else { return update(Counters()) }
         return withExtendedLifetime(lock) {
             let current = (try? Data(contentsOf: file)).flatMap { try? JSONDecoder().decode(Counters.self, from: $0) } ?? Counters()

@@ -82,17 +82,27 @@ public final class ThumbnailCache: @unchecked Sendable {
         return result.value ?? .failure(.cancelled)
     }
 
-    /// Fetches the squares of many photos, reporting progress on `queue` after each, then the report.
+    /// Fetches the squares of many photos, reporting progress on `queue` (at most every 50 ms, and
+    /// at the end), then the report. All requests enter the state queue together, and answers are
+    /// tallied there: a warm prefetch makes no thread hop per photo.
     public func prefetch(_ photos: [Photo], size: SquareSize = .small, queue: DispatchQueue,
                          progress: @escaping @Sendable (PrefetchProgress) -> Void,
                          completion: @escaping @Sendable (PrefetchReport) -> Void) {
         let tally = PrefetchTally(total: photos.count)
         guard !photos.isEmpty else { return queue.async { completion(tally.report) } }
-        for photo in photos {
-            square(for: photo, size: size, queue: queue) { result in
-                let (snapshot, finished) = tally.record(result, photoID: photo.id)
-                progress(snapshot)
-                if finished { completion(tally.report) }
+        let sources = photos.map { ThumbnailSource.resolve($0, size: size, imageHost: configuration.imageHost) }
+        stateQueue.async { [self] in
+            for (photo, source) in zip(photos, sources) {
+                let waiter = Waiter(queue: nil) { result in
+                    let (snapshot, finished, due) = tally.record(result, photoID: photo.id)
+                    if due { queue.async { progress(snapshot) } }
+                    if finished { queue.async { completion(tally.report) } }
+                }
+                guard let source else {
+                    deliver(.failure(.noImage(photoID: photo.id)), to: waiter)
+                    continue
+                }
+                start(source, request: ThumbnailRequest(cache: self), waiter: waiter)
             }
         }
     }
@@ -169,7 +179,8 @@ public final class ThumbnailCache: @unchecked Sendable {
     }
 
     private func deliver(_ result: Result<URL, ThumbnailError>, to waiter: Waiter) {
-        waiter.queue.async { waiter.completion(result) }
+        guard let queue = waiter.queue else { return waiter.completion(result) }
+        queue.async { waiter.completion(result) }
     }
 
     // MARK: - Downloading (on downloadQueue)
@@ -217,7 +228,8 @@ public final class ThumbnailCache: @unchecked Sendable {
 
 /// A handle on one request for a square; cancelling it affects only this requester.
 public final class ThumbnailRequest: @unchecked Sendable {
-    let id = UUID()
+    private static let counter = RequestCounter()
+    let id = ThumbnailRequest.counter.next()
     private weak var cache: ThumbnailCache?
     // Written on the cache's state queue before any cancel() can read it there.
     private(set) var key: String?
@@ -232,9 +244,18 @@ public final class ThumbnailRequest: @unchecked Sendable {
     public func cancel() { cache?.cancel(self) }
 }
 
-/// A requester waiting for an image: where and what to call back.
+/// Numbers requests, cheaper than a UUID each.
+private final class RequestCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var last = 0
+    func next() -> Int { lock.withLock { last += 1; return last } }
+}
+
+/// A requester waiting for an image: where and what to call back. Without a queue the callback
+/// runs on the state queue itself, so it must be quick (the prefetch tally).
 private struct Waiter {
-    let queue: DispatchQueue
+    let queue: DispatchQueue?
     let completion: @Sendable (Result<URL, ThumbnailError>) -> Void
 }
 
@@ -244,7 +265,7 @@ private final class Download: @unchecked Sendable {
     let key: String
     let source: ThumbnailSource
     let file: URL
-    var waiters: [UUID: Waiter] = [:]
+    var waiters: [Int: Waiter] = [:]
 
     init(key: String, source: ThumbnailSource, file: URL) {
         self.key = key

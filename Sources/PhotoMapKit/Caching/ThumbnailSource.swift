@@ -30,6 +30,12 @@ struct ThumbnailSource: Sendable, Hashable {
 
     /// Scheme and host lowercased, default port and fragment dropped: one image, one key.
     static func canonical(_ url: String) -> String {
+        // Most URLs are canonical already; parsing each one would cost more than the cache hit.
+        let authority = url.drop { $0 != ":" }.dropFirst(3).prefix { $0 != "/" }
+        if !url.contains("#"), !url.prefix(while: { $0 != "/" }).contains(where: \.isUppercase),
+           !authority.contains(where: { $0.isUppercase || $0 == ":" }) {
+            return url
+        }
         guard var components = URLComponents(string: url) else { return url }
         components.scheme = components.scheme?.lowercased()
         components.host = components.host?.lowercased()

@@ -39,27 +39,28 @@ public struct FixtureTransport: FlickrTransport {
         let perPage = min(max(perPage, 1), FlickrSource.maximumPerPage)
         let pages = (photos.count + perPage - 1) / perPage
         let start = min((max(page, 1) - 1) * perPage, photos.count)
-        let slice = Array(photos[start..<min(start + perPage, photos.count)])
-        let answer: [String: Any] = [
-            "photos": ["page": page, "pages": pages, "perpage": perPage, "total": String(photos.count), "photo": slice],
-            "stat": "ok",
-        ]
-        return try JSONSerialization.data(withJSONObject: answer)
+        // The records go out byte for byte as recorded; only the paging envelope is new.
+        var answer = Data(#"{"photos":{"page":\#(page),"pages":\#(pages),"perpage":\#(perPage),"total":"\#(photos.count)","photo":["#.utf8)
+        for (offset, record) in photos[start..<min(start + perPage, photos.count)].enumerated() {
+            if offset > 0 { answer.append(UInt8(ascii: ",")) }
+            answer.append(record)
+        }
+        answer.append(contentsOf: #"]},"stat":"ok"}"#.utf8)
+        return answer
     }
 
-    /// Every photo record of a place, concatenated from its recorded pages.
-    private func recordedPhotos(placeID: String) throws -> [Any] {
+    /// Every photo record of a place as its recorded JSON bytes, concatenated from its recorded pages.
+    private func recordedPhotos(placeID: String) throws -> [Data] {
         let folder = catalog.appendingPathComponent("photos").appendingPathComponent(placeID)
         guard FileManager.default.fileExists(atPath: folder.path) else { throw FlickrError.unknownPlace(placeID) }
-        var photos: [Any] = []
+        var photos: [Data] = []
         var recordedPage = 1
         while case let file = folder.appendingPathComponent("page-\(recordedPage).json"),
               FileManager.default.fileExists(atPath: file.path) {
-            let object = try? JSONSerialization.jsonObject(with: read(file))
-            guard let answer = object as? [String: Any], let list = answer["photos"] as? [String: Any],
-                  let items = list["photo"] as? [Any]
-            else { throw FlickrError.catalogUnreadable(path: file.path, reason: "not JSON with a photos.photo list") }
-            photos += items
+            guard let records = JSONArraySplitter.elements(ofArrayAfter: #""photo":"#, in: try read(file)) else {
+                throw FlickrError.catalogUnreadable(path: file.path, reason: "not JSON with a photos.photo list")
+            }
+            photos += records
             recordedPage += 1
         }
         return photos
@@ -81,10 +82,10 @@ public struct FixtureTransport: FlickrTransport {
 /// Place id → its photo records, filled on first use.
 private final class PlacePhotoMemo: @unchecked Sendable {
     private let lock = NSLock()
-    // Guarded by `lock`; the values are JSON objects read once and never mutated.
-    private var photos: [String: [Any]] = [:]
+    // Guarded by `lock`.
+    private var photos: [String: [Data]] = [:]
 
-    func value(for placeID: String, load: () throws -> [Any]) throws -> [Any] {
+    func value(for placeID: String, load: () throws -> [Data]) throws -> [Data] {
         if let known = lock.withLock({ photos[placeID] }) { return known }
         let loaded = try load()
         lock.withLock { photos[placeID] = loaded }

@@ -76,10 +76,19 @@ public struct FlickrSource: PhotoSource {
         return Listing(items: photos, total: total, skipped: skipped)
     }
 
-    /// Decodes an answer: JSONP unwrapped, `stat: fail` turned into an error.
+    /// Decodes an answer: JSONP unwrapped, `stat: fail` turned into an error. The happy path parses once;
+    /// only an answer that does not decode is parsed again for its status.
     func decode<Answer: Decodable>(_ type: Answer.Type, method: String, from body: Data) throws -> Answer {
         let json = Self.unwrappingJSONP(body)
         let decoder = JSONDecoder()
+        let answerError: any Error
+        do {
+            let answer = try decoder.decode(Checked<Answer>.self, from: json)
+            if answer.stat == "ok" { return answer.value }
+            answerError = FlickrError.malformedAnswer(method: method, detail: "no \"stat\" field")
+        } catch {
+            answerError = error
+        }
         let status: FlickrStatus
         do {
             status = try decoder.decode(FlickrStatus.self, from: json)
@@ -87,15 +96,10 @@ public struct FlickrSource: PhotoSource {
             throw FlickrError.malformedAnswer(method: method, detail: FlickrError.describe(decodingError: error))
         }
         switch status.stat {
-        case "ok"?:
-            do {
-                return try decoder.decode(Answer.self, from: json)
-            } catch {
-                throw FlickrError.malformedAnswer(method: method, detail: FlickrError.describe(decodingError: error))
-            }
         case "fail"?:
-            throw FlickrError.apiFailure(method: method, code: status.code?.int,
-                                         message: status.message ?? "no message")
+            throw FlickrError.apiFailure(method: method, code: status.code?.int, message: status.message ?? "no message")
+        case "ok"?:
+            throw FlickrError.malformedAnswer(method: method, detail: FlickrError.describe(decodingError: answerError))
         default:
             throw FlickrError.malformedAnswer(method: method, detail: "no \"stat\" field")
         }
@@ -109,6 +113,19 @@ public struct FlickrSource: PhotoSource {
               let close = body.lastIndex(of: UInt8(ascii: ")")), close > start + prefix.count
         else { return body }
         return body[(start + prefix.count)..<close]
+    }
+}
+
+/// An answer decoded together with its `stat`, in one parse.
+private struct Checked<Value: Decodable>: Decodable {
+    let stat: String?
+    let value: Value
+
+    private enum CodingKeys: String, CodingKey { case stat }
+
+    init(from decoder: any Decoder) throws {
+        stat = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .stat)
+        value = try Value(from: decoder)
     }
 }
 

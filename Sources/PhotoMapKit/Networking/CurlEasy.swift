@@ -108,13 +108,17 @@ private final class ResponseCollector {
     }
 
     func appendHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         // Each response in a redirect chain starts with its status line: keep only the last one's fields.
-        if line.hasPrefix("HTTP/") {
+        if bytes.starts(with: "HTTP/".utf8) {
             headers = [:]
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].lowercased()
-            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            return
         }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
+        let name = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
+        var value = bytes[(colon + 1)...]
+        while let first = value.first, isSpace(first) { value = value.dropFirst() }
+        while let last = value.last, isSpace(last) { value = value.dropLast() }
+        headers[name] = String(decoding: value, as: UTF8.self)
     }
 }
