@@ -143,19 +143,26 @@ public final class ThumbnailCache: @unchecked Sendable {
         }
     }
 
+    /// Starts workers up to the concurrency limit. A worker keeps taking waiting downloads until none
+    /// is left, and settles each on the state queue with `sync`, which runs on the worker's own thread:
+    /// no thread hop per image.
     private func startWaitingDownloads() {
         while running < configuration.maximumConcurrentDownloads, !waiting.isEmpty {
-            let download = waiting.removeFirst()
+            let first = waiting.removeFirst()
             running += 1
             downloadQueue.async { [self] in
-                let outcome = fetchAndStore(download)
-                stateQueue.async { [self] in finish(download, outcome) }
+                var next: Download? = first
+                while let download = next {
+                    let outcome = fetchAndStore(download)
+                    next = stateQueue.sync { finish(download, outcome) }
+                }
             }
         }
     }
 
-    private func finish(_ download: Download, _ outcome: DownloadOutcome) {
-        running -= 1
+    /// Settles a download with everyone waiting for it; returns the next one for this worker, or nil
+    /// when the worker should stop.
+    private func finish(_ download: Download, _ outcome: DownloadOutcome) -> Download? {
         inFlight[download.key] = nil
         switch outcome {
         case let .stored(bytes):
@@ -175,7 +182,11 @@ public final class ThumbnailCache: @unchecked Sendable {
         let result: Result<URL, ThumbnailError> = outcome.error.map { .failure($0) } ?? .success(download.file)
         for waiter in download.waiters.values { deliver(result, to: waiter) }
         download.waiters.removeAll()
-        startWaitingDownloads()
+        guard !waiting.isEmpty else {
+            running -= 1
+            return nil
+        }
+        return waiting.removeFirst()
     }
 
     private func deliver(_ result: Result<URL, ThumbnailError>, to waiter: Waiter) {
