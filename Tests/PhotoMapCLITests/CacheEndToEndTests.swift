@@ -63,6 +63,15 @@ struct CacheEndToEndTests {
         #expect(try jsonObject(try photomap(["cache", "stats", "--json"]))["entries"] as? Int == 2)
     }
 
+    @Test("a prefetch that gets nothing is a failure (exit 1), after the listing is printed")
+    func everythingFails() throws {
+        let catalog = try catalog(["/status404/square-150.png", "/html200/square-151.png"])
+        let result = try photomap(["photos", "--place", catalog.placeID, "--prefetch"], catalog: catalog)
+        #expect(result.status == 1)
+        #expect(result.stdout.hasSuffix("2 of 2 photos\n"))
+        #expect(result.stderr.hasSuffix("photomap: error: none of the 2 squares could be fetched (see the warnings above)\n"))
+    }
+
     @Test("kill -9 in the middle of a prefetch leaves nothing corrupt, and the next run completes it")
     func killDuringPrefetch() throws {
         let catalog = try catalog((0..<120).map { "/slow/photo-\($0).jpg" })

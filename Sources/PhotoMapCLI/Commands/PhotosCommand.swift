@@ -23,9 +23,8 @@ enum PhotosCommand {
         }
         let limit = try limit(parsed.value("limit"))
         let listing = try configuration.makeSource(console: console).photos(inPlace: placeID, limit: limit)
-        if parsed.has("prefetch") {
-            try Prefetcher.run(listing.items, cache: configuration.makeThumbnailCache(), console: console)
-        }
+        let prefetched = parsed.has("prefetch")
+            ? try Prefetcher.run(listing.items, cache: configuration.makeThumbnailCache(), console: console) : nil
         let annotations = listing.items.map(configuration.adapter.annotation(for:))
         try AnnotationOutput.present(
             listing, annotations: annotations, json: parsed.has("json"), console: console,
@@ -33,6 +32,7 @@ enum PhotosCommand {
                       .init(heading: "DESCRIPTION", flexible: true), .init(heading: "TAKEN")],
             cells: { [$0.id, $0.title, $0.subtitle, String(($0.dateTaken ?? "").prefix(10))] },
             footer: "\(annotations.count)\(listing.total.map { " of \($0)" } ?? "") photos")
+        try Prefetcher.check(prefetched)
     }
 
     private static func limit(_ text: String?) throws(UsageError) -> Int {

@@ -6,7 +6,9 @@ enum Prefetcher {
     /// Failures listed one by one before the rest are only counted.
     static let reportedFailures = 5
 
-    static func run(_ photos: [Photo], cache: ThumbnailCache, console: Console) throws {
+    /// Fetches the squares; throws only for a full disk. Returns the report.
+    @discardableResult
+    static func run(_ photos: [Photo], cache: ThumbnailCache, console: Console) throws -> PrefetchReport? {
         let bar = ProgressBar(console: console, label: "prefetching squares")
         let finished = DispatchSemaphore(value: 0)
         let outcome = ReportBox()
@@ -19,7 +21,7 @@ enum Prefetcher {
         finished.wait()
         bar.finish()
         cache.saveStatistics()
-        guard let report = outcome.report else { return }
+        guard let report = outcome.report else { return nil }
         for failure in report.failures.prefix(reportedFailures) {
             console.warn("no square for photo \(failure.photoID): \(failure.error)")
         }
@@ -31,6 +33,13 @@ enum Prefetcher {
             throw full.error
         }
         console.err("photomap: \(report.succeeded) of \(report.total) squares ready in \(cache.directory.path)\n")
+        return report
+    }
+
+    /// A prefetch that got nothing at all is a failure (exit 1), after the listing is printed.
+    static func check(_ report: PrefetchReport?) throws {
+        guard let report, report.total > 0, report.succeeded == 0 else { return }
+        throw CommandFailure("none of the \(report.total) squares could be fetched (see the warnings above)")
     }
 }
 
