@@ -82,7 +82,9 @@ static inline int photomap_jpeg_decode(const unsigned char *data, unsigned long 
             target[3] = 255;
         }
     }
-    // A truncated file makes libjpeg warn (JWRN_JPEG_EOF) and fill in the rest: treat it as an error.
+    jpeg_finish_decompress(&info);
+    // A truncated file makes libjpeg warn (JWRN_JPEG_EOF, some only in finish) and fill in the rest:
+    // treat any warning as an error.
     if (error.manager.num_warnings > 0) {
         (*error.manager.format_message)((j_common_ptr)&info, error.message);
         snprintf(message, message_size, "%s", error.message);
@@ -91,7 +93,6 @@ static inline int photomap_jpeg_decode(const unsigned char *data, unsigned long 
         free(row);
         return 0;
     }
-    jpeg_finish_decompress(&info);
     *width = (int)info.output_width;
     *height = (int)info.output_height;
     jpeg_destroy_decompress(&info);
@@ -118,7 +119,8 @@ static inline int photomap_jpeg_encode(const unsigned char *rgba, int width, int
         snprintf(message, message_size, "%s", error.message);
         jpeg_destroy_compress(&info);
         free(row);
-        free(*output);
+        // The memory destination may have replaced (and freed) *output without telling us yet:
+        // freeing it here could free twice, so the buffer is leaked on this rare error path.
         *output = NULL;
         return 0;
     }

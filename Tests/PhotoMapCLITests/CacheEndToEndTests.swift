@@ -23,6 +23,17 @@ struct CacheEndToEndTests {
         return try PhotomapBinary.run(["--image-host", images.url("")] + arguments, environment: environment)
     }
 
+    /// Entries in this test's cache folder, counted on disk.
+    func storedEntries() -> Int {
+        let enumerator = FileManager.default.enumerator(atPath: work.url.appendingPathComponent("cache/thumbs").path)
+        var count = 0
+        while let path = enumerator?.nextObject() as? String {
+            let name = (path as NSString).lastPathComponent
+            if name.count == 64 && !name.hasPrefix(".") { count += 1 }
+        }
+        return count
+    }
+
     func catalog(_ paths: [String]) throws -> TestCatalog {
         try TestCatalog(in: work.url, squareURLs: paths.map(images.url))
     }
@@ -83,7 +94,9 @@ struct CacheEndToEndTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        Thread.sleep(forTimeInterval: 1.2)
+        // Kill it once some squares are stored and others are still downloading.
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, storedEntries() < 10 { Thread.sleep(forTimeInterval: 0.05) }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
@@ -99,7 +112,7 @@ struct CacheEndToEndTests {
 
     @Test("two processes on one cold cache download each square once and leave it consistent")
     func twoProcesses() throws {
-        let paths = (0..<60).map { "/slow/large-\($0).png" }
+        let paths = (100..<160).map { "/slow/square-\($0).png" }
         let catalog = try catalog(paths)
         let processes = (0..<2).map { _ in
             let process = Process()

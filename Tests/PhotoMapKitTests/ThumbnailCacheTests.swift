@@ -11,7 +11,7 @@ private func photo(_ id: String, square url: String) -> Photo {
 
 /// Waits for one square, for tests that do not need a queue of their own.
 private func square(_ cache: ThumbnailCache, _ photo: Photo) -> Result<URL, ThumbnailError> {
-    cache.squareNow(for: photo)
+    cache.imageNow(for: photo)
 }
 
 /// Counts fetches and answers slowly, so concurrent requests overlap.
@@ -82,7 +82,7 @@ struct ThumbnailCacheTests {
             for index in 0..<100 {
                 group.addTask { [cache, images] in
                     await withCheckedContinuation { continuation in
-                        cache.square(for: photo("p\(index)", square: images.url(path)), queue: .global()) { continuation.resume(returning: $0) }
+                        cache.image(for: photo("p\(index)", square: images.url(path)), queue: .global()) { continuation.resume(returning: $0) }
                     }
                 }
             }
@@ -102,7 +102,7 @@ struct ThumbnailCacheTests {
         var requests: [ThumbnailRequest] = []
         for index in 0..<3 {
             done.enter()
-            requests.append(cache.square(for: photo("\(index)", square: "http://example.invalid/a.png"), queue: .global()) { result in
+            requests.append(cache.image(for: photo("\(index)", square: "http://example.invalid/a.png"), queue: .global()) { result in
                 outcomes.add(index, result)
                 done.leave()
             })
@@ -158,10 +158,10 @@ struct ThumbnailCacheTests {
     @Test("with no square URL, the square is cropped from the larger image and stored as PNG", arguments: ["large-1.png", "big-1.jpg"])
     func derivedSquare(name: String) throws {
         let record = Photo(id: "1", images: [.medium: ImageReference(url: images.url("/ok/\(name)"), width: 240, height: 180)])
-        let file = try cache.squareNow(for: record, size: .small).get()
+        let file = try cache.imageNow(for: record, size: .square).get()
         let image = try PNGCodec.decode(Data(contentsOf: file))
         #expect(image.width == 75 && image.height == 75)
-        let large = try cache.squareNow(for: record, size: .large).get()
+        let large = try cache.imageNow(for: record, size: .largeSquare).get()
         #expect(try PNGCodec.decode(Data(contentsOf: large)).width == 150)
         #expect(large != file)
     }
@@ -180,6 +180,38 @@ struct ThumbnailCacheTests {
         let again = try square(cache, photo("1", square: url)).get()
         #expect(try Data(contentsOf: again) == original)
         #expect(try images.count(of: "/ok/square-6.png") == 2)
+    }
+
+    @Test("a cached file damaged in the middle fails its full decode on use, and is replaced")
+    func damagedInTheMiddle() throws {
+        let url = images.url("/ok/square-9.png")
+        let file = try square(cache, photo("1", square: url)).get()
+        let original = try Data(contentsOf: file)
+        var damaged = original
+        damaged[damaged.count / 2] ^= 0xFF
+        try damaged.write(to: file)
+        let again = try square(cache, photo("1", square: url)).get()
+        #expect(try Data(contentsOf: again) == original)
+        #expect(try images.count(of: "/ok/square-9.png") == 2)
+    }
+
+    @Test("an image with bytes after its end is stored without them, so it is a hit next time")
+    func trailingBytes() throws {
+        let name = "trailing-\(UUID().uuidString).jpg"
+        let jpeg = try JPEGCodec.encode(TestImages.pattern(width: 75, height: 75, seed: 9))
+        try (jpeg + Data("garbage after the end".utf8)).write(to: TestImages.folder.appendingPathComponent(name))
+        let file = try square(cache, photo("1", square: images.url("/ok/\(name)"))).get()
+        #expect(try Data(contentsOf: file) == jpeg)
+        _ = try square(cache, photo("1", square: images.url("/ok/\(name)"))).get()
+        #expect(try images.count(of: "/ok/\(name)") == 1)
+    }
+
+    @Test("a square URL whose image claims a huge size is refused before it is decoded")
+    func hugeSquare() throws {
+        let name = "huge-\(UUID().uuidString).png"
+        try PNGCodec.encode(TestImages.pattern(width: 400, height: 400, seed: 1)).write(to: TestImages.folder.appendingPathComponent(name))
+        let result = square(cache, photo("1", square: images.url("/ok/\(name)")))
+        guard case .failure(.invalidImage(_, .implausibleSize(400, 400))) = result else { Issue.record("got \(result)"); return }
     }
 
     @Test("verify decodes every entry, removes the corrupt ones and counts them")
@@ -202,7 +234,7 @@ struct ThumbnailCacheTests {
                                      configuration: .init(limitBytes: entrySize * 4 + entrySize / 2))
         var files: [URL] = []
         for index in 10..<14 {
-            files.append(try limited.squareNow(for: photo("\(index)", square: images.url("/ok/square-\(index).png"))).get())
+            files.append(try limited.imageNow(for: photo("\(index)", square: images.url("/ok/square-\(index).png"))).get())
         }
         // Ages: 10 oldest … 13 newest; then 10 is used again, so 11 becomes the oldest.
         for (offset, file) in files.enumerated() {
@@ -211,8 +243,8 @@ struct ThumbnailCacheTests {
                          timeval(tv_sec: Int(Date().timeIntervalSince1970 - age), tv_usec: 0)]
             utimes(file.path, &times)
         }
-        _ = try limited.squareNow(for: photo("10", square: images.url("/ok/square-10.png"))).get()
-        _ = try limited.squareNow(for: photo("14", square: images.url("/ok/square-14.png"))).get()
+        _ = try limited.imageNow(for: photo("10", square: images.url("/ok/square-10.png"))).get()
+        _ = try limited.imageNow(for: photo("14", square: images.url("/ok/square-14.png"))).get()
         let remaining = Set(limited.store.entries().map(\.url.lastPathComponent))
         #expect(remaining.count == 3, "5 entries exceed the limit; the sweep keeps at most 70% of it (3 entries)")
         #expect(remaining.contains(files[0].lastPathComponent), "used again: kept")
@@ -236,7 +268,7 @@ struct ThumbnailCacheTests {
         _ = try square(cache, photo("1", square: images.url("/ok/square-40.png"))).get()
         cache.saveStatistics()
         let later = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin())
-        _ = try later.squareNow(for: photo("1", square: images.url("/ok/square-40.png"))).get()
+        _ = try later.imageNow(for: photo("1", square: images.url("/ok/square-40.png"))).get()
         later.saveStatistics()
         let stats = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin()).statistics()
         #expect(stats.hits == 2 && stats.misses == 1)
@@ -279,7 +311,8 @@ struct ThumbnailCacheTests {
         let full = ThumbnailCache(cacheDirectory: disk.url, origin: HTTPImageOrigin(retryPolicy: .never))
         var failures: [ThumbnailError] = []
         for index in 100..<160 {
-            if case let .failure(error) = full.squareNow(for: photo("\(index)", square: images.url("/ok/large-\(index).png"))) {
+            let medium = Photo(id: "\(index)", images: [.medium: ImageReference(url: images.url("/ok/large-\(index).png"))])
+            if case let .failure(error) = full.imageNow(for: medium, size: .medium) {
                 failures.append(error)
             }
         }

@@ -30,10 +30,12 @@ struct DiskStore: Sendable {
         return URL(fileURLWithPath: "\(root.path)/\(hash.prefix(Self.shardDigits))/\(hash)", isDirectory: false)
     }
 
-    /// The lock processes take before fetching into the entry's shard. One per shard, not per entry:
-    /// creating and removing a lock file for every image would double the file-system work.
+    /// The lock processes take before fetching the entry: one of 256 in `.locks/` (by the first two hex
+    /// digits of its name), not one per entry, since creating and removing a lock file per image would
+    /// double the file-system work. `cache clear` never removes them: a lock file deleted while held
+    /// would let a second process lock a new one and download the same image.
     func lockPath(for file: URL) -> String {
-        file.deletingLastPathComponent().appendingPathComponent(".lock").path
+        "\(root.path)/.locks/\(file.lastPathComponent.prefix(2)).lock"
     }
 
     /// Whether `file` holds a whole image by its first and last bytes: a PNG signature and IEND chunk,
@@ -47,11 +49,7 @@ struct DiskStore: Sendable {
         guard fstat(descriptor, &status) == 0, status.st_size >= 20 else { return false }
         var head = [UInt8](repeating: 0, count: 8), tail = [UInt8](repeating: 0, count: 12)
         guard pread(descriptor, &head, 8, 0) == 8, pread(descriptor, &tail, 12, off_t(status.st_size) - 12) == 12 else { return false }
-        switch ImageDecoder.format(of: head) {
-        case .png?: return tail[4...7].elementsEqual("IEND".utf8)
-        case .jpeg?: return tail[10] == 0xFF && tail[11] == 0xD9
-        case nil: return false
-        }
+        return ImageDecoder.isWhole(head: head, tail: tail)
     }
 
     /// Marks a hit for the LRU order; skipped when it was marked in the last minute, to spare the disk.
@@ -66,7 +64,12 @@ struct DiskStore: Sendable {
         let folder = file.deletingLastPathComponent()
         try createFolder(of: file)
         let temporary = folder.appendingPathComponent(".tmp-\(file.lastPathComponent)-\(UUID().uuidString)").path
-        let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
+        var descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
+        if descriptor < 0 && errno == ENOENT {
+            // Another process's `cache clear` removed the shard folder: make it again, once.
+            try createFolder(of: file, again: true)
+            descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
+        }
         guard descriptor >= 0 else { throw Self.writeError(errno, path: temporary) }
         var failure: Int32?
         data.withUnsafeBytes { buffer in
@@ -90,10 +93,10 @@ struct DiskStore: Sendable {
         }
     }
 
-    /// Creates the shard folder an entry goes in.
-    func createFolder(of file: URL) throws(ThumbnailError) {
+    /// Creates the folder `file` goes in (`again`: even if this process made it before).
+    func createFolder(of file: URL, again: Bool = false) throws(ThumbnailError) {
         let folder = file.deletingLastPathComponent()
-        guard !createdFolders.contains(folder.path) else { return }
+        guard again || !createdFolders.contains(folder.path) else { return }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
@@ -120,13 +123,14 @@ struct DiskStore: Sendable {
         return result
     }
 
-    /// Removes least-recently-used entries until at most `maximumBytes` remain; returns what went.
+    /// Removes least-recently-used entries until at most `maximumBytes` remain (never `keeping`, the
+    /// entry just stored for a waiting caller); returns what went.
     @discardableResult
-    func evict(downTo maximumBytes: Int) -> (entries: Int, bytes: Int) {
+    func evict(downTo maximumBytes: Int, keeping: URL? = nil) -> (entries: Int, bytes: Int) {
         let all = entries().sorted { $0.lastUsed < $1.lastUsed }
         var total = all.reduce(0) { $0 + $1.bytes }
         var removed = (entries: 0, bytes: 0)
-        for entry in all where total > maximumBytes {
+        for entry in all where total > maximumBytes && entry.url.path != keeping?.path {
             guard unlink(entry.url.path) == 0 else { continue }
             total -= entry.bytes
             removed.entries += 1
@@ -135,15 +139,15 @@ struct DiskStore: Sendable {
         return removed
     }
 
-    /// Removes every entry, lock and leftover temporary file; returns how many entries went.
+    /// Removes every entry and leftover temporary file (not the locks); returns how many entries went.
     @discardableResult
     func removeAll() -> Int {
-        createdFolders.removeAll()
         let count = entries().count
         let manager = FileManager.default
         for shard in (try? manager.contentsOfDirectory(atPath: root.path)) ?? [] where shard.count == Self.shardDigits {
             try? manager.removeItem(at: root.appendingPathComponent(shard))
         }
+        createdFolders.removeAll()
         return count
     }
 

@@ -55,9 +55,10 @@ public final class ThumbnailCache: @unchecked Sendable {
         self.fetchers = FetcherPool(origin: origin)
     }
 
-    /// Asks for a photo's square; `completion` runs on `queue` with the local file, or the error.
+    /// Asks for a photo's image (by default its 75×75 square); `completion` runs on `queue` with the
+    /// local file, or the error.
     @discardableResult
-    public func square(for photo: Photo, size: SquareSize = .small, queue: DispatchQueue,
+    public func image(for photo: Photo, size: PhotoSize = .square, queue: DispatchQueue,
                        completion: @escaping @Sendable (Result<URL, ThumbnailError>) -> Void) -> ThumbnailRequest {
         let request = ThumbnailRequest(cache: self)
         let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost)
@@ -70,11 +71,11 @@ public final class ThumbnailCache: @unchecked Sendable {
         return request
     }
 
-    /// The square's file, waiting for it: for callers without a queue of their own.
-    public func squareNow(for photo: Photo, size: SquareSize = .small) -> Result<URL, ThumbnailError> {
+    /// The image's file, waiting for it: for callers without a queue of their own.
+    public func imageNow(for photo: Photo, size: PhotoSize = .square) -> Result<URL, ThumbnailError> {
         let done = DispatchSemaphore(value: 0)
         let result = ResultBox()
-        square(for: photo, size: size, queue: .global()) { outcome in
+        image(for: photo, size: size, queue: .global()) { outcome in
             result.set(outcome)
             done.signal()
         }
@@ -85,7 +86,7 @@ public final class ThumbnailCache: @unchecked Sendable {
     /// Fetches the squares of many photos, reporting progress on `queue` (at most every 50 ms, and
     /// at the end), then the report. All requests enter the state queue together, and answers are
     /// tallied there: a warm prefetch makes no thread hop per photo.
-    public func prefetch(_ photos: [Photo], size: SquareSize = .small, queue: DispatchQueue,
+    public func prefetch(_ photos: [Photo], size: PhotoSize = .square, queue: DispatchQueue,
                          progress: @escaping @Sendable (PrefetchProgress) -> Void,
                          completion: @escaping @Sendable (PrefetchReport) -> Void) {
         let tally = PrefetchTally(total: photos.count)
@@ -93,7 +94,7 @@ public final class ThumbnailCache: @unchecked Sendable {
         let sources = photos.map { ThumbnailSource.resolve($0, size: size, imageHost: configuration.imageHost) }
         stateQueue.async { [self] in
             for (photo, source) in zip(photos, sources) {
-                let waiter = Waiter(queue: nil) { result in
+                let waiter = Waiter(queue: nil, verifiesHits: false) { result in
                     let (snapshot, finished, due) = tally.record(result, photoID: photo.id)
                     if due { queue.async { progress(snapshot) } }
                     if finished { queue.async { completion(tally.report) } }
@@ -124,7 +125,17 @@ public final class ThumbnailCache: @unchecked Sendable {
         if store.holdsImage(file) {
             counters.hits += 1
             store.touch(file)
-            return deliver(.success(file), to: waiter)
+            guard waiter.verifiesHits else { return deliver(.success(file), to: waiter) }
+            // A file damaged in the middle passes the cheap check: callers that will use the image get a
+            // full decode, off the state queue; a file that fails it is a miss, removed and fetched again.
+            downloadQueue.async { [self] in
+                guard (try? Data(contentsOf: file)).flatMap({ try? ImageDecoder.decode($0) }) == nil else {
+                    return deliver(.success(file), to: waiter)
+                }
+                unlink(file.path)
+                stateQueue.async { [self] in start(source, request: request, waiter: waiter) }
+            }
+            return
         }
         let download = Download(key: key, source: source, file: file)
         download.waiters[request.id] = waiter
@@ -171,7 +182,7 @@ public final class ThumbnailCache: @unchecked Sendable {
             estimatedBytes = (estimatedBytes ?? store.entries().reduce(0) { $0 + $1.bytes }) + bytes
             if let total = estimatedBytes, total > configuration.limitBytes {
                 let target = Int(Double(configuration.limitBytes) * Self.trimRatio)
-                estimatedBytes = total - store.evict(downTo: target).bytes
+                estimatedBytes = total - store.evict(downTo: target, keeping: download.file).bytes
             }
         case .storedByAnotherProcess:
             counters.hits += 1
@@ -198,10 +209,12 @@ public final class ThumbnailCache: @unchecked Sendable {
 
     /// Fetches, checks and stores one image, holding its cross-process lock.
     private func fetchAndStore(_ download: Download) -> DownloadOutcome {
-        let lock: FileLock
+        let lock: FileLock?
         do {
             try store.createFolder(of: download.file)
-            lock = try FileLock(path: store.lockPath(for: download.file))
+            let lockPath = store.lockPath(for: download.file)
+            try store.createFolder(of: URL(fileURLWithPath: lockPath))
+            lock = try FileLock(path: lockPath)
         } catch {
             return .failed(error)
         }
@@ -220,12 +233,22 @@ public final class ThumbnailCache: @unchecked Sendable {
         }
     }
 
-    /// The bytes to store: the image itself after a full decode, or the square cropped from it as PNG.
+    /// The largest side accepted for an image to crop a square from, or a medium image.
+    static let maximumSourceSide = 4_096
+
+    /// The bytes to store: the image itself after a full decode (cut after its end marker), or the
+    /// square cropped from it as PNG.
     static func checked(_ body: Data, source: ThumbnailSource) throws(ThumbnailError) -> Data {
         let url = HTTPError.redacted(source.url)
         do {
-            let (image, _) = try ImageDecoder.decode(body)
-            guard let side = source.derivedSide else { return body }
+            // Checked before decoding allocates: a tiny file may claim a huge image.
+            let (image, _) = try ImageDecoder.decode(body, maximumSide: source.expectedSide.map { $0 * 2 } ?? maximumSourceSide)
+            guard let side = source.derivedSide else {
+                guard let whole = ImageDecoder.trimmedToEnd(body) else {
+                    throw ImageError.undecodable("the file does not end with its end marker")
+                }
+                return whole
+            }
             return try PNGCodec.encode(image.centreSquare(side: side))
         } catch let error as ImageError {
             throw .invalidImage(url: url, error)
@@ -264,9 +287,11 @@ private final class RequestCounter: @unchecked Sendable {
 }
 
 /// A requester waiting for an image: where and what to call back. Without a queue the callback
-/// runs on the state queue itself, so it must be quick (the prefetch tally).
+/// runs on the state queue itself, so it must be quick (the prefetch tally). Requesters that will use
+/// the image have hits fully decoded; a prefetch, which only makes sure the files are there, does not.
 private struct Waiter {
     let queue: DispatchQueue?
+    var verifiesHits = true
     let completion: @Sendable (Result<URL, ThumbnailError>) -> Void
 }
 

@@ -4,19 +4,24 @@ import Foundation
 struct ThumbnailSource: Sendable, Hashable {
     /// The image to download.
     let url: String
+    /// The size asked for.
+    let size: PhotoSize
     /// Set when the square is made locally from `url` (a larger image).
     let derivedSide: Int?
 
-    /// The record's own square URL; else its larger image, cropped locally; else the square on the image host.
-    static func resolve(_ photo: Photo, size: SquareSize, imageHost: ImageHost) -> ThumbnailSource? {
-        if let own = photo.images[size.photoSize]?.url {
-            return ThumbnailSource(url: own, derivedSide: nil)
+    /// The record's own URL for the size; for a square without one, its larger image cropped locally;
+    /// else the image on the image host.
+    static func resolve(_ photo: Photo, size: PhotoSize, imageHost: ImageHost) -> ThumbnailSource? {
+        if let own = photo.images[size]?.url {
+            return ThumbnailSource(url: own, size: size, derivedSide: nil)
         }
-        let larger: [PhotoSize] = size == .small ? [.largeSquare, .medium] : [.medium]
-        if let source = larger.lazy.compactMap({ photo.images[$0]?.url }).first {
-            return ThumbnailSource(url: source, derivedSide: size.rawValue)
+        if let side = size.squareSide {
+            let larger: [PhotoSize] = size == .square ? [.largeSquare, .medium] : [.medium]
+            if let source = larger.lazy.compactMap({ photo.images[$0]?.url }).first {
+                return ThumbnailSource(url: source, size: size, derivedSide: side)
+            }
         }
-        return imageHost.url(for: photo, size: size.photoSize).map { ThumbnailSource(url: $0, derivedSide: nil) }
+        return imageHost.url(for: photo, size: size).map { ThumbnailSource(url: $0, size: size, derivedSide: nil) }
     }
 
     /// The cache key: the canonical URL, plus the crop for derived squares.
@@ -24,6 +29,9 @@ struct ThumbnailSource: Sendable, Hashable {
         let canonical = Self.canonical(url)
         return derivedSide.map { "\(canonical)#square\($0)" } ?? canonical
     }
+
+    /// The side a square URL's image should have; nil for derived squares and medium images.
+    var expectedSide: Int? { derivedSide == nil ? size.squareSide : nil }
 
     /// Whether the URL may be fetched at all.
     var isFetchable: Bool { HTTPClient.scheme(of: url) != nil }

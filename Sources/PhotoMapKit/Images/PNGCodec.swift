@@ -27,7 +27,7 @@ public enum PNGCodec {
     }
 
     /// The image in a PNG file's bytes; throws for anything truncated or corrupt.
-    public static func decode(_ data: Data) throws -> RGBAImage {
+    public static func decode(_ data: Data, maximumSide: Int = ImageDecoder.maximumSide) throws -> RGBAImage {
         guard data.starts(with: signature) else { throw ImageError.undecodable("no PNG signature") }
         let bytes = [UInt8](data)
         // libpng reads from the memory given at begin time until finish: one closure covers both.
@@ -39,7 +39,8 @@ public enum PNGCodec {
             }
             defer { png_image_free(&control) }
             let width = Int(control.width), height = Int(control.height)
-            guard (1...ImageDecoder.maximumSide).contains(width), (1...ImageDecoder.maximumSide).contains(height) else {
+            // Checked from the header, before the pixels are allocated: a tiny file may claim a huge image.
+            guard (1...maximumSide).contains(width), (1...maximumSide).contains(height) else {
                 throw ImageError.implausibleSize(width: width, height: height)
             }
             control.format = photomap_png_format_rgba

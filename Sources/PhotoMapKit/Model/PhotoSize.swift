@@ -7,6 +7,15 @@ public enum PhotoSize: String, Sendable, CaseIterable, Hashable {
     /// Medium image (`url_m`), the one photo pages show.
     case medium = "m"
 
+    /// The side of a square size in pixels; nil for the medium image.
+    public var squareSide: Int? {
+        switch self {
+        case .square: return 75
+        case .largeSquare: return 150
+        case .medium: return nil
+        }
+    }
+
     /// The URL suffix Flickr uses for this size (misc.urls); medium (500 px) has none.
     public var urlSuffix: String {
         switch self {
