@@ -24,7 +24,8 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
-        .target(name: "PhotoMapKit", dependencies: ["CCurl", "CPNG", "CJPEG"]),
+        // Pages/Assets (the pages' script, style and placeholder) are copied beside the binary.
+        .target(name: "PhotoMapKit", dependencies: ["CCurl", "CPNG", "CJPEG"], resources: [.copy("Pages/Assets")]),
         .target(name: "PhotoMapCLI", dependencies: ["PhotoMapKit"]),
         .executableTarget(name: "photomap", dependencies: ["PhotoMapCLI"]),
         .executableTarget(name: "photomap-fixture-images", dependencies: ["PhotoMapKit"]),

@@ -5,7 +5,7 @@ enum PhotosCommand {
     static let spec = CommandSpec(
         name: "photos",
         summary: "list the photos taken in a place (flickr.photos.search)",
-        usage: "photomap photos --place ID [--limit N] [--json] [--prefetch]",
+        usage: "photomap photos --place ID [--limit N] [--json] [--prefetch] [--map [FILE]]",
         discussion: """
         Lists up to N photos taken in the place (its id is in `photomap places`): title, the first words
         of the description, date taken and coordinate. Photos without geo are listed with no coordinate.
@@ -15,6 +15,7 @@ enum PhotosCommand {
             .value("limit", "N", "at most N photos, 1–\(FlickrSource.maximumResults) (default 100)"),
             .flag("json", "print a JSON array of annotations instead of a table"),
             .flag("prefetch", "fetch the listed photos' 75×75 squares into the thumbnail cache now"),
+            MapOutput.option,
         ])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
@@ -22,7 +23,8 @@ enum PhotosCommand {
             throw UsageError("photos needs --place ID (the ids are in `photomap places`)")
         }
         let limit = try limit(parsed.value("limit"))
-        let listing = try configuration.makeSource(console: console).photos(inPlace: placeID, limit: limit)
+        let source = try configuration.makeSource(console: console)
+        let listing = try source.photos(inPlace: placeID, limit: limit)
         let prefetched = parsed.has("prefetch")
             ? try Prefetcher.run(listing.items, cache: configuration.makeThumbnailCache(), console: console) : nil
         let annotations = listing.items.map(configuration.adapter.annotation(for:))
@@ -33,6 +35,17 @@ enum PhotosCommand {
             cells: { [$0.id, $0.title, $0.subtitle, String(($0.dateTaken ?? "").prefix(10))] },
             footer: "\(annotations.count)\(listing.total.map { " of \($0)" } ?? "") photos")
         try Prefetcher.check(prefetched)
+        if let file = MapOutput.file(parsed, defaultName: "photomap-photos-\(HTML.fileName(for: placeID)).html") {
+            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration)
+            try MapOutput.prefetchImages(listing.items, cache: builder.cache, console: console)
+            try builder.writeAssets()
+            // The page is titled with the place's name when the top places know it.
+            let place = (try? source.topPlaces().items.first { $0.id == placeID }).map(configuration.adapter.annotation(for:))
+            try builder.writePhotosPage(at: file.lastPathComponent, title: place?.title ?? "Photos of \(placeID)",
+                                        subtitle: "\(listing.items.count) photos" + (place.map { " · \($0.subtitle)" } ?? ""),
+                                        photos: listing.items, back: nil, defaultView: "map")
+            MapOutput.report(file, writer: writer, console: console)
+        }
     }
 
     private static func limit(_ text: String?) throws(UsageError) -> Int {

@@ -27,6 +27,17 @@ struct ArgumentParser {
                     parsed.options[name] = ""
                 } else if let inlineValue {
                     parsed.options[name] = inlineValue
+                } else if spec.valueIsOptional {
+                    // The next word is the value unless it is an option, or (for commands taking
+                    // arguments) does not look like a file name for it.
+                    let acceptsArguments = parsed.command?.acceptsArguments ?? false
+                    if let next = remaining.first, !next.hasPrefix("-"),
+                       !acceptsArguments || next.lowercased().hasSuffix(".html") || next.lowercased().hasSuffix(".htm") {
+                        parsed.options[name] = next
+                        remaining.removeFirst()
+                    } else {
+                        parsed.options[name] = ""
+                    }
                 } else if let next = remaining.first, !next.hasPrefix("--") {
                     // A value may start with one dash (a negative latitude); "--" starts the next option.
                     parsed.options[name] = next

@@ -6,6 +6,8 @@ struct OptionSpec: Sendable {
     let valueName: String?
     /// One line for `--help`.
     let help: String
+    /// Whether the value may be left out (`--map` or `--map FILE`).
+    var valueIsOptional = false
 
     /// A flag such as `--json`.
     static func flag(_ name: String, _ help: String) -> OptionSpec {
@@ -17,8 +19,14 @@ struct OptionSpec: Sendable {
         OptionSpec(name: name, valueName: valueName, help: help)
     }
 
-    /// "--limit N", as help shows it.
+    /// An option whose value may be left out, such as `--map [FILE]`.
+    static func optionalValue(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, valueName: valueName, help: help, valueIsOptional: true)
+    }
+
+    /// "--limit N" or "--map [FILE]", as help shows it.
     var synopsis: String {
-        valueName.map { "--\(name) \($0)" } ?? "--\(name)"
+        guard let valueName else { return "--\(name)" }
+        return valueIsOptional ? "--\(name) [\(valueName)]" : "--\(name) \(valueName)"
     }
 }

@@ -83,6 +83,14 @@ public final class ThumbnailCache: @unchecked Sendable {
         return result.value ?? .failure(.cancelled)
     }
 
+    /// The cached file of a photo's image when it is on disk and whole (the cheap check); no fetch.
+    public func cachedFile(for photo: Photo, size: PhotoSize = .square) -> URL? {
+        guard let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost), source.isFetchable
+        else { return nil }
+        let file = store.file(for: source.key)
+        return store.holdsImage(file) ? file : nil
+    }
+
     /// Fetches the squares of many photos, reporting progress on `queue` (at most every 50 ms, and
     /// at the end), then the report. All requests enter the state queue together, and answers are
     /// tallied there: a warm prefetch makes no thread hop per photo.

@@ -1,0 +1,39 @@
+import Dispatch
+import Foundation
+import PhotoMapKit
+
+/// `--map [FILE]` on listings: writes the listing as a map page, FILE.html beside a FILE_files/ folder
+/// holding its assets, squares and (for photos) photo pages.
+enum MapOutput {
+    static let option = OptionSpec.optionalValue("map", "FILE", "also write a map page (default name: photomap-….html); prints its path")
+
+    /// The page's file when `--map` was given: FILE, or `defaultName` in the current folder.
+    static func file(_ parsed: ParsedArguments, defaultName: String) -> URL? {
+        guard let value = parsed.value("map") else { return nil }
+        var name = value.isEmpty ? defaultName : value
+        if !name.lowercased().hasSuffix(".html") && !name.lowercased().hasSuffix(".htm") { name += ".html" }
+        return URL(fileURLWithPath: name)
+    }
+
+    /// A builder for a page at `file`: its own folders under "{stem}_files/".
+    static func builder(for file: URL, configuration: Configuration) throws -> (SiteBuilder, SiteWriter) {
+        let writer = SiteWriter(root: file.deletingLastPathComponent())
+        let stem = file.deletingPathExtension().lastPathComponent
+        let builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(environment: configuration.environment),
+                                  cache: try configuration.makeThumbnailCache(), adapter: configuration.adapter,
+                                  prefix: "\(stem)_files/")
+        return (builder, writer)
+    }
+
+    /// Fetches the squares and medium images pages show (progress on a terminal, failures as warnings).
+    static func prefetchImages(_ photos: [Photo], cache: ThumbnailCache, console: Console) throws {
+        for (size, label) in [(PhotoSize.square, "squares"), (.medium, "images")] {
+            try Prefetcher.run(photos, size: size, label: label, cache: cache, console: console)
+        }
+    }
+
+    /// Reports the page written, on stderr so that stdout stays the listing.
+    static func report(_ file: URL, writer: SiteWriter, console: Console) {
+        console.err("photomap: map written to \(file.path) (\(writer.written) files written, \(writer.unchanged) unchanged)\n")
+    }
+}

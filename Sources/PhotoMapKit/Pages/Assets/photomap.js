@@ -1,0 +1,140 @@
+/* photomap's page script: the list/map toggle, the map with clustered markers and MapKit-style
+   callouts, from the annotations embedded in the page. Text only ever enters the DOM through
+   textContent; links only when they are relative or http(s). */
+(function () {
+  'use strict';
+
+  var data = JSON.parse(document.getElementById('photomap-annotations').textContent);
+  var body = document.body;
+  var map = null;
+
+  function safeLink(link) {
+    if (typeof link !== 'string' || link === '') return null;
+    if (/^https?:\/\//i.test(link)) return link;
+    // Relative links only: no scheme (javascript:, data:), no protocol-relative //host.
+    if (/^[a-z][a-z0-9+.-]*:/i.test(link) || link.indexOf('//') === 0) return null;
+    return link;
+  }
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  /* The callout: thumbnail on the left (loaded when the callout opens), title and subtitle,
+     a disclosure link on the right. */
+  function callout(properties) {
+    var box = element('div', 'callout');
+    var thumb = element('img', 'callout-thumb');
+    thumb.alt = '';
+    thumb.width = 75;
+    thumb.height = 75;
+    thumb.src = data.placeholder;
+    if (properties.thumbnail) thumb.setAttribute('data-src', properties.thumbnail);
+    thumb.addEventListener('error', function () {
+      if (thumb.getAttribute('src') !== data.placeholder) thumb.src = data.placeholder;
+    });
+    if (properties.kind === 'photo' || properties.thumbnail) box.appendChild(thumb);
+    var text = element('div', 'callout-text');
+    text.appendChild(element('div', 'callout-title', properties.title));
+    if (properties.subtitle) text.appendChild(element('div', 'callout-subtitle', properties.subtitle));
+    if (properties.count) text.appendChild(element('div', 'callout-count', properties.count + ' photos'));
+    box.appendChild(text);
+    var link = safeLink(properties.link);
+    if (link) {
+      var disclosure = element('a', 'callout-disclosure', '\u203A');
+      disclosure.href = link;
+      disclosure.title = properties.kind === 'place' ? 'Photos of this place' : 'Open the photo';
+      disclosure.setAttribute('aria-label', disclosure.title);
+      if (/^https?:/i.test(link)) disclosure.rel = 'noopener noreferrer';
+      box.appendChild(disclosure);
+    }
+    return box;
+  }
+
+  function loadThumbnail(popup) {
+    var thumb = popup.getElement() && popup.getElement().querySelector('img.callout-thumb[data-src]');
+    if (thumb) {
+      thumb.src = thumb.getAttribute('data-src');
+      thumb.removeAttribute('data-src');
+    }
+  }
+
+  var pin = L.divIcon({ className: 'photomap-pin', iconSize: [14, 14], iconAnchor: [7, 7], popupAnchor: [0, -8] });
+
+  function markerFor(feature) {
+    var c = feature.geometry.coordinates;
+    var marker = L.marker([c[1], c[0]], { icon: pin, title: feature.properties.title, keyboard: true });
+    marker.bindPopup(function () { return callout(feature.properties); }, { minWidth: 220, maxWidth: 320 });
+    return marker;
+  }
+
+  function addBasemap(target) {
+    target.createPane('basemap').style.zIndex = 150;
+    if (window.photomapBasemap) {
+      L.geoJSON(window.photomapBasemap, {
+        pane: 'basemap', interactive: false,
+        style: { color: '#8a9a8a', weight: 0.8, fillColor: '#e8eddf', fillOpacity: 1 }
+      }).addTo(target);
+    }
+    // With a network, OpenStreetMap's tiles cover the outline basemap; offline they fail quietly.
+    L.tileLayer('https://tile.openstreetmap.org/{z}/{x}/{y}.png', {
+      maxZoom: 19, attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'
+    }).addTo(target);
+    target.attributionControl.addAttribution('Outlines: Natural Earth');
+  }
+
+  function showMap() {
+    if (map) { map.invalidateSize(); return; }
+    var container = document.getElementById('map');
+    if (!container) return;
+    map = L.map(container, { worldCopyJump: true, zoomSnap: 0.5 });
+    container.style.background = '#b8d4e8';
+    addBasemap(map);
+    map.on('popupopen', function (event) { loadThumbnail(event.popup); });
+    if (data.clusters) {
+      window.photomapClusteredLayer(map, data, callout);
+      return;
+    }
+    var located = data.features.filter(function (f) { return f.geometry; });
+    var group = L.markerClusterGroup({ chunkedLoading: true, showCoverageOnHover: false, maxClusterRadius: 50 });
+    group.addLayers(located.map(markerFor));
+    map.addLayer(group);
+    // MapKit's showAnnotations: the first view fits every annotation.
+    if (located.length === 1) {
+      var c = located[0].geometry.coordinates;
+      map.fitBounds([[c[1] - data.span / 2, c[0] - data.span / 2], [c[1] + data.span / 2, c[0] + data.span / 2]]);
+    } else if (located.length > 1) {
+      map.fitBounds(group.getBounds(), { padding: [30, 30], maxZoom: 16 });
+    } else {
+      map.setView([20, 0], 2);
+    }
+    body.setAttribute('data-map-ready', String(located.length));
+  }
+
+  function setView(view) {
+    body.setAttribute('data-view', view);
+    var buttons = document.querySelectorAll('[data-show]');
+    for (var i = 0; i < buttons.length; i++) {
+      buttons[i].setAttribute('aria-pressed', String(buttons[i].getAttribute('data-show') === view));
+    }
+    if (view === 'map') showMap();
+  }
+
+  var toggles = document.querySelectorAll('[data-show]');
+  for (var i = 0; i < toggles.length; i++) {
+    toggles[i].addEventListener('click', function (event) {
+      var view = event.currentTarget.getAttribute('data-show');
+      history.replaceState(null, '', view === 'map' ? '#map' : '#list');
+      setView(view);
+    });
+  }
+  if (body.getAttribute('data-view') === 'photo') {
+    showMap();  // a photo page: its small map is always shown
+  } else {
+    var initial = location.hash === '#map' ? 'map' : location.hash === '#list' ? 'list' : body.getAttribute('data-view');
+    setView(initial || 'list');
+  }
+})();

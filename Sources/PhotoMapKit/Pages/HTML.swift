@@ -1,0 +1,90 @@
+import Foundation
+
+/// Escaping for each place text goes in a page: HTML text, attribute values, JSON inside `<script>`,
+/// and URLs. Every title, subtitle, name and description goes through one of these.
+public enum HTML {
+    /// Text for an element's content or a quoted attribute value: `& < > " '` escaped.
+    public static func text(_ value: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(value.utf8.count)
+        for character in value {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// JSON for a `<script type="application/json">` block: `<`, `>`, `&` and the JavaScript line
+    /// separators escaped, so no string in it can close the script element (`</script>`) or open a comment.
+    public static func scriptJSON<Value: Encodable>(_ value: Value) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = String(decoding: try encoder.encode(value), as: UTF8.self)
+        var escaped = ""
+        escaped.reserveCapacity(json.utf8.count)
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "<": escaped += "\\u003c"
+            case ">": escaped += "\\u003e"
+            case "&": escaped += "\\u0026"
+            case "\u{2028}": escaped += "\\u2028"
+            case "\u{2029}": escaped += "\\u2029"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+
+    /// An absolute http(s) URL fit for an `href` or `src`, or nil for anything else
+    /// (`javascript:`, `data:`, `file:`, relative or malformed).
+    public static func webURL(_ url: String) -> String? {
+        let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard HTTPClient.scheme(of: trimmed) != nil, !trimmed.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" })
+        else { return nil }
+        return trimmed
+    }
+
+    /// A description reduced to safe HTML: its text escaped, line breaks kept, and only links to
+    /// http(s) URLs kept as links (`rel="nofollow noopener noreferrer"`); every other tag dropped.
+    public static func safeDescription(_ description: String) -> String {
+        var output = ""
+        var openLink = false
+        for token in HTMLTokenizer.tokens(description) {
+            switch token {
+            case let .text(text):
+                output += text.split(separator: "\n", omittingEmptySubsequences: false).map { HTML.text(String($0)) }
+                    .joined(separator: "<br>")
+            case let .tag("a", false, attributes):
+                if openLink { output += "</a>" }
+                openLink = false
+                if let href = attributes["href"].flatMap(webURL) {
+                    output += "<a href=\"\(text(href))\" rel=\"nofollow noopener noreferrer\">"
+                    openLink = true
+                }
+            case .tag("a", true, _):
+                if openLink { output += "</a>" }
+                openLink = false
+            case let .tag(name, _, _) where name == "br" || name == "p" || name == "div" || name == "li":
+                output += "<br>"
+            case .tag:
+                break
+            }
+        }
+        if openLink { output += "</a>" }
+        return output
+    }
+
+    /// A file name for a record id: the id itself when it is plain (letters, digits, `_`, `-`, `@`),
+    /// else a hash of it, so no server-supplied id can name a path outside the site.
+    public static func fileName(for id: String) -> String {
+        let plain = !id.isEmpty && id.count <= 64
+            && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "@") }
+        return plain ? id : "h" + SHA256.hex(id).prefix(24)
+    }
+}

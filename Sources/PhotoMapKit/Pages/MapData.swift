@@ -1,0 +1,62 @@
+/// The annotations a page embeds, as a GeoJSON FeatureCollection (RFC 7946) with what the page
+/// script needs besides: the placeholder image and the span around a lone annotation.
+public struct MapData: Encodable, Sendable {
+    /// One annotation: a point (or none, for records without a coordinate) and its callout's content.
+    public struct Feature: Encodable, Sendable {
+        /// The callout's content.
+        public struct Properties: Encodable, Sendable {
+            public var kind: String
+            public var id: String
+            public var title: String
+            public var subtitle: String
+            /// The square's path relative to the page, or nil (the callout shows the placeholder).
+            public var thumbnail: String?
+            /// The disclosure: a relative path or an http(s) URL.
+            public var link: String?
+            /// Places: their photo count.
+            public var count: Int?
+        }
+
+        /// A GeoJSON Point.
+        public struct Point: Encodable, Sendable {
+            public var type = "Point"
+            /// Longitude, latitude: GeoJSON's order.
+            public var coordinates: [Double]
+        }
+
+        public var type = "Feature"
+        public var geometry: Point?
+        public var properties: Properties
+
+        /// A feature for an annotation.
+        public init(_ annotation: Annotation, thumbnail: String?, link: String?) {
+            geometry = annotation.coordinate.map { Point(coordinates: [$0.longitude, $0.latitude]) }
+            properties = Properties(kind: annotation.kind.rawValue, id: annotation.id, title: annotation.title,
+                                    subtitle: annotation.subtitle, thumbnail: thumbnail, link: link,
+                                    count: annotation.photoCount)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            enum Keys: String, CodingKey { case type, geometry, properties }
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(type, forKey: .type)
+            // GeoJSON wants "geometry": null, not a missing key, for unlocated features.
+            try container.encode(geometry, forKey: .geometry)
+            try container.encode(properties, forKey: .properties)
+        }
+    }
+
+    public var type = "FeatureCollection"
+    public var features: [Feature]
+    /// The placeholder image's path relative to the page.
+    public var placeholder: String
+    /// Degrees shown around a lone annotation (MapKit's region span).
+    public var span: Double
+
+    /// Map data for a page.
+    public init(features: [Feature], placeholder: String, span: Double = 0.05) {
+        self.features = features
+        self.placeholder = placeholder
+        self.span = span
+    }
+}

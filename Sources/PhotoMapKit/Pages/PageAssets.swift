@@ -1,0 +1,49 @@
+import Foundation
+
+/// The files every page loads, copied into the site's `assets/` folder when it is written:
+/// Leaflet and Leaflet.markercluster from Debian's packages (never committed), photomap's own script,
+/// style and placeholder (beside the binary), and the Natural Earth basemap (from Fixtures/basemap).
+public struct PageAssets: Sendable {
+    /// Where Debian installs Leaflet and Leaflet.markercluster.
+    public static let debianLeafletFolder = "/usr/share/javascript/leaflet"
+
+    /// The Leaflet files the pages use, by their path in the Leaflet folder.
+    static let leafletFiles = [
+        "leaflet.js", "leaflet.css", "leaflet.markercluster.js", "MarkerCluster.css", "MarkerCluster.Default.css",
+        "images/layers.png", "images/layers-2x.png", "images/marker-icon.png", "images/marker-icon-2x.png",
+        "images/marker-shadow.png",
+    ]
+    /// photomap's own files.
+    static let ownFiles = ["photomap.js", "photomap.css", "placeholder.svg"]
+
+    let leafletFolder: URL
+    let ownFolder: URL
+    let basemap: URL
+
+    /// Finds the three sources; throws with what to install when one is missing.
+    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws(PageError) -> PageAssets {
+        let leaflet = URL(fileURLWithPath: environment["PHOTOMAP_LEAFLET_DIR"] ?? debianLeafletFolder)
+        guard leafletFiles.allSatisfy({ FileManager.default.fileExists(atPath: leaflet.appendingPathComponent($0).path) }) else {
+            throw .leafletMissing(folder: leaflet.path)
+        }
+        // SwiftPM copies the target's resources to this folder beside the executable.
+        let executableFolder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
+        let candidates = [environment["PHOTOMAP_ASSETS"].map(URL.init(fileURLWithPath:)),
+                          executableFolder.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
+                          Bundle.main.bundleURL.appendingPathComponent("photomap_PhotoMapKit.resources/Assets")]
+        guard let own = candidates.compactMap({ $0 }).first(where: {
+            FileManager.default.fileExists(atPath: $0.appendingPathComponent("photomap.js").path)
+        }) else { throw .assetsMissing("photomap's page assets (photomap_PhotoMapKit.resources)") }
+        guard let basemap = FixtureSource.locateFixtures(containing: "basemap/countries.js") else {
+            throw .assetsMissing("the basemap Fixtures/basemap/countries.js")
+        }
+        return PageAssets(leafletFolder: leaflet, ownFolder: own, basemap: basemap.appendingPathComponent("basemap/countries.js"))
+    }
+
+    /// Copies every asset into `folder` (relative to the writer's root), skipping unchanged ones.
+    public func copy(into writer: SiteWriter, folder: String) throws(PageError) {
+        for file in Self.leafletFiles { try writer.copy(leafletFolder.appendingPathComponent(file), to: "\(folder)/\(file)") }
+        for file in Self.ownFiles { try writer.copy(ownFolder.appendingPathComponent(file), to: "\(folder)/\(file)") }
+        try writer.copy(basemap, to: "\(folder)/countries.js")
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// The HTML of photomap's pages. Every piece of record text passes through `HTML.text` or
+/// `HTML.scriptJSON`; the pages run no inline script and their Content-Security-Policy forbids any.
+public enum PageRenderer {
+    /// Scripts only from files beside the page; no inline scripts or handlers; images from the page's
+    /// folder or OpenStreetMap's tiles; nothing fetched by script.
+    static let contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        + "img-src 'self' data: https://tile.openstreetmap.org; connect-src 'none'; base-uri 'none'; form-action 'none'"
+
+    /// Where a page sits and what it links to, all relative to the page.
+    public struct Links: Sendable {
+        /// The assets folder.
+        public var assets: String
+        /// The back link and its label, if any.
+        public var back: (href: String, label: String)?
+
+        /// Links for a page.
+        public init(assets: String, back: (href: String, label: String)? = nil) {
+            self.assets = assets
+            self.back = back
+        }
+    }
+
+    /// A page listing annotations, with a list/map toggle (`defaultView` "list" or "map").
+    public static func listPage(title: String, subtitle: String, data: MapData, links: Links,
+                                defaultView: String, attribution: String) throws -> String {
+        var list = "<ul class=\"annotations\">\n"
+        for feature in data.features {
+            let properties = feature.properties
+            let thumbnail = properties.kind == "photo"
+                ? "<img src=\"\(HTML.text(properties.thumbnail ?? data.placeholder))\" alt=\"\" width=\"75\" height=\"75\" loading=\"lazy\">" : ""
+            let count = properties.count.map { "<span class=\"count\">\($0) photos</span>" } ?? ""
+            let nogeo = feature.geometry == nil ? " <span class=\"nogeo\">(no location)</span>" : ""
+            let text = "\(thumbnail)<span class=\"text\"><span class=\"title\">\(HTML.text(properties.title))</span>"
+                + "<span class=\"subtitle\">\(HTML.text(properties.subtitle))\(nogeo)</span></span>\(count)"
+            if let link = properties.link {
+                list += "<li><a href=\"\(HTML.text(link))\">\(text)</a></li>\n"
+            } else {
+                list += "<li><a>\(text)</a></li>\n"
+            }
+        }
+        list += "</ul>"
+        let toggle = """
+        <div class="toggle" role="group" aria-label="View"><button type="button" data-show="list">List</button>\
+        <button type="button" data-show="map">Map</button></div>
+        """
+        let main = "<section id=\"list\">\n\(list)\n</section>\n<section id=\"map-view\"><div id=\"map\"></div></section>"
+        return try shell(title: title, subtitle: subtitle, links: links, headerExtra: toggle, main: main, data: data,
+                         view: defaultView, attribution: attribution)
+    }
+
+    /// A photo's page: the medium image, title, description (safe HTML), owner, date taken, a small map.
+    public static func photoPage(annotation: Annotation, photo: Photo, image: String?, data: MapData, links: Links,
+                                 attribution: String) throws -> String {
+        let picture = image.map { "<figure><img src=\"\(HTML.text($0))\" alt=\"\(HTML.text(annotation.title))\"></figure>" }
+            ?? "<figure><img src=\"\(HTML.text(data.placeholder))\" alt=\"\" width=\"240\" height=\"240\"></figure>"
+        var details = "<dl>"
+        if let owner = annotation.owner, !owner.isEmpty { details += "<dt>By</dt><dd>\(HTML.text(owner))</dd>" }
+        if let taken = annotation.dateTaken, !taken.isEmpty { details += "<dt>Taken</dt><dd>\(HTML.text(taken))</dd>" }
+        if !photo.tags.isEmpty { details += "<dt>Tags</dt><dd>\(HTML.text(photo.tags.joined(separator: " ")))</dd>" }
+        if let coordinate = annotation.coordinate {
+            details += "<dt>Where</dt><dd>\(String(format: "%.6f, %.6f", coordinate.latitude, coordinate.longitude))</dd>"
+        }
+        details += "</dl>"
+        let description = HTML.safeDescription(photo.descriptionHTML)
+        let map = annotation.coordinate == nil ? "" : "<div id=\"map\"></div>"
+        let main = """
+        <article class="photo">\(picture)<div class="details"><h2>\(HTML.text(annotation.title))</h2>
+        <div class="description">\(description)</div>
+        \(details)
+        \(map)
+        </div></article>
+        """
+        return try shell(title: annotation.title, subtitle: annotation.subtitle, links: links, headerExtra: "", main: main,
+                         data: data, view: "photo", attribution: attribution)
+    }
+
+    /// The page around a body: head with the CSP and styles, header, footer, data and scripts.
+    private static func shell(title: String, subtitle: String, links: Links, headerExtra: String, main: String,
+                              data: MapData, view: String, attribution: String) throws -> String {
+        let assets = HTML.text(links.assets)
+        let back = links.back.map { "<a class=\"back\" href=\"\(HTML.text($0.href))\">‹ \(HTML.text($0.label))</a>" } ?? ""
+        return """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
+        <meta name="referrer" content="no-referrer">
+        <title>\(HTML.text(title)) · photomap</title>
+        <link rel="stylesheet" href="\(assets)/leaflet.css">
+        <link rel="stylesheet" href="\(assets)/MarkerCluster.css">
+        <link rel="stylesheet" href="\(assets)/MarkerCluster.Default.css">
+        <link rel="stylesheet" href="\(assets)/photomap.css">
+        </head>
+        <body data-view="\(HTML.text(view))">
+        <header>\(back)<div class="titles"><h1>\(HTML.text(title))</h1><p class="subtitle">\(HTML.text(subtitle))</p></div>\(headerExtra)</header>
+        <main>
+        \(main)
+        </main>
+        <footer>\(HTML.text(attribution))</footer>
+        <script type="application/json" id="photomap-annotations">\(try HTML.scriptJSON(data))</script>
+        <script src="\(assets)/leaflet.js"></script>
+        <script src="\(assets)/leaflet.markercluster.js"></script>
+        <script src="\(assets)/countries.js"></script>
+        <script src="\(assets)/photomap.js"></script>
+        </body>
+        </html>
+
+        """
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Writes a site's files under a root folder, each only when its content changed, so running an
+/// export again rewrites only what changed (and a web server's caches stay valid).
+public final class SiteWriter {
+    /// The site's folder.
+    public let root: URL
+    /// Files written because they were new or different.
+    public private(set) var written = 0
+    /// Files left alone because they were already as they should be.
+    public private(set) var unchanged = 0
+
+    /// A writer for the site in `root`.
+    public init(root: URL) {
+        self.root = root
+    }
+
+    /// Writes `text` at `path` (relative to the root) unless the file already holds exactly that.
+    public func write(_ text: String, to path: String) throws(PageError) {
+        try write(Data(text.utf8), to: path)
+    }
+
+    /// Writes `data` at `path` unless the file already holds exactly that; atomically.
+    public func write(_ data: Data, to path: String) throws(PageError) {
+        let file = root.appendingPathComponent(path)
+        if let existing = FileManager.default.contents(atPath: file.path), existing == data {
+            unchanged += 1
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: file, options: .atomic)
+        } catch {
+            throw .writeFailed(path: file.path, reason: (error as NSError).localizedDescription)
+        }
+        written += 1
+    }
+
+    /// Copies a file into the site at `path` unless an identical one is there.
+    public func copy(_ source: URL, to path: String) throws(PageError) {
+        guard let data = FileManager.default.contents(atPath: source.path) else {
+            throw .writeFailed(path: source.path, reason: "cannot read it")
+        }
+        try write(data, to: path)
+    }
+
+    /// The link from the page at `from` to the file at `to`, both relative to the root.
+    public static func link(from page: String, to target: String) -> String {
+        let depth = page.split(separator: "/").count - 1
+        return String(repeating: "../", count: max(depth, 0)) + target
+    }
+}
