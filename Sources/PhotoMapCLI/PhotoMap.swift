@@ -9,6 +9,7 @@ public enum PhotoMap {
         (PlacesCommand.spec, PlacesCommand.run),
         (PhotosCommand.spec, PhotosCommand.run),
         (CacheCommand.spec, CacheCommand.run),
+        (ExportCommand.spec, ExportCommand.run),
     ]
 
     private static let parser = ArgumentParser(globalOptions: Configuration.globalOptions, commands: commands.map(\.spec))

@@ -48,7 +48,7 @@ enum PhotosCommand {
         }
     }
 
-    private static func limit(_ text: String?) throws(UsageError) -> Int {
+    static func limit(_ text: String?) throws(UsageError) -> Int {
         guard let text else { return 100 }
         guard let value = Int(text), (1...FlickrSource.maximumResults).contains(value) else {
             throw UsageError("--limit must be a whole number from 1 to \(FlickrSource.maximumResults), not '\(text)'")

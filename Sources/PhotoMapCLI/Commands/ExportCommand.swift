@@ -1,0 +1,58 @@
+import Foundation
+import PhotoMapKit
+
+/// `photomap export --out DIR`: a browsable static site of the top places and their photos.
+enum ExportCommand {
+    static let spec = CommandSpec(
+        name: "export",
+        summary: "write a browsable static site: places, their photos, photo pages, maps",
+        usage: "photomap export --out DIR [--limit N] [--places N]",
+        discussion: """
+        Writes DIR/index.html (the top places, list or map), one page per place listing its photos
+        (list or map), and one page per photo (medium image, description, owner, date, small map), with
+        the squares and images from the thumbnail cache. Links are relative: open DIR/index.html from
+        disk or serve DIR with any web server. Running it again rewrites only what changed.
+        """,
+        options: [
+            .value("out", "DIR", "the site's folder (required)"),
+            .value("limit", "N", "at most N photos per place (default 100)"),
+            .value("places", "N", "only the first N places (default: all)"),
+        ])
+
+    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+        guard let out = parsed.value("out"), !out.isEmpty else { throw UsageError("export needs --out DIR") }
+        let limit = try PhotosCommand.limit(parsed.value("limit"))
+        let placeCount = try parsed.value("places").map { text throws(UsageError) in
+            guard let count = Int(text), count > 0 else { throw UsageError("--places must be a whole number above 0, not '\(text)'") }
+            return count
+        }
+        let source = try configuration.makeSource(console: console)
+        let places = Array(try source.topPlaces().items.prefix(placeCount ?? .max))
+        var photosByPlace: [(Place, [Photo])] = []
+        let bar = ProgressBar(console: console, label: "listing places")
+        for (index, place) in places.enumerated() {
+            let listing = try source.photos(inPlace: place.id, limit: limit)
+            for line in listing.skipped { console.warn("skipped \(line)") }
+            photosByPlace.append((place, listing.items))
+            bar.update(done: index + 1, total: places.count)
+        }
+        bar.finish()
+
+        let writer = SiteWriter(root: URL(fileURLWithPath: out))
+        let builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(environment: configuration.environment),
+                                  cache: try configuration.makeThumbnailCache(), adapter: configuration.adapter, prefix: "")
+        let allPhotos = photosByPlace.flatMap(\.1)
+        try MapOutput.prefetchImages(allPhotos, cache: builder.cache, console: console)
+        try builder.writeAssets()
+        try builder.writePlacesPage(at: "index.html", title: "Top places", subtitle: "\(places.count) places · \(allPhotos.count) photos",
+                                    places: places, back: nil, defaultView: "list") { builder.placePagePath($0) }
+        for (place, photos) in photosByPlace {
+            let annotation = configuration.adapter.annotation(for: place)
+            try builder.writePhotosPage(at: builder.placePagePath(place), title: annotation.title,
+                                        subtitle: "\(photos.count) photos · \(annotation.subtitle)", photos: photos,
+                                        back: ("index.html", "Top places"), defaultView: "list")
+        }
+        console.print("exported \(places.count) places and \(allPhotos.count) photos to \(writer.root.path)/index.html: "
+            + "\(writer.written) files written, \(writer.unchanged) unchanged")
+    }
+}
