@@ -80,7 +80,7 @@ struct CacheEndToEndTests {
         let result = try photomap(["photos", "--place", catalog.placeID, "--prefetch"], catalog: catalog)
         #expect(result.status == 1)
         #expect(result.stdout.hasSuffix("2 of 2 photos\n"))
-        #expect(result.stderr.hasSuffix("photomap: error: none of the 2 squares could be fetched (see the warnings above)\n"))
+        #expect(result.stderr.hasSuffix("photomap: error: none of the 2 images could be fetched (see the warnings above)\n"))
     }
 
     @Test("kill -9 in the middle of a prefetch leaves nothing corrupt, and the next run completes it")

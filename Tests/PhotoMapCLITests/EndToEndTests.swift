@@ -193,3 +193,51 @@ struct FlickrEndToEndTests {
         #expect(!result.stderr.contains(key))
     }
 }
+
+@Suite("Map pages and export, end to end")
+struct MapEndToEndTests {
+    @Test("--map with no file writes photomap-….html in the current folder and prints its path; stdout stays the listing")
+    func defaultMapName() throws {
+        let folder = try TemporaryFolder()
+        let result = try PhotomapBinary.run(["photos", "--place", "CTUuhTIRnlu09x0F", "--json", "--map"],
+                                            environment: ["PHOTOMAP_CACHE": folder.url.appendingPathComponent("cache").path], in: folder.url)
+        #expect(result.status == 0)
+        let page = folder.url.appendingPathComponent("photomap-photos-CTUuhTIRnlu09x0F.html")
+        #expect(result.stderr.contains("photomap: map written to \(page.path)"))
+        #expect(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) is [Any])
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.contains("<title>Reykjavík · photomap</title>"))
+        #expect(html.contains("src=\"photomap-photos-CTUuhTIRnlu09x0F_files/assets/leaflet.js\""))
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("photomap-photos-CTUuhTIRnlu09x0F_files/assets/countries.js").path))
+    }
+
+    @Test("export writes the site; a second run rewrites nothing; no machine path or key in any page")
+    func exportTwice() throws {
+        let folder = try TemporaryFolder()
+        let environment = ["PHOTOMAP_CACHE": folder.url.appendingPathComponent("cache").path]
+        let out = folder.url.appendingPathComponent("site").path
+        let first = try PhotomapBinary.run(["export", "--out", out, "--places", "3", "--limit", "10"], environment: environment)
+        #expect(first.status == 0)
+        #expect(first.stdout.contains("exported 3 places and 30 photos"))
+        let second = try PhotomapBinary.run(["export", "--out", out, "--places", "3", "--limit", "10"], environment: environment)
+        #expect(second.stdout.hasSuffix("0 files written, 112 unchanged\n") || second.stdout.contains(" 0 files written"))
+        let pages = FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") } ?? []
+        #expect(pages.count == 34)
+        for page in pages {
+            let html = try String(contentsOfFile: out + "/" + page, encoding: .utf8)
+            #expect(!html.contains(folder.url.path) && !html.contains("/root") && !html.contains("/usr/share"), "\(page)")
+        }
+    }
+
+    @Test("export needs --out, and Leaflet missing is a clear error")
+    func exportErrors() throws {
+        let missing = try PhotomapBinary.run(["export"])
+        #expect(missing.status == 2 && missing.stderr.contains("export needs --out DIR"))
+        let folder = try TemporaryFolder()
+        let noLeaflet = try PhotomapBinary.run(["export", "--out", folder.url.path, "--places", "1", "--limit", "1"],
+                                               environment: ["PHOTOMAP_LEAFLET_DIR": "/nonexistent",
+                                                             "PHOTOMAP_CACHE": folder.url.appendingPathComponent("c").path])
+        #expect(noLeaflet.status == 1)
+        #expect(noLeaflet.stderr.contains("apt-get install libjs-leaflet libjs-leaflet.markercluster"))
+    }
+}

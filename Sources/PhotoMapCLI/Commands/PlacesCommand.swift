@@ -1,3 +1,4 @@
+import Foundation
 import PhotoMapKit
 
 /// `photomap places`: the top places as a table or JSON.
@@ -24,7 +25,8 @@ enum PlacesCommand {
             // A standalone map has no place pages: each place links to its page on Flickr.
             try builder.writePlacesPage(at: file.lastPathComponent, title: "Top places", subtitle: "\(listing.items.count) places",
                                         places: listing.items, back: nil, defaultView: "map") { place in
-                place.url.isEmpty ? nil : "https://www.flickr.com/places" + place.url
+                place.url.isEmpty ? nil
+                    : "https://www.flickr.com/places" + (place.url.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "")
             }
             MapOutput.report(file, writer: writer, console: console)
         }

@@ -46,7 +46,7 @@ public struct SiteBuilder {
                                 back: (path: String, label: String)?, defaultView: String,
                                 link: (Place) -> String?) throws {
         let features = places.map { place in
-            MapData.Feature(adapter.annotation(for: place), thumbnail: nil, link: link(place).map { relative($0, from: path) })
+            MapData.Feature(adapter.annotation(for: place), thumbnail: nil, link: link(place).flatMap { relative($0, from: path) })
         }
         try writeListPage(at: path, title: title, subtitle: subtitle, features: features, back: back, defaultView: defaultView)
     }
@@ -62,7 +62,7 @@ public struct SiteBuilder {
             let pagePath = photoPagePath(photo)
             try writePhotoPage(photo, annotation: annotation, square: square, at: pagePath,
                                back: (path, title))
-            features.append(MapData.Feature(annotation, thumbnail: square.map { relative($0, from: path) },
+            features.append(MapData.Feature(annotation, thumbnail: square.flatMap { relative($0, from: path) },
                                             link: relative(pagePath, from: path)))
         }
         try writeListPage(at: path, title: title, subtitle: subtitle, features: features, back: back, defaultView: defaultView)
@@ -71,18 +71,19 @@ public struct SiteBuilder {
     private func writePhotoPage(_ photo: Photo, annotation: Annotation, square: String?, at path: String,
                                 back: (path: String, label: String)) throws {
         let image = try copyImage(of: photo, size: .medium, folder: "images")
-        let data = MapData(features: [MapData.Feature(annotation, thumbnail: square.map { relative($0, from: path) }, link: nil)],
-                           placeholder: relative(assetsFolder + "/placeholder.svg", from: path))
-        let links = PageRenderer.Links(assets: relative(assetsFolder, from: path), back: (relative(back.path, from: path), back.label))
-        try writer.write(try PageRenderer.photoPage(annotation: annotation, photo: photo, image: image.map { relative($0, from: path) },
+        let data = MapData(features: [MapData.Feature(annotation, thumbnail: square.flatMap { relative($0, from: path) }, link: nil)],
+                           placeholder: SiteWriter.link(from: path, to: assetsFolder + "/placeholder.svg"))
+        let links = PageRenderer.Links(assets: SiteWriter.link(from: path, to: assetsFolder),
+                                       back: (SiteWriter.link(from: path, to: back.path), back.label))
+        try writer.write(try PageRenderer.photoPage(annotation: annotation, photo: photo, image: image.flatMap { relative($0, from: path) },
                                                     data: data, links: links, attribution: Self.attribution), to: path)
     }
 
     private func writeListPage(at path: String, title: String, subtitle: String, features: [MapData.Feature],
                                back: (path: String, label: String)?, defaultView: String) throws {
-        let data = MapData(features: features, placeholder: relative(assetsFolder + "/placeholder.svg", from: path))
-        let links = PageRenderer.Links(assets: relative(assetsFolder, from: path),
-                                       back: back.map { (relative($0.path, from: path), $0.label) })
+        let data = MapData(features: features, placeholder: SiteWriter.link(from: path, to: assetsFolder + "/placeholder.svg"))
+        let links = PageRenderer.Links(assets: SiteWriter.link(from: path, to: assetsFolder),
+                                       back: back.map { (SiteWriter.link(from: path, to: $0.path), $0.label) })
         try writer.write(try PageRenderer.listPage(title: title, subtitle: subtitle, data: data, links: links,
                                                    defaultView: defaultView, attribution: Self.attribution), to: path)
     }
@@ -99,8 +100,8 @@ public struct SiteBuilder {
         return path
     }
 
-    /// A site path as a link from the page at `page`; URLs stay as they are.
-    private func relative(_ target: String, from page: String) -> String {
-        HTML.webURL(target) ?? SiteWriter.link(from: page, to: target)
+    /// A site path as a link from the page at `page`; http(s) URLs stay as they are, other URLs go.
+    private func relative(_ target: String, from page: String) -> String? {
+        target.contains(":") ? HTML.webURL(target) : SiteWriter.link(from: page, to: target)
     }
 }
