@@ -23,7 +23,7 @@ let images = FixtureImageOrigin(folder: output)
 
 do {
     for place in try source.topPlaces().items {
-        for photo in try source.photos(inPlace: place.id, limit: FlickrSource.maximumResults).items {
+        for photo in try source.photos(inPlace: place.id, limit: FixtureSource.maximumResults).items {
             guard let medium = photo.images[.medium], let mediumFile = images.file(for: medium.url) else { continue }
             let targets: [(URL, Int?)] = [(mediumFile, nil)]
                 + [PhotoSize.square: 75, .largeSquare: 150].compactMap { size, side in

@@ -186,3 +186,21 @@ def test_site_works_from_disk_with_no_server(page, site):
     page.wait_for_load_state("load")
     assert "/photos/" in page.url
     no_trouble(page)
+
+
+def test_pre_clustered_page_loads_tiles_in_view_and_opens_callouts(page, tmp_path):
+    # A low threshold makes New York's 287 photos take the path 20,000+ photos take.
+    photomap("photos", "--place", "LATOAYBHhITBWjUq5GkE", "--limit", "300", "--map", "ny.html", cwd=tmp_path,
+             env={"PHOTOMAP_CLUSTER_THRESHOLD": "50"})
+    assert (tmp_path / "ny_files" / "clusters" / "ny" / "0" / "0" / "0.js").is_file()
+    open_file(page, tmp_path / "ny.html")
+    page.wait_for_selector("body[data-map-ready='287']")
+    page.wait_for_selector(".cluster-bubble")
+    shown = page.evaluate("() => [...document.querySelectorAll('.cluster-bubble')].reduce((n, b) => n + Number(b.textContent), 0)"
+                          " + document.querySelectorAll('.photomap-pin').length")
+    assert 200 <= shown <= 287  # everything in view is accounted for, clusters by their counts
+    page.locator(".cluster-bubble").first.click()
+    page.wait_for_timeout(600)
+    page.locator(".photomap-pin").first.click()
+    page.wait_for_selector(".leaflet-popup .callout .callout-title")
+    no_trouble(page)

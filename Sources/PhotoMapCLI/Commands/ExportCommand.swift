@@ -39,8 +39,7 @@ enum ExportCommand {
         bar.finish()
 
         let writer = SiteWriter(root: URL(fileURLWithPath: out))
-        let builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(environment: configuration.environment),
-                                  cache: try configuration.makeThumbnailCache(), adapter: configuration.adapter, prefix: "")
+        let builder = try MapOutput.siteBuilder(writer: writer, prefix: "", configuration: configuration)
         let allPhotos = photosByPlace.flatMap(\.1)
         try MapOutput.prefetchImages(allPhotos, cache: builder.cache, console: console)
         try builder.writeAssets()

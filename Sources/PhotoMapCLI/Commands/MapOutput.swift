@@ -19,10 +19,17 @@ enum MapOutput {
     static func builder(for file: URL, configuration: Configuration) throws -> (SiteBuilder, SiteWriter) {
         let writer = SiteWriter(root: file.deletingLastPathComponent())
         let stem = file.deletingPathExtension().lastPathComponent
-        let builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(environment: configuration.environment),
-                                  cache: try configuration.makeThumbnailCache(), adapter: configuration.adapter,
-                                  prefix: "\(stem)_files/")
-        return (builder, writer)
+        return (try siteBuilder(writer: writer, prefix: "\(stem)_files/", configuration: configuration), writer)
+    }
+
+    /// A site builder over `writer`; PHOTOMAP_CLUSTER_THRESHOLD overrides when pages are clustered ahead of time.
+    static func siteBuilder(writer: SiteWriter, prefix: String, configuration: Configuration) throws -> SiteBuilder {
+        var builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(environment: configuration.environment),
+                                  cache: try configuration.makeThumbnailCache(), adapter: configuration.adapter, prefix: prefix)
+        if let threshold = configuration.environment["PHOTOMAP_CLUSTER_THRESHOLD"].flatMap(Int.init) {
+            builder.clusterThreshold = threshold
+        }
+        return builder
     }
 
     /// Fetches the squares and medium images pages show (progress on a terminal, failures as warnings).

@@ -12,7 +12,7 @@ enum PhotosCommand {
         """,
         options: [
             .value("place", "ID", "the place's id (required)"),
-            .value("limit", "N", "at most N photos, 1–\(FlickrSource.maximumResults) (default 100)"),
+            .value("limit", "N", "at most N photos (default 100; Flickr gives at most \(FlickrSource.maximumResults))"),
             .flag("json", "print a JSON array of annotations instead of a table"),
             .flag("prefetch", "fetch the listed photos' 75×75 squares into the thumbnail cache now"),
             MapOutput.option,
@@ -50,8 +50,8 @@ enum PhotosCommand {
 
     static func limit(_ text: String?) throws(UsageError) -> Int {
         guard let text else { return 100 }
-        guard let value = Int(text), (1...FlickrSource.maximumResults).contains(value) else {
-            throw UsageError("--limit must be a whole number from 1 to \(FlickrSource.maximumResults), not '\(text)'")
+        guard let value = Int(text), (1...FixtureSource.maximumResults).contains(value) else {
+            throw UsageError("--limit must be a whole number from 1 to \(FixtureSource.maximumResults), not '\(text)'")
         }
         return value
     }

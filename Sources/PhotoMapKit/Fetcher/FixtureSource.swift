@@ -4,12 +4,16 @@ import Foundation
 /// Its image URLs name Flickr's image host; with another host configured (a local mirror of
 /// `Fixtures/images`), they are rewritten to it.
 public struct FixtureSource: PhotoSource {
+    /// The most photos one listing of the catalog gives.
+    public static let maximumResults = 1_000_000
+
     private let source: FlickrSource
     private let imageHost: ImageHost
 
     /// Creates a source over the catalog folder, serving images from `imageHost`.
     public init(catalog: URL, imageHost: ImageHost = .flickr) {
-        self.source = FlickrSource(transport: FixtureTransport(catalog: catalog))
+        // The embedded catalog has no 4,000-result cap: generated catalogs test larger places.
+        self.source = FlickrSource(transport: FixtureTransport(catalog: catalog), resultCap: Self.maximumResults)
         self.imageHost = imageHost
     }
 

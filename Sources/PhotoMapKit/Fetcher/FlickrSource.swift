@@ -12,10 +12,13 @@ public struct FlickrSource: PhotoSource {
     public static let maximumResults = 4_000
 
     private let transport: any FlickrTransport
+    /// The most results one query gives: Flickr's 4,000, or more for the embedded catalog.
+    let resultCap: Int
 
     /// Creates a source over `transport`.
-    public init(transport: any FlickrTransport) {
+    public init(transport: any FlickrTransport, resultCap: Int = FlickrSource.maximumResults) {
         self.transport = transport
+        self.resultCap = resultCap
     }
 
     /// The top localities (flickr.places.getTopPlacesList, place_type_id 7).
@@ -37,7 +40,7 @@ public struct FlickrSource: PhotoSource {
     /// Pages through flickr.photos.search until `limit` photos or the last page.
     public func searchPhotos(_ criteria: [String: String], limit: Int) throws -> Listing<Photo> {
         let method = "flickr.photos.search"
-        let wanted = min(max(limit, 0), Self.maximumResults)
+        let wanted = min(max(limit, 0), resultCap)
         var photos: [Photo] = []
         var seen = Set<String>()
         var skipped: [String] = []
@@ -45,7 +48,7 @@ public struct FlickrSource: PhotoSource {
         let isGeoQuery = ["place_id", "bbox", "lat", "woe_id"].contains { criteria[$0] != nil }
         let perPage = min(wanted, isGeoQuery ? Self.maximumGeoPerPage : Self.maximumPerPage)
         // Flickr serves no result past the 4,000th, whatever `pages` says.
-        let lastServedPage = (Self.maximumResults + perPage - 1) / max(perPage, 1)
+        let lastServedPage = (resultCap + perPage - 1) / max(perPage, 1)
         var page = 1
         while photos.count < wanted && page <= lastServedPage {
             var parameters = criteria

@@ -46,8 +46,24 @@ public struct MapData: Encodable, Sendable {
         }
     }
 
+    /// Where a pre-clustered page's tiles are, and which exist (pages above `SiteBuilder.clusterThreshold`).
+    public struct ClusterIndex: Encodable, Sendable {
+        /// The tiles' folder, relative to the page: `{folder}/{z}/{x}/{y}.js`.
+        public var folder: String
+        /// The last zoom with its own tiles.
+        public var maxZoom: Int
+        /// The tiles that exist, "x/y" by zoom.
+        public var tiles: [String: [String]]
+        /// South-west and north-east corners of all annotations, [[lat, lon], [lat, lon]].
+        public var bounds: [[Double]]
+        /// Every annotation, located or not, for the page's count.
+        public var total: Int
+    }
+
     public var type = "FeatureCollection"
     public var features: [Feature]
+    /// Set for pre-clustered pages: the map loads tiles instead of `features`.
+    public var clusters: ClusterIndex?
     /// The placeholder image's path relative to the page.
     public var placeholder: String
     /// Degrees shown around a lone annotation (MapKit's region span).

@@ -30,6 +30,12 @@ public struct SiteBuilder {
 
     var assetsFolder: String { prefix + "assets" }
 
+    /// Above this many located annotations a page is clustered ahead of time: markercluster copes with
+    /// ~10,000–50,000 markers (its README), and tiles of pre-made clusters with any number.
+    public var clusterThreshold = 20_000
+    /// How many entries a pre-clustered page lists (the map shows them all).
+    public static let listedOnClusteredPages = 1_000
+
     /// Copies the assets (only what changed).
     public func writeAssets() throws(PageError) {
         try assets.copy(into: writer, folder: assetsFolder)
@@ -65,7 +71,41 @@ public struct SiteBuilder {
             features.append(MapData.Feature(annotation, thumbnail: square.flatMap { relative($0, from: path) },
                                             link: relative(pagePath, from: path)))
         }
-        try writeListPage(at: path, title: title, subtitle: subtitle, features: features, back: back, defaultView: defaultView)
+        let located = features.indices.filter { features[$0].geometry != nil }
+        guard located.count > clusterThreshold else {
+            return try writeListPage(at: path, title: title, subtitle: subtitle, features: features, back: back, defaultView: defaultView)
+        }
+        let clusters = try writeClusterTiles(features, located: located, page: path)
+        try writeListPage(at: path, title: title, subtitle: subtitle, features: Array(features.prefix(Self.listedOnClusteredPages)),
+                          back: back, defaultView: defaultView, clusters: clusters)
+    }
+
+    /// Writes the page's pre-made clusters as `clusters/{page}/{z}/{x}/{y}.js` files, each calling
+    /// `photomapTile(z, x, y, [[lat, lon, count, properties or null], …])`.
+    private func writeClusterTiles(_ features: [MapData.Feature], located: [Int], page: String) throws -> MapData.ClusterIndex {
+        let folder = prefix + "clusters/" + (page as NSString).lastPathComponent.replacingOccurrences(of: ".html", with: "")
+        let clusterer = GridClusterer()
+        let points = located.compactMap { index in
+            features[index].geometry.flatMap { Coordinate(latitude: $0.coordinates[1], longitude: $0.coordinates[0]) }.map { (index, $0) }
+        }
+        var tiles: [String: [String]] = [:]
+        for (zoom, byTile) in clusterer.clusters(of: points) {
+            tiles[String(zoom)] = byTile.keys.sorted()
+            for (tile, clusters) in byTile {
+                let tilePath = "\(folder)/\(zoom)/\(tile).js"
+                // Links inside a tile are made relative to the page that loads it, not to the tile file.
+                let items = clusters.map { cluster in
+                    TileItem(latitude: cluster.latitude, longitude: cluster.longitude, count: cluster.count,
+                             properties: cluster.feature.map { features[$0].properties })
+                }
+                let xy = tile.split(separator: "/")
+                try writer.write("photomapTile(\(zoom), \(xy[0]), \(xy[1]), \(try HTML.scriptJSON(items)));\n", to: tilePath)
+            }
+        }
+        let latitudes = points.map(\.1.latitude), longitudes = points.map(\.1.longitude)
+        return MapData.ClusterIndex(folder: SiteWriter.link(from: page, to: folder), maxZoom: clusterer.maximumZoom, tiles: tiles,
+                                    bounds: [[latitudes.min() ?? 0, longitudes.min() ?? 0], [latitudes.max() ?? 0, longitudes.max() ?? 0]],
+                                    total: features.count)
     }
 
     private func writePhotoPage(_ photo: Photo, annotation: Annotation, square: String?, at path: String,
@@ -80,8 +120,10 @@ public struct SiteBuilder {
     }
 
     private func writeListPage(at path: String, title: String, subtitle: String, features: [MapData.Feature],
-                               back: (path: String, label: String)?, defaultView: String) throws {
-        let data = MapData(features: features, placeholder: SiteWriter.link(from: path, to: assetsFolder + "/placeholder.svg"))
+                               back: (path: String, label: String)?, defaultView: String,
+                               clusters: MapData.ClusterIndex? = nil) throws {
+        var data = MapData(features: features, placeholder: SiteWriter.link(from: path, to: assetsFolder + "/placeholder.svg"))
+        data.clusters = clusters
         let links = PageRenderer.Links(assets: SiteWriter.link(from: path, to: assetsFolder),
                                        back: back.map { (SiteWriter.link(from: path, to: $0.path), $0.label) })
         try writer.write(try PageRenderer.listPage(title: title, subtitle: subtitle, data: data, links: links,
@@ -103,5 +145,19 @@ public struct SiteBuilder {
     /// A site path as a link from the page at `page`; http(s) URLs stay as they are, other URLs go.
     private func relative(_ target: String, from page: String) -> String? {
         target.contains(":") ? HTML.webURL(target) : SiteWriter.link(from: page, to: target)
+    }
+}
+
+/// One entry of a cluster tile, encoded as `[lat, lon, count, properties or null]`.
+private struct TileItem: Encodable {
+    let latitude: Double, longitude: Double, count: Int
+    let properties: MapData.Feature.Properties?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode((latitude * 1e6).rounded() / 1e6)
+        try container.encode((longitude * 1e6).rounded() / 1e6)
+        try container.encode(count)
+        try container.encode(properties)
     }
 }

@@ -86,6 +86,65 @@
     target.attributionControl.addAttribution('Outlines: Natural Earth');
   }
 
+  /* A pre-clustered page: per zoom, only the tiles in view are loaded (as script files, since file://
+     pages cannot fetch), each holding clusters and single annotations made by photomap. */
+  function clusteredLayer(index) {
+    var loaded = {}, requested = {}, available = {};
+    Object.keys(index.tiles).forEach(function (z) {
+      available[z] = {};
+      index.tiles[z].forEach(function (tile) { available[z][tile] = true; });
+    });
+    var layer = L.layerGroup().addTo(map);
+
+    function zoomLevel() { return Math.max(0, Math.min(Math.round(map.getZoom()), index.maxZoom)); }
+
+    function draw(z, items) {
+      items.forEach(function (item) {
+        var marker;
+        if (item[2] === 1 && item[3]) {
+          marker = L.marker([item[0], item[1]], { icon: pin, title: item[3].title });
+          marker.bindPopup(function () { return callout(item[3]); }, { minWidth: 220, maxWidth: 320 });
+        } else {
+          var size = item[2] < 100 ? 30 : item[2] < 1000 ? 38 : 46;
+          var bubble = element('div', 'cluster-bubble', String(Number(item[2])));
+          marker = L.marker([item[0], item[1]], { icon: L.divIcon({
+            className: 'cluster-' + size, iconSize: [size, size], html: bubble
+          }) });
+          marker.on('click', function () { map.setView([item[0], item[1]], Math.min(z + 2, index.maxZoom + 2)); });
+        }
+        layer.addLayer(marker);
+      });
+    }
+
+    function refresh() {
+      var z = zoomLevel(), bounds = map.getBounds(), tiles = Math.pow(2, z);
+      var northWest = map.project(bounds.getNorthWest(), z).divideBy(256).floor();
+      var southEast = map.project(bounds.getSouthEast(), z).divideBy(256).floor();
+      layer.clearLayers();
+      for (var x = northWest.x; x <= southEast.x; x++) {
+        for (var y = Math.max(northWest.y, 0); y <= Math.min(southEast.y, tiles - 1); y++) {
+          var tile = (((x % tiles) + tiles) % tiles) + '/' + y, key = z + '/' + tile;
+          if (!available[z] || !available[z][tile]) continue;
+          if (loaded[key]) { draw(z, loaded[key]); continue; }
+          if (requested[key]) continue;
+          requested[key] = true;
+          var script = document.createElement('script');
+          script.src = index.folder + '/' + key + '.js';
+          document.body.appendChild(script);
+        }
+      }
+    }
+
+    window.photomapTile = function (z, x, y, items) {
+      loaded[z + '/' + x + '/' + y] = items;
+      if (z === zoomLevel()) draw(z, items);
+    };
+    map.on('moveend', refresh);
+    map.fitBounds(index.bounds, { padding: [30, 30], maxZoom: 16 });
+    refresh();
+    body.setAttribute('data-map-ready', String(index.total));
+  }
+
   function showMap() {
     if (map) { map.invalidateSize(); return; }
     var container = document.getElementById('map');
@@ -95,7 +154,7 @@
     addBasemap(map);
     map.on('popupopen', function (event) { loadThumbnail(event.popup); });
     if (data.clusters) {
-      window.photomapClusteredLayer(map, data, callout);
+      clusteredLayer(data.clusters);
       return;
     }
     var located = data.features.filter(function (f) { return f.geometry; });

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Clusters points ahead of time for every zoom level, the way supercluster's grid method does:
+/// at each zoom, points falling in the same cell of a `radius`-pixel grid over the Web Mercator world
+/// become one cluster at their mean position. The page then loads, per zoom, only the 256-pixel tiles
+/// in view, so 100,000 annotations cost the browser no more than the few hundred it shows.
+public struct GridClusterer: Sendable {
+    /// One cluster, or a single annotation (`feature` set) when alone in its cell.
+    public struct Cluster: Sendable, Equatable {
+        public var latitude: Double
+        public var longitude: Double
+        public var count: Int
+        /// The feature's index when the cluster holds exactly one.
+        public var feature: Int?
+    }
+
+    /// Above this zoom, every annotation is shown on its own (from the last zoom's tiles).
+    public var maximumZoom: Int
+    /// The grid cell's size in screen pixels.
+    public var radius: Double
+
+    /// A clusterer with supercluster's defaults (zoom 0–16, 60-pixel cells).
+    public init(maximumZoom: Int = 16, radius: Double = 60) {
+        self.maximumZoom = maximumZoom
+        self.radius = radius
+    }
+
+    /// Clusters by zoom, then by tile "x/y" of that zoom.
+    public func clusters(of points: [(index: Int, coordinate: Coordinate)]) -> [Int: [String: [Cluster]]] {
+        var result: [Int: [String: [Cluster]]] = [:]
+        for zoom in 0...maximumZoom {
+            let worldSize = 256 * pow(2, Double(zoom))
+            // At the last zoom the grid is fine enough that only points a few metres apart share a cell.
+            let cell = zoom == maximumZoom ? 4 : radius
+            var cells: [Int64: (x: Double, y: Double, count: Int, first: Int)] = [:]
+            for point in points {
+                let (x, y) = Self.project(point.coordinate, worldSize: worldSize)
+                let key = Int64(x / cell) << 32 | Int64(y / cell)
+                if var existing = cells[key] {
+                    existing.x += x
+                    existing.y += y
+                    existing.count += 1
+                    cells[key] = existing
+                } else {
+                    cells[key] = (x, y, 1, point.index)
+                }
+            }
+            var tiles: [String: [Cluster]] = [:]
+            for accumulated in cells.values {
+                let x = accumulated.x / Double(accumulated.count), y = accumulated.y / Double(accumulated.count)
+                let (latitude, longitude) = Self.unproject(x: x, y: y, worldSize: worldSize)
+                let tile = "\(Int(x / 256))/\(Int(y / 256))"
+                tiles[tile, default: []].append(Cluster(latitude: latitude, longitude: longitude, count: accumulated.count,
+                                                        feature: accumulated.count == 1 ? accumulated.first : nil))
+            }
+            result[zoom] = tiles
+        }
+        return result
+    }
+
+    /// Web Mercator pixel position in a world `worldSize` pixels wide.
+    static func project(_ coordinate: Coordinate, worldSize: Double) -> (Double, Double) {
+        let x = (coordinate.longitude + 180) / 360 * worldSize
+        let sine = sin(min(max(coordinate.latitude, -85.0511), 85.0511) * .pi / 180)
+        let y = (0.5 - log((1 + sine) / (1 - sine)) / (4 * .pi)) * worldSize
+        return (min(max(x, 0), worldSize - 1), min(max(y, 0), worldSize - 1))
+    }
+
+    static func unproject(x: Double, y: Double, worldSize: Double) -> (Double, Double) {
+        let longitude = x / worldSize * 360 - 180
+        let latitude = atan(sinh(.pi * (1 - 2 * y / worldSize))) * 180 / .pi
+        return (latitude, longitude)
+    }
+}
