@@ -25,7 +25,12 @@ let package = Package(
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
         // Pages/Assets (the pages' script, style and placeholder) are copied beside the binary.
-        .target(name: "PhotoMapKit", dependencies: ["CCurl", "CPNG", "CJPEG"], resources: [.copy("Pages/Assets")]),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(name: "PhotoMapKit", dependencies: ["CCurl", "CPNG", "CJPEG", "CSQLite"], resources: [.copy("Pages/Assets")]),
         .target(name: "PhotoMapCLI", dependencies: ["PhotoMapKit"]),
         .executableTarget(name: "photomap", dependencies: ["PhotoMapCLI"]),
         .executableTarget(name: "photomap-fixture-images", dependencies: ["PhotoMapKit"]),

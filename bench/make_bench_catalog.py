@@ -55,6 +55,10 @@ def main(argv):
     parser.add_argument("--count", type=int, required=True, help="number of photos")
     parser.add_argument("--out", required=True, help="work folder")
     parser.add_argument("--images", help="folder of *_s.png squares to copy")
+    parser.add_argument("--spread", type=float, default=0.0,
+                        help="scatter the photos up to this many degrees around the centre (default: all at it)")
+    parser.add_argument("--with-medium", action="store_true",
+                        help="give each photo a url_m (its square's file), so pages have an image to show")
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error("--count must be positive")
@@ -80,13 +84,21 @@ def main(argv):
     for i in range(n):
         pid = str(FIRST_ID + i)
         secret = f"{rng.getrandbits(40):010x}"
-        photos.append({
+        latitude, longitude = 48.85, 2.35
+        if args.spread:
+            # Drawn after the secret so that the ids and secrets stay those of an unspread catalog.
+            latitude += rng.uniform(-args.spread, args.spread)
+            longitude += rng.uniform(-args.spread, args.spread)
+        photo = {
             "id": pid, "owner": "1@N00", "secret": secret, "server": SERVER, "farm": 66,
             "title": f"Bench photo {i + 1}", "description": {"_content": ""},
             "datetaken": "2020-01-01 00:00:00", "ownername": "bench", "tags": "",
-            "latitude": "48.85", "longitude": "2.35", "accuracy": "16",
+            "latitude": f"{latitude:.6f}", "longitude": f"{longitude:.6f}", "accuracy": "16",
             "url_sq": f"https://live.staticflickr.com/{SERVER}/{pid}_{secret}_s.png",
-            "height_sq": 75, "width_sq": 75})
+            "height_sq": 75, "width_sq": 75}
+        if args.with_medium:
+            photo.update(url_m=photo["url_sq"], height_m=75, width_m=75)
+        photos.append(photo)
 
     pages = math.ceil(n / PER_PAGE)
     for page in range(1, pages + 1):

@@ -10,6 +10,9 @@ public enum PhotoMap {
         (PhotosCommand.spec, PhotosCommand.run),
         (CacheCommand.spec, CacheCommand.run),
         (ExportCommand.spec, ExportCommand.run),
+        (FindCommand.spec, FindCommand.run),
+        (SearchCommand.spec, SearchCommand.run),
+        (IndexCommand.spec, IndexCommand.run),
     ]
 
     private static let parser = ArgumentParser(globalOptions: Configuration.globalOptions, commands: commands.map(\.spec))

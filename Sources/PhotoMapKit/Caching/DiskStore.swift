@@ -59,37 +59,21 @@ struct DiskStore: Sendable {
         utimes(file.path, nil)
     }
 
-    /// Writes `data` as the entry `file`: temporary file, then rename(2).
+    /// Writes `data` as the entry `file`, whole or not at all (`AtomicFile`).
     func write(_ data: Data, to file: URL) throws(ThumbnailError) {
-        let folder = file.deletingLastPathComponent()
         try createFolder(of: file)
-        let temporary = folder.appendingPathComponent(".tmp-\(file.lastPathComponent)-\(UUID().uuidString)").path
-        var descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
-        if descriptor < 0 && errno == ENOENT {
+        do {
+            try AtomicFile.write(data, to: file)
+        } catch where error.code == .ENOENT {
             // Another process's `cache clear` removed the shard folder: make it again, once.
             try createFolder(of: file, again: true)
-            descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
-        }
-        guard descriptor >= 0 else { throw Self.writeError(errno, path: temporary) }
-        var failure: Int32?
-        data.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let written = posixWrite(descriptor, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
+            do {
+                try AtomicFile.write(data, to: file)
+            } catch {
+                throw Self.writeError(error.code.rawValue, path: file.deletingLastPathComponent().path)
             }
-        }
-        if close(descriptor) != 0 && failure == nil { failure = errno }
-        if failure == nil && rename(temporary, file.path) != 0 { failure = errno }
-        if let failure {
-            unlink(temporary)
-            throw Self.writeError(failure, path: file.deletingLastPathComponent().path)
+        } catch {
+            throw Self.writeError(error.code.rawValue, path: file.deletingLastPathComponent().path)
         }
     }
 
@@ -178,11 +162,6 @@ struct DiskStore: Sendable {
         if code == ENOSPC || code == EDQUOT { return .diskFull(path: path) }
         return .writeFailed(path: path, reason: String(cString: strerror(code)))
     }
-}
-
-/// write(2), named apart from FileHandle's and Data's `write`.
-private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    Glibc.write(descriptor, buffer, count)
 }
 
 private extension NSError {

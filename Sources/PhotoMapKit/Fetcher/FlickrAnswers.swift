@@ -10,7 +10,7 @@ struct FlickrStatus: Decodable {
     let message: String?
 }
 
-/// flickr.places.getTopPlacesList.
+/// flickr.places.getTopPlacesList and flickr.places.find.
 struct PlacesAnswer: Decodable {
     struct Places: Decodable {
         let total: LenientValue?

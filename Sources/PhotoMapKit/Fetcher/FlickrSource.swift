@@ -32,6 +32,16 @@ public struct FlickrSource: PhotoSource {
                        skipped: records.skipped.map { "place \($0)" })
     }
 
+    /// Flickr's place lookup for a typed name (flickr.places.find: "not a geocoder", an address
+    /// rounds up to its city).
+    public func findPlaces(_ query: String) throws -> Listing<Place> {
+        let method = "flickr.places.find"
+        let answer = try decode(PlacesAnswer.self, method: method, from: transport.call(method: method, parameters: ["query": query]))
+        let records = answer.places.place ?? LossyArray()
+        return Listing(items: records.elements.map(\.place), total: answer.places.total?.int,
+                       skipped: records.skipped.map { "place \($0)" })
+    }
+
     /// Up to `limit` photos taken in the place (flickr.photos.search with place_id).
     public func photos(inPlace placeID: String, limit: Int) throws -> Listing<Photo> {
         try searchPhotos(["place_id": placeID], limit: limit)

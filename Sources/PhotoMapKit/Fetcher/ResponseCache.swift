@@ -27,7 +27,23 @@ public struct ResponseCache: Sendable {
     /// Stores `answer` for `key`, atomically (temporary file, then rename).
     public func store(_ answer: Data, for key: String) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try answer.write(to: fileURL(for: key), options: .atomic)
+        try AtomicFile.write(answer, to: fileURL(for: key))
+    }
+
+    /// The places and photos in every answer kept, for rebuilding the local index.
+    public func recordedListings() -> (places: [Place], photos: [Photo]) {
+        var places: [Place] = [], photos: [Photo] = []
+        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+        for file in files where file.pathExtension == "json" {
+            guard let data = try? Data(contentsOf: file) else { continue }
+            let json = FlickrSource.unwrappingJSONP(data)
+            if let answer = try? JSONDecoder().decode(PhotosAnswer.self, from: json) {
+                photos += (answer.photos.photo?.elements ?? []).map(\.photo).filter { !$0.id.isEmpty }
+            } else if let answer = try? JSONDecoder().decode(PlacesAnswer.self, from: json) {
+                places += (answer.places.place?.elements ?? []).map(\.place)
+            }
+        }
+        return (places, photos)
     }
 
     /// Forgets the answer for `key`.

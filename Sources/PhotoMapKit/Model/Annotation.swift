@@ -3,7 +3,7 @@
 public struct Annotation: Sendable, Hashable {
     /// What the annotation stands for.
     public enum Kind: String, Sendable, Codable {
-        case place, photo
+        case place, photo, location
     }
 
     /// What it stands for.

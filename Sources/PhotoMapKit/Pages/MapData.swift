@@ -66,8 +66,10 @@ public struct MapData: Encodable, Sendable {
     public var clusters: ClusterIndex?
     /// The placeholder image's path relative to the page.
     public var placeholder: String
-    /// Degrees shown around a lone annotation (MapKit's region span).
+    /// Degrees shown around a lone annotation, or around `focus` (MapKit's region span).
     public var span: Double
+    /// Where the first view is centred (`find`); nil to fit every annotation.
+    public var focus: [Double]?
 
     /// Map data for a page.
     public init(features: [Feature], placeholder: String, span: Double = 0.05) {

@@ -108,6 +108,32 @@ public struct SiteBuilder {
                                     total: features.count)
     }
 
+    /// Writes a map page of mixed annotations (found locations, search results): photos show their
+    /// square and link to their medium image; the first view fits them all, or centres on `focus`.
+    public func writeAnnotationsPage(at path: String, title: String, subtitle: String, annotations: [Annotation],
+                                     focus: Coordinate?) throws {
+        var features: [MapData.Feature] = []
+        for annotation in annotations {
+            var link: String?
+            var square: String?
+            if annotation.kind == .photo {
+                // Search results carry the image URLs, which is all the cache needs.
+                var images: [PhotoSize: ImageReference] = [:]
+                images[.square] = annotation.thumbnailURL.map { ImageReference(url: $0) }
+                images[.medium] = annotation.imageURL.map { ImageReference(url: $0) }
+                let photo = Photo(id: annotation.id, images: images)
+                square = try copyImage(of: photo, size: .square, folder: "squares").flatMap { relative($0, from: path) }
+                link = try copyImage(of: photo, size: .medium, folder: "images").flatMap { relative($0, from: path) }
+            }
+            features.append(MapData.Feature(annotation, thumbnail: square, link: link))
+        }
+        var data = MapData(features: features, placeholder: SiteWriter.link(from: path, to: assetsFolder + "/placeholder.svg"))
+        data.focus = focus.map { [$0.latitude, $0.longitude] }
+        let links = PageRenderer.Links(assets: SiteWriter.link(from: path, to: assetsFolder))
+        try writer.write(try PageRenderer.listPage(title: title, subtitle: subtitle, data: data, links: links,
+                                                   defaultView: "map", attribution: Self.attribution), to: path)
+    }
+
     private func writePhotoPage(_ photo: Photo, annotation: Annotation, square: String?, at path: String,
                                 back: (path: String, label: String)) throws {
         let image = try copyImage(of: photo, size: .medium, folder: "images")

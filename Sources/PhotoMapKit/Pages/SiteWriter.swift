@@ -29,9 +29,13 @@ public final class SiteWriter {
         }
         do {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: file, options: .atomic)
         } catch {
             throw .writeFailed(path: file.path, reason: (error as NSError).localizedDescription)
+        }
+        do {
+            try AtomicFile.write(data, to: file)
+        } catch {
+            throw .writeFailed(path: file.path, reason: String(cString: strerror(error.code.rawValue)))
         }
         written += 1
     }

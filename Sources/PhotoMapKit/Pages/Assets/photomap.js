@@ -161,8 +161,11 @@
     var group = L.markerClusterGroup({ chunkedLoading: true, showCoverageOnHover: false, maxClusterRadius: 50 });
     group.addLayers(located.map(markerFor));
     map.addLayer(group);
-    // MapKit's showAnnotations: the first view fits every annotation.
-    if (located.length === 1) {
+    // MapKit's showAnnotations: the first view fits every annotation (or centres on the focus).
+    if (data.focus) {
+      var f = data.focus;
+      map.fitBounds([[f[0] - data.span / 2, f[1] - data.span / 2], [f[0] + data.span / 2, f[1] + data.span / 2]]);
+    } else if (located.length === 1) {
       var c = located[0].geometry.coordinates;
       map.fitBounds([[c[1] - data.span / 2, c[0] - data.span / 2], [c[1] + data.span / 2, c[0] + data.span / 2]]);
     } else if (located.length > 1) {

@@ -1,0 +1,66 @@
+import Foundation
+import PhotoMapKit
+
+/// `photomap find QUERY`: geocoding; a typed address, landmark or place name becomes locations.
+enum FindCommand {
+    static let spec = CommandSpec(
+        name: "find",
+        summary: "find a place, landmark or address (geocoding)",
+        usage: "photomap find QUERY [--near LAT,LON|NAME] [--limit N] [--json] [--map [FILE]]",
+        discussion: """
+        Prints the locations QUERY names, best first: by how well the text matches, then importance
+        (population), favouring those near --near. A qualifier after a comma narrows by country or US
+        state ("Portland, Maine", "Córdoba, Argentina"). Accents and case do not matter. The title is the
+        landmark's name, else the street, else the city; the subtitle the coordinate. Offline (the default)
+        it searches GeoNames cities over 15,000 people and the catalog's places and landmarks; with Flickr
+        as the source, flickr.places.find. --map centres a map page on the best location.
+        \(Locations.geonamesCredit)
+        """,
+        options: [
+            Locations.nearOption,
+            .value("limit", "N", "at most N locations (default 5)"),
+            .flag("json", "print a JSON array of annotations instead of a table"),
+            MapOutput.option,
+        ],
+        acceptsArguments: true)
+
+    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+        let query = parsed.arguments.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        guard !query.isEmpty else { throw UsageError("find needs a QUERY, e.g. photomap find \"Radio City Music Hall\"") }
+        let limit = try PhotosCommand.limit(parsed.value("limit") ?? "5")
+        let locations = Locations(configuration: configuration, console: console)
+        let near = try locations.near(parsed)
+        let results = try locations.geocode(query, near: near, limit: limit)
+        guard !results.isEmpty else { throw CommandFailure("no location found for \"\(query)\"") }
+        let annotations = results.map(\.entry.annotation)
+        if parsed.has("json") {
+            console.print(try AnnotationOutput.json(annotations))
+        } else {
+            var table = Table(columns: [.init(heading: "TITLE", flexible: true), .init(heading: "WHERE", flexible: true),
+                                        .init(heading: "LATITUDE", alignRight: true), .init(heading: "LONGITUDE", alignRight: true)]
+                              + (near == nil ? [] : [.init(heading: "KM", alignRight: true)]))
+            table.rows = results.map { result in
+                [result.entry.annotation.title, result.entry.context,
+                 String(format: "%.6f", result.entry.coordinate.latitude), String(format: "%.6f", result.entry.coordinate.longitude)]
+                    + (result.distanceKilometres.map { [String(format: "%.1f", $0)] } ?? [])
+            }
+            table.render(width: console.width).forEach { console.print($0) }
+        }
+        if let file = MapOutput.file(parsed, defaultName: "photomap-find-\(HTML.fileName(for: SearchTextSlug.slug(query))).html") {
+            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration)
+            try builder.writeAssets()
+            try builder.writeAnnotationsPage(at: file.lastPathComponent, title: annotations[0].title, subtitle: annotations[0].subtitle,
+                                             annotations: annotations, focus: annotations[0].coordinate)
+            MapOutput.report(file, writer: writer, console: console)
+        }
+    }
+}
+
+/// Short file-name-safe words from a query, for default map names.
+enum SearchTextSlug {
+    static func slug(_ text: String) -> String {
+        let words = text.lowercased().split { !$0.isLetter && !$0.isNumber }.prefix(4)
+        let slug = words.joined(separator: "-").filter { $0.isASCII }
+        return slug.isEmpty ? "query" : String(slug.prefix(40))
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import PhotoMapKit
+
+/// `photomap index rebuild|stats`: the local search index.
+enum IndexCommand {
+    static let spec = CommandSpec(
+        name: "index",
+        summary: "rebuild the local search index, or count what it holds",
+        usage: "photomap index rebuild|stats",
+        discussion: """
+        The local index (SQLite with FTS5 and an R*Tree, in the cache folder) holds every place and photo
+        fetched so far and the embedded catalog, for offline `photomap search`.
+        rebuild  empty it, then index the embedded catalog and the Flickr answers kept in the cache
+        stats    how many records it holds
+        """,
+        options: [],
+        acceptsArguments: true)
+
+    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+        guard parsed.arguments.count == 1, let action = parsed.arguments.first else {
+            throw UsageError("index needs one action: rebuild or stats")
+        }
+        let locations = Locations(configuration: configuration, console: console)
+        switch action {
+        case "rebuild":
+            let file = LocalIndex.file(in: configuration.cacheDirectory)
+            try LocalIndex(file: file).removeAll()
+            let index = try locations.index()
+            // Flickr's answers kept in the cache were fetched: they belong in the index too.
+            let kept = ResponseCache(directory: configuration.cacheDirectory.appendingPathComponent("api"), timeToLive: .infinity)
+            let fetched = kept.recordedListings()
+            try CatalogIndexer(index: index, adapter: configuration.adapter).add(places: fetched.places, photos: fetched.photos)
+            console.print("indexed \(try index.count()) records in \(file.path)")
+        case "stats":
+            console.print("\(try locations.index().count()) records in \(LocalIndex.file(in: configuration.cacheDirectory).path)")
+        default:
+            throw UsageError("unknown index action '\(action)': use rebuild or stats")
+        }
+    }
+}

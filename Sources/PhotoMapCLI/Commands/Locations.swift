@@ -1,0 +1,66 @@
+import Foundation
+import PhotoMapKit
+
+/// What `find` and `search` share: the gazetteer, geocoding by the configured source, `--near`, and
+/// the local index with the embedded catalog in it.
+struct Locations {
+    /// The credit GeoNames' licence asks for.
+    static let geonamesCredit = "Place names: GeoNames (geonames.org), CC BY 4.0."
+
+    let configuration: Configuration
+    let console: Console
+
+    /// `--near LAT,LON|NAME`.
+    static let nearOption = OptionSpec.value("near", "LAT,LON|NAME", "favour (find) or search around this point or place")
+
+    /// The offline gazetteer: GeoNames cities, the catalog's places and landmarks.
+    func gazetteer() throws -> Gazetteer {
+        guard let fixtures = FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv"),
+              let catalog = FixtureSource.locateCatalog(environment: configuration.environment) else {
+            throw PageError.assetsMissing("the gazetteer Fixtures/gazetteer/cities.tsv")
+        }
+        let places = try FixtureSource(catalog: catalog).topPlaces().items
+        return try Gazetteer.load(gazetteer: fixtures.appendingPathComponent("gazetteer"),
+                                  landmarks: catalog.appendingPathComponent("landmarks.json"), places: places)
+    }
+
+    /// Locations for a query: flickr.places.find with the Flickr source online, else the gazetteer.
+    func geocode(_ query: String, near: Coordinate?, limit: Int) throws -> [Geocoder.Result] {
+        if configuration.source == .flickr && !configuration.offline, let source = try configuration.makeSource(console: console) as? FlickrSource {
+            let places = try source.findPlaces(query).items
+            return places.compactMap { place in
+                place.coordinate.map { coordinate in
+                    let parts = place.fullName.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                    let entry = GazetteerEntry(kind: .place, id: place.id, name: parts.first ?? place.fullName, coordinate: coordinate,
+                                               locality: parts.first ?? "", context: parts.dropFirst().joined(separator: ", "))
+                    return Geocoder.Result(entry: entry, score: 1, distanceKilometres: near.map { $0.distance(to: coordinate) })
+                }
+            }.prefix(limit).map { $0 }
+        }
+        return Geocoder(gazetteer: try gazetteer()).find(query, near: near, limit: limit)
+    }
+
+    /// `--near`: a "lat,lon" pair, or a name geocoded to its best location.
+    func near(_ parsed: ParsedArguments) throws -> Coordinate? {
+        guard let text = parsed.value("near") else { return nil }
+        if let coordinate = Geocoder.coordinate(in: text) { return coordinate }
+        if text.split(separator: ",").count == 2, text.split(separator: ",").allSatisfy({ Double($0.trimmingCharacters(in: .whitespaces)) != nil }) {
+            throw UsageError("--near \(text): latitude must be within ±90 and longitude within ±180")
+        }
+        guard let best = try geocode(text, near: nil, limit: 1).first else {
+            throw CommandFailure("--near: no location found for \"\(text)\"")
+        }
+        return best.entry.coordinate
+    }
+
+    /// The local index, holding the embedded catalog (indexed on first use).
+    func index() throws -> LocalIndex {
+        let index = try LocalIndex(file: LocalIndex.file(in: configuration.cacheDirectory))
+        if let catalog = FixtureSource.locateCatalog(environment: configuration.environment) {
+            let landmarks = (try? gazetteer())?.entries.filter { $0.kind == .landmark } ?? []
+            try CatalogIndexer(index: index, adapter: configuration.adapter)
+                .ensureCatalog(FixtureSource(catalog: catalog), catalog: catalog, landmarks: landmarks)
+        }
+        return index
+    }
+}

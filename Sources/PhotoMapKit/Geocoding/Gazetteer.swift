@@ -1,0 +1,114 @@
+import Foundation
+
+/// The offline geocoder's names: GeoNames cities over 15,000 people (Fixtures/gazetteer, CC BY 4.0),
+/// the catalog's places and its landmarks, with the countries and regions that qualify a query
+/// ("Portland, Maine"). Matching ignores accents, case and punctuation.
+public struct Gazetteer: Sendable {
+    /// Every named point.
+    public let entries: [GazetteerEntry]
+    /// Normalized name or alternate → (country, admin1 or "") it stands for, for qualifiers.
+    let regions: [String: [(country: String, admin1: String)]]
+    /// Normalized names of each entry: its name first, then its alternates (same order as `entries`).
+    let names: [[String]]
+    /// Normalized name → the indices of the entries bearing it, for exact matches.
+    let byName: [String: [Int]]
+
+    /// A gazetteer over these entries and regions.
+    public init(entries: [GazetteerEntry], regions: [(country: String, admin1: String, names: [String])]) {
+        self.entries = entries
+        var regionIndex: [String: [(country: String, admin1: String)]] = [:]
+        for region in regions {
+            for name in Set(region.names.map(SearchText.normalized)) where !name.isEmpty {
+                regionIndex[name, default: []].append((region.country, region.admin1))
+            }
+        }
+        self.regions = regionIndex
+        names = entries.map { entry in
+            var seen = Set<String>()
+            return ([entry.name] + entry.alternates).map(SearchText.normalized).filter { !$0.isEmpty && seen.insert($0).inserted }
+        }
+        var index: [String: [Int]] = [:]
+        for (position, entryNames) in names.enumerated() {
+            for name in entryNames { index[name, default: []].append(position) }
+        }
+        byName = index
+    }
+
+    /// Loads a gazetteer folder (cities.tsv, regions.tsv), a landmarks file and the catalog's places.
+    public static func load(gazetteer folder: URL, landmarks landmarksFile: URL, places: [Place]) throws -> Gazetteer {
+        var entries: [GazetteerEntry] = []
+        var regions: [(country: String, admin1: String, names: [String])] = []
+        let regionNames: [String: String]
+        do {
+            for row in try rows(folder.appendingPathComponent("regions.tsv")) where row.count >= 3 {
+                regions.append((row[0], row[1], [row[2]] + (row.count > 3 ? row[3].split(separator: "|").map(String.init) : [])))
+            }
+            regionNames = Dictionary(regions.map { ("\($0.country)/\($0.admin1)", $0.names[0]) }, uniquingKeysWith: { first, _ in first })
+            for row in try rows(folder.appendingPathComponent("cities.tsv")) where row.count >= 8 {
+                guard let latitude = Double(row[2]), let longitude = Double(row[3]),
+                      let coordinate = Coordinate(latitude: latitude, longitude: longitude) else { continue }
+                let context = [regionNames["\(row[4])/\(row[5])"], regionNames["\(row[4])/"]].compactMap { $0 }.joined(separator: ", ")
+                entries.append(GazetteerEntry(kind: .city, id: row[0], name: row[1],
+                                              alternates: row[7].split(separator: "|").map(String.init), coordinate: coordinate,
+                                              country: row[4], admin1: row[5], population: Int(row[6]) ?? 0,
+                                              locality: row[1], context: context))
+            }
+        }
+        for landmark in try Landmark.load(landmarksFile) {
+            guard let coordinate = Coordinate(latitude: landmark.latitude, longitude: landmark.longitude) else { continue }
+            let countryCode = regions.first { $0.admin1.isEmpty && $0.names.contains(landmark.country ?? "") }?.country ?? ""
+            // The street is a name too, so a typed address finds the landmark standing there.
+            let streets = [landmark.street, landmark.street.map { "\($0), \(landmark.locality ?? "")" }].compactMap { $0 }
+            entries.append(GazetteerEntry(kind: .landmark, id: landmark.name, name: landmark.name, alternates: streets,
+                                          coordinate: coordinate,
+                                          country: countryCode, street: landmark.street ?? "", locality: landmark.locality ?? "",
+                                          context: [landmark.locality, landmark.region, landmark.country].compactMap { $0 }.joined(separator: ", ")))
+        }
+        for place in places {
+            guard let coordinate = place.coordinate else { continue }
+            let parts = place.fullName.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            entries.append(GazetteerEntry(kind: .place, id: place.id, name: parts.first ?? place.fullName,
+                                          alternates: place.shortName.isEmpty ? [] : [place.shortName], coordinate: coordinate,
+                                          population: place.photoCount ?? 0, locality: parts.first ?? "",
+                                          context: parts.dropFirst().joined(separator: ", ")))
+        }
+        return Gazetteer(entries: entries, regions: regions)
+    }
+
+    /// A tab-separated file's rows after its header line.
+    private static func rows(_ file: URL) throws -> [[String]] {
+        let text: String
+        do {
+            text = try String(contentsOf: file, encoding: .utf8)
+        } catch {
+            throw FlickrError.catalogUnreadable(path: file.path, reason: (error as NSError).localizedDescription)
+        }
+        return text.split(separator: "\n").dropFirst().map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    /// The regions (country, admin1 or "") a qualifier such as "Maine", "TX" or "Argentina" names.
+    func regions(named qualifier: String) -> [(country: String, admin1: String)] {
+        regions[SearchText.normalized(qualifier)] ?? []
+    }
+}
+
+/// A landmark as `Fixtures/catalog/landmarks.json` records it.
+struct Landmark: Decodable {
+    let name: String
+    let street: String?
+    let locality: String?
+    let region: String?
+    let country: String?
+    let latitude: Double
+    let longitude: Double
+
+    static func load(_ file: URL) throws -> [Landmark] {
+        struct File: Decodable { let landmarks: [Landmark] }
+        guard let data = FileManager.default.contents(atPath: file.path) else { return [] }
+        do {
+            return try JSONDecoder().decode(File.self, from: data).landmarks
+        } catch {
+            throw FlickrError.catalogUnreadable(path: file.path, reason: FlickrError.describe(decodingError: error))
+        }
+    }
+}

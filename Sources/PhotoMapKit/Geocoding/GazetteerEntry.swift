@@ -1,0 +1,47 @@
+/// A named point a typed query can find: a city, a catalog place or a landmark.
+public struct GazetteerEntry: Sendable, Hashable {
+    /// What kind of point it is, which decides the annotation's title.
+    public enum Kind: String, Sendable {
+        /// A GeoNames city.
+        case city
+        /// A place of the catalog (Flickr's top places).
+        case place
+        /// A landmark (an area of interest: a building, a bridge, a park).
+        case landmark
+    }
+
+    public var kind: Kind
+    /// An id for output: the GeoNames id, place id or landmark name.
+    public var id: String
+    public var name: String
+    public var alternates: [String]
+    public var coordinate: Coordinate
+    /// ISO 3166-1 alpha-2 country code ("" when unknown).
+    public var country: String
+    /// The first-level subdivision code (GeoNames admin1, e.g. "TX").
+    public var admin1: String
+    /// Residents, for ranking cities; landmarks and places get an importance of their own.
+    public var population: Int
+    /// Street and number, for landmarks that have one.
+    public var street: String
+    /// The city it is in, for landmarks.
+    public var locality: String
+    /// Country, region or city names to show beside it.
+    public var context: String
+
+    /// Creates an entry.
+    public init(kind: Kind, id: String, name: String, alternates: [String] = [], coordinate: Coordinate, country: String = "",
+                admin1: String = "", population: Int = 0, street: String = "", locality: String = "", context: String = "") {
+        self.kind = kind
+        self.id = id
+        self.name = name
+        self.alternates = alternates
+        self.coordinate = coordinate
+        self.country = country
+        self.admin1 = admin1
+        self.population = population
+        self.street = street
+        self.locality = locality
+        self.context = context
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// Turns a typed address, landmark or place name into locations, best first, ranked like Nominatim:
+/// how well the text matches, then importance (population), with a region given by `near` favoured
+/// (Nominatim's viewbox penalty: none inside, half near, full outside).
+public struct Geocoder: Sendable {
+    /// One location found.
+    public struct Result: Sendable {
+        public var entry: GazetteerEntry
+        /// Higher is better.
+        public var score: Double
+        /// From `near`, when given.
+        public var distanceKilometres: Double?
+
+        /// A result.
+        public init(entry: GazetteerEntry, score: Double, distanceKilometres: Double?) {
+            self.entry = entry
+            self.score = score
+            self.distanceKilometres = distanceKilometres
+        }
+    }
+
+    /// Inside this distance of `near` a result is not penalised; up to `nearDistance` it is half penalised.
+    public static let insideDistance = 50.0
+    public static let nearDistance = 500.0
+
+    public let gazetteer: Gazetteer
+
+    /// A geocoder over a gazetteer.
+    public init(gazetteer: Gazetteer) {
+        self.gazetteer = gazetteer
+    }
+
+    /// Locations for `query`, best first. A qualifier after the first comma narrows by country or
+    /// region ("Portland, Maine", "Córdoba, Argentina"); "lat,lon" is a location of its own.
+    public func find(_ query: String, near: Coordinate? = nil, limit: Int = 10) -> [Result] {
+        if let coordinate = Self.coordinate(in: query) {
+            let entry = GazetteerEntry(kind: .city, id: "", name: "", coordinate: coordinate)
+            return [Result(entry: entry, score: 1, distanceKilometres: near.map { $0.distance(to: coordinate) })]
+        }
+        var text = query
+        var allowed: [(country: String, admin1: String)]?
+        if let comma = query.firstIndex(of: ",") {
+            let qualifier = query[query.index(after: comma)...]
+            let regions = gazetteer.regions(named: String(qualifier))
+            if !regions.isEmpty {
+                text = String(query[..<comma])
+                allowed = regions
+            }
+        }
+        let wanted = SearchText.normalized(text)
+        guard !wanted.isEmpty else { return [] }
+        let wantedWords = wanted.split(separator: " ")
+        var results: [Result] = []
+        for (index, entryNames) in gazetteer.names.enumerated() {
+            let entry = gazetteer.entries[index]
+            if let allowed, !allowed.contains(where: { $0.country == entry.country && ($0.admin1.isEmpty || $0.admin1 == entry.admin1) }) {
+                continue
+            }
+            let match = Self.match(wanted, words: wantedWords, against: entryNames)
+            guard match > 0 else { continue }
+            let distance = near.map { $0.distance(to: entry.coordinate) }
+            let penalty = distance.map { $0 <= Self.insideDistance ? 0 : $0 <= Self.nearDistance ? 0.5 : 1 } ?? 0
+            results.append(Result(entry: entry, score: match + 0.5 * Self.importance(entry) - 0.6 * penalty,
+                                  distanceKilometres: distance))
+        }
+        results.sort { $0.score != $1.score ? $0.score > $1.score : $0.entry.population > $1.entry.population }
+        // A catalog place and the GeoNames city it is are one location: keep the better one.
+        var seen = Set<String>()
+        return Array(results.filter { result in
+            let key = "\(SearchText.normalized(result.entry.name))@\((result.entry.coordinate.latitude * 20).rounded()),"
+                + "\((result.entry.coordinate.longitude * 20).rounded())"
+            return seen.insert(key).inserted
+        }.prefix(limit))
+    }
+
+    /// 1 for the exact name, 0.9 an exact alternate, 0.7 a name the query starts, 0.5 a name holding
+    /// every word of the query (as a word or a word's start); 0 otherwise.
+    static func match(_ wanted: String, words: [Substring], against names: [String]) -> Double {
+        var best = 0.0
+        for (position, name) in names.enumerated() {
+            if name == wanted { return position == 0 ? 1 : 0.9 }
+            if name.hasPrefix(wanted + " ") || (name.hasPrefix(wanted) && wanted.count >= 4) {
+                best = max(best, 0.7)
+            } else if best < 0.5 {
+                let nameWords = name.split(separator: " ")
+                if words.allSatisfy({ word in nameWords.contains { $0.hasPrefix(word) } }) { best = 0.5 }
+            }
+        }
+        return best
+    }
+
+    /// 0–1: population on a log scale for cities; landmarks and catalog places are notable by being there.
+    static func importance(_ entry: GazetteerEntry) -> Double {
+        switch entry.kind {
+        case .city: return min(log10(Double(entry.population) + 1) / 7, 1)
+        case .landmark: return 0.75
+        case .place: return 0.7
+        }
+    }
+
+    /// A query that is itself "lat,lon".
+    public static func coordinate(in query: String) -> Coordinate? {
+        let parts = query.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]) else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+}
+
+extension Coordinate {
+    /// Great-circle distance in kilometres (haversine, mean Earth radius 6,371 km).
+    public func distance(to other: Coordinate) -> Double {
+        let radians = Double.pi / 180
+        let dLat = (other.latitude - latitude) * radians, dLon = (other.longitude - longitude) * radians
+        let a = sin(dLat / 2) * sin(dLat / 2)
+            + cos(latitude * radians) * cos(other.latitude * radians) * sin(dLon / 2) * sin(dLon / 2)
+        return 2 * 6_371 * asin(min(1, sqrt(a)))
+    }
+}
+
+extension GazetteerEntry {
+    /// The annotation for a found location, by the classic rule: the landmark's name (an area of
+    /// interest); else street and number; else the locality; else "Your location". The subtitle is the
+    /// coordinate with six decimals.
+    public var annotation: Annotation {
+        let title = kind == .landmark && !name.isEmpty ? name : !street.isEmpty ? street : !locality.isEmpty ? locality : "Your location"
+        let subtitle = String(format: "Lat:%.6f Lon:%.6f", coordinate.latitude, coordinate.longitude)
+        return Annotation(kind: .location, id: id.isEmpty ? subtitle : id, title: title, subtitle: subtitle, coordinate: coordinate)
+    }
+}

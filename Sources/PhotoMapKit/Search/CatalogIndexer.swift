@@ -1,0 +1,33 @@
+import Foundation
+
+/// Fills the local index: with the embedded catalog (every place, photo and landmark) once per
+/// catalog version, and with whatever a command fetched.
+public struct CatalogIndexer {
+    let index: LocalIndex
+    let adapter: AnnotationAdapter
+
+    /// An indexer writing to `index`.
+    public init(index: LocalIndex, adapter: AnnotationAdapter) {
+        self.index = index
+        self.adapter = adapter
+    }
+
+    /// Indexes the embedded catalog unless this version of it is indexed already.
+    public func ensureCatalog(_ source: FixtureSource, catalog: URL, landmarks: [GazetteerEntry]) throws {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: catalog.appendingPathComponent("top-places.json").path)
+        let version = "\(catalog.path)@\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+        guard try index.marker("catalog") != version else { return }
+        let places = try source.topPlaces().items
+        var records = places.map { IndexRecord.place($0, adapter: adapter) } + landmarks.map(IndexRecord.landmark)
+        for place in places {
+            records += try source.photos(inPlace: place.id, limit: FixtureSource.maximumResults).items.map { IndexRecord.photo($0, adapter: adapter) }
+        }
+        try index.add(records)
+        try index.setMarker("catalog", version)
+    }
+
+    /// Indexes fetched records.
+    public func add(places: [Place] = [], photos: [Photo] = []) throws {
+        try index.add(places.map { IndexRecord.place($0, adapter: adapter) } + photos.map { IndexRecord.photo($0, adapter: adapter) })
+    }
+}

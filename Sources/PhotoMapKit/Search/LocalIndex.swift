@@ -1,0 +1,197 @@
+import Foundation
+
+/// A record the local index holds: the annotation to show, and the words it is found by.
+public struct IndexRecord: Sendable {
+    public var annotation: Annotation
+    /// Title, description, tags, names: what a query matches.
+    public var text: String
+
+    /// A record for an annotation.
+    public init(annotation: Annotation, text: String) {
+        self.annotation = annotation
+        self.text = text
+    }
+
+    /// A photo: found by its title, description and tags.
+    public static func photo(_ photo: Photo, adapter: AnnotationAdapter) -> IndexRecord {
+        IndexRecord(annotation: adapter.annotation(for: photo),
+                    text: [photo.title, PlainText.fromHTML(photo.descriptionHTML), photo.tags.joined(separator: " ")].joined(separator: " "))
+    }
+
+    /// A place: found by its full name.
+    public static func place(_ place: Place, adapter: AnnotationAdapter) -> IndexRecord {
+        IndexRecord(annotation: adapter.annotation(for: place), text: place.fullName)
+    }
+
+    /// A landmark: found by its name, street and city.
+    public static func landmark(_ entry: GazetteerEntry) -> IndexRecord {
+        var annotation = entry.annotation
+        annotation.subtitle = entry.context
+        return IndexRecord(annotation: annotation, text: ([entry.name, entry.street, entry.context] + entry.alternates).joined(separator: " "))
+    }
+}
+
+/// One match of a local search.
+public struct SearchHit: Sendable {
+    public var annotation: Annotation
+    /// Text relevance (BM25, higher is better).
+    public var relevance: Double
+    /// From the search's centre.
+    public var distanceKilometres: Double
+
+    /// A hit.
+    public init(annotation: Annotation, relevance: Double, distanceKilometres: Double) {
+        self.annotation = annotation
+        self.relevance = relevance
+        self.distanceKilometres = distanceKilometres
+    }
+}
+
+/// Everything fetched so far plus the embedded catalog, searchable offline: SQLite with FTS5 for the
+/// text (accents folded) and an R*Tree for coordinates, in WAL mode so a crash loses nothing committed
+/// and searches read while a listing writes. One instance is one connection: not Sendable.
+public final class LocalIndex {
+    private let database: SQLiteDatabase
+
+    /// The index file in a cache folder.
+    public static func file(in cacheDirectory: URL) -> URL {
+        cacheDirectory.appendingPathComponent("index.sqlite")
+    }
+
+    /// Opens (creating if needed) the index at `file`.
+    public init(file: URL) throws {
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        database = try SQLiteDatabase(path: file.path)
+        try database.execute("""
+            PRAGMA journal_mode = WAL;
+            PRAGMA synchronous = NORMAL;
+            CREATE TABLE IF NOT EXISTS records (
+                rowid INTEGER PRIMARY KEY, kind TEXT NOT NULL, id TEXT NOT NULL, title TEXT NOT NULL, subtitle TEXT NOT NULL,
+                latitude REAL, longitude REAL, thumbnail TEXT, image TEXT, owner TEXT, taken TEXT, count INTEGER,
+                UNIQUE (kind, id));
+            CREATE VIRTUAL TABLE IF NOT EXISTS records_text USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
+            CREATE VIRTUAL TABLE IF NOT EXISTS records_where USING rtree(id, min_lat, max_lat, min_lon, max_lon);
+            CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            """)
+    }
+
+    /// Adds or replaces records (by kind and id), all in one transaction.
+    public func add(_ records: [IndexRecord]) throws {
+        guard !records.isEmpty else { return }
+        try database.transaction {
+            let upsert = try database.prepare("""
+                INSERT INTO records (kind, id, title, subtitle, latitude, longitude, thumbnail, image, owner, taken, count)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (kind, id) DO UPDATE SET title = excluded.title, subtitle = excluded.subtitle,
+                    latitude = excluded.latitude, longitude = excluded.longitude, thumbnail = excluded.thumbnail,
+                    image = excluded.image, owner = excluded.owner, taken = excluded.taken, count = excluded.count
+                RETURNING rowid
+                """)
+            let clearText = try database.prepare("DELETE FROM records_text WHERE rowid = ?")
+            let addText = try database.prepare("INSERT INTO records_text (rowid, body) VALUES (?, ?)")
+            let clearWhere = try database.prepare("DELETE FROM records_where WHERE id = ?")
+            let addWhere = try database.prepare("INSERT INTO records_where (id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)")
+            for record in records {
+                let annotation = record.annotation
+                func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
+                try upsert.bind([.text(annotation.kind.rawValue), .text(annotation.id), .text(annotation.title), .text(annotation.subtitle),
+                                 annotation.coordinate.map { .real($0.latitude) } ?? .null,
+                                 annotation.coordinate.map { .real($0.longitude) } ?? .null,
+                                 text(annotation.thumbnailURL), text(annotation.imageURL), text(annotation.owner), text(annotation.dateTaken),
+                                 annotation.photoCount.map { .integer(Int64($0)) } ?? .null])
+                try upsert.step()
+                guard let rowid = upsert.integer(0) else { continue }
+                try upsert.step()  // RETURNING yields one row; finish the statement
+                try clearText.bind([.integer(rowid)])
+                try clearText.step()
+                try addText.bind([.integer(rowid), .text(record.text)])
+                try addText.step()
+                try clearWhere.bind([.integer(rowid)])
+                try clearWhere.step()
+                if let coordinate = annotation.coordinate {
+                    try addWhere.bind([.integer(rowid), .real(coordinate.latitude), .real(coordinate.latitude),
+                                       .real(coordinate.longitude), .real(coordinate.longitude)])
+                    try addWhere.step()
+                }
+            }
+        }
+    }
+
+    /// Records whose text matches every word of `query` (each as a word or a word's start), within
+    /// `radiusKilometres` of `centre` (anywhere without one), ranked by relevance and distance; at most `limit`.
+    public func search(_ query: String, near centre: Coordinate?, radiusKilometres: Double, limit: Int) throws -> [SearchHit] {
+        guard let match = Self.matchExpression(query) else { return [] }
+        let columns = "r.kind, r.id, r.title, r.subtitle, r.latitude, r.longitude, r.thumbnail, r.image, r.owner, r.taken, r.count, bm25(records_text)"
+        let statement: SQLiteStatement
+        if let centre {
+            // The R*Tree narrows to the bounding box of the circle; the exact distance is checked after.
+            let latitudeSpan = radiusKilometres / 111.32
+            let longitudeSpan = radiusKilometres / max(111.32 * cos(centre.latitude * .pi / 180), 0.01)
+            statement = try database.prepare("""
+                SELECT \(columns) FROM records_where w
+                JOIN records_text ON records_text.rowid = w.id
+                JOIN records r ON r.rowid = w.id
+                WHERE w.min_lat >= ? AND w.max_lat <= ? AND w.min_lon >= ? AND w.max_lon <= ? AND records_text MATCH ?
+                """, [.real(centre.latitude - latitudeSpan), .real(centre.latitude + latitudeSpan),
+                      .real(centre.longitude - longitudeSpan), .real(centre.longitude + longitudeSpan), .text(match)])
+        } else {
+            statement = try database.prepare("""
+                SELECT \(columns) FROM records_text JOIN records r ON r.rowid = records_text.rowid
+                WHERE records_text MATCH ? ORDER BY bm25(records_text) LIMIT ?
+                """, [.text(match), .integer(Int64(limit))])
+        }
+        var hits: [SearchHit] = []
+        while try statement.step() {
+            guard let latitude = statement.real(4), let longitude = statement.real(5),
+                  let coordinate = Coordinate(latitude: latitude, longitude: longitude),
+                  let kind = Annotation.Kind(rawValue: statement.text(0)) else { continue }
+            let distance = centre?.distance(to: coordinate) ?? 0
+            guard distance <= radiusKilometres || centre == nil else { continue }
+            let annotation = Annotation(kind: kind, id: statement.text(1), title: statement.text(2), subtitle: statement.text(3),
+                                        coordinate: coordinate, photoCount: statement.integer(10).map { Int($0) },
+                                        thumbnailURL: statement.optionalText(6), imageURL: statement.optionalText(7),
+                                        owner: statement.optionalText(8), dateTaken: statement.optionalText(9))
+            // SQLite's bm25 is lower for better matches.
+            hits.append(SearchHit(annotation: annotation, relevance: -(statement.real(11) ?? 0), distanceKilometres: distance))
+        }
+        return Array(hits.sorted { rank($0, radiusKilometres) > rank($1, radiusKilometres) }.prefix(limit))
+    }
+
+    /// Relevance first, nearer breaking near-ties: distance costs up to one relevance point across the radius.
+    private func rank(_ hit: SearchHit, _ radius: Double) -> Double {
+        hit.relevance - hit.distanceKilometres / max(radius, 0.001)
+    }
+
+    /// The FTS5 expression for a typed query: each word quoted (so nothing in it is FTS syntax) and
+    /// matched as a prefix; every word must match. Nil when the query has no word.
+    static func matchExpression(_ query: String) -> String? {
+        let words = SearchText.words(query)
+        guard !words.isEmpty else { return nil }
+        return words.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(separator: " ")
+    }
+
+    /// How many records it holds.
+    public func count() throws -> Int {
+        let statement = try database.prepare("SELECT count(*) FROM records")
+        try statement.step()
+        return Int(statement.integer(0) ?? 0)
+    }
+
+    /// A stored marker (e.g. which catalog was indexed).
+    public func marker(_ key: String) throws -> String? {
+        let statement = try database.prepare("SELECT value FROM meta WHERE key = ?", [.text(key)])
+        return try statement.step() ? statement.text(0) : nil
+    }
+
+    /// Stores a marker.
+    public func setMarker(_ key: String, _ value: String) throws {
+        try database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [.text(key), .text(value)]).step()
+    }
+
+    /// Empties the index.
+    public func removeAll() throws {
+        try database.transaction {
+            try database.execute("DELETE FROM records; DELETE FROM records_text; DELETE FROM records_where; DELETE FROM meta;")
+        }
+    }
+}

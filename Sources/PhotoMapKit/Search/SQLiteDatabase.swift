@@ -1,0 +1,145 @@
+import CSQLite
+import Foundation
+
+/// What can go wrong with the local index's database.
+public enum IndexError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// SQLite failed: its message and result code.
+    case sqlite(message: String, code: Int32, path: String)
+
+    /// A sentence a user can act on.
+    public var description: String {
+        switch self {
+        case let .sqlite(message, code, path):
+            return "the local index at \(path) failed: \(message) (SQLite \(code)); `photomap index rebuild` makes it anew"
+        }
+    }
+}
+
+/// One SQLite connection. Not Sendable: a connection belongs to the thread that opened it; parallel
+/// searches each open their own (WAL lets readers run beside a writer).
+final class SQLiteDatabase {
+    private let handle: OpaquePointer
+    let path: String
+
+    init(path: String) throws(IndexError) {
+        var opened: OpaquePointer?
+        let code = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let opened else {
+            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(opened)
+            throw .sqlite(message: message, code: code, path: path)
+        }
+        handle = opened
+        self.path = path
+        // Another process writing the index makes readers wait a little rather than fail.
+        sqlite3_busy_timeout(handle, 5_000)
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs statements that return no rows.
+    func execute(_ sql: String) throws(IndexError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? "error"
+            sqlite3_free(message)
+            throw .sqlite(message: text, code: code, path: path)
+        }
+    }
+
+    /// A prepared statement with `values` bound to its `?` parameters in order.
+    func prepare(_ sql: String, _ values: [SQLiteValue] = []) throws(IndexError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw error(code) }
+        let prepared = SQLiteStatement(statement: statement, database: self)
+        try prepared.bind(values)
+        return prepared
+    }
+
+    /// Runs `body` in one transaction: all of it, or (on error) none of it.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    func error(_ code: Int32) -> IndexError {
+        .sqlite(message: String(cString: sqlite3_errmsg(handle)), code: code, path: path)
+    }
+}
+
+/// A value bound to a statement.
+enum SQLiteValue {
+    case text(String)
+    case integer(Int64)
+    case real(Double)
+    case null
+}
+
+/// A prepared statement; `step()` walks its rows.
+final class SQLiteStatement {
+    private let statement: OpaquePointer
+    private let database: SQLiteDatabase
+
+    init(statement: OpaquePointer, database: SQLiteDatabase) {
+        self.statement = statement
+        self.database = database
+    }
+
+    deinit {
+        sqlite3_finalize(statement)
+    }
+
+    func bind(_ values: [SQLiteValue]) throws(IndexError) {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case let .text(text): code = photomap_sqlite_bind_text(statement, index, text, -1)
+            case let .integer(number): code = sqlite3_bind_int64(statement, index, number)
+            case let .real(number): code = sqlite3_bind_double(statement, index, number)
+            case .null: code = sqlite3_bind_null(statement, index)
+            }
+            guard code == SQLITE_OK else { throw database.error(code) }
+        }
+    }
+
+    /// Moves to the next row: true while there is one.
+    @discardableResult
+    func step() throws(IndexError) -> Bool {
+        let code = sqlite3_step(statement)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw database.error(code)
+        }
+    }
+
+    func text(_ column: Int32) -> String {
+        sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
+    }
+
+    func optionalText(_ column: Int32) -> String? {
+        sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : text(column)
+    }
+
+    func real(_ column: Int32) -> Double? {
+        sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_double(statement, column)
+    }
+
+    func integer(_ column: Int32) -> Int64? {
+        sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, column)
+    }
+}
