@@ -53,6 +53,18 @@ struct Locations {
         return best.entry.coordinate
     }
 
+    /// Adds what a listing fetched from Flickr to the local index, so `search --offline` finds it later.
+    /// A failure here costs the listing nothing: it is a warning.
+    func remember(places: [Place] = [], photos: [Photo] = []) {
+        guard configuration.source == .flickr else { return }  // the embedded catalog is indexed whole
+        do {
+            let index = try LocalIndex(file: LocalIndex.file(in: configuration.cacheDirectory))
+            try CatalogIndexer(index: index, adapter: configuration.adapter).add(places: places, photos: photos)
+        } catch {
+            console.warn("could not add the listing to the local index: \(error)")
+        }
+    }
+
     /// The local index, holding the embedded catalog (indexed on first use).
     func index() throws -> LocalIndex {
         let index = try LocalIndex(file: LocalIndex.file(in: configuration.cacheDirectory))

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+@testable import PhotoMapKit
+import PhotoMapTestSupport
+
+@Suite("Geocoding with the embedded gazetteer")
+struct GeocoderTests {
+    static let geocoder: Geocoder = {
+        let fixtures = LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures")
+        let places = (try? FixtureSource(catalog: fixtures.appendingPathComponent("catalog")).topPlaces().items) ?? []
+        do {
+            return Geocoder(gazetteer: try Gazetteer.load(gazetteer: fixtures.appendingPathComponent("gazetteer"),
+                                                          landmarks: fixtures.appendingPathComponent("catalog/landmarks.json"),
+                                                          places: places))
+        } catch {
+            fatalError("cannot load the gazetteer: \(error)")
+        }
+    }()
+
+    func best(_ query: String, near: Coordinate? = nil) throws -> GazetteerEntry {
+        try #require(Self.geocoder.find(query, near: near).first).entry
+    }
+
+    @Test("Paris is Paris, France by importance, and Paris, Texas near Texas")
+    func paris() throws {
+        #expect(try best("Paris").country == "FR")
+        let texas = try best("Paris", near: Coordinate(latitude: 33.66, longitude: -95.55))
+        #expect(texas.country == "US" && texas.admin1 == "TX")
+        #expect(try best("Paris, TX").admin1 == "TX")
+    }
+
+    @Test("a qualifier after a comma narrows by country or US state", arguments: [
+        ("Portland, Maine", "US", "ME"), ("Portland, Oregon", "US", "OR"), ("Córdoba, Argentina", "AR", ""),
+        ("Cordoba, Spain", "ES", ""),
+    ])
+    func qualifiers(query: String, country: String, admin1: String) throws {
+        let entry = try best(query)
+        #expect(entry.country == country)
+        if !admin1.isEmpty { #expect(entry.admin1 == admin1) }
+    }
+
+    @Test("accents, case and alternate names do not matter", arguments: [("zurich", "Zürich"), ("CÓRDOBA", "Córdoba"), ("Munich", "Munich")])
+    func folding(query: String, name: String) throws {
+        #expect(SearchText.normalized(try best(query).name) == SearchText.normalized(name))
+    }
+
+    @Test("a landmark is found by name or street, titled by its name, subtitled by its coordinate")
+    func landmark() throws {
+        let hall = try best("Radio City Music Hall")
+        #expect(hall.kind == .landmark)
+        #expect(hall.annotation.title == "Radio City Music Hall")
+        #expect(hall.annotation.subtitle == "Lat:40.759976 Lon:-73.979977")
+        #expect(try best("1260 6th Ave").name == "Radio City Music Hall")
+    }
+
+    @Test("a city is titled by its locality; a bare coordinate is \"Your location\"")
+    func titles() throws {
+        #expect(try best("Tokyo").annotation.title == "Tokyo")
+        let here = try best("40.7,-73.9")
+        #expect(here.annotation.title == "Your location")
+        #expect(here.annotation.subtitle == "Lat:40.700000 Lon:-73.900000")
+    }
+
+    @Test("nothing found is an empty answer", arguments: ["xyzzyq", "", "  ,  "])
+    func nothing(query: String) {
+        #expect(Self.geocoder.find(query).isEmpty)
+    }
+
+    @Test("great-circle distances", arguments: [
+        (48.8566, 2.3522, 51.5074, -0.1278, 343.5), (0.0, 0.0001, 0.0, 180.0, 20_015.1),
+    ])
+    func distance(lat1: Double, lon1: Double, lat2: Double, lon2: Double, kilometres: Double) throws {
+        let a = try #require(Coordinate(latitude: lat1, longitude: lon1)), b = try #require(Coordinate(latitude: lat2, longitude: lon2))
+        #expect(abs(a.distance(to: b) - kilometres) < 1)
+    }
+}
+
+@Suite("The local index")
+struct LocalIndexTests {
+    let folder: TemporaryFolder
+    let index: LocalIndex
+
+    init() throws {
+        folder = try TemporaryFolder()
+        index = try LocalIndex(file: folder.url.appendingPathComponent("index.sqlite"))
+    }
+
+    func record(_ id: String, _ text: String, _ latitude: Double, _ longitude: Double) -> IndexRecord {
+        IndexRecord(annotation: Annotation(kind: .photo, id: id, title: text, subtitle: "", coordinate: Coordinate(latitude: latitude, longitude: longitude)),
+                    text: text)
+    }
+
+    @Test("finds by words and word beginnings, accents folded, within the radius only, nearer first")
+    func search() throws {
+        try index.add([record("1", "Golden Gate Bridge at dusk", 37.8199, -122.4783), record("2", "Bay Bridge", 37.7983, -122.3778),
+                       record("3", "Café de Flore", 48.854, 2.3325), record("4", "bridge far away", 40.0, -100.0),
+                       record("5", "Bridges of the bay", 37.80, -122.40)])
+        let sf = try #require(Coordinate(latitude: 37.7749, longitude: -122.4194))
+        let hits = try index.search("bridge", near: sf, radiusKilometres: 10, limit: 10)
+        #expect(Set(hits.map(\.annotation.id)) == ["1", "2", "5"])
+        #expect(try index.search("cafe", near: nil, radiusKilometres: 1, limit: 10).map(\.annotation.id) == ["3"])
+        #expect(try index.search("golden gate", near: sf, radiusKilometres: 10, limit: 10).map(\.annotation.id) == ["1"])
+        #expect(try index.search("bridge", near: nil, radiusKilometres: 1, limit: 10).count == 4)
+        #expect(hits.allSatisfy { $0.distanceKilometres <= 10 })
+    }
+
+    @Test("query text is never FTS syntax", arguments: ["bridge OR cafe", "\"", "NEAR(a b)", "bridge*) OR (x", "-bridge", "a:b"])
+    func noSyntax(query: String) throws {
+        try index.add([record("1", "bridge", 1, 1)])
+        #expect(throws: Never.self) { try index.search(query, near: nil, radiusKilometres: 1, limit: 5) }
+    }
+
+    @Test("adding a record again replaces it; removeAll empties the index")
+    func replaceAndClear() throws {
+        try index.add([record("1", "old words", 1, 1)])
+        try index.add([record("1", "new words", 2, 2)])
+        #expect(try index.count() == 1)
+        #expect(try index.search("old", near: nil, radiusKilometres: 1, limit: 5).isEmpty)
+        #expect(try index.search("new", near: nil, radiusKilometres: 1, limit: 5).first?.annotation.coordinate?.latitude == 2)
+        try index.removeAll()
+        #expect(try index.count() == 0)
+    }
+
+    @Test("a second connection reads what the first wrote (WAL)")
+    func secondConnection() throws {
+        try index.add([record("1", "shared", 1, 1)])
+        let other = try LocalIndex(file: folder.url.appendingPathComponent("index.sqlite"))
+        #expect(try other.search("shared", near: nil, radiusKilometres: 1, limit: 5).count == 1)
+    }
+}
