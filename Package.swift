@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "photomap", targets: ["photomap"]),
         .executable(name: "photomap-fixture-images", targets: ["photomap-fixture-images"]),
+        .executable(name: "photomap-bench-index", targets: ["photomap-bench-index"]),
         .library(name: "PhotoMapKit", targets: ["PhotoMapKit"]),
     ],
     targets: [
@@ -34,6 +35,8 @@ let package = Package(
         .target(name: "PhotoMapCLI", dependencies: ["PhotoMapKit"]),
         .executableTarget(name: "photomap", dependencies: ["PhotoMapCLI"]),
         .executableTarget(name: "photomap-fixture-images", dependencies: ["PhotoMapKit"]),
+        // bench/search.sh: fills a local index with generated photos and times searches.
+        .executableTarget(name: "photomap-bench-index", dependencies: ["PhotoMapKit"], path: "bench/IndexBench"),
         // Starts the loopback servers and temporary folders both test targets use.
         .target(name: "PhotoMapTestSupport", dependencies: ["PhotoMapKit"], path: "Tests/PhotoMapTestSupport"),
         .testTarget(name: "PhotoMapKitTests", dependencies: ["PhotoMapKit", "PhotoMapTestSupport"]),

@@ -69,9 +69,10 @@ struct Locations {
     func index() throws -> LocalIndex {
         let index = try LocalIndex(file: LocalIndex.file(in: configuration.cacheDirectory))
         if let catalog = FixtureSource.locateCatalog(environment: configuration.environment) {
-            let landmarks = (try? gazetteer())?.entries.filter { $0.kind == .landmark } ?? []
             try CatalogIndexer(index: index, adapter: configuration.adapter)
-                .ensureCatalog(FixtureSource(catalog: catalog), catalog: catalog, landmarks: landmarks)
+                .ensureCatalog(FixtureSource(catalog: catalog), catalog: catalog) {
+                    try gazetteer().entries.filter { $0.kind == .landmark }
+                }
         }
         return index
     }

@@ -13,12 +13,13 @@ public struct CatalogIndexer {
     }
 
     /// Indexes the embedded catalog unless this version of it is indexed already.
-    public func ensureCatalog(_ source: FixtureSource, catalog: URL, landmarks: [GazetteerEntry]) throws {
+    /// `landmarks` is asked for only when the catalog needs indexing (loading them costs time).
+    public func ensureCatalog(_ source: FixtureSource, catalog: URL, landmarks: () throws -> [GazetteerEntry]) throws {
         let attributes = try? FileManager.default.attributesOfItem(atPath: catalog.appendingPathComponent("top-places.json").path)
         let version = "\(catalog.path)@\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         guard try index.marker("catalog") != version else { return }
         let places = try source.topPlaces().items
-        var records = places.map { IndexRecord.place($0, adapter: adapter) } + landmarks.map(IndexRecord.landmark)
+        var records = places.map { IndexRecord.place($0, adapter: adapter) } + (try landmarks()).map(IndexRecord.landmark)
         for place in places {
             records += try source.photos(inPlace: place.id, limit: FixtureSource.maximumResults).items.map { IndexRecord.photo($0, adapter: adapter) }
         }

@@ -170,6 +170,21 @@ public final class LocalIndex {
         return words.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(separator: " ")
     }
 
+    /// The benchmark's baseline: the same search without FTS5 or the R*Tree, a LIKE over the records
+    /// table filtered by the bounding box. Not for use: it reads every row.
+    public func scanWithoutIndexes(_ query: String, near centre: Coordinate, radiusKilometres: Double, limit: Int) throws -> Int {
+        let latitudeSpan = radiusKilometres / 111.32
+        let longitudeSpan = radiusKilometres / max(111.32 * cos(centre.latitude * .pi / 180), 0.01)
+        let statement = try database.prepare("""
+            SELECT count(*) FROM (SELECT r.rowid FROM records r
+            WHERE r.latitude BETWEEN ? AND ? AND r.longitude BETWEEN ? AND ? AND r.title LIKE ? LIMIT ?)
+            """, [.real(centre.latitude - latitudeSpan), .real(centre.latitude + latitudeSpan),
+                  .real(centre.longitude - longitudeSpan), .real(centre.longitude + longitudeSpan),
+                  .text("%\(query)%"), .integer(Int64(limit))])
+        try statement.step()
+        return Int(statement.integer(0) ?? 0)
+    }
+
     /// How many records it holds.
     public func count() throws -> Int {
         let statement = try database.prepare("SELECT count(*) FROM records")

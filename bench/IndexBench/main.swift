@@ -1,0 +1,102 @@
+import Foundation
+import PhotoMapKit
+
+// Fills a local index with N generated photos around the catalog's cities, then times local searches
+// (FTS5 + R*Tree) against a baseline over the same rows without either (LIKE over a bounding box).
+// Usage: photomap-bench-index [--count N] [--queries Q] [--index FILE]     (prints figures)
+
+let arguments = CommandLine.arguments
+func option(_ name: String, _ fallback: Int) -> Int {
+    arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? fallback
+}
+let count = option("--count", 1_000_000)
+let queryCount = option("--queries", 200)
+let file = arguments.firstIndex(of: "--index").map { URL(fileURLWithPath: arguments[$0 + 1]) }
+    ?? FileManager.default.temporaryDirectory.appendingPathComponent("photomap-bench-\(ProcessInfo.processInfo.processIdentifier).sqlite")
+
+/// A repeatable pseudo-random sequence (xorshift64*), so every run indexes the same photos.
+struct Generator {
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    mutating func next() -> UInt64 {
+        state ^= state >> 12
+        state ^= state << 25
+        state ^= state >> 27
+        return state &* 0x2545_F491_4F6C_DD1D
+    }
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    /// An index skewed toward small values (Zipf-like), as word frequencies are.
+    mutating func skewed(_ count: Int) -> Int { min(Int(Double(count) * pow(unit(), 3)), count - 1) }
+}
+
+let cities: [(Double, Double)] = [(40.71, -74.01), (48.85, 2.35), (51.51, -0.13), (37.77, -122.42), (35.68, 139.69),
+                                  (-33.87, 151.21), (52.52, 13.40), (41.90, 12.50), (-22.91, -43.17), (19.43, -99.13),
+                                  (55.75, 37.62), (1.29, 103.85), (-34.60, -58.38), (30.04, 31.24), (28.61, 77.21)]
+let common = ["bridge", "sunset", "street", "night", "coffee", "park", "river", "tower", "market", "church", "museum",
+              "theatre", "harbour", "station", "garden", "square", "beach", "castle", "skyline", "rain"]
+let vocabulary = common + (0..<3_000).map { "w\(String($0, radix: 36))" }
+
+func elapsed(_ start: DispatchTime) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6 }
+
+do {
+    try? FileManager.default.removeItem(at: file)
+    let index = try LocalIndex(file: file)
+    var generator = Generator()
+    let fillStart = DispatchTime.now()
+    var batch: [IndexRecord] = []
+    for number in 0..<count {
+        let city = cities[number % cities.count]
+        let coordinate = Coordinate(latitude: city.0 + (generator.unit() - 0.5) * 0.4, longitude: city.1 + (generator.unit() - 0.5) * 0.4)
+        let words = (0..<10).map { _ in vocabulary[generator.skewed(vocabulary.count)] }
+        let title = words.prefix(3).joined(separator: " ")
+        batch.append(IndexRecord(annotation: Annotation(kind: .photo, id: String(number), title: title, subtitle: "",
+                                                        coordinate: coordinate),
+                                 text: words.joined(separator: " ")))
+        if batch.count == 20_000 || number == count - 1 {
+            try index.add(batch)
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+    let fillSeconds = elapsed(fillStart) / 1000
+    let size = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0) / 1_048_576
+
+    // Queries: a word (common or rare) around a city, radius 5 km as `search` defaults to.
+    var queries: [(String, Coordinate)] = []
+    for number in 0..<queryCount {
+        let city = cities[number % cities.count]
+        let word = number % 2 == 0 ? common[generator.skewed(common.count)] : vocabulary[common.count + generator.skewed(200)]
+        if let centre = Coordinate(latitude: city.0 + (generator.unit() - 0.5) * 0.2, longitude: city.1 + (generator.unit() - 0.5) * 0.2) {
+            queries.append((word, centre))
+        }
+    }
+    var timings: [Double] = [], found = 0
+    for (word, centre) in queries {
+        let start = DispatchTime.now()
+        found += try index.search(word, near: centre, radiusKilometres: 5, limit: 100).count
+        timings.append(elapsed(start))
+    }
+    timings.sort()
+
+    // The baseline: the same rows searched without FTS5 or the R*Tree, for a few of the queries.
+    let baselineQueries = Array(queries.prefix(10))
+    var baseline: [Double] = []
+    for (word, centre) in baselineQueries {
+        let start = DispatchTime.now()
+        _ = try index.scanWithoutIndexes(word, near: centre, radiusKilometres: 5, limit: 100)
+        baseline.append(elapsed(start))
+    }
+    baseline.sort()
+
+    func percentile(_ values: [Double], _ p: Double) -> Double { values.isEmpty ? 0 : values[min(Int(Double(values.count) * p), values.count - 1)] }
+    print("local index: \(count) photos, filled in \(String(format: "%.1f", fillSeconds)) s, \(size) MB on disk")
+    print(String(format: "search (FTS5 + R*Tree), %d queries, 5 km:  median %.2f ms   p95 %.2f ms   max %.2f ms   (%d hits in all)",
+                 timings.count, percentile(timings, 0.5), percentile(timings, 0.95), timings.last ?? 0, found))
+    print(String(format: "baseline (LIKE over a bounding box), %d queries:  median %.2f ms   (%.0fx slower)",
+                 baseline.count, percentile(baseline, 0.5), percentile(baseline, 0.5) / max(percentile(timings, 0.5), 0.001)))
+    print("target: median under 20 ms")
+    try? FileManager.default.removeItem(at: file)
+    try? FileManager.default.removeItem(atPath: file.path + "-wal")
+    try? FileManager.default.removeItem(atPath: file.path + "-shm")
+} catch {
+    FileHandle.standardError.write(Data("photomap-bench-index: error: \(error)\n".utf8))
+    exit(1)
+}
