@@ -16,6 +16,7 @@ enum Help {
         \(optionLines(globalOptions + [.flag("help", "show help")]))
 
         With no API key, answers come from the embedded catalog in Fixtures/ (no network).
+        Place names for `find`: GeoNames (geonames.org), CC BY 4.0.
         Exit status: 0 success, 1 failure, 2 usage error.
         """
     }
