@@ -17,6 +17,11 @@ let file = arguments.firstIndex(of: "--index").map { URL(fileURLWithPath: argume
 /// A repeatable pseudo-random sequence (xorshift64*), so every run indexes the same photos.
 struct Generator {
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+    init(state: UInt64 = 0x9E37_79B9_7F4A_7C15) {
+        self.state = state
+    }
+
     mutating func next() -> UInt64 {
         state ^= state >> 12
         state ^= state << 25
@@ -33,7 +38,13 @@ let cities: [(Double, Double)] = [(40.71, -74.01), (48.85, 2.35), (51.51, -0.13)
                                   (55.75, 37.62), (1.29, 103.85), (-34.60, -58.38), (30.04, 31.24), (28.61, 77.21)]
 let common = ["bridge", "sunset", "street", "night", "coffee", "park", "river", "tower", "market", "church", "museum",
               "theatre", "harbour", "station", "garden", "square", "beach", "castle", "skyline", "rain"]
-let vocabulary = common + (0..<3_000).map { "w\(String($0, radix: 36))" }
+// Made-up words of two to four syllables, so prefixes spread as in a real language (an enumeration such
+// as w1, w10, w11… would make every prefix query expand to hundreds of terms).
+let syllables = ["ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "be", "do", "fa", "gu", "he", "ji", "pe", "qua", "ri", "so", "tu", "ze"]
+var wordGenerator = Generator(state: 0x5DEE_CE66_D1CE_4E5B)
+let vocabulary = common + (0..<3_000).map { _ in
+    (0..<(2 + Int(wordGenerator.next() % 3))).map { _ in syllables[Int(wordGenerator.next() % UInt64(syllables.count))] }.joined()
+}
 
 func elapsed(_ start: DispatchTime) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6 }
 
@@ -69,10 +80,12 @@ do {
         }
     }
     var timings: [Double] = [], found = 0
+    var slowest: (Double, String) = (0, "")
     for (word, centre) in queries {
         let start = DispatchTime.now()
         found += try index.search(word, near: centre, radiusKilometres: 5, limit: 100).count
         timings.append(elapsed(start))
+        if timings[timings.count - 1] > slowest.0 { slowest = (timings[timings.count - 1], word) }
     }
     timings.sort()
 
@@ -92,6 +105,7 @@ do {
                  timings.count, percentile(timings, 0.5), percentile(timings, 0.95), timings.last ?? 0, found))
     print(String(format: "baseline (LIKE over a bounding box), %d queries:  median %.2f ms   (%.0fx slower)",
                  baseline.count, percentile(baseline, 0.5), percentile(baseline, 0.5) / max(percentile(timings, 0.5), 0.001)))
+    print(String(format: "slowest query: \"%@\" %.1f ms", slowest.1, slowest.0))
     print("target: median under 20 ms")
     try? FileManager.default.removeItem(at: file)
     try? FileManager.default.removeItem(atPath: file.path + "-wal")
