@@ -104,6 +104,20 @@ struct LocalIndexTests {
         #expect(hits.allSatisfy { $0.distanceKilometres <= 10 })
     }
 
+    @Test("a narrow circle (grid-cell tokens) and a wide one (R*Tree) find what lies inside them")
+    func narrowAndWide() throws {
+        try index.add([record("near", "lighthouse", 43.0, 5.0), record("edge", "lighthouse", 43.0, 5.12),
+                       record("far", "lighthouse", 47.0, 8.0)])
+        let centre = try #require(Coordinate(latitude: 43.0, longitude: 5.0))
+        #expect(LocalIndex.cellTokens(latitudes: 42.9...43.1, longitudes: 4.9...5.1) != nil)
+        #expect(Set(try index.search("lighthouse", near: centre, radiusKilometres: 5, limit: 10).map(\.annotation.id)) == ["near"])
+        #expect(Set(try index.search("lighthouse", near: centre, radiusKilometres: 12, limit: 10).map(\.annotation.id)) == ["near", "edge"])
+        // 600 km spans thousands of cells: the R*Tree path.
+        #expect(LocalIndex.cellTokens(latitudes: 37.6...48.4, longitudes: -2.4...12.4) == nil)
+        #expect(Set(try index.search("lighthouse", near: centre, radiusKilometres: 600, limit: 10).map(\.annotation.id)) == ["near", "edge", "far"])
+        #expect(Set(try index.search("lighthouse", near: centre, radiusKilometres: 300, limit: 10).map(\.annotation.id)) == ["near", "edge"])
+    }
+
     @Test("query text is never FTS syntax", arguments: ["bridge OR cafe", "\"", "NEAR(a b)", "bridge*) OR (x", "-bridge", "a:b"])
     func noSyntax(query: String) throws {
         try index.add([record("1", "bridge", 1, 1)])
