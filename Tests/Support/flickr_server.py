@@ -33,23 +33,20 @@ Control endpoints: ``GET /_requests`` returns the log of API requests received
 (``[{"path": ..., "query": {...}}]``); ``GET /_reset`` clears it.
 """
 
-import argparse
 import json
 import math
 import os
 import re
-import signal
-import socket
-import struct
-import subprocess
 import sys
 import threading
 import time
 import urllib.parse
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-BIND_HOST = "127.0.0.1"
+# Run as a script from any folder: the shared loopback module sits beside this file.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import loopback  # noqa: E402
+
 DEFAULT_PER_PAGE = 100
 MAX_PER_PAGE = 500
 DEFAULT_RADIUS_KM = 5.0
@@ -312,14 +309,11 @@ def call_api(catalog, query):
 # HTTP layer
 # --------------------------------------------------------------------------
 
-class FlickrServer(ThreadingHTTPServer):
+class FlickrServer(loopback.LoopbackServer):
     """Threaded server holding the catalog, request log and scenario counters."""
 
-    daemon_threads = True
-    request_queue_size = 128  # tests run in parallel; don't drop connections
-
     def __init__(self, port, catalog):
-        super().__init__((BIND_HOST, port), FlickrHandler)
+        super().__init__(port, FlickrHandler)
         self.catalog = catalog
         self.log_lock = threading.Lock()
         self.request_log = []
@@ -333,22 +327,9 @@ class FlickrServer(ThreadingHTTPServer):
             self.counters[key] = self.counters.get(key, 0) + 1
             return self.counters[key]
 
-    def handle_error(self, request, client_address):
-        # Clients giving up (timeout tests, resets) is expected, not an error.
-        exc = sys.exc_info()[1]
-        if isinstance(exc, (ConnectionError, TimeoutError, OSError)):
-            return
-        super().handle_error(request, client_address)
 
-
-class FlickrHandler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"  # keep-alive like a real server
+class FlickrHandler(loopback.LoopbackHandler):
     server_version = "FlickrStub/1.0"
-    timeout = 120  # reap idle keep-alive connections eventually
-
-    def log_message(self, format, *args):
-        # Quiet: stderr is reserved for real errors.
-        pass
 
     # ---- entry point -----------------------------------------------------
 
@@ -401,7 +382,7 @@ class FlickrHandler(BaseHTTPRequestHandler):
             elif name == "redirect-file":
                 return self.send_redirect("file:///etc/passwd")
             elif name == "redirect":
-                host = self.headers.get("Host") or f"{BIND_HOST}:{self.server.server_port}"
+                host = self.headers.get("Host") or f"{loopback.BIND_HOST}:{self.server.server_port}"
                 rest = "/".join(args)
                 target = f"http://{host}/{rest + '/' if rest else ''}services/rest/"
                 return self.send_redirect(target + (f"?{raw_query}" if raw_query else ""))
@@ -471,17 +452,6 @@ class FlickrHandler(BaseHTTPRequestHandler):
     def unknown_scenario(self):
         self.send_body(404, "text/html", self.html_page(404, "Unknown scenario"))
 
-    def abort_connection(self):
-        """Drop the connection with a TCP RST and no response bytes."""
-        self.close_connection = True
-        try:
-            # Linger on with timeout 0 makes close() send RST instead of FIN.
-            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
-                                       struct.pack("ii", 1, 0))
-        except OSError:
-            pass
-        self.connection.close()
-
     @staticmethod
     def html_page(code, title):
         return (f"<!DOCTYPE html><html><head><title>{code} {title}</title></head>"
@@ -489,55 +459,14 @@ class FlickrHandler(BaseHTTPRequestHandler):
 
 
 # --------------------------------------------------------------------------
-# Process lifecycle
+# Command line (the loopback module runs the process)
 # --------------------------------------------------------------------------
 
-def serve(catalog_dir, port, watch_stdin=True):
-    server = FlickrServer(port, Catalog(catalog_dir))
-    stop = threading.Event()
-
-    def watch():
-        # EOF on stdin means the parent closed the pipe or died.  Raw os.read,
-        # not sys.stdin: a daemon thread blocked inside a buffered reader's
-        # lock aborts the interpreter at shutdown.
-        try:
-            while os.read(sys.stdin.fileno(), 65536):
-                pass
-        except OSError:
-            pass
-        stop.set()
-
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    if watch_stdin:
-        threading.Thread(target=watch, daemon=True).start()
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-
-    print(f"PORT {server.server_port}", flush=True)
-    try:
-        # Short waits keep the main thread responsive to signals.
-        while not stop.wait(0.2):
-            pass
-    except KeyboardInterrupt:
-        pass
-    server.shutdown()
-    server.server_close()
-
-
 def main(argv):
-    parser = argparse.ArgumentParser(description="Local Flickr REST API stub.")
-    parser.add_argument("--catalog", help="recorded catalog directory")
-    parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0 = any free)")
-    parser.add_argument("--no-stdin-watch", action="store_true",
-                        help="do not exit on stdin EOF (manual runs with </dev/null)")
-    parser.add_argument("--self-test", action="store_true", help="run the built-in self-test")
-    args = parser.parse_args(argv)
-    if args.self_test:
-        return self_test()
-    if not args.catalog or not os.path.isdir(args.catalog):
-        print(f"flickr_server: catalog directory not found: {args.catalog}", file=sys.stderr)
-        return 2
-    serve(args.catalog, args.port, watch_stdin=not args.no_stdin_watch)
-    return 0
+    return loopback.main(argv, name="flickr_server", description="Local Flickr REST API stub.",
+                         folder_flag="--catalog", folder_help="recorded catalog directory",
+                         make_server=lambda port, folder: FlickrServer(port, Catalog(folder)),
+                         self_test=self_test)
 
 
 # --------------------------------------------------------------------------
@@ -545,7 +474,6 @@ def main(argv):
 # --------------------------------------------------------------------------
 
 def self_test():
-    import shutil
     import tempfile
     import unittest
     import http.client
@@ -598,21 +526,13 @@ def self_test():
         def setUpClass(cls):
             state["tmp"] = tempfile.TemporaryDirectory()
             make_catalog(state["tmp"].name)
-            cls.proc = subprocess.Popen(
-                [sys.executable, os.path.abspath(__file__), "--catalog", state["tmp"].name],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            line = cls.proc.stdout.readline().decode()
-            assert line.startswith("PORT "), line
-            cls.port = int(line.split()[1])
+            cls.proc, cls.port = loopback.start_script(os.path.abspath(__file__),
+                                                       "--catalog", state["tmp"].name)
             cls.base = f"http://127.0.0.1:{cls.port}"
 
         @classmethod
         def tearDownClass(cls):
-            cls.proc.stdin.close()  # EOF on stdin must stop the server
-            cls.proc.wait(timeout=10)
-            err = cls.proc.stderr.read().decode()
-            cls.proc.stdout.close()
-            cls.proc.stderr.close()
+            err = loopback.stop_script(cls.proc)
             state["tmp"].cleanup()
             assert err == "", f"unexpected stderr: {err!r}"
 
@@ -641,13 +561,7 @@ def self_test():
 
         # normal protocol
         def test_bind_is_loopback_only(self):
-            if shutil.which("ss") is None:
-                self.skipTest("ss not installed")
-            out = subprocess.run(["ss", "-ltnH", f"sport = :{self.port}"],
-                                 capture_output=True, text=True).stdout
-            # Column 4 of `ss` is the local address; exactly one, on loopback.
-            local = [line.split()[3] for line in out.splitlines() if line.strip()]
-            self.assertEqual(local, [f"127.0.0.1:{self.port}"])
+            loopback.check_loopback_only(self, self.port)
 
         def test_api_key_errors(self):
             for key in ("", "bad"):
@@ -807,45 +721,12 @@ def self_test():
                                               "nojsoncallback": "1"}}])
 
         def test_parallel_requests(self):
-            results = []
-
-            def one():
-                results.append(self.search("/slow/0.3", place_id="LON")["photos"]["total"])
-            threads = [threading.Thread(target=one) for _ in range(20)]
-            start = time.monotonic()
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
+            results, elapsed = loopback.at_once(
+                lambda: self.search("/slow/0.3", place_id="LON")["photos"]["total"], 20)
             self.assertEqual(results, ["3"] * 20)
-            self.assertLess(time.monotonic() - start, 3)
+            self.assertLess(elapsed, 3)
 
-    class LifecycleTests(unittest.TestCase):
-        def start(self, tmp):
-            proc = subprocess.Popen(
-                [sys.executable, os.path.abspath(__file__), "--catalog", tmp],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            self.assertTrue(proc.stdout.readline().startswith(b"PORT "))
-            return proc
-
-        def test_sigterm_and_missing_catalog(self):
-            with tempfile.TemporaryDirectory() as tmp:
-                proc = self.start(tmp)
-                proc.terminate()
-                self.assertEqual(proc.wait(timeout=10), 0)
-                for f in (proc.stdin, proc.stdout, proc.stderr):
-                    f.close()
-            bad = subprocess.run([sys.executable, os.path.abspath(__file__),
-                                  "--catalog", "/nonexistent/catalog"],
-                                 capture_output=True, stdin=subprocess.DEVNULL, timeout=10)
-            self.assertEqual((bad.returncode, bad.stdout), (2, b""))
-
-    suite = unittest.TestSuite()
-    loader = unittest.defaultTestLoader
-    suite.addTests(loader.loadTestsFromTestCase(ServerTests))
-    suite.addTests(loader.loadTestsFromTestCase(LifecycleTests))
-    result = unittest.TextTestRunner(verbosity=2).run(suite)
-    return 0 if result.wasSuccessful() else 1
+    return loopback.run_self_test(ServerTests, os.path.abspath(__file__), "--catalog")
 
 
 if __name__ == "__main__":

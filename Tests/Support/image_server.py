@@ -33,10 +33,8 @@ Every other request is counted under its URL path as sent (scenario included,
 query string excluded), whatever the answer.
 """
 
-import argparse
 import json
 import os
-import signal
 import socket
 import struct
 import sys
@@ -44,9 +42,11 @@ import threading
 import time
 import urllib.parse
 import zlib
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-BIND_HOST = "127.0.0.1"
+# Run as a script from any folder: the shared loopback module sits beside this file.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import loopback  # noqa: E402
+
 SLOW_SECONDS = 0.3
 STALL_SECONDS = 30.0
 STALL_PREFIX_BYTES = 10
@@ -102,19 +102,16 @@ def html_page(text):
 # HTTP layer
 # --------------------------------------------------------------------------
 
-class ImageServer(ThreadingHTTPServer):
+class ImageServer(loopback.LoopbackServer):
     """Threaded server holding the root folder, request counts and once-bad tokens."""
 
-    daemon_threads = True
-    request_queue_size = 128  # concurrency tests open many connections at once
-
     def __init__(self, port, root):
-        super().__init__((BIND_HOST, port), ImageHandler)
+        super().__init__(port, ImageHandler)
         self.root = os.path.realpath(root)
         self.lock = threading.Lock()
         self.counts = {}
         self.tokens = {}
-        # Set at shutdown so stalled handlers wake up instead of holding the process.
+        # Set by shutdown() so stalled handlers wake up instead of holding the process.
         self.stopping = threading.Event()
 
     def count(self, path):
@@ -128,21 +125,13 @@ class ImageServer(ThreadingHTTPServer):
             self.tokens[token] = seen + 1
             return seen == 0
 
-    def handle_error(self, request, client_address):
-        # Clients giving up (timeouts, resets, truncations) is expected, not an error.
-        if isinstance(sys.exc_info()[1], OSError):
-            return
-        super().handle_error(request, client_address)
+    def shutdown(self):
+        self.stopping.set()
+        super().shutdown()
 
 
-class ImageHandler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"  # keep-alive like a real image host
+class ImageHandler(loopback.LoopbackHandler):
     server_version = "ImageStub/1.0"
-    timeout = 120  # reap idle keep-alive connections eventually
-
-    def log_message(self, format, *args):
-        # Quiet: stderr is reserved for real errors.
-        pass
 
     def finish(self):
         # The client may have vanished, or the reset scenario closed the socket already.
@@ -249,71 +238,15 @@ class ImageHandler(BaseHTTPRequestHandler):
     def send_json(self, obj):
         self.send_bytes("application/json", json.dumps(obj, sort_keys=True).encode("utf-8"))
 
-    def abort_connection(self):
-        """Drop the connection with a TCP RST and no response bytes."""
-        self.close_connection = True
-        try:
-            # Linger on with timeout 0 makes close() send RST instead of FIN.
-            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
-                                       struct.pack("ii", 1, 0))
-        except OSError:
-            pass
-        # rfile holds a reference to the socket: close it too, or the fd stays open.
-        self.rfile.close()
-        self.connection.close()
-
 
 # --------------------------------------------------------------------------
-# Process lifecycle
+# Command line (the loopback module runs the process)
 # --------------------------------------------------------------------------
-
-def serve(root, port, watch_stdin=True):
-    server = ImageServer(port, root)
-    stop = threading.Event()
-
-    def watch():
-        # EOF on stdin means the parent closed the pipe or died.  Raw os.read,
-        # not sys.stdin: a daemon thread blocked inside a buffered reader's
-        # lock aborts the interpreter at shutdown.
-        try:
-            while os.read(sys.stdin.fileno(), 65536):
-                pass
-        except OSError:
-            pass
-        stop.set()
-
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    if watch_stdin:
-        threading.Thread(target=watch, daemon=True).start()
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-
-    print(f"PORT {server.server_port}", flush=True)
-    try:
-        # Short waits keep the main thread responsive to signals.
-        while not stop.wait(0.2):
-            pass
-    except KeyboardInterrupt:
-        pass
-    server.stopping.set()
-    server.shutdown()
-    server.server_close()
-
 
 def main(argv):
-    parser = argparse.ArgumentParser(description="Local image host with faults.")
-    parser.add_argument("--root", help="folder whose files are served")
-    parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0 = any free)")
-    parser.add_argument("--no-stdin-watch", action="store_true",
-                        help="do not exit on stdin EOF (manual runs with </dev/null)")
-    parser.add_argument("--self-test", action="store_true", help="run the built-in self-test")
-    args = parser.parse_args(argv)
-    if args.self_test:
-        return self_test()
-    if not args.root or not os.path.isdir(args.root):
-        print(f"image_server: root directory not found: {args.root}", file=sys.stderr)
-        return 2
-    serve(args.root, args.port, watch_stdin=not args.no_stdin_watch)
-    return 0
+    return loopback.main(argv, name="image_server", description="Local image host with faults.",
+                         folder_flag="--root", folder_help="folder whose files are served",
+                         make_server=ImageServer, self_test=self_test)
 
 
 # --------------------------------------------------------------------------
@@ -335,8 +268,6 @@ def make_png(width, height):
 
 def self_test():
     import http.client
-    import shutil
-    import subprocess
     import tempfile
     import unittest
     import urllib.request
@@ -364,24 +295,15 @@ def self_test():
         def setUpClass(cls):
             state["tmp"] = tempfile.TemporaryDirectory()
             root, cls.png = make_root(state["tmp"].name)
-            cls.proc = subprocess.Popen(
-                [sys.executable, os.path.abspath(__file__), "--root", root],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            line = cls.proc.stdout.readline().decode()
-            assert line.startswith("PORT "), line
-            cls.port = int(line.split()[1])
+            cls.proc, cls.port = loopback.start_script(os.path.abspath(__file__), "--root", root)
             cls.base = f"http://127.0.0.1:{cls.port}"
 
         @classmethod
         def tearDownClass(cls):
             start = time.monotonic()
-            cls.proc.stdin.close()  # EOF on stdin must stop the server
-            cls.proc.wait(timeout=10)
+            err = loopback.stop_script(cls.proc)
             # A stalled handler must not hold the exit for its 30 s.
             assert time.monotonic() - start < 5, "slow exit"
-            err = cls.proc.stderr.read().decode()
-            cls.proc.stdout.close()
-            cls.proc.stderr.close()
             state["tmp"].cleanup()
             assert err == "", f"unexpected stderr: {err!r}"
 
@@ -428,13 +350,7 @@ def self_test():
 
         # normal behaviour
         def test_bind_is_loopback_only(self):
-            if shutil.which("ss") is None:
-                self.skipTest("ss not installed")
-            out = subprocess.run(["ss", "-ltnH", f"sport = :{self.port}"],
-                                 capture_output=True, text=True).stdout
-            # Column 4 of `ss` is the local address; exactly one, on loopback.
-            local = [line.split()[3] for line in out.splitlines() if line.strip()]
-            self.assertEqual(local, [f"127.0.0.1:{self.port}"])
+            loopback.check_loopback_only(self, self.port)
 
         def test_ok_and_keep_alive(self):
             conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
@@ -528,17 +444,8 @@ def self_test():
             sock.close()
 
         def test_slow_overlaps(self):
-            results = []
-
-            def one():
-                results.append(self.get("/slow/a/b.png")[2] == self.png)
-            threads = [threading.Thread(target=one) for _ in range(20)]
-            start = time.monotonic()
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
-            elapsed = time.monotonic() - start
+            results, elapsed = loopback.at_once(
+                lambda: self.get("/slow/a/b.png")[2] == self.png, 20)
             self.assertEqual(results, [True] * 20)
             self.assertGreaterEqual(elapsed, SLOW_SECONDS)
             self.assertLess(elapsed, 2)
@@ -583,28 +490,7 @@ def self_test():
                 self.get("/once-bad/tok1/a/b.png")
             self.assertEqual(self.count("/once-bad/tok1/a/b.png"), 1)
 
-    class LifecycleTests(unittest.TestCase):
-        def test_sigterm_and_missing_root(self):
-            with tempfile.TemporaryDirectory() as tmp:
-                proc = subprocess.Popen(
-                    [sys.executable, os.path.abspath(__file__), "--root", tmp],
-                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-                self.assertTrue(proc.stdout.readline().startswith(b"PORT "))
-                proc.terminate()
-                self.assertEqual(proc.wait(timeout=10), 0)
-                for f in (proc.stdin, proc.stdout, proc.stderr):
-                    f.close()
-            bad = subprocess.run([sys.executable, os.path.abspath(__file__),
-                                  "--root", "/nonexistent/root"],
-                                 capture_output=True, stdin=subprocess.DEVNULL, timeout=10)
-            self.assertEqual((bad.returncode, bad.stdout), (2, b""))
-
-    suite = unittest.TestSuite()
-    loader = unittest.defaultTestLoader
-    suite.addTests(loader.loadTestsFromTestCase(ServerTests))
-    suite.addTests(loader.loadTestsFromTestCase(LifecycleTests))
-    result = unittest.TextTestRunner(verbosity=2).run(suite)
-    return 0 if result.wasSuccessful() else 1
+    return loopback.run_self_test(ServerTests, os.path.abspath(__file__), "--root")
 
 
 if __name__ == "__main__":
