@@ -40,9 +40,8 @@ enum SearchCommand {
         let locations = Locations(configuration: configuration, console: console)
         let near = try locations.near(parsed)
 
-        var answers = queries.map { Answer(query: $0) }
         let online = configuration.source == .flickr && !configuration.offline
-        let index = try locations.index()  // indexes the catalog once, before the parallel searches
+        _ = try locations.index()  // indexes the catalog, once, before the parallel searches open their own connections
         let indexFile = LocalIndex.file(in: configuration.cacheDirectory)
         let results = AnswerBox(count: queries.count)
         // Each query on its own thread, with its own index connection or Flickr transport.
@@ -73,8 +72,7 @@ enum SearchCommand {
             }
             results.set(position, answer)
         }
-        _ = index
-        answers = results.answers
+        let answers = results.answers
         if let failure = answers.first(where: { $0.error != nil }), let error = failure.error { throw error }
         try print(answers, near: near, json: parsed.has("json"), console: console)
         if let file = MapOutput.file(parsed, defaultName: "photomap-search-\(SearchTextSlug.slug(queries.joined(separator: " "))).html") {
