@@ -51,6 +51,8 @@ struct GeocoderTests {
         #expect(hall.annotation.title == "Radio City Music Hall")
         #expect(hall.annotation.subtitle == "Lat:40.759976 Lon:-73.979977")
         #expect(try best("1260 6th Ave").name == "Radio City Music Hall")
+        #expect(try best("Radio City Music Hall, New York").name == "Radio City Music Hall")
+        #expect(try best("Portland, Maine, USA").admin1 == "ME")
     }
 
     @Test("a city is titled by its locality; a bare coordinate is \"Your location\"")
@@ -109,13 +111,40 @@ struct LocalIndexTests {
         try index.add([record("near", "lighthouse", 43.0, 5.0), record("edge", "lighthouse", 43.0, 5.12),
                        record("far", "lighthouse", 47.0, 8.0)])
         let centre = try #require(Coordinate(latitude: 43.0, longitude: 5.0))
-        #expect(LocalIndex.cellTokens(latitudes: 42.9...43.1, longitudes: 4.9...5.1) != nil)
+        #expect(SearchBox(centre: centre, radiusKilometres: 12).cellTokens != nil)
         #expect(Set(try index.search("lighthouse", near: centre, radiusKilometres: 5, limit: 10).map(\.annotation.id)) == ["near"])
         #expect(Set(try index.search("lighthouse", near: centre, radiusKilometres: 12, limit: 10).map(\.annotation.id)) == ["near", "edge"])
         // 600 km spans thousands of cells: the R*Tree path.
-        #expect(LocalIndex.cellTokens(latitudes: 37.6...48.4, longitudes: -2.4...12.4) == nil)
+        #expect(SearchBox(centre: centre, radiusKilometres: 600).cellTokens == nil)
         #expect(Set(try index.search("lighthouse", near: centre, radiusKilometres: 600, limit: 10).map(\.annotation.id)) == ["near", "edge", "far"])
         #expect(Set(try index.search("lighthouse", near: centre, radiusKilometres: 300, limit: 10).map(\.annotation.id)) == ["near", "edge"])
+    }
+
+    @Test("a circle across the antimeridian finds both sides; near a pole, every longitude")
+    func wrapAround() throws {
+        try index.add([record("east", "atoll", -16.5, 179.98), record("west", "atoll", -16.5, -179.98), record("pole", "camp", 89.99, 120)])
+        let dateLine = try #require(Coordinate(latitude: -16.5, longitude: 179.99))
+        #expect(Set(try index.search("atoll", near: dateLine, radiusKilometres: 5, limit: 10).map(\.annotation.id)) == ["east", "west"])
+        #expect(Set(try index.search("atoll", near: dateLine, radiusKilometres: 900, limit: 10).map(\.annotation.id)) == ["east", "west"])
+        let pole = try #require(Coordinate(latitude: 89.99, longitude: -60))
+        #expect(try index.search("camp", near: pole, radiusKilometres: 5, limit: 10).map(\.annotation.id) == ["pole"])
+    }
+
+    @Test("a small circle keeps every match inside it, however many outside are more relevant")
+    func smallCircle() throws {
+        var records = (0..<400).map { record("out\($0)", "fountain fountain fountain", 45.02, 7.02) }
+        records += (0..<30).map { record("in\($0)", "fountain and other words here", 45.0, 7.0) }
+        try index.add(records)
+        let centre = try #require(Coordinate(latitude: 45.0, longitude: 7.0))
+        #expect(try index.search("fountain", near: centre, radiusKilometres: 0.5, limit: 100).count == 30)
+    }
+
+    @Test("grid-cell tokens are never matched as words; apostrophes split as the tokenizer splits them")
+    func cellsAndApostrophes() throws {
+        try index.add([record("1", "O'Hare terminal", 41.97, -87.9)])
+        #expect(try index.search("zc", near: nil, radiusKilometres: 1, limit: 5).isEmpty)
+        #expect(try index.search(LocalIndex.cellToken(latitude: 41.97, longitude: -87.9), near: nil, radiusKilometres: 1, limit: 5).isEmpty)
+        #expect(try index.search("O'Hare", near: nil, radiusKilometres: 1, limit: 5).count == 1)
     }
 
     @Test("query text is never FTS syntax", arguments: ["bridge OR cafe", "\"", "NEAR(a b)", "bridge*) OR (x", "-bridge", "a:b"])

@@ -24,7 +24,8 @@ enum IndexCommand {
         switch action {
         case "rebuild":
             let file = LocalIndex.file(in: configuration.cacheDirectory)
-            try LocalIndex(file: file).removeAll()
+            // From nothing: a damaged file would fail to open, let alone empty.
+            LocalIndex.delete(file)
             let index = try locations.index()
             // Flickr's answers kept in the cache were fetched: they belong in the index too.
             let kept = ResponseCache(directory: configuration.cacheDirectory.appendingPathComponent("api"), timeToLive: .infinity)

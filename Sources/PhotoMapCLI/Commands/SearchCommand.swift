@@ -49,13 +49,15 @@ enum SearchCommand {
             var answer = Answer(query: queries[position])
             do {
                 if online {
-                    let source = try configuration.makeSource(console: console) as? FlickrSource
+                    guard let source = try configuration.makeSource(console: console) as? FlickrSource else {
+                        throw CommandFailure("the Flickr source is not available")
+                    }
                     var criteria = ["text": answer.query, "has_geo": "1"]
                     if let near {
                         criteria.merge(["lat": String(near.latitude), "lon": String(near.longitude), "radius": String(radius),
                                         "radius_units": "km"]) { $1 }
                     }
-                    let photos = try source?.searchPhotos(criteria, limit: limit).items ?? []
+                    let photos = try source.searchPhotos(criteria, limit: limit).items
                     let connection = try LocalIndex(file: indexFile)
                     try CatalogIndexer(index: connection, adapter: configuration.adapter).add(photos: photos)
                     answer.hits = photos.compactMap { photo in
@@ -73,8 +75,12 @@ enum SearchCommand {
             results.set(position, answer)
         }
         let answers = results.answers
+        // What the other queries found is printed before a failed one ends the run.
+        try print(answers.filter { $0.error == nil }, near: near, json: parsed.has("json"), console: console)
         if let failure = answers.first(where: { $0.error != nil }), let error = failure.error { throw error }
-        try print(answers, near: near, json: parsed.has("json"), console: console)
+        if answers.allSatisfy({ $0.hits.isEmpty }) {
+            throw CommandFailure("nothing found for \(queries.map { "\"\($0)\"" }.joined(separator: ", "))")
+        }
         if let file = MapOutput.file(parsed, defaultName: "photomap-search-\(SearchTextSlug.slug(queries.joined(separator: " "))).html") {
             let annotations = answers.flatMap { $0.hits.map(\.annotation) }
             let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration)
@@ -82,9 +88,6 @@ enum SearchCommand {
             try builder.writeAnnotationsPage(at: file.lastPathComponent, title: queries.joined(separator: ", "),
                                              subtitle: "\(annotations.count) results", annotations: annotations, focus: nil)
             MapOutput.report(file, writer: writer, console: console)
-        }
-        if answers.allSatisfy({ $0.hits.isEmpty }) {
-            throw CommandFailure("nothing found for \(queries.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
     }
 

@@ -40,13 +40,18 @@ public struct Geocoder: Sendable {
         }
         var text = query
         var allowed: [(country: String, admin1: String)]?
-        if let comma = query.firstIndex(of: ",") {
-            let qualifier = query[query.index(after: comma)...]
-            let regions = gazetteer.regions(named: String(qualifier))
-            if !regions.isEmpty {
-                text = String(query[..<comma])
-                allowed = regions
-            }
+        var qualifierText = ""
+        // "Portland, Maine" and "Portland, Maine, USA": each part after a comma may name a region; the most
+        // specific (a state within a named country) narrows.
+        let parts = query.split(separator: ",").map { String($0) }
+        let named = parts.dropFirst().map { gazetteer.regions(named: $0) }
+        if parts.count > 1, named.allSatisfy({ !$0.isEmpty }) {
+            let regions = named.flatMap { $0 }
+            let countries = Set(regions.filter { $0.admin1.isEmpty }.map(\.country))
+            let states = regions.filter { !$0.admin1.isEmpty && (countries.isEmpty || countries.contains($0.country)) }
+            text = parts[0]
+            allowed = states.isEmpty ? regions : states
+            qualifierText = SearchText.normalized(parts[1])
         }
         let wanted = SearchText.normalized(text)
         guard !wanted.isEmpty else { return [] }
@@ -54,8 +59,12 @@ public struct Geocoder: Sendable {
         var results: [Result] = []
         for (index, entryNames) in gazetteer.names.enumerated() {
             let entry = gazetteer.entries[index]
-            if let allowed, !allowed.contains(where: { $0.country == entry.country && ($0.admin1.isEmpty || $0.admin1 == entry.admin1) }) {
-                continue
+            if let allowed {
+                // Cities carry codes; landmarks and catalog places carry names ("New York, United States").
+                let inRegion = entry.kind == .city
+                    ? allowed.contains { $0.country == entry.country && ($0.admin1.isEmpty || $0.admin1 == entry.admin1) }
+                    : SearchText.normalized(entry.context).contains(qualifierText)
+                guard inRegion else { continue }
             }
             let match = Self.match(wanted, words: wantedWords, against: entryNames)
             guard match > 0 else { continue }
@@ -66,12 +75,15 @@ public struct Geocoder: Sendable {
         }
         results.sort { $0.score != $1.score ? $0.score > $1.score : $0.entry.population > $1.entry.population }
         // A catalog place and the GeoNames city it is are one location: keep the better one.
-        var seen = Set<String>()
-        return Array(results.filter { result in
-            let key = "\(SearchText.normalized(result.entry.name))@\((result.entry.coordinate.latitude * 20).rounded()),"
-                + "\((result.entry.coordinate.longitude * 20).rounded())"
-            return seen.insert(key).inserted
-        }.prefix(limit))
+        var kept: [Result] = []
+        for result in results where kept.count < limit {
+            let name = SearchText.normalized(result.entry.name)
+            let duplicate = kept.contains {
+                SearchText.normalized($0.entry.name) == name && $0.entry.coordinate.distance(to: result.entry.coordinate) < 5
+            }
+            if !duplicate { kept.append(result) }
+        }
+        return kept
     }
 
     /// 1 for the exact name, 0.9 an exact alternate, 0.7 a name the query starts, 0.5 a name holding

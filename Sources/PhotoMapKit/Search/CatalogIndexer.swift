@@ -23,7 +23,10 @@ public struct CatalogIndexer {
         for place in places {
             records += try source.photos(inPlace: place.id, limit: FixtureSource.maximumResults).items.map { IndexRecord.photo($0, adapter: adapter) }
         }
-        try index.add(records)
+        // A different catalog than last time (another PHOTOMAP_FIXTURES, a new version): its records replace
+        // the old catalog's, and what listings fetched stays.
+        try index.remove(origin: "catalog")
+        try index.add(records, origin: "catalog")
         try index.setMarker("catalog", version)
     }
 

@@ -62,7 +62,7 @@ public final class LocalIndex {
     /// Above this many cells, a search filters by the R*Tree rather than by cell tokens.
     static let maximumCells = 400
     /// Bumped when the tables change: an older index is emptied and refilled.
-    static let schemaVersion = "2"
+    static let schemaVersion = "3"
 
     private let database: SQLiteDatabase
 
@@ -75,21 +75,29 @@ public final class LocalIndex {
     public init(file: URL) throws {
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         database = try SQLiteDatabase(path: file.path)
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+        try createTables()
+        if try marker("schema") != Self.schemaVersion {
+            // An index from an older photomap: its tables may differ, so they are made anew.
+            try database.execute("""
+                DROP TABLE IF EXISTS records; DROP TABLE IF EXISTS records_text; DROP TABLE IF EXISTS records_where;
+                DELETE FROM meta;
+                """)
+            try createTables()
+            try setMarker("schema", Self.schemaVersion)
+        }
+    }
+
+    private func createTables() throws {
         try database.execute("""
-            PRAGMA journal_mode = WAL;
-            PRAGMA synchronous = NORMAL;
             CREATE TABLE IF NOT EXISTS records (
                 rowid INTEGER PRIMARY KEY, kind TEXT NOT NULL, id TEXT NOT NULL, title TEXT NOT NULL, subtitle TEXT NOT NULL,
                 latitude REAL, longitude REAL, thumbnail TEXT, image TEXT, owner TEXT, taken TEXT, count INTEGER,
-                UNIQUE (kind, id));
-            CREATE VIRTUAL TABLE IF NOT EXISTS records_text USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
+                origin TEXT NOT NULL DEFAULT 'fetched', UNIQUE (kind, id));
+            CREATE VIRTUAL TABLE IF NOT EXISTS records_text USING fts5(body, cell, tokenize = 'unicode61 remove_diacritics 2');
             CREATE VIRTUAL TABLE IF NOT EXISTS records_where USING rtree(id, min_lat, max_lat, min_lon, max_lon);
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             """)
-        if try marker("schema") != Self.schemaVersion {
-            try removeAll()
-            try setMarker("schema", Self.schemaVersion)
-        }
     }
 
     /// The token of the grid cell holding a coordinate: letters and digits only, one FTS5 token.
@@ -97,31 +105,22 @@ public final class LocalIndex {
         "zc\(Int(((latitude + 90) / cellDegrees).rounded(.down)))x\(Int(((longitude + 180) / cellDegrees).rounded(.down)))"
     }
 
-    /// The cell tokens a circle's bounding box touches; nil when there are too many.
-    static func cellTokens(latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>) -> [String]? {
-        let south = Int(((latitudes.lowerBound + 90) / cellDegrees).rounded(.down))
-        let north = Int(((min(latitudes.upperBound, 90) + 90) / cellDegrees).rounded(.down))
-        let west = Int(((longitudes.lowerBound + 180) / cellDegrees).rounded(.down))
-        let east = Int(((longitudes.upperBound + 180) / cellDegrees).rounded(.down))
-        guard (north - south + 1) * (east - west + 1) <= maximumCells, longitudes.lowerBound >= -180, longitudes.upperBound <= 180
-        else { return nil }
-        return (south...north).flatMap { row in (west...east).map { "zc\(row)x\($0)" } }
-    }
-
-    /// Adds or replaces records (by kind and id), all in one transaction.
-    public func add(_ records: [IndexRecord]) throws {
+    /// Adds or replaces records (by kind and id), all in one transaction; `origin` tells the embedded
+    /// catalog's records ("catalog") from those fetched, so a new catalog replaces only its own.
+    public func add(_ records: [IndexRecord], origin: String = "fetched") throws {
         guard !records.isEmpty else { return }
         try database.transaction {
             let upsert = try database.prepare("""
-                INSERT INTO records (kind, id, title, subtitle, latitude, longitude, thumbnail, image, owner, taken, count)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO records (kind, id, title, subtitle, latitude, longitude, thumbnail, image, owner, taken, count, origin)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (kind, id) DO UPDATE SET title = excluded.title, subtitle = excluded.subtitle,
                     latitude = excluded.latitude, longitude = excluded.longitude, thumbnail = excluded.thumbnail,
-                    image = excluded.image, owner = excluded.owner, taken = excluded.taken, count = excluded.count
+                    image = excluded.image, owner = excluded.owner, taken = excluded.taken, count = excluded.count,
+                    origin = excluded.origin
                 RETURNING rowid
                 """)
             let clearText = try database.prepare("DELETE FROM records_text WHERE rowid = ?")
-            let addText = try database.prepare("INSERT INTO records_text (rowid, body) VALUES (?, ?)")
+            let addText = try database.prepare("INSERT INTO records_text (rowid, body, cell) VALUES (?, ?, ?)")
             let clearWhere = try database.prepare("DELETE FROM records_where WHERE id = ?")
             let addWhere = try database.prepare("INSERT INTO records_where (id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)")
             for record in records {
@@ -131,14 +130,14 @@ public final class LocalIndex {
                                  annotation.coordinate.map { .real($0.latitude) } ?? .null,
                                  annotation.coordinate.map { .real($0.longitude) } ?? .null,
                                  text(annotation.thumbnailURL), text(annotation.imageURL), text(annotation.owner), text(annotation.dateTaken),
-                                 annotation.photoCount.map { .integer(Int64($0)) } ?? .null])
+                                 annotation.photoCount.map { .integer(Int64($0)) } ?? .null, .text(origin)])
                 try upsert.step()
                 guard let rowid = upsert.integer(0) else { continue }
                 try upsert.step()  // RETURNING yields one row; finish the statement
                 try clearText.bind([.integer(rowid)])
                 try clearText.step()
-                let cell = annotation.coordinate.map { " " + Self.cellToken(latitude: $0.latitude, longitude: $0.longitude) } ?? ""
-                try addText.bind([.integer(rowid), .text(record.text + cell)])
+                let cell = annotation.coordinate.map { Self.cellToken(latitude: $0.latitude, longitude: $0.longitude) } ?? ""
+                try addText.bind([.integer(rowid), .text(record.text), .text(cell)])
                 try addText.step()
                 try clearWhere.bind([.integer(rowid)])
                 try clearWhere.step()
@@ -154,35 +153,38 @@ public final class LocalIndex {
     /// Records whose text matches every word of `query` (each as a word or a word's start), within
     /// `radiusKilometres` of `centre` (anywhere without one), ranked by relevance and distance; at most `limit`.
     public func search(_ query: String, near centre: Coordinate?, radiusKilometres: Double, limit: Int) throws -> [SearchHit] {
-        guard let match = Self.matchExpression(query) else { return [] }
-        let columns = "r.kind, r.id, r.title, r.subtitle, r.latitude, r.longitude, r.thumbnail, r.image, r.owner, r.taken, r.count, bm25(records_text)"
+        guard let words = Self.matchExpression(query) else { return [] }
+        // Cell tokens sit in a column of their own, weighted 0: they narrow, they never match a word.
+        let columns = "r.kind, r.id, r.title, r.subtitle, r.latitude, r.longitude, r.thumbnail, r.image, r.owner, r.taken, r.count, "
+            + "bm25(records_text, 1.0, 0.0)"
+        let match = "body : (\(words))"
         let statement: SQLiteStatement
-        let latitudeSpan = radiusKilometres / 111.32
-        let longitudeSpan = radiusKilometres / max(111.32 * cos((centre?.latitude ?? 0) * .pi / 180), 0.01)
-        if let centre, let cells = Self.cellTokens(latitudes: (centre.latitude - latitudeSpan)...(centre.latitude + latitudeSpan),
-                                                   longitudes: (centre.longitude - longitudeSpan)...(centre.longitude + longitudeSpan)) {
-            // The words and any of the circle's cells, intersected by FTS5; only the most relevant few are
-            // read from the records table (with room for those in the cells' corners outside the circle),
-            // and the exact distance is checked after.
-            statement = try database.prepare("""
-                SELECT \(columns.replacingOccurrences(of: "bm25(records_text)", with: "m.score"))
-                FROM (SELECT rowid AS id, bm25(records_text) AS score FROM records_text WHERE records_text MATCH ?
-                      ORDER BY score LIMIT ?) m
-                JOIN records r ON r.rowid = m.id
-                """, [.text("(\(match)) AND (\(cells.joined(separator: " OR ")))"), .integer(Int64(limit * 3 + 50))])
-        } else if let centre {
-            // A wide circle: the R*Tree narrows to its bounding box; the exact distance is checked after.
-            statement = try database.prepare("""
-                SELECT \(columns) FROM records_where w
-                JOIN records_text ON records_text.rowid = w.id
-                JOIN records r ON r.rowid = w.id
-                WHERE w.min_lat >= ? AND w.max_lat <= ? AND w.min_lon >= ? AND w.max_lon <= ? AND records_text MATCH ?
-                """, [.real(centre.latitude - latitudeSpan), .real(centre.latitude + latitudeSpan),
-                      .real(centre.longitude - longitudeSpan), .real(centre.longitude + longitudeSpan), .text(match)])
+        if let centre {
+            let box = SearchBox(centre: centre, radiusKilometres: radiusKilometres)
+            // Records inside the box, tested in SQL before the relevance cut, so a small circle keeps all it holds.
+            let inBox = "r.latitude BETWEEN ? AND ? AND (" + box.longitudes.map { _ in "r.longitude BETWEEN ? AND ?" }.joined(separator: " OR ") + ")"
+            let boxValues: [SQLiteValue] = [.real(box.latitudes.lowerBound), .real(box.latitudes.upperBound)]
+                + box.longitudes.flatMap { [SQLiteValue.real($0.lowerBound), .real($0.upperBound)] }
+            if let cells = box.cellTokens {
+                // The words and any of the circle's cells, intersected by FTS5 in C.
+                statement = try database.prepare("""
+                    SELECT \(columns) FROM records_text JOIN records r ON r.rowid = records_text.rowid
+                    WHERE records_text MATCH ? AND \(inBox) ORDER BY bm25(records_text, 1.0, 0.0) LIMIT ?
+                    """, [.text("\(match) AND cell : (\(cells.joined(separator: " OR ")))")] + boxValues + [.integer(Int64(limit * 3 + 50))])
+            } else {
+                // A wide circle: the R*Tree narrows to its box (two boxes across the antimeridian).
+                let rtree = box.longitudes.map { _ in "(w.min_lon >= ? AND w.max_lon <= ?)" }.joined(separator: " OR ")
+                statement = try database.prepare("""
+                    SELECT \(columns) FROM records_where w
+                    JOIN records_text ON records_text.rowid = w.id
+                    JOIN records r ON r.rowid = w.id
+                    WHERE w.min_lat >= ? AND w.max_lat <= ? AND (\(rtree)) AND records_text MATCH ?
+                    """, boxValues + [.text(match)])
+            }
         } else {
             statement = try database.prepare("""
                 SELECT \(columns) FROM records_text JOIN records r ON r.rowid = records_text.rowid
-                WHERE records_text MATCH ? ORDER BY bm25(records_text) LIMIT ?
+                WHERE records_text MATCH ? ORDER BY bm25(records_text, 1.0, 0.0) LIMIT ?
                 """, [.text(match), .integer(Int64(limit))])
         }
         var hits: [SearchHit] = []
@@ -210,7 +212,8 @@ public final class LocalIndex {
     /// The FTS5 expression for a typed query: each word quoted (so nothing in it is FTS syntax) and
     /// matched as a prefix; every word must match. Nil when the query has no word.
     static func matchExpression(_ query: String) -> String? {
-        let words = SearchText.words(query)
+        // FTS5's tokenizer splits at apostrophes ("O'Hare" is "o" "hare"), so the query must too.
+        let words = SearchText.words(query.replacingOccurrences(of: "'", with: " ").replacingOccurrences(of: "’", with: " "))
         guard !words.isEmpty else { return nil }
         return words.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(separator: " ")
     }
@@ -248,10 +251,69 @@ public final class LocalIndex {
         try database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [.text(key), .text(value)]).step()
     }
 
-    /// Empties the index.
+    /// Empties the index (its schema marker stays).
     public func removeAll() throws {
         try database.transaction {
-            try database.execute("DELETE FROM records; DELETE FROM records_text; DELETE FROM records_where; DELETE FROM meta;")
+            try database.execute("DELETE FROM records; DELETE FROM records_text; DELETE FROM records_where; DELETE FROM meta WHERE key != 'schema';")
         }
+    }
+
+    /// Removes the records of one origin (the previous embedded catalog's, before the new one's go in).
+    func remove(origin: String) throws {
+        try database.transaction {
+            try database.execute("""
+                DELETE FROM records_text WHERE rowid IN (SELECT rowid FROM records WHERE origin = '\(origin)');
+                DELETE FROM records_where WHERE id IN (SELECT rowid FROM records WHERE origin = '\(origin)');
+                DELETE FROM records WHERE origin = '\(origin)';
+                """)
+        }
+    }
+
+    /// Deletes an index file and its WAL companions, for `index rebuild` to start from nothing even
+    /// when the file is damaged.
+    public static func delete(_ file: URL) {
+        for suffix in ["", "-wal", "-shm"] { unlink(file.path + suffix) }
+    }
+
+}
+
+/// The box around a search circle: its latitudes, its longitudes (two ranges when it crosses the
+/// antimeridian, all of them when it reaches a pole), and the grid cells it touches.
+struct SearchBox {
+    /// Kilometres in one degree of latitude, from the mean Earth radius `distance(to:)` uses.
+    static let kilometresPerDegree = 6_371 * Double.pi / 180
+
+    let latitudes: ClosedRange<Double>
+    let longitudes: [ClosedRange<Double>]
+
+    init(centre: Coordinate, radiusKilometres: Double) {
+        let latitudeSpan = radiusKilometres / Self.kilometresPerDegree
+        latitudes = max(centre.latitude - latitudeSpan, -90)...min(centre.latitude + latitudeSpan, 90)
+        let reachesPole = centre.latitude - latitudeSpan <= -90 || centre.latitude + latitudeSpan >= 90
+        // The widest point of the circle is nearer the pole than its centre: use that latitude's scale.
+        let widest = max(abs(latitudes.lowerBound), abs(latitudes.upperBound))
+        let longitudeSpan = radiusKilometres / max(Self.kilometresPerDegree * cos(widest * .pi / 180), 0.001)
+        if reachesPole || longitudeSpan >= 180 {
+            longitudes = [-180...180]
+        } else if centre.longitude - longitudeSpan < -180 {
+            longitudes = [-180...(centre.longitude + longitudeSpan), (centre.longitude - longitudeSpan + 360)...180]
+        } else if centre.longitude + longitudeSpan > 180 {
+            longitudes = [(centre.longitude - longitudeSpan)...180, -180...(centre.longitude + longitudeSpan - 360)]
+        } else {
+            longitudes = [(centre.longitude - longitudeSpan)...(centre.longitude + longitudeSpan)]
+        }
+    }
+
+    /// The grid cells the box touches; nil when there are more than `LocalIndex.maximumCells`.
+    var cellTokens: [String]? {
+        let size = LocalIndex.cellDegrees
+        let rows = Int(((latitudes.lowerBound + 90) / size).rounded(.down))...Int(((min(latitudes.upperBound, 89.999_999) + 90) / size).rounded(.down))
+        var tokens: [String] = []
+        for range in longitudes {
+            let columns = Int(((range.lowerBound + 180) / size).rounded(.down))...Int(((min(range.upperBound, 179.999_999) + 180) / size).rounded(.down))
+            guard tokens.count + rows.count * columns.count <= LocalIndex.maximumCells else { return nil }
+            tokens += rows.flatMap { row in columns.map { "zc\(row)x\($0)" } }
+        }
+        return tokens
     }
 }
