@@ -49,11 +49,14 @@ def hostile(tmp_path_factory):
                "description": {"_content": text + ' <a href="javascript:window.__pwned=6">click</a> <a href="https://example.org/ok">fine</a>'},
                "datetaken": text, "tags": text, "latitude": 48.85 + i / 1000, "longitude": 2.35,
                "url_sq": "https://live.staticflickr.com/1/x" + str(i) + "_s.png"} for i, text in enumerate(evil)]
+    # An id that tries to name a file outside the page's folder.
+    photos[0]["id"] = "../../escaped"
     (catalog / "photos" / "EVIL" / "page-1.json").write_text(
         json.dumps({"photos": {"page": 1, "pages": 1, "total": len(evil), "photo": photos}, "stat": "ok"}))
     env = {"PHOTOMAP_FIXTURES": str(catalog)}
     photomap("photos", "--place", "EVIL", "--map", "evil.html", cwd=work, env=env)
     photomap("places", "--map", "evil-places.html", cwd=work, env=env)
+    assert not list(work.parent.rglob("escaped*")), "a record id named a file outside the site"
     return work, evil
 
 
@@ -63,6 +66,19 @@ def no_trouble(page):
     assert page.errors == []
     assert page.csp_violations == []
     assert page.console_errors == []
+
+
+def click_visible_pin(page):
+    """Clicks a single-photo marker lying inside the map's visible area (tiles at the edges hold some outside)."""
+    index = page.evaluate("""() => {
+        const box = document.getElementById('map').getBoundingClientRect();
+        return [...document.querySelectorAll('.photomap-pin')].findIndex(pin => {
+            const r = pin.getBoundingClientRect();
+            return r.left > box.left + 20 && r.right < box.right - 20 && r.top > box.top + 120 && r.bottom < box.bottom - 20;
+        });
+    }""")
+    assert index >= 0, "no marker inside the view"
+    page.locator(".photomap-pin").nth(index).click()
 
 
 def show_map(page):
@@ -201,6 +217,47 @@ def test_pre_clustered_page_loads_tiles_in_view_and_opens_callouts(page, tmp_pat
     assert 200 <= shown <= 287  # everything in view is accounted for, clusters by their counts
     page.locator(".cluster-bubble").first.click()
     page.wait_for_timeout(600)
-    page.locator(".photomap-pin").first.click()
+    click_visible_pin(page)
     page.wait_for_selector(".leaflet-popup .callout .callout-title")
+    no_trouble(page)
+
+
+def test_a_map_named_with_url_characters_still_loads_its_files(page, tmp_path):
+    photomap("photos", "--place", REYKJAVIK, "--map", "trip #2?.html", cwd=tmp_path)
+    open_file(page, tmp_path / "trip #2?.html")
+    page.wait_for_selector("body[data-map-ready]")
+    assert page.failed_loads == [] or all("tile.openstreetmap.org" in url for url, _ in page.failed_loads)
+    assert page.locator(".leaflet-basemap-pane path").count() > 100
+    no_trouble(page)
+
+
+def test_pre_clustered_photos_at_one_spot_open_one_by_one(page, tmp_path):
+    # Every photo at the same coordinate: at the last zoom each must still be its own marker.
+    catalog = tmp_path / "catalog"
+    (catalog / "photos" / "SPOT").mkdir(parents=True)
+    place = {"place_id": "SPOT", "latitude": 48.85, "longitude": 2.35, "photo_count": 60, "_content": "Spot, Here"}
+    (catalog / "top-places.json").write_text(json.dumps({"places": {"total": 1, "place": [place]}, "stat": "ok"}))
+    photos = [{"id": str(20_000_000_000 + i), "title": f"Same spot {i}", "latitude": 48.8584, "longitude": 2.2945}
+              for i in range(60)]
+    (catalog / "photos" / "SPOT" / "page-1.json").write_text(
+        json.dumps({"photos": {"page": 1, "pages": 1, "total": 60, "photo": photos}, "stat": "ok"}))
+    photomap("photos", "--place", "SPOT", "--map", "spot.html", cwd=tmp_path,
+             env={"PHOTOMAP_FIXTURES": str(catalog), "PHOTOMAP_CLUSTER_THRESHOLD": "10"})
+    open_file(page, tmp_path / "spot.html")
+    page.wait_for_selector("body[data-map-ready='60']")
+    for _ in range(12):
+        if page.locator(".photomap-pin").count():
+            break
+        page.locator(".cluster-bubble").first.click()
+        page.wait_for_timeout(400)
+    assert page.locator(".photomap-pin").count() == 60
+    click_visible_pin(page)
+    page.wait_for_selector(".leaflet-popup .callout .callout-title")
+    # The callout survives the map moving under it.
+    page.mouse.move(100, 500)
+    page.mouse.down()
+    page.mouse.move(140, 480, steps=4)
+    page.mouse.up()
+    page.wait_for_timeout(300)
+    assert page.locator(".leaflet-popup .callout").count() == 1
     no_trouble(page)

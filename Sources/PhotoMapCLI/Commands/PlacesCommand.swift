@@ -26,8 +26,9 @@ enum PlacesCommand {
             // A standalone map has no place pages: each place links to its page on Flickr.
             try builder.writePlacesPage(at: file.lastPathComponent, title: "Top places", subtitle: "\(listing.items.count) places",
                                         places: listing.items, back: nil, defaultView: "map") { place in
+                // Only an absolute Flickr URL: a place_url that is not a plain path gives no link.
                 place.url.isEmpty ? nil
-                    : "https://www.flickr.com/places" + (place.url.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "")
+                    : HTML.webURL("https://www.flickr.com/places" + (place.url.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""))
             }
             MapOutput.report(file, writer: writer, console: console)
         }

@@ -14,7 +14,7 @@ public struct GridClusterer: Sendable {
         public var feature: Int?
     }
 
-    /// Above this zoom, every annotation is shown on its own (from the last zoom's tiles).
+    /// At this zoom and above, every annotation is shown on its own (from the last zoom's tiles).
     public var maximumZoom: Int
     /// The grid cell's size in screen pixels.
     public var radius: Double
@@ -30,12 +30,13 @@ public struct GridClusterer: Sendable {
         var result: [Int: [String: [Cluster]]] = [:]
         for zoom in 0...maximumZoom {
             let worldSize = 256 * pow(2, Double(zoom))
-            // At the last zoom the grid is fine enough that only points a few metres apart share a cell.
-            let cell = zoom == maximumZoom ? 4 : radius
             var cells: [Int64: (x: Double, y: Double, count: Int, first: Int)] = [:]
-            for point in points {
-                let (x, y) = Self.project(point.coordinate, worldSize: worldSize)
-                let key = Int64(x / cell) << 32 | Int64(y / cell)
+            for (point, (x, y)) in zip(points, zoom == maximumZoom ? Self.fannedOut(points, worldSize: worldSize) : points.map {
+                Self.project($0.coordinate, worldSize: worldSize)
+            }) {
+                // At the last zoom every annotation stands alone, even photos taken at the same spot:
+                // a cluster there could never be opened.
+                let key = zoom == maximumZoom ? Int64(point.index) : Int64(x / radius) << 32 | Int64(y / radius)
                 if var existing = cells[key] {
                     existing.x += x
                     existing.y += y
@@ -56,6 +57,24 @@ public struct GridClusterer: Sendable {
             result[zoom] = tiles
         }
         return result
+    }
+
+    /// Positions at the last zoom, with annotations that share a spot (within 4 pixels) spread on a
+    /// circle around it, so each can be clicked (markercluster's "spiderfy", made ahead of time).
+    static func fannedOut(_ points: [(index: Int, coordinate: Coordinate)], worldSize: Double) -> [(Double, Double)] {
+        var positions = points.map { project($0.coordinate, worldSize: worldSize) }
+        var spots: [Int64: [Int]] = [:]
+        for (offset, (x, y)) in positions.enumerated() { spots[Int64(x / 4) << 32 | Int64(y / 4), default: []].append(offset) }
+        for members in spots.values where members.count > 1 {
+            let (x, y) = positions[members[0]]
+            // Far enough apart for a 14-pixel marker each, on a circle growing with their number.
+            let radius = max(14, Double(members.count) * 16 / (2 * .pi))
+            for (position, offset) in members.enumerated() {
+                let angle = 2 * .pi * Double(position) / Double(members.count)
+                positions[offset] = (x + radius * cos(angle), y + radius * sin(angle))
+            }
+        }
+        return positions
     }
 
     /// Web Mercator pixel position in a world `worldSize` pixels wide.

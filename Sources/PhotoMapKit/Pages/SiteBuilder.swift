@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Writes map pages and browsable sites from places and photos: assets, squares and medium images
@@ -83,7 +82,7 @@ public struct SiteBuilder {
     /// Writes the page's pre-made clusters as `clusters/{page}/{z}/{x}/{y}.js` files, each calling
     /// `photomapTile(z, x, y, [[lat, lon, count, properties or null], …])`.
     private func writeClusterTiles(_ features: [MapData.Feature], located: [Int], page: String) throws -> MapData.ClusterIndex {
-        let folder = prefix + "clusters/" + (page as NSString).lastPathComponent.replacingOccurrences(of: ".html", with: "")
+        let folder = prefix + "clusters/" + URL(fileURLWithPath: page).deletingPathExtension().lastPathComponent
         let clusterer = GridClusterer()
         let points = located.compactMap { index in
             features[index].geometry.flatMap { Coordinate(latitude: $0.coordinates[1], longitude: $0.coordinates[0]) }.map { (index, $0) }
@@ -168,9 +167,9 @@ public struct SiteBuilder {
         return path
     }
 
-    /// A site path as a link from the page at `page`; http(s) URLs stay as they are, other URLs go.
+    /// A site path as a link from the page at `page`; http(s) URLs stay as they are.
     private func relative(_ target: String, from page: String) -> String? {
-        target.contains(":") ? HTML.webURL(target) : SiteWriter.link(from: page, to: target)
+        HTML.webURL(target) ?? SiteWriter.link(from: page, to: target)
     }
 }
 

@@ -48,9 +48,16 @@ public final class SiteWriter {
         try write(data, to: path)
     }
 
-    /// The link from the page at `from` to the file at `to`, both relative to the root.
+    /// The link from the page at `from` to the file at `to`, both relative to the root; each path
+    /// segment is percent-encoded, so a file named "trip #2.html" or "a:b.html" links as a path.
     public static func link(from page: String, to target: String) -> String {
         let depth = page.split(separator: "/").count - 1
-        return String(repeating: "../", count: max(depth, 0)) + target
+        let encoded = target.split(separator: "/", omittingEmptySubsequences: false)
+            .map { $0.addingPercentEncoding(withAllowedCharacters: pathSegmentCharacters) ?? String($0) }
+            .joined(separator: "/")
+        return String(repeating: "../", count: max(depth, 0)) + encoded
     }
+
+    /// Unreserved characters only: no "#", "?", "%" or ":" (which would read as a scheme) left raw.
+    private static let pathSegmentCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

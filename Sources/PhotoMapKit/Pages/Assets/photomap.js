@@ -87,57 +87,67 @@
   }
 
   /* A pre-clustered page: per zoom, only the tiles in view are loaded (as script files, since file://
-     pages cannot fetch), each holding clusters and single annotations made by photomap. */
+     pages cannot fetch), each holding clusters and single annotations made by photomap. Each tile is
+     one layer, added when it comes into view and removed when it leaves, so an open callout stays
+     open while the map moves; tiles beyond the antimeridian are drawn on the world copy in view. */
   function clusteredLayer(index) {
-    var loaded = {}, requested = {}, available = {};
+    var loaded = {}, requested = {}, available = {}, shown = {};
     Object.keys(index.tiles).forEach(function (z) {
       available[z] = {};
       index.tiles[z].forEach(function (tile) { available[z][tile] = true; });
     });
-    var layer = L.layerGroup().addTo(map);
 
     function zoomLevel() { return Math.max(0, Math.min(Math.round(map.getZoom()), index.maxZoom)); }
 
-    function draw(z, items) {
+    function tileGroup(z, items, shift) {
+      var group = L.layerGroup();
       items.forEach(function (item) {
-        var marker;
+        var at = [item[0], item[1] + shift], marker;
         if (item[2] === 1 && item[3]) {
-          marker = L.marker([item[0], item[1]], { icon: pin, title: item[3].title });
+          marker = L.marker(at, { icon: pin, title: item[3].title });
           marker.bindPopup(function () { return callout(item[3]); }, { minWidth: 220, maxWidth: 320 });
         } else {
           var size = item[2] < 100 ? 30 : item[2] < 1000 ? 38 : 46;
-          var bubble = element('div', 'cluster-bubble', String(Number(item[2])));
-          marker = L.marker([item[0], item[1]], { icon: L.divIcon({
-            className: 'cluster-' + size, iconSize: [size, size], html: bubble
+          marker = L.marker(at, { icon: L.divIcon({
+            className: 'cluster-' + size, iconSize: [size, size], html: element('div', 'cluster-bubble', String(Number(item[2])))
           }) });
-          marker.on('click', function () { map.setView([item[0], item[1]], Math.min(z + 2, index.maxZoom + 2)); });
+          marker.on('click', function () { map.setView(at, z + 2); });
         }
-        layer.addLayer(marker);
+        group.addLayer(marker);
       });
+      return group;
     }
 
     function refresh() {
-      var z = zoomLevel(), bounds = map.getBounds(), tiles = Math.pow(2, z);
+      var z = zoomLevel(), tiles = Math.pow(2, z), bounds = map.getBounds(), wanted = {};
       var northWest = map.project(bounds.getNorthWest(), z).divideBy(256).floor();
       var southEast = map.project(bounds.getSouthEast(), z).divideBy(256).floor();
-      layer.clearLayers();
       for (var x = northWest.x; x <= southEast.x; x++) {
         for (var y = Math.max(northWest.y, 0); y <= Math.min(southEast.y, tiles - 1); y++) {
           var tile = (((x % tiles) + tiles) % tiles) + '/' + y, key = z + '/' + tile;
           if (!available[z] || !available[z][tile]) continue;
-          if (loaded[key]) { draw(z, loaded[key]); continue; }
-          if (requested[key]) continue;
-          requested[key] = true;
-          var script = document.createElement('script');
-          script.src = index.folder + '/' + key + '.js';
-          document.body.appendChild(script);
+          if (!loaded[key]) {
+            if (!requested[key]) {
+              requested[key] = true;
+              var script = document.createElement('script');
+              script.src = index.folder + '/' + key + '.js';
+              document.body.appendChild(script);
+            }
+            continue;
+          }
+          var shift = 360 * Math.floor(x / tiles), layerKey = key + '@' + shift;
+          wanted[layerKey] = true;
+          if (!shown[layerKey]) shown[layerKey] = tileGroup(z, loaded[key], shift).addTo(map);
         }
       }
+      Object.keys(shown).forEach(function (layerKey) {
+        if (!wanted[layerKey]) { map.removeLayer(shown[layerKey]); delete shown[layerKey]; }
+      });
     }
 
     window.photomapTile = function (z, x, y, items) {
       loaded[z + '/' + x + '/' + y] = items;
-      if (z === zoomLevel()) draw(z, items);
+      refresh();
     };
     map.on('moveend', refresh);
     map.fitBounds(index.bounds, { padding: [30, 30], maxZoom: 16 });
