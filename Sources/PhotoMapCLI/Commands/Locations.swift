@@ -3,25 +3,35 @@ import PhotoMapKit
 
 /// What `find` and `search` share: the gazetteer, geocoding by the configured source, `--near`, and
 /// the local index with the embedded catalog in it.
-struct Locations {
+final class Locations {
     /// The credit GeoNames' licence asks for.
     static let geonamesCredit = "Place names: GeoNames (geonames.org), CC BY 4.0."
 
     let configuration: Configuration
     let console: Console
+    /// Loaded once per command: `find X --near NAME` geocodes twice.
+    private var loadedGazetteer: Gazetteer?
+
+    init(configuration: Configuration, console: Console) {
+        self.configuration = configuration
+        self.console = console
+    }
 
     /// `--near LAT,LON|NAME`.
     static let nearOption = OptionSpec.value("near", "LAT,LON|NAME", "favour (find) or search around this point or place")
 
     /// The offline gazetteer: GeoNames cities, the catalog's places and landmarks.
     func gazetteer() throws -> Gazetteer {
+        if let loadedGazetteer { return loadedGazetteer }
         guard let fixtures = FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv"),
               let catalog = FixtureSource.locateCatalog(environment: configuration.environment) else {
             throw PageError.assetsMissing("the gazetteer Fixtures/gazetteer/cities.tsv")
         }
         let places = try FixtureSource(catalog: catalog).topPlaces().items
-        return try Gazetteer.load(gazetteer: fixtures.appendingPathComponent("gazetteer"),
-                                  landmarks: catalog.appendingPathComponent("landmarks.json"), places: places)
+        let gazetteer = try Gazetteer.load(gazetteer: fixtures.appendingPathComponent("gazetteer"),
+                                           landmarks: catalog.appendingPathComponent("landmarks.json"), places: places)
+        loadedGazetteer = gazetteer
+        return gazetteer
     }
 
     /// Locations for a query: flickr.places.find with the Flickr source online, else the gazetteer.

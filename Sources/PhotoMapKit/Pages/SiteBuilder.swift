@@ -126,32 +126,38 @@ public struct SiteBuilder {
             }
             features.append(MapData.Feature(annotation, thumbnail: square, link: link))
         }
-        var data = MapData(features: features, placeholder: SiteWriter.link(from: path, to: assetsFolder + "/placeholder.svg"))
+        var data = mapData(features, for: path)
         data.focus = focus.map { [$0.latitude, $0.longitude] }
-        let links = PageRenderer.Links(assets: SiteWriter.link(from: path, to: assetsFolder))
-        try writer.write(try PageRenderer.listPage(title: title, subtitle: subtitle, data: data, links: links,
+        try writer.write(try PageRenderer.listPage(title: title, subtitle: subtitle, data: data, links: links(for: path, back: nil),
                                                    defaultView: "map", attribution: Self.attribution), to: path)
+    }
+
+    /// A page's map data, its placeholder linked from the page.
+    private func mapData(_ features: [MapData.Feature], for path: String) -> MapData {
+        MapData(features: features, placeholder: SiteWriter.link(from: path, to: assetsFolder + "/placeholder.svg"))
+    }
+
+    /// A page's links to the assets and back.
+    private func links(for path: String, back: (path: String, label: String)?) -> PageRenderer.Links {
+        PageRenderer.Links(assets: SiteWriter.link(from: path, to: assetsFolder),
+                           back: back.map { (SiteWriter.link(from: path, to: $0.path), $0.label) })
     }
 
     private func writePhotoPage(_ photo: Photo, annotation: Annotation, square: String?, at path: String,
                                 back: (path: String, label: String)) throws {
         let image = try copyImage(of: photo, size: .medium, folder: "images")
-        let data = MapData(features: [MapData.Feature(annotation, thumbnail: square.flatMap { relative($0, from: path) }, link: nil)],
-                           placeholder: SiteWriter.link(from: path, to: assetsFolder + "/placeholder.svg"))
-        let links = PageRenderer.Links(assets: SiteWriter.link(from: path, to: assetsFolder),
-                                       back: (SiteWriter.link(from: path, to: back.path), back.label))
+        let data = mapData([MapData.Feature(annotation, thumbnail: square.flatMap { relative($0, from: path) }, link: nil)], for: path)
         try writer.write(try PageRenderer.photoPage(annotation: annotation, photo: photo, image: image.flatMap { relative($0, from: path) },
-                                                    data: data, links: links, attribution: Self.attribution), to: path)
+                                                    data: data, links: links(for: path, back: back), attribution: Self.attribution),
+                         to: path)
     }
 
     private func writeListPage(at path: String, title: String, subtitle: String, features: [MapData.Feature],
                                back: (path: String, label: String)?, defaultView: String,
                                clusters: MapData.ClusterIndex? = nil) throws {
-        var data = MapData(features: features, placeholder: SiteWriter.link(from: path, to: assetsFolder + "/placeholder.svg"))
+        var data = mapData(features, for: path)
         data.clusters = clusters
-        let links = PageRenderer.Links(assets: SiteWriter.link(from: path, to: assetsFolder),
-                                       back: back.map { (SiteWriter.link(from: path, to: $0.path), $0.label) })
-        try writer.write(try PageRenderer.listPage(title: title, subtitle: subtitle, data: data, links: links,
+        try writer.write(try PageRenderer.listPage(title: title, subtitle: subtitle, data: data, links: links(for: path, back: back),
                                                    defaultView: defaultView, attribution: Self.attribution), to: path)
     }
 

@@ -27,7 +27,7 @@ public struct IndexRecord: Sendable {
     public static func landmark(_ entry: GazetteerEntry) -> IndexRecord {
         var annotation = entry.annotation
         annotation.subtitle = entry.context
-        return IndexRecord(annotation: annotation, text: ([entry.name, entry.street, entry.context] + entry.alternates).joined(separator: " "))
+        return IndexRecord(annotation: annotation, text: [entry.name, entry.street, entry.context].joined(separator: " "))
     }
 }
 
@@ -221,14 +221,13 @@ public final class LocalIndex {
     /// The benchmark's baseline: the same search without FTS5 or the R*Tree, a LIKE over the records
     /// table filtered by the bounding box. Not for use: it reads every row.
     public func scanWithoutIndexes(_ query: String, near centre: Coordinate, radiusKilometres: Double, limit: Int) throws -> Int {
-        let latitudeSpan = radiusKilometres / 111.32
-        let longitudeSpan = radiusKilometres / max(111.32 * cos(centre.latitude * .pi / 180), 0.01)
+        let box = SearchBox(centre: centre, radiusKilometres: radiusKilometres)
+        let longitudes = box.longitudes[0]
         let statement = try database.prepare("""
             SELECT count(*) FROM (SELECT r.rowid FROM records r
             WHERE r.latitude BETWEEN ? AND ? AND r.longitude BETWEEN ? AND ? AND r.title LIKE ? LIMIT ?)
-            """, [.real(centre.latitude - latitudeSpan), .real(centre.latitude + latitudeSpan),
-                  .real(centre.longitude - longitudeSpan), .real(centre.longitude + longitudeSpan),
-                  .text("%\(query)%"), .integer(Int64(limit))])
+            """, [.real(box.latitudes.lowerBound), .real(box.latitudes.upperBound),
+                  .real(longitudes.lowerBound), .real(longitudes.upperBound), .text("%\(query)%"), .integer(Int64(limit))])
         try statement.step()
         return Int(statement.integer(0) ?? 0)
     }

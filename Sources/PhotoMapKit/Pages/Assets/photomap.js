@@ -9,7 +9,10 @@
   var map = null;
 
   function safeLink(link) {
-    if (typeof link !== 'string' || link === '') return null;
+    if (typeof link !== 'string') return null;
+    link = link.trim();
+    // Backslashes and control characters have no place in links photomap writes.
+    if (link === '' || /[\\\u0000-\u001f]/.test(link)) return null;
     if (/^https?:\/\//i.test(link)) return link;
     // Relative links only: no scheme (javascript:, data:), no protocol-relative //host.
     if (/^[a-z][a-z0-9+.-]*:/i.test(link) || link.indexOf('//') === 0) return null;
