@@ -81,6 +81,15 @@ def click_visible_pin(page):
     page.locator(".photomap-pin").nth(index).click()
 
 
+def zoom_in_until_pins(page, clusters, tries):
+    """Clicks clusters (each click zooms in) until single-photo markers show."""
+    for _ in range(tries):
+        if page.locator(".photomap-pin").count():
+            return
+        page.locator(clusters).first.click()
+        page.wait_for_timeout(400)
+
+
 def show_map(page):
     page.click("button[data-show=map]")
     page.wait_for_selector("body[data-map-ready]")
@@ -101,12 +110,7 @@ def test_callout_shows_title_subtitle_thumbnail_and_disclosure(page, tmp_path):
     photomap("photos", "--place", REYKJAVIK, "--map", "reykjavik.html", cwd=tmp_path)
     open_file(page, tmp_path / "reykjavik.html")
     page.wait_for_selector("body[data-map-ready]")
-    # Zoom in until single markers show, then open one's callout.
-    for _ in range(8):
-        if page.locator(".photomap-pin").count():
-            break
-        page.locator(".marker-cluster").first.click()
-        page.wait_for_timeout(400)
+    zoom_in_until_pins(page, ".marker-cluster", 8)
     page.locator(".photomap-pin").first.click()
     callout = page.wait_for_selector(".leaflet-popup .callout")
     assert callout.query_selector(".callout-title").inner_text()
@@ -245,11 +249,7 @@ def test_pre_clustered_photos_at_one_spot_open_one_by_one(page, tmp_path):
              env={"PHOTOMAP_FIXTURES": str(catalog), "PHOTOMAP_CLUSTER_THRESHOLD": "10"})
     open_file(page, tmp_path / "spot.html")
     page.wait_for_selector("body[data-map-ready='60']")
-    for _ in range(12):
-        if page.locator(".photomap-pin").count():
-            break
-        page.locator(".cluster-bubble").first.click()
-        page.wait_for_timeout(400)
+    zoom_in_until_pins(page, ".cluster-bubble", 12)
     assert page.locator(".photomap-pin").count() == 60
     click_visible_pin(page)
     page.wait_for_selector(".leaflet-popup .callout .callout-title")

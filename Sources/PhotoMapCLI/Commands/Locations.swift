@@ -37,15 +37,10 @@ final class Locations {
     /// Locations for a query: flickr.places.find with the Flickr source online, else the gazetteer.
     func geocode(_ query: String, near: Coordinate?, limit: Int) throws -> [Geocoder.Result] {
         if configuration.source == .flickr && !configuration.offline, let source = try configuration.makeSource(console: console) as? FlickrSource {
-            let places = try source.findPlaces(query).items
-            return places.compactMap { place in
-                place.coordinate.map { coordinate in
-                    let parts = place.fullName.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                    let entry = GazetteerEntry(kind: .place, id: place.id, name: parts.first ?? place.fullName, coordinate: coordinate,
-                                               locality: parts.first ?? "", context: parts.dropFirst().joined(separator: ", "))
-                    return Geocoder.Result(entry: entry, score: 1, distanceKilometres: near.map { $0.distance(to: coordinate) })
-                }
-            }.prefix(limit).map { $0 }
+            // Flickr ranks its own answers: they keep its order.
+            return try source.findPlaces(query).items.compactMap(GazetteerEntry.init(place:)).prefix(limit).map { entry in
+                Geocoder.Result(entry: entry, score: 1, distanceKilometres: near.map { $0.distance(to: entry.coordinate) })
+            }
         }
         return Geocoder(gazetteer: try gazetteer()).find(query, near: near, limit: limit)
     }

@@ -61,14 +61,7 @@ public struct Gazetteer: Sendable {
                                           country: countryCode, street: landmark.street ?? "", locality: landmark.locality ?? "",
                                           context: [landmark.locality, landmark.region, landmark.country].compactMap { $0 }.joined(separator: ", ")))
         }
-        for place in places {
-            guard let coordinate = place.coordinate else { continue }
-            let parts = place.fullName.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            entries.append(GazetteerEntry(kind: .place, id: place.id, name: parts.first ?? place.fullName,
-                                          alternates: place.shortName.isEmpty ? [] : [place.shortName], coordinate: coordinate,
-                                          population: place.photoCount ?? 0, locality: parts.first ?? "",
-                                          context: parts.dropFirst().joined(separator: ", ")))
-        }
+        entries += places.compactMap(GazetteerEntry.init(place:))
         return Gazetteer(entries: entries, regions: regions)
     }
 

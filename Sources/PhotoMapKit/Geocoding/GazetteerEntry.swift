@@ -1,3 +1,5 @@
+import Foundation
+
 /// A named point a typed query can find: a city, a catalog place or a landmark.
 public struct GazetteerEntry: Sendable, Hashable {
     /// What kind of point it is, which decides the annotation's title.
@@ -28,6 +30,16 @@ public struct GazetteerEntry: Sendable, Hashable {
     public var locality: String
     /// Country, region or city names to show beside it.
     public var context: String
+
+    /// A Flickr place as a location: "Paris, Ile-de-France, France" is the locality Paris in
+    /// "Ile-de-France, France". Nil without a coordinate.
+    public init?(place: Place) {
+        guard let coordinate = place.coordinate else { return nil }
+        let parts = place.fullName.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        self.init(kind: .place, id: place.id, name: parts.first ?? place.fullName,
+                  alternates: place.shortName.isEmpty ? [] : [place.shortName], coordinate: coordinate,
+                  population: place.photoCount ?? 0, locality: parts.first ?? "", context: parts.dropFirst().joined(separator: ", "))
+    }
 
     /// Creates an entry.
     public init(kind: Kind, id: String, name: String, alternates: [String] = [], coordinate: Coordinate, country: String = "",
