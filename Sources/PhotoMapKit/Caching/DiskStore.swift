@@ -57,32 +57,38 @@ final class DiskStore: Sendable {
 
     /// Writes `data` as the entry `file`, whole or not at all (`AtomicFile`).
     func write(_ data: Data, to file: URL) throws(ThumbnailError) {
-        try createFolder(of: file)
+        let path = file.path
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        try createFolder(folder)
         do {
-            try AtomicFile.write(data, to: file)
+            try AtomicFile.write(data, toPath: path)
         } catch where error.code == .ENOENT {
             // Another process's `cache clear` removed the shard folder: make it again, once.
-            try createFolder(of: file, again: true)
+            try createFolder(folder, again: true)
             do {
-                try AtomicFile.write(data, to: file)
+                try AtomicFile.write(data, toPath: path)
             } catch {
-                throw Self.writeError(error.code.rawValue, path: file.deletingLastPathComponent().path)
+                throw Self.writeError(error.code.rawValue, path: folder)
             }
         } catch {
-            throw Self.writeError(error.code.rawValue, path: file.deletingLastPathComponent().path)
+            throw Self.writeError(error.code.rawValue, path: folder)
         }
     }
 
-    /// Creates the folder `file` goes in (`again`: even if this process made it before).
-    func createFolder(of file: URL, again: Bool = false) throws(ThumbnailError) {
-        let folder = file.deletingLastPathComponent()
-        guard again || !createdFolders.withLock({ $0.contains(folder.path) }) else { return }
+    /// Creates the folder `file` goes in.
+    func createFolder(of file: URL) throws(ThumbnailError) {
+        try createFolder(file.deletingLastPathComponent().path)
+    }
+
+    /// Creates `folder` (`again`: even if this process made it before).
+    private func createFolder(_ folder: String, again: Bool = false) throws(ThumbnailError) {
+        guard again || !createdFolders.withLock({ $0.contains(folder) }) else { return }
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw Self.writeError((error as NSError).underlyingErrorCode ?? EIO, path: folder.path)
+            throw Self.writeError((error as NSError).underlyingErrorCode ?? EIO, path: folder)
         }
-        createdFolders.withLock { _ = $0.insert(folder.path) }
+        createdFolders.withLock { _ = $0.insert(folder) }
     }
 
     /// Every entry (lock and temporary files excluded).

@@ -41,7 +41,7 @@ extension ThumbnailCache {
         var report = VerificationReport(entries: 0, bytes: 0, corrupt: 0, abandonedTemporaryFiles: store.removeAbandonedTemporaryFiles())
         var kept: [DiskStore.Entry] = []
         for entry in store.entries() {
-            let decodes = FileManager.default.contents(atPath: entry.url.path).map { (try? ImageDecoder.decode($0)) != nil } ?? false
+            let decodes = FileManager.default.contents(atPath: entry.url.path).map { (try? ImageDecoder.check($0)) != nil } ?? false
             if decodes {
                 report.entries += 1
                 report.bytes += entry.bytes

@@ -42,7 +42,9 @@ public final class ThumbnailCache: Sendable {
     /// Downloads in flight by key, those waiting for a slot, and the entry locks once opened.
     private struct State {
         var inFlight: [String: Download] = [:]
+        /// Keys waiting for a slot, oldest first from `queuedHead`.
         var queued: [String] = []
+        var queuedHead = 0
         var inProgress = 0
         var locks: EntryLocks?
     }
@@ -168,7 +170,7 @@ public final class ThumbnailCache: Sendable {
         // A file damaged in the middle passes the cheap check: callers that will use the image get a
         // full decode, on the pool; a file that fails it is a miss, removed and fetched again.
         pool.submit { [self] in
-            guard (try? Data(contentsOf: file)).flatMap({ try? ImageDecoder.decode($0) }) == nil else {
+            guard (try? Data(contentsOf: file)).flatMap({ try? ImageDecoder.check($0) }) == nil else {
                 journal.noteCounters(Counters(hits: 1))
                 return deliver(.success(file), to: waiter)
             }
@@ -187,10 +189,14 @@ public final class ThumbnailCache: Sendable {
     /// Starts queued downloads while fewer than `maximumDownloadsInProgress` are in progress.
     private func startQueuedDownloads() {
         let starting = state.withLock { state -> [(String, Download)] in
-            let room = min(configuration.maximumDownloadsInProgress - state.inProgress, state.queued.count)
+            let room = min(configuration.maximumDownloadsInProgress - state.inProgress, state.queued.count - state.queuedHead)
             guard room > 0 else { return [] }
-            let keys = state.queued.prefix(room)
-            state.queued.removeFirst(room)
+            let keys = state.queued[state.queuedHead..<(state.queuedHead + room)]
+            state.queuedHead += room
+            if state.queuedHead == state.queued.count {
+                state.queued.removeAll(keepingCapacity: true)
+                state.queuedHead = 0
+            }
             state.inProgress += room
             return keys.compactMap { key in state.inFlight[key].map { (key, $0) } }
         }
@@ -277,15 +283,16 @@ public final class ThumbnailCache: Sendable {
     static func checked(_ body: Data, source: ThumbnailSource) throws(ThumbnailError) -> Data {
         let url = HTTPError.redacted(source.url)
         do {
-            // Checked before decoding allocates: a tiny file may claim a huge image.
-            let (image, _) = try ImageDecoder.decode(body, maximumSide: source.expectedSide.map { $0 * 2 } ?? maximumSourceSide)
+            // The size is checked before decoding allocates: a tiny file may claim a huge image.
+            let maximumSide = source.expectedSide.map { $0 * 2 } ?? maximumSourceSide
             guard let side = source.derivedSide else {
+                _ = try ImageDecoder.check(body, maximumSide: maximumSide)
                 guard let whole = ImageDecoder.trimmedToEnd(body) else {
                     throw ImageError.undecodable("the file does not end with its end marker")
                 }
                 return whole
             }
-            return try PNGCodec.encode(image.centreSquare(side: side))
+            return try PNGCodec.encode(ImageDecoder.decode(body, maximumSide: maximumSide).0.centreSquare(side: side))
         } catch let error as ImageError {
             throw .invalidImage(url: url, error)
         } catch {
