@@ -1,38 +1,47 @@
 #!/usr/bin/env bash
-# Benchmark: photomap's thumbnail prefetch against `curl --parallel`, both fetching N distinct
-# 75x75 squares from a local nginx on 127.0.0.1. Prints figures; it is not a test.
+# Benchmark: photomap's thumbnail prefetch beside curl fetching the same squares, in one run.
+# Prints figures (medians of RUNS rounds) and ratios; it is not a test.
 #
-#   bench/prefetch.sh                       # N=2000, 8 parallel, builds the release binary
-#   N=500 PARALLEL=4 bench/prefetch.sh
-#   PHOTOMAP_BIN=/path/to/photomap bench/prefetch.sh     # skip the build
-#   RUNS=1 bench/prefetch.sh                # force the number of runs (default: 3 when quick)
-#   TMPDIR=/dev/shm bench/prefetch.sh       # work folder in memory (file creation dominates on slow disks)
+#  1. nginx on 127.0.0.1 over HTTP/1.1, N distinct 75x75 squares, with the work folder in memory
+#     (/dev/shm) and on disk: photomap cold, warm and listing-only beside `curl --parallel
+#     --parallel-max PARALLEL`, photomap using the same number of connections.
+#  2. A server answering each image after DELAY_MS (a CDN's round trip; node's http2 module over
+#     TLS with a throwaway CA), N_LATENCY squares: HTTP/2 (photomap beside `curl --http2 --parallel
+#     --parallel-max STREAMS`), then HTTP/1.1 with STREAMS connections each.
 #
-# PARALLEL sets curl's --parallel-max; photomap uses its own concurrency. N is capped by
-# photomap's --limit (1-4000).
+#   bench/prefetch.sh                          # everything, building the release binary
+#   PHOTOMAP_BIN=.build/release/photomap bench/prefetch.sh
+#   PARTS=nginx LOCATIONS=/dev/shm bench/prefetch.sh    # or PARTS=latency
+#   N=500 N_LATENCY=300 RUNS=1 bench/prefetch.sh
 set -euo pipefail
 
 N=${N:-2000}
+N_LATENCY=${N_LATENCY:-1000}
 PARALLEL=${PARALLEL:-8}
-RUNS=${RUNS:-}
+STREAMS=${STREAMS:-100}
+DELAY_MS=${DELAY_MS:-50}
+RUNS=${RUNS:-3}
+PARTS=${PARTS:-nginx latency}
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
+LOCATIONS=${LOCATIONS:-/dev/shm $repo/.build/bench-disk}
 
 say() { printf 'bench: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
 
-[[ $N =~ ^[1-9][0-9]*$ ]] || die "N must be a positive integer"
-[[ $PARALLEL =~ ^[1-9][0-9]*$ ]] || die "PARALLEL must be a positive integer"
-[[ -z $RUNS || $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer"
+for value in N N_LATENCY PARALLEL STREAMS DELAY_MS RUNS; do
+    [[ ${!value} =~ ^[1-9][0-9]*$ ]] || die "$value must be a positive integer"
+done
 
-# ---- 1. tools -----------------------------------------------------------------------------------
+# ---- tools --------------------------------------------------------------------------------------
 
 nginx_bin() { command -v nginx || { [[ -x /usr/sbin/nginx ]] && echo /usr/sbin/nginx; } || true; }
-
 missing=()
 [[ -n $(nginx_bin) ]] || missing+=(nginx-light)
 command -v curl > /dev/null || missing+=(curl)
+command -v node > /dev/null || missing+=(nodejs)
+command -v openssl > /dev/null || missing+=(openssl)
 [[ -x /usr/bin/time ]] || missing+=(time)
 command -v python3 > /dev/null || missing+=(python3)
 if ((${#missing[@]})); then
@@ -56,9 +65,6 @@ if ((${#missing[@]})); then
     ((status == 0)) || die "apt-get failed ($status)"
 fi
 NGINX=$(nginx_bin)
-[[ -n $NGINX ]] || die "nginx not found after installing nginx-light"
-
-# ---- 2. photomap --------------------------------------------------------------------------------
 
 if [[ -n ${PHOTOMAP_BIN:-} ]]; then
     BIN=$PHOTOMAP_BIN
@@ -68,198 +74,232 @@ else
     BIN="$(cd "$repo" && swift build -c release --show-bin-path)/photomap"
 fi
 [[ -x $BIN ]] || die "no photomap binary at $BIN"
-# The flag under test may be missing from older binaries; the curl baseline still runs then.
-help=$("$BIN" photos --help 2>&1 || true)
-has_prefetch=0
-[[ $help == *--prefetch* ]] && has_prefetch=1
 
-# ---- 3. work folder, catalog and images ---------------------------------------------------------
+# ---- shared helpers -----------------------------------------------------------------------------
 
-WORK=$(mktemp -d)
+WORKS=()
+PIDS=()
 cleanup() {
-    if [[ -s $WORK/nginx.pid ]]; then
-        local pid
-        pid=$(cat "$WORK/nginx.pid")
-        kill -QUIT "$pid" 2> /dev/null || true
-        # Wait for nginx to let go of the folder before removing it.
+    local pid
+    for pid in "${PIDS[@]}"; do kill "$pid" 2> /dev/null || true; done
+    for pid in "${PIDS[@]}"; do
         for _ in $(seq 50); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
-    fi
-    rm -rf "$WORK"
+    done
+    rm -rf "${WORKS[@]}"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-# nginx's worker runs as an unprivileged user when started by root: it must read www/.
-chmod 755 "$WORK"
 
-# Real squares from the fixture images when they were made (scripts/setup), else a generated one.
-images=()
-[[ -d $repo/Fixtures/images/65535 ]] && images=(--images "$repo/Fixtures/images/65535")
-python3 "$here/make_bench_catalog.py" --count "$N" --out "$WORK" "${images[@]}"
-
-# ---- 4. nginx -----------------------------------------------------------------------------------
+# new_work FOLDER-BASE: a fresh work folder under it, printed.
+new_work() {
+    mkdir -p "$1"
+    local work
+    work=$(mktemp -d "$1/photomap-bench.XXXXXX")
+    WORKS+=("$work")
+    # nginx's worker runs as an unprivileged user when started by root: it must read www/.
+    chmod 755 "$work"
+    echo "$work"
+}
 
 free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# Temp paths inside $WORK, only for the modules this nginx was built with (unknown ones are errors).
-nginx_flags=$("$NGINX" -V 2>&1)
-temp_paths="client_body_temp_path $WORK/tmp/client_body;"
-for module in proxy fastcgi uwsgi scgi; do
-    [[ $nginx_flags == *"--without-http_${module}_module"* ]] ||
-        temp_paths+=" ${module}_temp_path $WORK/tmp/$module;"
-done
-# A status page counts the requests nginx served, to check who fetched what.
-status_page=
-[[ $nginx_flags == *--with-http_stub_status_module* ]] && status_page='location = /_status { stub_status; }'
-mkdir -p "$WORK/tmp"
-probe=$(head -n 1 "$WORK/paths.txt")
-
-PORT=
-for _ in 1 2 3 4 5; do
-    port=$(free_port)
-    cat > "$WORK/nginx.conf" <<EOF
-worker_processes 1;
-error_log $WORK/error.log;
-pid $WORK/nginx.pid;
-events {}
-http {
-    access_log off;
-    keepalive_requests 10000;
-    $temp_paths
-    server {
-        listen 127.0.0.1:$port;
-        root $WORK/www;
-        $status_page
-    }
-}
-EOF
-    rm -f "$WORK/nginx.pid"
-    # Daemonizes and writes the pid file; -e keeps even the startup log out of /var/log.
-    if "$NGINX" -p "$WORK/" -e "$WORK/error.log" -c "$WORK/nginx.conf" 2>> "$WORK/error.log"; then
-        for _ in $(seq 50); do
-            curl -sf -o /dev/null "http://127.0.0.1:$port$probe" && { PORT=$port; break; }
-            sleep 0.1
-        done
-    fi
-    [[ -n $PORT ]] && break
-    # The port was taken between probing and binding, or nginx failed: stop it and retry.
-    [[ -s $WORK/nginx.pid ]] && kill -QUIT "$(cat "$WORK/nginx.pid")" 2> /dev/null || true
-    sleep 0.2
-done
-[[ -n $PORT ]] || { cat "$WORK/error.log" >&2; die "nginx did not start"; }
-HOST="http://127.0.0.1:$PORT"
-say "nginx on $HOST serving $N squares"
-
-# nginx's request counter, this query included; empty without the status page.
-served() {
-    [[ -n $status_page ]] || return 0
-    curl -sf "$HOST/_status" | awk 'NR == 3 { print $3 }'
-}
-
-# ---- 5. URL list, as a curl config file (keeps the command line short) ---------------------------
-
-mkdir -p "$WORK/curl-out"
-awk -v host="$HOST" -v out="$WORK/curl-out" '{
-    name = $0; sub(".*/", "", name)
-    printf "url = \"%s%s\"\noutput = \"%s/%s\"\n", host, $0, out, name
-}' "$WORK/paths.txt" > "$WORK/curl.conf"
-
-# ---- timing helpers -----------------------------------------------------------------------------
-
-mkdir -p "$WORK/results"
-# measure NAME COMMAND...: appends "wall_seconds peak_rss_kb" to results/NAME; stdout discarded.
+# measure RESULTS NAME COMMAND...: appends "wall_seconds peak_rss_kb" to RESULTS/NAME; output discarded.
 measure() {
-    local name=$1 start end rss
-    shift
+    local results=$1 name=$2 start end rss
+    shift 2
     start=$(date +%s.%N)
-    if ! /usr/bin/time -v -o "$WORK/time.txt" "$@" > /dev/null 2> "$WORK/last.err"; then
+    if ! /usr/bin/time -v -o "$results/time.txt" "$@" > /dev/null 2> "$results/last.err"; then
         say "failed: $*"
-        tail -n 20 "$WORK/last.err" >&2
+        tail -n 20 "$results/last.err" >&2
         return 1
     fi
     end=$(date +%s.%N)
-    rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$WORK/time.txt")
-    awk -v a="$start" -v b="$end" -v r="$rss" 'BEGIN { printf "%.4f %d\n", b - a, r }' >> "$WORK/results/$name"
+    rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$results/time.txt")
+    awk -v a="$start" -v b="$end" -v r="$rss" 'BEGIN { printf "%.4f %d\n", b - a, r }' >> "$results/$name"
 }
-# median NAME COLUMN: the median of a results column (the lower one for an even count).
+# median RESULTS NAME COLUMN: the median of a column (the lower one for an even count).
 median() {
-    awk -v c="$2" '{ print $c }' "$WORK/results/$1" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+    awk -v c="$3" '{ print $c }' "$1/$2" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
-count_files() { find "$1" -type f ! -name '*.lock' ! -name '.*' 2> /dev/null | wc -l; }
+row() { # row RESULTS LABEL NAME [NOTE]: median wall seconds and peak RSS in MB
+    printf '  %-34s %7.3f %9.1f%s\n' "$2" "$(median "$1" "$3" 1)" "$(awk -v k="$(median "$1" "$3" 2)" 'BEGIN { print k / 1024 }')" \
+        "${4:+   $4}"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+count_files() { find "$1" -type f ! -name '.*' 2> /dev/null | wc -l; }
 
-# An array, not a function: /usr/bin/time must exec it. No API key, so the catalog answers.
-photomap=(env -u FLICKR_API_KEY PHOTOMAP_FIXTURES="$WORK/catalog" "$BIN" --source fixtures
-    --image-host "$HOST" --cache "$WORK/cache" photos --place BENCH --limit "$N")
+# curl_config WORK HOST [PREFIX]: a curl config fetching every square into WORK/curl-out.
+curl_config() {
+    awk -v host="$2" -v prefix="${3:-}" -v out="$1/curl-out" '{
+        name = $0; sub(".*/", "", name)
+        printf "url = \"%s%s%s\"\noutput = \"%s/%s\"\n", host, prefix, $0, out, name
+    }' "$1/paths.txt" > "$1/curl.conf"
+}
 
-# ---- 6-7. one round: curl cold and warm, photomap cold, warm and listing-only --------------------
+# photomap_command WORK IMAGE-HOST COUNT EXTRA...: sets the array PHOTOMAP (no API key: the catalog answers).
+photomap_command() {
+    local work=$1 host=$2 count=$3
+    shift 3
+    PHOTOMAP=(env -u FLICKR_API_KEY -u CURL_CA_BUNDLE -u SSL_CERT_FILE PHOTOMAP_FIXTURES="$work/catalog" "$BIN"
+        --source fixtures --image-host "$host" --cache "$work/cache" "$@" photos --place BENCH --limit "$count")
+}
 
-fetched_cold= fetched_warm=
-round() {
-    rm -rf "$WORK/curl-out" && mkdir -p "$WORK/curl-out"
-    measure curl-cold curl --parallel --parallel-max "$PARALLEL" -s --fail -K "$WORK/curl.conf"
-    local got
-    got=$(count_files "$WORK/curl-out")
-    ((got == N)) || die "curl fetched $got files, expected $N"
-    # curl keeps no cache, so this is the same work again; printed for symmetry.
-    measure curl-again curl --parallel --parallel-max "$PARALLEL" -s --fail -K "$WORK/curl.conf"
+catalog() { # catalog WORK COUNT
+    local images=()
+    [[ -d $repo/Fixtures/images/65535 ]] && images=(--images "$repo/Fixtures/images/65535")
+    python3 "$here/make_bench_catalog.py" --count "$2" --out "$1" "${images[@]}"
+}
 
-    measure listing "${photomap[@]}" --json
-    if ((has_prefetch)); then
-        rm -rf "$WORK/cache"
-        local before after
-        before=$(served)
-        measure photomap-cold "${photomap[@]}" --prefetch --json
-        after=$(served)
-        got=$(count_files "$WORK/cache/thumbs")
+# ---- 1. nginx, HTTP/1.1 ---------------------------------------------------------------------------
+
+start_nginx() { # start_nginx WORK: sets HOST
+    local work=$1 port temp_paths module flags probe
+    flags=$("$NGINX" -V 2>&1)
+    temp_paths="client_body_temp_path $work/tmp/client_body;"
+    for module in proxy fastcgi uwsgi scgi; do
+        [[ $flags == *"--without-http_${module}_module"* ]] || temp_paths+=" ${module}_temp_path $work/tmp/$module;"
+    done
+    mkdir -p "$work/tmp"
+    probe=$(head -n 1 "$work/paths.txt")
+    HOST=
+    for _ in 1 2 3 4 5; do
+        port=$(free_port)
+        cat > "$work/nginx.conf" <<EOF
+worker_processes 1;
+error_log $work/error.log;
+pid $work/nginx.pid;
+events {}
+http {
+    access_log off;
+    keepalive_requests 100000;
+    $temp_paths
+    server { listen 127.0.0.1:$port; root $work/www; }
+}
+EOF
+        if "$NGINX" -p "$work/" -e "$work/error.log" -c "$work/nginx.conf" 2>> "$work/error.log"; then
+            for _ in $(seq 50); do
+                curl -sf -o /dev/null "http://127.0.0.1:$port$probe" && { HOST="http://127.0.0.1:$port"; break; }
+                sleep 0.1
+            done
+        fi
+        [[ -n $HOST ]] && break
+        [[ -s $work/nginx.pid ]] && kill -QUIT "$(cat "$work/nginx.pid")" 2> /dev/null || true
+        sleep 0.2
+    done
+    [[ -n $HOST ]] || { cat "$work/error.log" >&2; die "nginx did not start"; }
+    PIDS+=("$(cat "$work/nginx.pid")")
+}
+
+nginx_part() { # nginx_part LOCATION
+    local work results cold warm listing curl_cold got
+    work=$(new_work "$1")
+    results=$work/results
+    mkdir -p "$results"
+    catalog "$work" "$N"
+    start_nginx "$work"
+    curl_config "$work" "$HOST"
+    photomap_command "$work" "$HOST" "$N" --connections "$PARALLEL"
+    say "nginx on $HOST, $N squares, work folder in $1"
+    for ((round = 1; round <= RUNS; round++)); do
+        rm -rf "$work/curl-out" && mkdir -p "$work/curl-out"
+        measure "$results" curl curl --parallel --parallel-max "$PARALLEL" -s --fail -K "$work/curl.conf"
+        got=$(count_files "$work/curl-out")
+        ((got == N)) || die "curl fetched $got files, expected $N"
+        measure "$results" listing "${PHOTOMAP[@]}" --json
+        rm -rf "$work/cache"
+        measure "$results" cold "${PHOTOMAP[@]}" --prefetch --json
+        got=$(count_files "$work/cache/thumbs")
         ((got == N)) || die "photomap's cache holds $got thumbnails, expected $N"
-        # Minus one: the counter includes the status query that read it.
-        [[ -z $before ]] || fetched_cold=$((after - before - 1))
-        measure photomap-warm "${photomap[@]}" --prefetch --json
-        [[ -z $before ]] || fetched_warm=$(($(served) - after - 1))
-    fi
-}
-
-say "round 1"
-t0=$(date +%s)
-round
-if [[ -z $RUNS ]]; then
-    # Three rounds for a median when they fit in about a minute, else the one already done.
-    elapsed=$(($(date +%s) - t0))
-    if ((elapsed * 3 <= 60)); then RUNS=3; else RUNS=1; fi
-fi
-for ((r = 2; r <= RUNS; r++)); do say "round $r"; round; done
-
-# ---- 8. figures ---------------------------------------------------------------------------------
-
-row() { # row LABEL NAME [NOTE]: wall seconds and peak RSS in MB, medians
-    printf '%-25s %6.2f %11.1f%s\n' "$1" "$(median "$2" 1)" "$(awk -v k="$(median "$2" 2)" 'BEGIN { print k / 1024 }')" "${3:+     $3}"
-}
-ratio() { awk -v a="$1" -v b="$2" -v m="$3" 'BEGIN { printf "%.*f", (m == 100 ? 1 : 2), m * a / b }'; }
-
-runs_note=$( ((RUNS > 1)) && echo "median of $RUNS runs" || echo "1 run")
-echo "prefetch of N=$N squares from nginx on 127.0.0.1 ($PARALLEL parallel; $runs_note)"
-printf '%-25s %6s %11s\n' "" "wall s" "peak RSS MB"
-curl_cold=$(median curl-cold 1)
-row "curl --parallel (cold)" curl-cold
-row "curl --parallel (again)" curl-again "(no cache: same work)"
-if ((has_prefetch)); then
-    cold=$(median photomap-cold 1)
-    warm=$(median photomap-warm 1)
-    row "photomap (cold)" photomap-cold "ratio to curl: $(ratio "$cold" "$curl_cold" 1)x (target <= 1.0x)"
-    row "photomap (warm, hits)" photomap-warm "of cold: $(ratio "$warm" "$cold" 100)% (target < 5%)"
-fi
-row "photomap listing only" listing
-if ((has_prefetch)); then
-    listing=$(median listing 1)
-    # The listing (reading the catalog, printing JSON) is the same work in every photomap run:
-    # without it, what remains is the cache's own cost, cold and warm.
+        measure "$results" warm "${PHOTOMAP[@]}" --prefetch --json
+    done
+    curl_cold=$(median "$results" curl 1)
+    cold=$(median "$results" cold 1)
+    warm=$(median "$results" warm 1)
+    listing=$(median "$results" listing 1)
+    echo "nginx over HTTP/1.1 on 127.0.0.1, $N squares, $PARALLEL connections, work folder in $1 (median of $RUNS)"
+    printf '  %-34s %7s %9s\n' "" "wall s" "peak MB"
+    row "$results" "curl --parallel-max $PARALLEL" curl
+    row "$results" "photomap cold (--connections $PARALLEL)" cold "$(ratio "$cold" "$curl_cold")x curl (target <= 1.0x)"
+    row "$results" "photomap warm (all hits)" warm
+    row "$results" "photomap listing only" listing
     awk -v c="$cold" -v w="$warm" -v l="$listing" 'BEGIN {
-        printf "prefetch alone (minus listing): cold %.2f s, warm %.3f s = %.1f%% of cold\n", c - l, w - l, 100 * (w - l) / (c - l) }'
-    echo "check: $N thumbnails in the cache after each cold run"
-    [[ -z $fetched_cold ]] ||
-        echo "check: nginx served $fetched_cold requests to photomap cold, $fetched_warm warm (last round)"
-else
-    echo "photomap: no --prefetch in $BIN; only the curl baseline and the listing were measured" >&2
-    exit 1
-fi
+        printf "  the cache alone (minus the listing): cold %.3f s, warm %.3f s = %.1f%% of cold (target < 5%%)\n",
+            c - l, w - l, 100 * (w - l) / c }'
+    PIDS=()
+    kill -QUIT "$(cat "$work/nginx.pid")" 2> /dev/null || true
+}
+
+# ---- 2. a server with a round trip's delay: HTTP/2 and HTTP/1.1 over TLS ---------------------------
+
+start_node() { # start_node WORK FLAGS...: sets HOST (https) and NODE_PID
+    local work=$1 port
+    shift
+    rm -f "$work/node.port"
+    node "$repo/Tests/Support/h2_image_server.js" --root "$work/www" --cert "$work/ca/server.pem" --key "$work/ca/server.key" \
+        --delay-ms "$DELAY_MS" --no-stdin-watch "$@" < /dev/null > "$work/node.port" 2> "$work/node.err" &
+    NODE_PID=$!
+    PIDS+=("$NODE_PID")
+    for _ in $(seq 100); do [[ -s $work/node.port ]] && break; sleep 0.05; done
+    port=$(awk '/^PORT / { print $2 }' "$work/node.port")
+    [[ -n $port ]] || { cat "$work/node.err" >&2; die "the node server did not start"; }
+    HOST="https://127.0.0.1:$port"
+}
+
+latency_round() { # latency_round WORK RESULTS LABEL CURL-FLAGS... -- PHOTOMAP-FLAGS...
+    local work=$1 results=$2 label=$3 got
+    shift 3
+    local curl_flags=() photomap_flags=()
+    while (($#)) && [[ $1 != -- ]]; do curl_flags+=("$1"); shift; done
+    shift
+    photomap_flags=("$@")
+    rm -rf "$work/curl-out" && mkdir -p "$work/curl-out"
+    measure "$results" "$label-curl" curl "${curl_flags[@]}" --cacert "$work/ca/ca.pem" -s --fail -K "$work/curl.conf"
+    got=$(count_files "$work/curl-out")
+    ((got == N_LATENCY)) || die "curl fetched $got files, expected $N_LATENCY"
+    photomap_command "$work" "$HOST/ok" "$N_LATENCY" --cacert "$work/ca/ca.pem" "${photomap_flags[@]}"
+    rm -rf "$work/cache"
+    measure "$results" "$label-photomap" "${PHOTOMAP[@]}" --prefetch --json
+    got=$(count_files "$work/cache/thumbs")
+    ((got == N_LATENCY)) || die "photomap's cache holds $got thumbnails, expected $N_LATENCY"
+}
+
+latency_part() {
+    local work results h2 h1
+    work=$(new_work "${LOCATIONS%% *}")
+    results=$work/results
+    mkdir -p "$results"
+    catalog "$work" "$N_LATENCY"
+    "$repo/Tests/Support/make_test_ca.sh" "$work/ca"
+    start_node "$work"
+    curl_config "$work" "$HOST" /ok
+    say "HTTP/2 over TLS at $HOST, every answer after $DELAY_MS ms, $N_LATENCY squares"
+    for ((round = 1; round <= RUNS; round++)); do
+        latency_round "$work" "$results" h2 --http2 --parallel --parallel-max "$STREAMS" --
+    done
+    kill "$NODE_PID"
+    start_node "$work" --http1
+    curl_config "$work" "$HOST" /ok
+    say "HTTP/1.1 over TLS at $HOST, every answer after $DELAY_MS ms, $N_LATENCY squares"
+    for ((round = 1; round <= RUNS; round++)); do
+        latency_round "$work" "$results" h1 --http1.1 --parallel --parallel-max "$STREAMS" -- --connections "$STREAMS"
+    done
+    h2=$(median "$results" h2-photomap 1)
+    h1=$(median "$results" h1-photomap 1)
+    echo "every answer after $DELAY_MS ms, TLS with a test CA, $N_LATENCY squares (median of $RUNS)"
+    printf '  %-34s %7s %9s\n' "" "wall s" "peak MB"
+    row "$results" "curl --http2, $STREAMS streams" h2-curl
+    row "$results" "photomap over HTTP/2" h2-photomap "$(ratio "$h2" "$(median "$results" h2-curl 1)")x curl (target <= 1.2x)"
+    row "$results" "curl --http1.1, $STREAMS connections" h1-curl
+    row "$results" "photomap, HTTP/1.1, $STREAMS connections" h1-photomap \
+        "$(ratio "$h1" "$(median "$results" h1-curl 1)")x curl (target <= 1.1x)"
+}
+
+for part in $PARTS; do
+    case $part in
+        nginx) for location in $LOCATIONS; do nginx_part "$location"; done ;;
+        latency) latency_part ;;
+        *) die "unknown part '$part' (nginx, latency)" ;;
+    esac
+done

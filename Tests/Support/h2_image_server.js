@@ -5,9 +5,10 @@
 //
 // Usage:
 //   node Tests/Support/h2_image_server.js --root DIR --cert server.pem --key server.key [--port 0]
-//                                         [--delay-ms N]
-// Binds 127.0.0.1 only, prints "PORT <n>" once listening, and exits when stdin reaches EOF or on
-// SIGTERM. --delay-ms delays every answer (a CDN's round trip) without holding any thread.
+//                                         [--delay-ms N] [--http1] [--no-stdin-watch]
+// Binds 127.0.0.1 only, prints "PORT <n>" once listening, and exits when stdin reaches EOF (unless
+// --no-stdin-watch) or on SIGTERM. --delay-ms delays every answer (a CDN's round trip) without holding any thread; --http1
+// offers only HTTP/1.1 (TLS without h2 in ALPN), for comparisons at equal connection counts.
 //
 // URL form: [/t/{tag}]/{scenario}/{path under DIR}, where scenario is one of
 //   ok                  the file as is
@@ -24,6 +25,7 @@
 
 const fs = require('fs');
 const http2 = require('http2');
+const https = require('https');
 const path = require('path');
 
 function option(name, fallback) {
@@ -127,12 +129,10 @@ function answer(stream, headers, connection, isHTTP2) {
   });
 }
 
-const server = http2.createSecureServer({
-  cert: fs.readFileSync(option('--cert')),
-  key: fs.readFileSync(option('--key')),
-  allowHTTP1: true,
-  settings: { maxConcurrentStreams: 1000 },
-});
+const tls = { cert: fs.readFileSync(option('--cert')), key: fs.readFileSync(option('--key')) };
+const server = process.argv.includes('--http1')
+  ? https.createServer({ ...tls, keepAliveTimeout: 60000 })
+  : http2.createSecureServer({ ...tls, allowHTTP1: true, settings: { maxConcurrentStreams: 1000 } });
 
 function onRequest(stream, headers) {
   stream.on('error', () => {});
@@ -142,7 +142,7 @@ function onRequest(stream, headers) {
   else answer(stream, headers, connection, true);
 }
 
-server.on('stream', onRequest);
+if (!process.argv.includes('--http1')) server.on('stream', onRequest);
 // HTTP/1.1 clients arrive as request/response pairs: answer them through the same code.
 server.on('request', (request, response) => {
   if (request.httpVersion === '2.0') return;
@@ -170,6 +170,8 @@ server.on('sessionError', () => {});
 server.listen(Number(option('--port', '0')), '127.0.0.1', () => {
   process.stdout.write(`PORT ${server.address().port}\n`);
 });
-process.stdin.on('end', () => process.exit(0));
-process.stdin.resume();
+if (!process.argv.includes('--no-stdin-watch')) {
+  process.stdin.on('end', () => process.exit(0));
+  process.stdin.resume();
+}
 process.on('SIGTERM', () => process.exit(0));

@@ -8,9 +8,11 @@ import Synchronization
 /// cache for as long as the loop lives. Retries follow `RetryPolicy` exactly as the blocking client
 /// does, but wait on the loop's clock instead of a sleeping thread.
 ///
-/// Per host, the loop keeps at most `connectionsPerHost` transfers in flight until the host is seen
-/// to speak HTTP/2, then up to `streamsPerConnection`; the rest wait their turn in order (not inside
-/// libcurl, where time spent waiting would count against their timeouts).
+/// Per host, the loop keeps at most `streamsPerConnection` transfers in flight over HTTP/2 and
+/// `connectionsPerHost` over HTTP/1.1; the rest wait their turn in order (not inside libcurl, where
+/// time spent waiting would count against their timeouts). Until a host's first answer tells, an
+/// https host is taken to speak HTTP/2 (ALPN offers it; `CURLOPT_PIPEWAIT` holds the first batch
+/// until the connection says whether it multiplexes) and a plain http one HTTP/1.1.
 final class CurlMultiLoop: Sendable {
     /// How many connections and streams the loop may use.
     struct Limits: Sendable {
@@ -91,7 +93,8 @@ private final class EventLoop {
     private var waiting: [String: [Transfer]] = [:]
     private var running: [UnsafeMutableRawPointer: (easy: CurlEasy, transfer: Transfer)] = [:]
     private var inFlight: [String: Int] = [:]
-    private var http2Hosts: Set<String> = []
+    /// Whether each host answered over HTTP/2, once it has answered.
+    private var speaksHTTP2: [String: Bool] = [:]
     private var retries: [(due: UInt64, transfer: Transfer)] = []
     private var idle: [CurlEasy] = []
 
@@ -129,7 +132,7 @@ private final class EventLoop {
     /// Adds waiting transfers to the multi handle while their host has room.
     private func admit() {
         for host in Array(waiting.keys) {
-            let window = http2Hosts.contains(host) ? limits.streamsPerConnection : limits.connectionsPerHost
+            let window = speaksHTTP2[host] ?? host.hasPrefix("https:") ? limits.streamsPerConnection : limits.connectionsPerHost
             guard var queue = waiting[host] else { continue }
             let room = min(max(window - inFlight[host, default: 0], 0), queue.count)
             guard room > 0 else { continue }
@@ -167,7 +170,7 @@ private final class EventLoop {
             curl_multi_remove_handle(shared.multi, handle)
             inFlight[transfer.host, default: 1] -= 1
             let outcome = easy.outcome(code)
-            if case let .success(response) = outcome, response.isHTTP2 { http2Hosts.insert(transfer.host) }
+            if case let .success(response) = outcome { speaksHTTP2[transfer.host] = response.isHTTP2 }
             idle.append(easy)
             let policy = transfer.submission.request.settings.retryPolicy
             switch policy.decide(outcome, attempt: transfer.attempt, url: transfer.submission.request.url) {
