@@ -35,8 +35,13 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
         // Pages/Assets (the pages' script, style and placeholder) are copied beside the binary.
-        .target(name: "PhotoMapKit", dependencies: ["CCurl", "CPNG", "CJPEG", "CSQLite", "CCrypto"],
+        .target(name: "PhotoMapKit", dependencies: ["CCurl", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CMicroHTTPD"],
                 resources: [.copy("Pages/Assets")]),
         .target(name: "PhotoMapCLI", dependencies: ["PhotoMapKit"]),
         .executableTarget(name: "photomap", dependencies: ["PhotoMapCLI"]),

@@ -1,0 +1,61 @@
+#ifndef PHOTOMAP_CMICROHTTPD_SHIM_H
+#define PHOTOMAP_CMICROHTTPD_SHIM_H
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+// MHD_start_daemon, MHD_get_daemon_info and MHD_get_connection_info are variadic, which Swift
+// cannot call: these typed wrappers give photomap's uses their own entry points.
+
+typedef enum MHD_Result (*photomap_mhd_handler)(void *context, struct MHD_Connection *connection, const char *url,
+                                                const char *method, const char *version, const char *upload_data,
+                                                size_t *upload_data_size, void **request_context);
+typedef void (*photomap_mhd_completed)(void *context, struct MHD_Connection *connection, void **request_context,
+                                       enum MHD_RequestTerminationCode code);
+
+// Starts a daemon listening on `address` (an IPv4 or IPv6 literal) and `port` (0: any free port),
+// its connections served by `threads` polling threads (epoll), suspendable. Bounds: at most
+// `connection_limit` connections, each idle at most `timeout` seconds, each with `memory_limit`
+// bytes for its request line and headers (larger requests get 414 or 431 from MHD itself).
+// Returns NULL when the address does not parse or the daemon cannot start (errno tells).
+static inline struct MHD_Daemon *photomap_mhd_start(const char *address, unsigned short port, unsigned int threads,
+                                                    unsigned int connection_limit, unsigned int timeout,
+                                                    size_t memory_limit, photomap_mhd_handler handler,
+                                                    photomap_mhd_completed completed, void *context) {
+    struct sockaddr_storage storage;
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
+    memset(&storage, 0, sizeof storage);
+    struct sockaddr_in *v4 = (struct sockaddr_in *)&storage;
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&storage;
+    if (inet_pton(AF_INET, address, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons(port);
+    } else if (inet_pton(AF_INET6, address, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons(port);
+        flags |= MHD_USE_IPv6;
+    } else {
+        return NULL;
+    }
+    struct MHD_OptionItem options[] = {
+        { MHD_OPTION_SOCK_ADDR, 0, &storage },
+        { MHD_OPTION_THREAD_POOL_SIZE, threads, NULL },
+        { MHD_OPTION_CONNECTION_LIMIT, connection_limit, NULL },
+        { MHD_OPTION_CONNECTION_TIMEOUT, timeout, NULL },
+        { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)memory_limit, NULL },
+        { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, context },
+        { MHD_OPTION_END, 0, NULL },
+    };
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, context, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+// The port the daemon listens on (the one the kernel chose for port 0).
+static inline unsigned short photomap_mhd_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}
+
+#endif

@@ -1,0 +1,174 @@
+import CMicroHTTPD
+import Dispatch
+import Foundation
+import Synchronization
+
+/// An HTTP/1.1 server on GNU libmicrohttpd: MHD parses every request and enforces the bounds
+/// (connections, idle time, request-line and header size); photomap only routes. The handler runs
+/// on MHD's polling threads and must not block: a reply that needs slow work (a fetch, a listing)
+/// is `.later`, and its connection is suspended — holding no thread — until the work answers.
+public final class HTTPServer: Sendable {
+    /// Where and how the server listens.
+    public struct Configuration: Sendable {
+        /// An IPv4 or IPv6 literal (not a name).
+        public var address: String
+        /// 0: any free port.
+        public var port: Int
+        /// MHD's polling threads.
+        public var threads: Int
+        /// Connections at once.
+        public var connectionLimit: Int
+        /// Seconds a connection may stay idle.
+        public var timeout: Int
+        /// Bytes for one request's line and headers.
+        public var requestMemory: Int
+
+        /// Loopback on port 8080, a polling thread per core, 512 connections idle at most 30 s, 32 KB a request.
+        public init(address: String = "127.0.0.1", port: Int = 8080, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+                    connectionLimit: Int = 512, timeout: Int = 30, requestMemory: Int = 32 << 10) {
+            self.address = address
+            self.port = port
+            self.threads = max(threads, 1)
+            self.connectionLimit = connectionLimit
+            self.timeout = timeout
+            self.requestMemory = requestMemory
+        }
+    }
+
+    /// An answer now, or work whose answer comes later (the connection waits suspended).
+    public enum Reply: Sendable {
+        case now(ServerResponse)
+        case later(@Sendable (_ answer: @escaping @Sendable (ServerResponse) -> Void) -> Void)
+    }
+
+    /// Routes a request.
+    public typealias Handler = @Sendable (ServerRequest) -> Reply
+
+    /// The port the server listens on.
+    public let port: Int
+    private let core: Core
+
+    /// Starts listening; throws when the address is not a literal or the port cannot be had.
+    public init(_ configuration: Configuration, handler: @escaping Handler) throws(ServerError) {
+        let core = Core(handler: handler)
+        let context = Unmanaged.passRetained(core).toOpaque()
+        guard (0...65_535).contains(configuration.port), let daemon = photomap_mhd_start(
+            configuration.address, UInt16(configuration.port), UInt32(configuration.threads), UInt32(configuration.connectionLimit),
+            UInt32(configuration.timeout), configuration.requestMemory, Self.handle, Self.completed, context)
+        else {
+            let reason = errno == 0 ? "not an IP address" : String(cString: strerror(errno))
+            Unmanaged<Core>.fromOpaque(context).release()
+            throw .cannotListen(address: configuration.address, port: configuration.port, reason: reason)
+        }
+        core.daemon.withLock { $0 = Daemon(pointer: daemon) }
+        self.core = core
+        port = Int(photomap_mhd_port(daemon))
+    }
+
+    deinit {
+        stop(grace: 0)
+    }
+
+    /// Stops accepting, lets answers in progress finish for up to `grace` seconds, answers the
+    /// still-waiting ones 503, and stops. Idempotent.
+    public func stop(grace: TimeInterval) {
+        guard let daemon = core.daemon.withLock({ daemon in defer { daemon = nil }; return daemon }) else { return }
+        core.stopping.store(true, ordering: .relaxed)
+        // MHD hands the listening socket back to be closed: from here on, connecting fails.
+        let listening = MHD_quiesce_daemon(daemon.pointer)
+        if listening >= 0 { close(listening) }
+        var deadline = Date().addingTimeInterval(grace)
+        while core.active.load(ordering: .relaxed) > 0 && Date() < deadline { usleep(20_000) }
+        // MHD refuses to stop with suspended connections: answer them now, and let the answers go out.
+        for waiting in core.suspended.withLock({ Array($0.values) }) {
+            waiting.answer(ServerResponse.text(503, "photomap is stopping"))
+        }
+        deadline = Date().addingTimeInterval(1)
+        while core.active.load(ordering: .relaxed) > 0 && Date() < deadline { usleep(5_000) }
+        MHD_stop_daemon(daemon.pointer)
+        Unmanaged.passUnretained(core).release()
+    }
+
+    // MARK: - Callbacks from MHD (its threads)
+
+    private static let handle: photomap_mhd_handler = { context, connection, url, method, _, _, _, requestContext in
+        guard let context, let connection, let requestContext else { return .NO }
+        let core = Unmanaged<Core>.fromOpaque(context).takeUnretainedValue()
+        // A second call for a request: it was suspended, and its answer is here.
+        if let pending = requestContext.pointee {
+            let waiting = Unmanaged<Waiting>.fromOpaque(pending).takeUnretainedValue()
+            guard let response = waiting.response.withLock({ $0 }) else { return .NO }
+            return response.queue(on: connection)
+        }
+        core.active.add(1, ordering: .relaxed)
+        let request = ServerRequest(connection: connection, method: method.map { String(cString: $0) } ?? "",
+                                    path: url.map { String(cString: $0) } ?? "/")
+        switch core.handler(request) {
+        case let .now(response):
+            return response.queue(on: connection)
+        case .later where core.stopping.load(ordering: .relaxed):
+            // Stopping: no new waits (a keep-alive connection may still ask something).
+            return ServerResponse.text(503, "photomap is stopping").queue(on: connection)
+        case let .later(work):
+            let waiting = Waiting(connection: connection, core: core)
+            requestContext.pointee = Unmanaged.passRetained(waiting).toOpaque()
+            core.suspended.withLock { $0[ObjectIdentifier(waiting)] = waiting }
+            // Suspended before the work starts, so an answer that comes at once still finds it suspended.
+            MHD_suspend_connection(connection)
+            work { waiting.answer($0) }
+            return .YES
+        }
+    }
+
+    private static let completed: photomap_mhd_completed = { context, _, requestContext, _ in
+        guard let context else { return }
+        let core = Unmanaged<Core>.fromOpaque(context).takeUnretainedValue()
+        if let pending = requestContext?.pointee {
+            Unmanaged<Waiting>.fromOpaque(pending).release()
+            requestContext?.pointee = nil
+        }
+        core.active.subtract(1, ordering: .relaxed)
+    }
+
+    /// What the callbacks share: the handler, the daemon, and the requests in progress.
+    private final class Core: Sendable {
+        let handler: Handler
+        let daemon = Mutex<Daemon?>(nil)
+        let active = Atomic<Int>(0)
+        let stopping = Atomic<Bool>(false)
+        let suspended = Mutex<[ObjectIdentifier: Waiting]>([:])
+
+        init(handler: @escaping Handler) {
+            self.handler = handler
+        }
+    }
+
+    /// MHD's daemon handle; MHD's own calls on it are thread-safe.
+    private struct Daemon: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    /// A suspended request waiting for its answer.
+    private final class Waiting: @unchecked Sendable {
+        // The connection is MHD's, valid until the request completes; it is resumed once, by `answer`.
+        private let connection: OpaquePointer
+        private weak var core: Core?
+        let response = Mutex<ServerResponse?>(nil)
+
+        init(connection: OpaquePointer, core: Core) {
+            self.connection = connection
+            self.core = core
+        }
+
+        /// Keeps the answer and resumes the connection; MHD then calls the handler again, which queues it.
+        /// Only the first answer counts.
+        func answer(_ answer: ServerResponse) {
+            let first = response.withLock { response in
+                defer { if response == nil { response = answer } }
+                return response == nil
+            }
+            guard first, core?.suspended.withLock({ $0.removeValue(forKey: ObjectIdentifier(self)) }) != nil else { return }
+            MHD_resume_connection(connection)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import PhotoMapKit
+import PhotoMapTestSupport
+
+@Suite("HTTP server on libmicrohttpd")
+struct HTTPServerTests {
+    /// A server answering /now at once, /later after 0.2 s from another thread, /never not at all.
+    func server(connectionLimit: Int = 64) throws -> HTTPServer {
+        try HTTPServer(.init(port: 0, connectionLimit: connectionLimit)) { request in
+            switch request.path {
+            case "/now":
+                return .now(.text(200, "now \(request.query["q"] ?? "")", headers: [("X-Seen-Host", request.headers["host"] ?? "")]))
+            case "/later":
+                return .later { answer in
+                    DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { answer(.text(200, "later")) }
+                }
+            case "/never":
+                return .later { _ in }
+            default:
+                return .now(.text(404, "not here"))
+            }
+        }
+    }
+
+    @Test("answers now and later; query arguments and header fields reach the handler; HEAD has no body")
+    func answers() throws {
+        let server = try server()
+        let now = try RawHTTP.send("GET /now?q=a%20b HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port)
+        #expect(now.status == 200 && String(decoding: now.body, as: UTF8.self) == "now a b\n")
+        #expect(now.headers["x-seen-host"] == "localhost")
+        let later = try RawHTTP.send("GET /later HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port)
+        #expect(later.status == 200 && String(decoding: later.body, as: UTF8.self) == "later\n")
+        let head = try RawHTTP.send("HEAD /now HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port)
+        #expect(head.status == 200 && head.body.isEmpty && head.headers["content-length"] == "5")
+    }
+
+    @Test("200 suspended requests at once are all answered by a server with two polling threads")
+    func manySuspended() async throws {
+        let server = try server(connectionLimit: 256)
+        let statuses = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<200 {
+                group.addTask {
+                    (try? RawHTTP.send("GET /later HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port).status) ?? 0
+                }
+            }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.count == 200 && statuses.allSatisfy { $0 == 200 })
+    }
+
+    @Test("a header larger than the request's memory gets an error from MHD, not a crash")
+    func oversizedHeader() throws {
+        let server = try server()
+        let huge = String(repeating: "x", count: 100_000)
+        let answer = try RawHTTP.send("GET /now HTTP/1.1\r\nHost: localhost\r\nX-Huge: \(huge)\r\nConnection: close\r\n\r\n", port: server.port)
+        #expect([413, 414, 431].contains(answer.status), "\(answer.status)")
+        let long = try RawHTTP.send("GET /\(huge) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port)
+        #expect([413, 414, 431].contains(long.status), "\(long.status)")
+    }
+
+    @Test("stopping answers a request still waiting with 503 and stops within its grace")
+    func stopAnswersWaiting() async throws {
+        let server = try server()
+        let port = server.port
+        let waiting = Task { try RawHTTP.send("GET /never HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: port) }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let started = Date()
+        server.stop(grace: 0.5)
+        #expect(Date().timeIntervalSince(started) < 3)
+        #expect(try await waiting.value.status == 503)
+        #expect(throws: (any Error).self) { try RawHTTP.send("GET /now HTTP/1.1\r\n\r\n", port: port, timeout: 1) }
+    }
+
+    @Test("an address that is not an IP literal, or a port in use, is a clear error")
+    func cannotListen() throws {
+        #expect(throws: ServerError.self) { try HTTPServer(.init(address: "localhost", port: 0)) { _ in .now(.text(200, "")) } }
+        let first = try server()
+        let error = #expect(throws: ServerError.self) { try HTTPServer(.init(port: first.port)) { _ in .now(.text(200, "")) } }
+        #expect(error?.description.contains("\(first.port)") == true)
+    }
+}

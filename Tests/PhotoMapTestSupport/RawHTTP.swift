@@ -1,0 +1,57 @@
+import Foundation
+
+/// Sends bytes to a server on 127.0.0.1 as they are, and reads the answer until the server closes
+/// or `timeout` passes: for requests no well-behaved client sends (POST, huge headers, bad Host).
+public enum RawHTTP {
+    /// The answer's status (0 when none came), header fields (names lowercased) and body.
+    public struct Answer: Sendable {
+        public let status: Int
+        public let headers: [String: String]
+        public let body: Data
+    }
+
+    /// Sends `request` (Connection: close is the caller's to add) and reads the answer.
+    public static func send(_ request: String, port: Int, timeout: TimeInterval = 10) throws -> Answer {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        defer { close(descriptor) }
+        var wait = timeval(tv_sec: Int(timeout), tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        let bytes = Array(request.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            // The server may answer and close before reading everything (a refused upload): read what it said.
+            guard count > 0 else { break }
+            sent += count
+        }
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            received.append(contentsOf: buffer[0..<count])
+        }
+        return parse(received)
+    }
+
+    private static func parse(_ data: Data) -> Answer {
+        guard let split = data.range(of: Data("\r\n\r\n".utf8)) else { return Answer(status: 0, headers: [:], body: data) }
+        let head = String(decoding: data[..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        let status = head.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Answer(status: status, headers: headers, body: data[split.upperBound...])
+    }
+}
