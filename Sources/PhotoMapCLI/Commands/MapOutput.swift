@@ -25,6 +25,7 @@ enum MapOutput {
     static func siteBuilder(writer: SiteWriter, prefix: String, configuration: Configuration) throws -> SiteBuilder {
         var builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(environment: configuration.environment),
                                   cache: try configuration.makeThumbnailCache(), adapter: configuration.adapter, prefix: prefix)
+        builder.credits = configuration.pageCredits
         if let threshold = configuration.environment["PHOTOMAP_CLUSTER_THRESHOLD"].flatMap(Int.init) {
             builder.clusterThreshold = threshold
         }

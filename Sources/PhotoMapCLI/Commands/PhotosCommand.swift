@@ -25,7 +25,6 @@ enum PhotosCommand {
         let limit = try limit(parsed.value("limit"))
         let source = try configuration.makeSource(console: console)
         let listing = try source.photos(inPlace: placeID, limit: limit)
-        Locations(configuration: configuration, console: console).remember(photos: listing.items)
         let prefetched = parsed.has("prefetch")
             ? try Prefetcher.run(listing.items, cache: configuration.makeThumbnailCache(), console: console) : nil
         let annotations = listing.items.map(configuration.adapter.annotation(for:))
