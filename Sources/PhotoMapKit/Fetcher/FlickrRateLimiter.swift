@@ -87,7 +87,7 @@ public struct FlickrRateLimiter: Sendable {
         let now = clock().timeIntervalSince1970
         var buffer = [UInt8](repeating: 0, count: 128)
         let count = pread(descriptor, &buffer, buffer.count, 0)
-        let fields = count > 0 ? String(decoding: buffer[..<count], as: UTF8.self).split(separator: " ").compactMap { Double($0) } : []
+        let fields = count > 0 ? String(decoding: buffer[..<count], as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Double($0) } : []
         // No file yet: a full bucket. An unreadable one (a crash mid-write): an empty one, the safe side.
         let (stored, updated) = count == 0 ? (capacity, now) : fields.count == 2 ? (fields[0], fields[1]) : (0, now)
         // A clock set back refills nothing, and the refill counts from now.
