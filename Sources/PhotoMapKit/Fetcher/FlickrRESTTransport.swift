@@ -33,7 +33,7 @@ public final class FlickrRESTTransport: FlickrTransport, @unchecked Sendable {
             let wait = client.sleep
             // The client's retries are calls too. A token that cannot be had stops nothing here: the next
             // request's own acquire reports it.
-            self.client = HTTPClient(retryPolicy: client.retryPolicy, timeouts: client.timeouts) { seconds in
+            self.client = HTTPClient(settings: client.settings) { seconds in
                 wait(seconds)
                 try? limiter.acquire()
             }
