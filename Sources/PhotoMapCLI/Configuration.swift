@@ -144,8 +144,8 @@ struct Configuration {
         return catalog
     }
 
-    /// Who the records of pages made from this source come from.
-    var pageCredits: PageCredits { PageCredits(source == .flickr ? [.flickr] : [.catalog]) }
+    /// Where the records of pages made from this source come from, for their credits.
+    var pageSources: Set<PageCredits.Source> { source == .flickr ? [.flickr] : [.catalog] }
 
     /// The adapter for this configuration's image host.
     var adapter: AnnotationAdapter { AnnotationAdapter(imageHost: imageHost) }

@@ -15,7 +15,7 @@ public struct PageCredits: Sendable, Hashable {
     public static let flickrNotice = "This product uses the Flickr API but is not endorsed or certified by SmugMug, Inc."
 
     /// The sources of the page's records.
-    public var sources: Set<Source>
+    public let sources: Set<Source>
 
     /// Credits for records from `sources`.
     public init(_ sources: Set<Source>) {
