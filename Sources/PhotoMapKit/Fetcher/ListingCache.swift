@@ -22,10 +22,6 @@ struct ListingCache {
         var total: Int
     }
 
-    private struct Kept: Decodable {
-        let listing: Status
-    }
-
     private struct Envelope: Decodable {
         struct Photos: Decodable {
             let pages: LenientValue?
@@ -75,11 +71,15 @@ struct ListingCache {
 
     private static let recordsKey = #""photo":"#
 
-    /// The kept listing, or nil when there is none or it does not read back whole.
+    private static let statusKey = Data(#","listing":"#.utf8)
+
+    /// The kept listing, or nil when there is none or it does not read back whole. The status is read
+    /// from the file's end, where it was written, so the records are split as bytes, never parsed.
     private func load(_ key: String) -> ([Data], Status)? {
-        guard let data = store.answer(for: key, allowStale: true),
+        guard let data = store.answer(for: key, allowStale: true), data.last == UInt8(ascii: "}"),
+              let marker = data.range(of: Self.statusKey, options: .backwards),
+              let status = try? JSONDecoder().decode(Status.self, from: data[marker.upperBound..<(data.endIndex - 1)]),
               let records = JSONArraySplitter.elements(ofArrayAfter: Self.recordsKey, in: data),
-              let status = try? JSONDecoder().decode(Kept.self, from: data).listing,
               status.fetched.count == records.count
         else { return nil }
         return (records, status)
@@ -91,7 +91,8 @@ struct ListingCache {
             if index > 0 { data.append(UInt8(ascii: ",")) }
             data.append(record)
         }
-        data.append(contentsOf: #"]},"stat":"ok","listing":"#.utf8)
+        data.append(contentsOf: #"]},"stat":"ok""#.utf8)
+        data.append(Self.statusKey)
         data.append(try JSONEncoder().encode(status))
         data.append(UInt8(ascii: "}"))
         return data
