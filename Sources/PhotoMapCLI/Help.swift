@@ -1,3 +1,5 @@
+import PhotoMapKit
+
 /// The text `--help` prints.
 enum Help {
     static func general(commands: [CommandSpec], globalOptions: [OptionSpec]) -> String {
@@ -16,8 +18,11 @@ enum Help {
         \(optionLines(globalOptions + [.flag("help", "show help")]))
 
         With no API key, answers come from the embedded catalog in Fixtures/ (no network).
+        With a key, photomap paces its calls to stay under Flickr's limit of 3,600 an hour per key.
         Place names for `find`: GeoNames (geonames.org), CC BY 4.0.
         Exit status: 0 success, 1 failure, 2 usage error.
+
+        \(PageCredits.flickrNotice)
         """
     }
 
@@ -25,7 +30,7 @@ enum Help {
         var text = "Usage: \(command.usage)\n\n"
         if !command.discussion.isEmpty { text += command.discussion + "\n\n" }
         if !command.options.isEmpty { text += "Options:\n\(optionLines(command.options))\n\n" }
-        text += "Global options:\n\(optionLines(globalOptions))"
+        text += "Global options:\n\(optionLines(globalOptions))\n\n\(PageCredits.flickrNotice)"
         return text
     }
 

@@ -121,6 +121,35 @@ def test_callout_shows_title_subtitle_thumbnail_and_disclosure(page, tmp_path):
     no_trouble(page)
 
 
+def test_every_photo_links_back_to_flickr_with_its_owner_and_licence(page, tmp_path):
+    photomap("photos", "--place", REYKJAVIK, "--map", "reykjavik.html", cwd=tmp_path)
+    open_file(page, tmp_path / "reykjavik.html")
+    page.click("button[data-show=list]")
+    items = page.locator("#list li")
+    assert items.count() == 7
+    for index in range(items.count()):
+        item = items.nth(index)
+        photo_id = item.locator("a").first.get_attribute("href").split("/")[-1].removesuffix(".html")
+        credit = item.locator(".credit")
+        assert credit.inner_text().startswith("by ")
+        back = credit.locator("a.flickr").get_attribute("href")
+        assert back.startswith("https://www.flickr.com/photos/") and back.endswith("/" + photo_id)
+    # Owner, licence and link back in the callout too.
+    show_map(page)
+    zoom_in_until_pins(page, ".marker-cluster", 8)
+    page.locator(".photomap-pin").first.click()
+    credit = page.wait_for_selector(".leaflet-popup .callout .callout-credit")
+    assert credit.inner_text().startswith("by ")
+    assert credit.query_selector("a.flickr").get_attribute("href").startswith("https://www.flickr.com/photos/")
+    # The photo page: the image links back, the licence links to its deed when it has one.
+    photo_page = next((tmp_path / "reykjavik_files" / "photos").glob("*.html"))
+    open_file(page, photo_page)
+    assert page.get_attribute("figure a", "href").startswith("https://www.flickr.com/photos/")
+    assert page.locator("dt", has_text="Licence").count() == 1
+    no_trouble(page)
+    assert not [url for url in page.blocked_requests if "flickr.com" in url], "links are not fetched"
+
+
 def test_hostile_text_never_runs(page, hostile):
     work, evil = hostile
     dialogs = []

@@ -55,7 +55,11 @@ struct EmbeddedCatalogEndToEndTests {
             #expect((photo["title"] as? String)?.isEmpty == false)
             #expect(photo["subtitle"] is String)
             #expect((photo["thumbnailURL"] as? String)?.hasSuffix("_s.png") == true)
-            #expect(photo["imageURL"] is String && photo["owner"] is String && photo["dateTaken"] is String)
+            #expect(photo["imageURL"] is String && photo["owner"] is String)
+            // An unknown date taken is null; every photo links to its page on Flickr and carries its licence.
+            #expect(photo["dateTaken"] is String || photo["dateTaken"] is NSNull)
+            #expect((photo["pageURL"] as? String)?.hasPrefix("https://www.flickr.com/photos/") == true)
+            #expect((photo["license"] as? [String: Any])?["name"] is String)
         }
         let hall = try #require(photos.first { $0["title"] as? String == "Radio City Music Hall" })
         #expect(abs((hall["latitude"] as? Double ?? 0) - 40.76) < 0.001)

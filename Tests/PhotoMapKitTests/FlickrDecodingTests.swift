@@ -153,7 +153,8 @@ struct FlickrDecodingTests {
         #expect(listing.items.map(\.id) == ["1", "2", "3", "4"], "a photo repeated across pages is listed once")
         #expect(transport.calls.map { $0["page"] } == ["1", "2", "3"])
         #expect(transport.calls.allSatisfy { $0["per_page"] == "4" && $0["place_id"] == "p" })
-        #expect(transport.calls[0]["extras"] == "description,geo,date_taken,owner_name,tags,url_sq,url_q,url_m")
+        #expect(transport.calls[0]["extras"] == "description,license,geo,date_taken,owner_name,path_alias,tags,media,url_sq,url_q,url_m")
+        #expect(transport.calls[0]["media"] == "photos")
 
         let short = CannedTransport(page(1, ids: 1...2, pages: "1"))
         #expect(try FlickrSource(transport: short).photos(inPlace: "p", limit: 1000).items.count == 2)

@@ -20,10 +20,10 @@ struct FlickrRESTTransportTests {
 
     func source(_ scenario: String = "", cache: ResponseCache? = nil, offline: Bool = false,
                 sleeper: SleepRecorder = SleepRecorder(), timeouts: HTTPTimeouts = HTTPTimeouts(),
-                retry: RetryPolicy = RetryPolicy(baseDelay: 0.01)) throws -> FlickrSource {
+                retry: RetryPolicy = RetryPolicy(baseDelay: 0.01), limiter: FlickrRateLimiter? = nil) throws -> FlickrSource {
         let client = HTTPClient(retryPolicy: retry, timeouts: timeouts, sleep: sleeper.sleep)
         return FlickrSource(transport: try FlickrRESTTransport(endpoint: server.endpoint(scenario), apiKey: offline ? "" : key,
-                                                               cache: cache, offline: offline, client: client))
+                                                               cache: cache, offline: offline, client: client, limiter: limiter))
     }
 
     @Test("photos.search sends the documented parameters and pages by per_page")
@@ -32,7 +32,8 @@ struct FlickrRESTTransportTests {
         #expect(listing.items.count == 250)
         #expect(listing.total == 287)
         let requests = try server.requests(where: ("api_key", key))
-        #expect(requests.count == 1)
+        // The listing, and Flickr's list of licences to name the photos' licences.
+        #expect(requests.map { $0["method"] } == ["flickr.photos.search", "flickr.photos.licenses.getInfo"])
         let query = try #require(requests.first)
         #expect(query["method"] == "flickr.photos.search")
         #expect(query["format"] == "json")
@@ -42,6 +43,7 @@ struct FlickrRESTTransportTests {
         #expect(listing.items.count == 250)
         #expect(query["page"] == "1")
         #expect(query["extras"] == FlickrSource.listingExtras)
+        #expect(query["media"] == "photos")
     }
 
     @Test("the same records arrive when Flickr sends every number as a string")

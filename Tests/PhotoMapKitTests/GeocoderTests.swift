@@ -63,6 +63,26 @@ struct GeocoderTests {
         #expect(here.annotation.subtitle == "Lat:40.700000 Lon:-73.900000")
     }
 
+    @Test("another geocoder's candidates (flickr.places.find's) are ranked with the gazetteer's under one rule")
+    func candidates() throws {
+        func place(_ id: String, _ name: String, _ type: Int, _ latitude: Double, _ longitude: Double) throws -> GazetteerEntry {
+            try #require(GazetteerEntry(place: Place(id: id, fullName: name, coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                                                     typeID: type)))
+        }
+        // In Flickr's order: the state first, the town last.
+        let flickr = [try place("state", "Idaho, United States", 8, 44.389, -114.659),
+                      try place("falls", "Idaho Falls, Idaho, United States", 7, 43.491, -112.034),
+                      try place("town", "Idaho, Tennessee, United States", 7, 35.0921, -87.2888)]
+        let near = Coordinate(latitude: 35.09, longitude: -87.29)
+        #expect(Self.geocoder.find("Idaho", near: near, candidates: flickr).first?.entry.id == "town")
+        #expect(Self.geocoder.find("Idaho", candidates: flickr).first?.entry.id == "state", "a region outranks a town of its name")
+        // A candidate whose name does not hold the query (an abbreviation Flickr resolved) is kept.
+        let nyc = try place("ny", "New York, NY, United States", 7, 40.71, -74.0)
+        #expect(Self.geocoder.find("NYC", candidates: [nyc]).contains { $0.entry.id == "ny" })
+        // Landmarks the service does not know still come from the gazetteer.
+        #expect(Self.geocoder.find("Radio City Music Hall", candidates: []).first?.entry.kind == .landmark)
+    }
+
     @Test("nothing found is an empty answer", arguments: ["xyzzyq", "", "  ,  "])
     func nothing(query: String) {
         #expect(Self.geocoder.find(query).isEmpty)

@@ -72,6 +72,12 @@ public final class LoopbackServer: Sendable {
         return log.compactMap { $0["query"] as? [String: String] }.filter { $0[marker.key] == marker.value }
     }
 
+    /// When the server received each Flickr request carrying `marker` (seconds since 1970), in order.
+    public func times(where marker: (key: String, value: String)) throws -> [Double] {
+        let log = try JSONSerialization.jsonObject(with: get("/_requests")) as? [[String: Any]] ?? []
+        return log.filter { ($0["query"] as? [String: String])?[marker.key] == marker.value }.compactMap { $0["time"] as? Double }.sorted()
+    }
+
     /// How many times the image server was asked for `path` (scenario included).
     public func count(of path: String) throws -> Int {
         let answer = try JSONSerialization.jsonObject(with: get("/_count?path=" + path)) as? [String: Any]

@@ -9,9 +9,11 @@ enum ExportCommand {
         usage: "photomap export --out DIR [--limit N] [--places N]",
         discussion: """
         Writes DIR/index.html (the top places, list or map), one page per place listing its photos
-        (list or map), and one page per photo (medium image, description, owner, date, small map), with
-        the squares and images from the thumbnail cache. Links are relative: open DIR/index.html from
-        disk or serve DIR with any web server. Running it again rewrites only what changed.
+        (list or map), and one page per photo (medium image, description, owner, licence, date, small
+        map, link to its page on Flickr), with the squares and images from the thumbnail cache. Links are
+        relative: open DIR/index.html from disk or serve DIR with any web server. Running it again
+        rewrites only what changed. With Flickr, calls are paced under Flickr's limit of 3,600 an hour
+        per key; a large export says how long that adds.
         """,
         options: [
             .value("out", "DIR", "the site's folder (required)"),
@@ -28,6 +30,7 @@ enum ExportCommand {
         }
         let source = try configuration.makeSource(console: console)
         let places = Array(try source.topPlaces().items.prefix(placeCount ?? .max))
+        warnOfPacing(places: places.count, limit: limit, configuration: configuration, console: console)
         var photosByPlace: [(Place, [Photo])] = []
         let bar = ProgressBar(console: console, label: "listing places")
         for (index, place) in places.enumerated() {
@@ -53,5 +56,21 @@ enum ExportCommand {
         }
         console.print("exported \(places.count) places and \(allPhotos.count) photos to \(writer.root.path)/index.html: "
             + "\(writer.written) files written, \(writer.unchanged) unchanged")
+    }
+
+    /// An export that Flickr's rate limit will slow by at least this long says so before it starts.
+    static let announcedSlowdown: TimeInterval = 5
+
+    /// Says how long the pacing of Flickr calls will hold the export up, when that is long: each place's
+    /// listing takes a call per 250 photos, and the licences one more.
+    private static func warnOfPacing(places: Int, limit: Int, configuration: Configuration, console: Console) {
+        guard let limiter = configuration.rateLimiter(console: console) else { return }
+        let calls = places * ((limit + FlickrSource.maximumGeoPerPage - 1) / FlickrSource.maximumGeoPerPage) + 1
+        let wait = limiter.estimatedWait(forCalls: calls)
+        guard wait >= announcedSlowdown else { return }
+        let minutes = Int((wait / 60).rounded(.up))
+        console.warn("exporting \(places) places takes up to \(calls) calls to Flickr's API; to stay under Flickr's limit of "
+            + "\(limiter.callsPerHour) an hour for this key, photomap paces them, which adds about "
+            + (wait < 90 ? "\(Int(wait.rounded(.up))) s" : "\(minutes) min") + " (answers already in the cache cost no call)")
     }
 }

@@ -34,15 +34,15 @@ final class Locations {
         return gazetteer
     }
 
-    /// Locations for a query: flickr.places.find with the Flickr source online, else the gazetteer.
+    /// Locations for a query: the gazetteer's (GeoNames cities, the catalog's places and landmarks), and
+    /// with the Flickr source online flickr.places.find's too, all ranked under one rule. Flickr's place
+    /// lookup knows places, not landmarks, and keeps its own order whatever `near` says.
     func geocode(_ query: String, near: Coordinate?, limit: Int) throws -> [Geocoder.Result] {
+        var candidates: [GazetteerEntry] = []
         if configuration.source == .flickr && !configuration.offline, let source = try configuration.makeSource(console: console) as? FlickrSource {
-            // Flickr ranks its own answers: they keep its order.
-            return try source.findPlaces(query).items.compactMap(GazetteerEntry.init(place:)).prefix(limit).map { entry in
-                Geocoder.Result(entry: entry, score: 1, distanceKilometres: near.map { $0.distance(to: entry.coordinate) })
-            }
+            candidates = try source.findPlaces(query).items.compactMap(GazetteerEntry.init(place:))
         }
-        return Geocoder(gazetteer: try gazetteer()).find(query, near: near, limit: limit)
+        return Geocoder(gazetteer: try gazetteer()).find(query, near: near, limit: limit, candidates: candidates)
     }
 
     /// `--near`: a "lat,lon" pair, or a name geocoded to its best location.
@@ -56,18 +56,6 @@ final class Locations {
             throw CommandFailure("--near: no location found for \"\(text)\"")
         }
         return best.entry.coordinate
-    }
-
-    /// Adds what a listing fetched from Flickr to the local index, so `search --offline` finds it later.
-    /// A failure here costs the listing nothing: it is a warning.
-    func remember(places: [Place] = [], photos: [Photo] = []) {
-        guard configuration.source == .flickr else { return }  // the embedded catalog is indexed whole
-        do {
-            let index = try LocalIndex(file: LocalIndex.file(in: configuration.cacheDirectory))
-            try CatalogIndexer(index: index, adapter: configuration.adapter).add(places: places, photos: photos)
-        } catch {
-            console.warn("could not add the listing to the local index: \(error)")
-        }
     }
 
     /// The local index, holding the embedded catalog (indexed on first use).

@@ -14,17 +14,22 @@ enum MapOutput {
         return URL(fileURLWithPath: name)
     }
 
-    /// A builder for a page at `file`: its own folders under "{stem}_files/".
-    static func builder(for file: URL, configuration: Configuration) throws -> (SiteBuilder, SiteWriter) {
+    /// A builder for a page at `file`: its own folders under "{stem}_files/"; its records come from the
+    /// configured source and `alsoFrom`.
+    static func builder(for file: URL, configuration: Configuration,
+                        alsoFrom sources: Set<PageCredits.Source> = []) throws -> (SiteBuilder, SiteWriter) {
         let writer = SiteWriter(root: file.deletingLastPathComponent())
         let stem = file.deletingPathExtension().lastPathComponent
-        return (try siteBuilder(writer: writer, prefix: "\(stem)_files/", configuration: configuration), writer)
+        return (try siteBuilder(writer: writer, prefix: "\(stem)_files/", configuration: configuration, alsoFrom: sources), writer)
     }
 
-    /// A site builder over `writer`; PHOTOMAP_CLUSTER_THRESHOLD overrides when pages are clustered ahead of time.
-    static func siteBuilder(writer: SiteWriter, prefix: String, configuration: Configuration) throws -> SiteBuilder {
+    /// A site builder over `writer`, crediting the configured source and `alsoFrom`; PHOTOMAP_CLUSTER_THRESHOLD
+    /// overrides when pages are clustered ahead of time.
+    static func siteBuilder(writer: SiteWriter, prefix: String, configuration: Configuration,
+                            alsoFrom sources: Set<PageCredits.Source> = []) throws -> SiteBuilder {
         var builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(environment: configuration.environment),
                                   cache: try configuration.makeThumbnailCache(), adapter: configuration.adapter, prefix: prefix)
+        builder.credits = PageCredits(configuration.pageSources.union(sources))
         if let threshold = configuration.environment["PHOTOMAP_CLUSTER_THRESHOLD"].flatMap(Int.init) {
             builder.clusterThreshold = threshold
         }

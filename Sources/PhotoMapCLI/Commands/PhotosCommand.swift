@@ -8,7 +8,8 @@ enum PhotosCommand {
         usage: "photomap photos --place ID [--limit N] [--json] [--prefetch] [--map [FILE]]",
         discussion: """
         Lists up to N photos taken in the place (its id is in `photomap places`): title, the first words
-        of the description, date taken and coordinate. Photos without geo are listed with no coordinate.
+        of the description, date taken (blank when Flickr does not know it) and coordinate. Photos without
+        geo are listed with no coordinate; videos are left out.
         """,
         options: [
             .value("place", "ID", "the place's id (required)"),
@@ -25,7 +26,6 @@ enum PhotosCommand {
         let limit = try limit(parsed.value("limit"))
         let source = try configuration.makeSource(console: console)
         let listing = try source.photos(inPlace: placeID, limit: limit)
-        Locations(configuration: configuration, console: console).remember(photos: listing.items)
         let prefetched = parsed.has("prefetch")
             ? try Prefetcher.run(listing.items, cache: configuration.makeThumbnailCache(), console: console) : nil
         let annotations = listing.items.map(configuration.adapter.annotation(for:))

@@ -12,7 +12,6 @@ enum PlacesCommand {
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let listing = try configuration.makeSource(console: console).topPlaces()
-        Locations(configuration: configuration, console: console).remember(places: listing.items)
         let annotations = listing.items.map(configuration.adapter.annotation(for:))
         try AnnotationOutput.present(
             listing, annotations: annotations, json: parsed.has("json"), console: console,

@@ -12,9 +12,10 @@ enum SearchCommand {
         Each QUERY is one search (quote a query of several words); they run in parallel. Every photo, place
         and landmark whose title, description, tags or name holds all the query's words (as words or word
         beginnings, accents ignored) within --radius of --near is listed, by relevance then distance.
-        With Flickr as the source: flickr.photos.search with text, lat, lon, radius and has_geo (Flickr needs
-        a radius under 32 km); offline or with the embedded catalog: the local index of everything fetched
-        so far plus the catalog (see `photomap index`). --map shows every result on one map.
+        With Flickr as the source: flickr.photos.search with text, lat, lon, radius, has_geo and
+        sort=relevance (Flickr needs a radius under 32 km), its results kept within the radius and ranked as
+        local ones are; offline or with the embedded catalog: the local index of everything fetched so far
+        plus the catalog (see `photomap index`). --map shows every result on one map.
         """,
         options: [
             Locations.nearOption,
@@ -52,20 +53,16 @@ enum SearchCommand {
                     guard let source = try configuration.makeSource(console: console) as? FlickrSource else {
                         throw CommandFailure("the Flickr source is not available")
                     }
-                    var criteria = ["text": answer.query, "has_geo": "1"]
+                    // Flickr sorts by date posted unless asked otherwise.
+                    var criteria = ["text": answer.query, "has_geo": "1", "sort": "relevance"]
                     if let near {
                         criteria.merge(["lat": String(near.latitude), "lon": String(near.longitude), "radius": String(radius),
                                         "radius_units": "km"]) { $1 }
                     }
+                    // The source keeps what it fetched in the local index, which ranks it below.
                     let photos = try source.searchPhotos(criteria, limit: limit).items
-                    let connection = try LocalIndex(file: indexFile)
-                    try CatalogIndexer(index: connection, adapter: configuration.adapter).add(photos: photos)
-                    answer.hits = photos.compactMap { photo in
-                        let annotation = configuration.adapter.annotation(for: photo)
-                        return annotation.coordinate.map {
-                            SearchHit(annotation: annotation, relevance: 0, distanceKilometres: near.map($0.distance) ?? 0)
-                        }
-                    }
+                    answer.hits = ranked(photos, query: answer.query, near: near, radius: radius, index: indexFile,
+                                         adapter: configuration.adapter)
                 } else {
                     answer.hits = try LocalIndex(file: indexFile).search(answer.query, near: near, radiusKilometres: radius, limit: limit)
                 }
@@ -83,12 +80,31 @@ enum SearchCommand {
         }
         if let file = MapOutput.file(parsed, defaultName: "photomap-search-\(SearchTextSlug.slug(queries.joined(separator: " "))).html") {
             let annotations = answers.flatMap { $0.hits.map(\.annotation) }
-            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration)
+            // The local index holds the embedded catalog beside what was fetched.
+            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration, alsoFrom: online ? [] : [.catalog])
             try builder.writeAssets()
             try builder.writeAnnotationsPage(at: file.lastPathComponent, title: queries.joined(separator: ", "),
                                              subtitle: "\(annotations.count) results", annotations: annotations, focus: nil)
             MapOutput.report(file, writer: writer, console: console)
         }
+    }
+
+    /// Flickr's results ranked as local ones are: only those within the radius of `near` (Flickr's answers
+    /// were seen to hold photos thousands of kilometres out), by relevance over their title, description and
+    /// tags, then distance; those the index's words do not find (Flickr matched them otherwise) come last,
+    /// nearest first. An index that cannot rank leaves them all in that last order.
+    static func ranked(_ photos: [Photo], query: String, near: Coordinate?, radius: Double, index: URL,
+                       adapter: AnnotationAdapter) -> [SearchHit] {
+        let within: [SearchHit] = photos.compactMap { photo in
+            let annotation = adapter.annotation(for: photo)
+            guard let coordinate = annotation.coordinate else { return nil }
+            let distance = near.map(coordinate.distance) ?? 0
+            return distance <= radius || near == nil ? SearchHit(annotation: annotation, relevance: 0, distanceKilometres: distance) : nil
+        }
+        let byText = (try? LocalIndex(file: index).search(query, near: near, radiusKilometres: radius, limit: within.count,
+                                                           photoIDs: within.map(\.annotation.id))) ?? []
+        let found = Set(byText.map(\.annotation.id))
+        return byText + within.filter { !found.contains($0.annotation.id) }.sorted { $0.distanceKilometres < $1.distanceKilometres }
     }
 
     private static func print(_ answers: [Answer], near: Coordinate?, json: Bool, console: Console) throws {

@@ -39,7 +39,7 @@ public struct AnnotationAdapter: Sendable {
                           thumbnailURL: imageURL(of: photo, size: .square),
                           imageURL: imageURL(of: photo, size: .medium),
                           owner: photo.ownerName.isEmpty ? photo.owner : photo.ownerName,
-                          dateTaken: photo.dateTaken)
+                          dateTaken: photo.dateTaken, pageURL: photo.flickrPageURL, license: photo.license)
     }
 
     /// The record's own URL for `size`, else one built on the image host.

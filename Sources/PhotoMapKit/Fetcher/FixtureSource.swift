@@ -22,6 +22,11 @@ public struct FixtureSource: PhotoSource {
         try source.topPlaces()
     }
 
+    /// The licences the catalog's photos carry: its copy of Flickr's list.
+    public func licenses() throws -> [String: License] {
+        try source.licenses()
+    }
+
     /// The catalog's photos of a place, image URLs on the configured host.
     public func photos(inPlace placeID: String, limit: Int) throws -> Listing<Photo> {
         var listing = try source.photos(inPlace: placeID, limit: limit)

@@ -1,8 +1,10 @@
 import Foundation
 
 /// Answers Flickr API calls from the embedded catalog, recorded exactly as Flickr's REST API answers:
-/// `top-places.json` for flickr.places.getTopPlacesList and `photos/{place_id}/page-{n}.json` for
-/// flickr.photos.search by place, re-paged to the requested `per_page` as Flickr would.
+/// `top-places.json` for flickr.places.getTopPlacesList, `licenses.json` for flickr.photos.licenses.getInfo
+/// and `photos/{place_id}/page-{n}.json` for flickr.photos.search by place, re-paged to the requested
+/// `per_page` as Flickr would. The pages were recorded without `media=photos`: they hold a few videos,
+/// which `FlickrSource` leaves out.
 public struct FixtureTransport: FlickrTransport {
     /// The catalog folder (`Fixtures/catalog`).
     public let catalog: URL
@@ -19,6 +21,12 @@ public struct FixtureTransport: FlickrTransport {
         switch method {
         case "flickr.places.getTopPlacesList":
             return try read(catalog.appendingPathComponent("top-places.json"))
+        case "flickr.photos.licenses.getInfo":
+            let file = catalog.appendingPathComponent("licenses.json")
+            guard FileManager.default.fileExists(atPath: file.path) else {
+                return Self.failure(code: 112, message: "the embedded catalog records no licences")
+            }
+            return try read(file)
         case "flickr.photos.search":
             guard let placeID = parameters["place_id"] else {
                 return Self.failure(code: 3, message: "the embedded catalog answers searches by place_id only")
@@ -36,17 +44,7 @@ public struct FixtureTransport: FlickrTransport {
             throw FlickrError.unknownPlace(placeID)
         }
         let photos = try placePhotos.value(for: placeID) { try recordedPhotos(placeID: placeID) }
-        let perPage = min(max(perPage, 1), FlickrSource.maximumPerPage)
-        let pages = (photos.count + perPage - 1) / perPage
-        let start = min((max(page, 1) - 1) * perPage, photos.count)
-        // The records go out byte for byte as recorded; only the paging envelope is new.
-        var answer = Data(#"{"photos":{"page":\#(page),"pages":\#(pages),"perpage":\#(perPage),"total":"\#(photos.count)","photo":["#.utf8)
-        for (offset, record) in photos[start..<min(start + perPage, photos.count)].enumerated() {
-            if offset > 0 { answer.append(UInt8(ascii: ",")) }
-            answer.append(record)
-        }
-        answer.append(contentsOf: #"]},"stat":"ok"}"#.utf8)
-        return answer
+        return PhotosPage.answer(photos, page: page, perPage: min(max(perPage, 1), FlickrSource.maximumPerPage), total: photos.count)
     }
 
     /// Every photo record of a place as its recorded JSON bytes, concatenated from its recorded pages.

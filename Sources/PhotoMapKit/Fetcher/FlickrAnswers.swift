@@ -72,12 +72,16 @@ struct PhotoRecord: Decodable {
 
     let id: LenientValue
     let owner: LenientValue?
+    let pathalias: LenientValue?
     let secret: LenientValue?
     let server: LenientValue?
     let title: LenientValue?
     let description: Content?
     let ownername: LenientValue?
     let datetaken: LenientValue?
+    let datetakenunknown: LenientValue?
+    let license: LenientValue?
+    let media: LenientValue?
     let tags: LenientValue?
     let latitude: LenientValue?
     let longitude: LenientValue?
@@ -86,6 +90,20 @@ struct PhotoRecord: Decodable {
     let url_q: LenientValue?, width_q: LenientValue?, height_q: LenientValue?
     let url_m: LenientValue?, width_m: LenientValue?, height_m: LenientValue?
 
+    /// Flickr's `media` extra: "photo" or "video". A record without it (an answer recorded without the
+    /// extra) is taken for a photo.
+    var isPhoto: Bool { (media?.text ?? "").isEmpty || media?.text == "photo" }
+
+    /// When it was taken; nil when Flickr flags the date unknown (`datetakenunknown` 1) or sends its
+    /// placeholder for no date (1969-12-31, the Unix epoch in Pacific time; or zeros).
+    var knownDateTaken: String? {
+        guard let taken = datetaken?.text.trimmingCharacters(in: .whitespaces), !taken.isEmpty,
+              datetakenunknown?.int != 1, !taken.hasPrefix("1969-12-31"), !taken.hasPrefix("0000-00-00")
+        else { return nil }
+        return taken
+    }
+
+    /// The photo; its licence carries only its id until named from Flickr's list.
     var photo: Photo {
         var images: [PhotoSize: ImageReference] = [:]
         func add(_ size: PhotoSize, _ url: LenientValue?, _ width: LenientValue?, _ height: LenientValue?) {
@@ -94,11 +112,32 @@ struct PhotoRecord: Decodable {
         add(.square, url_sq, width_sq, height_sq)
         add(.largeSquare, url_q, width_q, height_q)
         add(.medium, url_m, width_m, height_m)
-        return Photo(id: id.text, owner: owner?.text ?? "", secret: secret?.text ?? "", server: server?.text ?? "",
-                     title: title?.text ?? "", descriptionHTML: description?._content ?? "",
-                     ownerName: ownername?.text ?? "", dateTaken: datetaken?.text ?? "",
+        let licenseID = license?.text.trimmingCharacters(in: .whitespaces) ?? ""
+        return Photo(id: id.text, owner: owner?.text ?? "", pathAlias: pathalias?.text ?? "", secret: secret?.text ?? "",
+                     server: server?.text ?? "", title: title?.text ?? "", descriptionHTML: description?._content ?? "",
+                     ownerName: ownername?.text ?? "", dateTaken: knownDateTaken,
                      tags: (tags?.text ?? "").split(separator: " ").map(String.init),
                      coordinate: Coordinate(latitude: latitude?.double, longitude: longitude?.double),
-                     placeID: place_id?.text ?? "", images: images)
+                     placeID: place_id?.text ?? "", images: images, license: licenseID.isEmpty ? nil : License(id: licenseID))
+    }
+}
+
+/// flickr.photos.licenses.getInfo: `{"licenses":{"license":[{"id":0,"name":"All Rights Reserved","url":""},…]}}`.
+struct LicensesAnswer: Decodable {
+    struct Licenses: Decodable {
+        let license: LossyArray<LicenseRecord>?
+    }
+    struct LicenseRecord: Decodable {
+        let id: LenientValue
+        let name: LenientValue?
+        let url: LenientValue?
+    }
+    let licenses: Licenses
+
+    /// Each licence by its id.
+    var byID: [String: License] {
+        let records = licenses.license?.elements ?? []
+        return Dictionary(records.map { ($0.id.text, License(id: $0.id.text, name: $0.name?.text ?? "", url: $0.url?.text)) },
+                          uniquingKeysWith: { first, _ in first })
     }
 }

@@ -14,6 +14,8 @@ public enum FlickrError: Error, CustomStringConvertible, Sendable, Equatable {
     case unknownPlace(String)
     /// The embedded catalog could not be read.
     case catalogUnreadable(path: String, reason: String)
+    /// The count of calls made with the key (to stay under Flickr's limit) cannot be kept in the cache folder.
+    case rateStateUnavailable(path: String, reason: String)
 
     /// A sentence a user can act on.
     public var description: String {
@@ -32,6 +34,9 @@ public enum FlickrError: Error, CustomStringConvertible, Sendable, Equatable {
             return "no place with id \"\(id)\" in the embedded catalog (see `photomap places`)"
         case let .catalogUnreadable(path, reason):
             return "cannot read the embedded catalog at \(path): \(reason)"
+        case let .rateStateUnavailable(path, reason):
+            return "cannot keep count of Flickr API calls in \(path): \(reason); "
+                + "photomap needs a writable cache folder (--cache DIR) to stay under Flickr's limit"
         }
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Flickr's REST endpoint over libcurl: `GET {endpoint}?method=…&api_key=…&format=json&nojsoncallback=1`,
-/// with answers kept in a `ResponseCache`.
+/// with answers kept in a `ResponseCache` (flickr.photos.search's as growing listings, `ListingCache`)
+/// and every try, retries included, paced by a `FlickrRateLimiter`.
 public final class FlickrRESTTransport: FlickrTransport, @unchecked Sendable {
     /// Flickr's production endpoint.
     public static let defaultEndpoint = "https://api.flickr.com/services/rest/"
@@ -10,22 +11,35 @@ public final class FlickrRESTTransport: FlickrTransport, @unchecked Sendable {
     private let apiKey: String
     private let cache: ResponseCache?
     private let offline: Bool
+    private let limiter: FlickrRateLimiter?
     private let warn: @Sendable (String) -> Void
     // The client's curl handle is used by one call at a time; the lock serialises callers.
     private let client: HTTPClient
     private let lock = NSLock()
 
-    /// Creates a transport; with `offline`, only the cache answers.
+    /// Creates a transport; with `offline`, only the cache answers. With a `limiter`, every request
+    /// waits for its token; a retry first waits what the server asked (Retry-After), then for its token.
     public init(endpoint: String = FlickrRESTTransport.defaultEndpoint, apiKey: String, cache: ResponseCache?,
-                offline: Bool = false, client: HTTPClient = HTTPClient(),
+                offline: Bool = false, client: HTTPClient = HTTPClient(), limiter: FlickrRateLimiter? = nil,
                 warn: @escaping @Sendable (String) -> Void = { _ in }) throws {
         guard !apiKey.isEmpty || offline else { throw FlickrError.missingAPIKey }
         self.endpoint = endpoint
         self.apiKey = apiKey
         self.cache = cache
         self.offline = offline
-        self.client = client
+        self.limiter = limiter
         self.warn = warn
+        if let limiter {
+            let wait = client.sleep
+            // The client's retries are calls too. A token that cannot be had stops nothing here: the next
+            // request's own acquire reports it.
+            self.client = HTTPClient(settings: client.settings) { seconds in
+                wait(seconds)
+                try? limiter.acquire()
+            }
+        } else {
+            self.client = client
+        }
     }
 
     /// Flickr answers this code ("Service currently unavailable") with HTTP 200: a 503 in disguise.
@@ -36,32 +50,31 @@ public final class FlickrRESTTransport: FlickrTransport, @unchecked Sendable {
     /// The answer's JSON: from the cache when fresh (or, offline, of any age), else from Flickr.
     public func call(method: String, parameters: [String: String]) throws -> Data {
         let query = parameters.sorted { $0.key < $1.key }
-        let key = ([HTTPError.redacted(endpoint), method] + query.map { "\($0.key)=\($0.value)" }).joined(separator: "\n")
-        if let cached = cache?.answer(for: key, allowStale: offline) {
-            if FlickrSource.status(of: cached)?.stat == "ok" { return cached }
-            cache?.remove(key)  // damaged on disk: a miss
-        }
+        let kept = KeptAnswer(endpoint: endpoint, method: method, parameters: query, cache: cache)
+        if let cached = kept.answer(allowStale: offline) { return cached }
         if offline { throw FlickrError.notCached(method: method) }
 
         let url = requestURL(method: method, parameters: query)
         let response = try lock.withLock { try fetch(url) }
-        if let cache, FlickrSource.status(of: response.body)?.stat == "ok" {
+        if FlickrSource.status(of: response.body)?.stat == "ok" {
             do {
-                try cache.store(response.body, for: key)
+                try kept.keep(response.body)
             } catch {
-                warn("could not keep Flickr's answer in the cache at \(cache.directory.path): \(error.localizedDescription)")
+                warn("could not keep Flickr's answer in the cache at \(cache?.directory.path ?? ""): \(error.localizedDescription)")
             }
         }
         return response.body
     }
 
-    /// GETs `url`, also retrying Flickr's code 105, which arrives with status 200.
+    /// GETs `url` when the rate allows, also retrying Flickr's code 105, which arrives with status 200.
     private func fetch(_ url: String) throws -> HTTPResponse {
+        try limiter?.acquire()
         var attempt = 1
         while true {
             let response = try client.get(url, maximumBodyBytes: Self.maximumAnswerBytes)
             guard FlickrSource.status(of: response.body)?.code?.int == Self.serviceUnavailableCode,
                   attempt < client.retryPolicy.maximumAttempts else { return response }
+            // The client's wait also takes the next try's token.
             client.sleep(client.retryPolicy.delay(afterAttempt: attempt, retryAfter: response.retryAfter))
             attempt += 1
         }
@@ -80,5 +93,48 @@ public final class FlickrRESTTransport: FlickrTransport, @unchecked Sendable {
 
     static func percentEncoded(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+    }
+}
+
+/// Where one request's answer is kept: flickr.photos.search's in its query's listing (any page size
+/// answers from it), every other method's under the request itself.
+private struct KeptAnswer {
+    let cache: ResponseCache?
+    let key: String
+    /// Set for flickr.photos.search: the page asked for.
+    let paging: (page: Int, perPage: Int)?
+
+    init(endpoint: String, method: String, parameters: [(key: String, value: String)], cache: ResponseCache?) {
+        self.cache = cache
+        let value = { (name: String) in parameters.first { $0.key == name }.flatMap { Int($0.value) } }
+        if method == "flickr.photos.search" {
+            key = ListingCache.key(endpoint: endpoint, method: method, parameters: parameters)
+            paging = (value("page") ?? 1, value("per_page") ?? 100)
+        } else {
+            key = ([HTTPError.redacted(endpoint), method] + parameters.map { "\($0.key)=\($0.value)" }).joined(separator: "\n")
+            paging = nil
+        }
+    }
+
+    /// The kept answer when fresh (or of any age, `allowStale`); a damaged one is a miss, and removed.
+    func answer(allowStale: Bool) -> Data? {
+        guard let cache else { return nil }
+        if let paging {
+            return ListingCache(store: cache).answer(page: paging.page, perPage: paging.perPage, key: key, allowStale: allowStale)
+        }
+        guard let cached = cache.answer(for: key, allowStale: allowStale) else { return nil }
+        if FlickrSource.status(of: cached)?.stat == "ok" { return cached }
+        cache.remove(key)
+        return nil
+    }
+
+    /// Keeps a successful answer.
+    func keep(_ answer: Data) throws {
+        guard let cache else { return }
+        if let paging {
+            try ListingCache(store: cache).keep(answer, page: paging.page, perPage: paging.perPage, key: key)
+        } else {
+            try cache.store(answer, for: key)
+        }
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 
 /// Places and photos through Flickr's API methods, over any transport (REST or the embedded catalog).
 public struct FlickrSource: PhotoSource {
-    /// The extras a listing asks flickr.photos.search for.
-    public static let listingExtras = "description,geo,date_taken,owner_name,tags,url_sq,url_q,url_m"
+    /// The extras a listing asks flickr.photos.search for: what a page shows (owner, licence, the path
+    /// alias of the photo's page on Flickr), and `media`, so a video that slips through is known.
+    public static let listingExtras = "description,license,geo,date_taken,owner_name,path_alias,tags,media,url_sq,url_q,url_m"
     /// Flickr's largest page.
     public static let maximumPerPage = 500
     /// Flickr's largest page for geo queries (place_id, bbox, lat/lon).
@@ -14,32 +15,47 @@ public struct FlickrSource: PhotoSource {
     private let transport: any FlickrTransport
     /// The most results one query gives: Flickr's 4,000, or more for the embedded catalog.
     let resultCap: Int
+    /// Told of every listing fetched.
+    private let recorder: (any ListingRecorder)?
+    /// Flickr's list when flickr.photos.licenses.getInfo cannot be had (offline, not cached).
+    private let fallbackLicenses: @Sendable () -> [String: License]
+    /// flickr.photos.licenses.getInfo, asked once per source.
+    private let licenseNames = Memo<[String: License]>()
 
-    /// Creates a source over `transport`.
-    public init(transport: any FlickrTransport, resultCap: Int = FlickrSource.maximumResults) {
+    /// Creates a source over `transport`; `recorder` is told of every listing.
+    public init(transport: any FlickrTransport, resultCap: Int = FlickrSource.maximumResults,
+                recorder: (any ListingRecorder)? = nil,
+                fallbackLicenses: @escaping @Sendable () -> [String: License] = { [:] }) {
         self.transport = transport
         self.resultCap = resultCap
+        self.recorder = recorder
+        self.fallbackLicenses = fallbackLicenses
     }
 
     /// The top localities (flickr.places.getTopPlacesList, place_type_id 7).
     public func topPlaces() throws -> Listing<Place> {
-        let method = "flickr.places.getTopPlacesList"
         // 7 = locality: the cities and towns people browse by.
-        let answer = try decode(PlacesAnswer.self, method: method,
-                                from: transport.call(method: method, parameters: ["place_type_id": "7"]))
-        let records = answer.places.place ?? LossyArray()
-        return Listing(items: records.elements.map(\.place), total: answer.places.total?.int,
-                       skipped: records.skipped.map { "place \($0)" })
+        try places(method: "flickr.places.getTopPlacesList", parameters: ["place_type_id": "7"])
     }
 
     /// Flickr's place lookup for a typed name (flickr.places.find: "not a geocoder", an address
     /// rounds up to its city).
     public func findPlaces(_ query: String) throws -> Listing<Place> {
-        let method = "flickr.places.find"
-        let answer = try decode(PlacesAnswer.self, method: method, from: transport.call(method: method, parameters: ["query": query]))
+        try places(method: "flickr.places.find", parameters: ["query": query])
+    }
+
+    private func places(method: String, parameters: [String: String]) throws -> Listing<Place> {
+        let answer = try decode(PlacesAnswer.self, method: method, from: transport.call(method: method, parameters: parameters))
         let records = answer.places.place ?? LossyArray()
-        return Listing(items: records.elements.map(\.place), total: answer.places.total?.int,
-                       skipped: records.skipped.map { "place \($0)" })
+        let places = records.elements.map(\.place)
+        recorder?.record(places: places, photos: [])
+        return Listing(items: places, total: answer.places.total?.int, skipped: records.skipped.map { "place \($0)" })
+    }
+
+    /// Flickr's licences by id (flickr.photos.licenses.getInfo).
+    public func licenses() throws -> [String: License] {
+        let method = "flickr.photos.licenses.getInfo"
+        return try decode(LicensesAnswer.self, method: method, from: transport.call(method: method, parameters: [:])).byID
     }
 
     /// Up to `limit` photos taken in the place (flickr.photos.search with place_id).
@@ -47,7 +63,8 @@ public struct FlickrSource: PhotoSource {
         try searchPhotos(["place_id": placeID], limit: limit)
     }
 
-    /// Pages through flickr.photos.search until `limit` photos or the last page.
+    /// Pages through flickr.photos.search until `limit` photos or the last page. Photos only
+    /// (`media=photos`; a video in the answer anyway is dropped), their licences named.
     public func searchPhotos(_ criteria: [String: String], limit: Int) throws -> Listing<Photo> {
         let method = "flickr.photos.search"
         let wanted = min(max(limit, 0), resultCap)
@@ -63,6 +80,7 @@ public struct FlickrSource: PhotoSource {
         while photos.count < wanted && page <= lastServedPage {
             var parameters = criteria
             parameters["extras"] = Self.listingExtras
+            parameters["media"] = "photos"
             parameters["per_page"] = String(perPage)
             parameters["page"] = String(page)
             let answer = try decode(PhotosAnswer.self, method: method,
@@ -73,6 +91,11 @@ public struct FlickrSource: PhotoSource {
             var added = 0
             for record in records.elements {
                 let photo = record.photo
+                // A video is no photo, but it is news: the listing goes on past it.
+                guard record.isPhoto else {
+                    if seen.insert(photo.id).inserted { added += 1 }
+                    continue
+                }
                 guard !photo.id.isEmpty else {
                     skipped.append("photo on page \(page): empty id")
                     continue
@@ -86,6 +109,11 @@ public struct FlickrSource: PhotoSource {
             if added == 0 || page >= answer.photos.pages?.int ?? page { break }
             page += 1
         }
+        if photos.contains(where: { $0.license != nil }) {
+            let names = licenseNames.value { (try? licenses()) ?? fallbackLicenses() }
+            for index in photos.indices { photos[index].license = photos[index].license?.named(from: names) }
+        }
+        recorder?.record(places: [], photos: photos)
         return Listing(items: photos, total: total, skipped: skipped)
     }
 

@@ -30,19 +30,23 @@ public struct ResponseCache: Sendable {
         try AtomicFile.write(answer, to: fileURL(for: key))
     }
 
-    /// The places and photos in every answer kept, for rebuilding the local index.
+    /// The places and photos in every answer kept (videos left out, licences named from a kept
+    /// flickr.photos.licenses.getInfo answer), for rebuilding the local index.
     public func recordedListings() -> (places: [Place], photos: [Photo]) {
-        var places: [Place] = [], photos: [Photo] = []
+        var places: [Place] = [], photos: [Photo] = [], licenses: [String: License] = [:]
         let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
         for file in files where file.pathExtension == "json" {
             guard let data = try? Data(contentsOf: file) else { continue }
             let json = FlickrSource.unwrappingJSONP(data)
             if let answer = try? JSONDecoder().decode(PhotosAnswer.self, from: json) {
-                photos += (answer.photos.photo?.elements ?? []).map(\.photo).filter { !$0.id.isEmpty }
+                photos += (answer.photos.photo?.elements ?? []).filter(\.isPhoto).map(\.photo).filter { !$0.id.isEmpty }
             } else if let answer = try? JSONDecoder().decode(PlacesAnswer.self, from: json) {
                 places += (answer.places.place?.elements ?? []).map(\.place)
+            } else if let answer = try? JSONDecoder().decode(LicensesAnswer.self, from: json) {
+                licenses.merge(answer.byID) { first, _ in first }
             }
         }
+        for index in photos.indices { photos[index].license = photos[index].license?.named(from: licenses) }
         return (places, photos)
     }
 

@@ -21,14 +21,17 @@ public struct Gazetteer: Sendable {
             }
         }
         self.regions = regionIndex
-        names = entries.map { entry in
-            var unique: [String] = []
-            for name in [entry.name] + entry.alternates {
-                let normalized = SearchText.normalized(name)
-                if !normalized.isEmpty && !unique.contains(normalized) { unique.append(normalized) }
-            }
-            return unique
+        names = entries.map(Self.names(of:))
+    }
+
+    /// An entry's normalized names: its name first, then its alternates, each once.
+    static func names(of entry: GazetteerEntry) -> [String] {
+        var unique: [String] = []
+        for name in [entry.name] + entry.alternates {
+            let normalized = SearchText.normalized(name)
+            if !normalized.isEmpty && !unique.contains(normalized) { unique.append(normalized) }
         }
+        return unique
     }
 
     /// Loads a gazetteer folder (cities.tsv, regions.tsv), a landmarks file and the catalog's places.

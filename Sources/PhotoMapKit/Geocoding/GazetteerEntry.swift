@@ -30,6 +30,8 @@ public struct GazetteerEntry: Sendable, Hashable {
     public var locality: String
     /// Country, region or city names to show beside it.
     public var context: String
+    /// Places: Flickr's place type (7 locality, 8 region, 12 country, …), for their importance.
+    public var placeTypeID: Int?
 
     /// A Flickr place as a location: "Paris, Ile-de-France, France" is the locality Paris in
     /// "Ile-de-France, France". Nil without a coordinate.
@@ -39,6 +41,7 @@ public struct GazetteerEntry: Sendable, Hashable {
         self.init(kind: .place, id: place.id, name: parts.first ?? place.fullName,
                   alternates: place.shortName.isEmpty ? [] : [place.shortName], coordinate: coordinate,
                   population: place.photoCount ?? 0, locality: parts.first ?? "", context: parts.dropFirst().joined(separator: ", "))
+        placeTypeID = place.typeID
     }
 
     /// Creates an entry.

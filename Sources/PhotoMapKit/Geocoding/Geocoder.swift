@@ -31,9 +31,15 @@ public struct Geocoder: Sendable {
         self.gazetteer = gazetteer
     }
 
+    /// Below this a service's candidate never scores its text: the service matched it (an alternate
+    /// name, an abbreviation), so it ranks at least as a name the query starts.
+    static let candidateMatch = 0.7
+
     /// Locations for `query`, best first. A qualifier after the first comma narrows by country or
     /// region ("Portland, Maine", "Córdoba, Argentina"); "lat,lon" is a location of its own.
-    public func find(_ query: String, near: Coordinate? = nil, limit: Int = 10) -> [Result] {
+    /// `candidates` are another geocoder's answers (flickr.places.find's, in its order): they are
+    /// ranked with the gazetteer's entries under the same rule.
+    public func find(_ query: String, near: Coordinate? = nil, limit: Int = 10, candidates: [GazetteerEntry] = []) -> [Result] {
         if let coordinate = Self.coordinate(in: query) {
             let entry = GazetteerEntry(kind: .city, id: "", name: "", coordinate: coordinate)
             return [Result(entry: entry, score: 1, distanceKilometres: near.map { $0.distance(to: coordinate) })]
@@ -57,6 +63,17 @@ public struct Geocoder: Sendable {
         guard !wanted.isEmpty else { return [] }
         let wantedWords = wanted.split(separator: " ")
         var results: [Result] = []
+        func add(_ entry: GazetteerEntry, match: Double) {
+            let distance = near.map { $0.distance(to: entry.coordinate) }
+            let penalty = distance.map { $0 <= Self.insideDistance ? 0 : $0 <= Self.nearDistance ? 0.5 : 1 } ?? 0
+            results.append(Result(entry: entry, score: match + 0.5 * Self.importance(entry) - 0.6 * penalty,
+                                  distanceKilometres: distance))
+        }
+        // The service resolved any qualifier itself; its order breaks ties among its candidates.
+        for (position, entry) in candidates.enumerated() {
+            let match = max(Self.match(wanted, words: wantedWords, against: Gazetteer.names(of: entry)), Self.candidateMatch)
+            add(entry, match: match - 0.001 * Double(position))
+        }
         for (index, entryNames) in gazetteer.names.enumerated() {
             let entry = gazetteer.entries[index]
             if let allowed {
@@ -68,10 +85,7 @@ public struct Geocoder: Sendable {
             }
             let match = Self.match(wanted, words: wantedWords, against: entryNames)
             guard match > 0 else { continue }
-            let distance = near.map { $0.distance(to: entry.coordinate) }
-            let penalty = distance.map { $0 <= Self.insideDistance ? 0 : $0 <= Self.nearDistance ? 0.5 : 1 } ?? 0
-            results.append(Result(entry: entry, score: match + 0.5 * Self.importance(entry) - 0.6 * penalty,
-                                  distanceKilometres: distance))
+            add(entry, match: match)
         }
         results.sort { $0.score != $1.score ? $0.score > $1.score : $0.entry.population > $1.entry.population }
         // A catalog place and the GeoNames city it is are one location: keep the better one.
@@ -102,12 +116,21 @@ public struct Geocoder: Sendable {
         return best
     }
 
-    /// 0–1: population on a log scale for cities; landmarks and catalog places are notable by being there.
+    /// 0–1: population on a log scale for cities; landmarks are notable by being there; Flickr's places
+    /// by their type (a country over a region over a town).
     static func importance(_ entry: GazetteerEntry) -> Double {
         switch entry.kind {
         case .city: return min(log10(Double(entry.population) + 1) / 7, 1)
         case .landmark: return 0.75
-        case .place: return 0.7
+        case .place:
+            // Flickr's place_type_id: 29 continent, 12 country, 8 region, 9 county, 7 locality, 22 neighbourhood.
+            switch entry.placeTypeID {
+            case 29?, 12?: return 0.95
+            case 8?: return 0.85
+            case 9?: return 0.75
+            case 22?: return 0.5
+            default: return 0.7
+            }
         }
     }
 

@@ -24,13 +24,17 @@ public struct Annotation: Sendable, Hashable {
     public var imageURL: String?
     /// Photos: the owner's display name.
     public var owner: String?
-    /// Photos: when it was taken.
+    /// Photos: when it was taken; nil when unknown.
     public var dateTaken: String?
+    /// Photos: the photo's page on Flickr, which every page showing the photo links to.
+    public var pageURL: String?
+    /// Photos: the photo's licence.
+    public var license: License?
 
     /// Creates an annotation.
     public init(kind: Kind, id: String, title: String, subtitle: String, coordinate: Coordinate?,
                 photoCount: Int? = nil, thumbnailURL: String? = nil, imageURL: String? = nil,
-                owner: String? = nil, dateTaken: String? = nil) {
+                owner: String? = nil, dateTaken: String? = nil, pageURL: String? = nil, license: License? = nil) {
         self.kind = kind
         self.id = id
         self.title = title
@@ -41,16 +45,19 @@ public struct Annotation: Sendable, Hashable {
         self.imageURL = imageURL
         self.owner = owner
         self.dateTaken = dateTaken
+        self.pageURL = pageURL
+        self.license = license
     }
 }
 
 extension Annotation: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case kind, id, title, subtitle, latitude, longitude, photoCount, thumbnailURL, imageURL, owner, dateTaken
+        case kind, id, title, subtitle, latitude, longitude, photoCount, thumbnailURL, imageURL, owner, dateTaken, pageURL, license
     }
 
     /// Encodes the listing's JSON form: latitude and longitude are always present (null without a coordinate);
-    /// the kind-specific fields only where they apply.
+    /// the kind-specific fields only where they apply, a photo's always (null when unknown: an unknown date
+    /// taken is null, never Flickr's 1969 placeholder).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kind, forKey: .kind)
@@ -60,9 +67,12 @@ extension Annotation: Encodable {
         try container.encode(coordinate?.latitude, forKey: .latitude)
         try container.encode(coordinate?.longitude, forKey: .longitude)
         try container.encodeIfPresent(photoCount, forKey: .photoCount)
-        try container.encodeIfPresent(thumbnailURL, forKey: .thumbnailURL)
-        try container.encodeIfPresent(imageURL, forKey: .imageURL)
-        try container.encodeIfPresent(owner, forKey: .owner)
-        try container.encodeIfPresent(dateTaken, forKey: .dateTaken)
+        guard kind == .photo else { return }
+        try container.encode(thumbnailURL, forKey: .thumbnailURL)
+        try container.encode(imageURL, forKey: .imageURL)
+        try container.encode(owner, forKey: .owner)
+        try container.encode(dateTaken, forKey: .dateTaken)
+        try container.encode(pageURL, forKey: .pageURL)
+        try container.encode(license, forKey: .license)
     }
 }

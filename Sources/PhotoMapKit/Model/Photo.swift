@@ -1,9 +1,13 @@
+import Foundation
+
 /// A photo's record from flickr.photos.search with the listing extras.
 public struct Photo: Sendable, Hashable {
     /// Flickr's photo id.
     public var id: String
     /// The owner's NSID, e.g. "12345678@N05".
     public var owner: String
+    /// The owner's chosen path alias (Flickr's `pathalias`), used in their photo pages' URLs; empty without one.
+    public var pathAlias: String
     /// The secret part of the image URLs.
     public var secret: String
     /// The image server part of the image URLs.
@@ -14,8 +18,8 @@ public struct Photo: Sendable, Hashable {
     public var descriptionHTML: String
     /// The owner's display name.
     public var ownerName: String
-    /// When the photo was taken, as Flickr formats it ("2011-04-15 17:48:17").
-    public var dateTaken: String
+    /// When the photo was taken, as Flickr formats it ("2011-04-15 17:48:17"); nil when Flickr does not know.
+    public var dateTaken: String?
     /// The photo's tags.
     public var tags: [String]
     /// Where it was taken; nil without geo.
@@ -24,13 +28,17 @@ public struct Photo: Sendable, Hashable {
     public var placeID: String
     /// The image URLs that came with the record, by size.
     public var images: [PhotoSize: ImageReference]
+    /// Its licence (Flickr's `license` extra), named from Flickr's list of licences; nil when not reported.
+    public var license: License?
 
     /// Creates a photo record.
-    public init(id: String, owner: String = "", secret: String = "", server: String = "", title: String = "",
-                descriptionHTML: String = "", ownerName: String = "", dateTaken: String = "", tags: [String] = [],
-                coordinate: Coordinate? = nil, placeID: String = "", images: [PhotoSize: ImageReference] = [:]) {
+    public init(id: String, owner: String = "", pathAlias: String = "", secret: String = "", server: String = "",
+                title: String = "", descriptionHTML: String = "", ownerName: String = "", dateTaken: String? = nil,
+                tags: [String] = [], coordinate: Coordinate? = nil, placeID: String = "",
+                images: [PhotoSize: ImageReference] = [:], license: License? = nil) {
         self.id = id
         self.owner = owner
+        self.pathAlias = pathAlias
         self.secret = secret
         self.server = server
         self.title = title
@@ -41,7 +49,22 @@ public struct Photo: Sendable, Hashable {
         self.coordinate = coordinate
         self.placeID = placeID
         self.images = images
+        self.license = license
     }
+
+    /// Its page on Flickr, `https://www.flickr.com/photos/{pathalias or owner}/{id}`, which Flickr's rules
+    /// ask every shown photo to link to; nil without an owner or an id.
+    public var flickrPageURL: String? {
+        let user = pathAlias.isEmpty ? owner : pathAlias
+        guard !user.isEmpty, !id.isEmpty,
+              let userPart = user.addingPercentEncoding(withAllowedCharacters: Self.pathComponent),
+              let idPart = id.addingPercentEncoding(withAllowedCharacters: Self.pathComponent)
+        else { return nil }
+        return "https://www.flickr.com/photos/\(userPart)/\(idPart)"
+    }
+
+    /// Characters a URL path segment keeps as they are (no "/", so a value cannot add a segment).
+    private static let pathComponent = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/;"))
 }
 
 /// One image of a photo at a given size.

@@ -15,6 +15,14 @@ public struct MapData: Encodable, Sendable {
             public var link: String?
             /// Places: their photo count.
             public var count: Int?
+            /// Photos: the owner's name.
+            public var owner: String?
+            /// Photos: the licence's name.
+            public var license: String?
+            /// Photos: the licence's deed, an http(s) URL.
+            public var licenseURL: String?
+            /// Photos: the photo's page on Flickr, which Flickr's rules ask every shown photo to link to.
+            public var flickr: String?
         }
 
         /// A GeoJSON Point.
@@ -33,7 +41,10 @@ public struct MapData: Encodable, Sendable {
             geometry = annotation.coordinate.map { Point(coordinates: [$0.longitude, $0.latitude]) }
             properties = Properties(kind: annotation.kind.rawValue, id: annotation.id, title: annotation.title,
                                     subtitle: annotation.subtitle, thumbnail: thumbnail, link: link,
-                                    count: annotation.photoCount)
+                                    count: annotation.photoCount, owner: annotation.owner.flatMap { $0.isEmpty ? nil : $0 },
+                                    license: annotation.license?.displayName,
+                                    licenseURL: annotation.license?.url.flatMap(HTML.webURL),
+                                    flickr: annotation.pageURL.flatMap(HTML.webURL))
         }
 
         public func encode(to encoder: any Encoder) throws {

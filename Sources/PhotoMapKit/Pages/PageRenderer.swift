@@ -24,7 +24,7 @@ public enum PageRenderer {
 
     /// A page listing annotations, with a list/map toggle (`defaultView` "list" or "map").
     public static func listPage(title: String, subtitle: String, data: MapData, links: Links,
-                                defaultView: String, attribution: String) throws -> String {
+                                defaultView: String, credits: PageCredits) throws -> String {
         var list = "<ul class=\"annotations\">\n"
         for feature in data.features {
             let properties = feature.properties
@@ -34,11 +34,8 @@ public enum PageRenderer {
             let nogeo = feature.geometry == nil ? " <span class=\"nogeo\">(no location)</span>" : ""
             let text = "\(thumbnail)<span class=\"text\"><span class=\"title\">\(HTML.text(properties.title))</span>"
                 + "<span class=\"subtitle\">\(HTML.text(properties.subtitle))\(nogeo)</span></span>\(count)"
-            if let link = properties.link {
-                list += "<li><a href=\"\(HTML.text(link))\">\(text)</a></li>\n"
-            } else {
-                list += "<li><a>\(text)</a></li>\n"
-            }
+            let item = properties.link.map { "<a href=\"\(HTML.text($0))\">\(text)</a>" } ?? "<a>\(text)</a>"
+            list += "<li>\(item)\(credit(properties).map { "<span class=\"credit\">\($0)</span>" } ?? "")</li>\n"
         }
         list += "</ul>"
         if let clusters = data.clusters, clusters.total > data.features.count {
@@ -50,16 +47,41 @@ public enum PageRenderer {
         """
         let main = "<section id=\"list\">\n\(list)\n</section>\n<section id=\"map-view\"><div id=\"map\"></div></section>"
         return try shell(title: title, subtitle: subtitle, links: links, headerExtra: toggle, main: main, data: data,
-                         view: defaultView, attribution: attribution)
+                         view: defaultView, credits: credits)
     }
 
-    /// A photo's page: the medium image, title, description (safe HTML), owner, date taken, a small map.
+    /// A photo's credit line: its owner, its licence (linked to the deed) and the link back to its page
+    /// on Flickr; nil for anything else.
+    static func credit(_ properties: MapData.Feature.Properties) -> String? {
+        guard properties.kind == "photo" else { return nil }
+        var parts: [String] = []
+        if let owner = properties.owner { parts.append("by \(HTML.text(owner))") }
+        if let license = properties.license {
+            parts.append(properties.licenseURL.map { "<a href=\"\(HTML.text($0))\" rel=\"license noopener noreferrer\">\(HTML.text(license))</a>" }
+                ?? HTML.text(license))
+        }
+        if let flickr = properties.flickr { parts.append("<a class=\"flickr\" href=\"\(HTML.text(flickr))\" rel=\"noopener\">View on Flickr</a>") }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+
+    /// A photo's page: the medium image (linked to the photo's page on Flickr), title, description (safe
+    /// HTML), owner, licence, the link to Flickr, date taken (none when unknown), a small map.
     public static func photoPage(annotation: Annotation, photo: Photo, image: String?, data: MapData, links: Links,
-                                 attribution: String) throws -> String {
-        let picture = image.map { "<figure><img src=\"\(HTML.text($0))\" alt=\"\(HTML.text(annotation.title))\"></figure>" }
-            ?? "<figure><img src=\"\(HTML.text(data.placeholder))\" alt=\"\" width=\"240\" height=\"240\"></figure>"
+                                 credits: PageCredits) throws -> String {
+        let flickr = annotation.pageURL.flatMap(HTML.webURL)
+        var picture = image.map { "<img src=\"\(HTML.text($0))\" alt=\"\(HTML.text(annotation.title))\">" }
+            ?? "<img src=\"\(HTML.text(data.placeholder))\" alt=\"\" width=\"240\" height=\"240\">"
+        if let flickr { picture = "<a href=\"\(HTML.text(flickr))\" rel=\"noopener\">\(picture)</a>" }
+        picture = "<figure>\(picture)</figure>"
         var details = "<dl>"
         if let owner = annotation.owner, !owner.isEmpty { details += "<dt>By</dt><dd>\(HTML.text(owner))</dd>" }
+        if let license = annotation.license {
+            let name = HTML.text(license.displayName)
+            details += "<dt>Licence</dt><dd>" + (license.url.flatMap(HTML.webURL).map {
+                "<a href=\"\(HTML.text($0))\" rel=\"license noopener noreferrer\">\(name)</a>"
+            } ?? name) + "</dd>"
+        }
+        if let flickr { details += "<dt>On Flickr</dt><dd><a class=\"flickr\" href=\"\(HTML.text(flickr))\" rel=\"noopener\">View on Flickr</a></dd>" }
         if let taken = annotation.dateTaken, !taken.isEmpty { details += "<dt>Taken</dt><dd>\(HTML.text(taken))</dd>" }
         if !photo.tags.isEmpty { details += "<dt>Tags</dt><dd>\(HTML.text(photo.tags.joined(separator: " ")))</dd>" }
         if let coordinate = annotation.coordinate {
@@ -76,12 +98,12 @@ public enum PageRenderer {
         </div></article>
         """
         return try shell(title: annotation.title, subtitle: annotation.subtitle, links: links, headerExtra: "", main: main,
-                         data: data, view: "photo", attribution: attribution)
+                         data: data, view: "photo", credits: credits)
     }
 
     /// The page around a body: head with the CSP and styles, header, footer, data and scripts.
     private static func shell(title: String, subtitle: String, links: Links, headerExtra: String, main: String,
-                              data: MapData, view: String, attribution: String) throws -> String {
+                              data: MapData, view: String, credits: PageCredits) throws -> String {
         let assets = HTML.text(links.assets)
         let back = links.back.map { "<a class=\"back\" href=\"\(HTML.text($0.href))\">‹ \(HTML.text($0.label))</a>" } ?? ""
         return """
@@ -103,7 +125,7 @@ public enum PageRenderer {
         <main>
         \(main)
         </main>
-        <footer>\(HTML.text(attribution))</footer>
+        <footer>\(credits.lines.map { "<p>\(HTML.text($0))</p>" }.joined())</footer>
         <script type="application/json" id="photomap-annotations">\(try HTML.scriptJSON(data))</script>
         <script src="\(assets)/leaflet.js"></script>
         <script src="\(assets)/leaflet.markercluster.js"></script>

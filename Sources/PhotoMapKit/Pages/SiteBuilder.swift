@@ -7,10 +7,6 @@ import Foundation
 /// "" for `export` (assets/, squares/, photos/ beside index.html), "paris_files/" for a map page
 /// written as paris.html.
 public struct SiteBuilder {
-    /// Credits shown on every page.
-    public static let attribution = "Outlines: Natural Earth (public domain). Tiles when online: © OpenStreetMap contributors. "
-        + "Place data: GeoNames (CC BY 4.0). Map: Leaflet."
-
     let writer: SiteWriter
     let assets: PageAssets
     /// Where the pages' images come from.
@@ -28,6 +24,9 @@ public struct SiteBuilder {
     }
 
     var assetsFolder: String { prefix + "assets" }
+
+    /// Who the pages' records come from, credited in each page's footer with Flickr's notice.
+    public var credits = PageCredits([.catalog])
 
     /// Above this many located annotations a page is clustered ahead of time: markercluster copes with
     /// ~10,000–50,000 markers (its README), and tiles of pre-made clusters with any number.
@@ -108,7 +107,8 @@ public struct SiteBuilder {
     }
 
     /// Writes a map page of mixed annotations (found locations, search results): photos show their
-    /// square and link to their medium image; the first view fits them all, or centres on `focus`.
+    /// square and link to their medium image (and, as every photo does, to their page on Flickr); the
+    /// first view fits them all, or centres on `focus`.
     public func writeAnnotationsPage(at path: String, title: String, subtitle: String, annotations: [Annotation],
                                      focus: Coordinate?) throws {
         var features: [MapData.Feature] = []
@@ -129,7 +129,7 @@ public struct SiteBuilder {
         var data = mapData(features, for: path)
         data.focus = focus.map { [$0.latitude, $0.longitude] }
         try writer.write(try PageRenderer.listPage(title: title, subtitle: subtitle, data: data, links: links(for: path, back: nil),
-                                                   defaultView: "map", attribution: Self.attribution), to: path)
+                                                   defaultView: "map", credits: credits), to: path)
     }
 
     /// A page's map data, its placeholder linked from the page.
@@ -148,7 +148,7 @@ public struct SiteBuilder {
         let image = try copyImage(of: photo, size: .medium, folder: "images")
         let data = mapData([MapData.Feature(annotation, thumbnail: square.flatMap { relative($0, from: path) }, link: nil)], for: path)
         try writer.write(try PageRenderer.photoPage(annotation: annotation, photo: photo, image: image.flatMap { relative($0, from: path) },
-                                                    data: data, links: links(for: path, back: back), attribution: Self.attribution),
+                                                    data: data, links: links(for: path, back: back), credits: credits),
                          to: path)
     }
 
@@ -158,7 +158,7 @@ public struct SiteBuilder {
         var data = mapData(features, for: path)
         data.clusters = clusters
         try writer.write(try PageRenderer.listPage(title: title, subtitle: subtitle, data: data, links: links(for: path, back: back),
-                                                   defaultView: defaultView, attribution: Self.attribution), to: path)
+                                                   defaultView: defaultView, credits: credits), to: path)
     }
 
     /// The cached image copied into the site as `{folder}/{cache file name}.{png|jpg}`; nil when the

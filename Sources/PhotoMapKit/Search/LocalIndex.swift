@@ -62,7 +62,7 @@ public final class LocalIndex {
     /// Above this many cells, a search filters by the R*Tree rather than by cell tokens.
     static let maximumCells = 400
     /// Bumped when the tables change: an older index is emptied and refilled.
-    static let schemaVersion = "3"
+    static let schemaVersion = "4"
 
     private let database: SQLiteDatabase
 
@@ -93,6 +93,7 @@ public final class LocalIndex {
             CREATE TABLE IF NOT EXISTS records (
                 rowid INTEGER PRIMARY KEY, kind TEXT NOT NULL, id TEXT NOT NULL, title TEXT NOT NULL, subtitle TEXT NOT NULL,
                 latitude REAL, longitude REAL, thumbnail TEXT, image TEXT, owner TEXT, taken TEXT, count INTEGER,
+                page TEXT, license_id TEXT, license_name TEXT, license_url TEXT,
                 origin TEXT NOT NULL DEFAULT 'fetched', UNIQUE (kind, id));
             CREATE VIRTUAL TABLE IF NOT EXISTS records_text USING fts5(body, cell, tokenize = 'unicode61 remove_diacritics 2');
             CREATE VIRTUAL TABLE IF NOT EXISTS records_where USING rtree(id, min_lat, max_lat, min_lon, max_lon);
@@ -111,12 +112,14 @@ public final class LocalIndex {
         guard !records.isEmpty else { return }
         try database.transaction {
             let upsert = try database.prepare("""
-                INSERT INTO records (kind, id, title, subtitle, latitude, longitude, thumbnail, image, owner, taken, count, origin)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO records (kind, id, title, subtitle, latitude, longitude, thumbnail, image, owner, taken, count,
+                    page, license_id, license_name, license_url, origin)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (kind, id) DO UPDATE SET title = excluded.title, subtitle = excluded.subtitle,
                     latitude = excluded.latitude, longitude = excluded.longitude, thumbnail = excluded.thumbnail,
                     image = excluded.image, owner = excluded.owner, taken = excluded.taken, count = excluded.count,
-                    origin = excluded.origin
+                    page = excluded.page, license_id = excluded.license_id, license_name = excluded.license_name,
+                    license_url = excluded.license_url, origin = excluded.origin
                 RETURNING rowid
                 """)
             let clearText = try database.prepare("DELETE FROM records_text WHERE rowid = ?")
@@ -130,7 +133,8 @@ public final class LocalIndex {
                                  annotation.coordinate.map { .real($0.latitude) } ?? .null,
                                  annotation.coordinate.map { .real($0.longitude) } ?? .null,
                                  text(annotation.thumbnailURL), text(annotation.imageURL), text(annotation.owner), text(annotation.dateTaken),
-                                 annotation.photoCount.map { .integer(Int64($0)) } ?? .null, .text(origin)])
+                                 annotation.photoCount.map { .integer(Int64($0)) } ?? .null, text(annotation.pageURL),
+                                 text(annotation.license?.id), text(annotation.license?.name), text(annotation.license?.url), .text(origin)])
                 try upsert.step()
                 guard let rowid = upsert.integer(0) else { continue }
                 try upsert.step()  // RETURNING yields one row; finish the statement
@@ -151,15 +155,23 @@ public final class LocalIndex {
     }
 
     /// Records whose text matches every word of `query` (each as a word or a word's start), within
-    /// `radiusKilometres` of `centre` (anywhere without one), ranked by relevance and distance; at most `limit`.
-    public func search(_ query: String, near centre: Coordinate?, radiusKilometres: Double, limit: Int) throws -> [SearchHit] {
+    /// `radiusKilometres` of `centre` (anywhere without one), ranked by relevance and distance; at most
+    /// `limit`. With `photoIDs`, only those photos (a Flickr search's results, ranked as local ones are).
+    public func search(_ query: String, near centre: Coordinate?, radiusKilometres: Double, limit: Int,
+                       photoIDs: [String]? = nil) throws -> [SearchHit] {
         guard let words = Self.matchExpression(query) else { return [] }
         // Cell tokens sit in a column of their own, weighted 0: they narrow, they never match a word.
         let columns = "r.kind, r.id, r.title, r.subtitle, r.latitude, r.longitude, r.thumbnail, r.image, r.owner, r.taken, r.count, "
-            + "bm25(records_text, 1.0, 0.0)"
+            + "bm25(records_text, 1.0, 0.0), r.page, r.license_id, r.license_name, r.license_url"
         let match = "body : (\(words))"
         let statement: SQLiteStatement
-        if let centre {
+        if let photoIDs {
+            let list = String(decoding: try JSONEncoder().encode(photoIDs), as: UTF8.self)
+            statement = try database.prepare("""
+                SELECT \(columns) FROM records_text JOIN records r ON r.rowid = records_text.rowid
+                WHERE records_text MATCH ? AND r.kind = 'photo' AND r.id IN (SELECT value FROM json_each(?))
+                """, [.text(match), .text(list)])
+        } else if let centre {
             let box = SearchBox(centre: centre, radiusKilometres: radiusKilometres)
             // Records inside the box, tested in SQL before the relevance cut, so a small circle keeps all it holds.
             let inBox = "r.latitude BETWEEN ? AND ? AND (" + box.longitudes.map { _ in "r.longitude BETWEEN ? AND ?" }.joined(separator: " OR ") + ")"
@@ -197,7 +209,11 @@ public final class LocalIndex {
             let annotation = Annotation(kind: kind, id: statement.text(1), title: statement.text(2), subtitle: statement.text(3),
                                         coordinate: coordinate, photoCount: statement.integer(10).map { Int($0) },
                                         thumbnailURL: statement.optionalText(6), imageURL: statement.optionalText(7),
-                                        owner: statement.optionalText(8), dateTaken: statement.optionalText(9))
+                                        owner: statement.optionalText(8), dateTaken: statement.optionalText(9),
+                                        pageURL: statement.optionalText(12),
+                                        license: statement.optionalText(13).map {
+                                            License(id: $0, name: statement.text(14), url: statement.optionalText(15))
+                                        })
             // SQLite's bm25 is lower for better matches.
             hits.append(SearchHit(annotation: annotation, relevance: -(statement.real(11) ?? 0), distanceKilometres: distance))
         }

@@ -19,6 +19,12 @@
     return link;
   }
 
+  /* An absolute http(s) link, or null: credits link only out to the web. */
+  function webLink(link) {
+    link = safeLink(link);
+    return link && /^https?:\/\//i.test(link) ? link : null;
+  }
+
   function element(tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
@@ -44,6 +50,8 @@
     text.appendChild(element('div', 'callout-title', properties.title));
     if (properties.subtitle) text.appendChild(element('div', 'callout-subtitle', properties.subtitle));
     if (properties.count) text.appendChild(element('div', 'callout-count', properties.count + ' photos'));
+    var credit = creditLine(properties);
+    if (credit) text.appendChild(credit);
     box.appendChild(text);
     var link = safeLink(properties.link);
     if (link) {
@@ -55,6 +63,37 @@
       box.appendChild(disclosure);
     }
     return box;
+  }
+
+  /* A photo's owner, licence and link back to its page on Flickr, as Flickr's rules ask. */
+  function creditLine(properties) {
+    if (properties.kind !== 'photo') return null;
+    var line = element('div', 'callout-credit'), parts = [];
+    if (properties.owner) parts.push(document.createTextNode('by ' + properties.owner));
+    if (properties.license) {
+      var licence = webLink(properties.licenseURL);
+      if (licence) {
+        var deed = element('a', null, properties.license);
+        deed.href = licence;
+        deed.rel = 'license noopener noreferrer';
+        parts.push(deed);
+      } else {
+        parts.push(document.createTextNode(properties.license));
+      }
+    }
+    var flickr = webLink(properties.flickr);
+    if (flickr) {
+      var back = element('a', 'flickr', 'View on Flickr');
+      back.href = flickr;
+      back.rel = 'noopener';
+      parts.push(back);
+    }
+    if (!parts.length) return null;
+    parts.forEach(function (part, index) {
+      if (index) line.appendChild(document.createTextNode(' \u00b7 '));
+      line.appendChild(part);
+    });
+    return line;
   }
 
   function loadThumbnail(popup) {

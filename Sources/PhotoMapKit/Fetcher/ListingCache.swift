@@ -1,0 +1,100 @@
+import Foundation
+
+/// flickr.photos.search's answers kept as one growing listing per query (its parameters but `page`
+/// and `per_page`), in a `ResponseCache`. Any page of any size that the listing holds is answered from
+/// it: `photos --limit 5` after `--limit 100` makes no request, and `--offline` answers every listing
+/// an earlier run fetched at least as far, whatever page size it used.
+///
+/// A listing is stored as a flickr.photos.search answer (its records byte for byte, so anything that
+/// reads kept answers reads it) plus, under `"listing"`, when each record was fetched (a page is fresh
+/// when all its records are) and whether the listing reached its end.
+struct ListingCache {
+    /// Where the listings are kept.
+    let store: ResponseCache
+
+    /// What a kept listing knows besides its records.
+    private struct Status: Codable {
+        /// Whether the last record is Flickr's last (a page past it is empty, not missing).
+        var complete: Bool
+        /// Seconds since 1970 at which each record was fetched, in the records' order.
+        var fetched: [Int]
+        /// Flickr's count of results for the query.
+        var total: Int
+    }
+
+    private struct Envelope: Decodable {
+        struct Photos: Decodable {
+            let pages: LenientValue?
+            let total: LenientValue?
+        }
+        let photos: Photos
+    }
+
+    /// The key of the listing a request belongs to: its parameters without the paging.
+    static func key(endpoint: String, method: String, parameters: [(key: String, value: String)]) -> String {
+        let query = parameters.filter { $0.key != "page" && $0.key != "per_page" }.map { "\($0.key)=\($0.value)" }
+        return (["listing", HTTPError.redacted(endpoint), method] + query).joined(separator: "\n")
+    }
+
+    /// Page `page` of `perPage` results when the listing holds all of it, fresh (or of any age, `allowStale`).
+    func answer(page: Int, perPage: Int, key: String, allowStale: Bool, now: Date = Date()) -> Data? {
+        guard let (records, status) = load(key), page >= 1, perPage >= 1 else { return nil }
+        let start = (page - 1) * perPage, end = min(start + perPage, records.count)
+        guard records.count >= start + perPage || status.complete else { return nil }
+        if !allowStale {
+            // An empty page past the end is as fresh as the listing's end.
+            let times = start < end ? status.fetched[start..<end] : status.fetched.suffix(1)
+            guard let oldest = times.min(), now.timeIntervalSince1970 - Double(oldest) < store.timeToLive else { return nil }
+        }
+        return PhotosPage.answer(records, page: page, perPage: perPage, total: max(status.total, records.count))
+    }
+
+    /// Adds a page Flickr sent to the listing: its records replace those at its place, the ones after
+    /// it stay unless this page was the last.
+    func keep(_ answer: Data, page: Int, perPage: Int, key: String, now: Date = Date()) throws {
+        guard page >= 1, let fresh = JSONArraySplitter.elements(ofArrayAfter: Self.recordsKey, in: answer),
+              let envelope = try? JSONDecoder().decode(Envelope.self, from: FlickrSource.unwrappingJSONP(answer))
+        else { return }
+        var (records, status) = load(key) ?? ([], Status(complete: false, fetched: [], total: 0))
+        let start = (page - 1) * perPage
+        // A page past the listing's end leaves a gap that nothing could fill: keep what is kept.
+        guard start <= records.count else { return }
+        let stamp = Int(now.timeIntervalSince1970)
+        let last = fresh.count < perPage || page >= envelope.photos.pages?.int ?? Int.max
+        let after = last ? records.count : min(start + fresh.count, records.count)
+        records = Array(records[..<start]) + fresh + records[after...]
+        status.fetched = Array(status.fetched[..<start]) + Array(repeating: stamp, count: fresh.count) + status.fetched[after...]
+        status.complete = last || status.complete
+        status.total = envelope.photos.total?.int ?? records.count
+        try store.store(Self.encode(records, status: status), for: key)
+    }
+
+    private static let recordsKey = #""photo":"#
+
+    private static let statusKey = Data(#","listing":"#.utf8)
+
+    /// The kept listing, or nil when there is none or it does not read back whole. The status is read
+    /// from the file's end, where it was written, so the records are split as bytes, never parsed.
+    private func load(_ key: String) -> ([Data], Status)? {
+        guard let data = store.answer(for: key, allowStale: true), data.last == UInt8(ascii: "}"),
+              let marker = data.range(of: Self.statusKey, options: .backwards),
+              let status = try? JSONDecoder().decode(Status.self, from: data[marker.upperBound..<(data.endIndex - 1)]),
+              let records = JSONArraySplitter.elements(ofArrayAfter: Self.recordsKey, in: data),
+              status.fetched.count == records.count
+        else { return nil }
+        return (records, status)
+    }
+
+    private static func encode(_ records: [Data], status: Status) throws -> Data {
+        var data = Data(#"{"photos":{"page":1,"pages":1,"perpage":\#(max(records.count, 1)),"total":"\#(status.total)","photo":["#.utf8)
+        for (index, record) in records.enumerated() {
+            if index > 0 { data.append(UInt8(ascii: ",")) }
+            data.append(record)
+        }
+        data.append(contentsOf: #"]},"stat":"ok""#.utf8)
+        data.append(Self.statusKey)
+        data.append(try JSONEncoder().encode(status))
+        data.append(UInt8(ascii: "}"))
+        return data
+    }
+}
