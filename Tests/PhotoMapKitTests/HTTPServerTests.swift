@@ -7,9 +7,16 @@ import PhotoMapTestSupport
 
 @Suite("HTTP server on libmicrohttpd")
 struct HTTPServerTests {
+    /// Requests to /never that reached the handler.
+    final class Counter: Sendable {
+        let value = Atomic<Int>(0)
+    }
+    let neverAsked = Counter()
+
     /// A server answering /now at once, /later after 0.2 s from another thread, /never not at all.
     func server(connectionLimit: Int = 64) throws -> HTTPServer {
-        try HTTPServer(.init(port: 0, connectionLimit: connectionLimit)) { request in
+        let neverAsked = neverAsked
+        return try HTTPServer(.init(port: 0, connectionLimit: connectionLimit)) { request in
             switch request.path {
             case "/now":
                 return .now(.text(200, "now \(request.query["q"] ?? "")", headers: [("X-Seen-Host", request.headers["host"] ?? "")]))
@@ -18,6 +25,7 @@ struct HTTPServerTests {
                     DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { answer(.text(200, "later")) }
                 }
             case "/never":
+                neverAsked.value.add(1, ordering: .relaxed)
                 return .later { _ in }
             default:
                 return .now(.text(404, "not here"))
@@ -66,7 +74,7 @@ struct HTTPServerTests {
         let server = try server()
         let port = server.port
         let waiting = Task { try RawHTTP.send("GET /never HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: port) }
-        try await Task.sleep(nanoseconds: 200_000_000)
+        while neverAsked.value.load(ordering: .relaxed) == 0 { try await Task.sleep(nanoseconds: 20_000_000) }
         let started = Date()
         server.stop(grace: 0.5)
         #expect(Date().timeIntervalSince(started) < 3)
