@@ -79,12 +79,15 @@ public final class HTTPServer: Sendable {
         if listening >= 0 { close(listening) }
         var deadline = Date().addingTimeInterval(grace)
         while core.active.load(ordering: .relaxed) > 0 && Date() < deadline { usleep(20_000) }
-        // MHD refuses to stop with suspended connections: answer them now, and let the answers go out.
-        for waiting in core.suspended.withLock({ Array($0.values) }) {
-            waiting.answer(ServerResponse.text(503, "photomap is stopping"))
-        }
-        deadline = Date().addingTimeInterval(1)
-        while core.active.load(ordering: .relaxed) > 0 && Date() < deadline { usleep(5_000) }
+        // MHD refuses to stop with suspended connections: answer them now (again and again, for a
+        // request that was about to suspend as this began), and let the answers go out.
+        deadline = Date().addingTimeInterval(2)
+        repeat {
+            for waiting in core.suspended.withLock({ Array($0.values) }) {
+                waiting.answer(ServerResponse.text(503, "photomap is stopping"))
+            }
+            usleep(5_000)
+        } while core.active.load(ordering: .relaxed) > 0 && Date() < deadline
         MHD_stop_daemon(daemon.pointer)
         Unmanaged.passUnretained(core).release()
     }
