@@ -30,7 +30,7 @@ enum FindCommand {
         let limit = try PhotosCommand.limit(parsed.value("limit") ?? "5")
         let locations = Locations(configuration: configuration, console: console)
         let near = try locations.near(parsed)
-        let results = try locations.geocode(query, near: near, limit: limit)
+        let results = try locations.finder().find(query, near: near, limit: limit)
         guard !results.isEmpty else { throw CommandFailure("no location found for \"\(query)\"") }
         let annotations = results.map(\.entry.annotation)
         if parsed.has("json") {

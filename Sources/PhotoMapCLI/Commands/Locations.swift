@@ -34,28 +34,33 @@ final class Locations {
         return gazetteer
     }
 
-    /// Locations for a query: the gazetteer's (GeoNames cities, the catalog's places and landmarks), and
-    /// with the Flickr source online flickr.places.find's too, all ranked under one rule. Flickr's place
-    /// lookup knows places, not landmarks, and keeps its own order whatever `near` says.
-    func geocode(_ query: String, near: Coordinate?, limit: Int) throws -> [Geocoder.Result] {
-        var candidates: [GazetteerEntry] = []
-        if configuration.source == .flickr && !configuration.offline, let source = try configuration.makeSource(console: console) as? FlickrSource {
-            candidates = try source.findPlaces(query).items.compactMap(GazetteerEntry.init(place:))
-        }
-        return Geocoder(gazetteer: try gazetteer()).find(query, near: near, limit: limit, candidates: candidates)
+    /// The finder `find`, `--near` and the served pages geocode with: the gazetteer, and with the Flickr
+    /// source online flickr.places.find too.
+    func finder() throws -> LocationFinder {
+        let gazetteer = try self.gazetteer()
+        let online = configuration.source == .flickr && !configuration.offline
+        return LocationFinder(gazetteer: { gazetteer },
+                              places: online ? try configuration.makeSource(console: console) as? any PlaceFinding : nil)
+    }
+
+    /// The search `search` and the served pages run: the local index, or Flickr's photos.search online.
+    func search() throws -> PhotoSearch {
+        let online = configuration.source == .flickr && !configuration.offline
+        return PhotoSearch(index: LocalIndex.file(in: configuration.cacheDirectory),
+                           online: online ? try configuration.makeSource(console: console) as? any PhotoSearching : nil,
+                           adapter: configuration.adapter)
     }
 
     /// `--near`: a "lat,lon" pair, or a name geocoded to its best location.
     func near(_ parsed: ParsedArguments) throws -> Coordinate? {
         guard let text = parsed.value("near") else { return nil }
-        if let coordinate = Geocoder.coordinate(in: text) { return coordinate }
-        if text.split(separator: ",").count == 2, text.split(separator: ",").allSatisfy({ Double($0.trimmingCharacters(in: .whitespaces)) != nil }) {
+        do {
+            return try finder().point(text)
+        } catch LocationError.coordinateOutOfRange {
             throw UsageError("--near \(text): latitude must be within ±90 and longitude within ±180")
-        }
-        guard let best = try geocode(text, near: nil, limit: 1).first else {
+        } catch LocationError.nothingFound {
             throw CommandFailure("--near: no location found for \"\(text)\"")
         }
-        return best.entry.coordinate
     }
 
     /// The local index, holding the embedded catalog (indexed on first use).

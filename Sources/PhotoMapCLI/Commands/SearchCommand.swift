@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PhotoMapKit
+import Synchronization
 
 /// `photomap search QUERY... --near …`: local search; every matching photo, place and landmark around a point.
 enum SearchCommand {
@@ -27,7 +28,7 @@ enum SearchCommand {
         acceptsArguments: true)
 
     /// One query's answer.
-    struct Answer {
+    struct Answer: Sendable {
         let query: String
         var hits: [SearchHit] = []
         var error: (any Error)?
@@ -43,35 +44,25 @@ enum SearchCommand {
 
         let online = configuration.source == .flickr && !configuration.offline
         _ = try locations.index()  // indexes the catalog, once, before the parallel searches open their own connections
-        let indexFile = LocalIndex.file(in: configuration.cacheDirectory)
-        let results = AnswerBox(count: queries.count)
-        // Each query on its own thread, with its own index connection or Flickr transport.
-        DispatchQueue.concurrentPerform(iterations: queries.count) { position in
-            var answer = Answer(query: queries[position])
-            do {
-                if online {
-                    guard let source = try configuration.makeSource(console: console) as? FlickrSource else {
-                        throw CommandFailure("the Flickr source is not available")
-                    }
-                    // Flickr sorts by date posted unless asked otherwise.
-                    var criteria = ["text": answer.query, "has_geo": "1", "sort": "relevance"]
-                    if let near {
-                        criteria.merge(["lat": String(near.latitude), "lon": String(near.longitude), "radius": String(radius),
-                                        "radius_units": "km"]) { $1 }
-                    }
-                    // The source keeps what it fetched in the local index, which ranks it below.
-                    let photos = try source.searchPhotos(criteria, limit: limit).items
-                    answer.hits = ranked(photos, query: answer.query, near: near, radius: radius, index: indexFile,
-                                         adapter: configuration.adapter)
-                } else {
-                    answer.hits = try LocalIndex(file: indexFile).search(answer.query, near: near, radiusKilometres: radius, limit: limit)
+        let search = try locations.search()
+        // Each query on a thread of its own (they wait on SQLite or Flickr), with its own connection.
+        let finished = DispatchGroup()
+        let found = Mutex([Answer?](repeating: nil, count: queries.count))
+        for (position, query) in queries.enumerated() {
+            finished.enter()
+            Thread {
+                var answer = Answer(query: query)
+                do {
+                    answer.hits = try search.search(query, near: near, radius: radius, limit: limit)
+                } catch {
+                    answer.error = error
                 }
-            } catch {
-                answer.error = error
-            }
-            results.set(position, answer)
+                found.withLock { $0[position] = answer }
+                finished.leave()
+            }.start()
         }
-        let answers = results.answers
+        finished.wait()
+        let answers = found.withLock { $0.compactMap { $0 } }
         // What the other queries found is printed before a failed one ends the run.
         try print(answers.filter { $0.error == nil }, near: near, json: parsed.has("json"), console: console)
         if let failure = answers.first(where: { $0.error != nil }), let error = failure.error { throw error }
@@ -87,24 +78,6 @@ enum SearchCommand {
                                              subtitle: "\(annotations.count) results", annotations: annotations, focus: nil)
             MapOutput.report(file, writer: writer, console: console)
         }
-    }
-
-    /// Flickr's results ranked as local ones are: only those within the radius of `near` (Flickr's answers
-    /// were seen to hold photos thousands of kilometres out), by relevance over their title, description and
-    /// tags, then distance; those the index's words do not find (Flickr matched them otherwise) come last,
-    /// nearest first. An index that cannot rank leaves them all in that last order.
-    static func ranked(_ photos: [Photo], query: String, near: Coordinate?, radius: Double, index: URL,
-                       adapter: AnnotationAdapter) -> [SearchHit] {
-        let within: [SearchHit] = photos.compactMap { photo in
-            let annotation = adapter.annotation(for: photo)
-            guard let coordinate = annotation.coordinate else { return nil }
-            let distance = near.map(coordinate.distance) ?? 0
-            return distance <= radius || near == nil ? SearchHit(annotation: annotation, relevance: 0, distanceKilometres: distance) : nil
-        }
-        let byText = (try? LocalIndex(file: index).search(query, near: near, radiusKilometres: radius, limit: within.count,
-                                                           photoIDs: within.map(\.annotation.id))) ?? []
-        let found = Set(byText.map(\.annotation.id))
-        return byText + within.filter { !found.contains($0.annotation.id) }.sorted { $0.distanceKilometres < $1.distanceKilometres }
     }
 
     private static func print(_ answers: [Answer], near: Coordinate?, json: Bool, console: Console) throws {
@@ -154,18 +127,4 @@ private struct SearchOutput: Encodable {
         try container.encode(query, forKey: .query)
         try container.encode(hasCentre ? (hit.distanceKilometres * 1000).rounded() / 1000 : nil, forKey: .distanceKm)
     }
-}
-
-/// The queries' answers, filled from parallel threads.
-private final class AnswerBox: @unchecked Sendable {
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var stored: [SearchCommand.Answer?]
-
-    init(count: Int) {
-        stored = Array(repeating: nil, count: count)
-    }
-
-    func set(_ position: Int, _ answer: SearchCommand.Answer) { lock.withLock { stored[position] = answer } }
-    var answers: [SearchCommand.Answer] { lock.withLock { stored.compactMap { $0 } } }
 }

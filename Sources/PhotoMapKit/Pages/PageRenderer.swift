@@ -4,9 +4,12 @@ import Foundation
 /// `HTML.scriptJSON`; the pages run no inline script and their Content-Security-Policy forbids any.
 public enum PageRenderer {
     /// Scripts only from files beside the page; no inline scripts or handlers; images from the page's
-    /// folder or OpenStreetMap's tiles; nothing fetched by script.
-    static let contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-        + "img-src 'self' data: https://tile.openstreetmap.org; connect-src 'none'; base-uri 'none'; form-action 'none'"
+    /// folder or OpenStreetMap's tiles; nothing fetched by script, except a served page's calls to its
+    /// own server's API (`connect-src 'self'`).
+    public static func contentSecurityPolicy(servesAPI: Bool) -> String {
+        "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https://tile.openstreetmap.org; "
+            + "connect-src \(servesAPI ? "'self'" : "'none'"); base-uri 'none'; form-action 'none'"
+    }
 
     /// Where a page sits and what it links to, all relative to the page.
     public struct Links: Sendable {
@@ -14,11 +17,14 @@ public enum PageRenderer {
         public var assets: String
         /// The back link and its label, if any.
         public var back: (href: String, label: String)?
+        /// Whether the page may call its server's API: it then has the search box.
+        public var servesAPI: Bool
 
         /// Links for a page.
-        public init(assets: String, back: (href: String, label: String)? = nil) {
+        public init(assets: String, back: (href: String, label: String)? = nil, servesAPI: Bool = false) {
             self.assets = assets
             self.back = back
+            self.servesAPI = servesAPI
         }
     }
 
@@ -106,13 +112,19 @@ public enum PageRenderer {
                               data: MapData, view: String, credits: PageCredits) throws -> String {
         let assets = HTML.text(links.assets)
         let back = links.back.map { "<a class=\"back\" href=\"\(HTML.text($0.href))\">‹ \(HTML.text($0.label))</a>" } ?? ""
+        // Served pages find places and search photos through the server (photomap.js talks to /api/).
+        let search = links.servesAPI ? """
+            <form class="search" role="search"><input type="search" name="q" placeholder="Find a place, or search photos in view" \
+            aria-label="Find a place, or search photos in view" autocomplete="off"><button type="submit">Search</button>\
+            <output class="search-status" aria-live="polite"></output></form>
+            """ : ""
         return """
         <!DOCTYPE html>
         <html lang="en">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy)">
+        <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy(servesAPI: links.servesAPI))">
         <meta name="referrer" content="no-referrer">
         <title>\(HTML.text(title)) · photomap</title>
         <link rel="stylesheet" href="\(assets)/leaflet.css">
@@ -120,8 +132,8 @@ public enum PageRenderer {
         <link rel="stylesheet" href="\(assets)/MarkerCluster.Default.css">
         <link rel="stylesheet" href="\(assets)/photomap.css">
         </head>
-        <body data-view="\(HTML.text(view))">
-        <header>\(back)<div class="titles"><h1>\(HTML.text(title))</h1><p class="subtitle">\(HTML.text(subtitle))</p></div>\(headerExtra)</header>
+        <body data-view="\(HTML.text(view))"\(links.servesAPI ? " data-api=\"/api\"" : "")>
+        <header>\(back)<div class="titles"><h1>\(HTML.text(title))</h1><p class="subtitle">\(HTML.text(subtitle))</p></div>\(search)\(headerExtra)</header>
         <main>
         \(main)
         </main>

@@ -1,0 +1,15 @@
+/// A source that looks places up by name (Flickr's flickr.places.find: "not a geocoder", an address
+/// rounds up to its city). The embedded catalog has no such lookup: its places are in the gazetteer.
+public protocol PlaceFinding: Sendable {
+    /// The places a typed name may mean, in the source's order.
+    func findPlaces(_ query: String) throws -> Listing<Place>
+}
+
+/// A source that searches photos by criteria (text, lat, lon, radius, …: flickr.photos.search).
+/// The embedded catalog is searched through the local index instead.
+public protocol PhotoSearching: Sendable {
+    /// Up to `limit` photos matching `criteria`, in the source's order.
+    func searchPhotos(_ criteria: [String: String], limit: Int) throws -> Listing<Photo>
+}
+
+extension FlickrSource: PlaceFinding, PhotoSearching {}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// What can go wrong finding a location.
+public enum LocationError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// No place, landmark or address matched.
+    case nothingFound(query: String)
+    /// "lat,lon" with a latitude beyond ±90 or a longitude beyond ±180.
+    case coordinateOutOfRange(String)
+
+    /// What failed, with what.
+    public var description: String {
+        switch self {
+        case let .nothingFound(query): return "no location found for \"\(query)\""
+        case let .coordinateOutOfRange(text): return "\(text): latitude must be within ±90 and longitude within ±180"
+        }
+    }
+}
+
+/// Geocoding as `find` and the served pages do it: the offline gazetteer's entries (GeoNames cities,
+/// the catalog's places and landmarks) and, when a place finder is given (Flickr online), its
+/// candidates too, ranked under one rule. Flickr knows places, not landmarks; the gazetteer knows
+/// landmarks; together they answer both.
+public struct LocationFinder: Sendable {
+    private let gazetteer: @Sendable () throws -> Gazetteer
+    private let places: (any PlaceFinding)?
+
+    /// A finder over the gazetteer `gazetteer` gives (loaded on first use) and, if given, `places`.
+    public init(gazetteer: @escaping @Sendable () throws -> Gazetteer, places: (any PlaceFinding)?) {
+        self.gazetteer = gazetteer
+        self.places = places
+    }
+
+    /// Locations for `query`, best first, favouring those near `near`.
+    public func find(_ query: String, near: Coordinate?, limit: Int) throws -> [Geocoder.Result] {
+        let candidates = try places?.findPlaces(query).items.compactMap(GazetteerEntry.init(place:)) ?? []
+        return Geocoder(gazetteer: try gazetteer()).find(query, near: near, limit: limit, candidates: candidates)
+    }
+
+    /// A point named by `text`: a "lat,lon" pair, or the best location for a name.
+    public func point(_ text: String) throws -> Coordinate {
+        if let coordinate = Geocoder.coordinate(in: text) { return coordinate }
+        let parts = text.split(separator: ",")
+        if parts.count == 2, parts.allSatisfy({ Double($0.trimmingCharacters(in: .whitespaces)) != nil }) {
+            throw LocationError.coordinateOutOfRange(text)
+        }
+        guard let best = try find(text, near: nil, limit: 1).first else { throw LocationError.nothingFound(query: text) }
+        return best.entry.coordinate
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Builds the HTML of photomap's pages from records: the features a list or map shows, list pages,
+/// photo pages. Where links point is `links`' business; what pages say and how they look is the
+/// same whether they are written to disk or served.
+public struct PageBuilder {
+    /// Where links point.
+    public let links: any PageLinks
+    /// Titles and subtitles.
+    public let adapter: AnnotationAdapter
+    /// Who the pages' records come from, credited in each page's footer with Flickr's notice.
+    public var credits: PageCredits
+
+    /// A builder linking through `links`.
+    public init(links: any PageLinks, adapter: AnnotationAdapter, credits: PageCredits) {
+        self.links = links
+        self.adapter = adapter
+        self.credits = credits
+    }
+
+    /// The features of places on the page at `path`, each linking to `link(place)` (a site path or a URL).
+    public func features(of places: [Place], on path: String, link: (Place) -> String?) -> [MapData.Feature] {
+        places.map { place in
+            MapData.Feature(adapter.annotation(for: place), thumbnail: nil, link: link(place).flatMap { relative($0, from: path) })
+        }
+    }
+
+    /// The features of photos on the page at `path`: each with its square and a link to its page.
+    public func features(of photos: [Photo], on path: String) throws -> [MapData.Feature] {
+        try photos.map { photo in
+            MapData.Feature(adapter.annotation(for: photo), thumbnail: try links.image(of: photo, size: .square).map { relative($0, from: path) },
+                            link: relative(links.photoPage(photo), from: path))
+        }
+    }
+
+    /// The features of mixed annotations (found locations, search results): photos show their square
+    /// and link to their medium image (and, as every photo does, to their page on Flickr).
+    public func features(of annotations: [Annotation], on path: String) throws -> [MapData.Feature] {
+        try annotations.map { annotation in
+            guard annotation.kind == .photo else { return MapData.Feature(annotation, thumbnail: nil, link: nil) }
+            let photo = Self.photo(of: annotation)
+            return MapData.Feature(annotation, thumbnail: try links.image(of: photo, size: .square).map { relative($0, from: path) },
+                                   link: try links.image(of: photo, size: .medium).map { relative($0, from: path) })
+        }
+    }
+
+    /// A search result's photo: its annotation carries the image URLs, which is all images need.
+    public static func photo(of annotation: Annotation) -> Photo {
+        var images: [PhotoSize: ImageReference] = [:]
+        images[.square] = annotation.thumbnailURL.map { ImageReference(url: $0) }
+        images[.medium] = annotation.imageURL.map { ImageReference(url: $0) }
+        return Photo(id: annotation.id, images: images)
+    }
+
+    /// A page listing `features` at `path`, with a list/map toggle; pre-clustered when `clusters` is
+    /// given, centred on `focus` when given (else fitting every annotation).
+    public func listPage(at path: String, title: String, subtitle: String, features: [MapData.Feature],
+                         back: (path: String, label: String)?, defaultView: String, clusters: MapData.ClusterIndex? = nil,
+                         focus: Coordinate? = nil) throws -> String {
+        var data = mapData(features, for: path)
+        data.clusters = clusters
+        data.focus = focus.map { [$0.latitude, $0.longitude] }
+        return try PageRenderer.listPage(title: title, subtitle: subtitle, data: data, links: pageLinks(for: path, back: back),
+                                         defaultView: defaultView, credits: credits)
+    }
+
+    /// A photo's page at `path`: its medium image, details and a small map.
+    public func photoPage(_ photo: Photo, at path: String, back: (path: String, label: String)?) throws -> String {
+        let annotation = adapter.annotation(for: photo)
+        let square = try links.image(of: photo, size: .square).map { relative($0, from: path) }
+        let image = try links.image(of: photo, size: .medium).map { relative($0, from: path) }
+        let data = mapData([MapData.Feature(annotation, thumbnail: square, link: nil)], for: path)
+        return try PageRenderer.photoPage(annotation: annotation, photo: photo, image: image, data: data,
+                                          links: pageLinks(for: path, back: back), credits: credits)
+    }
+
+    /// A site path as the page at `page` links it; http(s) URLs stay as they are.
+    func relative(_ target: String, from page: String) -> String {
+        HTML.webURL(target) ?? links.link(from: page, to: target)
+    }
+
+    private func mapData(_ features: [MapData.Feature], for path: String) -> MapData {
+        MapData(features: features, placeholder: links.link(from: path, to: links.assets + "/placeholder.svg"))
+    }
+
+    private func pageLinks(for path: String, back: (path: String, label: String)?) -> PageRenderer.Links {
+        PageRenderer.Links(assets: links.link(from: path, to: links.assets), back: back.map { (links.link(from: path, to: $0.path), $0.label) },
+                           servesAPI: links.servesAPI)
+    }
+}

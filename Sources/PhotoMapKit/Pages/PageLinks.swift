@@ -1,0 +1,58 @@
+import Foundation
+
+/// Where a page's links point. Export and `--map` write images and pages into a folder and link them
+/// relatively (`FolderLinks`); `photomap serve` links its own routes (`ServedLinks`). Everything
+/// else about a page is built once, by `PageBuilder`, the same for both.
+public protocol PageLinks {
+    /// The assets folder, as a site path.
+    var assets: String { get }
+    /// Whether pages may call the server's API (the search box): only served pages.
+    var servesAPI: Bool { get }
+    /// A place's photos page, as a site path.
+    func placePage(_ place: Place) -> String
+    /// A photo's page, as a site path.
+    func photoPage(_ photo: Photo) -> String
+    /// A photo's image of `size` as a site path, or nil when there is none to show (the page shows
+    /// the placeholder).
+    func image(of photo: Photo, size: PhotoSize) throws -> String?
+    /// The site path `target` as the page at `page` links it.
+    func link(from page: String, to target: String) -> String
+}
+
+/// Links between files of one folder: images copied in from the thumbnail cache (only those it
+/// holds), relative links that work from disk. `prefix` is where the site's own folders go: "" for
+/// `export`, "paris_files/" for a map page written as paris.html.
+public struct FolderLinks: PageLinks {
+    let writer: SiteWriter
+    let cache: ThumbnailCache
+    let prefix: String
+
+    /// Links inside `writer`'s folder, images from `cache`.
+    public init(writer: SiteWriter, cache: ThumbnailCache, prefix: String) {
+        self.writer = writer
+        self.cache = cache
+        self.prefix = prefix
+    }
+
+    public var assets: String { prefix + "assets" }
+    public var servesAPI: Bool { false }
+
+    public func placePage(_ place: Place) -> String { prefix + "places/\(HTML.fileName(for: place.id)).html" }
+
+    public func photoPage(_ photo: Photo) -> String { prefix + "photos/\(HTML.fileName(for: photo.id)).html" }
+
+    /// The cached image copied into the site as `{squares|images}/{cache file name}.{png|jpg}`.
+    public func image(of photo: Photo, size: PhotoSize) throws -> String? {
+        guard let file = cache.cachedFile(for: photo, size: size),
+              let data = FileManager.default.contents(atPath: file.path),
+              let format = ImageDecoder.format(of: data)
+        else { return nil }
+        let path = prefix + "\(size.squareSide == nil ? "images" : "squares")/\(file.lastPathComponent).\(format.fileExtension)"
+        try writer.write(data, to: path)
+        return path
+    }
+
+    public func link(from page: String, to target: String) -> String {
+        SiteWriter.link(from: page, to: target)
+    }
+}
