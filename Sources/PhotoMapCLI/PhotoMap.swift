@@ -13,6 +13,8 @@ public enum PhotoMap {
         (FindCommand.spec, FindCommand.run),
         (SearchCommand.spec, SearchCommand.run),
         (IndexCommand.spec, IndexCommand.run),
+        (ServeCommand.spec, ServeCommand.run),
+        (RecentCommand.spec, RecentCommand.run),
     ]
 
     private static let parser = ArgumentParser(globalOptions: Configuration.globalOptions, commands: commands.map(\.spec))

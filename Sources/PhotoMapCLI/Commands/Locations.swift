@@ -9,8 +9,8 @@ final class Locations {
 
     let configuration: Configuration
     let console: Console
-    /// Loaded once per command: `find X --near NAME` geocodes twice.
-    private var loadedGazetteer: Gazetteer?
+    /// Made once per command, and its gazetteer loaded once: `find X --near NAME` geocodes twice.
+    private var madeFinder: LocationFinder?
 
     init(configuration: Configuration, console: Console) {
         self.configuration = configuration
@@ -21,26 +21,26 @@ final class Locations {
     static let nearOption = OptionSpec.value("near", "LAT,LON|NAME", "favour (find) or search around this point or place")
 
     /// The offline gazetteer: GeoNames cities, the catalog's places and landmarks.
-    func gazetteer() throws -> Gazetteer {
-        if let loadedGazetteer { return loadedGazetteer }
+    private static func loadGazetteer(environment: [String: String]) throws -> Gazetteer {
         guard let fixtures = FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv"),
-              let catalog = FixtureSource.locateCatalog(environment: configuration.environment) else {
+              let catalog = FixtureSource.locateCatalog(environment: environment) else {
             throw PageError.assetsMissing("the gazetteer Fixtures/gazetteer/cities.tsv")
         }
         let places = try FixtureSource(catalog: catalog).topPlaces().items
-        let gazetteer = try Gazetteer.load(gazetteer: fixtures.appendingPathComponent("gazetteer"),
-                                           landmarks: catalog.appendingPathComponent("landmarks.json"), places: places)
-        loadedGazetteer = gazetteer
-        return gazetteer
+        return try Gazetteer.load(gazetteer: fixtures.appendingPathComponent("gazetteer"),
+                                  landmarks: catalog.appendingPathComponent("landmarks.json"), places: places)
     }
 
     /// The finder `find`, `--near` and the served pages geocode with: the gazetteer, and with the Flickr
     /// source online flickr.places.find too.
     func finder() throws -> LocationFinder {
-        let gazetteer = try self.gazetteer()
+        if let madeFinder { return madeFinder }
         let online = configuration.source == .flickr && !configuration.offline
-        return LocationFinder(gazetteer: { gazetteer },
-                              places: online ? try configuration.makeSource(console: console) as? any PlaceFinding : nil)
+        let environment = configuration.environment
+        let finder = LocationFinder(gazetteer: { try Self.loadGazetteer(environment: environment) },
+                                    places: online ? try configuration.makeSource(console: console) as? any PlaceFinding : nil)
+        madeFinder = finder
+        return finder
     }
 
     /// The search `search` and the served pages run: the local index, or Flickr's photos.search online.
@@ -69,7 +69,7 @@ final class Locations {
         if let catalog = FixtureSource.locateCatalog(environment: configuration.environment) {
             try CatalogIndexer(index: index, adapter: configuration.adapter)
                 .ensureCatalog(FixtureSource(catalog: catalog), catalog: catalog) {
-                    try gazetteer().entries.filter { $0.kind == .landmark }
+                    try finder().gazetteer().entries.filter { $0.kind == .landmark }
                 }
         }
         return index

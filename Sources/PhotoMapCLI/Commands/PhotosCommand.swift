@@ -28,13 +28,8 @@ enum PhotosCommand {
         let listing = try source.photos(inPlace: placeID, limit: limit)
         let prefetched = parsed.has("prefetch")
             ? try Prefetcher.run(listing.items, cache: configuration.makeThumbnailCache(), console: console) : nil
-        let annotations = listing.items.map(configuration.adapter.annotation(for:))
-        try AnnotationOutput.present(
-            listing, annotations: annotations, json: parsed.has("json"), console: console,
-            columns: [.init(heading: "PHOTO ID"), .init(heading: "TITLE", flexible: true),
-                      .init(heading: "DESCRIPTION", flexible: true), .init(heading: "TAKEN")],
-            cells: { [$0.id, $0.title, $0.subtitle, String(($0.dateTaken ?? "").prefix(10))] },
-            footer: "\(annotations.count)\(listing.total.map { " of \($0)" } ?? "") photos")
+        try present(listing, json: parsed.has("json"), configuration: configuration, console: console,
+                    footer: "\(listing.items.count)\(listing.total.map { " of \($0)" } ?? "") photos")
         try Prefetcher.check(prefetched)
         if let file = MapOutput.file(parsed, defaultName: "photomap-photos-\(HTML.fileName(for: placeID)).html") {
             let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration)
@@ -47,6 +42,15 @@ enum PhotosCommand {
                                         photos: listing.items, back: nil, defaultView: "map")
             MapOutput.report(file, writer: writer, console: console)
         }
+    }
+
+    /// Prints photos as `photos` does: a table (id, title, description, date taken, coordinate) or JSON.
+    static func present(_ listing: Listing<Photo>, json: Bool, configuration: Configuration, console: Console, footer: String) throws {
+        try AnnotationOutput.present(
+            listing, annotations: listing.items.map(configuration.adapter.annotation(for:)), json: json, console: console,
+            columns: [.init(heading: "PHOTO ID"), .init(heading: "TITLE", flexible: true),
+                      .init(heading: "DESCRIPTION", flexible: true), .init(heading: "TAKEN")],
+            cells: { [$0.id, $0.title, $0.subtitle, String(($0.dateTaken ?? "").prefix(10))] }, footer: footer)
     }
 
     static func limit(_ text: String?) throws(UsageError) -> Int {

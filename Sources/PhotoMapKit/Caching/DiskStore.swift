@@ -39,11 +39,11 @@ final class DiskStore: Sendable {
         URL(fileURLWithPath: "\(root.path)/\(name.prefix(Self.shardDigits))/\(name)", isDirectory: false)
     }
 
-    /// The size of `file` when it holds a whole image by its first and last bytes (a PNG signature
-    /// and IEND chunk, or a JPEG's SOI and EOI markers), else nil. This is the cheap check made on
-    /// every hit, and it catches the usual damage (truncation); a full decode happens before storing
-    /// and in `cache verify`.
-    func wholeImageSize(_ file: URL) -> Int? {
+    /// The size and format of `file` when it holds a whole image by its first and last bytes (a PNG
+    /// signature and IEND chunk, or a JPEG's SOI and EOI markers), else nil. This is the cheap check
+    /// made on every hit, and it catches the usual damage (truncation); a full decode happens before
+    /// storing and in `cache verify`.
+    func wholeImage(_ file: URL) -> (bytes: Int, format: ImageDecoder.Format)? {
         let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -51,8 +51,8 @@ final class DiskStore: Sendable {
         guard fstat(descriptor, &status) == 0, status.st_size >= 20 else { return nil }
         var head = [UInt8](repeating: 0, count: 8), tail = [UInt8](repeating: 0, count: 12)
         guard pread(descriptor, &head, 8, 0) == 8, pread(descriptor, &tail, 12, off_t(status.st_size) - 12) == 12,
-              ImageDecoder.isWhole(head: head, tail: tail) else { return nil }
-        return Int(status.st_size)
+              ImageDecoder.isWhole(head: head, tail: tail), let format = ImageDecoder.format(of: head) else { return nil }
+        return (Int(status.st_size), format)
     }
 
     /// Writes `data` as the entry `file`, whole or not at all (`AtomicFile`).

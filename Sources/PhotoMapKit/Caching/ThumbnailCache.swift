@@ -101,13 +101,32 @@ public final class ThumbnailCache: Sendable {
     }
 
     /// The cached file of a photo's image when it is on disk and whole (the cheap check); no fetch.
+    /// Copying what a prefetch fetched counts no second hit.
     public func cachedFile(for photo: Photo, size: PhotoSize = .square) -> URL? {
+        lookUp(photo, size: size)?.file
+    }
+
+    /// A request answered from disk when the image is there and whole (the cheap check), counted as a
+    /// hit: the file and its format. Nil on a miss, which `image(for:)` then fetches.
+    public func cachedImage(for photo: Photo, size: PhotoSize = .square) -> (file: URL, format: ImageDecoder.Format)? {
+        guard let image = lookUp(photo, size: size) else { return nil }
+        journal.noteCounters(Counters(hits: 1))
+        return image
+    }
+
+    private func lookUp(_ photo: Photo, size: PhotoSize) -> (file: URL, format: ImageDecoder.Format)? {
         guard let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost), source.isFetchable
         else { return nil }
         let file = store.file(for: source.key)
-        guard let bytes = store.wholeImageSize(file) else { return nil }
-        journal.noteUsed(file.lastPathComponent, bytes: bytes)
-        return file
+        guard let image = store.wholeImage(file) else { return nil }
+        journal.noteUsed(file.lastPathComponent, bytes: image.bytes)
+        return (file, image.format)
+    }
+
+    /// Whether a photo has an image of this size to fetch at all (its own URL, a larger image to crop
+    /// a square from, or the image host's).
+    public func hasImage(for photo: Photo, size: PhotoSize = .square) -> Bool {
+        ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost)?.isFetchable == true
     }
 
     /// Fetches the images of many photos, reporting progress on `queue` (at most every 50 ms, and
@@ -146,8 +165,8 @@ public final class ThumbnailCache: Sendable {
         }
         let key = source.key
         let file = store.file(for: key)
-        if let bytes = store.wholeImageSize(file) {
-            return hit(source, file: file, bytes: bytes, id: id, waiter: waiter)
+        if let image = store.wholeImage(file) {
+            return hit(source, file: file, bytes: image.bytes, id: id, waiter: waiter)
         }
         let starts = state.withLock { state in
             if state.inFlight[key] != nil {
@@ -223,9 +242,9 @@ public final class ThumbnailCache: Sendable {
         }
         // Past its patience, a download goes ahead without the lock: at worst the image comes twice.
         let locked = attempt == .acquired
-        if let bytes = store.wholeImageSize(download.file) {
+        if let image = store.wholeImage(download.file) {
             if locked { locks.unlock(name) }
-            return pool.submit { [self] in finish(key, .storedByAnotherProcess(bytes: bytes)) }
+            return pool.submit { [self] in finish(key, .storedByAnotherProcess(bytes: image.bytes)) }
         }
         origin.fetch(download.source.url) { [self] result in
             pool.submit { [self] in

@@ -71,31 +71,21 @@ public struct FlickrRateLimiter: Sendable {
 
     /// Runs `change` on the bucket's tokens, refilled to now, under the lock; stores and returns the result.
     private func withBucket(_ change: (Double) -> Double) throws(FlickrError) -> Double {
-        let fail = { (reason: String) in FlickrError.rateStateUnavailable(path: file.path, reason: reason) }
         do {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            return try LockedFile.withLock(file.path) { descriptor in
+                let now = clock().timeIntervalSince1970
+                let fields = String(decoding: LockedFile.contents(of: descriptor).prefix(128), as: UTF8.self)
+                    .split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+                let empty = lseek(descriptor, 0, SEEK_END) == 0
+                // No file yet: a full bucket. An unreadable one (a crash mid-write): an empty one, the safe side.
+                let (stored, updated) = empty ? (capacity, now) : fields.count == 2 ? (fields[0], fields[1]) : (0, now)
+                // A clock set back refills nothing, and the refill counts from now.
+                let tokens = change(min(capacity, stored + max(now - updated, 0) * refillPerSecond))
+                try LockedFile.replace(descriptor, with: Data("\(tokens) \(max(now, updated))\n".utf8))
+                return tokens
+            }
         } catch {
-            throw fail((error as NSError).localizedDescription)
+            throw .rateStateUnavailable(path: file.path, reason: LockedFile.reason(error))
         }
-        let descriptor = open(file.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw fail(String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw fail(String(cString: strerror(errno))) }
-        }
-        defer { flock(descriptor, LOCK_UN) }
-        let now = clock().timeIntervalSince1970
-        var buffer = [UInt8](repeating: 0, count: 128)
-        let count = pread(descriptor, &buffer, buffer.count, 0)
-        let fields = count > 0 ? String(decoding: buffer[..<count], as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Double($0) } : []
-        // No file yet: a full bucket. An unreadable one (a crash mid-write): an empty one, the safe side.
-        let (stored, updated) = count == 0 ? (capacity, now) : fields.count == 2 ? (fields[0], fields[1]) : (0, now)
-        // A clock set back refills nothing, and the refill counts from now.
-        let tokens = change(min(capacity, stored + max(now - updated, 0) * refillPerSecond))
-        let state = Array("\(tokens) \(max(now, updated))\n".utf8)
-        guard ftruncate(descriptor, 0) == 0, pwrite(descriptor, state, state.count, 0) == state.count else {
-            throw fail(String(cString: strerror(errno)))
-        }
-        return tokens
     }
 }

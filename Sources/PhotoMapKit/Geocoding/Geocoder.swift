@@ -11,13 +11,20 @@ public struct Geocoder: Sendable {
         public var score: Double
         /// From `near`, when given.
         public var distanceKilometres: Double?
+        /// How well the text matched (`Geocoder.match`): 1 the exact name, 0.9 an exact alternate (or a
+        /// landmark's street), less for a name the query starts or only holds words of.
+        public var match: Double
 
         /// A result.
-        public init(entry: GazetteerEntry, score: Double, distanceKilometres: Double?) {
+        public init(entry: GazetteerEntry, score: Double, distanceKilometres: Double?, match: Double = 1) {
             self.entry = entry
             self.score = score
             self.distanceKilometres = distanceKilometres
+            self.match = match
         }
+
+        /// Whether the query named this location outright (its name or an alternate, whole).
+        public var isExact: Bool { match >= 0.9 }
     }
 
     /// Inside this distance of `near` a result is not penalised; up to `nearDistance` it is half penalised.
@@ -67,7 +74,7 @@ public struct Geocoder: Sendable {
             let distance = near.map { $0.distance(to: entry.coordinate) }
             let penalty = distance.map { $0 <= Self.insideDistance ? 0 : $0 <= Self.nearDistance ? 0.5 : 1 } ?? 0
             results.append(Result(entry: entry, score: match + 0.5 * Self.importance(entry) - 0.6 * penalty,
-                                  distanceKilometres: distance))
+                                  distanceKilometres: distance, match: match))
         }
         // The service resolved any qualifier itself; its order breaks ties among its candidates.
         for (position, entry) in candidates.enumerated() {

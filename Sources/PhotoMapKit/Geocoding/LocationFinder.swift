@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What can go wrong finding a location.
 public enum LocationError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -21,13 +22,19 @@ public enum LocationError: Error, CustomStringConvertible, Sendable, Equatable {
 /// candidates too, ranked under one rule. Flickr knows places, not landmarks; the gazetteer knows
 /// landmarks; together they answer both.
 public struct LocationFinder: Sendable {
-    private let gazetteer: @Sendable () throws -> Gazetteer
+    private let loaded: LoadedOnce<Gazetteer>
     private let places: (any PlaceFinding)?
 
-    /// A finder over the gazetteer `gazetteer` gives (loaded on first use) and, if given, `places`.
-    public init(gazetteer: @escaping @Sendable () throws -> Gazetteer, places: (any PlaceFinding)?) {
-        self.gazetteer = gazetteer
+    /// A finder over the gazetteer `load` gives (called on first use, until it succeeds) and, if
+    /// given, `places`.
+    public init(gazetteer load: @escaping @Sendable () throws -> Gazetteer, places: (any PlaceFinding)?) {
+        loaded = LoadedOnce(load)
         self.places = places
+    }
+
+    /// The offline gazetteer, loaded on first use.
+    public func gazetteer() throws -> Gazetteer {
+        try loaded.value()
     }
 
     /// Locations for `query`, best first, favouring those near `near`.
@@ -45,5 +52,25 @@ public struct LocationFinder: Sendable {
         }
         guard let best = try find(text, near: nil, limit: 1).first else { throw LocationError.nothingFound(query: text) }
         return best.entry.coordinate
+    }
+}
+
+/// A value loaded on first use and kept; a load that fails is tried again next time. One load at a
+/// time: a server's first searches wait for the gazetteer together instead of each parsing it.
+final class LoadedOnce<Value: Sendable>: Sendable {
+    private let load: @Sendable () throws -> Value
+    private let loaded = Mutex<Value?>(nil)
+
+    init(_ load: @escaping @Sendable () throws -> Value) {
+        self.load = load
+    }
+
+    func value() throws -> Value {
+        try loaded.withLock { loaded in
+            if let loaded { return loaded }
+            let value = try load()
+            loaded = value
+            return value
+        }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A photo's record from flickr.photos.search with the listing extras.
-public struct Photo: Sendable, Hashable {
+public struct Photo: Sendable, Hashable, Codable {
     /// Flickr's photo id.
     public var id: String
     /// The owner's NSID, e.g. "12345678@N05".
@@ -68,7 +68,7 @@ public struct Photo: Sendable, Hashable {
 }
 
 /// One image of a photo at a given size.
-public struct ImageReference: Sendable, Hashable {
+public struct ImageReference: Sendable, Hashable, Codable {
     /// Where the image is served.
     public var url: String
     /// Its width in pixels, when reported.

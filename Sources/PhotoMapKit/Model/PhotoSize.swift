@@ -1,5 +1,5 @@
 /// The image sizes photomap uses, named by Flickr's `url_*` extras.
-public enum PhotoSize: String, Sendable, CaseIterable, Hashable {
+public enum PhotoSize: String, Sendable, CaseIterable, Hashable, Codable, CodingKeyRepresentable {
     /// 75×75 square crop (`url_sq`, URL suffix `_s`).
     case square = "sq"
     /// 150×150 square crop (`url_q`, URL suffix `_q`).

@@ -40,10 +40,14 @@ public struct PageAssets: Sendable {
         return PageAssets(leafletFolder: leaflet, ownFolder: own, basemap: basemap.appendingPathComponent("basemap/countries.js"))
     }
 
+    /// Every asset: its name in the assets folder, and the file it comes from.
+    public var files: [(name: String, source: URL)] {
+        Self.leafletFiles.map { ($0, leafletFolder.appendingPathComponent($0)) } + Self.ownFiles.map { ($0, ownFolder.appendingPathComponent($0)) }
+            + [("countries.js", basemap)]
+    }
+
     /// Copies every asset into `folder` (relative to the writer's root), skipping unchanged ones.
     public func copy(into writer: SiteWriter, folder: String) throws(PageError) {
-        for file in Self.leafletFiles { try writer.copy(leafletFolder.appendingPathComponent(file), to: "\(folder)/\(file)") }
-        for file in Self.ownFiles { try writer.copy(ownFolder.appendingPathComponent(file), to: "\(folder)/\(file)") }
-        try writer.copy(basemap, to: "\(folder)/countries.js")
+        for file in files { try writer.copy(file.source, to: "\(folder)/\(file.name)") }
     }
 }

@@ -3,16 +3,16 @@ import Foundation
 /// Builds the HTML of photomap's pages from records: the features a list or map shows, list pages,
 /// photo pages. Where links point is `links`' business; what pages say and how they look is the
 /// same whether they are written to disk or served.
-public struct PageBuilder {
+public struct PageBuilder<Links: PageLinks> {
     /// Where links point.
-    public let links: any PageLinks
+    public let links: Links
     /// Titles and subtitles.
     public let adapter: AnnotationAdapter
     /// Who the pages' records come from, credited in each page's footer with Flickr's notice.
     public var credits: PageCredits
 
     /// A builder linking through `links`.
-    public init(links: any PageLinks, adapter: AnnotationAdapter, credits: PageCredits) {
+    public init(links: Links, adapter: AnnotationAdapter, credits: PageCredits) {
         self.links = links
         self.adapter = adapter
         self.credits = credits
@@ -38,18 +38,10 @@ public struct PageBuilder {
     public func features(of annotations: [Annotation], on path: String) throws -> [MapData.Feature] {
         try annotations.map { annotation in
             guard annotation.kind == .photo else { return MapData.Feature(annotation, thumbnail: nil, link: nil) }
-            let photo = Self.photo(of: annotation)
+            let photo = Photo(searchResult: annotation)
             return MapData.Feature(annotation, thumbnail: try links.image(of: photo, size: .square).map { relative($0, from: path) },
                                    link: try links.image(of: photo, size: .medium).map { relative($0, from: path) })
         }
-    }
-
-    /// A search result's photo: its annotation carries the image URLs, which is all images need.
-    public static func photo(of annotation: Annotation) -> Photo {
-        var images: [PhotoSize: ImageReference] = [:]
-        images[.square] = annotation.thumbnailURL.map { ImageReference(url: $0) }
-        images[.medium] = annotation.imageURL.map { ImageReference(url: $0) }
-        return Photo(id: annotation.id, images: images)
     }
 
     /// A page listing `features` at `path`, with a list/map toggle; pre-clustered when `clusters` is
@@ -86,5 +78,17 @@ public struct PageBuilder {
     private func pageLinks(for path: String, back: (path: String, label: String)?) -> PageRenderer.Links {
         PageRenderer.Links(assets: links.link(from: path, to: links.assets), back: back.map { (links.link(from: path, to: $0.path), $0.label) },
                            servesAPI: links.servesAPI)
+    }
+}
+
+extension PageBuilder: Sendable where Links: Sendable {}
+
+extension Photo {
+    /// A search result's photo: its annotation carries the image URLs, which is all images need.
+    public init(searchResult annotation: Annotation) {
+        var images: [PhotoSize: ImageReference] = [:]
+        images[.square] = annotation.thumbnailURL.map { ImageReference(url: $0) }
+        images[.medium] = annotation.imageURL.map { ImageReference(url: $0) }
+        self.init(id: annotation.id, title: annotation.title, coordinate: annotation.coordinate, images: images)
     }
 }

@@ -13,7 +13,7 @@ public struct SiteBuilder {
     /// Where the pages' images come from.
     public let cache: ThumbnailCache
     private let links: FolderLinks
-    private var pages: PageBuilder
+    private var pages: PageBuilder<FolderLinks>
 
     /// A builder writing through `writer`, its own folders under `prefix`.
     public init(writer: SiteWriter, assets: PageAssets, cache: ThumbnailCache, adapter: AnnotationAdapter, prefix: String) {

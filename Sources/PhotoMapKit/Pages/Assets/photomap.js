@@ -237,6 +237,71 @@
     if (view === 'map') showMap();
   }
 
+  /* Served pages (body[data-api]) have a search box. A place, landmark or address the query names
+     outright (the server's find: "match" exact) centres the map on it with one annotation; other words
+     show every matching photo, place and landmark around the map's view, all at once (its search). */
+  function searchBox() {
+    var api = body.getAttribute('data-api');
+    var form = document.querySelector('form.search');
+    if (!api || !form) return;
+    var input = form.querySelector('input');
+    var status = form.querySelector('.search-status');
+    var results = null;
+
+    function ask(path, done) {
+      var request = new XMLHttpRequest();
+      request.open('GET', api + path);
+      request.responseType = 'json';
+      request.onload = function () { done(request.status === 200 ? request.response : null); };
+      request.onerror = function () { done(null); };
+      request.send();
+    }
+
+    function show(features, place, query) {
+      if (results) map.removeLayer(results);
+      var located = (features || []).filter(function (f) { return f.geometry; });
+      results = L.featureGroup(located.map(markerFor)).addTo(map);
+      body.setAttribute('data-search-results', String(located.length));
+      if (!located.length) {
+        status.textContent = 'Nothing found for \u201c' + query + '\u201d';
+        return;
+      }
+      if (place) {
+        var c = located[0].geometry.coordinates;
+        map.fitBounds([[c[1] - data.span / 2, c[0] - data.span / 2], [c[1] + data.span / 2, c[0] + data.span / 2]]);
+        results.getLayers()[0].openPopup();
+        status.textContent = located[0].properties.title;
+      } else {
+        map.fitBounds(results.getBounds(), { padding: [30, 30], maxZoom: 16 });
+        status.textContent = located.length + (located.length === 1 ? ' result' : ' results') + ' for \u201c' + query + '\u201d';
+      }
+    }
+
+    form.addEventListener('submit', function (event) {
+      event.preventDefault();
+      var query = input.value.trim();
+      if (!query) return;
+      if (body.getAttribute('data-view') === 'list') setView('map');
+      showMap();
+      if (!map) return;
+      status.textContent = 'Searching\u2026';
+      var centre = map.getCenter();
+      var around = '&lat=' + centre.lat.toFixed(6) + '&lon=' + centre.lng.toFixed(6);
+      ask('/find?q=' + encodeURIComponent(query) + around, function (found) {
+        if (found && found.match === 'exact' && found.features.length) return show(found.features, true, query);
+        // Half the view's diagonal: what is on screen, or close to it.
+        var radius = Math.max(0.5, Math.min(centre.distanceTo(map.getBounds().getNorthEast()) / 1000, 20000));
+        ask('/search?q=' + encodeURIComponent(query) + around + '&radius=' + radius.toFixed(3), function (hits) {
+          if (!hits) {
+            status.textContent = 'The search failed';
+            return;
+          }
+          show(hits.features, false, query);
+        });
+      });
+    });
+  }
+
   var toggles = document.querySelectorAll('[data-show]');
   for (var i = 0; i < toggles.length; i++) {
     toggles[i].addEventListener('click', function (event) {
@@ -251,4 +316,5 @@
     var initial = location.hash === '#map' ? 'map' : location.hash === '#list' ? 'list' : body.getAttribute('data-view');
     setView(initial || 'list');
   }
+  searchBox();
 })();

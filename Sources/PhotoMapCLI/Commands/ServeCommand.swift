@@ -1,0 +1,75 @@
+import Dispatch
+import Foundation
+import PhotoMapKit
+
+/// `photomap serve`: the catalog as a local web site whose images are fetched when they are asked for.
+enum ServeCommand {
+    static let spec = CommandSpec(
+        name: "serve",
+        summary: "browse places and photos in a web browser, images fetched on demand",
+        usage: "photomap serve [--listen ADDRESS:PORT]",
+        discussion: """
+        Serves the pages `export` writes — the top places, each place's photos, each photo — from the
+        configured source, without writing anything first. A callout's square, and a photo's image, is
+        fetched through the thumbnail cache when the browser asks for it, and comes from the cache the
+        next time. Every map page has a search box: a place, landmark or address centres the map on it;
+        words show every matching photo around the map's view (the `find` and `search` behind it).
+        Photo pages viewed are remembered (see `photomap recent`).
+        It listens on 127.0.0.1 unless --listen says otherwise, answers only requests naming this
+        server as their Host, and only GET and HEAD. Ctrl-C (or SIGTERM) stops it: answers in progress
+        finish, for a few seconds at most.
+        """,
+        options: [
+            .value("listen", "ADDRESS:PORT", "where to listen: an IP address and port (default 127.0.0.1:8080; port 0: any free one)"),
+        ])
+
+    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+        let (address, port) = try listen(parsed.value("listen") ?? "127.0.0.1:8080")
+        if !["127.0.0.1", "::1"].contains(address) {
+            console.warn("listening on \(address): anyone who can reach this machine on port \(port) can browse this catalog")
+        }
+        let locations = Locations(configuration: configuration, console: console)
+        _ = try locations.index()  // the embedded catalog is in the index before the first search
+        let cache = try configuration.makeThumbnailCache()
+        let routes = ServerRoutes(services: .init(
+            source: try configuration.makeSource(console: console), cache: cache,
+            assets: try PageAssets.locate(environment: configuration.environment), adapter: configuration.adapter,
+            credits: PageCredits(configuration.pageSources.union([.geonames])), finder: try locations.finder(),
+            search: try locations.search(), recents: RecentPhotos(cacheDirectory: configuration.cacheDirectory),
+            log: { console.warn($0) }))
+        let server = try HTTPServer(.init(address: address, port: port)) { routes.handle($0) }
+        routes.allow(address: address, port: server.port)
+        console.err("photomap: serving http://\(address.contains(":") ? "[\(address)]" : address):\(server.port)/ (Ctrl-C to stop)\n")
+        waitForStopSignal()
+        console.err("photomap: stopping\n")
+        server.stop(grace: 3)
+        cache.flush()
+    }
+
+    /// `--listen ADDRESS:PORT`: an IPv4 address, or an IPv6 one in brackets, and a port.
+    static func listen(_ text: String) throws(UsageError) -> (address: String, port: Int) {
+        let usage = UsageError("--listen must be an IP address and a port, such as 127.0.0.1:8080 or [::1]:0, not '\(text)'")
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port) else {
+            throw usage
+        }
+        var address = String(text[..<colon])
+        if address.hasPrefix("[") && address.hasSuffix("]") { address = String(address.dropFirst().dropLast()) }
+        var probe = in6_addr()
+        guard inet_pton(AF_INET, address, &probe) == 1 || inet_pton(AF_INET6, address, &probe) == 1 else { throw usage }
+        return (address, port)
+    }
+
+    /// Blocks until SIGINT or SIGTERM.
+    private static func waitForStopSignal() {
+        let stop = DispatchSemaphore(value: 0)
+        let sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            return source
+        }
+        stop.wait()
+        sources.forEach { $0.cancel() }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// The photos most recently viewed through `photomap serve`, most recent first, at most `capacity`,
+/// kept in `{cache}/recent.json` and shared by every process using the folder: each change is
+/// read, made and written under the file's lock, so two servers never lose each other's views.
+public struct RecentPhotos: Sendable {
+    /// How many are kept.
+    public static let capacity = 50
+
+    /// The file holding them.
+    public let file: URL
+
+    /// The recents of the cache folder `cacheDirectory`.
+    public init(cacheDirectory: URL) {
+        file = cacheDirectory.appendingPathComponent("recent.json")
+    }
+
+    /// The photos, most recently viewed first; none when the file is missing or unreadable.
+    public func photos() -> [Photo] {
+        (try? LockedFile.withLock(file.path) { Self.decode(LockedFile.contents(of: $0)) }) ?? []
+    }
+
+    /// Puts `photo` first (once), keeping at most `capacity`.
+    public func viewed(_ photo: Photo) throws(RecentsError) {
+        do {
+            try LockedFile.withLock(file.path) { descriptor in
+                let photos = [photo] + Self.decode(LockedFile.contents(of: descriptor)).filter { $0.id != photo.id }
+                try LockedFile.replace(descriptor, with: try JSONEncoder().encode(Array(photos.prefix(Self.capacity))))
+            }
+        } catch {
+            throw .unwritable(path: file.path, reason: LockedFile.reason(error))
+        }
+    }
+
+    /// A damaged file (a disk that filled mid-write) reads as no recents rather than an error.
+    private static func decode(_ data: Data) -> [Photo] {
+        (try? JSONDecoder().decode([Photo].self, from: data)) ?? []
+    }
+}
+
+/// What can go wrong remembering a viewed photo.
+public enum RecentsError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The recents file cannot be written.
+    case unwritable(path: String, reason: String)
+
+    /// What failed, with what.
+    public var description: String {
+        switch self {
+        case let .unwritable(path, reason): return "cannot remember the photo in \(path): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Links to `photomap serve`'s routes: absolute paths on the server, each record id one
+/// percent-encoded path segment (so an id such as "../x" stays one segment). Images are routes too,
+/// fetched when the browser asks for them, not before.
+struct ServedLinks: PageLinks, Sendable {
+    let cache: ThumbnailCache
+
+    var assets: String { "/assets" }
+    var servesAPI: Bool { true }
+
+    func placePage(_ place: Place) -> String { "/places/" + Self.segment(place.id) }
+
+    func photoPage(_ photo: Photo) -> String { "/photos/" + Self.segment(photo.id) }
+
+    func image(of photo: Photo, size: PhotoSize) -> String? {
+        guard cache.hasImage(for: photo, size: size) else { return nil }
+        return (size == .medium ? "/images/" : "/squares/") + Self.segment(photo.id)
+    }
+
+    func link(from page: String, to target: String) -> String { target }
+
+    /// `text` with everything but unreserved characters percent-encoded.
+    static func segment(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+}

@@ -1,0 +1,333 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// What `photomap serve` answers: the same pages as `export` and `--map` (one `PageBuilder`), whose
+/// images are fetched through the thumbnail cache when the browser asks for them, and the find and
+/// search API the pages' search box calls.
+///
+/// - `/` the top places · `/places/ID?limit=N` a place's photos · `/photos/ID` a photo · `/recent`
+/// - `/squares/ID`, `/images/ID` a photo's 75×75 square and medium image (from the cache, or fetched)
+/// - `/assets/NAME` the pages' scripts, styles and basemap
+/// - `/api/find?q=…[&lat=…&lon=…]` and `/api/search?q=…&lat=…&lon=…[&radius=…]`: GeoJSON
+///
+/// Only GET and HEAD; only requests whose `Host` names this server (DNS rebinding); ids are looked up
+/// among the records this server has listed, never used as paths.
+public final class ServerRoutes: Sendable {
+    /// What the routes answer from.
+    public struct Services: Sendable {
+        public var source: any PhotoSource
+        public var cache: ThumbnailCache
+        public var assets: PageAssets
+        public var adapter: AnnotationAdapter
+        public var credits: PageCredits
+        public var finder: LocationFinder
+        public var search: PhotoSearch
+        public var recents: RecentPhotos
+        /// One line for each failure worth telling the person running the server.
+        public var log: @Sendable (String) -> Void
+
+        /// The services.
+        public init(source: any PhotoSource, cache: ThumbnailCache, assets: PageAssets, adapter: AnnotationAdapter, credits: PageCredits,
+                    finder: LocationFinder, search: PhotoSearch, recents: RecentPhotos, log: @escaping @Sendable (String) -> Void) {
+            self.source = source
+            self.cache = cache
+            self.assets = assets
+            self.adapter = adapter
+            self.credits = credits
+            self.finder = finder
+            self.search = search
+            self.recents = recents
+            self.log = log
+        }
+    }
+
+    /// The records this server has listed, by id: what `/places/ID`, `/photos/ID` and the images
+    /// look up.
+    private struct Known {
+        var topPlaces: [Place]?
+        var places: [String: Place] = [:]
+        var photos: [String: Photo] = [:]
+        var listings: [String: [Photo]] = [:]
+    }
+
+    /// Most photos a place page lists (Flickr's own limit for one query).
+    public static let maximumLimit = FlickrSource.maximumResults
+    /// Most results one search answers.
+    static let maximumResults = 500
+
+    private let services: Services
+    private let pages: PageBuilder<ServedLinks>
+    private let known = Mutex(Known())
+    private let hosts = Mutex<Set<String>>([])
+    private let placeholder: Data
+    private let assetFiles: [String: URL]
+
+    /// Routes over `services`.
+    public init(services: Services) {
+        self.services = services
+        pages = PageBuilder(links: ServedLinks(cache: services.cache), adapter: services.adapter, credits: services.credits)
+        assetFiles = Dictionary(services.assets.files.map { ($0.name, $0.source) }, uniquingKeysWith: { first, _ in first })
+        placeholder = assetFiles["placeholder.svg"].flatMap { FileManager.default.contents(atPath: $0.path) } ?? Data()
+    }
+
+    /// Accepts requests whose `Host` is `address` or a loopback name, on `port`.
+    public func allow(address: String, port: Int) {
+        let names = ["127.0.0.1", "localhost", "[::1]", address.contains(":") ? "[\(address)]" : address]
+        hosts.withLock { hosts in
+            for name in names {
+                hosts.insert("\(name):\(port)".lowercased())
+                if port == 80 { hosts.insert(name.lowercased()) }
+            }
+        }
+    }
+
+    /// The answer to `request`.
+    public func handle(_ request: ServerRequest) -> HTTPServer.Reply {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .now(errorPage(405, "Only GET and HEAD are answered here.", headers: [("Allow", "GET, HEAD")]))
+        }
+        guard let host = request.headers["host"], hosts.withLock({ $0.contains(host.lowercased()) }) else {
+            // A name other than this server's: a page elsewhere (DNS rebinding) must not reach it.
+            return .now(errorPage(421, "This server answers only to its own address."))
+        }
+        let segments = request.path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).dropFirst()
+        let route = segments.first.map { $0.split(separator: "/", maxSplits: 1).first.map(String.init) ?? "" } ?? ""
+        let rest = segments.first.map { String($0.drop { $0 != "/" }.dropFirst()) } ?? ""
+        switch (route, rest.isEmpty) {
+        case ("", true): return later { [self] in try topPlacesPage() }
+        case ("places", false): return placePage(rest, limit: request.query["limit"])
+        case ("photos", false): return later { [self] in try photoPage(rest) }
+        case ("recent", true): return later { [self] in try recentPage() }
+        case ("squares", false): return image(rest, size: .square, request: request)
+        case ("images", false): return image(rest, size: .medium, request: request)
+        case ("assets", false): return .now(asset(rest))
+        case ("api", false) where rest == "find": return find(request.query)
+        case ("api", false) where rest == "search": return searchAround(request.query)
+        default: return .now(errorPage(404, "Nothing here."))
+        }
+    }
+
+    // MARK: - Pages
+
+    private func topPlacesPage() throws -> ServerResponse {
+        let places = try topPlaces()
+        let features = pages.features(of: places, on: "/") { pages.links.placePage($0) }
+        return page(try pages.listPage(at: "/", title: "Top places", subtitle: "\(places.count) places", features: features, back: nil,
+                                       defaultView: "list"))
+    }
+
+    /// The top places, listed once per server.
+    private func topPlaces() throws -> [Place] {
+        if let places = known.withLock({ $0.topPlaces }) { return places }
+        let places = try services.source.topPlaces().items
+        known.withLock { known in
+            known.topPlaces = places
+            for place in places { known.places[place.id] = place }
+        }
+        return places
+    }
+
+    private func placePage(_ id: String, limit text: String?) -> HTTPServer.Reply {
+        guard let limit = text.map({ Int($0) }) ?? 100, (1...Self.maximumLimit).contains(limit) else {
+            return .now(errorPage(400, "limit must be a whole number from 1 to \(Self.maximumLimit)."))
+        }
+        return later { [self] in
+            let photos = try listing(of: id, limit: limit)
+            let place = known.withLock { $0.places[id] }.map(services.adapter.annotation(for:))
+            let title = place?.title ?? "Photos of \(id)"
+            let path = "/places/" + ServedLinks.segment(id)
+            return page(try pages.listPage(at: path, title: title, subtitle: "\(photos.count) photos" + (place.map { " · \($0.subtitle)" } ?? ""),
+                                           features: try pages.features(of: photos, on: path), back: ("/", "Top places"), defaultView: "map"))
+        }
+    }
+
+    /// A place's photos, fetched through the source the first time they are asked for (at this limit).
+    private func listing(of placeID: String, limit: Int) throws -> [Photo] {
+        let key = "\(placeID)\n\(limit)"
+        if let photos = known.withLock({ $0.listings[key] }) { return photos }
+        let photos = try services.source.photos(inPlace: placeID, limit: limit).items
+        known.withLock { known in
+            known.listings[key] = photos
+            for photo in photos { known.photos[photo.id] = photo }
+        }
+        return photos
+    }
+
+    private func photoPage(_ id: String) throws -> ServerResponse {
+        guard let photo = known.withLock({ $0.photos[id] }) ?? services.recents.photos().first(where: { $0.id == id }) else {
+            return errorPage(404, "This server has not listed a photo with that id; open its place first.")
+        }
+        known.withLock { $0.photos[id] = photo }
+        do {
+            try services.recents.viewed(photo)
+        } catch {
+            services.log("could not remember photo \(photo.id) as viewed: \(error)")
+        }
+        let place = known.withLock { $0.places[photo.placeID] }
+        let back = place.map { (pages.links.placePage($0), services.adapter.annotation(for: $0).title) } ?? ("/recent", "Recently viewed")
+        return page(try pages.photoPage(photo, at: pages.links.photoPage(photo), back: back))
+    }
+
+    private func recentPage() throws -> ServerResponse {
+        let photos = services.recents.photos()
+        known.withLock { known in for photo in photos { known.photos[photo.id] = photo } }
+        return page(try pages.listPage(at: "/recent", title: "Recently viewed", subtitle: "\(photos.count) photos",
+                                       features: try pages.features(of: photos, on: "/recent"), back: ("/", "Top places"), defaultView: "list"))
+    }
+
+    // MARK: - Images and assets
+
+    private func image(_ id: String, size: PhotoSize, request: ServerRequest) -> HTTPServer.Reply {
+        guard let photo = known.withLock({ $0.photos[id] }) else {
+            return .now(placeholderImage(404))
+        }
+        if let cached = services.cache.cachedImage(for: photo, size: size) {
+            return .now(imageResponse(cached.file, format: cached.format, request: request))
+        }
+        let cache = services.cache, log = services.log
+        return .later { [self] answer in
+            cache.image(for: photo, size: size, queue: .global()) { result in
+                switch result {
+                case .success:
+                    answer(self.fetched(photo, size: size, request: request))
+                case let .failure(error):
+                    log("no \(size == .medium ? "image" : "square") for photo \(photo.id): \(error)")
+                    answer(self.placeholderImage(error == .noImage(photoID: photo.id) ? 404 : 502))
+                }
+            }
+        }
+    }
+
+    /// The answer for an image the cache has just stored.
+    private func fetched(_ photo: Photo, size: PhotoSize, request: ServerRequest) -> ServerResponse {
+        guard let image = services.cache.cachedImage(for: photo, size: size) else { return placeholderImage(503) }
+        return imageResponse(image.file, format: image.format, request: request)
+    }
+
+    /// A cached image: its name is the SHA-256 of its URL, so it is its own ETag.
+    private func imageResponse(_ file: URL, format: ImageDecoder.Format, request: ServerRequest) -> ServerResponse {
+        let tag = "\"\(file.lastPathComponent)\""
+        let headers = Self.commonHeaders + [("ETag", tag), ("Cache-Control", "public, max-age=86400")]
+        if request.headers["if-none-match"]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag }) == true {
+            return ServerResponse(status: 304, headers: headers)
+        }
+        return ServerResponse(status: 200, headers: headers + [("Content-Type", format == .png ? "image/png" : "image/jpeg")],
+                              body: .file(path: file.path))
+    }
+
+    /// The pages' placeholder, with an error status: the image could not be had.
+    private func placeholderImage(_ status: Int) -> ServerResponse {
+        ServerResponse(status: status, headers: Self.commonHeaders + [("Content-Type", "image/svg+xml"), ("Cache-Control", "no-store")],
+                       body: .bytes(placeholder))
+    }
+
+    private func asset(_ name: String) -> ServerResponse {
+        guard let file = assetFiles[name] else { return errorPage(404, "No such asset.") }
+        let types = ["js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8", "svg": "image/svg+xml", "png": "image/png"]
+        return ServerResponse(status: 200, headers: Self.commonHeaders + [("Content-Type", types[file.pathExtension] ?? "application/octet-stream"),
+                                                                          ("Cache-Control", "public, max-age=3600")],
+                              body: .file(path: file.path))
+    }
+
+    // MARK: - API
+
+    private func find(_ query: [String: String]) -> HTTPServer.Reply {
+        guard let text = Self.queryText(query) else { return .now(apiError(400, "q must be 1 to 200 characters")) }
+        let near = Self.coordinate(query)
+        return later { [self] in
+            let results = try services.finder.find(text, near: near, limit: 1)
+            // "exact": the query named the location outright, so the page centres on it rather than
+            // searching photos for the query's words.
+            return geoJSON(results.map { MapData.Feature($0.entry.annotation, thumbnail: nil, link: nil) },
+                           match: results.first.map { $0.isExact ? "exact" : "partial" })
+        }
+    }
+
+    private func searchAround(_ query: [String: String]) -> HTTPServer.Reply {
+        guard let text = Self.queryText(query) else { return .now(apiError(400, "q must be 1 to 200 characters")) }
+        let limit = services.search.isOnline ? 31.9 : 20_000
+        guard let radius = query["radius"].map({ Double($0) }) ?? 5, radius > 0, radius <= limit else {
+            return .now(apiError(400, "radius must be a number of kilometres above 0 and at most \(limit)"))
+        }
+        let near = Self.coordinate(query)
+        return later { [self] in
+            let hits = try services.search.search(text, near: near, radius: radius, limit: Self.maximumResults)
+            let annotations = hits.map(\.annotation)
+            // Photos found become records of this server, so their squares and pages answer.
+            known.withLock { known in
+                for annotation in annotations where annotation.kind == .photo && known.photos[annotation.id] == nil {
+                    known.photos[annotation.id] = Photo(searchResult: annotation)
+                }
+            }
+            return geoJSON(try pages.features(of: annotations, on: "/api/search"))
+        }
+    }
+
+    private static func queryText(_ query: [String: String]) -> String? {
+        guard let text = query["q"]?.trimmingCharacters(in: .whitespacesAndNewlines), (1...200).contains(text.count) else { return nil }
+        return text
+    }
+
+    private static func coordinate(_ query: [String: String]) -> Coordinate? {
+        guard let latitude = query["lat"].flatMap(Double.init), let longitude = query["lon"].flatMap(Double.init) else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// A GeoJSON FeatureCollection (RFC 7946), with `match` as a foreign member when given.
+    private func geoJSON(_ features: [MapData.Feature], match: String? = nil) -> ServerResponse {
+        struct Collection: Encodable {
+            let type = "FeatureCollection"
+            let features: [MapData.Feature]
+            let match: String?
+        }
+        let body = (try? JSONEncoder().encode(Collection(features: features, match: match))) ?? Data()
+        return ServerResponse(status: 200, headers: Self.commonHeaders + [("Content-Type", "application/geo+json"), ("Cache-Control", "no-store")],
+                              body: .bytes(body))
+    }
+
+    private func apiError(_ status: Int, _ message: String) -> ServerResponse {
+        let body = (try? JSONEncoder().encode(["error": message])) ?? Data()
+        return ServerResponse(status: status, headers: Self.commonHeaders + [("Content-Type", "application/json")], body: .bytes(body))
+    }
+
+    // MARK: - Answers
+
+    /// Header fields every answer carries.
+    static let commonHeaders: [(name: String, value: String)] = [("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer")]
+
+    private static let pageHeaders = commonHeaders + [
+        ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache"),
+        ("Content-Security-Policy", PageRenderer.contentSecurityPolicy(servesAPI: true)),
+    ]
+
+    private func page(_ html: String) -> ServerResponse {
+        ServerResponse(status: 200, headers: Self.pageHeaders, body: .bytes(Data(html.utf8)))
+    }
+
+    /// A small page saying what went wrong; the message is escaped, and never holds a path or a key.
+    private func errorPage(_ status: Int, _ message: String, headers: [(name: String, value: String)] = []) -> ServerResponse {
+        let html = """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8"><title>\(status) · photomap</title></head>
+        <body><h1>\(status)</h1><p>\(HTML.text(message))</p><p><a href="/">Top places</a></p></body></html>
+
+        """
+        return ServerResponse(status: status, headers: Self.pageHeaders + headers, body: .bytes(Data(html.utf8)))
+    }
+
+    /// Work that may wait (a listing from Flickr, the gazetteer, SQLite) on a thread of its own, the
+    /// connection suspended meanwhile; an error becomes an error page and one log line.
+    private func later(_ work: @escaping @Sendable () throws -> ServerResponse) -> HTTPServer.Reply {
+        .later { [self] answer in
+            Thread {
+                do {
+                    answer(try work())
+                } catch {
+                    self.services.log("\(error)")
+                    answer(self.errorPage(502, "\(error)"))
+                }
+            }.start()
+        }
+    }
+}
