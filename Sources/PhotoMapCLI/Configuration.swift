@@ -147,6 +147,9 @@ struct Configuration {
     /// Where the records of pages made from this source come from, for their credits.
     var pageSources: Set<PageCredits.Source> { source == .flickr ? [.flickr] : [.catalog] }
 
+    /// Where the embedded catalog's images are mirrored: the chosen image host, for the catalog only.
+    var catalogMirror: ImageHost? { source == .fixtures && imageHostGiven ? imageHost : nil }
+
     /// The adapter for this configuration's image host.
     var adapter: AnnotationAdapter { AnnotationAdapter(imageHost: imageHost) }
 

@@ -10,6 +10,10 @@ public final class LoopbackServer: Sendable {
     /// The image server with faults (`/{scenario}/{path}`) over `TestImages.folder`.
     public static let images = start("image_server.py", ["--root", TestImages.folder.path])
 
+    /// The image server with faults over the embedded catalog's images (Fixtures/images): with
+    /// `--image-host {url("/ok")}` the catalog's squares come from it, counted.
+    public static let catalogImages = start("image_server.py", ["--root", repositoryRoot.appendingPathComponent("Fixtures/images").path])
+
     /// The HTTP/2 image server over TLS with faults (`/{scenario}/{path}`, HTTP/1.1 too when asked by
     /// ALPN) over `TestImages.folder`, its certificate signed by `TestCA`.
     public static let http2Images = start("h2_image_server.js", ["--root", TestImages.folder.path, "--cert", TestCA.server.path,

@@ -30,6 +30,7 @@ enum MapOutput {
         var builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(environment: configuration.environment),
                                   cache: try configuration.makeThumbnailCache(), adapter: configuration.adapter, prefix: prefix)
         builder.credits = PageCredits(configuration.pageSources.union(sources))
+        builder.catalogMirror = configuration.catalogMirror
         if let threshold = configuration.environment["PHOTOMAP_CLUSTER_THRESHOLD"].flatMap(Int.init) {
             builder.clusterThreshold = threshold
         }

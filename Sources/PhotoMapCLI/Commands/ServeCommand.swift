@@ -34,7 +34,8 @@ enum ServeCommand {
         let routes = ServerRoutes(services: .init(
             source: try configuration.makeSource(console: console), cache: cache,
             assets: try PageAssets.locate(environment: configuration.environment), adapter: configuration.adapter,
-            credits: PageCredits(configuration.pageSources.union([.geonames])), finder: try locations.finder(),
+            credits: PageCredits(configuration.pageSources.union([.geonames])), catalogMirror: configuration.catalogMirror,
+            finder: try locations.finder(),
             search: try locations.search(), recents: RecentPhotos(cacheDirectory: configuration.cacheDirectory),
             log: { console.warn($0) }))
         let server = try HTTPServer(.init(address: address, port: port)) { routes.handle($0) }

@@ -19,3 +19,16 @@ public struct ImageHost: Sendable, Hashable {
         return "\(base)/\(photo.server)/\(photo.id)_\(photo.secret)\(size.urlSuffix).jpg"
     }
 }
+
+extension Photo {
+    /// The photo with its images on Flickr's static host moved to `host`: the embedded catalog's URLs
+    /// name Flickr's host, and a local mirror of its images (`--image-host`) serves them instead.
+    public func rehosted(on host: ImageHost) -> Photo {
+        guard host != .flickr else { return self }
+        var photo = self
+        for (size, image) in images where image.url.hasPrefix(ImageHost.flickr.base + "/") {
+            photo.images[size]?.url = host.base + image.url.dropFirst(ImageHost.flickr.base.count)
+        }
+        return photo
+    }
+}

@@ -30,12 +30,7 @@ public struct FixtureSource: PhotoSource {
     /// The catalog's photos of a place, image URLs on the configured host.
     public func photos(inPlace placeID: String, limit: Int) throws -> Listing<Photo> {
         var listing = try source.photos(inPlace: placeID, limit: limit)
-        guard imageHost != .flickr else { return listing }
-        for index in listing.items.indices {
-            for (size, image) in listing.items[index].images where image.url.hasPrefix(ImageHost.flickr.base + "/") {
-                listing.items[index].images[size]?.url = imageHost.base + image.url.dropFirst(ImageHost.flickr.base.count)
-            }
-        }
+        listing.items = listing.items.map { $0.rehosted(on: imageHost) }
         return listing
     }
 

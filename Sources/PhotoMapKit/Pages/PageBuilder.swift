@@ -10,6 +10,9 @@ public struct PageBuilder<Links: PageLinks> {
     public let adapter: AnnotationAdapter
     /// Who the pages' records come from, credited in each page's footer with Flickr's notice.
     public var credits: PageCredits
+    /// Where the embedded catalog's images are mirrored (`--image-host` on the catalog): search
+    /// results from the local index name Flickr's host, and are moved here.
+    public var catalogMirror: ImageHost?
 
     /// A builder linking through `links`.
     public init(links: Links, adapter: AnnotationAdapter, credits: PageCredits) {
@@ -38,10 +41,16 @@ public struct PageBuilder<Links: PageLinks> {
     public func features(of annotations: [Annotation], on path: String) throws -> [MapData.Feature] {
         try annotations.map { annotation in
             guard annotation.kind == .photo else { return MapData.Feature(annotation, thumbnail: nil, link: nil) }
-            let photo = Photo(searchResult: annotation)
+            let photo = self.photo(of: annotation)
             return MapData.Feature(annotation, thumbnail: try links.image(of: photo, size: .square).map { relative($0, from: path) },
                                    link: try links.image(of: photo, size: .medium).map { relative($0, from: path) })
         }
+    }
+
+    /// A search result's photo, its images on the catalog's mirror when there is one.
+    public func photo(of annotation: Annotation) -> Photo {
+        let photo = Photo(searchResult: annotation)
+        return catalogMirror.map(photo.rehosted(on:)) ?? photo
     }
 
     /// A page listing `features` at `path`, with a list/map toggle; pre-clustered when `clusters` is

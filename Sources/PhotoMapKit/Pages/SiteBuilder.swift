@@ -30,6 +30,12 @@ public struct SiteBuilder {
         set { pages.credits = newValue }
     }
 
+    /// Where the embedded catalog's images are mirrored (`PageBuilder.catalogMirror`).
+    public var catalogMirror: ImageHost? {
+        get { pages.catalogMirror }
+        set { pages.catalogMirror = newValue }
+    }
+
     /// Above this many located annotations a page is clustered ahead of time: markercluster copes with
     /// ~10,000–50,000 markers (its README), and tiles of pre-made clusters with any number.
     public var clusterThreshold = 20_000

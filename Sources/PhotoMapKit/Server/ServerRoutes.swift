@@ -21,6 +21,8 @@ public final class ServerRoutes: Sendable {
         public var assets: PageAssets
         public var adapter: AnnotationAdapter
         public var credits: PageCredits
+        /// Where the embedded catalog's images are mirrored, if they are (`PageBuilder.catalogMirror`).
+        public var catalogMirror: ImageHost?
         public var finder: LocationFinder
         public var search: PhotoSearch
         public var recents: RecentPhotos
@@ -28,13 +30,15 @@ public final class ServerRoutes: Sendable {
         public var log: @Sendable (String) -> Void
 
         /// The services.
-        public init(source: any PhotoSource, cache: ThumbnailCache, assets: PageAssets, adapter: AnnotationAdapter, credits: PageCredits,
-                    finder: LocationFinder, search: PhotoSearch, recents: RecentPhotos, log: @escaping @Sendable (String) -> Void) {
+            public init(source: any PhotoSource, cache: ThumbnailCache, assets: PageAssets, adapter: AnnotationAdapter, credits: PageCredits,
+                    catalogMirror: ImageHost?, finder: LocationFinder, search: PhotoSearch, recents: RecentPhotos,
+                    log: @escaping @Sendable (String) -> Void) {
             self.source = source
             self.cache = cache
             self.assets = assets
             self.adapter = adapter
             self.credits = credits
+            self.catalogMirror = catalogMirror
             self.finder = finder
             self.search = search
             self.recents = recents
@@ -66,7 +70,9 @@ public final class ServerRoutes: Sendable {
     /// Routes over `services`.
     public init(services: Services) {
         self.services = services
-        pages = PageBuilder(links: ServedLinks(cache: services.cache), adapter: services.adapter, credits: services.credits)
+        var pages = PageBuilder(links: ServedLinks(cache: services.cache), adapter: services.adapter, credits: services.credits)
+        pages.catalogMirror = services.catalogMirror
+        self.pages = pages
         assetFiles = Dictionary(services.assets.files.map { ($0.name, $0.source) }, uniquingKeysWith: { first, _ in first })
         placeholder = assetFiles["placeholder.svg"].flatMap { FileManager.default.contents(atPath: $0.path) } ?? Data()
     }
@@ -257,7 +263,7 @@ public final class ServerRoutes: Sendable {
             // Photos found become records of this server, so their squares and pages answer.
             known.withLock { known in
                 for annotation in annotations where annotation.kind == .photo && known.photos[annotation.id] == nil {
-                    known.photos[annotation.id] = Photo(searchResult: annotation)
+                    known.photos[annotation.id] = pages.photo(of: annotation)
                 }
             }
             return geoJSON(try pages.features(of: annotations, on: "/api/search"))

@@ -1,0 +1,79 @@
+import Foundation
+import PhotoMapKit
+
+/// `photomap serve --listen 127.0.0.1:0` running as a user runs it, for the end-to-end tests: it
+/// waits for the "serving http://127.0.0.1:PORT/" line, asks it things over HTTP, and stops it with
+/// a signal, collecting what it wrote on stderr.
+public final class ServeProcess: @unchecked Sendable {
+    // Set once in init; `stderrText` is guarded by `lock` (written by the reader thread).
+    public let port: Int
+    private let process: Process
+    private let lock = NSLock()
+    private var stderrText = ""
+
+    /// Starts `photomap [arguments] serve --listen 127.0.0.1:0` with `environment` (plus PATH and HOME).
+    public init(_ arguments: [String] = [], environment: [String: String]) throws {
+        process = Process()
+        process.executableURL = PhotomapBinary.url
+        process.arguments = arguments + ["serve", "--listen", "127.0.0.1:0"]
+        let inherited = ProcessInfo.processInfo.environment
+        process.environment = ["PATH": inherited["PATH"] ?? "/usr/bin:/bin", "HOME": inherited["HOME"] ?? "/tmp"].merging(environment) { $1 }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let handle = errors.fileHandleForReading
+        var found: Int?
+        // The first lines until the URL, then the rest on a thread of its own.
+        var pending = ""
+        let deadline = Date().addingTimeInterval(60)
+        while found == nil, Date() < deadline {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            pending += String(decoding: chunk, as: UTF8.self)
+            if let range = pending.range(of: #"serving http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
+                found = Int(pending[range].split(separator: ":").last?.dropLast() ?? "")
+            }
+        }
+        stderrText = pending
+        guard let found else {
+            process.terminate()
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSDebugDescriptionErrorKey: "photomap serve said: \(pending)"])
+        }
+        port = found
+        Thread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { return }
+                lock.withLock { stderrText += String(decoding: chunk, as: UTF8.self) }
+            }
+        }.start()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// What it printed on stderr so far.
+    public var stderr: String { lock.withLock { stderrText } }
+
+    /// The process id, for signals.
+    public var processID: Int32 { process.processIdentifier }
+
+    /// `GET path` (or another method) with `Host: 127.0.0.1:PORT` unless `headers` names another.
+    public func request(_ path: String, method: String = "GET", headers: [String: String] = [:]) throws -> RawHTTP.Answer {
+        let fields = ["Host": "127.0.0.1:\(port)", "Connection": "close"].merging(headers) { $1 }
+        let head = fields.map { "\($0.key): \($0.value)\r\n" }.joined()
+        return try RawHTTP.send("\(method) \(path) HTTP/1.1\r\n\(head)\r\n", port: port)
+    }
+
+    /// Sends `signal` and waits for the exit; returns the exit status and how long it took.
+    @discardableResult
+    public func stop(signal: Int32 = SIGTERM) -> (status: Int32, seconds: TimeInterval) {
+        let started = Date()
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return (process.terminationStatus, Date().timeIntervalSince(started))
+    }
+}
