@@ -5,7 +5,8 @@ Set up with scripts/install-browser-test-deps, run with `.venv-browser/bin/pytes
 
 - `browser` (session): /usr/bin/chromium (PHOTOMAP_CHROMIUM overrides it), headless. Playwright
   never downloads a browser of its own here.
-- `page`: a fresh context and page. Every request that is not file:// is aborted (and listed);
+- `page`: a fresh context and page. Every request that is not file:// (or to an origin the test
+  allowed with `page.allow_origin("http://127.0.0.1:PORT")`, a server it started) is aborted (and listed);
   the page's Content-Security-Policy stays in force (bypass_csp is off). It collects:
     page.errors          real script errors: uncaught exceptions and unhandled rejections
                          (pageerror), as "Uncaught TypeError: … at file:///…" stack strings
@@ -33,7 +34,8 @@ CHROMIUM = os.environ.get("PHOTOMAP_CHROMIUM", "/usr/bin/chromium")
 # needs as root; it is repeated so the launch does not depend on that default. The resolver rule
 # answers every host name "not found" without asking DNS: Debian's Chromium otherwise looks up
 # accounts.google.com and update.googleapis.com in the background, which page routing cannot see.
-LAUNCH_ARGS = ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND"]
+# 127.0.0.1 (a server a test started) is left to the routing.
+LAUNCH_ARGS = ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 
 # Runs in every document before the page's own scripts, and is not subject to the page's CSP.
 _REPORT_CSP = """
@@ -58,14 +60,19 @@ def browser():
 
 @pytest.fixture
 def page(browser):
+    yield from new_page(browser)
+
+
+def new_page(browser):
+    """A fresh context (a browser session of its own: no shared cache) and page, as `page` describes."""
     context = browser.new_context(viewport={"width": 900, "height": 650}, service_workers="block")
-    blocked_requests, csp_violations = [], []
+    blocked_requests, csp_violations, allowed = [], [], []
 
     # "**/*" sees file:// requests too: those go on, everything else is aborted. Requests the CSP
     # refuses never get here (Chromium blocks them first and reports a violation).
     def route(route):
         url = route.request.url
-        if url.startswith("file:"):
+        if url.startswith("file:") or any(url.startswith(origin + "/") for origin in allowed):
             route.continue_()
         else:
             blocked_requests.append(url)
@@ -81,6 +88,7 @@ def page(browser):
     page.blocked_requests = blocked_requests
     page.failed_loads = []
     page.console_errors = []
+    page.allow_origin = allowed.append
 
     def on_page_error(error):
         page.errors.append(error.stack or f"{error.name}: {error.message}")
