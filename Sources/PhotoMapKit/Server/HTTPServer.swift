@@ -3,6 +3,10 @@ import Dispatch
 import Foundation
 import Synchronization
 
+/// The request context of a request whose headers are in, before any answer: a marker, never
+/// dereferenced (a constant address, so nothing is shared).
+nonisolated(unsafe) private let headersIn = UnsafeMutableRawPointer(bitPattern: 1)
+
 /// An HTTP/1.1 server on GNU libmicrohttpd: MHD parses every request and enforces the bounds
 /// (connections, idle time, request-line and header size); photomap only routes. The handler runs
 /// on MHD's polling threads and must not block: a reply that needs slow work (a fetch, a listing)
@@ -94,18 +98,34 @@ public final class HTTPServer: Sendable {
 
     // MARK: - Callbacks from MHD (its threads)
 
-    private static let handle: photomap_mhd_handler = { context, connection, url, method, _, _, _, requestContext in
+    /// MHD calls this at least twice per request: first when the headers are in (answering then
+    /// would make MHD close the connection, unsure the body was read), then when the body has been
+    /// read; and once more after a suspended request is resumed, its answer ready.
+    private static let handle: photomap_mhd_handler = { context, connection, url, method, _, _, uploadSize, requestContext in
         guard let context, let connection, let requestContext else { return .NO }
         let core = Unmanaged<Core>.fromOpaque(context).takeUnretainedValue()
-        // A second call for a request: it was suspended, and its answer is here.
-        if let pending = requestContext.pointee {
+        let method = method.map { String(cString: $0) } ?? ""
+        switch requestContext.pointee {
+        case nil where method == "GET" || method == "HEAD":
+            core.active.add(1, ordering: .relaxed)
+            requestContext.pointee = headersIn
+            return .YES
+        case nil:
+            // Anything else is refused at once, its body unread: MHD then closes the connection.
+            core.active.add(1, ordering: .relaxed)
+            requestContext.pointee = headersIn
+        case headersIn?:
+            // A GET may still carry a body: it is read and dropped.
+            if let uploadSize, uploadSize.pointee > 0 {
+                uploadSize.pointee = 0
+                return .YES
+            }
+        case let pending?:
             let waiting = Unmanaged<Waiting>.fromOpaque(pending).takeUnretainedValue()
             guard let response = waiting.response.withLock({ $0 }) else { return .NO }
             return response.queue(on: connection)
         }
-        core.active.add(1, ordering: .relaxed)
-        let request = ServerRequest(connection: connection, method: method.map { String(cString: $0) } ?? "",
-                                    path: url.map { String(cString: $0) } ?? "/")
+        let request = ServerRequest(connection: connection, method: method, path: url.map { String(cString: $0) } ?? "/")
         switch core.handler(request) {
         case let .now(response):
             return response.queue(on: connection)
@@ -126,10 +146,10 @@ public final class HTTPServer: Sendable {
     private static let completed: photomap_mhd_completed = { context, _, requestContext, _ in
         guard let context else { return }
         let core = Unmanaged<Core>.fromOpaque(context).takeUnretainedValue()
-        if let pending = requestContext?.pointee {
+        if let pending = requestContext?.pointee, pending != headersIn {
             Unmanaged<Waiting>.fromOpaque(pending).release()
-            requestContext?.pointee = nil
         }
+        requestContext?.pointee = nil
         core.active.subtract(1, ordering: .relaxed)
     }
 
