@@ -30,7 +30,14 @@ final class CacheJournal: @unchecked Sendable {
         var flushScheduled = false
         /// This process's marker while `stored` holds entries not yet written.
         var marker: SessionMarker?
+        /// Entries whose use was noted since `usedSince`: a busy server hits the same squares over and
+        /// over, and a last use known to the minute is enough for the LRU order.
+        var usedRecently: Set<String> = []
+        var usedSince = 0.0
     }
+
+    /// How long a noted use stands for later uses of the same entry.
+    static let useResolution: TimeInterval = 60
 
     /// How long notes wait before they are written together.
     static let flushInterval: TimeInterval = 0.05
@@ -71,7 +78,15 @@ final class CacheJournal: @unchecked Sendable {
 
     /// An entry of `bytes` was used (a hit).
     func noteUsed(_ name: String, bytes: Int) {
-        note { $0.used[name] = (bytes, Date().timeIntervalSince1970) }
+        let now = Date().timeIntervalSince1970
+        let due = batch.withLock { batch in
+            if now - batch.usedSince > Self.useResolution {
+                batch.usedRecently.removeAll(keepingCapacity: true)
+                batch.usedSince = now
+            }
+            return batch.usedRecently.insert(name).inserted
+        }
+        if due { note { $0.used[name] = (bytes, now) } }
     }
 
     /// Adds to the hits, misses, downloads and failures.
@@ -94,7 +109,7 @@ final class CacheJournal: @unchecked Sendable {
     /// Runs on `queue`.
     func writeBatch() {
         let pending = batch.withLock { batch in
-            defer { batch = Batch() }
+            defer { batch = Batch(usedRecently: batch.usedRecently, usedSince: batch.usedSince) }
             return batch
         }
         guard !pending.stored.isEmpty || !pending.used.isEmpty || pending.counters != Counters() else { return }

@@ -18,9 +18,11 @@ final class DiskStore: Sendable {
     }
 
     let root: URL
+    private let rootPath: String
 
     init(root: URL) {
         self.root = root
+        rootPath = root.path
     }
 
     /// Hex digits naming a shard folder: 16 folders. Each new folder costs an inode in a block group
@@ -35,8 +37,13 @@ final class DiskStore: Sendable {
 
     /// The entry's file for its name (the hash).
     func file(named name: String) -> URL {
-        // Built as a string: URL.appendingPathComponent costs more than the hit check itself.
-        URL(fileURLWithPath: "\(root.path)/\(name.prefix(Self.shardDigits))/\(name)", isDirectory: false)
+        URL(fileURLWithPath: path(named: name), isDirectory: false)
+    }
+
+    /// The entry's path for its name: built as a string, since URL's path operations cost more than
+    /// the hit check itself.
+    func path(named name: String) -> String {
+        "\(rootPath)/\(name.prefix(Self.shardDigits))/\(name)"
     }
 
     /// The size and format of `file` when it holds a whole image by its first and last bytes (a PNG
@@ -44,15 +51,20 @@ final class DiskStore: Sendable {
     /// made on every hit, and it catches the usual damage (truncation); a full decode happens before
     /// storing and in `cache verify`.
     func wholeImage(_ file: URL) -> (bytes: Int, format: ImageDecoder.Format)? {
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        openWholeImage(atPath: file.path).map { ($0.bytes, $0.format) }
+    }
+
+    /// The entry at `path` opened for reading when it holds a whole image (the same cheap check).
+    func openWholeImage(atPath path: String) -> (file: OpenFile, bytes: Int, format: ImageDecoder.Format)? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
+        let file = OpenFile(descriptor)
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_size >= 20 else { return nil }
         var head = [UInt8](repeating: 0, count: 8), tail = [UInt8](repeating: 0, count: 12)
         guard pread(descriptor, &head, 8, 0) == 8, pread(descriptor, &tail, 12, off_t(status.st_size) - 12) == 12,
               ImageDecoder.isWhole(head: head, tail: tail), let format = ImageDecoder.format(of: head) else { return nil }
-        return (Int(status.st_size), format)
+        return (file, Int(status.st_size), format)
     }
 
     /// Writes `data` as the entry `file`, whole or not at all (`AtomicFile`).
@@ -154,5 +166,25 @@ private extension NSError {
     var underlyingErrorCode: Int32? {
         if domain == NSPOSIXErrorDomain { return Int32(code) }
         return (userInfo[NSUnderlyingErrorKey] as? NSError)?.underlyingErrorCode
+    }
+}
+
+/// An open file descriptor with one owner: closed when released, unless taken first (by MHD, which
+/// then closes it).
+public final class OpenFile: Sendable {
+    private let descriptor: Int32
+    private let taken = Atomic<Bool>(false)
+
+    init(_ descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        if !taken.load(ordering: .relaxed) { close(descriptor) }
+    }
+
+    /// The descriptor, now the caller's to close; nil when it was taken already.
+    func take() -> Int32? {
+        taken.exchange(true, ordering: .relaxed) ? nil : descriptor
     }
 }

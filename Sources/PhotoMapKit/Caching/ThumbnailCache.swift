@@ -103,24 +103,26 @@ public final class ThumbnailCache: Sendable {
     /// The cached file of a photo's image when it is on disk and whole (the cheap check); no fetch.
     /// Copying what a prefetch fetched counts no second hit.
     public func cachedFile(for photo: Photo, size: PhotoSize = .square) -> URL? {
-        lookUp(photo, size: size)?.file
+        guard let (name, image) = lookUp(photo, size: size) else { return nil }
+        journal.noteUsed(name, bytes: image.bytes)
+        return store.file(named: name)
     }
 
     /// A request answered from disk when the image is there and whole (the cheap check), counted as a
-    /// hit: the file and its format. Nil on a miss, which `image(for:)` then fetches.
-    public func cachedImage(for photo: Photo, size: PhotoSize = .square) -> (file: URL, format: ImageDecoder.Format)? {
-        guard let image = lookUp(photo, size: size) else { return nil }
+    /// hit: the file opened for reading (for a server to send as it is). Nil on a miss, which
+    /// `image(for:)` then fetches.
+    public func openCachedImage(for photo: Photo, size: PhotoSize = .square) -> CachedImage? {
+        guard let (name, image) = lookUp(photo, size: size) else { return nil }
+        journal.noteUsed(name, bytes: image.bytes)
         journal.noteCounters(Counters(hits: 1))
-        return image
+        return CachedImage(name: name, file: image.file, bytes: image.bytes, format: image.format)
     }
 
-    private func lookUp(_ photo: Photo, size: PhotoSize) -> (file: URL, format: ImageDecoder.Format)? {
+    private func lookUp(_ photo: Photo, size: PhotoSize) -> (String, (file: OpenFile, bytes: Int, format: ImageDecoder.Format))? {
         guard let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost), source.isFetchable
         else { return nil }
-        let file = store.file(for: source.key)
-        guard let image = store.wholeImage(file) else { return nil }
-        journal.noteUsed(file.lastPathComponent, bytes: image.bytes)
-        return (file, image.format)
+        let name = SHA256.hex(source.key)
+        return store.openWholeImage(atPath: store.path(named: name)).map { (name, $0) }
     }
 
     /// Whether a photo has an image of this size to fetch at all (its own URL, a larger image to crop
@@ -321,6 +323,18 @@ public final class ThumbnailCache: Sendable {
 }
 
 // MARK: - Supporting types
+
+/// An image answered from the cache, open for reading.
+public struct CachedImage: Sendable {
+    /// Its name in the cache (the SHA-256 of its URL): an ETag that changes only with the URL.
+    public let name: String
+    /// The open file.
+    public let file: OpenFile
+    /// Its size.
+    public let bytes: Int
+    /// PNG or JPEG.
+    public let format: ImageDecoder.Format
+}
 
 /// A handle on one request for a square; cancelling it affects only this requester.
 public final class ThumbnailRequest: Sendable {

@@ -38,11 +38,16 @@ struct ThumbnailSource: Sendable, Hashable {
 
     /// Scheme and host lowercased, default port and fragment dropped: one image, one key.
     static func canonical(_ url: String) -> String {
-        // Most URLs are canonical already; parsing each one would cost more than the cache hit.
-        let authority = url.drop { $0 != ":" }.dropFirst(3).prefix { $0 != "/" }
-        if !url.contains("#"), !url.prefix(while: { $0 != "/" }).contains(where: \.isUppercase),
-           !authority.contains(where: { $0.isUppercase || $0 == ":" }) {
-            return url
+        // Most URLs are canonical already (checked on their bytes); parsing each one would cost more
+        // than the cache hit.
+        let bytes = url.utf8
+        let secure = bytes.starts(with: "https://".utf8)
+        if secure || bytes.starts(with: "http://".utf8) {
+            let authority = bytes.dropFirst(secure ? 8 : 7).prefix { $0 != UInt8(ascii: "/") }
+            let defaultPort = authority.reversed().starts(with: (secure ? ":443" : ":80").utf8.reversed())
+            if !defaultPort, !bytes.contains(UInt8(ascii: "#")), !authority.contains(where: { (0x41...0x5A).contains($0) }) {
+                return url
+            }
         }
         guard var components = URLComponents(string: url) else { return url }
         components.scheme = components.scheme?.lowercased()

@@ -45,8 +45,30 @@ public final class HTTPClient {
 
     /// "http" or "https" when `url` is one photomap may fetch; nil for file:, ftp: and the rest.
     public static func scheme(of url: String) -> String? {
+        // The common case decided on the bytes: a lowercase scheme, a lowercase host (and port), and only
+        // characters a URL may hold as they are (no escapes, no user info). Anything else is parsed.
+        let bytes = url.utf8
+        for (prefix, scheme) in [("https://", "https"), ("http://", "http")] where bytes.starts(with: prefix.utf8) {
+            let rest = bytes.dropFirst(prefix.utf8.count)
+            let host = rest.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+            let name = host.prefix { $0 != UInt8(ascii: ":") }, port = host.dropFirst(name.count).dropFirst()
+            if !name.isEmpty, name.allSatisfy(isPlainHostByte), port.allSatisfy({ (0x30...0x39).contains($0) }),
+               port.isEmpty == (name.count == host.count), rest.allSatisfy(isPlainURLByte) { return scheme }
+            break
+        }
         guard let components = URLComponents(string: url), components.host?.isEmpty == false,
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
         return scheme
+    }
+
+    private static func isPlainHostByte(_ byte: UInt8) -> Bool {
+        (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+    }
+
+    /// RFC 3986's unreserved and reserved characters, less "%" (an escape to check), "@" (user info)
+    /// and brackets (an IPv6 host).
+    private static func isPlainURLByte(_ byte: UInt8) -> Bool {
+        (0x61...0x7A).contains(byte) || (0x41...0x5A).contains(byte) || (0x30...0x39).contains(byte)
+            || "-._~:/?#!$&'()*+,;=".utf8.contains(byte)
     }
 }

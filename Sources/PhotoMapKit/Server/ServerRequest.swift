@@ -1,13 +1,14 @@
 import CMicroHTTPD
 
-/// One request as MHD parsed it: method, path (percent-decoded by MHD), header fields (names
-/// lowercased) and query arguments. Copied out of MHD at once, so it outlives the callback.
+/// One request as MHD parsed it: method, path (percent-decoded by MHD), the header fields photomap
+/// reads (names lowercased) and the query arguments. Copied out of MHD at once, so it outlives the
+/// callback.
 public struct ServerRequest: Sendable {
     /// "GET", "HEAD", …
     public let method: String
     /// The path without the query, percent-decoded.
     public let path: String
-    /// Header fields by lowercased name (the last of a repeated field).
+    /// The header fields photomap reads (`readHeaders`), by lowercased name.
     public let headers: [String: String]
     /// Query arguments, decoded.
     public let query: [String: String]
@@ -20,24 +21,27 @@ public struct ServerRequest: Sendable {
         self.query = query
     }
 
+    /// The header fields the routes read: looked up by name (MHD compares them case-insensitively),
+    /// not every field copied.
+    static let readHeaders = ["host", "if-none-match"]
+
     init(connection: OpaquePointer, method: String, path: String) {
-        self.init(method: method, path: path, headers: Self.values(of: connection, kind: .HEADER_KIND, lowercased: true),
-                  query: Self.values(of: connection, kind: .GET_ARGUMENT_KIND, lowercased: false))
+        var headers: [String: String] = [:]
+        for name in Self.readHeaders {
+            headers[name] = MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+        }
+        self.init(method: method, path: path, headers: headers, query: Self.arguments(of: connection))
     }
 
-    private static func values(of connection: OpaquePointer, kind: MHD_ValueKind, lowercased: Bool) -> [String: String] {
+    private static func arguments(of connection: OpaquePointer) -> [String: String] {
         final class Collected {
             var values: [String: String] = [:]
-            let lowercased: Bool
-            init(lowercased: Bool) { self.lowercased = lowercased }
         }
-        let collected = Collected(lowercased: lowercased)
+        let collected = Collected()
         withExtendedLifetime(collected) {
-            _ = MHD_get_connection_values(connection, kind, { context, _, key, value in
+            _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, { context, _, key, value in
                 guard let context, let key else { return .YES }
-                let collected = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
-                let name = String(cString: key)
-                collected.values[collected.lowercased ? name.lowercased() : name] = value.map { String(cString: $0) } ?? ""
+                Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue().values[String(cString: key)] = value.map { String(cString: $0) } ?? ""
                 return .YES
             }, Unmanaged.passUnretained(collected).toOpaque())
         }

@@ -8,6 +8,8 @@ public struct ServerResponse: Sendable {
         case bytes(Data)
         /// A file on disk, opened when the answer is queued.
         case file(path: String)
+        /// A file already open, of this size: sent as it is, closed by MHD when sent.
+        case open(OpenFile, bytes: Int)
     }
 
     /// The HTTP status.
@@ -43,6 +45,8 @@ public struct ServerResponse: Sendable {
             response = data.withUnsafeBytes { bytes in
                 MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
             }
+        case let .open(file, bytes):
+            response = file.take().flatMap { MHD_create_response_from_fd(bytes, $0) }
         case let .file(path):
             // MHD closes the descriptor when it is done with the response.
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)

@@ -188,8 +188,8 @@ public final class ServerRoutes: Sendable {
         guard let photo = known.withLock({ $0.photos[id] }) else {
             return .now(placeholderImage(404))
         }
-        if let cached = services.cache.cachedImage(for: photo, size: size) {
-            return .now(imageResponse(cached.file, format: cached.format, request: request))
+        if let cached = services.cache.openCachedImage(for: photo, size: size) {
+            return .now(imageResponse(cached, request: request))
         }
         let cache = services.cache, log = services.log
         return .later { [self] answer in
@@ -207,19 +207,19 @@ public final class ServerRoutes: Sendable {
 
     /// The answer for an image the cache has just stored.
     private func fetched(_ photo: Photo, size: PhotoSize, request: ServerRequest) -> ServerResponse {
-        guard let image = services.cache.cachedImage(for: photo, size: size) else { return placeholderImage(503) }
-        return imageResponse(image.file, format: image.format, request: request)
+        guard let image = services.cache.openCachedImage(for: photo, size: size) else { return placeholderImage(503) }
+        return imageResponse(image, request: request)
     }
 
     /// A cached image: its name is the SHA-256 of its URL, so it is its own ETag.
-    private func imageResponse(_ file: URL, format: ImageDecoder.Format, request: ServerRequest) -> ServerResponse {
-        let tag = "\"\(file.lastPathComponent)\""
+    private func imageResponse(_ image: CachedImage, request: ServerRequest) -> ServerResponse {
+        let tag = "\"\(image.name)\""
         let headers = Self.commonHeaders + [("ETag", tag), ("Cache-Control", "public, max-age=86400")]
         if request.headers["if-none-match"]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag }) == true {
             return ServerResponse(status: 304, headers: headers)
         }
-        return ServerResponse(status: 200, headers: headers + [("Content-Type", format == .png ? "image/png" : "image/jpeg")],
-                              body: .file(path: file.path))
+        return ServerResponse(status: 200, headers: headers + [("Content-Type", image.format == .png ? "image/png" : "image/jpeg")],
+                              body: .open(image.file, bytes: image.bytes))
     }
 
     /// The pages' placeholder, with an error status: the image could not be had.
