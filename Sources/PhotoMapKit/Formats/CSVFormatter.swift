@@ -25,7 +25,7 @@ struct CSVFormatter: RecordFormatter {
         if case .text = value, let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
             text = "'" + text
         }
-        guard text.contains(where: { $0 == "\"" || $0 == "," || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return text }
+        guard text.utf8.contains(where: { "\",\n\r".utf8.contains($0) }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -2,22 +2,27 @@
 enum JSONText {
     /// A string literal: quotes, backslashes and control characters escaped (RFC 8259 §7).
     static func string(_ value: String) -> String {
-        var escaped = "\""
-        escaped.reserveCapacity(value.utf8.count + 2)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: escaped.unicodeScalars.append(scalar)
+        // Most text needs no escape: checking its bytes first is much faster than rebuilding it.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + value + "\""
+        }
+        var output: [UInt8] = [UInt8(ascii: "\"")]
+        output.reserveCapacity(value.utf8.count + 16)
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output += "\\\"".utf8
+            case UInt8(ascii: "\\"): output += "\\\\".utf8
+            case UInt8(ascii: "\n"): output += "\\n".utf8
+            case UInt8(ascii: "\r"): output += "\\r".utf8
+            case UInt8(ascii: "\t"): output += "\\t".utf8
+            case ..<0x20:
+                let hex = String(byte, radix: 16)
+                output += ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8
+            default: output.append(byte)
             }
         }
-        return escaped + "\""
+        output.append(UInt8(ascii: "\""))
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// A value: numbers in Swift's shortest round-tripping form, which JSON reads back exactly.

@@ -18,13 +18,12 @@ struct KMLFormatter: RecordFormatter {
 
     func record(_ record: OutputRecord, index: Int) -> String? {
         let annotation = record.annotation
+        let link = record.link.flatMap(HTML.webURL), square = annotation.thumbnailURL.flatMap(HTML.webURL)
         var lines = ["<Placemark>", XMLText.element("name", annotation.title)]
-        if let link = record.link.flatMap(HTML.webURL) {
-            lines.append("<atom:link href=\"\(XMLText.escape(link, attribute: true))\"/>")
-        }
+        if let link { lines.append("<atom:link href=\"\(XMLText.escape(link, attribute: true))\"/>") }
         lines.append("<Snippet maxLines=\"1\">\(XMLText.escape(annotation.subtitle))</Snippet>")
         // KML descriptions are HTML: the text is escaped for HTML first, then the whole for XML.
-        lines.append(XMLText.element("description", descriptionHTML(record)))
+        lines.append(XMLText.element("description", descriptionHTML(annotation, square: square, link: link)))
         if let when = annotation.dateTaken.flatMap(DateTaken.dateTime) {
             lines.append("<TimeStamp><when>\(when)</when></TimeStamp>")
         }
@@ -43,14 +42,10 @@ struct KMLFormatter: RecordFormatter {
     func epilogue(written: Int) -> String { "</Document>\n</kml>\n" }
 
     /// The callout Google Earth shows: subtitle, square, and a link to the record's page.
-    private func descriptionHTML(_ record: OutputRecord) -> String {
-        var html = record.annotation.subtitle.isEmpty ? "" : "<p>\(HTML.text(record.annotation.subtitle))</p>"
-        if let square = record.annotation.thumbnailURL.flatMap(HTML.webURL) {
-            html += "<p><img src=\"\(HTML.text(square))\" width=\"75\" height=\"75\" alt=\"\"></p>"
-        }
-        if let link = record.link.flatMap(HTML.webURL) {
-            html += "<p><a href=\"\(HTML.text(link))\">\(record.annotation.kind == .place ? "The place" : "The photo") on Flickr</a></p>"
-        }
+    private func descriptionHTML(_ annotation: Annotation, square: String?, link: String?) -> String {
+        var html = annotation.subtitle.isEmpty ? "" : "<p>\(HTML.text(annotation.subtitle))</p>"
+        if let square { html += "<p><img src=\"\(HTML.text(square))\" width=\"75\" height=\"75\" alt=\"\"></p>" }
+        if let link { html += "<p><a href=\"\(HTML.text(link))\">\(annotation.kind == .place ? "The place" : "The photo") on Flickr</a></p>" }
         return html
     }
 }

@@ -3,27 +3,41 @@
 enum XMLText {
     /// Element content or a double-quoted attribute value. Carriage returns (and, in attributes,
     /// line feeds and tabs) become character references, which parsers keep instead of normalising.
+    /// Works on UTF-8 bytes: every byte it changes is ASCII or starts U+FFFE/U+FFFF (EF BF BE/BF).
     static func escape(_ value: String, attribute: Bool = false) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(value.utf8.count)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            case "\r": escaped += "&#13;"
-            case "\n" where attribute: escaped += "&#10;"
-            case "\t" where attribute: escaped += "&#9;"
-            case "\n", "\t": escaped.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
-                escaped += "\u{FFFD}"
-            default: escaped.unicodeScalars.append(scalar)
+        // Most text has nothing to escape: checking its bytes first is much faster than rebuilding it.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0xEF || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) {
+            return value
+        }
+        let bytes = Array(value.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + 32)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "&"): output += "&amp;".utf8
+            case UInt8(ascii: "<"): output += "&lt;".utf8
+            case UInt8(ascii: ">"): output += "&gt;".utf8
+            case UInt8(ascii: "\""): output += "&quot;".utf8
+            case UInt8(ascii: "'"): output += "&apos;".utf8
+            case UInt8(ascii: "\r"): output += "&#13;".utf8
+            case UInt8(ascii: "\n") where attribute: output += "&#10;".utf8
+            case UInt8(ascii: "\t") where attribute: output += "&#9;".utf8
+            case UInt8(ascii: "\n"), UInt8(ascii: "\t"): output.append(byte)
+            case ..<0x20: output += replacement
+            case 0xEF where index + 1 < bytes.count && bytes[index] == 0xBF && bytes[index + 1] >= 0xBE:
+                output += replacement
+                index += 2
+            default: output.append(byte)
             }
         }
-        return escaped
+        return String(decoding: output, as: UTF8.self)
     }
+
+    /// U+FFFD REPLACEMENT CHARACTER in UTF-8.
+    private static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
 
     /// `<name>text</name>`, escaped.
     static func element(_ name: String, _ text: String) -> String {

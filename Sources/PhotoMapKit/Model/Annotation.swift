@@ -43,26 +43,3 @@ public struct Annotation: Sendable, Hashable {
         self.dateTaken = dateTaken
     }
 }
-
-extension Annotation: Encodable {
-    private enum CodingKeys: String, CodingKey {
-        case kind, id, title, subtitle, latitude, longitude, photoCount, thumbnailURL, imageURL, owner, dateTaken
-    }
-
-    /// Encodes the listing's JSON form: latitude and longitude are always present (null without a coordinate);
-    /// the kind-specific fields only where they apply.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(id, forKey: .id)
-        try container.encode(title, forKey: .title)
-        try container.encode(subtitle, forKey: .subtitle)
-        try container.encode(coordinate?.latitude, forKey: .latitude)
-        try container.encode(coordinate?.longitude, forKey: .longitude)
-        try container.encodeIfPresent(photoCount, forKey: .photoCount)
-        try container.encodeIfPresent(thumbnailURL, forKey: .thumbnailURL)
-        try container.encodeIfPresent(imageURL, forKey: .imageURL)
-        try container.encodeIfPresent(owner, forKey: .owner)
-        try container.encodeIfPresent(dateTaken, forKey: .dateTaken)
-    }
-}
