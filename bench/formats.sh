@@ -12,30 +12,16 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
 COUNTS=${COUNTS:-"10000 100000"}
 
-missing=()
-[ -x /usr/bin/time ] || missing+=(time)
-command -v jq >/dev/null || missing+=(jq)
-if [ ${#missing[@]} -gt 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-"$repo/scripts/install-deps"
-if [ -z "${PHOTOMAP_BIN:-}" ]; then
-    (cd "$repo" && swift build -c release --product photomap >/dev/null)
-    PHOTOMAP_BIN="$repo/.build/release/photomap"
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$here/common.sh" jq
 
 # run LABEL OUTPUT COMMAND...: one timed run, "LABEL wall-seconds peak-MB output-MB" on stdout.
 run() {
     local label=$1 output=$2
     shift 2
-    /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$work/stdout" 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
-    read -r wall rss <"$work/time"
+    timed "$@"
     local size=0
     [ -f "$output" ] && size=$(stat -c %s "$output")
-    printf '%-40s %8.2f %9.1f %10.1f\n' "$label" "$wall" "$(awk -v k="$rss" 'BEGIN { print k / 1024 }')" \
-        "$(awk -v b="$size" 'BEGIN { print b / 1048576 }')"
+    printf '%-40s %8.2f %9s %10.1f\n' "$label" "$wall" "$peak_mb" "$(awk -v b="$size" 'BEGIN { print b / 1048576 }')"
 }
 
 printf '%-40s %8s %9s %10s\n' "photos --place BENCH --limit N" "wall s" "peak MB" "output MB"
