@@ -25,13 +25,19 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
-        // Pages/Assets (the pages' script, style and placeholder) are copied beside the binary.
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "PhotoMapKit", dependencies: ["CCurl", "CPNG", "CJPEG", "CSQLite"], resources: [.copy("Pages/Assets")]),
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // Pages/Assets (the pages' script, style and placeholder) are copied beside the binary.
+        .target(name: "PhotoMapKit", dependencies: ["CCurl", "CPNG", "CJPEG", "CSQLite", "CCrypto"],
+                resources: [.copy("Pages/Assets")]),
         .target(name: "PhotoMapCLI", dependencies: ["PhotoMapKit"]),
         .executableTarget(name: "photomap", dependencies: ["PhotoMapCLI"]),
         .executableTarget(name: "photomap-fixture-images", dependencies: ["PhotoMapKit"]),

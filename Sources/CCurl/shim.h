@@ -3,7 +3,7 @@
 
 #include <curl/curl.h>
 
-// curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call:
+// curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt are variadic, which Swift cannot call:
 // these typed wrappers give each argument type its own entry point.
 
 typedef size_t (*photomap_curl_data_callback)(char *data, size_t size, size_t count, void *context);
@@ -26,6 +26,14 @@ static inline CURLcode photomap_curl_set_callback(CURL *handle, CURLoption optio
 
 static inline CURLcode photomap_curl_get_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLcode photomap_curl_get_offset(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLMcode photomap_curl_multi_set_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
 }
 
 #endif

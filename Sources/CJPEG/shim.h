@@ -30,7 +30,8 @@ static void photomap_jpeg_ignore_message(j_common_ptr info) {
 
 // Decodes a JPEG held in memory into RGBA rows. Returns 1 and sets *pixels (free with free())
 // on success; returns 0 with `message` set on any error, including truncated data, which libjpeg
-// would otherwise pad with grey and call a success.
+// would otherwise pad with grey and call a success. With `pixels` NULL it decodes every scanline
+// into one scratch row and keeps nothing: the full check, without the image's memory.
 static inline int photomap_jpeg_decode(const unsigned char *data, unsigned long size, unsigned int max_side,
                                        int *width, int *height, unsigned char **pixels, char *message,
                                        size_t message_size) {
@@ -38,7 +39,7 @@ static inline int photomap_jpeg_decode(const unsigned char *data, unsigned long 
     struct photomap_jpeg_error error;
     unsigned char *volatile output = NULL;
     unsigned char *volatile row = NULL;
-    *pixels = NULL;
+    if (pixels) *pixels = NULL;
     memset(&info, 0, sizeof info);
     info.err = jpeg_std_error(&error.manager);
     error.manager.error_exit = photomap_jpeg_error_exit;
@@ -62,9 +63,9 @@ static inline int photomap_jpeg_decode(const unsigned char *data, unsigned long 
     info.out_color_space = JCS_RGB;
     jpeg_start_decompress(&info);
     size_t stride = (size_t)info.output_width * 3;
-    output = malloc((size_t)info.output_width * info.output_height * 4);
+    if (pixels) output = malloc((size_t)info.output_width * info.output_height * 4);
     row = malloc(stride);
-    if (!output || !row) {
+    if ((pixels && !output) || !row) {
         snprintf(message, message_size, "out of memory");
         jpeg_destroy_decompress(&info);
         free(output);
@@ -75,7 +76,7 @@ static inline int photomap_jpeg_decode(const unsigned char *data, unsigned long 
         unsigned char *rows[1] = { row };
         size_t line = info.output_scanline;
         jpeg_read_scanlines(&info, rows, 1);
-        for (size_t x = 0; x < info.output_width; x++) {
+        for (size_t x = 0; output && x < info.output_width; x++) {
             unsigned char *target = output + (line * info.output_width + x) * 4;
             target[0] = row[x * 3];
             target[1] = row[x * 3 + 1];
@@ -98,7 +99,7 @@ static inline int photomap_jpeg_decode(const unsigned char *data, unsigned long 
     *height = (int)info.output_height;
     jpeg_destroy_decompress(&info);
     free(row);
-    *pixels = output;
+    if (pixels) *pixels = output;
     return 1;
 }
 

@@ -16,6 +16,8 @@ struct Configuration {
         .value("image-host", .text("URL"), "image host for records without url_* extras (or PHOTOMAP_IMAGE_HOST; default \(ImageHost.flickr.base))"),
         .value("cache", .directory("DIR"), "cache folder (or PHOTOMAP_CACHE; default ./Cache when it exists, else $XDG_CACHE_HOME/photomap)"),
         .value("cache-limit", .text("SIZE"), "thumbnail cache size limit, e.g. 200MB (or PHOTOMAP_CACHE_LIMIT; default 512MB)"),
+        .value("connections", .text("N"), "connections per image host (default 8; over HTTP/2, up to 100 images share one)"),
+        .value("cacert", .file("FILE"), "trust the CA certificates in FILE instead of the system's (or CURL_CA_BUNDLE, SSL_CERT_FILE)"),
         .flag("offline", "answer from the cache only; make no request"),
     ]
 
@@ -38,6 +40,10 @@ struct Configuration {
     var cacheDirectory: URL
     var cacheLimitBytes: Int
     var offline: Bool
+    /// Connections per image host for the thumbnail engine.
+    var connectionsPerHost: Int
+    /// The CA file replacing the system's, if any (`--cacert`, `CURL_CA_BUNDLE`, `SSL_CERT_FILE`, as curl takes them).
+    var caBundle: String?
     /// How long Flickr's answers stay fresh (PHOTOMAP_TTL seconds; default one hour).
     var answerTimeToLive: TimeInterval
     var environment: [String: String]
@@ -65,6 +71,16 @@ struct Configuration {
             throw UsageError("--cache-limit must be a size such as 200MB or 1GB, not '\(limit ?? "")'")
         }
         cacheLimitBytes = limitBytes
+        let connections = parsed.value("connections")
+        guard let count = connections.map({ Int($0) }) ?? 8, (1...256).contains(count) else {
+            throw UsageError("--connections must be a whole number from 1 to 256, not '\(connections ?? "")'")
+        }
+        connectionsPerHost = count
+        caBundle = [parsed.value("cacert"), environment["CURL_CA_BUNDLE"], environment["SSL_CERT_FILE"]]
+            .compactMap { $0 }.first { !$0.isEmpty }
+        if let caBundle, !FileManager.default.isReadableFile(atPath: caBundle) {
+            throw UsageError("the CA file '\(caBundle)' cannot be read (--cacert, CURL_CA_BUNDLE or SSL_CERT_FILE)")
+        }
         let ttl = environment["PHOTOMAP_TTL"]
         guard let seconds = ttl.map({ TimeInterval($0) }) ?? 3600, seconds.isFinite, seconds >= 0 else {
             throw UsageError("PHOTOMAP_TTL must be a number of seconds, not '\(ttl ?? "")'")
@@ -80,6 +96,7 @@ struct Configuration {
         case .flickr:
             let cache = ResponseCache(directory: cacheDirectory.appendingPathComponent("api"), timeToLive: answerTimeToLive)
             let transport = try FlickrRESTTransport(endpoint: endpoint, apiKey: apiKey, cache: cache, offline: offline,
+                                                    client: HTTPClient(settings: HTTPSettings(caBundle: caBundle)),
                                                     warn: { [console] in console.warn($0) })
             return FlickrSource(transport: transport)
         }
@@ -90,9 +107,16 @@ struct Configuration {
     func makeThumbnailCache() throws -> ThumbnailCache {
         let origin: any ImageOrigin = source == .fixtures && !imageHostGiven
             ? FixtureImageOrigin(folder: try fixtureCatalog().deletingLastPathComponent().appendingPathComponent("images"))
-            : HTTPImageOrigin()
+            : imageOrigin()
         return ThumbnailCache(cacheDirectory: cacheDirectory, origin: origin,
                               configuration: .init(limitBytes: cacheLimitBytes, imageHost: imageHost))
+    }
+
+    /// Images over HTTP(S) with the options' connections and CA file.
+    private func imageOrigin() -> HTTPImageOrigin {
+        var settings = HTTPImageOrigin.defaultSettings
+        settings.caBundle = caBundle
+        return HTTPImageOrigin(settings: settings, connectionsPerHost: connectionsPerHost)
     }
 
     private func fixtureCatalog() throws -> URL {

@@ -176,16 +176,15 @@ struct FlickrRESTTransportTests {
         #expect(message.contains("larger than 1000 bytes"))
     }
 
-    @Test("Retry-After as an HTTP date is honoured")
-    func retryAfterDate() {
-        let date = Date().addingTimeInterval(5)
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        let response = HTTPResponse(status: 503, headers: ["retry-after": formatter.string(from: date)])
-        #expect((3...5).contains(response.retryAfter ?? -1))
-        #expect(HTTPResponse(status: 429, headers: ["retry-after": "7"]).retryAfter == 7)
+    @Test("Retry-After as an HTTP date is honoured (libcurl reads it)")
+    func retryAfterDate() throws {
+        let sleeper = SleepRecorder()
+        let client = HTTPClient(retryPolicy: RetryPolicy(maximumAttempts: 2, baseDelay: 0.01), sleep: sleeper.sleep)
+        let images = LoopbackServer.images
+        let response = try client.get(images.url("/retry-date/\(UUID().uuidString)/square-1.png"))
+        #expect(response.status == 200)
+        let waits = sleeper.recorded
+        #expect(waits.count == 1 && (1...3).contains(waits[0]), "\(waits)")
         #expect(RetryPolicy.isTransient(status: 429) && RetryPolicy.isTransient(status: 503) && !RetryPolicy.isTransient(status: 404))
     }
 

@@ -37,6 +37,23 @@ struct PNGCodecTests {
         #expect(throws: ImageError.self) { try PNGCodec.decode(flipped) }
     }
 
+    @Test("the check (no pixels kept) accepts what decodes and refuses the same damage, with the size first",
+          arguments: [false, true])
+    func checkWithoutPixels(jpeg: Bool) throws {
+        let image = gradient(width: 64, height: 48)
+        let data = jpeg ? try JPEGCodec.encode(image) : try PNGCodec.encode(image)
+        let size = try ImageDecoder.check(data)
+        #expect(size.width == 64 && size.height == 48 && size.format == (jpeg ? .jpeg : .png))
+        #expect(throws: ImageError.self) { try ImageDecoder.check(data.prefix(data.count / 2)) }
+        var flipped = data
+        for offset in stride(from: data.count / 3, to: data.count * 2 / 3, by: 7) { flipped[offset] ^= 0x5A }
+        #expect(throws: ImageError.self) { try ImageDecoder.check(flipped) }
+        #expect(throws: ImageError.self) { try ImageDecoder.check(data, maximumSide: 32) }
+        if !jpeg {
+            #expect(throws: ImageError.implausibleSize(width: 64, height: 48)) { try PNGCodec.check(data, maximumSide: 32) }
+        }
+    }
+
     @Test("the centre square of a landscape image crops the sides and averages the pixels it covers")
     func centreSquare() {
         // Left and right thirds red, middle third blue: the square is the middle third, all blue.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import Testing
 @testable import PhotoMapKit
 import PhotoMapTestSupport
@@ -9,31 +10,35 @@ private func photo(_ id: String, square url: String) -> Photo {
     Photo(id: id, images: [.square: ImageReference(url: url, width: 75, height: 75)])
 }
 
-/// Waits for one square, for tests that do not need a queue of their own.
-private func square(_ cache: ThumbnailCache, _ photo: Photo) -> Result<URL, ThumbnailError> {
-    cache.imageNow(for: photo)
+extension ThumbnailCache {
+    /// Waits for one image through the async API, as a Result.
+    func result(for photo: Photo, size: PhotoSize = .square) async -> Result<URL, ThumbnailError> {
+        do {
+            return .success(try await image(for: photo, size: size))
+        } catch {
+            return .failure(error)
+        }
+    }
 }
 
-/// Counts fetches and answers slowly, so concurrent requests overlap.
-private final class SlowCountingOrigin: ImageOrigin, @unchecked Sendable {
-    private let lock = NSLock()
-    private var fetched = 0
+/// Waits for one square.
+private func square(_ cache: ThumbnailCache, _ photo: Photo) async -> Result<URL, ThumbnailError> {
+    await cache.result(for: photo)
+}
+
+/// Counts fetches and answers after 0.3 s, so concurrent requests overlap.
+private final class SlowCountingOrigin: ImageOrigin {
+    private let fetched = Mutex(0)
     let body: Data
-    var fetches: Int { lock.withLock { fetched } }
+    var fetches: Int { fetched.withLock { $0 } }
 
     init(body: Data) {
         self.body = body
     }
 
-    func makeFetcher() -> any ImageFetcher { Fetcher(origin: self) }
-
-    private struct Fetcher: ImageFetcher {
-        let origin: SlowCountingOrigin
-        func fetch(_ url: String) throws(ThumbnailError) -> Data {
-            origin.lock.withLock { origin.fetched += 1 }
-            Thread.sleep(forTimeInterval: 0.3)
-            return origin.body
-        }
+    func fetch(_ url: String, completion: @escaping @Sendable (Result<Data, ThumbnailError>) -> Void) {
+        fetched.withLock { $0 += 1 }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { [body] in completion(.success(body)) }
     }
 }
 
@@ -49,26 +54,28 @@ struct ThumbnailCacheTests {
                                                                                    timeouts: HTTPTimeouts(connect: 2, total: 3, stall: 1)))
     }
 
-    /// Files in the cache folder that are not entries, locks or statistics: there must never be any.
+    /// Files in the cache folder that are not entries, the lock file or the journal: there must never be any.
     func strayFiles() -> [String] {
         let enumerator = FileManager.default.enumerator(atPath: cache.directory.path)
         var stray: [String] = []
         while let path = enumerator?.nextObject() as? String {
             let name = (path as NSString).lastPathComponent
             let isFolder = (enumerator?.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory
-            if !isFolder && !DiskStore.isEntryName(name) && !name.hasSuffix(".lock") && name != ".statistics.json" { stray.append(path) }
+            if !isFolder && !DiskStore.isEntryName(name) && name != ".fetching.lock" && !name.hasPrefix(".journal.sqlite") {
+                stray.append(path)
+            }
         }
         return stray
     }
 
     @Test("a square is fetched once, stored under a hash of its URL, and then served from disk")
-    func fetchThenHit() throws {
+    func fetchThenHit() async throws {
         let url = images.url("/ok/square-1.png")
-        let first = try square(cache, photo("1", square: url)).get()
+        let first = try await square(cache, photo("1", square: url)).get()
         #expect(first.lastPathComponent == SHA256.hex(url))
         #expect(first.deletingLastPathComponent().lastPathComponent == String(SHA256.hex(url).prefix(DiskStore.shardDigits)))
         #expect(try PNGCodec.decode(Data(contentsOf: first)).width == 75)
-        let second = try square(cache, photo("other id, same URL", square: url)).get()
+        let second = try await square(cache, photo("other id, same URL", square: url)).get()
         #expect(second == first)
         #expect(try images.count(of: "/ok/square-1.png") == 1)
         let stats = cache.statistics()
@@ -94,7 +101,7 @@ struct ThumbnailCacheTests {
     }
 
     @Test("cancelling one requester leaves the others waiting for the same download")
-    func cancellationIsPerRequester() throws {
+    func cancellationIsPerRequester() async throws {
         let origin = SlowCountingOrigin(body: try PNGCodec.encode(TestImages.pattern(width: 75, height: 75, seed: 3)))
         let cache = ThumbnailCache(cacheDirectory: folder.url, origin: origin)
         let done = DispatchGroup()
@@ -117,8 +124,8 @@ struct ThumbnailCacheTests {
 
     @Test("nothing bad is kept: truncated, short, corrupt, HTML with 200, 404, 503, reset, stalled, file://",
           arguments: ["truncate", "short", "corrupt", "html200", "status404", "status503", "reset", "stall", "redirect-file"])
-    func badAnswersAreNotStored(scenario: String) throws {
-        let result = square(cache, photo("1", square: images.url("/\(scenario)/square-3.png")))
+    func badAnswersAreNotStored(scenario: String) async throws {
+        let result = await square(cache, photo("1", square: images.url("/\(scenario)/square-3.png")))
         #expect(throws: ThumbnailError.self) { try result.get() }
         #expect(cache.statistics().entries == 0)
         #expect(strayFiles().isEmpty)
@@ -128,96 +135,96 @@ struct ThumbnailCacheTests {
         ("html200", "it looks like HTML"), ("status404", "HTTP 404"), ("truncate", "curl error 18"),
         ("short", "not a valid image"), ("redirect-file", "curl error 1"),
     ])
-    func errorMessages(scenario: String, fragment: String) {
-        let result = square(cache, photo("1", square: images.url("/\(scenario)/square-4.png")))
+    func errorMessages(scenario: String, fragment: String) async {
+        let result = await square(cache, photo("1", square: images.url("/\(scenario)/square-4.png")))
         guard case let .failure(error) = result else { Issue.record("expected a failure"); return }
         #expect(error.description.contains(fragment), "\(error)")
     }
 
     @Test("a file:// or ftp:// square is refused without any fetch", arguments: ["file:///etc/passwd", "ftp://127.0.0.1/a.png", "not a url"])
-    func nonHTTP(url: String) {
-        #expect(square(cache, photo("1", square: url)) == .failure(.unsupportedURL(url)))
+    func nonHTTP(url: String) async {
+        #expect(await square(cache, photo("1", square: url)) == .failure(.unsupportedURL(url)))
     }
 
     @Test("a bad answer once does not poison the entry: the next request fetches it properly")
-    func recoversAfterBadAnswer() throws {
+    func recoversAfterBadAnswer() async throws {
         let url = images.url("/once-bad/\(UUID().uuidString)/square-5.png")
-        #expect(throws: ThumbnailError.self) { try square(cache, photo("1", square: url)).get() }
-        let file = try square(cache, photo("1", square: url)).get()
+        await #expect(throws: ThumbnailError.self) { try await square(cache, photo("1", square: url)).get() }
+        let file = try await square(cache, photo("1", square: url)).get()
         #expect(try PNGCodec.decode(Data(contentsOf: file)).width == 75)
     }
 
     @Test("JPEG squares are checked and kept; truncated JPEGs are not")
-    func jpeg() throws {
-        let file = try square(cache, photo("1", square: images.url("/ok/photo-1.jpg"))).get()
+    func jpeg() async throws {
+        let file = try await square(cache, photo("1", square: images.url("/ok/photo-1.jpg"))).get()
         #expect(try JPEGCodec.decode(Data(contentsOf: file)).width == 75)
-        #expect(throws: ThumbnailError.self) { try square(cache, photo("2", square: images.url("/short/photo-2.jpg"))).get() }
+        await #expect(throws: ThumbnailError.self) { try await square(cache, photo("2", square: images.url("/short/photo-2.jpg"))).get() }
         #expect(cache.statistics().entries == 1)
     }
 
     @Test("with no square URL, the square is cropped from the larger image and stored as PNG", arguments: ["large-1.png", "big-1.jpg"])
-    func derivedSquare(name: String) throws {
+    func derivedSquare(name: String) async throws {
         let record = Photo(id: "1", images: [.medium: ImageReference(url: images.url("/ok/\(name)"), width: 240, height: 180)])
-        let file = try cache.imageNow(for: record, size: .square).get()
+        let file = try await cache.result(for: record, size: .square).get()
         let image = try PNGCodec.decode(Data(contentsOf: file))
         #expect(image.width == 75 && image.height == 75)
-        let large = try cache.imageNow(for: record, size: .largeSquare).get()
+        let large = try await cache.result(for: record, size: .largeSquare).get()
         #expect(try PNGCodec.decode(Data(contentsOf: large)).width == 150)
         #expect(large != file)
     }
 
     @Test("a record without any image URL is an error naming the photo")
-    func noImage() {
-        #expect(square(cache, Photo(id: "42")) == .failure(.noImage(photoID: "42")))
+    func noImage() async {
+        #expect(await square(cache, Photo(id: "42")) == .failure(.noImage(photoID: "42")))
     }
 
     @Test("a cached file damaged on disk is a miss, and is replaced")
-    func damagedEntry() throws {
+    func damagedEntry() async throws {
         let url = images.url("/ok/square-6.png")
-        let file = try square(cache, photo("1", square: url)).get()
+        let file = try await square(cache, photo("1", square: url)).get()
         let original = try Data(contentsOf: file)
         try original.prefix(original.count / 2).write(to: file)
-        let again = try square(cache, photo("1", square: url)).get()
+        let again = try await square(cache, photo("1", square: url)).get()
         #expect(try Data(contentsOf: again) == original)
         #expect(try images.count(of: "/ok/square-6.png") == 2)
     }
 
     @Test("a cached file damaged in the middle fails its full decode on use, and is replaced")
-    func damagedInTheMiddle() throws {
+    func damagedInTheMiddle() async throws {
         let url = images.url("/ok/square-9.png")
-        let file = try square(cache, photo("1", square: url)).get()
+        let file = try await square(cache, photo("1", square: url)).get()
         let original = try Data(contentsOf: file)
         var damaged = original
         damaged[damaged.count / 2] ^= 0xFF
         try damaged.write(to: file)
-        let again = try square(cache, photo("1", square: url)).get()
+        let again = try await square(cache, photo("1", square: url)).get()
         #expect(try Data(contentsOf: again) == original)
         #expect(try images.count(of: "/ok/square-9.png") == 2)
     }
 
     @Test("an image with bytes after its end is stored without them, so it is a hit next time")
-    func trailingBytes() throws {
+    func trailingBytes() async throws {
         let name = "trailing-\(UUID().uuidString).jpg"
         let jpeg = try JPEGCodec.encode(TestImages.pattern(width: 75, height: 75, seed: 9))
         try (jpeg + Data("garbage after the end".utf8)).write(to: TestImages.folder.appendingPathComponent(name))
-        let file = try square(cache, photo("1", square: images.url("/ok/\(name)"))).get()
+        let file = try await square(cache, photo("1", square: images.url("/ok/\(name)"))).get()
         #expect(try Data(contentsOf: file) == jpeg)
-        _ = try square(cache, photo("1", square: images.url("/ok/\(name)"))).get()
+        _ = try await square(cache, photo("1", square: images.url("/ok/\(name)"))).get()
         #expect(try images.count(of: "/ok/\(name)") == 1)
     }
 
     @Test("a square URL whose image claims a huge size is refused before it is decoded")
-    func hugeSquare() throws {
+    func hugeSquare() async throws {
         let name = "huge-\(UUID().uuidString).png"
         try PNGCodec.encode(TestImages.pattern(width: 400, height: 400, seed: 1)).write(to: TestImages.folder.appendingPathComponent(name))
-        let result = square(cache, photo("1", square: images.url("/ok/\(name)")))
+        let result = await square(cache, photo("1", square: images.url("/ok/\(name)")))
         guard case .failure(.invalidImage(_, .implausibleSize(400, 400))) = result else { Issue.record("got \(result)"); return }
     }
 
     @Test("verify decodes every entry, removes the corrupt ones and counts them")
-    func verify() throws {
-        let good = try square(cache, photo("1", square: images.url("/ok/square-7.png"))).get()
-        let bad = try square(cache, photo("2", square: images.url("/ok/square-8.png"))).get()
+    func verify() async throws {
+        let good = try await square(cache, photo("1", square: images.url("/ok/square-7.png"))).get()
+        let bad = try await square(cache, photo("2", square: images.url("/ok/square-8.png"))).get()
         var bytes = try Data(contentsOf: bad)
         bytes[bytes.count / 2] ^= 0xFF
         try bytes.write(to: bad)
@@ -228,23 +235,19 @@ struct ThumbnailCacheTests {
     }
 
     @Test("the LRU limit evicts the least recently used entries down to about 70%")
-    func lruEviction() throws {
+    func lruEviction() async throws {
         let entrySize = try Data(contentsOf: TestImages.folder.appendingPathComponent("square-10.png")).count
         let limited = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin(retryPolicy: .never),
                                      configuration: .init(limitBytes: entrySize * 4 + entrySize / 2))
         var files: [URL] = []
         for index in 10..<14 {
-            files.append(try limited.imageNow(for: photo("\(index)", square: images.url("/ok/square-\(index).png"))).get())
+            files.append(try await limited.result(for: photo("\(index)", square: images.url("/ok/square-\(index).png"))).get())
         }
-        // Ages: 10 oldest … 13 newest; then 10 is used again, so 11 becomes the oldest.
-        for (offset, file) in files.enumerated() {
-            let age = TimeInterval(1_000 - offset * 100)
-            var times = [timeval(tv_sec: Int(Date().timeIntervalSince1970 - age), tv_usec: 0),
-                         timeval(tv_sec: Int(Date().timeIntervalSince1970 - age), tv_usec: 0)]
-            utimes(file.path, &times)
-        }
-        _ = try limited.imageNow(for: photo("10", square: images.url("/ok/square-10.png"))).get()
-        _ = try limited.imageNow(for: photo("14", square: images.url("/ok/square-14.png"))).get()
+        // Stored in order, 10 oldest … 13 newest; then 10 is used again, so 11 becomes the oldest.
+        _ = try await limited.result(for: photo("10", square: images.url("/ok/square-10.png"))).get()
+        _ = try await limited.result(for: photo("14", square: images.url("/ok/square-14.png"))).get()
+        // Eviction runs on the journal's queue, off the request path: wait for it.
+        limited.flush()
         let remaining = Set(limited.store.entries().map(\.url.lastPathComponent))
         #expect(remaining.count == 3, "5 entries exceed the limit; the sweep keeps at most 70% of it (3 entries)")
         #expect(remaining.contains(files[0].lastPathComponent), "used again: kept")
@@ -253,29 +256,67 @@ struct ThumbnailCacheTests {
     }
 
     @Test("prune and clear empty the cache as asked")
-    func pruneAndClear() throws {
-        for index in 20..<24 { _ = try square(cache, photo("\(index)", square: images.url("/ok/square-\(index).png"))).get() }
+    func pruneAndClear() async throws {
+        for index in 20..<24 { _ = try await square(cache, photo("\(index)", square: images.url("/ok/square-\(index).png"))).get() }
         let removed = cache.prune(downTo: 1)
         #expect(removed.entries == 4)
-        _ = try square(cache, photo("30", square: images.url("/ok/square-30.png"))).get()
+        _ = try await square(cache, photo("30", square: images.url("/ok/square-30.png"))).get()
         #expect(cache.clear() == 1)
         #expect(cache.statistics().entries == 0)
     }
 
     @Test("hits and misses add up across runs")
-    func statisticsPersist() throws {
-        _ = try square(cache, photo("1", square: images.url("/ok/square-40.png"))).get()
-        _ = try square(cache, photo("1", square: images.url("/ok/square-40.png"))).get()
-        cache.saveStatistics()
+    func statisticsPersist() async throws {
+        _ = try await square(cache, photo("1", square: images.url("/ok/square-40.png"))).get()
+        _ = try await square(cache, photo("1", square: images.url("/ok/square-40.png"))).get()
+        cache.flush()
         let later = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin())
-        _ = try later.imageNow(for: photo("1", square: images.url("/ok/square-40.png"))).get()
-        later.saveStatistics()
+        _ = try await later.result(for: photo("1", square: images.url("/ok/square-40.png"))).get()
+        later.flush()
         let stats = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin()).statistics()
         #expect(stats.hits == 2 && stats.misses == 1)
     }
 
+    @Test("stats come from the journal; a process that died before recording its stores is reconciled by the next")
+    func journalReconciles() async throws {
+        let file = try await square(cache, photo("1", square: images.url("/ok/square-41.png"))).get()
+        cache.flush()
+        #expect(cache.statistics().entries == 1)
+        // A store the journal never heard of, as if its process was killed right after the rename,
+        // with that process's marker left behind, unlocked.
+        let orphan = cache.store.file(named: String(repeating: "ab", count: 32))
+        try FileManager.default.createDirectory(at: orphan.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(contentsOf: file).write(to: orphan)
+        let sessions = cache.directory.appendingPathComponent(".sessions")
+        try FileManager.default.createDirectory(at: sessions, withIntermediateDirectories: true)
+        try Data().write(to: sessions.appendingPathComponent("12345-dead"))
+        let next = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin())
+        let stats = next.statistics()
+        #expect(stats.entries == 2)
+        #expect(stats.bytes == 2 * (try Data(contentsOf: file).count))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sessions.path).isEmpty)
+        // A file removed behind the cache's back is dropped by verify.
+        try FileManager.default.removeItem(at: orphan)
+        #expect(next.verify().entries == 1)
+        #expect(next.statistics().entries == 1)
+    }
+
+    @Test("the async API gives the file, and a cancelled task gets .cancelled while the download goes on")
+    func asyncAPI() async throws {
+        let origin = SlowCountingOrigin(body: try PNGCodec.encode(TestImages.pattern(width: 75, height: 75, seed: 4)))
+        let slow = ThumbnailCache(cacheDirectory: folder.url, origin: origin)
+        let record = photo("1", square: "http://example.invalid/async.png")
+        let cancelled = Task { await slow.result(for: record) }
+        let kept = Task { await slow.result(for: record) }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        cancelled.cancel()
+        #expect(await cancelled.value == .failure(.cancelled))
+        #expect(try PNGCodec.decode(Data(contentsOf: try await kept.value.get())).width == 75)
+        #expect(origin.fetches == 1)
+    }
+
     @Test("prefetch reports rising progress ending at the total, and the failures by photo")
-    func prefetch() throws {
+    func prefetch() async throws {
         let photos = (50..<80).map { photo("\($0)", square: images.url("/ok/square-\($0).png")) }
             + [photo("bad", square: images.url("/status404/square-1.png"))]
         let done = DispatchSemaphore(value: 0)
@@ -296,9 +337,9 @@ struct ThumbnailCacheTests {
     }
 
     @Test("a cache folder that cannot be written is an error the caller sees")
-    func unwritableFolder() throws {
+    func unwritableFolder() async throws {
         try Data("not a folder".utf8).write(to: folder.url.appendingPathComponent("thumbs"))
-        let result = square(cache, photo("1", square: images.url("/ok/square-60.png")))
+        let result = await square(cache, photo("1", square: images.url("/ok/square-60.png")))
         guard case let .failure(.writeFailed(path, reason)) = result else { Issue.record("got \(result)"); return }
         #expect(path.hasPrefix(folder.url.path))
         #expect(!reason.isEmpty)
@@ -306,13 +347,13 @@ struct ThumbnailCacheTests {
 
     @Test("a full disk (ENOSPC on a tiny tmpfs) is reported as such, and leaves no partial file",
           .enabled(if: TinyDisk.canMount, "needs root to mount a tmpfs"))
-    func diskFull() throws {
+    func diskFull() async throws {
         let disk = try TinyDisk(kilobytes: 64)
         let full = ThumbnailCache(cacheDirectory: disk.url, origin: HTTPImageOrigin(retryPolicy: .never))
         var failures: [ThumbnailError] = []
         for index in 100..<160 {
             let medium = Photo(id: "\(index)", images: [.medium: ImageReference(url: images.url("/ok/large-\(index).png"))])
-            if case let .failure(error) = full.imageNow(for: medium, size: .medium) {
+            if case let .failure(error) = await full.result(for: medium, size: .medium) {
                 failures.append(error)
             }
         }

@@ -1,8 +1,8 @@
 import Foundation
 import PhotoMapKit
 
-/// A Python test server from Tests/Support, started on 127.0.0.1 for the tests that need it and
-/// stopped when the test process ends (it exits when its stdin closes).
+/// A test server from Tests/Support (Python, or node for HTTP/2), started on 127.0.0.1 for the tests
+/// that need it and stopped when the test process ends (it exits when its stdin closes).
 public final class LoopbackServer: Sendable {
     /// The Flickr-protocol server over the embedded catalog; scenarios are chosen by URL, so tests share it.
     public static let flickr = start("flickr_server.py", ["--catalog", repositoryRoot.appendingPathComponent("Fixtures/catalog").path])
@@ -10,28 +10,37 @@ public final class LoopbackServer: Sendable {
     /// The image server with faults (`/{scenario}/{path}`) over `TestImages.folder`.
     public static let images = start("image_server.py", ["--root", TestImages.folder.path])
 
+    /// The HTTP/2 image server over TLS with faults (`/{scenario}/{path}`, HTTP/1.1 too when asked by
+    /// ALPN) over `TestImages.folder`, its certificate signed by `TestCA`.
+    public static let http2Images = start("h2_image_server.js", ["--root", TestImages.folder.path, "--cert", TestCA.server.path,
+                                                                 "--key", TestCA.key.path], interpreter: "node", scheme: "https")
+
     /// The folder holding Package.swift.
     public static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The port it listens on.
     public let port: Int
+    /// "http", or "https" for the TLS server.
+    public let scheme: String
     private let process: Process
     // Kept open so the server lives until the test process ends.
     private let input: Pipe
 
-    private static func start(_ script: String, _ arguments: [String]) -> LoopbackServer {
+    private static func start(_ script: String, _ arguments: [String], interpreter: String = "python3",
+                              scheme: String = "http") -> LoopbackServer {
         do {
-            return try LoopbackServer(script: script, arguments: arguments)
+            return try LoopbackServer(script: script, arguments: arguments, interpreter: interpreter, scheme: scheme)
         } catch {
             fatalError("cannot start \(script): \(error)")
         }
     }
 
-    private init(script: String, arguments: [String]) throws {
+    private init(script: String, arguments: [String], interpreter: String, scheme: String) throws {
+        self.scheme = scheme
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.repositoryRoot.appendingPathComponent("Tests/Support/\(script)").path]
+        process.arguments = [interpreter, Self.repositoryRoot.appendingPathComponent("Tests/Support/\(script)").path]
             + arguments + ["--port", "0"]
         input = Pipe()
         let output = Pipe()
@@ -49,8 +58,8 @@ public final class LoopbackServer: Sendable {
         self.port = port
     }
 
-    /// `http://127.0.0.1:{port}{path}`.
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    /// `{scheme}://127.0.0.1:{port}{path}`.
+    public func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
 
     /// The Flickr REST endpoint under a scenario prefix ("" for normal behaviour, "fail100", "status/503/TOKEN/1", …).
     public func endpoint(_ scenario: String = "") -> String {
@@ -70,7 +79,7 @@ public final class LoopbackServer: Sendable {
     }
 
     private func get(_ path: String) throws -> Data {
-        try HTTPClient(retryPolicy: .never).get(url(path)).body
+        try HTTPClient(settings: HTTPSettings(retryPolicy: .never, caBundle: TestCA.certificate.path)).get(url(path)).body
     }
 }
 
@@ -86,4 +95,30 @@ public final class TemporaryFolder: Sendable {
     deinit {
         try? FileManager.default.removeItem(at: url)
     }
+}
+
+/// A throwaway certificate authority and a certificate for 127.0.0.1 it signed, made once per test
+/// process by Tests/Support/make_test_ca.sh (openssl), for the TLS test server.
+public enum TestCA {
+    /// The folder holding ca.pem, server.pem and server.key.
+    public static let folder: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photomap-test-ca-\(ProcessInfo.processInfo.processIdentifier)")
+        let make = Process()
+        make.executableURL = LoopbackServer.repositoryRoot.appendingPathComponent("Tests/Support/make_test_ca.sh")
+        make.arguments = [folder.path]
+        do {
+            try make.run()
+        } catch {
+            fatalError("cannot make the test CA: \(error)")
+        }
+        make.waitUntilExit()
+        guard make.terminationStatus == 0 else { fatalError("make_test_ca.sh failed (is openssl installed?)") }
+        return folder
+    }()
+
+    /// The CA's certificate: what clients trust.
+    public static var certificate: URL { folder.appendingPathComponent("ca.pem") }
+    /// The server's certificate and key.
+    public static var server: URL { folder.appendingPathComponent("server.pem") }
+    public static var key: URL { folder.appendingPathComponent("server.key") }
 }

@@ -23,6 +23,8 @@ URL form: ``/{scenario}/{path under DIR}``, where scenario is one of
     corrupt            the file with 32 bytes at its middle XORed with 0xFF
     redirect-file      302 to file:///etc/passwd
     once-bad/{token}   first request for token like truncate, later ones like ok
+    retry-date/{token} first request for token 503 with Retry-After as an HTTP date
+                       2 s ahead, later ones like ok
 
 Control endpoints (not counted themselves):
     GET /_count?path=/ok/a/b.png   {"count": n}, requests seen for that path
@@ -33,6 +35,7 @@ Every other request is counted under its URL path as sent (scenario included,
 query string excluded), whatever the answer.
 """
 
+import email.utils
 import json
 import os
 import socket
@@ -164,12 +167,18 @@ class ImageHandler(loopback.LoopbackHandler):
         # Decode each segment separately, so "%2F" cannot smuggle a separator in.
         segments = [urllib.parse.unquote(s) for s in path.split("/")[1:]]
         scenario, rest = (segments[0], segments[1:]) if segments else ("", [])
-        if scenario == "once-bad":
+        if scenario in ("once-bad", "retry-date"):
             if not rest or not rest[0]:
                 return self.send_html(404, "Unknown scenario")
             token, rest = rest[0], rest[1:]
             # Decide before looking at the file, so the token is used up either way.
-            scenario = "truncate" if self.server.first_use(token) else "ok"
+            if not self.server.first_use(token):
+                scenario = "ok"
+            elif scenario == "once-bad":
+                scenario = "truncate"
+            else:
+                when = email.utils.formatdate(time.time() + 2, usegmt=True)
+                return self.send_html(503, "Service Unavailable", [("Retry-After", when)])
         elif scenario not in SIMPLE_SCENARIOS:
             return self.send_html(404, "Unknown scenario")
 

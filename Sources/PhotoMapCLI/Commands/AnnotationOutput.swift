@@ -38,12 +38,12 @@ enum AnnotationOutput {
     static func write(_ records: [OutputRecord], to destination: Destination, title: String, extraFields: [String] = [],
                       configuration: Configuration, console: Console, table: (Int?) -> [String]) throws {
         let staged = try destination.file.map { file in
-            do { return try StagedFile(replacing: file) } catch { throw failure(writing: file, error) }
+            do { return try StagedFile(replacing: file) } catch { throw failure(writing: file.path, error) }
         }
         // A file gets what the terminal would: text from a server never carries the API key anywhere.
         let sink: (String) throws -> Void = { text in
             guard let staged else { return console.out(text) }
-            do { try staged.write(Console.redact(text, secret: configuration.apiKey)) } catch { throw failure(writing: staged.file, error) }
+            do { try staged.write(Console.redact(text, secret: configuration.apiKey)) } catch { throw failure(writing: staged.path, error) }
         }
         guard let format = destination.format else {
             try sink(table(staged == nil ? console.width : nil).map { $0 + "\n" }.joined())
@@ -61,13 +61,13 @@ enum AnnotationOutput {
     /// Puts a written file in place and says so on stderr, so that stdout stays clean.
     private static func commit(_ staged: StagedFile?, console: Console, summary: String) throws {
         guard let staged else { return }
-        do { try staged.commit() } catch { throw failure(writing: staged.file, error) }
-        console.err("photomap: listing written to \(staged.file.path)\(summary)\n")
+        do { try staged.commit() } catch { throw failure(writing: staged.path, error) }
+        console.err("photomap: listing written to \(staged.path)\(summary)\n")
     }
 
-    private static func failure(writing file: URL, _ error: any Error) -> CommandFailure {
+    private static func failure(writing path: String, _ error: any Error) -> CommandFailure {
         let reason = (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) } ?? "\(error)"
-        return CommandFailure("could not write \(file.path): \(reason)")
+        return CommandFailure("could not write \(path): \(reason)")
     }
 
     /// A listing's table with `cells(annotation)` then the latitude and longitude, and `footer` below.

@@ -21,7 +21,7 @@ enum Prefetcher {
         })
         finished.wait()
         bar.finish()
-        cache.saveStatistics()
+        cache.flush()
         guard let report = outcome.report else { return nil }
         for failure in report.failures.prefix(reportedFailures) {
             console.warn("no \(label == "squares" ? "square" : "image") for photo \(failure.photoID): \(failure.error)")

@@ -1,22 +1,27 @@
 import Foundation
+import Synchronization
 
-/// The thumbnails' files: `{root}/{first two hex digits}/{SHA-256 of the key}`, written to a hidden
-/// temporary file in the same folder and renamed into place, so no reader ever sees half a file.
-/// Each shard folder has one `.lock` file that processes take before fetching into it; temporary
-/// (`.tmp-…`) files sit beside the entries and are never entries.
-struct DiskStore: Sendable {
+/// The thumbnails' files: `{root}/{first hex digit}/{SHA-256 of the key}`, written to a hidden
+/// temporary file in the same folder and renamed into place, so no reader ever sees half a file;
+/// temporary (`.tmp-…`) files sit beside the entries and are never entries. Sizes and last uses
+/// are kept by `CacheJournal`, cross-process locks by `EntryLocks`.
+final class DiskStore: Sendable {
     /// Shard folders known to exist, so each is created (and checked) once per process.
-    private let createdFolders = CreatedFolders()
+    private let createdFolders = Mutex(Set<String>())
 
     /// One cached image on disk.
     struct Entry: Sendable {
         let url: URL
         let bytes: Int
-        /// The last time it was used (its modification time, refreshed on hits).
+        /// When it was stored (its modification time): its last use, for a file the journal lacks.
         let lastUsed: Date
     }
 
     let root: URL
+
+    init(root: URL) {
+        self.root = root
+    }
 
     /// Hex digits naming a shard folder: 16 folders. Each new folder costs an inode in a block group
     /// of its own on ext4, which made 256 shards cost more than the downloads on a cold cache;
@@ -25,68 +30,65 @@ struct DiskStore: Sendable {
 
     /// The entry's file for a key; the name is a hash, so no server-supplied text shapes the path.
     func file(for key: String) -> URL {
-        let hash = SHA256.hex(key)
+        file(named: SHA256.hex(key))
+    }
+
+    /// The entry's file for its name (the hash).
+    func file(named name: String) -> URL {
         // Built as a string: URL.appendingPathComponent costs more than the hit check itself.
-        return URL(fileURLWithPath: "\(root.path)/\(hash.prefix(Self.shardDigits))/\(hash)", isDirectory: false)
+        URL(fileURLWithPath: "\(root.path)/\(name.prefix(Self.shardDigits))/\(name)", isDirectory: false)
     }
 
-    /// The lock processes take before fetching the entry: one of 256 in `.locks/` (by the first two hex
-    /// digits of its name), not one per entry, since creating and removing a lock file per image would
-    /// double the file-system work. `cache clear` never removes them: a lock file deleted while held
-    /// would let a second process lock a new one and download the same image.
-    func lockPath(for file: URL) -> String {
-        "\(root.path)/.locks/\(file.lastPathComponent.prefix(2)).lock"
-    }
-
-    /// Whether `file` holds a whole image by its first and last bytes: a PNG signature and IEND chunk,
-    /// or a JPEG's SOI and EOI markers. This is the cheap check made on every hit, and it catches the
-    /// usual damage (truncation); a full decode happens before storing and in `cache verify`.
-    func holdsImage(_ file: URL) -> Bool {
+    /// The size of `file` when it holds a whole image by its first and last bytes (a PNG signature
+    /// and IEND chunk, or a JPEG's SOI and EOI markers), else nil. This is the cheap check made on
+    /// every hit, and it catches the usual damage (truncation); a full decode happens before storing
+    /// and in `cache verify`.
+    func wholeImageSize(_ file: URL) -> Int? {
         let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size >= 20 else { return false }
+        guard fstat(descriptor, &status) == 0, status.st_size >= 20 else { return nil }
         var head = [UInt8](repeating: 0, count: 8), tail = [UInt8](repeating: 0, count: 12)
-        guard pread(descriptor, &head, 8, 0) == 8, pread(descriptor, &tail, 12, off_t(status.st_size) - 12) == 12 else { return false }
-        return ImageDecoder.isWhole(head: head, tail: tail)
-    }
-
-    /// Marks a hit for the LRU order; skipped when it was marked in the last minute, to spare the disk.
-    func touch(_ file: URL) {
-        var status = stat()
-        guard stat(file.path, &status) == 0, Date().timeIntervalSince1970 - Double(status.st_mtim.tv_sec) > 60 else { return }
-        utimes(file.path, nil)
+        guard pread(descriptor, &head, 8, 0) == 8, pread(descriptor, &tail, 12, off_t(status.st_size) - 12) == 12,
+              ImageDecoder.isWhole(head: head, tail: tail) else { return nil }
+        return Int(status.st_size)
     }
 
     /// Writes `data` as the entry `file`, whole or not at all (`AtomicFile`).
     func write(_ data: Data, to file: URL) throws(ThumbnailError) {
-        try createFolder(of: file)
+        let path = file.path
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        try createFolder(folder)
         do {
-            try AtomicFile.write(data, to: file)
+            try AtomicFile.write(data, toPath: path)
         } catch where error.code == .ENOENT {
             // Another process's `cache clear` removed the shard folder: make it again, once.
-            try createFolder(of: file, again: true)
+            try createFolder(folder, again: true)
             do {
-                try AtomicFile.write(data, to: file)
+                try AtomicFile.write(data, toPath: path)
             } catch {
-                throw Self.writeError(error.code.rawValue, path: file.deletingLastPathComponent().path)
+                throw Self.writeError(error.code.rawValue, path: folder)
             }
         } catch {
-            throw Self.writeError(error.code.rawValue, path: file.deletingLastPathComponent().path)
+            throw Self.writeError(error.code.rawValue, path: folder)
         }
     }
 
-    /// Creates the folder `file` goes in (`again`: even if this process made it before).
-    func createFolder(of file: URL, again: Bool = false) throws(ThumbnailError) {
-        let folder = file.deletingLastPathComponent()
-        guard again || !createdFolders.contains(folder.path) else { return }
+    /// Creates the folder `file` goes in.
+    func createFolder(of file: URL) throws(ThumbnailError) {
+        try createFolder(file.deletingLastPathComponent().path)
+    }
+
+    /// Creates `folder` (`again`: even if this process made it before).
+    private func createFolder(_ folder: String, again: Bool = false) throws(ThumbnailError) {
+        guard again || !createdFolders.withLock({ $0.contains(folder) }) else { return }
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw Self.writeError((error as NSError).underlyingErrorCode ?? EIO, path: folder.path)
+            throw Self.writeError((error as NSError).underlyingErrorCode ?? EIO, path: folder)
         }
-        createdFolders.insert(folder.path)
+        createdFolders.withLock { _ = $0.insert(folder) }
     }
 
     /// Every entry (lock and temporary files excluded).
@@ -107,22 +109,6 @@ struct DiskStore: Sendable {
         return result
     }
 
-    /// Removes least-recently-used entries until at most `maximumBytes` remain (never `keeping`, the
-    /// entry just stored for a waiting caller); returns what went.
-    @discardableResult
-    func evict(downTo maximumBytes: Int, keeping: URL? = nil) -> (entries: Int, bytes: Int) {
-        let all = entries().sorted { $0.lastUsed < $1.lastUsed }
-        var total = all.reduce(0) { $0 + $1.bytes }
-        var removed = (entries: 0, bytes: 0)
-        for entry in all where total > maximumBytes && entry.url.path != keeping?.path {
-            guard unlink(entry.url.path) == 0 else { continue }
-            total -= entry.bytes
-            removed.entries += 1
-            removed.bytes += entry.bytes
-        }
-        return removed
-    }
-
     /// Removes every entry and leftover temporary file (not the locks); returns how many entries went.
     @discardableResult
     func removeAll() -> Int {
@@ -131,7 +117,7 @@ struct DiskStore: Sendable {
         for shard in (try? manager.contentsOfDirectory(atPath: root.path)) ?? [] where shard.count == Self.shardDigits {
             try? manager.removeItem(at: root.appendingPathComponent(shard))
         }
-        createdFolders.removeAll()
+        createdFolders.withLock { $0.removeAll() }
         return count
     }
 
@@ -169,15 +155,4 @@ private extension NSError {
         if domain == NSPOSIXErrorDomain { return Int32(code) }
         return (userInfo[NSUnderlyingErrorKey] as? NSError)?.underlyingErrorCode
     }
-}
-
-/// Paths of folders already created.
-private final class CreatedFolders: @unchecked Sendable {
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var paths = Set<String>()
-
-    func contains(_ path: String) -> Bool { lock.withLock { paths.contains(path) } }
-    func insert(_ path: String) { lock.withLock { _ = paths.insert(path) } }
-    func removeAll() { lock.withLock { paths.removeAll() } }
 }

@@ -1,58 +1,55 @@
 import Foundation
 
-/// Where thumbnail bytes come from. Each download worker gets its own fetcher, so connections
-/// (and curl handles) are reused by one thread at a time.
+/// Where thumbnail bytes come from.
 public protocol ImageOrigin: Sendable {
-    /// A fetcher for one worker.
-    func makeFetcher() -> any ImageFetcher
+    /// Fetches the complete body at `url` (never a partial one). `completion` runs once, on any
+    /// thread (possibly before `fetch` returns), and must return quickly: it hands the bytes on.
+    func fetch(_ url: String, completion: @escaping @Sendable (Result<Data, ThumbnailError>) -> Void)
 }
 
-/// Fetches image bytes; used by one thread at a time.
-public protocol ImageFetcher {
-    /// The complete body at `url`, or an error (never a partial body).
-    func fetch(_ url: String) throws(ThumbnailError) -> Data
-}
+/// Images over HTTP(S) through one libcurl multi handle on its own thread: HTTP/2 multiplexed where
+/// the server offers it, connections reused for the origin's lifetime; 2xx only, the body's length
+/// checked against its Content-Length.
+public final class HTTPImageOrigin: ImageOrigin {
+    /// Retries, timeouts, CA file and size limit for each image.
+    public let settings: HTTPSettings
+    private let loop: CurlMultiLoop
 
-/// Images over HTTP(S) with libcurl: 2xx only, body length checked against Content-Length.
-public struct HTTPImageOrigin: ImageOrigin {
-    /// Retries for each image.
-    public var retryPolicy: RetryPolicy
-    /// Timeouts for each image.
-    public var timeouts: HTTPTimeouts
-    /// Larger bodies are refused without being read to the end.
-    public var maximumBytes: Int
+    /// The limits images are fetched with by default.
+    public static let defaultSettings = HTTPSettings(retryPolicy: RetryPolicy(maximumAttempts: 3),
+                                                     timeouts: HTTPTimeouts(connect: 10, total: 60, stall: 10),
+                                                     maximumBodyBytes: 40 << 20)
 
-    /// Creates an origin.
-    public init(retryPolicy: RetryPolicy = RetryPolicy(maximumAttempts: 3), timeouts: HTTPTimeouts = HTTPTimeouts(connect: 10, total: 60, stall: 10),
-                maximumBytes: Int = 40 << 20) {
-        self.retryPolicy = retryPolicy
-        self.timeouts = timeouts
-        self.maximumBytes = maximumBytes
+    /// Creates an origin: at most `connectionsPerHost` connections to a host, and over HTTP/2 at most
+    /// `streamsPerConnection` images on one connection at once.
+    public init(settings: HTTPSettings = HTTPImageOrigin.defaultSettings, connectionsPerHost: Int = 8,
+                streamsPerConnection: Int = 100) {
+        self.settings = settings
+        loop = CurlMultiLoop(limits: .init(connectionsPerHost: max(connectionsPerHost, 1),
+                                           streamsPerConnection: max(streamsPerConnection, 1)))
     }
 
-    public func makeFetcher() -> any ImageFetcher {
-        Fetcher(client: HTTPClient(retryPolicy: retryPolicy, timeouts: timeouts), maximumBytes: maximumBytes)
+    /// Creates an origin with these retries and timeouts, and the default limits otherwise.
+    public convenience init(retryPolicy: RetryPolicy, timeouts: HTTPTimeouts = HTTPImageOrigin.defaultSettings.timeouts) {
+        var settings = Self.defaultSettings
+        settings.retryPolicy = retryPolicy
+        settings.timeouts = timeouts
+        self.init(settings: settings)
     }
 
-    private struct Fetcher: ImageFetcher {
-        let client: HTTPClient
-        let maximumBytes: Int
-
-        func fetch(_ url: String) throws(ThumbnailError) -> Data {
-            let response: HTTPResponse
-            do {
-                response = try client.get(url, maximumBodyBytes: maximumBytes)
-            } catch let error as HTTPError {
-                throw error == .unsupportedURL(HTTPError.redacted(url)) ? .unsupportedURL(HTTPError.redacted(url)) : .download(error)
-            } catch {
-                throw .download(.transport(code: -1, message: "\(error)", url: HTTPError.redacted(url)))
-            }
-            // curl decodes gzip bodies, whose length then differs from Content-Length: compare only plain bodies.
-            if let announced = response.headers["content-length"].flatMap(Int.init), response.headers["content-encoding"] == nil,
-               announced != response.body.count {
-                throw .lengthMismatch(url: HTTPError.redacted(url), expected: announced, received: response.body.count)
-            }
-            return response.body
+    public func fetch(_ url: String, completion: @escaping @Sendable (Result<Data, ThumbnailError>) -> Void) {
+        let redacted = HTTPError.redacted(url)
+        guard let request = settings.request(url, acceptsCompression: false) else { return completion(.failure(.unsupportedURL(redacted))) }
+        loop.submit(request) { outcome in
+            completion(outcome.mapError { error -> ThumbnailError in
+                if case .unsupportedURL = error { return .unsupportedURL(redacted) }
+                return .download(error)
+            }.flatMap { response in
+                if let announced = response.announcedLength, announced != response.body.count {
+                    return .failure(.lengthMismatch(url: redacted, expected: announced, received: response.body.count))
+                }
+                return .success(response.body)
+            })
         }
     }
 }
@@ -70,7 +67,14 @@ public struct FixtureImageOrigin: ImageOrigin {
         self.host = host
     }
 
-    public func makeFetcher() -> any ImageFetcher { Fetcher(origin: self) }
+    /// Reads the file on the caller's thread: a small local read, cheaper than a hop elsewhere.
+    public func fetch(_ url: String, completion: @escaping @Sendable (Result<Data, ThumbnailError>) -> Void) {
+        guard let file = file(for: url) else { return completion(.failure(.unsupportedURL(HTTPError.redacted(url)))) }
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            return completion(.failure(.fixtureImageMissing(path: file.path)))
+        }
+        completion(.success(data))
+    }
 
     /// The file a catalog URL names, or nil for a URL elsewhere or a path that would leave the folder.
     public func file(for url: String) -> URL? {
@@ -80,17 +84,5 @@ public struct FixtureImageOrigin: ImageOrigin {
             !part.isEmpty && part != ".." && part != "." && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }
         }
         return safe ? components.reduce(folder) { $0.appendingPathComponent(String($1)) } : nil
-    }
-
-    private struct Fetcher: ImageFetcher {
-        let origin: FixtureImageOrigin
-
-        func fetch(_ url: String) throws(ThumbnailError) -> Data {
-            guard let file = origin.file(for: url) else { throw .unsupportedURL(HTTPError.redacted(url)) }
-            guard let data = FileManager.default.contents(atPath: file.path) else {
-                throw .fixtureImageMissing(path: file.path)
-            }
-            return data
-        }
     }
 }

@@ -27,73 +27,49 @@ public struct VerificationReport: Sendable, Codable, Equatable {
 }
 
 extension ThumbnailCache {
-    /// Entries, size, limit, and the hits and misses of every run so far (this one included).
+    /// Entries, size, limit, and the hits and misses of every run so far (this one included), as
+    /// the journal records them: no scan of the folder.
     public func statistics() -> CacheStatistics {
-        let entries = store.entries()
-        let totals = withStatisticsFile { $0 }.adding(stateQueue.sync { counters })
-        return CacheStatistics(entries: entries.count, bytes: entries.reduce(0) { $0 + $1.bytes },
-                               limitBytes: configuration.limitBytes, hits: totals.hits, misses: totals.misses)
+        let totals = journal.totals()
+        return CacheStatistics(entries: totals.entries, bytes: totals.bytes, limitBytes: configuration.limitBytes,
+                               hits: totals.counters.hits, misses: totals.counters.misses)
     }
 
-    /// Adds this run's hits and misses to the folder's totals (under a lock shared with other processes).
-    public func saveStatistics() {
-        let delta = stateQueue.sync {
-            defer { counters = Counters() }
-            return counters
-        }
-        guard delta.hits + delta.misses > 0 else { return }
-        _ = withStatisticsFile { $0.adding(delta) }
-    }
-
-    /// Decodes every entry; removes the ones that fail, and temporary files left by killed processes.
+    /// Decodes every entry; removes the ones that fail, and temporary files left by killed
+    /// processes; then makes the journal match the disk.
     public func verify() -> VerificationReport {
         var report = VerificationReport(entries: 0, bytes: 0, corrupt: 0, abandonedTemporaryFiles: store.removeAbandonedTemporaryFiles())
+        var kept: [DiskStore.Entry] = []
         for entry in store.entries() {
-            let decodes = FileManager.default.contents(atPath: entry.url.path).map { (try? ImageDecoder.decode($0)) != nil } ?? false
+            let decodes = FileManager.default.contents(atPath: entry.url.path).map { (try? ImageDecoder.check($0)) != nil } ?? false
             if decodes {
                 report.entries += 1
                 report.bytes += entry.bytes
+                kept.append(entry)
             } else if unlink(entry.url.path) == 0 {
                 report.corrupt += 1
             }
         }
+        journal.queue.sync { journal.reconcile(with: kept) }
         return report
     }
 
     /// Removes least-recently-used entries until at most `maximumBytes` remain.
     @discardableResult
     public func prune(downTo maximumBytes: Int) -> (entries: Int, bytes: Int) {
-        stateQueue.sync { estimatedBytes = nil }
-        return store.evict(downTo: maximumBytes)
+        journal.queue.sync {
+            journal.writeBatch()
+            return journal.evict(downTo: maximumBytes)
+        }
     }
 
     /// Removes every entry; returns how many there were.
     @discardableResult
     public func clear() -> Int {
-        stateQueue.sync { estimatedBytes = nil }
-        return store.removeAll()
-    }
-
-    /// Reads the folder's totals, lets `update` change them, writes them back: all under one lock.
-    private func withStatisticsFile(_ update: (Counters) -> Counters) -> Counters {
-        let file = store.root.appendingPathComponent(".statistics.json")
-        guard (try? store.createFolder(of: file)) != nil,
-              let lock = try? FileLock(path: store.root.appendingPathComponent(".statistics.lock").path)
-        else { return update(Counters()) }
-        return withExtendedLifetime(lock) {
-            let current = (try? Data(contentsOf: file)).flatMap { try? JSONDecoder().decode(Counters.self, from: $0) } ?? Counters()
-            let updated = update(current)
-            if updated != current, let data = try? JSONEncoder().encode(updated) {
-                try? data.write(to: file, options: .atomic)
-            }
-            return updated
+        journal.queue.sync {
+            let count = store.removeAll()
+            journal.removeAllEntries()
+            return count
         }
-    }
-}
-
-extension Counters {
-    func adding(_ other: Counters) -> Counters {
-        Counters(hits: hits + other.hits, misses: misses + other.misses, downloads: downloads + other.downloads,
-                 failures: failures + other.failures)
     }
 }

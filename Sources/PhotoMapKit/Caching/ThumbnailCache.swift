@@ -1,33 +1,32 @@
 import Dispatch
 import Foundation
+import Synchronization
 
-/// Square thumbnails fetched on demand and kept on disk, shared by every command.
+/// Square thumbnails fetched on demand and kept on disk, shared by every command and the server.
 ///
-/// Dispatch queues with one owner each: `stateQueue` (serial) owns the in-flight table, the waiting
-/// downloads and the counters; `downloadQueue` runs at most `maximumConcurrentDownloads` downloads,
-/// each with a fetcher (and curl handle) taken from a pool so connections are reused. Requests for
-/// one image while it downloads share that download; cancelling one requester leaves the others be.
-/// Across processes, an entry's `flock` makes each image be fetched once.
-public final class ThumbnailCache: @unchecked Sendable {
+/// A request is a hit (the file is whole on disk), joins a download in flight for the same image
+/// (cancelling one requester leaves the others be), or starts one. Downloads run on the origin's
+/// event loop (one curl multi handle, HTTP/2 multiplexed); checking, decoding and storing run on a
+/// pool sized to the cores; the bookkeeping (sizes, last uses, eviction) on the journal's queue.
+/// One mutex guards the in-flight table and the queue of downloads waiting for a slot. Across
+/// processes, an entry's lock (`EntryLocks`) makes each image be fetched once.
+public final class ThumbnailCache: Sendable {
     /// How the cache behaves.
     public struct Configuration: Sendable {
         /// The LRU limit; past it, least-recently-used entries go until ~70% remain.
         public var limitBytes: Int
-        /// Downloads running at once.
-        public var maximumConcurrentDownloads: Int
+        /// Images being fetched, checked and stored at once: each holds its body in memory.
+        public var maximumDownloadsInProgress: Int
         /// Builds square URLs for records without `url_*` extras.
         public var imageHost: ImageHost
 
-        /// 512 MB and 8 downloads at a time by default.
-        public init(limitBytes: Int = 512 << 20, maximumConcurrentDownloads: Int = 8, imageHost: ImageHost = .flickr) {
+        /// 512 MB and up to 128 images in progress by default.
+        public init(limitBytes: Int = 512 << 20, maximumDownloadsInProgress: Int = 128, imageHost: ImageHost = .flickr) {
             self.limitBytes = limitBytes
-            self.maximumConcurrentDownloads = max(maximumConcurrentDownloads, 1)
+            self.maximumDownloadsInProgress = max(maximumDownloadsInProgress, 1)
             self.imageHost = imageHost
         }
     }
-
-    /// The fraction of the limit an eviction sweep trims down to (Nuke's choice).
-    public static let trimRatio = 0.7
 
     /// The folder holding the entries (`{cache}/thumbs`).
     public var directory: URL { store.root }
@@ -35,24 +34,39 @@ public final class ThumbnailCache: @unchecked Sendable {
     public let configuration: Configuration
 
     let store: DiskStore
+    let journal: CacheJournal
     private let origin: any ImageOrigin
-    let stateQueue = DispatchQueue(label: "photomap.thumbnails.state")
-    private let downloadQueue = DispatchQueue(label: "photomap.thumbnails.downloads", attributes: .concurrent)
-    private let fetchers: FetcherPool
+    private let pool = WorkPool()
+    private let state = Mutex(State())
 
-    // Owned by stateQueue: read and written only there.
-    private var inFlight: [String: Download] = [:]
-    private var waiting: [Download] = []
-    private var running = 0
-    var counters = Counters()
-    var estimatedBytes: Int?
+    /// Downloads in flight by key, those waiting for a slot, and the entry locks once opened.
+    private struct State {
+        var inFlight: [String: Download] = [:]
+        /// Keys waiting for a slot, oldest first from `queuedHead`.
+        var queued: [String] = []
+        var queuedHead = 0
+        var inProgress = 0
+        var locks: EntryLocks?
+    }
 
     /// Creates a cache in `{cacheDirectory}/thumbs` fetching from `origin`.
     public init(cacheDirectory: URL, origin: any ImageOrigin, configuration: Configuration = Configuration()) {
-        self.store = DiskStore(root: cacheDirectory.appendingPathComponent("thumbs"))
+        store = DiskStore(root: cacheDirectory.appendingPathComponent("thumbs"))
+        journal = CacheJournal(store: store, limitBytes: configuration.limitBytes)
         self.origin = origin
         self.configuration = configuration
-        self.fetchers = FetcherPool(origin: origin)
+    }
+
+    /// The entry locks, opened by the first download (so that reading a cache creates nothing).
+    private func entryLocks() throws(ThumbnailError) -> EntryLocks {
+        try state.withLock { state throws(ThumbnailError) in
+            if let locks = state.locks { return locks }
+            let file = store.root.appendingPathComponent(".fetching.lock")
+            try store.createFolder(of: file)
+            let locks = try EntryLocks(path: file.path)
+            state.locks = locks
+            return locks
+        }
     }
 
     /// Asks for a photo's image (by default its 75×75 square); `completion` runs on `queue` with the
@@ -60,27 +74,30 @@ public final class ThumbnailCache: @unchecked Sendable {
     @discardableResult
     public func image(for photo: Photo, size: PhotoSize = .square, queue: DispatchQueue,
                        completion: @escaping @Sendable (Result<URL, ThumbnailError>) -> Void) -> ThumbnailRequest {
-        let request = ThumbnailRequest(cache: self)
         let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost)
-        stateQueue.async { [self] in
-            guard let source else {
-                return deliver(.failure(.noImage(photoID: photo.id)), to: Waiter(queue: queue, completion: completion))
-            }
-            start(source, request: request, waiter: Waiter(queue: queue, completion: completion))
+        let request = ThumbnailRequest(cache: self, key: source?.key)
+        let waiter = Waiter(queue: queue, completion: completion)
+        guard let source else {
+            deliver(.failure(.noImage(photoID: photo.id)), to: waiter)
+            return request
         }
+        self.request(source, id: request.id, waiter: waiter)
         return request
     }
 
-    /// The image's file, waiting for it: for callers without a queue of their own.
-    public func imageNow(for photo: Photo, size: PhotoSize = .square) -> Result<URL, ThumbnailError> {
-        let done = DispatchSemaphore(value: 0)
-        let result = ResultBox()
-        image(for: photo, size: size, queue: .global()) { outcome in
-            result.set(outcome)
-            done.signal()
+    /// Asks for a photo's image and waits for it; cancelling the task cancels this requester only.
+    public func image(for photo: Photo, size: PhotoSize = .square) async throws(ThumbnailError) -> URL {
+        let holder = Mutex<ThumbnailRequest?>(nil)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let request = image(for: photo, size: size, queue: .global()) { continuation.resume(returning: $0) }
+                holder.withLock { $0 = request }
+                if Task.isCancelled { request.cancel() }
+            }
+        } onCancel: {
+            holder.withLock { $0 }?.cancel()
         }
-        done.wait()
-        return result.value ?? .failure(.cancelled)
+        return try result.get()
     }
 
     /// The cached file of a photo's image when it is on disk and whole (the cheap check); no fetch.
@@ -88,157 +105,174 @@ public final class ThumbnailCache: @unchecked Sendable {
         guard let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost), source.isFetchable
         else { return nil }
         let file = store.file(for: source.key)
-        return store.holdsImage(file) ? file : nil
+        guard let bytes = store.wholeImageSize(file) else { return nil }
+        journal.noteUsed(file.lastPathComponent, bytes: bytes)
+        return file
     }
 
-    /// Fetches the squares of many photos, reporting progress on `queue` (at most every 50 ms, and
-    /// at the end), then the report. All requests enter the state queue together, and answers are
-    /// tallied there: a warm prefetch makes no thread hop per photo.
+    /// Fetches the images of many photos, reporting progress on `queue` (at most every 50 ms, and
+    /// at the end), then the report. Hits are not fully decoded: a prefetch only makes sure the
+    /// files are there.
     public func prefetch(_ photos: [Photo], size: PhotoSize = .square, queue: DispatchQueue,
                          progress: @escaping @Sendable (PrefetchProgress) -> Void,
                          completion: @escaping @Sendable (PrefetchReport) -> Void) {
         let tally = PrefetchTally(total: photos.count)
         guard !photos.isEmpty else { return queue.async { completion(tally.report) } }
-        let sources = photos.map { ThumbnailSource.resolve($0, size: size, imageHost: configuration.imageHost) }
-        stateQueue.async { [self] in
-            for (photo, source) in zip(photos, sources) {
-                let waiter = Waiter(queue: nil, verifiesHits: false) { result in
-                    let (snapshot, finished, due) = tally.record(result, photoID: photo.id)
-                    if due { queue.async { progress(snapshot) } }
-                    if finished { queue.async { completion(tally.report) } }
-                }
-                guard let source else {
-                    deliver(.failure(.noImage(photoID: photo.id)), to: waiter)
-                    continue
-                }
-                start(source, request: ThumbnailRequest(cache: self), waiter: waiter)
+        for photo in photos {
+            let waiter = Waiter(queue: nil, verifiesHits: false) { result in
+                let (snapshot, finished, due) = tally.record(result, photoID: photo.id)
+                if due { queue.async { progress(snapshot) } }
+                if finished { queue.async { completion(tally.report) } }
             }
+            guard let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost) else {
+                deliver(.failure(.noImage(photoID: photo.id)), to: waiter)
+                continue
+            }
+            request(source, id: ThumbnailRequest.nextID(), waiter: waiter)
         }
     }
 
-    // MARK: - Requests (on stateQueue)
+    /// Writes this run's bookkeeping (new entries, uses, hits and misses) to the journal now, and
+    /// evicts if the limit is passed; otherwise that happens within `CacheJournal.flushInterval`.
+    public func flush() {
+        journal.queue.sync { journal.writeBatch() }
+    }
 
-    private func start(_ source: ThumbnailSource, request: ThumbnailRequest, waiter: Waiter) {
-        dispatchPrecondition(condition: .onQueue(stateQueue))
+    // MARK: - Requests
+
+    private func request(_ source: ThumbnailSource, id: Int, waiter: Waiter) {
         guard source.isFetchable else {
             return deliver(.failure(.unsupportedURL(HTTPError.redacted(source.url))), to: waiter)
         }
         let key = source.key
         let file = store.file(for: key)
-        if let download = inFlight[key] {
-            download.waiters[request.id] = waiter
-            request.attach(key: key)
-            return
+        if let bytes = store.wholeImageSize(file) {
+            return hit(source, file: file, bytes: bytes, id: id, waiter: waiter)
         }
-        if store.holdsImage(file) {
-            counters.hits += 1
-            store.touch(file)
-            guard waiter.verifiesHits else { return deliver(.success(file), to: waiter) }
-            // A file damaged in the middle passes the cheap check: callers that will use the image get a
-            // full decode, off the state queue; a file that fails it is a miss, removed and fetched again.
-            downloadQueue.async { [self] in
-                guard (try? Data(contentsOf: file)).flatMap({ try? ImageDecoder.decode($0) }) == nil else {
-                    return deliver(.success(file), to: waiter)
-                }
-                unlink(file.path)
-                stateQueue.async { [self] in start(source, request: request, waiter: waiter) }
+        let starts = state.withLock { state in
+            if state.inFlight[key] != nil {
+                state.inFlight[key]?.waiters[id] = waiter
+                return false
             }
-            return
+            state.inFlight[key] = Download(source: source, file: file, waiters: [id: waiter])
+            state.queued.append(key)
+            return true
         }
-        let download = Download(key: key, source: source, file: file)
-        download.waiters[request.id] = waiter
-        request.attach(key: key)
-        inFlight[key] = download
-        waiting.append(download)
-        startWaitingDownloads()
+        if starts { startQueuedDownloads() }
+    }
+
+    private func hit(_ source: ThumbnailSource, file: URL, bytes: Int, id: Int, waiter: Waiter) {
+        journal.noteUsed(file.lastPathComponent, bytes: bytes)
+        guard waiter.verifiesHits else {
+            journal.noteCounters(Counters(hits: 1))
+            return deliver(.success(file), to: waiter)
+        }
+        // A file damaged in the middle passes the cheap check: callers that will use the image get a
+        // full decode, on the pool; a file that fails it is a miss, removed and fetched again.
+        pool.submit { [self] in
+            guard (try? Data(contentsOf: file)).flatMap({ try? ImageDecoder.check($0) }) == nil else {
+                journal.noteCounters(Counters(hits: 1))
+                return deliver(.success(file), to: waiter)
+            }
+            unlink(file.path)
+            request(source, id: id, waiter: waiter)
+        }
     }
 
     /// Removes one requester; the download goes on for the others (and for the disk).
     func cancel(_ request: ThumbnailRequest) {
-        stateQueue.async { [self] in
-            guard let key = request.key, let download = inFlight[key],
-                  let waiter = download.waiters.removeValue(forKey: request.id) else { return }
-            deliver(.failure(.cancelled), to: waiter)
-        }
+        guard let key = request.key else { return }
+        let waiter = state.withLock { $0.inFlight[key]?.waiters.removeValue(forKey: request.id) }
+        if let waiter { deliver(.failure(.cancelled), to: waiter) }
     }
 
-    /// Starts workers up to the concurrency limit. A worker keeps taking waiting downloads until none
-    /// is left, and settles each on the state queue with `sync`, which runs on the worker's own thread:
-    /// no thread hop per image.
-    private func startWaitingDownloads() {
-        while running < configuration.maximumConcurrentDownloads, !waiting.isEmpty {
-            let first = waiting.removeFirst()
-            running += 1
-            downloadQueue.async { [self] in
-                var next: Download? = first
-                while let download = next {
-                    let outcome = fetchAndStore(download)
-                    next = stateQueue.sync { finish(download, outcome) }
-                }
+    /// Starts queued downloads while fewer than `maximumDownloadsInProgress` are in progress.
+    private func startQueuedDownloads() {
+        let starting = state.withLock { state -> [(String, Download)] in
+            let room = min(configuration.maximumDownloadsInProgress - state.inProgress, state.queued.count - state.queuedHead)
+            guard room > 0 else { return [] }
+            let keys = state.queued[state.queuedHead..<(state.queuedHead + room)]
+            state.queuedHead += room
+            if state.queuedHead == state.queued.count {
+                state.queued.removeAll(keepingCapacity: true)
+                state.queuedHead = 0
+            }
+            state.inProgress += room
+            return keys.compactMap { key in state.inFlight[key].map { (key, $0) } }
+        }
+        for (key, download) in starting { begin(key, download) }
+    }
+
+    /// Takes the entry's cross-process lock (waiting on a timer while another process fetches it),
+    /// then fetches unless that process stored it meanwhile. Downloads settled here are settled on the
+    /// pool: settling starts the next download, which must not recurse through this call.
+    private func begin(_ key: String, _ download: Download, waitingSince: DispatchTime = .now(), pause: Double = 0.001) {
+        let name = download.file.lastPathComponent
+        let locks: EntryLocks, attempt: EntryLocks.Attempt
+        do {
+            locks = try entryLocks()
+            attempt = try locks.tryLock(name)
+        } catch {
+            return pool.submit { [self] in finish(key, .failed(error)) }
+        }
+        if attempt == .heldElsewhere, DispatchTime.now().uptimeNanoseconds - waitingSince.uptimeNanoseconds
+            < UInt64(EntryLocks.patience * 1e9) {
+            return DispatchQueue.global().asyncAfter(deadline: .now() + pause) { [self] in
+                begin(key, download, waitingSince: waitingSince, pause: min(pause * 2, 0.05))
+            }
+        }
+        // Past its patience, a download goes ahead without the lock: at worst the image comes twice.
+        let locked = attempt == .acquired
+        if let bytes = store.wholeImageSize(download.file) {
+            if locked { locks.unlock(name) }
+            return pool.submit { [self] in finish(key, .storedByAnotherProcess(bytes: bytes)) }
+        }
+        origin.fetch(download.source.url) { [self] result in
+            pool.submit { [self] in
+                let outcome = store(result, as: download)
+                if locked { locks.unlock(name) }
+                finish(key, outcome)
             }
         }
     }
 
-    /// Settles a download with everyone waiting for it; returns the next one for this worker, or nil
-    /// when the worker should stop.
-    private func finish(_ download: Download, _ outcome: DownloadOutcome) -> Download? {
-        inFlight[download.key] = nil
+    /// Checks and stores a fetched body (on the pool).
+    private func store(_ result: Result<Data, ThumbnailError>, as download: Download) -> DownloadOutcome {
+        do throws(ThumbnailError) {
+            let bytes = try Self.checked(try result.get(), source: download.source)
+            try store.write(bytes, to: download.file)
+            return .stored(bytes: bytes.count)
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// Settles a download with everyone waiting for it, and starts the next one.
+    private func finish(_ key: String, _ outcome: DownloadOutcome) {
+        let download = state.withLock { state in
+            state.inProgress -= 1
+            return state.inFlight.removeValue(forKey: key)
+        }
         switch outcome {
         case let .stored(bytes):
-            counters.misses += 1
-            counters.downloads += 1
-            estimatedBytes = (estimatedBytes ?? store.entries().reduce(0) { $0 + $1.bytes }) + bytes
-            if let total = estimatedBytes, total > configuration.limitBytes {
-                let target = Int(Double(configuration.limitBytes) * Self.trimRatio)
-                estimatedBytes = total - store.evict(downTo: target, keeping: download.file).bytes
-            }
-        case .storedByAnotherProcess:
-            counters.hits += 1
+            download.map { journal.noteStored($0.file.lastPathComponent, bytes: bytes) }
+            journal.noteCounters(Counters(misses: 1, downloads: 1))
+        case let .storedByAnotherProcess(bytes):
+            download.map { journal.noteUsed($0.file.lastPathComponent, bytes: bytes) }
+            journal.noteCounters(Counters(hits: 1))
         case .failed:
-            counters.misses += 1
-            counters.failures += 1
+            journal.noteCounters(Counters(misses: 1, failures: 1))
         }
-        let result: Result<URL, ThumbnailError> = outcome.error.map { .failure($0) } ?? .success(download.file)
-        for waiter in download.waiters.values { deliver(result, to: waiter) }
-        download.waiters.removeAll()
-        guard !waiting.isEmpty else {
-            running -= 1
-            return nil
+        if let download {
+            let result: Result<URL, ThumbnailError> = outcome.error.map { .failure($0) } ?? .success(download.file)
+            for waiter in download.waiters.values { deliver(result, to: waiter) }
         }
-        return waiting.removeFirst()
+        startQueuedDownloads()
     }
 
     private func deliver(_ result: Result<URL, ThumbnailError>, to waiter: Waiter) {
         guard let queue = waiter.queue else { return waiter.completion(result) }
         queue.async { waiter.completion(result) }
-    }
-
-    // MARK: - Downloading (on downloadQueue)
-
-    /// Fetches, checks and stores one image, holding its cross-process lock.
-    private func fetchAndStore(_ download: Download) -> DownloadOutcome {
-        let lock: FileLock?
-        do {
-            try store.createFolder(of: download.file)
-            let lockPath = store.lockPath(for: download.file)
-            try store.createFolder(of: URL(fileURLWithPath: lockPath))
-            lock = try FileLock(path: lockPath)
-        } catch {
-            return .failed(error)
-        }
-        return withExtendedLifetime(lock) { () -> DownloadOutcome in
-            // Another process may have stored it while this one waited for the lock.
-            if store.holdsImage(download.file) { return .storedByAnotherProcess }
-            let fetcher = fetchers.take()
-            defer { fetchers.give(back: fetcher) }
-            do throws(ThumbnailError) {
-                let bytes = try Self.checked(try fetcher.fetch(download.source.url), source: download.source)
-                try store.write(bytes, to: download.file)
-                return .stored(bytes: bytes.count)
-            } catch {
-                return .failed(error)
-            }
-        }
     }
 
     /// The largest side accepted for an image to crop a square from, or a medium image.
@@ -249,15 +283,16 @@ public final class ThumbnailCache: @unchecked Sendable {
     static func checked(_ body: Data, source: ThumbnailSource) throws(ThumbnailError) -> Data {
         let url = HTTPError.redacted(source.url)
         do {
-            // Checked before decoding allocates: a tiny file may claim a huge image.
-            let (image, _) = try ImageDecoder.decode(body, maximumSide: source.expectedSide.map { $0 * 2 } ?? maximumSourceSide)
+            // The size is checked before decoding allocates: a tiny file may claim a huge image.
+            let maximumSide = source.expectedSide.map { $0 * 2 } ?? maximumSourceSide
             guard let side = source.derivedSide else {
+                _ = try ImageDecoder.check(body, maximumSide: maximumSide)
                 guard let whole = ImageDecoder.trimmedToEnd(body) else {
                     throw ImageError.undecodable("the file does not end with its end marker")
                 }
                 return whole
             }
-            return try PNGCodec.encode(image.centreSquare(side: side))
+            return try PNGCodec.encode(ImageDecoder.decode(body, maximumSide: maximumSide).0.centreSquare(side: side))
         } catch let error as ImageError {
             throw .invalidImage(url: url, error)
         } catch {
@@ -269,58 +304,45 @@ public final class ThumbnailCache: @unchecked Sendable {
 // MARK: - Supporting types
 
 /// A handle on one request for a square; cancelling it affects only this requester.
-public final class ThumbnailRequest: @unchecked Sendable {
-    private static let counter = RequestCounter()
-    let id = ThumbnailRequest.counter.next()
-    private weak var cache: ThumbnailCache?
-    // Written on the cache's state queue before any cancel() can read it there.
-    private(set) var key: String?
+public final class ThumbnailRequest: Sendable {
+    private static let counter = Atomic<Int>(0)
+    let id = ThumbnailRequest.nextID()
+    /// The image's cache key; nil when the record names no image.
+    let key: String?
+    private let cache: ThumbnailCache
 
-    init(cache: ThumbnailCache) {
+    init(cache: ThumbnailCache, key: String?) {
         self.cache = cache
+        self.key = key
     }
 
-    func attach(key: String) { self.key = key }
+    /// A number no other request of this process has.
+    static func nextID() -> Int { counter.wrappingAdd(1, ordering: .relaxed).newValue }
 
     /// Stops waiting: this requester gets `.cancelled`; the download continues for the others.
-    public func cancel() { cache?.cancel(self) }
-}
-
-/// Numbers requests, cheaper than a UUID each.
-private final class RequestCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var last = 0
-    func next() -> Int { lock.withLock { last += 1; return last } }
+    public func cancel() { cache.cancel(self) }
 }
 
 /// A requester waiting for an image: where and what to call back. Without a queue the callback
-/// runs on the state queue itself, so it must be quick (the prefetch tally). Requesters that will use
-/// the image have hits fully decoded; a prefetch, which only makes sure the files are there, does not.
-private struct Waiter {
+/// runs on whichever thread settles the request, so it must be quick (the prefetch tally).
+/// Requesters that will use the image have hits fully decoded; a prefetch, which only makes sure the
+/// files are there, does not.
+private struct Waiter: Sendable {
     let queue: DispatchQueue?
     var verifiesHits = true
     let completion: @Sendable (Result<URL, ThumbnailError>) -> Void
 }
 
 /// One image being fetched, and everyone waiting for it.
-/// `waiters` is read and written only on the cache's state queue; the rest never changes.
-private final class Download: @unchecked Sendable {
-    let key: String
+private struct Download: Sendable {
     let source: ThumbnailSource
     let file: URL
-    var waiters: [Int: Waiter] = [:]
-
-    init(key: String, source: ThumbnailSource, file: URL) {
-        self.key = key
-        self.source = source
-        self.file = file
-    }
+    var waiters: [Int: Waiter]
 }
 
 private enum DownloadOutcome {
     case stored(bytes: Int)
-    case storedByAnotherProcess
+    case storedByAnotherProcess(bytes: Int)
     case failed(ThumbnailError)
 
     var error: ThumbnailError? {
@@ -329,38 +351,15 @@ private enum DownloadOutcome {
     }
 }
 
-/// This process's hits and misses, added to the folder's totals by `saveStatistics()`.
-struct Counters: Codable, Sendable, Equatable {
+/// Hits, misses, downloads and failures: this process's are added to the folder's in the journal.
+struct Counters: Sendable, Equatable {
     var hits = 0
     var misses = 0
     var downloads = 0
     var failures = 0
-}
 
-/// Fetchers not in use, so each download reuses a warm connection.
-private final class FetcherPool: @unchecked Sendable {
-    private let origin: any ImageOrigin
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var idle: [any ImageFetcher] = []
-
-    init(origin: any ImageOrigin) {
-        self.origin = origin
+    func adding(_ other: Counters) -> Counters {
+        Counters(hits: hits + other.hits, misses: misses + other.misses, downloads: downloads + other.downloads,
+                 failures: failures + other.failures)
     }
-
-    func take() -> any ImageFetcher {
-        lock.withLock { idle.popLast() } ?? origin.makeFetcher()
-    }
-
-    func give(back fetcher: any ImageFetcher) {
-        lock.withLock { idle.append(fetcher) }
-    }
-}
-
-/// Hands a result from a callback to a waiting thread.
-private final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Result<URL, ThumbnailError>?
-    func set(_ value: Result<URL, ThumbnailError>) { lock.withLock { stored = value } }
-    var value: Result<URL, ThumbnailError>? { lock.withLock { stored } }
 }

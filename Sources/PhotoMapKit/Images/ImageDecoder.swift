@@ -40,38 +40,51 @@ public enum ImageDecoder {
     /// `data` without anything after its format's end (some servers append bytes), or nil when the end
     /// marker is missing; so what is stored always passes `isWhole`.
     public static func trimmedToEnd(_ data: Data) -> Data? {
-        let bytes = [UInt8](data)
-        switch format(of: bytes) {
-        case .png?:
-            // IEND is the last chunk: its type, then a 4-byte CRC.
-            guard let end = lastIndex(of: Array("IEND".utf8), in: bytes), end + 8 <= bytes.count else { return nil }
-            return data.prefix(end + 8)
-        case .jpeg?:
-            guard let end = lastIndex(of: [0xFF, 0xD9], in: bytes) else { return nil }
-            return data.prefix(end + 2)
-        case nil:
+        let end: [UInt8], trailer: Int
+        switch format(of: data) {
+        case .png?: (end, trailer) = (Array("IEND".utf8), 4)  // IEND is the last chunk: its type, then a 4-byte CRC
+        case .jpeg?: (end, trailer) = ([0xFF, 0xD9], 0)
+        case nil: return nil
+        }
+        let length: Int? = data.withUnsafeBytes { bytes in
+            // Almost always the marker is where the file ends: the search starts there.
+            var start = bytes.count - end.count - trailer
+            while start >= 0 {
+                if end.indices.allSatisfy({ bytes[start + $0] == end[$0] }) { return start + end.count + trailer }
+                start -= 1
+            }
             return nil
         }
-    }
-
-    private static func lastIndex(of pattern: [UInt8], in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= pattern.count else { return nil }
-        return stride(from: bytes.count - pattern.count, through: 0, by: -1).first { start in
-            pattern.indices.allSatisfy { bytes[start + $0] == pattern[$0] }
-        }
+        return length.map { $0 == data.count ? data : data.prefix($0) }
     }
 
     /// The decoded image; throws unless the bytes are a complete PNG or JPEG with no side over `maximumSide`.
     public static func decode(_ data: Data, maximumSide: Int = maximumSide) throws -> (RGBAImage, Format) {
-        switch format(of: data) {
-        case .png?:
-            return (try PNGCodec.decode(data, maximumSide: maximumSide), .png)
-        case .jpeg?:
-            return (try JPEGCodec.decode(data, maximumSide: maximumSide), .jpeg)
-        case nil:
+        switch try recognised(data) {
+        case .png: return (try PNGCodec.decode(data, maximumSide: maximumSide), .png)
+        case .jpeg: return (try JPEGCodec.decode(data, maximumSide: maximumSide), .jpeg)
+        }
+    }
+
+    /// The image's size and format after a check as thorough as a decode (every byte of the image
+    /// data read and verified), keeping no pixels: what the cache runs before storing, and on use.
+    public static func check(_ data: Data, maximumSide: Int = maximumSide) throws -> (width: Int, height: Int, format: Format) {
+        switch try recognised(data) {
+        case .png:
+            let size = try PNGCodec.check(data, maximumSide: maximumSide)
+            return (size.width, size.height, .png)
+        case .jpeg:
+            let size = try JPEGCodec.check(data, maximumSide: maximumSide)
+            return (size.width, size.height, .jpeg)
+        }
+    }
+
+    private static func recognised(_ data: Data) throws -> Format {
+        guard let format = format(of: data) else {
             let start = String(decoding: data.prefix(16), as: UTF8.self)
             let hint = start.lowercased().contains("<") ? " (it looks like HTML)" : ""
             throw ImageError.undecodable("neither PNG nor JPEG\(hint)")
         }
+        return format
     }
 }

@@ -29,9 +29,8 @@ public enum PNGCodec {
     /// The image in a PNG file's bytes; throws for anything truncated or corrupt.
     public static func decode(_ data: Data, maximumSide: Int = ImageDecoder.maximumSide) throws -> RGBAImage {
         guard data.starts(with: signature) else { throw ImageError.undecodable("no PNG signature") }
-        let bytes = [UInt8](data)
         // libpng reads from the memory given at begin time until finish: one closure covers both.
-        return try bytes.withUnsafeBytes { buffer in
+        return try data.withUnsafeBytes { buffer in
             var control = png_image()
             control.version = UInt32(PNG_IMAGE_VERSION)
             guard png_image_begin_read_from_memory(&control, buffer.baseAddress, buffer.count) != 0 else {
@@ -50,6 +49,24 @@ public enum PNGCodec {
             }
             return RGBAImage(width: width, height: height, pixels: pixels)
         }
+    }
+
+    /// The size of the image in a PNG file's bytes, after checking it as fully as a decode does
+    /// (every CRC, every row inflated and unfiltered, through IEND) without keeping its pixels.
+    public static func check(_ data: Data, maximumSide: Int = ImageDecoder.maximumSide) throws -> (width: Int, height: Int) {
+        guard data.starts(with: signature) else { throw ImageError.undecodable("no PNG signature") }
+        var width: UInt32 = 0, height: UInt32 = 0
+        var message = [CChar](repeating: 0, count: 200)
+        let checked = data.withUnsafeBytes { bytes in
+            photomap_png_check(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, UInt32(maximumSide), &width, &height,
+                               &message, message.count)
+        }
+        switch checked {
+        case 1: break
+        case 2: throw ImageError.implausibleSize(width: Int(width), height: Int(height))
+        default: throw ImageError.undecodable(String(decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return (Int(width), Int(height))
     }
 
     private static func message(of control: png_image) -> String {

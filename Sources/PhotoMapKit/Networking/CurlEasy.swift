@@ -1,17 +1,34 @@
 import CCurl
 import Foundation
 
-/// One libcurl easy handle, reused across requests so connections stay alive.
-/// Not Sendable: a handle belongs to one thread at a time, its owner's.
-final class CurlEasy {
-    private let handle: UnsafeMutableRawPointer
-    private var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+/// What one GET needs besides its URL: where redirects may go, how long it may take, how large
+/// its body may be, and which CA certificates to trust.
+struct CurlRequest {
+    let url: String
+    /// `CURLOPT_REDIR_PROTOCOLS_STR`: "https" for https requests (never down to plain http).
+    let redirectProtocols: String
+    let settings: HTTPSettings
+    /// Images are not compressed: asking for gzip would only make the body's length differ from
+    /// its Content-Length; Flickr's JSON answers are.
+    let acceptsCompression: Bool
+}
 
-    /// curl_global_init must run once before any handle exists.
-    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+/// One libcurl easy handle, reused across requests so connections stay alive, in the style of
+/// swift-corelibs-foundation's `EasyHandle`: named, checked setters; every option that fails to
+/// apply stops the request (fail closed). Not Sendable: a handle belongs to one thread at a time —
+/// the caller of `perform()`, or the event loop of the multi handle it was added to.
+final class CurlEasy {
+    let handle: UnsafeMutableRawPointer
+    /// libcurl writes its detailed message here; allocated once, since the handle keeps the pointer.
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    private var collector = ResponseCollector(maximumBodyBytes: nil)
+    private(set) var request: CurlRequest?
+
+    /// curl_global_init must run once before any easy or multi handle exists.
+    static let globalInitialization: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     init() {
-        _ = Self.globalInit
+        _ = Self.globalInitialization
         // curl_easy_init fails only when out of memory, where nothing else would work either.
         guard let handle = curl_easy_init() else { fatalError("curl_easy_init failed: out of memory") }
         self.handle = handle
@@ -19,78 +36,105 @@ final class CurlEasy {
 
     deinit {
         curl_easy_cleanup(handle)
+        errorBuffer.deallocate()
     }
 
-    /// Fetches `url` with GET and returns the last response after redirects.
-    func get(_ url: String, redirectProtocols: String, timeouts: HTTPTimeouts, maximumBodyBytes: Int?) throws -> HTTPResponse {
-        let collector = ResponseCollector(maximumBodyBytes: maximumBodyBytes)
-        // The handle keeps pointers to this call's buffers: drop them all when it returns
-        // (the connection cache survives a reset, so keep-alive still works).
-        defer { curl_easy_reset(handle) }
-        let code: CURLcode = withExtendedLifetime(collector) {
-            errorBuffer.withUnsafeMutableBufferPointer { errors in
-                errors[0] = 0
-                let context = Unmanaged.passUnretained(collector).toOpaque()
-                set(CURLOPT_URL, url)
-                // Only http(s), for the first URL and for every redirect: never file://, ftp:// or the like.
-                set(CURLOPT_PROTOCOLS_STR, "http,https")
-                set(CURLOPT_REDIR_PROTOCOLS_STR, redirectProtocols)
-                set(CURLOPT_FOLLOWLOCATION, 1)
-                set(CURLOPT_MAXREDIRS, 5)
-                set(CURLOPT_NOSIGNAL, 1)  // timeouts without SIGALRM, safe with threads
-                set(CURLOPT_CONNECTTIMEOUT_MS, Int(timeouts.connect * 1000))
-                set(CURLOPT_TIMEOUT_MS, Int(timeouts.total * 1000))
-                // A server that stalls mid-body is cut off long before the total timeout.
-                set(CURLOPT_LOW_SPEED_LIMIT, 1)
-                set(CURLOPT_LOW_SPEED_TIME, max(Int(timeouts.stall), 1))
-                set(CURLOPT_ACCEPT_ENCODING, "")
-                set(CURLOPT_USERAGENT, HTTPClient.userAgent)
-                photomap_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
-                photomap_curl_set_callback(handle, CURLOPT_WRITEFUNCTION, { data, size, count, context in
-                    guard let data, let context else { return 0 }
-                    let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
-                    return collector.appendBody(UnsafeRawBufferPointer(start: data, count: size * count))
-                })
-                photomap_curl_set_pointer(handle, CURLOPT_WRITEDATA, context)
-                photomap_curl_set_callback(handle, CURLOPT_HEADERFUNCTION, { data, size, count, context in
-                    guard let data, let context else { return 0 }
-                    let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
-                    collector.appendHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
-                    return size * count
-                })
-                photomap_curl_set_pointer(handle, CURLOPT_HEADERDATA, context)
-                return curl_easy_perform(handle)
-            }
-        }
+    /// Sets every option for `request` on a freshly reset handle; throws when one cannot be set,
+    /// so no request ever goes out without its guards (protocols, redirects, timeouts, CA file).
+    func prepare(_ request: CurlRequest) throws(HTTPError) {
+        // The connection cache survives a reset, so keep-alive still works.
+        curl_easy_reset(handle)
+        errorBuffer[0] = 0
+        collector = ResponseCollector(maximumBodyBytes: request.settings.maximumBodyBytes)
+        self.request = request
+        let timeouts = request.settings.timeouts
+        try set(url: request.url)
+        // Only http(s), for the first URL and for every redirect: never file://, ftp:// or the like.
+        try set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_REDIR_PROTOCOLS_STR, request.redirectProtocols)
+        try set(CURLOPT_FOLLOWLOCATION, 1)
+        try set(CURLOPT_MAXREDIRS, 5)
+        try set(CURLOPT_NOSIGNAL, 1)  // timeouts without SIGALRM, safe with threads
+        try set(CURLOPT_CONNECTTIMEOUT_MS, Int(timeouts.connect * 1000))
+        try set(CURLOPT_TIMEOUT_MS, Int(timeouts.total * 1000))
+        // A server that stalls mid-body is cut off long before the total timeout.
+        try set(CURLOPT_LOW_SPEED_LIMIT, 1)
+        try set(CURLOPT_LOW_SPEED_TIME, max(Int(timeouts.stall), 1))
+        // HTTP/2 where TLS's ALPN offers it, HTTP/1.1 in cleartext (no h2c unless asked for).
+        try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        // On a multi handle: wait for a connection that can multiplex rather than open another.
+        try set(CURLOPT_PIPEWAIT, 1)
+        try set(CURLOPT_SSL_VERIFYPEER, 1)
+        try set(CURLOPT_SSL_VERIFYHOST, 2)
+        if let bundle = request.settings.caBundle { try set(CURLOPT_CAINFO, bundle) }
+        if request.acceptsCompression { try set(CURLOPT_ACCEPT_ENCODING, "") }
+        try set(CURLOPT_USERAGENT, HTTPClient.userAgent)
+        try check(photomap_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), CURLOPT_ERRORBUFFER)
+        try check(photomap_curl_set_callback(handle, CURLOPT_WRITEFUNCTION, { data, size, count, context in
+            guard let data, let context else { return 0 }
+            let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
+            return collector.append(UnsafeRawBufferPointer(start: data, count: size * count))
+        }), CURLOPT_WRITEFUNCTION)
+        // The handle (which owns the collector) outlives every transfer it runs.
+        try check(photomap_curl_set_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(collector).toOpaque()),
+                  CURLOPT_WRITEDATA)
+    }
+
+    /// Runs the prepared request on this thread, blocking until it ends.
+    func perform() -> Result<HTTPResponse, HTTPError> {
+        outcome(curl_easy_perform(handle))
+    }
+
+    /// The response, or the error, of a transfer that ended with `code` (from `perform()` or the multi handle).
+    func outcome(_ code: CURLcode) -> Result<HTTPResponse, HTTPError> {
+        let url = HTTPError.redacted(request?.url ?? "")
         guard code == CURLE_OK else {
             if collector.exceededLimit {
-                throw HTTPError.transport(code: Int(CURLE_WRITE_ERROR.rawValue),
-                                          message: "the answer is larger than \(maximumBodyBytes ?? 0) bytes",
-                                          url: HTTPError.redacted(url))
+                return .failure(.transport(code: Int(CURLE_WRITE_ERROR.rawValue),
+                                           message: "the answer is larger than \(collector.maximumBodyBytes ?? 0) bytes", url: url))
             }
-            let detail = String(decoding: errorBuffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
-            throw HTTPError.transport(code: Int(code.rawValue), message: message, url: HTTPError.redacted(url))
+            let detail = String(cString: errorBuffer)
+            return .failure(.transport(code: Int(code.rawValue), message: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail,
+                                       url: url))
         }
-        var status = 0
+        var status = 0, version = 0
+        var retryAfter: curl_off_t = 0, announced: curl_off_t = -1
         photomap_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        return HTTPResponse(status: status, headers: collector.headers, body: collector.body)
+        photomap_curl_get_long(handle, CURLINFO_HTTP_VERSION, &version)
+        // libcurl reads Retry-After in both its forms (seconds, or an HTTP date) for us.
+        photomap_curl_get_offset(handle, CURLINFO_RETRY_AFTER, &retryAfter)
+        photomap_curl_get_offset(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced)
+        return .success(HTTPResponse(status: status, body: collector.body,
+                                     retryAfter: retryAfter > 0 ? TimeInterval(retryAfter) : nil,
+                                     announcedLength: announced >= 0 ? Int(announced) : nil,
+                                     isHTTP2: version == CURL_HTTP_VERSION_2_0))
     }
 
-    private func set(_ option: CURLoption, _ value: String) {
-        photomap_curl_set_string(handle, option, value)
+    private func set(url: String) throws(HTTPError) {
+        guard photomap_curl_set_string(handle, CURLOPT_URL, url) == CURLE_OK else {
+            throw .unsupportedURL(HTTPError.redacted(url))
+        }
     }
 
-    private func set(_ option: CURLoption, _ value: Int) {
-        photomap_curl_set_long(handle, option, value)
+    private func set(_ option: CURLoption, _ value: String) throws(HTTPError) {
+        try check(photomap_curl_set_string(handle, option, value), option)
+    }
+
+    private func set(_ option: CURLoption, _ value: Int) throws(HTTPError) {
+        try check(photomap_curl_set_long(handle, option, value), option)
+    }
+
+    private func check(_ code: CURLcode, _ option: CURLoption) throws(HTTPError) {
+        guard code == CURLE_OK else {
+            throw .optionRefused(option: Int(option.rawValue), message: String(cString: curl_easy_strerror(code)))
+        }
     }
 }
 
-/// Collects one transfer's headers and body from libcurl's callbacks.
+/// Collects one transfer's body from libcurl's write callback, up to a limit.
 private final class ResponseCollector {
-    var body = Data()
-    var headers: [String: String] = [:]
-    var exceededLimit = false
+    private(set) var body = Data()
+    private(set) var exceededLimit = false
     let maximumBodyBytes: Int?
 
     init(maximumBodyBytes: Int?) {
@@ -98,27 +142,12 @@ private final class ResponseCollector {
     }
 
     /// Returns the bytes taken; fewer than offered makes libcurl abort the transfer.
-    func appendBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+    func append(_ bytes: UnsafeRawBufferPointer) -> Int {
         if let maximumBodyBytes, body.count + bytes.count > maximumBodyBytes {
             exceededLimit = true
             return 0
         }
         body.append(contentsOf: bytes)
         return bytes.count
-    }
-
-    func appendHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-        // Each response in a redirect chain starts with its status line: keep only the last one's fields.
-        if bytes.starts(with: "HTTP/".utf8) {
-            headers = [:]
-            return
-        }
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
-        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
-        let name = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
-        var value = bytes[(colon + 1)...]
-        while let first = value.first, isSpace(first) { value = value.dropFirst() }
-        while let last = value.last, isSpace(last) { value = value.dropLast() }
-        headers[name] = String(decoding: value, as: UTF8.self)
     }
 }

@@ -8,6 +8,9 @@ public enum HTTPError: Error, CustomStringConvertible, Sendable, Equatable {
     case status(Int, url: String)
     /// The server asked to wait longer than photomap is willing to.
     case retryAfterTooLong(seconds: Int, url: String)
+    /// libcurl refused one of the options every request carries (a guard such as the http/https-only
+    /// rule, a timeout, the CA file): the request was not sent.
+    case optionRefused(option: Int, message: String)
 
     /// A sentence a user can act on.
     public var description: String {
@@ -20,6 +23,8 @@ public enum HTTPError: Error, CustomStringConvertible, Sendable, Equatable {
             return "\(url) answered HTTP \(status)"
         case let .retryAfterTooLong(seconds, url):
             return "\(url) asked to retry after \(seconds) s; giving up"
+        case let .optionRefused(option, message):
+            return "libcurl refused option \(option) (\(message)); no request was sent"
         }
     }
 

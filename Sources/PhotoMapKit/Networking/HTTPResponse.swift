@@ -1,32 +1,29 @@
 import Foundation
 
-/// A server's answer: the final status, its headers and the body.
+/// A server's answer: the final status (after redirects) and the body, with what libcurl read from
+/// the headers for us.
 public struct HTTPResponse: Sendable {
     /// The HTTP status of the last response (after redirects).
     public var status: Int
-    /// Header fields of the last response, names lowercased.
-    public var headers: [String: String]
     /// The body as received.
     public var body: Data
+    /// `Retry-After` in seconds (libcurl reads both the delta-seconds and the HTTP-date form).
+    public var retryAfter: TimeInterval?
+    /// The body's `Content-Length`, when the server announced one.
+    public var announcedLength: Int?
+    /// Whether the answer came over HTTP/2.
+    public var isHTTP2: Bool
 
     /// Creates a response.
-    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+    public init(status: Int, body: Data = Data(), retryAfter: TimeInterval? = nil, announcedLength: Int? = nil,
+                isHTTP2: Bool = false) {
         self.status = status
-        self.headers = headers
         self.body = body
+        self.retryAfter = retryAfter
+        self.announcedLength = announcedLength
+        self.isHTTP2 = isHTTP2
     }
 
     /// Whether the status is 2xx.
     public var isSuccess: Bool { (200..<300).contains(status) }
-
-    /// `Retry-After` in seconds (the delta-seconds form, or an HTTP date), when present.
-    public var retryAfter: TimeInterval? {
-        guard let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let seconds = Int(value) { return TimeInterval(max(seconds, 0)) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: value).map { max($0.timeIntervalSinceNow, 0) }
-    }
 }

@@ -25,7 +25,8 @@ public struct RetryPolicy: Sendable {
         status == 429 || (500..<600).contains(status)
     }
 
-    /// Connection refused, reset, timed out, empty reply, TLS handshake failed: worth another try.
+    /// Connection refused, reset, timed out, empty reply, TLS handshake failed, HTTP/2 stream or
+    /// connection lost (RST_STREAM, GOAWAY): worth another try.
     public static func isTransient(_ error: HTTPError) -> Bool {
         guard case let .transport(code, _, _) = error else { return false }
         // CURLE_COULDNT_CONNECT 7, HTTP2 16, PARTIAL_FILE 18, OPERATION_TIMEDOUT 28, SSL_CONNECT_ERROR 35,
@@ -40,4 +41,29 @@ public struct RetryPolicy: Sendable {
         // Jitter spreads out clients that failed together, so they do not retry together.
         return min(exponential * Double.random(in: 0.8...1.2), maximumDelay)
     }
+
+    /// What to do after try `attempt` of `url` ended with `outcome`: finish with a 2xx response or an
+    /// error, or try again after a wait. The blocking client and the event loop both decide here.
+    func decide(_ outcome: Result<HTTPResponse, HTTPError>, attempt: Int, url: String) -> RetryDecision {
+        switch outcome {
+        case let .success(response) where response.isSuccess:
+            return .finish(.success(response))
+        case let .success(response):
+            let failure = HTTPError.status(response.status, url: HTTPError.redacted(url))
+            guard Self.isTransient(status: response.status), attempt < maximumAttempts else { return .finish(.failure(failure)) }
+            if let retryAfter = response.retryAfter, retryAfter > maximumDelay {
+                return .finish(.failure(.retryAfterTooLong(seconds: Int(retryAfter), url: HTTPError.redacted(url))))
+            }
+            return .retry(after: delay(afterAttempt: attempt, retryAfter: response.retryAfter))
+        case let .failure(error):
+            guard Self.isTransient(error), attempt < maximumAttempts else { return .finish(.failure(error)) }
+            return .retry(after: delay(afterAttempt: attempt, retryAfter: nil))
+        }
+    }
+}
+
+/// The end of one try: a final outcome, or another try after a wait.
+enum RetryDecision {
+    case finish(Result<HTTPResponse, HTTPError>)
+    case retry(after: TimeInterval)
 }

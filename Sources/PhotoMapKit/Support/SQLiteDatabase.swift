@@ -1,33 +1,32 @@
 import CSQLite
 import Foundation
 
-/// What can go wrong with the local index's database.
-public enum IndexError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// SQLite failed: its message and result code.
-    case sqlite(message: String, code: Int32, path: String)
+/// What can go wrong with one of photomap's SQLite databases (the local index, the cache journal).
+public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// SQLite's message.
+    public let message: String
+    /// SQLite's result code.
+    public let code: Int32
+    /// The database file.
+    public let path: String
 
-    /// A sentence a user can act on.
-    public var description: String {
-        switch self {
-        case let .sqlite(message, code, path):
-            return "the local index at \(path) failed: \(message) (SQLite \(code)); `photomap index rebuild` makes it anew"
-        }
-    }
+    /// A sentence naming the file and SQLite's reason.
+    public var description: String { "the database \(path) failed: \(message) (SQLite \(code))" }
 }
 
-/// One SQLite connection. Not Sendable: a connection belongs to the thread that opened it; parallel
-/// searches each open their own (WAL lets readers run beside a writer).
+/// One SQLite connection. Not Sendable: a connection belongs to one thread (or serial queue) at a
+/// time; parallel searches each open their own (WAL lets readers run beside a writer).
 final class SQLiteDatabase {
     private let handle: OpaquePointer
     let path: String
 
-    init(path: String) throws(IndexError) {
+    init(path: String) throws(SQLiteError) {
         var opened: OpaquePointer?
         let code = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close(opened)
-            throw .sqlite(message: message, code: code, path: path)
+            throw SQLiteError(message: message, code: code, path: path)
         }
         handle = opened
         self.path = path
@@ -40,18 +39,18 @@ final class SQLiteDatabase {
     }
 
     /// Runs statements that return no rows.
-    func execute(_ sql: String) throws(IndexError) {
+    func execute(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         guard code == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? "error"
             sqlite3_free(message)
-            throw .sqlite(message: text, code: code, path: path)
+            throw SQLiteError(message: text, code: code, path: path)
         }
     }
 
     /// A prepared statement with `values` bound to its `?` parameters in order.
-    func prepare(_ sql: String, _ values: [SQLiteValue] = []) throws(IndexError) -> SQLiteStatement {
+    func prepare(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteStatement {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard code == SQLITE_OK, let statement else { throw error(code) }
@@ -73,8 +72,8 @@ final class SQLiteDatabase {
         }
     }
 
-    func error(_ code: Int32) -> IndexError {
-        .sqlite(message: String(cString: sqlite3_errmsg(handle)), code: code, path: path)
+    func error(_ code: Int32) -> SQLiteError {
+        SQLiteError(message: String(cString: sqlite3_errmsg(handle)), code: code, path: path)
     }
 }
 
@@ -100,7 +99,7 @@ final class SQLiteStatement {
         sqlite3_finalize(statement)
     }
 
-    func bind(_ values: [SQLiteValue]) throws(IndexError) {
+    func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
         for (offset, value) in values.enumerated() {
@@ -118,7 +117,7 @@ final class SQLiteStatement {
 
     /// Moves to the next row: true while there is one.
     @discardableResult
-    func step() throws(IndexError) -> Bool {
+    func step() throws(SQLiteError) -> Bool {
         let code = sqlite3_step(statement)
         switch code {
         case SQLITE_ROW: return true

@@ -1,0 +1,308 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The cache's bookkeeping, so that nothing on the request path scans the folder: each entry's size
+/// and last use, the folder's totals (kept by triggers), and the hits and misses of every run, in
+/// SQLite (`{thumbs}/.journal.sqlite`, WAL, shared by every process using the folder).
+///
+/// Stores and uses are noted in memory and written in one transaction at most every
+/// `flushInterval`, on the journal's serial queue; when a batch takes the folder past its limit,
+/// the same queue evicts least-recently-used entries down to `trimRatio` of it. The request path
+/// never waits for SQLite or for an eviction. A crash can lose the last batch: files then sit on disk unrecorded. So a
+/// process holds a marker file (`.sessions/…`, under `flock`) while it has stores not yet written;
+/// the next process to open the journal finds a dead process's marker and reconciles the journal
+/// with the disk in the background. A hit on an unrecorded file records it too, and `cache verify`
+/// reconciles everything.
+final class CacheJournal: @unchecked Sendable {
+    /// The folder's totals, as recorded.
+    struct Totals: Equatable {
+        var entries = 0
+        var bytes = 0
+        var counters = Counters()
+    }
+
+    /// What is noted but not yet written.
+    private struct Batch {
+        var stored: [String: (bytes: Int, time: Double)] = [:]
+        var used: [String: (bytes: Int, time: Double)] = [:]
+        var counters = Counters()
+        var flushScheduled = false
+        /// This process's marker while `stored` holds entries not yet written.
+        var marker: SessionMarker?
+    }
+
+    /// How long notes wait before they are written together.
+    static let flushInterval: TimeInterval = 0.05
+
+    /// The fraction of the limit an eviction trims down to (Nuke's choice).
+    static let trimRatio = 0.7
+
+    let queue = DispatchQueue(label: "photomap.thumbnails.journal")
+    private let store: DiskStore
+    private let limitBytes: Int
+    private let batch = Mutex(Batch())
+    // Used only on `queue` (or in deinit, when nothing else can): every method below that
+    // touches it says "Runs on `queue`". Nil until first needed.
+    private var database: SQLiteDatabase?
+
+    init(store: DiskStore, limitBytes: Int) {
+        self.store = store
+        self.limitBytes = limitBytes
+    }
+
+    deinit {
+        // The last reference is gone, so no other thread can be here: write without the queue.
+        writeBatch()
+    }
+
+    private var file: String { store.root.path + "/.journal.sqlite" }
+    private var sessions: String { store.root.path + "/.sessions" }
+
+    // MARK: - Notes (any thread)
+
+    /// An entry of `bytes` was just stored.
+    func noteStored(_ name: String, bytes: Int) {
+        note { batch in
+            if batch.marker == nil { batch.marker = SessionMarker(folder: sessions) }
+            batch.stored[name] = (bytes, Date().timeIntervalSince1970)
+        }
+    }
+
+    /// An entry of `bytes` was used (a hit).
+    func noteUsed(_ name: String, bytes: Int) {
+        note { $0.used[name] = (bytes, Date().timeIntervalSince1970) }
+    }
+
+    /// Adds to the hits, misses, downloads and failures.
+    func noteCounters(_ counters: Counters) {
+        note { $0.counters = $0.counters.adding(counters) }
+    }
+
+    private func note(_ change: (inout Batch) -> Void) {
+        let schedule = batch.withLock { batch in
+            change(&batch)
+            defer { batch.flushScheduled = true }
+            return !batch.flushScheduled
+        }
+        if schedule { queue.asyncAfter(deadline: .now() + Self.flushInterval) { [weak self] in self?.writeBatch() } }
+    }
+
+    // MARK: - On the queue
+
+    /// Writes everything noted so far, then evicts if the stores took the folder past its limit.
+    /// Runs on `queue`.
+    func writeBatch() {
+        let pending = batch.withLock { batch in
+            defer { batch = Batch() }
+            return batch
+        }
+        guard !pending.stored.isEmpty || !pending.used.isEmpty || pending.counters != Counters() else { return }
+        do {
+            let database = try opened()
+            try database.transaction {
+                let upsert = """
+                    INSERT INTO entries(name, bytes, used) VALUES (?, ?, ?)
+                    ON CONFLICT(name) DO UPDATE SET bytes = excluded.bytes, used = max(used, excluded.used)
+                    """
+                let statement = try database.prepare(upsert)
+                for (name, entry) in pending.stored.merging(pending.used, uniquingKeysWith: { stored, _ in stored }) {
+                    try statement.bind([.text(name), .integer(Int64(entry.bytes)), .real(entry.time)])
+                    try statement.step()
+                }
+                let counters = pending.counters
+                try database.prepare("""
+                    UPDATE totals SET hits = hits + ?, misses = misses + ?, downloads = downloads + ?, failures = failures + ?
+                    """, [.integer(Int64(counters.hits)), .integer(Int64(counters.misses)), .integer(Int64(counters.downloads)),
+                          .integer(Int64(counters.failures))]).step()
+            }
+            // Written: a crash from here on loses nothing, so the marker goes.
+            pending.marker?.remove()
+            if !pending.stored.isEmpty, recordedBytes(in: database) > limitBytes {
+                evict(downTo: Int(Double(limitBytes) * Self.trimRatio), keeping: Set(pending.stored.keys))
+            }
+        } catch {
+            // Kept for the next try (a busy database); merged under anything noted meanwhile.
+            batch.withLock { batch in
+                batch.stored.merge(pending.stored) { newer, _ in newer }
+                batch.used.merge(pending.used) { newer, _ in newer }
+                batch.counters = batch.counters.adding(pending.counters)
+                if batch.marker == nil { batch.marker = pending.marker }
+            }
+        }
+    }
+
+    private func recordedBytes(in database: SQLiteDatabase) -> Int {
+        guard let row = try? database.prepare("SELECT bytes FROM totals"), (try? row.step()) == true else { return 0 }
+        return Int(row.integer(0) ?? 0)
+    }
+
+    /// The totals after everything noted is written.
+    func totals() -> Totals {
+        queue.sync {
+            writeBatch()
+            guard let database = try? opened(),
+                  let row = try? database.prepare("SELECT entries, bytes, hits, misses, downloads, failures FROM totals"),
+                  (try? row.step()) == true
+            else { return Totals() }
+            let value = { (column: Int32) in Int(row.integer(column) ?? 0) }
+            return Totals(entries: value(0), bytes: value(1),
+                          counters: Counters(hits: value(2), misses: value(3), downloads: value(4), failures: value(5)))
+        }
+    }
+
+    /// Removes least-recently-used entries (files and records) until at most `maximumBytes` remain,
+    /// never one of `keeping` (entries just stored for callers waiting on them); returns what went.
+    /// Runs on `queue`.
+    @discardableResult
+    func evict(downTo maximumBytes: Int, keeping: Set<String> = []) -> (entries: Int, bytes: Int) {
+        var removed = (entries: 0, bytes: 0)
+        guard let database = try? opened() else { return removed }
+        do {
+            try database.transaction {
+                var bytes = recordedBytes(in: database)
+                let oldest = try database.prepare("SELECT name, bytes FROM entries ORDER BY used")
+                let delete = try database.prepare("DELETE FROM entries WHERE name = ?")
+                var gone: [String] = []
+                while bytes > maximumBytes, try oldest.step() {
+                    let name = oldest.text(0)
+                    guard !keeping.contains(name) else { continue }
+                    let size = Int(oldest.integer(1) ?? 0)
+                    let status = unlink(store.file(named: name).path)
+                    guard status == 0 || errno == ENOENT else { continue }
+                    gone.append(name)
+                    bytes -= size
+                    if status == 0 {
+                        removed.entries += 1
+                        removed.bytes += size
+                    }
+                }
+                for name in gone {
+                    try delete.bind([.text(name)])
+                    try delete.step()
+                }
+            }
+        } catch {
+            // The files already removed are gone either way; the next reconcile drops their records.
+        }
+        return removed
+    }
+
+    /// Makes the records match the disk: files without a record are added (last used: their
+    /// modification time), records without a file dropped, sizes corrected. Runs on `queue`.
+    func reconcile(with entries: [DiskStore.Entry]) {
+        writeBatch()
+        guard let database = try? opened() else { return }
+        try? database.transaction {
+            var recorded: [String: Int] = [:]
+            let all = try database.prepare("SELECT name, bytes FROM entries")
+            while try all.step() { recorded[all.text(0)] = Int(all.integer(1) ?? 0) }
+            let upsert = try database.prepare("""
+                INSERT INTO entries(name, bytes, used) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET bytes = excluded.bytes
+                """)
+            for entry in entries {
+                let name = entry.url.lastPathComponent
+                if recorded.removeValue(forKey: name) != entry.bytes {
+                    try upsert.bind([.text(name), .integer(Int64(entry.bytes)), .real(entry.lastUsed.timeIntervalSince1970)])
+                    try upsert.step()
+                }
+            }
+            let delete = try database.prepare("DELETE FROM entries WHERE name = ?")
+            for name in recorded.keys {
+                try delete.bind([.text(name)])
+                try delete.step()
+            }
+        }
+    }
+
+    /// Forgets every entry (after `cache clear`). Runs on `queue`.
+    func removeAllEntries() {
+        writeBatch()
+        try? opened().execute("DELETE FROM entries")
+    }
+
+    /// The database, opened (and made) on first use. A file that is not a journal any more is
+    /// replaced by a new one, rebuilt from the disk. Runs on `queue`.
+    private func opened() throws(SQLiteError) -> SQLiteDatabase {
+        if let database { return database }
+        try? FileManager.default.createDirectory(atPath: store.root.path, withIntermediateDirectories: true)
+        let database: SQLiteDatabase
+        do {
+            database = try Self.open(file)
+        } catch {
+            for suffix in ["", "-wal", "-shm"] { unlink(file + suffix) }
+            database = try Self.open(file)
+        }
+        self.database = database
+        let isNew = (try? database.prepare("SELECT value FROM meta WHERE key = 'reconciled'").step()) != true
+        if isNew || SessionMarker.removeAbandoned(in: sessions) > 0 {
+            reconcile(with: store.entries())
+            try? database.execute("INSERT OR REPLACE INTO meta VALUES ('reconciled', strftime('%s', 'now'))")
+        }
+        return database
+    }
+
+    private static func open(_ file: String) throws(SQLiteError) -> SQLiteDatabase {
+        let database = try SQLiteDatabase(path: file)
+        try database.execute("""
+            PRAGMA journal_mode = WAL;
+            PRAGMA synchronous = NORMAL;
+            CREATE TABLE IF NOT EXISTS entries (name TEXT PRIMARY KEY, bytes INTEGER NOT NULL, used REAL NOT NULL) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS entries_by_use ON entries (used);
+            CREATE TABLE IF NOT EXISTS totals (entries INTEGER NOT NULL, bytes INTEGER NOT NULL, hits INTEGER NOT NULL,
+                misses INTEGER NOT NULL, downloads INTEGER NOT NULL, failures INTEGER NOT NULL);
+            INSERT INTO totals SELECT 0, 0, 0, 0, 0, 0 WHERE NOT EXISTS (SELECT 1 FROM totals);
+            CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+            CREATE TRIGGER IF NOT EXISTS entry_added AFTER INSERT ON entries
+                BEGIN UPDATE totals SET entries = entries + 1, bytes = bytes + NEW.bytes; END;
+            CREATE TRIGGER IF NOT EXISTS entry_removed AFTER DELETE ON entries
+                BEGIN UPDATE totals SET entries = entries - 1, bytes = bytes - OLD.bytes; END;
+            CREATE TRIGGER IF NOT EXISTS entry_resized AFTER UPDATE OF bytes ON entries
+                BEGIN UPDATE totals SET bytes = bytes - OLD.bytes + NEW.bytes; END;
+            """)
+        return database
+    }
+}
+
+/// A file under `flock` that says "this process has stores not yet in the journal": when its
+/// process dies, the lock goes with it, and the next process knows to reconcile.
+final class SessionMarker: @unchecked Sendable {
+    // Set once at creation; `remove()` runs once, from the journal's queue.
+    private let path: String
+    private let descriptor: Int32
+
+    init?(folder: String) {
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        path = "\(folder)/\(getpid())-\(UUID().uuidString)"
+        descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return nil }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            unlink(path)
+            return nil
+        }
+    }
+
+    /// Removes the marker: everything it stood for is written.
+    func remove() {
+        unlink(path)
+        close(descriptor)
+    }
+
+    /// Removes the markers of processes that died; returns how many there were.
+    static func removeAbandoned(in folder: String) -> Int {
+        var abandoned = 0
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            let path = "\(folder)/\(name)"
+            let descriptor = open(path, O_RDWR | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            // A live process holds its marker's lock; getting it means the owner is gone.
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+                unlink(path)
+                abandoned += 1
+            }
+            close(descriptor)
+        }
+        return abandoned
+    }
+}

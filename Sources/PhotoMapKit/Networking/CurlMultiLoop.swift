@@ -1,0 +1,211 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// One libcurl multi handle driven by one thread of its own (`curl_multi_poll`): every transfer
+/// submitted runs there, none blocks a thread. HTTP/2 is multiplexed where TLS's ALPN offers it
+/// (`CURLPIPE_MULTIPLEX`, many streams on one connection); connections stay in the multi handle's
+/// cache for as long as the loop lives. Retries follow `RetryPolicy` exactly as the blocking client
+/// does, but wait on the loop's clock instead of a sleeping thread.
+///
+/// Per host, the loop keeps at most `connectionsPerHost` transfers in flight until the host is seen
+/// to speak HTTP/2, then up to `streamsPerConnection`; the rest wait their turn in order (not inside
+/// libcurl, where time spent waiting would count against their timeouts).
+final class CurlMultiLoop: Sendable {
+    /// How many connections and streams the loop may use.
+    struct Limits: Sendable {
+        /// Connections to one host (HTTP/1.1 transfers in flight; `CURLMOPT_MAX_HOST_CONNECTIONS`).
+        var connectionsPerHost: Int
+        /// Streams on one HTTP/2 connection (`CURLMOPT_MAX_CONCURRENT_STREAMS`).
+        var streamsPerConnection: Int
+    }
+
+    /// Called once per transfer on the loop's thread: it must return quickly (hand work elsewhere).
+    typealias Completion = @Sendable (Result<HTTPResponse, HTTPError>) -> Void
+
+    private let shared: Shared
+
+    /// Starts the loop's thread.
+    init(limits: Limits) {
+        shared = Shared()
+        let thread = Thread { [shared] in
+            EventLoop(shared: shared, limits: limits).run()
+        }
+        thread.name = "photomap.curl-multi"
+        thread.start()
+    }
+
+    deinit {
+        shared.inbox.withLock { $0.stopping = true }
+        curl_multi_wakeup(shared.multi)
+    }
+
+    /// Starts a GET of `request`; `completion` gets the 2xx response or the error after any retries.
+    func submit(_ request: CurlRequest, completion: @escaping Completion) {
+        shared.inbox.withLock { $0.submitted.append(Submission(request: request, completion: completion)) }
+        // Thread-safe by libcurl's contract: it interrupts the loop's curl_multi_poll.
+        curl_multi_wakeup(shared.multi)
+    }
+
+    /// A transfer asked for, before the loop took it.
+    fileprivate struct Submission: Sendable {
+        let request: CurlRequest
+        let completion: Completion
+    }
+
+    /// What the submitting threads and the loop share: the inbox behind its mutex, and the multi
+    /// handle, which only the loop's thread uses except for `curl_multi_wakeup` (thread-safe).
+    fileprivate final class Shared: @unchecked Sendable {
+        struct Inbox {
+            var submitted: [Submission] = []
+            var stopping = false
+        }
+
+        let inbox = Mutex(Inbox())
+        let multi: UnsafeMutableRawPointer
+
+        init() {
+            _ = CurlEasy.globalInitialization
+            // curl_multi_init fails only when out of memory, where nothing else would work either.
+            guard let multi = curl_multi_init() else { fatalError("curl_multi_init failed: out of memory") }
+            self.multi = multi
+        }
+
+        deinit {
+            curl_multi_cleanup(multi)
+        }
+    }
+}
+
+/// The loop's own state, touched only by its thread.
+private final class EventLoop {
+    /// A transfer waiting for its turn, running, or waiting to be retried.
+    private struct Transfer {
+        let submission: CurlMultiLoop.Submission
+        let host: String
+        var attempt = 1
+    }
+
+    private let shared: CurlMultiLoop.Shared
+    private let limits: CurlMultiLoop.Limits
+    private var waiting: [String: [Transfer]] = [:]
+    private var running: [UnsafeMutableRawPointer: (easy: CurlEasy, transfer: Transfer)] = [:]
+    private var inFlight: [String: Int] = [:]
+    private var http2Hosts: Set<String> = []
+    private var retries: [(due: UInt64, transfer: Transfer)] = []
+    private var idle: [CurlEasy] = []
+
+    init(shared: CurlMultiLoop.Shared, limits: CurlMultiLoop.Limits) {
+        self.shared = shared
+        self.limits = limits
+        let multi = shared.multi
+        // Tuning, not guards: were one refused, transfers would still run, only fewer at once.
+        photomap_curl_multi_set_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
+        photomap_curl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.connectionsPerHost)
+        photomap_curl_multi_set_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, limits.streamsPerConnection)
+    }
+
+    func run() {
+        while true {
+            let (submitted, stopping) = shared.inbox.withLock { inbox in
+                defer { inbox.submitted.removeAll() }
+                return (inbox.submitted, inbox.stopping)
+            }
+            if stopping { return stop() }
+            for submission in submitted {
+                let transfer = Transfer(submission: submission, host: Self.host(of: submission.request.url))
+                waiting[transfer.host, default: []].append(transfer)
+            }
+            moveDueRetries()
+            admit()
+            var stillRunning: Int32 = 0
+            curl_multi_perform(shared.multi, &stillRunning)
+            collectFinished()
+            admit()
+            curl_multi_poll(shared.multi, nil, 0, pollTimeout(), nil)
+        }
+    }
+
+    /// Adds waiting transfers to the multi handle while their host has room.
+    private func admit() {
+        for host in Array(waiting.keys) {
+            let window = http2Hosts.contains(host) ? limits.streamsPerConnection : limits.connectionsPerHost
+            guard var queue = waiting[host] else { continue }
+            let room = min(max(window - inFlight[host, default: 0], 0), queue.count)
+            guard room > 0 else { continue }
+            let starting = queue.prefix(room)
+            queue.removeFirst(room)
+            waiting[host] = queue.isEmpty ? nil : queue
+            starting.forEach(start)
+        }
+    }
+
+    private func start(_ transfer: Transfer) {
+        let easy = idle.popLast() ?? CurlEasy()
+        do {
+            try easy.prepare(transfer.submission.request)
+        } catch {
+            idle.append(easy)
+            return transfer.submission.completion(.failure(error))
+        }
+        guard curl_multi_add_handle(shared.multi, easy.handle) == CURLM_OK else {
+            idle.append(easy)
+            return transfer.submission.completion(.failure(.transport(code: -1, message: "libcurl could not start the transfer",
+                                                                      url: HTTPError.redacted(transfer.submission.request.url))))
+        }
+        running[easy.handle] = (easy, transfer)
+        inFlight[transfer.host, default: 0] += 1
+    }
+
+    /// Settles every transfer libcurl says is done: a final answer, or a retry on the loop's clock.
+    private func collectFinished() {
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(shared.multi, &left) {
+            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
+                  let (easy, transfer) = running.removeValue(forKey: handle) else { continue }
+            let code = message.pointee.data.result
+            curl_multi_remove_handle(shared.multi, handle)
+            inFlight[transfer.host, default: 1] -= 1
+            let outcome = easy.outcome(code)
+            if case let .success(response) = outcome, response.isHTTP2 { http2Hosts.insert(transfer.host) }
+            idle.append(easy)
+            let policy = transfer.submission.request.settings.retryPolicy
+            switch policy.decide(outcome, attempt: transfer.attempt, url: transfer.submission.request.url) {
+            case let .finish(result):
+                transfer.submission.completion(result)
+            case let .retry(after: delay):
+                var again = transfer
+                again.attempt += 1
+                retries.append((DispatchTime.now().uptimeNanoseconds + UInt64(max(delay, 0) * 1e9), again))
+            }
+        }
+        // Keep no more idle handles than could ever run at once.
+        if idle.count > limits.streamsPerConnection { idle.removeLast(idle.count - limits.streamsPerConnection) }
+    }
+
+    private func moveDueRetries() {
+        guard !retries.isEmpty else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        for retry in retries where retry.due <= now { waiting[retry.transfer.host, default: []].append(retry.transfer) }
+        retries.removeAll { $0.due <= now }
+    }
+
+    /// Until the next retry is due, at most a second; libcurl shortens it for its own timers.
+    private func pollTimeout() -> Int32 {
+        guard let due = retries.map(\.due).min() else { return 1_000 }
+        let now = DispatchTime.now().uptimeNanoseconds
+        return Int32(min(due > now ? (due - now) / 1_000_000 + 1 : 0, 1_000))
+    }
+
+    /// The owner is gone: nothing waits for these answers any more.
+    private func stop() {
+        for (handle, _) in running { curl_multi_remove_handle(shared.multi, handle) }
+        running.removeAll()
+    }
+
+    /// "scheme://authority": transfers to one host share its connections.
+    static func host(of url: String) -> String {
+        let afterScheme = url.range(of: "://").map { url[$0.upperBound...] } ?? url[...]
+        return String(url[..<(afterScheme.firstIndex(of: "/") ?? url.endIndex)]).lowercased()
+    }
+}

@@ -1,0 +1,50 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Runs jobs on at most `width` threads at once, in the order given: for CPU work (checking,
+/// decoding and storing images) kept off the network's event loop. By default as wide as the
+/// machine has cores. A bounded pool without semaphores: a job that finds the pool full waits in
+/// the queue, and each running drain takes the next job itself.
+final class WorkPool: Sendable {
+    private struct Jobs {
+        var queue: [@Sendable () -> Void] = []
+        var head = 0
+        var running = 0
+    }
+
+    private let width: Int
+    private let jobs = Mutex(Jobs())
+
+    init(width: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.width = max(width, 1)
+    }
+
+    /// Queues `job`; it runs on one of the pool's threads.
+    func submit(_ job: @escaping @Sendable () -> Void) {
+        let startsDrain = jobs.withLock { jobs in
+            jobs.queue.append(job)
+            guard jobs.running < width else { return false }
+            jobs.running += 1
+            return true
+        }
+        if startsDrain { DispatchQueue.global().async { self.drain() } }
+    }
+
+    private func drain() {
+        while let job = next() { job() }
+    }
+
+    private func next() -> (@Sendable () -> Void)? {
+        jobs.withLock { jobs in
+            guard jobs.head < jobs.queue.count else {
+                jobs.running -= 1
+                jobs.queue.removeAll(keepingCapacity: true)
+                jobs.head = 0
+                return nil
+            }
+            defer { jobs.head += 1 }
+            return jobs.queue[jobs.head]
+        }
+    }
+}
