@@ -186,4 +186,5 @@ def test_version_matches_the_libraries_built_with():
     assert versions["libpng"] == modversion("libpng")
     assert versions["libjpeg-turbo"] == modversion("libjpeg")
     assert versions["SQLite"] == modversion("sqlite3")
+    assert versions["libcrypto"] == modversion("libcrypto")
     assert "at run time the library reports only the libjpeg API 6b" in next(line for line in lines if line.startswith("libjpeg"))

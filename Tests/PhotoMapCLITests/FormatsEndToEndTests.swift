@@ -68,7 +68,7 @@ struct FormatsEndToEndTests {
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "photomap \(PhotoMap.version)")
-        for (name, index) in [("libcurl", 1), ("libpng", 2), ("libjpeg-turbo", 3), ("SQLite", 4), ("glibc", 5)] {
+        for (name, index) in [("libcurl", 1), ("libpng", 2), ("libjpeg-turbo", 3), ("SQLite", 4), ("libcrypto", 5), ("glibc", 6)] {
             let words = lines[index].split(separator: " ")
             #expect(words.first.map(String.init) == name)
             #expect(words.count > 1 && words[1].first?.isNumber == true)

@@ -1,3 +1,4 @@
+import CCrypto
 import CCurl
 import CJPEG
 import CPNG
@@ -14,9 +15,9 @@ public enum LinkedLibraries {
         public var detail: String?
     }
 
-    /// libcurl, libpng, libjpeg-turbo, SQLite and the C library, in that order.
+    /// libcurl, libpng, libjpeg-turbo, SQLite, libcrypto and the C library, in that order.
     public static func versions() -> [Version] {
-        [curl(), png(), jpeg(), sqlite(), glibc()]
+        [curl(), png(), jpeg(), sqlite(), crypto(), glibc()]
     }
 
     /// curl_version_info: libcurl's version and those of the libraries it was built with, read only
@@ -61,6 +62,14 @@ public enum LinkedLibraries {
     /// sqlite3_libversion: the running SQLite's version.
     static func sqlite() -> Version {
         Version(name: "SQLite", version: sqlite3_libversion().map { String(cString: $0) } ?? "unknown")
+    }
+
+    /// OpenSSL_version: the running libcrypto's version ("OpenSSL 3.0.17 1 Jul 2025" gives 3.0.17).
+    static func crypto() -> Version {
+        let text = OpenSSL_version(Int32(OPENSSL_VERSION)).map { String(cString: $0) } ?? ""
+        let words = text.split(separator: " ")
+        return Version(name: "libcrypto", version: words.count > 1 ? String(words[1]) : "unknown",
+                       detail: words.first.map { "\($0)" })
     }
 
     /// confstr(_CS_GNU_LIBC_VERSION): the running GNU C library's version ("glibc 2.36").
