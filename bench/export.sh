@@ -10,22 +10,14 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
 COUNTS=${COUNTS:-"10000 100000"}
 
-[ -x /usr/bin/time ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null; }
-"$repo/scripts/install-deps"
-if [ -z "${PHOTOMAP_BIN:-}" ]; then
-    (cd "$repo" && swift build -c release --product photomap >/dev/null)
-    PHOTOMAP_BIN="$repo/.build/release/photomap"
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$here/common.sh"
 
 # run LABEL COMMAND...: one timed run, "LABEL wall-seconds peak-MB" on stdout.
 run() {
     local label=$1
     shift
-    /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$work/out" 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
-    read -r wall rss <"$work/time"
-    printf '%-34s %8.1f %10.1f\n' "$label" "$wall" "$(awk -v k="$rss" 'BEGIN { print k / 1024 }')"
+    timed "$@"
+    printf '%-34s %8.1f %10s\n' "$label" "$wall" "$peak_mb"
 }
 
 printf '%-34s %8s %10s\n' "photomap export, one place" "wall s" "peak MB"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jpeglib.h>
+#include <jerror.h>
 
 // libjpeg reports fatal errors by calling error_exit, which must not return: the default exits
 // the process. Swift cannot survive a longjmp across its frames, so this one C function owns the

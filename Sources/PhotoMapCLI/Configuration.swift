@@ -4,22 +4,32 @@ import PhotoMapKit
 /// The global options, resolved with the environment: which source, which key, which folders.
 struct Configuration {
     /// Where records come from.
-    enum SourceKind: String {
+    enum SourceKind: String, CaseIterable {
         case fixtures, flickr
     }
 
     /// The options every command accepts.
     static let globalOptions: [OptionSpec] = [
-        .value("source", "fixtures|flickr", "where records come from (default: flickr when an API key is given, else fixtures)"),
-        .value("api-key", "KEY", "Flickr API key (or FLICKR_API_KEY); never printed or stored"),
-        .value("endpoint", "URL", "Flickr REST endpoint (or PHOTOMAP_ENDPOINT; default \(FlickrRESTTransport.defaultEndpoint))"),
-        .value("image-host", "URL", "image host for records without url_* extras (or PHOTOMAP_IMAGE_HOST; default \(ImageHost.flickr.base))"),
-        .value("cache", "DIR", "cache folder (or PHOTOMAP_CACHE; default ./Cache when it exists, else $XDG_CACHE_HOME/photomap)"),
-        .value("cache-limit", "SIZE", "thumbnail cache size limit, e.g. 200MB (or PHOTOMAP_CACHE_LIMIT; default 512MB)"),
-        .value("connections", "N", "connections per image host (default 8; over HTTP/2, up to 100 images share one)"),
-        .value("cacert", "FILE", "trust the CA certificates in FILE instead of the system's (or CURL_CA_BUNDLE, SSL_CERT_FILE)"),
+        sourceOption,
+        .value("api-key", .text("KEY"), "Flickr API key (or FLICKR_API_KEY); never printed or stored"),
+        .value("endpoint", .text("URL"), "Flickr REST endpoint (or PHOTOMAP_ENDPOINT; default \(FlickrRESTTransport.defaultEndpoint))"),
+        .value("image-host", .text("URL"), "image host for records without url_* extras (or PHOTOMAP_IMAGE_HOST; default \(ImageHost.flickr.base))"),
+        .value("cache", .directory("DIR"), "cache folder (or PHOTOMAP_CACHE; default ./Cache when it exists, else $XDG_CACHE_HOME/photomap)"),
+        .value("cache-limit", .text("SIZE"), "thumbnail cache size limit, e.g. 200MB (or PHOTOMAP_CACHE_LIMIT; default 512MB)"),
+        .value("connections", .text("N"), "connections per image host (default 8; over HTTP/2, up to 100 images share one)"),
+        .value("cacert", .file("FILE"), "trust the CA certificates in FILE instead of the system's (or CURL_CA_BUNDLE, SSL_CERT_FILE)"),
         .flag("offline", "answer from the cache only; make no request"),
     ]
+
+    /// Settings made only in the environment (the options name theirs in their help).
+    static let environmentOnly: [(name: String, meaning: String)] = [
+        ("PHOTOMAP_TTL", "seconds Flickr's answers stay fresh in the cache (default 3600)"),
+        ("PHOTOMAP_FIXTURES", "the embedded catalog's folder, when it is not found above the binary or the current folder"),
+    ]
+
+    /// `--source`: its choices are the source kinds.
+    static let sourceOption = OptionSpec.value("source", .choice(SourceKind.allCases.map(\.rawValue)),
+                                               "where records come from (default: flickr when an API key is given, else fixtures)")
 
     var source: SourceKind
     var apiKey: String
@@ -44,9 +54,7 @@ struct Configuration {
         self.environment = environment
         apiKey = parsed.value("api-key") ?? environment["FLICKR_API_KEY"] ?? ""
         if let named = parsed.value("source") {
-            guard let kind = SourceKind(rawValue: named) else {
-                throw UsageError("--source must be fixtures or flickr, not '\(named)'")
-            }
+            guard let kind = SourceKind(rawValue: named) else { throw Self.sourceOption.notAChoice(named) }
             source = kind
         } else {
             source = apiKey.isEmpty ? .fixtures : .flickr

@@ -2,11 +2,21 @@ import PhotoMapKit
 
 /// The text `--help` prints.
 enum Help {
-    static func general(commands: [CommandSpec], globalOptions: [OptionSpec]) -> String {
-        let width = commands.map(\.name.count).max() ?? 0
-        let list = commands.map { "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)" }
+    /// The program's one-line description, for help and the man page.
+    static let tagline = "browse Flickr-style places and photos on a map"
+
+    /// What holds for every command, for help and the man page.
+    static let notes = [
+        "With no API key, answers come from the embedded catalog in Fixtures/ (no network).",
+        "With a key, photomap paces its calls to stay under Flickr's limit of 3,600 an hour per key.",
+        "Place names for `find`: GeoNames (geonames.org), CC BY 4.0.",
+    ]
+
+    static func general(_ interface: Interface) -> String {
+        let width = interface.commands.map(\.name.count).max() ?? 0
+        let list = interface.commands.map { "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)" }
         return """
-        photomap — browse Flickr-style places and photos on a map
+        photomap — \(tagline)
 
         Usage: photomap [global options] COMMAND [options]
                photomap COMMAND --help
@@ -15,11 +25,12 @@ enum Help {
         \(list.joined(separator: "\n"))
 
         Global options (before or after the command):
-        \(optionLines(globalOptions + [.flag("help", "show help")]))
+        \(optionLines(interface.globalOptions))
 
-        With no API key, answers come from the embedded catalog in Fixtures/ (no network).
-        With a key, photomap paces its calls to stay under Flickr's limit of 3,600 an hour per key.
-        Place names for `find`: GeoNames (geonames.org), CC BY 4.0.
+        Environment (besides the variables the options name):
+        \(lines(Configuration.environmentOnly.map { ($0.name, $0.meaning) }))
+
+        \(notes.joined(separator: "\n"))
         Exit status: 0 success, 1 failure, 2 usage error.
 
         \(PageCredits.flickrNotice)
@@ -29,14 +40,19 @@ enum Help {
     static func command(_ command: CommandSpec, globalOptions: [OptionSpec]) -> String {
         var text = "Usage: \(command.usage)\n\n"
         if !command.discussion.isEmpty { text += command.discussion + "\n\n" }
+        if !command.actions.isEmpty { text += "Actions:\n\(lines(command.actions.map { ($0.name, $0.summary) }))\n\n" }
         if !command.options.isEmpty { text += "Options:\n\(optionLines(command.options))\n\n" }
         text += "Global options:\n\(optionLines(globalOptions))\n\n\(PageCredits.flickrNotice)"
         return text
     }
 
     private static func optionLines(_ options: [OptionSpec]) -> String {
-        let width = options.map(\.synopsis.count).max() ?? 0
-        return options.map { "  \($0.synopsis.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.help)" }
-            .joined(separator: "\n")
+        lines(options.map { ($0.synopsis, $0.help + ($0.isRequired ? " (required)" : "")) })
+    }
+
+    /// Two aligned columns.
+    private static func lines(_ rows: [(String, String)]) -> String {
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { "  \($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1)" }.joined(separator: "\n")
     }
 }

@@ -15,9 +15,16 @@ public enum PhotoMap {
         (IndexCommand.spec, IndexCommand.run),
         (ServeCommand.spec, ServeCommand.run),
         (RecentCommand.spec, RecentCommand.run),
+        (CompletionsCommand.spec, CompletionsCommand.run),
+        (ManCommand.spec, ManCommand.run),
     ]
 
-    private static let parser = ArgumentParser(globalOptions: Configuration.globalOptions, commands: commands.map(\.spec))
+    /// photomap's own version.
+    static let version = "0.1.0"
+
+    /// Every command and option, as declared.
+    static let interface = Interface(commands: commands.map(\.spec),
+                                     globalOptions: Configuration.globalOptions + ArgumentParser.standardOptions)
 
     /// Runs a command line (without the program name) and returns the exit status.
     public static func main(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -25,16 +32,20 @@ public enum PhotoMap {
         let console = (console ?? .standard(environment: environment))
             .redacting(apiKey(in: arguments) ?? environment["FLICKR_API_KEY"] ?? "")
         do {
-            let parsed = try parser.parse(arguments)
+            let parsed = try interface.parser.parse(arguments)
+            if parsed.wantsVersion && !parsed.wantsHelp {
+                console.print(versions())
+                return 0
+            }
             guard let command = parsed.command else {
                 if parsed.wantsHelp {
-                    console.print(Help.general(commands: commands.map(\.spec), globalOptions: Configuration.globalOptions))
+                    console.print(Help.general(interface))
                     return 0
                 }
                 throw UsageError("no command given; try photomap --help")
             }
             if parsed.wantsHelp {
-                console.print(Help.command(command, globalOptions: Configuration.globalOptions))
+                console.print(Help.command(command, globalOptions: interface.globalOptions))
                 return 0
             }
             let configuration = try Configuration(parsed, environment: environment)
@@ -47,6 +58,13 @@ public enum PhotoMap {
             console.error(report.message)
             return report.exitStatus
         }
+    }
+
+    /// `--version`: photomap's version, then each C library's as it reports itself at run time.
+    static func versions() -> String {
+        (["photomap \(version)"] + LinkedLibraries.versions().map { library in
+            "\(library.name) \(library.version)" + (library.detail.map { " (\($0))" } ?? "")
+        }).joined(separator: "\n")
     }
 
     /// The value of `--api-key`, found before parsing so that even a usage error cannot print it.

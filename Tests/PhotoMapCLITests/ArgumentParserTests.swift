@@ -3,11 +3,18 @@ import Testing
 
 @Suite("Command-line parsing")
 struct ArgumentParserTests {
+    enum Action: String, CommandAction {
+        case stats, clear
+        var summary: String { rawValue }
+    }
+
     let parser = ArgumentParser(
-        globalOptions: [.value("cache", "DIR", ""), .flag("offline", "")],
+        globalOptions: [.value("cache", .directory("DIR"), ""), .flag("offline", ""), .value("source", .choice(["fixtures", "flickr"]), "")],
         commands: [
-            CommandSpec(name: "photos", summary: "", usage: "", options: [.value("place", "ID", ""), .value("near", "LAT,LON", ""), .flag("json", "")]),
-            CommandSpec(name: "find", summary: "", usage: "", options: [], acceptsArguments: true),
+            CommandSpec(name: "photos", summary: "", options: [.value("place", .text("ID"), "", required: true),
+                                                               .value("near", .text("LAT,LON"), ""), .flag("json", "")]),
+            CommandSpec(name: "find", summary: "", options: [], arguments: .words("QUERY")),
+            CommandSpec(name: "cache", summary: "", options: [], arguments: Action.declared),
         ])
 
     @Test("global options go before or after the command; --name=value and --name value both work")
@@ -25,7 +32,7 @@ struct ArgumentParserTests {
 
     @Test("a value may start with a dash (a negative coordinate); a positional may be a negative number")
     func negativeValues() throws {
-        #expect(try parser.parse(["photos", "--near", "-33.86,151.2"]).value("near") == "-33.86,151.2")
+        #expect(try parser.parse(["photos", "--place", "p", "--near", "-33.86,151.2"]).value("near") == "-33.86,151.2")
         #expect(try parser.parse(["find", "-12"]).arguments == ["-12"])
         #expect(try parser.parse(["find", "--", "--literal"]).arguments == ["--literal"])
     }
@@ -33,20 +40,42 @@ struct ArgumentParserTests {
     @Test("mistakes are usage errors that say what to do", arguments: [
         (["photos", "--place"], "--place needs a value: --place ID"),
         (["photos", "--place", "--json"], "--place needs a value: --place ID"),
-        (["photos", "--json=yes"], "--json takes no value"),
+        (["photos", "--place", "p", "--json=yes"], "--json takes no value"),
         (["--json", "photos"], "--json belongs after the command: photomap photos --json …"),
         (["photos", "--nope"], "unknown option --nope for photomap photos; see photomap photos --help"),
         (["photos", "-x"], "unknown option '-x' (options are spelled --name)"),
         (["photos", "stray"], "'photos' takes no argument 'stray'; see photomap photos --help"),
-        (["walk"], "unknown command 'walk'; commands: photos, find"),
+        (["walk"], "unknown command 'walk'; commands: photos, find, cache"),
+        (["photos"], "photos needs --place ID"),
+        (["photos", "--place="], "photos needs --place ID"),
+        (["find", "--source", "bing"], "--source must be fixtures or flickr, not 'bing'"),
+        (["find", "--source=Flickr"], "--source must be fixtures or flickr, not 'Flickr'"),
+        (["cache"], "cache needs one action: stats or clear"),
+        (["cache", "drop"], "unknown cache action 'drop': use stats or clear"),
+        (["cache", "stats", "clear"], "cache takes one action; 'clear' is one too many"),
     ])
     func usageErrors(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try parser.parse(arguments) }
     }
 
-    @Test("-h and --help are noted anywhere")
-    func help() throws {
+    @Test("-h, --help and --version are noted anywhere, and excuse a missing required option or action")
+    func helpAndVersion() throws {
         #expect(try parser.parse(["-h"]).wantsHelp)
         #expect(try parser.parse(["photos", "--help"]).wantsHelp)
+        #expect(try parser.parse(["cache", "--help"]).wantsHelp)
+        #expect(try parser.parse(["--version"]).wantsVersion)
+        #expect(try parser.parse(["photos", "--version"]).wantsVersion)
+    }
+
+    @Test("an action is read back as the command's enum")
+    func actions() throws {
+        #expect(try parser.parse(["cache", "clear"]).action(Action.self) == .clear)
+    }
+
+    @Test("usage lines come from the declaration: required options bare, the rest in brackets")
+    func usage() {
+        #expect(parser.commands[0].usage == "photomap photos --place ID [--near LAT,LON] [--json]")
+        #expect(parser.commands[1].usage == "photomap find QUERY")
+        #expect(parser.commands[2].usage == "photomap cache stats|clear")
     }
 }

@@ -42,8 +42,12 @@ struct FlickrRecordTests {
         ])])
         let photos = try FlickrSource(transport: transport).photos(inPlace: "p", limit: 10).items
         #expect(photos.map(\.dateTaken) == [nil, nil, nil, "2011-04-15 17:48:17", nil])
-        let annotations = photos.map(AnnotationAdapter().annotation(for:))
-        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(annotations)) as? [[String: Any]]
+        let records = photos.map { OutputRecord(AnnotationAdapter().annotation(for: $0)) }
+        var text = ""
+        let writer = AnnotationWriter(format: .json, title: "", extraFields: []) { text += $0 }
+        for record in records { try writer.write(record) }
+        try writer.finish()
+        let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]
         #expect(json?[0]["dateTaken"] is NSNull, "null in JSON, never the placeholder")
         #expect(json?[3]["dateTaken"] as? String == "2011-04-15 17:48:17")
     }

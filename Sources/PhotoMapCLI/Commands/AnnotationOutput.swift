@@ -1,28 +1,84 @@
 import Foundation
 import PhotoMapKit
 
-/// Prints annotations as JSON (`--json`) for scripts.
+/// `--format`, `--json` and `--output` on listings: the terminal's table or an open format, on
+/// standard output or written whole to a file.
 enum AnnotationOutput {
-    /// A pretty-printed JSON array with stable key order.
-    static func json(_ annotations: [Annotation]) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(annotations), as: UTF8.self)
+    /// The options every listing command declares.
+    static let options: [OptionSpec] = [
+        .value("format", .choice(["table"] + AnnotationFormat.allCases.map(\.rawValue)),
+               "table (the default), json, geojson, kml, gpx or csv; with --output, the default is the file's extension"),
+        .flag("json", "short for --format json"),
+        .value("output", .file("FILE"), "write the listing to FILE, whole or not at all, instead of standard output"),
+    ]
+
+    /// Where and how a listing goes.
+    struct Destination {
+        /// The open format, or nil for the table.
+        var format: AnnotationFormat?
+        /// The file for `--output`, or nil for standard output.
+        var file: URL?
     }
 
-    /// Prints a listing: warnings for skipped records, then JSON or a table whose rows are
-    /// `cells(annotation)` followed by the latitude and longitude, then `footer`.
-    static func present<Item>(_ listing: Listing<Item>, annotations: [Annotation], json: Bool, console: Console,
-                              columns: [Table.Column], cells: (Annotation) -> [String], footer: String) throws {
-        for line in listing.skipped { console.warn("skipped \(line)") }
-        if json { return console.print(try Self.json(annotations)) }
+    /// What `--format`, `--json` and `--output` ask for.
+    static func destination(_ parsed: ParsedArguments) throws(UsageError) -> Destination {
+        let named = parsed.value("format")
+        if parsed.has("json"), let named, named != "json" {
+            throw UsageError("--json is short for --format json; it cannot go with --format \(named)")
+        }
+        if let output = parsed.value("output"), output.isEmpty { throw UsageError("--output needs a file name") }
+        let file = parsed.value("output").map { URL(fileURLWithPath: $0) }
+        let format = parsed.has("json") ? .json
+            : named.map { AnnotationFormat(rawValue: $0) } ?? file.flatMap { AnnotationFormat(fileName: $0.lastPathComponent) }
+        return Destination(format: format, file: file)
+    }
+
+    /// Writes a listing: `table(width)`'s lines, or the records in the chosen format. `title` names
+    /// the collection (KML, GPX); `extraFields` are the names of the fields each record adds.
+    static func write(_ records: [OutputRecord], to destination: Destination, title: String, extraFields: [String] = [],
+                      configuration: Configuration, console: Console, table: (Int?) -> [String]) throws {
+        let staged = try destination.file.map { file in
+            do { return try StagedFile(replacing: file) } catch { throw failure(writing: file.path, error) }
+        }
+        // A file gets what the terminal would: text from a server never carries the API key anywhere.
+        let sink: (String) throws -> Void = { text in
+            guard let staged else { return console.out(text) }
+            do { try staged.write(Console.redact(text, secret: configuration.apiKey)) } catch { throw failure(writing: staged.path, error) }
+        }
+        guard let format = destination.format else {
+            try sink(table(staged == nil ? console.width : nil).map { $0 + "\n" }.joined())
+            return try commit(staged, console: console, summary: "")
+        }
+        let writer = AnnotationWriter(format: format, title: title, extraFields: extraFields, sink: sink)
+        for record in records { try writer.write(record) }
+        try writer.finish()
+        if writer.leftOut > 0 {
+            console.warn("\(writer.leftOut) of \(records.count) records have no coordinate and are not in the GPX: a waypoint needs one")
+        }
+        try commit(staged, console: console, summary: " (\(writer.written) records)")
+    }
+
+    /// Puts a written file in place and says so on stderr, so that stdout stays clean.
+    private static func commit(_ staged: StagedFile?, console: Console, summary: String) throws {
+        guard let staged else { return }
+        do { try staged.commit() } catch { throw failure(writing: staged.path, error) }
+        console.err("photomap: listing written to \(staged.path)\(summary)\n")
+    }
+
+    private static func failure(writing path: String, _ error: any Error) -> CommandFailure {
+        let reason = (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) } ?? "\(error)"
+        return CommandFailure("could not write \(path): \(reason)")
+    }
+
+    /// A listing's table with `cells(annotation)` then the latitude and longitude, and `footer` below.
+    static func table(_ annotations: [Annotation], columns: [Table.Column], width: Int?, footer: String,
+                      cells: (Annotation) -> [String]) -> [String] {
         var table = Table(columns: columns + [.init(heading: "LATITUDE", alignRight: true),
                                               .init(heading: "LONGITUDE", alignRight: true)])
         table.rows = annotations.map { annotation in
             cells(annotation) + [annotation.coordinate?.latitude, annotation.coordinate?.longitude]
                 .map { $0.map { String(format: "%.4f", $0) } ?? "" }
         }
-        table.render(width: console.width).forEach { console.print($0) }
-        console.print(footer)
+        return table.render(width: width) + [footer]
     }
 }

@@ -6,28 +6,33 @@ enum CacheCommand {
     static let spec = CommandSpec(
         name: "cache",
         summary: "show, check, trim or empty the thumbnail cache",
-        usage: "photomap cache stats|verify|prune|clear [--json] [--max-size SIZE]",
-        discussion: """
-        stats   entries, bytes, limit, and the hits and misses of every run
-        verify  decode every entry; remove and count the corrupt ones
-        prune   remove least-recently-used entries down to --max-size (default: the cache limit)
-        clear   remove every entry
-        """,
         options: [
             .flag("json", "print a JSON object instead of text (stats, verify)"),
-            .value("max-size", "SIZE", "prune: keep at most SIZE, e.g. 200MB or 500KB"),
+            .value("max-size", .text("SIZE"), "prune: keep at most SIZE, e.g. 200MB or 500KB"),
         ],
-        acceptsArguments: true)
+        arguments: Action.declared)
+
+    /// What `cache` does.
+    enum Action: String, CommandAction {
+        case stats, verify, prune, clear
+
+        var summary: String {
+            switch self {
+            case .stats: "entries, bytes, limit, and the hits and misses of every run"
+            case .verify: "decode every entry; remove and count the corrupt ones"
+            case .prune: "remove least-recently-used entries down to --max-size (default: the cache limit)"
+            case .clear: "remove every entry"
+            }
+        }
+    }
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        guard parsed.arguments.count == 1, let action = parsed.arguments.first else {
-            throw UsageError("cache needs one action: stats, verify, prune or clear")
-        }
-        if parsed.has("max-size") && action != "prune" { throw UsageError("--max-size goes with cache prune") }
+        let action = try parsed.action(Action.self)
+        if parsed.has("max-size") && action != .prune { throw UsageError("--max-size goes with cache prune") }
         let cache = try configuration.makeThumbnailCache()
         let json = parsed.has("json")
         switch action {
-        case "stats":
+        case .stats:
             let stats = cache.statistics()
             try print(stats, json: json, console: console, lines: [
                 "entries  \(stats.entries)",
@@ -36,23 +41,21 @@ enum CacheCommand {
                 "misses   \(stats.misses)",
                 "folder   \(cache.directory.path)",
             ])
-        case "verify":
+        case .verify:
             let report = cache.verify()
             try print(report, json: json, console: console, lines: [
                 "checked \(report.entries + report.corrupt) entries: \(report.corrupt) corrupt (removed), \(report.entries) good, \(ByteSize.format(report.bytes))"
                     + (report.abandonedTemporaryFiles > 0 ? "; removed \(report.abandonedTemporaryFiles) abandoned temporary files" : ""),
             ])
-        case "prune":
+        case .prune:
             let limit = try parsed.value("max-size").map { text throws(UsageError) in
                 guard let size = ByteSize.parse(text) else { throw UsageError("--max-size must be a size such as 200MB, not '\(text)'") }
                 return size
             } ?? configuration.cacheLimitBytes
             let removed = cache.prune(downTo: limit)
             console.print("removed \(removed.entries) entries (\(ByteSize.format(removed.bytes))); at most \(ByteSize.format(limit)) remain")
-        case "clear":
+        case .clear:
             console.print("removed \(cache.clear()) entries from \(cache.directory.path)")
-        default:
-            throw UsageError("unknown cache action '\(action)': use stats, verify, prune or clear")
         }
     }
 

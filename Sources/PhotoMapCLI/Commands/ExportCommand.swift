@@ -6,7 +6,6 @@ enum ExportCommand {
     static let spec = CommandSpec(
         name: "export",
         summary: "write a browsable static site: places, their photos, photo pages, maps",
-        usage: "photomap export --out DIR [--limit N] [--places N]",
         discussion: """
         Writes DIR/index.html (the top places, list or map), one page per place listing its photos
         (list or map), and one page per photo (medium image, description, owner, licence, date, small
@@ -16,13 +15,13 @@ enum ExportCommand {
         per key; a large export says how long that adds.
         """,
         options: [
-            .value("out", "DIR", "the site's folder (required)"),
-            .value("limit", "N", "at most N photos per place (default 100)"),
-            .value("places", "N", "only the first N places (default: all)"),
+            .value("out", .directory("DIR"), "the site's folder", required: true),
+            .value("limit", .text("N"), "at most N photos per place (default 100)"),
+            .value("places", .text("N"), "only the first N places (default: all)"),
         ])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        guard let out = parsed.value("out"), !out.isEmpty else { throw UsageError("export needs --out DIR") }
+        let out = parsed.value("out") ?? ""
         let limit = try PhotosCommand.limit(parsed.value("limit"))
         let placeCount = try parsed.value("places").map { text throws(UsageError) in
             guard let count = Int(text), count > 0 else { throw UsageError("--places must be a whole number above 0, not '\(text)'") }

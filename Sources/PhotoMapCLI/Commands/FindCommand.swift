@@ -6,7 +6,6 @@ enum FindCommand {
     static let spec = CommandSpec(
         name: "find",
         summary: "find a place, landmark or address (geocoding)",
-        usage: "photomap find QUERY [--near LAT,LON|NAME] [--limit N] [--json] [--map [FILE]]",
         discussion: """
         Prints the locations QUERY names, best first: by how well the text matches, then importance
         (population), favouring those near --near. A qualifier after a comma narrows by country or US
@@ -18,24 +17,22 @@ enum FindCommand {
         """,
         options: [
             Locations.nearOption,
-            .value("limit", "N", "at most N locations (default 5)"),
-            .flag("json", "print a JSON array of annotations instead of a table"),
-            MapOutput.option,
-        ],
-        acceptsArguments: true)
+            .value("limit", .text("N"), "at most N locations (default 5)"),
+        ] + AnnotationOutput.options + [MapOutput.option],
+        arguments: .words("QUERY"))
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let query = parsed.arguments.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else { throw UsageError("find needs a QUERY, e.g. photomap find \"Radio City Music Hall\"") }
         let limit = try PhotosCommand.limit(parsed.value("limit") ?? "5")
+        let destination = try AnnotationOutput.destination(parsed)
         let locations = Locations(configuration: configuration, console: console)
         let near = try locations.near(parsed)
         let results = try locations.finder().find(query, near: near, limit: limit)
         guard !results.isEmpty else { throw CommandFailure("no location found for \"\(query)\"") }
         let annotations = results.map(\.entry.annotation)
-        if parsed.has("json") {
-            console.print(try AnnotationOutput.json(annotations))
-        } else {
+        try AnnotationOutput.write(annotations.map { OutputRecord($0) }, to: destination, title: "Locations for \(query)",
+                                   configuration: configuration, console: console) { width in
             var table = Table(columns: [.init(heading: "TITLE", flexible: true), .init(heading: "WHERE", flexible: true),
                                         .init(heading: "LATITUDE", alignRight: true), .init(heading: "LONGITUDE", alignRight: true)]
                               + (near == nil ? [] : [.init(heading: "KM", alignRight: true)]))
@@ -44,7 +41,7 @@ enum FindCommand {
                  String(format: "%.6f", result.entry.coordinate.latitude), String(format: "%.6f", result.entry.coordinate.longitude)]
                     + (result.distanceKilometres.map { [String(format: "%.1f", $0)] } ?? [])
             }
-            table.render(width: console.width).forEach { console.print($0) }
+            return table.render(width: width)
         }
         if let file = MapOutput.file(parsed, defaultName: "photomap-find-\(HTML.fileName(for: SearchTextSlug.slug(query))).html") {
             // Locations come from the gazetteer too, whatever the source.

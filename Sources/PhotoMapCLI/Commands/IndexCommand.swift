@@ -6,23 +6,30 @@ enum IndexCommand {
     static let spec = CommandSpec(
         name: "index",
         summary: "rebuild the local search index, or count what it holds",
-        usage: "photomap index rebuild|stats",
         discussion: """
         The local index (SQLite with FTS5 and an R*Tree, in the cache folder) holds every place and photo
         fetched so far and the embedded catalog, for offline `photomap search`.
-        rebuild  empty it, then index the embedded catalog and the Flickr answers kept in the cache
-        stats    how many records it holds
         """,
         options: [],
-        acceptsArguments: true)
+        arguments: Action.declared)
+
+    /// What `index` does.
+    enum Action: String, CommandAction {
+        case rebuild, stats
+
+        var summary: String {
+            switch self {
+            case .rebuild: "empty it, then index the embedded catalog and the Flickr answers kept in the cache"
+            case .stats: "how many records it holds"
+            }
+        }
+    }
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        guard parsed.arguments.count == 1, let action = parsed.arguments.first else {
-            throw UsageError("index needs one action: rebuild or stats")
-        }
+        let action = try parsed.action(Action.self)
         let locations = Locations(configuration: configuration, console: console)
         switch action {
-        case "rebuild":
+        case .rebuild:
             let file = LocalIndex.file(in: configuration.cacheDirectory)
             // From nothing: a damaged file would fail to open, let alone empty.
             LocalIndex.delete(file)
@@ -32,10 +39,8 @@ enum IndexCommand {
             let fetched = kept.recordedListings()
             try CatalogIndexer(index: index, adapter: configuration.adapter).add(places: fetched.places, photos: fetched.photos)
             console.print("indexed \(try index.count()) records in \(file.path)")
-        case "stats":
+        case .stats:
             console.print("\(try locations.index().count()) records in \(LocalIndex.file(in: configuration.cacheDirectory).path)")
-        default:
-            throw UsageError("unknown index action '\(action)': use rebuild or stats")
         }
     }
 }

@@ -18,7 +18,7 @@ final class Locations {
     }
 
     /// `--near LAT,LON|NAME`.
-    static let nearOption = OptionSpec.value("near", "LAT,LON|NAME", "favour (find) or search around this point or place")
+    static let nearOption = OptionSpec.value("near", .text("LAT,LON|NAME"), "favour (find) or search around this point or place")
 
     /// The offline gazetteer: GeoNames cities, the catalog's places and landmarks.
     private static func loadGazetteer(environment: [String: String]) throws -> Gazetteer {

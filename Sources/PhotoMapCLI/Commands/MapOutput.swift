@@ -4,7 +4,7 @@ import PhotoMapKit
 /// `--map [FILE]` on listings: writes the listing as a map page, FILE.html beside a FILE_files/ folder
 /// holding its assets, squares and (for photos) photo pages.
 enum MapOutput {
-    static let option = OptionSpec.optionalValue("map", "FILE", "also write a map page (default name: photomap-….html); prints its path")
+    static let option = OptionSpec.optionalValue("map", .file("FILE"), "also write a map page (default name: photomap-….html); prints its path")
 
     /// The page's file when `--map` was given: FILE, or `defaultName` in the current folder.
     static func file(_ parsed: ParsedArguments, defaultName: String) -> URL? {

@@ -5,31 +5,29 @@ enum PhotosCommand {
     static let spec = CommandSpec(
         name: "photos",
         summary: "list the photos taken in a place (flickr.photos.search)",
-        usage: "photomap photos --place ID [--limit N] [--json] [--prefetch] [--map [FILE]]",
         discussion: """
         Lists up to N photos taken in the place (its id is in `photomap places`): title, the first words
         of the description, date taken (blank when Flickr does not know it) and coordinate. Photos without
         geo are listed with no coordinate; videos are left out.
         """,
         options: [
-            .value("place", "ID", "the place's id (required)"),
-            .value("limit", "N", "at most N photos (default 100; Flickr gives at most \(FlickrSource.maximumResults))"),
-            .flag("json", "print a JSON array of annotations instead of a table"),
+            .value("place", .text("ID"), "the place's id, from `photomap places`", required: true),
+            .value("limit", .text("N"), "at most N photos (default 100; Flickr gives at most \(FlickrSource.maximumResults))"),
+        ] + AnnotationOutput.options + [
             .flag("prefetch", "fetch the listed photos' 75×75 squares into the thumbnail cache now"),
             MapOutput.option,
         ])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        guard let placeID = parsed.value("place"), !placeID.isEmpty else {
-            throw UsageError("photos needs --place ID (the ids are in `photomap places`)")
-        }
+        let placeID = parsed.value("place") ?? ""
         let limit = try limit(parsed.value("limit"))
+        let destination = try AnnotationOutput.destination(parsed)
         let source = try configuration.makeSource(console: console)
         let listing = try source.photos(inPlace: placeID, limit: limit)
         let prefetched = parsed.has("prefetch")
             ? try Prefetcher.run(listing.items, cache: configuration.makeThumbnailCache(), console: console) : nil
-        try present(listing, json: parsed.has("json"), configuration: configuration, console: console,
-                    footer: "\(listing.items.count)\(listing.total.map { " of \($0)" } ?? "") photos")
+        try write(listing, to: destination, title: "Photos of \(placeID)", configuration: configuration, console: console,
+                  footer: "\(listing.items.count)\(listing.total.map { " of \($0)" } ?? "") photos")
         try Prefetcher.check(prefetched)
         if let file = MapOutput.file(parsed, defaultName: "photomap-photos-\(HTML.fileName(for: placeID)).html") {
             let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration)
@@ -44,13 +42,20 @@ enum PhotosCommand {
         }
     }
 
-    /// Prints photos as `photos` does: a table (id, title, description, date taken, coordinate) or JSON.
-    static func present(_ listing: Listing<Photo>, json: Bool, configuration: Configuration, console: Console, footer: String) throws {
-        try AnnotationOutput.present(
-            listing, annotations: listing.items.map(configuration.adapter.annotation(for:)), json: json, console: console,
-            columns: [.init(heading: "PHOTO ID"), .init(heading: "TITLE", flexible: true),
-                      .init(heading: "DESCRIPTION", flexible: true), .init(heading: "TAKEN")],
-            cells: { [$0.id, $0.title, $0.subtitle, String(($0.dateTaken ?? "").prefix(10))] }, footer: footer)
+    /// Writes photos as `photos` does: warnings for skipped records, then a table (id, title,
+    /// description, date taken, coordinate) or an open format, to the terminal or a file.
+    static func write(_ listing: Listing<Photo>, to destination: AnnotationOutput.Destination, title: String,
+                      configuration: Configuration, console: Console, footer: String) throws {
+        for line in listing.skipped { console.warn("skipped \(line)") }
+        let annotations = listing.items.map(configuration.adapter.annotation(for:))
+        try AnnotationOutput.write(annotations.map { OutputRecord($0) }, to: destination, title: title, configuration: configuration,
+                                   console: console) { width in
+            AnnotationOutput.table(annotations, columns: [.init(heading: "PHOTO ID"), .init(heading: "TITLE", flexible: true),
+                                                          .init(heading: "DESCRIPTION", flexible: true), .init(heading: "TAKEN")],
+                                   width: width, footer: footer) {
+                [$0.id, $0.title, $0.subtitle, String(($0.dateTaken ?? "").prefix(10))]
+            }
+        }
     }
 
     static func limit(_ text: String?) throws(UsageError) -> Int {

@@ -6,21 +6,18 @@ enum RecentCommand {
     static let spec = CommandSpec(
         name: "recent",
         summary: "list the photos recently viewed with photomap serve",
-        usage: "photomap recent [--json] [--map [FILE]]",
         discussion: """
         Lists the photos whose pages were opened through `photomap serve`, most recent first (at most
         \(RecentPhotos.capacity)), as `photos` lists a place's. They are kept in the cache folder, shared
         by every photomap using it.
         """,
-        options: [
-            .flag("json", "print a JSON array of annotations instead of a table"),
-            MapOutput.option,
-        ])
+        options: AnnotationOutput.options + [MapOutput.option])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+        let destination = try AnnotationOutput.destination(parsed)
         let photos = RecentPhotos(cacheDirectory: configuration.cacheDirectory).photos()
-        try PhotosCommand.present(Listing(items: photos), json: parsed.has("json"), configuration: configuration, console: console,
-                                  footer: "\(photos.count) recently viewed photos")
+        try PhotosCommand.write(Listing(items: photos), to: destination, title: "Recently viewed", configuration: configuration,
+                                console: console, footer: "\(photos.count) recently viewed photos")
         if let file = MapOutput.file(parsed, defaultName: "photomap-recent.html") {
             let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration)
             try MapOutput.prefetchImages(photos, cache: builder.cache, console: console)

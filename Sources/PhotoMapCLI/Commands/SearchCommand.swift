@@ -8,7 +8,6 @@ enum SearchCommand {
     static let spec = CommandSpec(
         name: "search",
         summary: "find photos, places and landmarks matching words around a point (local search)",
-        usage: "photomap search QUERY... [--near LAT,LON|NAME] [--radius KM] [--limit N] [--json] [--map [FILE]]",
         discussion: """
         Each QUERY is one search (quote a query of several words); they run in parallel. Every photo, place
         and landmark whose title, description, tags or name holds all the query's words (as words or word
@@ -20,12 +19,10 @@ enum SearchCommand {
         """,
         options: [
             Locations.nearOption,
-            .value("radius", "KM", "the search radius around --near (default 5)"),
-            .value("limit", "N", "at most N results per query (default 100)"),
-            .flag("json", "print a JSON array of annotations (each with its query and distance) instead of a table"),
-            MapOutput.option,
-        ],
-        acceptsArguments: true)
+            .value("radius", .text("KM"), "the search radius around --near (default 5)"),
+            .value("limit", .text("N"), "at most N results per query (default 100)"),
+        ] + AnnotationOutput.options + [MapOutput.option],
+        arguments: .words("QUERY..."))
 
     /// One query's answer.
     struct Answer: Sendable {
@@ -39,6 +36,7 @@ enum SearchCommand {
         guard !queries.isEmpty else { throw UsageError("search needs a QUERY, e.g. photomap search bridge --near \"San Francisco\"") }
         let radius = try radius(parsed.value("radius"), flickr: configuration.source == .flickr && !configuration.offline)
         let limit = try PhotosCommand.limit(parsed.value("limit"))
+        let destination = try AnnotationOutput.destination(parsed)
         let locations = Locations(configuration: configuration, console: console)
         let near = try locations.near(parsed)
 
@@ -64,7 +62,7 @@ enum SearchCommand {
         finished.wait()
         let answers = found.withLock { $0.compactMap { $0 } }
         // What the other queries found is printed before a failed one ends the run.
-        try print(answers.filter { $0.error == nil }, near: near, json: parsed.has("json"), console: console)
+        try write(answers.filter { $0.error == nil }, near: near, to: destination, configuration: configuration, console: console)
         if let failure = answers.first(where: { $0.error != nil }), let error = failure.error { throw error }
         if answers.allSatisfy({ $0.hits.isEmpty }) {
             throw CommandFailure("nothing found for \(queries.map { "\"\($0)\"" }.joined(separator: ", "))")
@@ -80,25 +78,34 @@ enum SearchCommand {
         }
     }
 
-    private static func print(_ answers: [Answer], near: Coordinate?, json: Bool, console: Console) throws {
-        if json {
-            let rows = answers.flatMap { answer in answer.hits.map { SearchOutput(hit: $0, query: answer.query, hasCentre: near != nil) } }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            return console.print(String(decoding: try encoder.encode(rows), as: UTF8.self))
-        }
-        for answer in answers {
-            console.print("\(answer.query): \(answer.hits.count) result\(answer.hits.count == 1 ? "" : "s")")
-            guard !answer.hits.isEmpty else { continue }
-            var table = Table(columns: [.init(heading: "KIND"), .init(heading: "TITLE", flexible: true),
-                                        .init(heading: "SUBTITLE", flexible: true), .init(heading: "KM", alignRight: true),
-                                        .init(heading: "LATITUDE", alignRight: true), .init(heading: "LONGITUDE", alignRight: true)])
-            table.rows = answer.hits.map { hit in
-                [hit.annotation.kind.rawValue, hit.annotation.title, hit.annotation.subtitle,
-                 near == nil ? "" : String(format: "%.1f", hit.distanceKilometres),
-                 String(format: "%.4f", hit.annotation.coordinate?.latitude ?? 0), String(format: "%.4f", hit.annotation.coordinate?.longitude ?? 0)]
+    /// Every answer's hits as one listing, each with its query and distance; as a table, one per query.
+    private static func write(_ answers: [Answer], near: Coordinate?, to destination: AnnotationOutput.Destination,
+                              configuration: Configuration, console: Console) throws {
+        let records = answers.flatMap { answer in
+            answer.hits.map { hit in
+                OutputRecord(hit.annotation, extras: [
+                    .init("query", .text(answer.query)),
+                    .init("distanceKm", near == nil ? .null : .number((hit.distanceKilometres * 1000).rounded() / 1000)),
+                ])
             }
-            table.render(width: console.width).forEach { console.print("  " + $0) }
+        }
+        try AnnotationOutput.write(records, to: destination, title: answers.map(\.query).joined(separator: ", "),
+                                   extraFields: ["query", "distanceKm"], configuration: configuration, console: console) { width in
+            answers.flatMap { answer in
+                var lines = ["\(answer.query): \(answer.hits.count) result\(answer.hits.count == 1 ? "" : "s")"]
+                guard !answer.hits.isEmpty else { return lines }
+                var table = Table(columns: [.init(heading: "KIND"), .init(heading: "TITLE", flexible: true),
+                                            .init(heading: "SUBTITLE", flexible: true), .init(heading: "KM", alignRight: true),
+                                            .init(heading: "LATITUDE", alignRight: true), .init(heading: "LONGITUDE", alignRight: true)])
+                table.rows = answer.hits.map { hit in
+                    [hit.annotation.kind.rawValue, hit.annotation.title, hit.annotation.subtitle,
+                     near == nil ? "" : String(format: "%.1f", hit.distanceKilometres),
+                     String(format: "%.4f", hit.annotation.coordinate?.latitude ?? 0),
+                     String(format: "%.4f", hit.annotation.coordinate?.longitude ?? 0)]
+                }
+                lines += table.render(width: width.map { $0 - 2 }).map { "  " + $0 }
+                return lines
+            }
         }
     }
 
@@ -110,21 +117,5 @@ enum SearchCommand {
         }
         if flickr && value >= 32 { throw UsageError("--radius must be under 32 km for Flickr's photos.search, not \(text)") }
         return value
-    }
-}
-
-/// A search hit in `--json`: the annotation's fields, plus its query and distance.
-private struct SearchOutput: Encodable {
-    let hit: SearchHit
-    let query: String
-    let hasCentre: Bool
-
-    private enum Keys: String, CodingKey { case query, distanceKm }
-
-    func encode(to encoder: any Encoder) throws {
-        try hit.annotation.encode(to: encoder)
-        var container = encoder.container(keyedBy: Keys.self)
-        try container.encode(query, forKey: .query)
-        try container.encode(hasCentre ? (hit.distanceKilometres * 1000).rounded() / 1000 : nil, forKey: .distanceKm)
     }
 }

@@ -7,7 +7,6 @@ enum ServeCommand {
     static let spec = CommandSpec(
         name: "serve",
         summary: "browse places and photos in a web browser, images fetched on demand",
-        usage: "photomap serve [--listen ADDRESS:PORT]",
         discussion: """
         Serves the pages `export` writes — the top places, each place's photos, each photo — from the
         configured source, without writing anything first. A callout's square, and a photo's image, is
@@ -20,7 +19,7 @@ enum ServeCommand {
         finish, for a few seconds at most.
         """,
         options: [
-            .value("listen", "ADDRESS:PORT", "where to listen: an IP address and port (default 127.0.0.1:8080; port 0: any free one)"),
+            .value("listen", .text("ADDRESS:PORT"), "where to listen: an IP address and port (default 127.0.0.1:8080; port 0: any free one)"),
         ])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {

@@ -46,8 +46,12 @@ public struct Console: Sendable {
     func redacting(_ secret: String) -> Console {
         guard secret.count >= 4 else { return self }
         let (out, err) = (out, err)
-        return Console(out: { out($0.replacingOccurrences(of: secret, with: "[api key]")) },
-                       err: { err($0.replacingOccurrences(of: secret, with: "[api key]")) },
+        return Console(out: { out(Self.redact($0, secret: secret)) }, err: { err(Self.redact($0, secret: secret)) },
                        errorIsTerminal: errorIsTerminal, width: width)
+    }
+
+    /// `text` with `secret` (an API key of 4 characters or more) replaced by "[api key]".
+    static func redact(_ text: String, secret: String) -> String {
+        secret.count >= 4 ? text.replacingOccurrences(of: secret, with: "[api key]") : text
     }
 }

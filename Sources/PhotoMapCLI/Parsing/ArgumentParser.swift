@@ -4,6 +4,12 @@ struct ArgumentParser {
     let globalOptions: [OptionSpec]
     let commands: [CommandSpec]
 
+    /// The options the parser answers itself, before any command runs.
+    static let standardOptions: [OptionSpec] = [
+        .flag("help", "show help (also -h)"),
+        .flag("version", "print photomap's version and the versions of the C libraries it runs with"),
+    ]
+
     func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var remaining = arguments[...]
@@ -15,6 +21,8 @@ struct ArgumentParser {
                 onlyArguments = true
             } else if token == "-h" || token == "--help" {
                 parsed.wantsHelp = true
+            } else if token == "--version" {
+                parsed.wantsVersion = true
             } else if token.hasPrefix("--") {
                 let body = token.dropFirst(2)
                 let name = String(body.prefix(while: { $0 != "=" }))
@@ -26,7 +34,7 @@ struct ArgumentParser {
                     guard inlineValue == nil else { throw UsageError("--\(name) takes no value") }
                     parsed.options[name] = ""
                 } else if let inlineValue {
-                    parsed.options[name] = inlineValue
+                    parsed.options[name] = try checked(inlineValue, for: spec)
                 } else if spec.valueIsOptional {
                     // The next word is the value unless it is an option, or (for commands taking
                     // arguments) does not look like a file name for it.
@@ -40,7 +48,7 @@ struct ArgumentParser {
                     }
                 } else if let next = remaining.first, !next.hasPrefix("--") {
                     // A value may start with one dash (a negative latitude); "--" starts the next option.
-                    parsed.options[name] = next
+                    parsed.options[name] = try checked(next, for: spec)
                     remaining.removeFirst()
                 } else {
                     throw UsageError("--\(name) needs a value: \(spec.synopsis)")
@@ -49,7 +57,19 @@ struct ArgumentParser {
                 throw UsageError("unknown option '\(token)' (options are spelled --name)")
             }
         }
+        if !parsed.wantsHelp && !parsed.wantsVersion, let command = parsed.command {
+            if !command.actions.isEmpty && parsed.arguments.isEmpty { throw command.actionError(nil) }
+            if let missing = command.options.first(where: { $0.isRequired && (parsed.options[$0.name] ?? "").isEmpty }) {
+                throw UsageError("\(command.name) needs \(missing.synopsis)")
+            }
+        }
         return parsed
+    }
+
+    /// A value as given, when it is one of the option's choices (or it has none).
+    private func checked(_ value: String, for spec: OptionSpec) throws(UsageError) -> String {
+        guard let choices = spec.choices, !choices.contains(value) else { return value }
+        throw spec.notAChoice(value)
     }
 
     private func take(positional token: String, into parsed: inout ParsedArguments) throws(UsageError) {
@@ -62,6 +82,10 @@ struct ArgumentParser {
         }
         guard command.acceptsArguments else {
             throw UsageError("'\(command.name)' takes no argument '\(token)'; see photomap \(command.name) --help")
+        }
+        if !command.actions.isEmpty {
+            guard parsed.arguments.isEmpty else { throw UsageError("\(command.name) takes one action; '\(token)' is one too many") }
+            guard command.actions.contains(where: { $0.name == token }) else { throw command.actionError(token) }
         }
         parsed.arguments.append(token)
     }

@@ -1,25 +1,85 @@
-/// A command's name, usage, description and options: what the parser accepts and `--help` shows.
+/// A command, declared once: its name, description, options and arguments. The parser, `--help`,
+/// the shell completions and the man page all read this declaration.
 struct CommandSpec: Sendable {
+    /// What follows the command's name besides options.
+    enum Arguments: Sendable {
+        /// Nothing.
+        case none
+        /// Free words, shown as their placeholder ("QUERY...").
+        case words(String)
+        /// Exactly one of these actions (`cache stats`).
+        case action([ActionSpec])
+    }
+
+    /// One word a command takes as its action, such as `stats` in `photomap cache stats`.
+    struct ActionSpec: Sendable {
+        /// The word.
+        let name: String
+        /// One line for help and the man page.
+        let summary: String
+    }
+
     /// The word that selects it ("places").
     let name: String
     /// One line for the command list.
     let summary: String
-    /// The usage line after `photomap`.
-    let usage: String
     /// Paragraphs shown by `--help` after the usage line.
     let discussion: String
     /// Its own options (the global ones are accepted too).
     let options: [OptionSpec]
-    /// Whether it takes positional arguments.
-    let acceptsArguments: Bool
+    /// What it takes besides options.
+    let arguments: Arguments
 
-    init(name: String, summary: String, usage: String, discussion: String = "", options: [OptionSpec],
-         acceptsArguments: Bool = false) {
+    init(name: String, summary: String, discussion: String = "", options: [OptionSpec], arguments: Arguments = .none) {
         self.name = name
         self.summary = summary
-        self.usage = usage
         self.discussion = discussion
         self.options = options
-        self.acceptsArguments = acceptsArguments
+        self.arguments = arguments
+    }
+
+    /// Whether it takes positional arguments.
+    var acceptsArguments: Bool {
+        if case .none = arguments { return false }
+        return true
+    }
+
+    /// Its actions, if it takes one.
+    var actions: [ActionSpec] {
+        if case let .action(actions) = arguments { return actions }
+        return []
+    }
+
+    /// The usage line: `photomap cache stats|verify|prune|clear [--json] [--max-size SIZE]`.
+    var usage: String {
+        var parts = ["photomap", name]
+        switch arguments {
+        case .none: break
+        case let .words(placeholder): parts.append(placeholder)
+        case let .action(actions): parts.append(actions.map(\.name).joined(separator: "|"))
+        }
+        parts += options.map { $0.isRequired ? $0.synopsis : "[\($0.synopsis)]" }
+        return parts.joined(separator: " ")
+    }
+
+    /// The usage error for a missing or unknown action: "cache needs one action: stats, verify, prune or clear".
+    func actionError(_ given: String?) -> UsageError {
+        let names = actions.map(\.name)
+        let list = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+        guard let given else { return UsageError("\(name) needs one action: \(list)") }
+        return UsageError("unknown \(name) action '\(given)': use \(list)")
+    }
+}
+
+/// A command's actions as an enum: its cases are the declaration (`CacheCommand.Action`).
+protocol CommandAction: RawRepresentable, CaseIterable, Sendable where RawValue == String {
+    /// One line for help and the man page.
+    var summary: String { get }
+}
+
+extension CommandAction {
+    /// The declaration the parser, help, completions and man page read.
+    static var declared: CommandSpec.Arguments {
+        .action(allCases.map { CommandSpec.ActionSpec(name: $0.rawValue, summary: $0.summary) })
     }
 }

@@ -8,10 +8,20 @@ struct ParsedArguments: Sendable {
     var arguments: [String] = []
     /// Whether `--help` or `-h` was given.
     var wantsHelp = false
+    /// Whether `--version` was given.
+    var wantsVersion = false
 
     /// Whether a flag or option was given.
     func has(_ name: String) -> Bool { options[name] != nil }
 
     /// An option's value.
     func value(_ name: String) -> String? { options[name] }
+
+    /// The command's action (the parser has checked it is one of the declared ones).
+    func action<Action: CommandAction>(_: Action.Type) throws(UsageError) -> Action {
+        guard let word = arguments.first, let action = Action(rawValue: word) else {
+            throw command.map { $0.actionError(arguments.first) } ?? UsageError("no command given")
+        }
+        return action
+    }
 }

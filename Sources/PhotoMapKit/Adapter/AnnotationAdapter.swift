@@ -14,7 +14,7 @@ public struct AnnotationAdapter: Sendable {
     public func annotation(for place: Place) -> Annotation {
         let (head, rest) = Self.splitAtFirstComma(place.fullName.isEmpty ? place.shortName : place.fullName)
         return Annotation(kind: .place, id: place.id, title: head.isEmpty ? place.id : head, subtitle: rest,
-                          coordinate: place.coordinate, photoCount: place.photoCount)
+                          coordinate: place.coordinate, photoCount: place.photoCount, pageURL: place.flickrPageURL)
     }
 
     /// Title: the title trimmed, else the description's text, else "Unknown".

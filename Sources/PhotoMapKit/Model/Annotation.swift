@@ -49,30 +49,3 @@ public struct Annotation: Sendable, Hashable {
         self.license = license
     }
 }
-
-extension Annotation: Encodable {
-    private enum CodingKeys: String, CodingKey {
-        case kind, id, title, subtitle, latitude, longitude, photoCount, thumbnailURL, imageURL, owner, dateTaken, pageURL, license
-    }
-
-    /// Encodes the listing's JSON form: latitude and longitude are always present (null without a coordinate);
-    /// the kind-specific fields only where they apply, a photo's always (null when unknown: an unknown date
-    /// taken is null, never Flickr's 1969 placeholder).
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(id, forKey: .id)
-        try container.encode(title, forKey: .title)
-        try container.encode(subtitle, forKey: .subtitle)
-        try container.encode(coordinate?.latitude, forKey: .latitude)
-        try container.encode(coordinate?.longitude, forKey: .longitude)
-        try container.encodeIfPresent(photoCount, forKey: .photoCount)
-        guard kind == .photo else { return }
-        try container.encode(thumbnailURL, forKey: .thumbnailURL)
-        try container.encode(imageURL, forKey: .imageURL)
-        try container.encode(owner, forKey: .owner)
-        try container.encode(dateTaken, forKey: .dateTaken)
-        try container.encode(pageURL, forKey: .pageURL)
-        try container.encode(license, forKey: .license)
-    }
-}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A place from Flickr's places API, such as a locality in the top-places list.
 public struct Place: Sendable, Hashable {
     /// Flickr's place_id, the key for searching photos taken there.
@@ -35,5 +37,14 @@ public struct Place: Sendable, Hashable {
         self.typeID = typeID
         self.photoCount = photoCount
         self.timezone = timezone
+    }
+}
+
+extension Place {
+    /// The place's page on Flickr, `https://www.flickr.com/places{place_url}`, or nil when Flickr sent
+    /// no usable place_url.
+    public var flickrPageURL: String? {
+        guard !url.isEmpty, let path = url.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return nil }
+        return HTML.webURL("https://www.flickr.com/places" + path)
     }
 }

@@ -4,13 +4,9 @@ import Synchronization
 /// Writes a file whole or not at all: a hidden temporary file in the same folder, renamed into place
 /// with rename(2), so no reader ever sees half a file. There is no fsync: a crash can lose the newest
 /// files but never leaves a partial one under the final name, and every file written here (cache
-/// entries, pages) can be made again. (Foundation's atomic write syncs each file, which made an
-/// export of 10,000 photos spend a third of its time waiting for the disk.)
+/// entries, pages, listings) can be made again. (Foundation's atomic write syncs each file, which made
+/// an export of 10,000 photos spend a third of its time waiting for the disk.)
 enum AtomicFile {
-    /// Numbers this process's temporary files: with the process id, a name no other writer uses.
-    private static let counter = Atomic<Int>(0)
-    private static let processID = getpid()
-
     /// Writes `data` at `file`; the error is the failing call's errno.
     static func write(_ data: Data, to file: URL) throws(POSIXError) {
         try write(data, toPath: file.path)
@@ -18,31 +14,90 @@ enum AtomicFile {
 
     /// Writes `data` at `path`; the error is the failing call's errno.
     static func write(_ data: Data, toPath path: String) throws(POSIXError) {
+        let staged = try StagedFile(replacingPath: path)
+        try staged.write(data)
+        try staged.commit()
+    }
+}
+
+/// A file written piece by piece that appears under its name only when `commit()` succeeds; until
+/// then it is a hidden temporary file beside it, removed if the writer gives up (or is dropped).
+public final class StagedFile {
+    /// The path it will replace.
+    public let path: String
+    private let temporary: String
+    private var descriptor: Int32
+
+    /// Numbers this process's temporary files: with the process id, a name no other writer uses.
+    private static let counter = Atomic<Int>(0)
+    private static let processID = getpid()
+
+    /// Starts writing a new version of `file`; the error is the failing call's errno.
+    public convenience init(replacing file: URL) throws(POSIXError) {
+        try self.init(replacingPath: file.path)
+    }
+
+    /// Starts writing a new version of the file at `path`; the error is the failing call's errno.
+    public init(replacingPath path: String) throws(POSIXError) {
+        self.path = path
         let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-        let number = counter.wrappingAdd(1, ordering: .relaxed).newValue
-        let temporary = "\(path[..<slash]).tmp-\(path[slash...])-\(processID)-\(number)"
-        let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw code(errno) }
-        var failure: Int32?
+        let number = Self.counter.wrappingAdd(1, ordering: .relaxed).newValue
+        temporary = "\(path[..<slash]).tmp-\(path[slash...])-\(Self.processID)-\(number)"
+        descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Self.code(errno) }
+    }
+
+    /// Appends text as UTF-8.
+    public func write(_ text: String) throws(POSIXError) {
+        var text = text
+        var failure: POSIXError?
+        text.withUTF8 { buffer in
+            do throws(POSIXError) { try append(UnsafeRawBufferPointer(buffer)) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Appends bytes.
+    public func write(_ data: Data) throws(POSIXError) {
+        var failure: POSIXError?
         data.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
+            do throws(POSIXError) { try append(buffer) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Appends all of `buffer` (short writes and EINTR are retried).
+    private func append(_ buffer: UnsafeRawBufferPointer) throws(POSIXError) {
+        guard descriptor >= 0 else { throw POSIXError(.EBADF) }
+        guard let base = buffer.baseAddress else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw Self.code(errno)
             }
+            offset += written
         }
-        if close(descriptor) != 0 && failure == nil { failure = errno }
-        if failure == nil && rename(temporary, path) != 0 { failure = errno }
-        if let failure {
+    }
+
+    /// Closes the file and renames it into place.
+    public func commit() throws(POSIXError) {
+        guard descriptor >= 0 else { throw POSIXError(.EBADF) }
+        let closed = close(descriptor)
+        descriptor = -1
+        // close(2) is where some file systems report a failed write (NFS, quotas).
+        guard closed == 0, rename(temporary, path) == 0 else {
+            let failure = errno
             unlink(temporary)
-            throw code(failure)
+            throw Self.code(failure)
         }
+    }
+
+    deinit {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        unlink(temporary)
     }
 
     private static func code(_ value: Int32) -> POSIXError {

@@ -1,0 +1,15 @@
+/// `photomap man`: the manual page photomap.1, written from the same declarations as `--help`.
+enum ManCommand {
+    static let spec = CommandSpec(
+        name: "man",
+        summary: "print the manual page, photomap.1 (man(7) format)",
+        discussion: """
+        Prints photomap's manual page in man(7) format, made from the same declarations as --help.
+        Read it with `photomap man | man -l -`, or save it as photomap.1 in a man1 folder of $MANPATH.
+        """,
+        options: [])
+
+    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+        console.out(ManPage.render(PhotoMap.interface, version: PhotoMap.version))
+    }
+}
