@@ -41,6 +41,8 @@ final class CacheJournal: @unchecked Sendable {
 
     /// How long notes wait before they are written together.
     static let flushInterval: TimeInterval = 0.05
+    /// How long a batch the database refused waits before the next try.
+    static let retryInterval: TimeInterval = 0.2
 
     /// The fraction of the limit an eviction trims down to (Nuke's choice).
     static let trimRatio = 0.7
@@ -105,14 +107,16 @@ final class CacheJournal: @unchecked Sendable {
 
     // MARK: - On the queue
 
-    /// Writes everything noted so far, then evicts if the stores took the folder past its limit.
+    /// Writes everything noted so far, then evicts if the stores took the folder past its limit;
+    /// false when the database refused (busy past its timeout), the notes kept for a retry soon.
     /// Runs on `queue`.
-    func writeBatch() {
+    @discardableResult
+    func writeBatch() -> Bool {
         let pending = batch.withLock { batch in
             defer { batch = Batch(usedRecently: batch.usedRecently, usedSince: batch.usedSince) }
             return batch
         }
-        guard !pending.stored.isEmpty || !pending.used.isEmpty || pending.counters != Counters() else { return }
+        guard !pending.stored.isEmpty || !pending.used.isEmpty || pending.counters != Counters() else { return true }
         do {
             let database = try opened()
             try database.transaction {
@@ -136,15 +140,27 @@ final class CacheJournal: @unchecked Sendable {
             if !pending.stored.isEmpty, recordedBytes(in: database) > limitBytes {
                 evict(downTo: Int(Double(limitBytes) * Self.trimRatio), keeping: Set(pending.stored.keys))
             }
+            return true
         } catch {
-            // Kept for the next try (a busy database); merged under anything noted meanwhile.
-            batch.withLock { batch in
+            // Kept for the next try (a busy database), merged under anything noted meanwhile.
+            let schedule = batch.withLock { batch in
                 batch.stored.merge(pending.stored) { newer, _ in newer }
                 batch.used.merge(pending.used) { newer, _ in newer }
                 batch.counters = batch.counters.adding(pending.counters)
                 if batch.marker == nil { batch.marker = pending.marker }
+                defer { batch.flushScheduled = true }
+                return !batch.flushScheduled
             }
+            if schedule { queue.asyncAfter(deadline: .now() + Self.retryInterval) { [weak self] in self?.writeBatch() } }
+            return false
         }
+    }
+
+    /// Writes everything noted so far, trying again while the database is busy, for up to
+    /// `patience` seconds: what a process does before it exits. Runs off `queue`.
+    func writeAll(patience: TimeInterval = 10) {
+        let deadline = Date().addingTimeInterval(patience)
+        while !queue.sync(execute: { writeBatch() }) && Date() < deadline { usleep(UInt32(Self.retryInterval * 1e6)) }
     }
 
     private func recordedBytes(in database: SQLiteDatabase) -> Int {

@@ -156,7 +156,7 @@ public final class ThumbnailCache: Sendable {
     /// Writes this run's bookkeeping (new entries, uses, hits and misses) to the journal now, and
     /// evicts if the limit is passed; otherwise that happens within `CacheJournal.flushInterval`.
     public func flush() {
-        journal.queue.sync { journal.writeBatch() }
+        journal.writeAll()
     }
 
     // MARK: - Requests
