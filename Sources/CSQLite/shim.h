@@ -9,4 +9,9 @@ static inline int photomap_sqlite_bind_text(sqlite3_stmt *statement, int index, 
     return sqlite3_bind_text(statement, index, text, length, SQLITE_TRANSIENT);
 }
 
+// The same for bytes (SQLite copies them; a NULL pointer with length 0 binds an empty blob).
+static inline int photomap_sqlite_bind_blob(sqlite3_stmt *statement, int index, const void *bytes, int length) {
+    return sqlite3_bind_blob(statement, index, bytes ? bytes : "", length, SQLITE_TRANSIENT);
+}
+
 #endif

@@ -3,68 +3,94 @@ import Testing
 @testable import PhotoMapKit
 import PhotoMapTestSupport
 
-@Suite("Geocoding with the embedded gazetteer")
+/// Where the geocoder looks names up in a test: the files parsed, or the index made from them.
+enum GazetteerKind: String, CaseIterable, Sendable {
+    case parsed, indexed
+}
+
+@Suite("Geocoding with the embedded gazetteer, parsed and indexed")
 struct GeocoderTests {
-    static let geocoder: Geocoder = {
+    static let sources: GazetteerSources = {
         let fixtures = LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures")
-        let places = (try? FixtureSource(catalog: fixtures.appendingPathComponent("catalog")).topPlaces().items) ?? []
+        return GazetteerSources(folder: fixtures.appendingPathComponent("gazetteer"), catalog: fixtures.appendingPathComponent("catalog"))
+    }()
+
+    static let parsed: Gazetteer = {
         do {
-            return Geocoder(gazetteer: try Gazetteer.load(gazetteer: fixtures.appendingPathComponent("gazetteer"),
-                                                          landmarks: fixtures.appendingPathComponent("catalog/landmarks.json"),
-                                                          places: places))
+            return try sources.load()
         } catch {
             fatalError("cannot load the gazetteer: \(error)")
         }
     }()
 
-    func best(_ query: String, near: Coordinate? = nil) throws -> GazetteerEntry {
-        try #require(Self.geocoder.find(query, near: near).first).entry
+    /// The index, made in a folder of its own from the parsed gazetteer.
+    static let indexed: GazetteerIndex = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photomap-gazetteer-\(getpid())")
+        let file = GazetteerIndex.file(in: folder)
+        do {
+            try GazetteerIndex.build(parsed, signature: sources.signature(), at: file)
+        } catch {
+            fatalError("cannot make the gazetteer's index: \(error)")
+        }
+        return GazetteerIndex(file: file)
+    }()
+
+    static func geocoder(_ kind: GazetteerKind) -> Geocoder {
+        Geocoder(gazetteer: kind == .parsed ? parsed as any GazetteerLookup : indexed)
     }
 
-    @Test("Paris is Paris, France by importance, and Paris, Texas near Texas")
-    func paris() throws {
-        #expect(try best("Paris").country == "FR")
-        let texas = try best("Paris", near: Coordinate(latitude: 33.66, longitude: -95.55))
+    func best(_ query: String, near: Coordinate? = nil, in kind: GazetteerKind) throws -> GazetteerEntry {
+        try #require(try Self.geocoder(kind).find(query, near: near).first).entry
+    }
+
+    @Test("Paris is Paris, France by importance, and Paris, Texas near Texas", arguments: GazetteerKind.allCases)
+    func paris(kind: GazetteerKind) throws {
+        #expect(try best("Paris", in: kind).country == "FR")
+        let texas = try best("Paris", near: Coordinate(latitude: 33.66, longitude: -95.55), in: kind)
         #expect(texas.country == "US" && texas.admin1 == "TX")
-        #expect(try best("Paris, TX").admin1 == "TX")
+        #expect(try best("Paris, TX", in: kind).admin1 == "TX")
     }
 
-    @Test("a qualifier after a comma narrows by country or US state", arguments: [
+    @Test("a qualifier after a comma narrows by country or US state", arguments: GazetteerKind.allCases, [
         ("Portland, Maine", "US", "ME"), ("Portland, Oregon", "US", "OR"), ("Córdoba, Argentina", "AR", ""),
         ("Cordoba, Spain", "ES", ""),
     ])
-    func qualifiers(query: String, country: String, admin1: String) throws {
-        let entry = try best(query)
+    func qualifiers(kind: GazetteerKind, expected: (query: String, country: String, admin1: String)) throws {
+        let (query, country, admin1) = expected
+        let entry = try best(query, in: kind)
         #expect(entry.country == country)
         if !admin1.isEmpty { #expect(entry.admin1 == admin1) }
     }
 
-    @Test("accents, case and alternate names do not matter", arguments: [("zurich", "Zürich"), ("CÓRDOBA", "Córdoba"), ("Munich", "Munich")])
-    func folding(query: String, name: String) throws {
-        #expect(SearchText.normalized(try best(query).name) == SearchText.normalized(name))
+    @Test("accents, case and alternate names do not matter", arguments: GazetteerKind.allCases,
+          [("zurich", "Zürich"), ("CÓRDOBA", "Córdoba"), ("Munich", "Munich")])
+    func folding(kind: GazetteerKind, names: (query: String, name: String)) throws {
+        let (query, name) = names
+        #expect(SearchText.normalized(try best(query, in: kind).name) == SearchText.normalized(name))
     }
 
-    @Test("a landmark is found by name or street, titled by its name, subtitled by its coordinate")
-    func landmark() throws {
-        let hall = try best("Radio City Music Hall")
+    @Test("a landmark is found by name or street, titled by its name, subtitled by its coordinate", arguments: GazetteerKind.allCases)
+    func landmark(kind: GazetteerKind) throws {
+        let hall = try best("Radio City Music Hall", in: kind)
         #expect(hall.kind == .landmark)
         #expect(hall.annotation.title == "Radio City Music Hall")
         #expect(hall.annotation.subtitle == "Lat:40.759976 Lon:-73.979977")
-        #expect(try best("1260 6th Ave").name == "Radio City Music Hall")
-        #expect(try best("Radio City Music Hall, New York").name == "Radio City Music Hall")
-        #expect(try best("Portland, Maine, USA").admin1 == "ME")
+        #expect(try best("1260 6th Ave", in: kind).name == "Radio City Music Hall")
+        #expect(try best("Radio City Music Hall, New York", in: kind).name == "Radio City Music Hall")
+        #expect(try best("Portland, Maine, USA", in: kind).admin1 == "ME")
     }
 
-    @Test("a city is titled by its locality; a bare coordinate is \"Your location\"")
-    func titles() throws {
-        #expect(try best("Tokyo").annotation.title == "Tokyo")
-        let here = try best("40.7,-73.9")
+    @Test("a city is titled by its locality; a bare coordinate is \"Your location\"", arguments: GazetteerKind.allCases)
+    func titles(kind: GazetteerKind) throws {
+        #expect(try best("Tokyo", in: kind).annotation.title == "Tokyo")
+        let here = try best("40.7,-73.9", in: kind)
         #expect(here.annotation.title == "Your location")
         #expect(here.annotation.subtitle == "Lat:40.700000 Lon:-73.900000")
     }
 
-    @Test("another geocoder's candidates (flickr.places.find's) are ranked with the gazetteer's under one rule")
-    func candidates() throws {
+    @Test("another geocoder's candidates (flickr.places.find's) are ranked with the gazetteer's under one rule",
+          arguments: GazetteerKind.allCases)
+    func candidates(kind: GazetteerKind) throws {
         func place(_ id: String, _ name: String, _ type: Int, _ latitude: Double, _ longitude: Double) throws -> GazetteerEntry {
             try #require(GazetteerEntry(place: Place(id: id, fullName: name, coordinate: Coordinate(latitude: latitude, longitude: longitude),
                                                      typeID: type)))
@@ -74,18 +100,18 @@ struct GeocoderTests {
                       try place("falls", "Idaho Falls, Idaho, United States", 7, 43.491, -112.034),
                       try place("town", "Idaho, Tennessee, United States", 7, 35.0921, -87.2888)]
         let near = Coordinate(latitude: 35.09, longitude: -87.29)
-        #expect(Self.geocoder.find("Idaho", near: near, candidates: flickr).first?.entry.id == "town")
-        #expect(Self.geocoder.find("Idaho", candidates: flickr).first?.entry.id == "state", "a region outranks a town of its name")
+        #expect(try Self.geocoder(kind).find("Idaho", near: near, candidates: flickr).first?.entry.id == "town")
+        #expect(try Self.geocoder(kind).find("Idaho", candidates: flickr).first?.entry.id == "state", "a region outranks a town of its name")
         // A candidate whose name does not hold the query (an abbreviation Flickr resolved) is kept.
         let nyc = try place("ny", "New York, NY, United States", 7, 40.71, -74.0)
-        #expect(Self.geocoder.find("NYC", candidates: [nyc]).contains { $0.entry.id == "ny" })
+        #expect(try Self.geocoder(kind).find("NYC", candidates: [nyc]).contains { $0.entry.id == "ny" })
         // Landmarks the service does not know still come from the gazetteer.
-        #expect(Self.geocoder.find("Radio City Music Hall", candidates: []).first?.entry.kind == .landmark)
+        #expect(try Self.geocoder(kind).find("Radio City Music Hall", candidates: []).first?.entry.kind == .landmark)
     }
 
-    @Test("nothing found is an empty answer", arguments: ["xyzzyq", "", "  ,  "])
-    func nothing(query: String) {
-        #expect(Self.geocoder.find(query).isEmpty)
+    @Test("nothing found is an empty answer", arguments: GazetteerKind.allCases, ["xyzzyq", "", "  ,  "])
+    func nothing(kind: GazetteerKind, query: String) throws {
+        #expect(try Self.geocoder(kind).find(query).isEmpty)
     }
 
     @Test("great-circle distances", arguments: [
@@ -189,5 +215,97 @@ struct LocalIndexTests {
         try index.add([record("1", "shared", 1, 1)])
         let other = try LocalIndex(file: folder.url.appendingPathComponent("index.sqlite"))
         #expect(try other.search("shared", near: nil, radiusKilometres: 1, limit: 5).count == 1)
+    }
+}
+
+@Suite("The gazetteer's index in the cache folder")
+struct GazetteerIndexTests {
+    /// Sources copied into a folder of the test's own, so that one can change.
+    func sources(in folder: TemporaryFolder) throws -> GazetteerSources {
+        let fixtures = LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures")
+        let gazetteer = folder.url.appendingPathComponent("gazetteer"), catalog = folder.url.appendingPathComponent("catalog")
+        try FileManager.default.createDirectory(at: gazetteer, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: catalog, withIntermediateDirectories: true)
+        for name in ["cities.tsv", "regions.tsv"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("gazetteer/\(name)"), to: gazetteer.appendingPathComponent(name))
+        }
+        for name in ["landmarks.json", "top-places.json"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("catalog/\(name)"), to: catalog.appendingPathComponent(name))
+        }
+        return GazetteerSources(folder: gazetteer, catalog: catalog)
+    }
+
+    @Test("made on first use, opened as it is afterwards, made anew when a file changes; a read-only cache parses instead")
+    func lifecycle() throws {
+        let folder = try TemporaryFolder()
+        let sources = try sources(in: folder)
+        let cache = folder.url.appendingPathComponent("cache")
+        #expect(try GazetteerIndex.lookup(for: sources, in: cache) is GazetteerIndex)
+        let file = GazetteerIndex.file(in: cache)
+        let made = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
+        #expect(try GazetteerIndex.lookup(for: sources, in: cache) is GazetteerIndex)
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date == made, "opened, not made again")
+
+        // A city the files gain is found once the index is made again.
+        let cities = sources.folder.appendingPathComponent("cities.tsv")
+        let handle = try FileHandle(forWritingTo: cities)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("99999999\tQuuxville\t10.5\t20.5\tFR\t11\t20000\tQuux\n".utf8))
+        try handle.close()
+        let reopened = try GazetteerIndex.lookup(for: sources, in: cache)
+        #expect(try Geocoder(gazetteer: reopened).find("Quuxville").first?.entry.id == "99999999")
+        #expect(try Geocoder(gazetteer: reopened).find("quux").first?.entry.name == "Quuxville")
+
+        // A cache folder that cannot be written: the files are parsed, and find still answers.
+        let blocked = folder.url.appendingPathComponent("file-not-folder")
+        try Data().write(to: blocked)
+        let parsed = try GazetteerIndex.lookup(for: sources, in: blocked)
+        #expect(parsed is Gazetteer)
+        #expect(try Geocoder(gazetteer: parsed).find("Quuxville").first?.entry.id == "99999999")
+    }
+
+    @Test("a damaged index file is made anew")
+    func damaged() throws {
+        let folder = try TemporaryFolder()
+        let sources = try sources(in: folder)
+        let cache = folder.url.appendingPathComponent("cache")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        try Data("not a database".utf8).write(to: GazetteerIndex.file(in: cache))
+        let lookup = try GazetteerIndex.lookup(for: sources, in: cache)
+        #expect(lookup is GazetteerIndex)
+        #expect(try Geocoder(gazetteer: lookup).find("Reykjavik").first?.entry.country == "IS")
+    }
+
+    @Test("the index answers as the parsed files do, for every kind of query", arguments: [
+        "Paris", "paris, tx", "New York", "new yo", "San", "st louis", "Saint-Étienne", "München", "東京", "Sao Paulo, Brazil",
+        "Golden Gate", "1260 6th", "Springfield, Illinois", "a", "x", "Rio", "Los Angeles, USA", "zzzz",
+    ])
+    func sameAnswers(query: String) throws {
+        let parsed = try Geocoder(gazetteer: GeocoderTests.parsed).find(query, limit: 10)
+        let indexed = try Geocoder(gazetteer: GeocoderTests.indexed).find(query, limit: 10)
+        #expect(indexed.map(\.entry) == parsed.map(\.entry))
+        #expect(indexed.map(\.score) == parsed.map(\.score))
+    }
+}
+
+@Suite("Name matching by bytes")
+struct NameMatchingTests {
+    @Test("for every name of the gazetteer, the byte comparison agrees with the character comparison", arguments: [
+        "s", "sa", "san", "san j", "new york", "paris", "st", "saint p", "sao", "lodz", "malmo", "koln", "a b", "rio de", "zur", "1260 6th",
+    ])
+    func agrees(query: String) {
+        let wanted = SearchText.normalized(query), words = wanted.split(separator: " ")
+        for names in GeocoderTests.parsed.names {
+            var reference = 0.0
+            for (position, name) in names.enumerated() {
+                let level = Geocoder.characterLevel(wanted, length: wanted.count, words: words, name: name)
+                if level == 1 {
+                    reference = position == 0 ? 1 : 0.9
+                    break
+                }
+                reference = max(reference, level)
+            }
+            #expect(Geocoder.match(wanted, words: words, against: names) == reference, "\(names.first ?? "")")
+        }
     }
 }

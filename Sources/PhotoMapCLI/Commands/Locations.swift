@@ -20,15 +20,15 @@ final class Locations {
     /// `--near LAT,LON|NAME`.
     static let nearOption = OptionSpec.value("near", .text("LAT,LON|NAME"), "favour (find) or search around this point or place")
 
-    /// The offline gazetteer: GeoNames cities, the catalog's places and landmarks.
-    private static func loadGazetteer(environment: [String: String]) throws -> Gazetteer {
+    /// The offline gazetteer: GeoNames cities, the catalog's places and landmarks, through its index
+    /// in the cache folder (made on first use, and again when a file changes).
+    private static func openGazetteer(environment: [String: String], cacheDirectory: URL) throws -> any GazetteerLookup {
         guard let fixtures = FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv"),
               let catalog = FixtureSource.locateCatalog(environment: environment) else {
             throw PageError.assetsMissing("the gazetteer Fixtures/gazetteer/cities.tsv")
         }
-        let places = try FixtureSource(catalog: catalog).topPlaces().items
-        return try Gazetteer.load(gazetteer: fixtures.appendingPathComponent("gazetteer"),
-                                  landmarks: catalog.appendingPathComponent("landmarks.json"), places: places)
+        return try GazetteerIndex.lookup(for: GazetteerSources(folder: fixtures.appendingPathComponent("gazetteer"), catalog: catalog),
+                                         in: cacheDirectory)
     }
 
     /// The finder `find`, `--near` and the served pages geocode with: the gazetteer, and with the Flickr
@@ -36,8 +36,8 @@ final class Locations {
     func finder() throws -> LocationFinder {
         if let madeFinder { return madeFinder }
         let online = configuration.source == .flickr && !configuration.offline
-        let environment = configuration.environment
-        let finder = LocationFinder(gazetteer: { try Self.loadGazetteer(environment: environment) },
+        let environment = configuration.environment, cacheDirectory = configuration.cacheDirectory
+        let finder = LocationFinder(gazetteer: { try Self.openGazetteer(environment: environment, cacheDirectory: cacheDirectory) },
                                     places: online ? try configuration.makeSource(console: console) as? any PlaceFinding : nil)
         madeFinder = finder
         return finder
@@ -69,7 +69,7 @@ final class Locations {
         if let catalog = FixtureSource.locateCatalog(environment: configuration.environment) {
             try CatalogIndexer(index: index, adapter: configuration.adapter)
                 .ensureCatalog(FixtureSource(catalog: catalog), catalog: catalog) {
-                    try finder().gazetteer().entries.filter { $0.kind == .landmark }
+                    try finder().gazetteer().landmarks()
                 }
         }
         return index

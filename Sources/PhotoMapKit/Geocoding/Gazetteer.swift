@@ -3,7 +3,7 @@ import Foundation
 /// The offline geocoder's names: GeoNames cities over 15,000 people (Fixtures/gazetteer, CC BY 4.0),
 /// the catalog's places and its landmarks, with the countries and regions that qualify a query
 /// ("Portland, Maine"). Matching ignores accents, case and punctuation.
-public struct Gazetteer: Sendable {
+public struct Gazetteer: GazetteerLookup {
     /// Every named point.
     public let entries: [GazetteerEntry]
     /// Normalized name or alternate → (country, admin1 or "") it stands for, for qualifiers.
@@ -80,8 +80,18 @@ public struct Gazetteer: Sendable {
     }
 
     /// The regions (country, admin1 or "") a qualifier such as "Maine", "TX" or "Argentina" names.
-    func regions(named qualifier: String) -> [(country: String, admin1: String)] {
+    public func regions(named qualifier: String) -> [(country: String, admin1: String)] {
         regions[SearchText.normalized(qualifier)] ?? []
+    }
+
+    /// Every entry: the geocoder scores them all (what the index narrows).
+    public func entries(withWordsStarting words: [Substring]) -> [(entry: GazetteerEntry, names: [String])] {
+        Array(zip(entries, names))
+    }
+
+    /// Every landmark.
+    public func landmarks() -> [GazetteerEntry] {
+        entries.filter { $0.kind == .landmark }
     }
 }
 

@@ -31,10 +31,11 @@ public struct Geocoder: Sendable {
     public static let insideDistance = 50.0
     public static let nearDistance = 500.0
 
-    public let gazetteer: Gazetteer
+    /// Where names are looked up: the parsed gazetteer, or its index.
+    public let gazetteer: any GazetteerLookup
 
     /// A geocoder over a gazetteer.
-    public init(gazetteer: Gazetteer) {
+    public init(gazetteer: any GazetteerLookup) {
         self.gazetteer = gazetteer
     }
 
@@ -46,7 +47,7 @@ public struct Geocoder: Sendable {
     /// region ("Portland, Maine", "Córdoba, Argentina"); "lat,lon" is a location of its own.
     /// `candidates` are another geocoder's answers (flickr.places.find's, in its order): they are
     /// ranked with the gazetteer's entries under the same rule.
-    public func find(_ query: String, near: Coordinate? = nil, limit: Int = 10, candidates: [GazetteerEntry] = []) -> [Result] {
+    public func find(_ query: String, near: Coordinate? = nil, limit: Int = 10, candidates: [GazetteerEntry] = []) throws -> [Result] {
         if let coordinate = Self.coordinate(in: query) {
             let entry = GazetteerEntry(kind: .city, id: "", name: "", coordinate: coordinate)
             return [Result(entry: entry, score: 1, distanceKilometres: near.map { $0.distance(to: coordinate) })]
@@ -57,7 +58,7 @@ public struct Geocoder: Sendable {
         // "Portland, Maine" and "Portland, Maine, USA": each part after a comma may name a region; the most
         // specific (a state within a named country) narrows.
         let parts = query.split(separator: ",").map { String($0) }
-        let named = parts.dropFirst().map { gazetteer.regions(named: $0) }
+        let named = try parts.dropFirst().map { try gazetteer.regions(named: $0) }
         if parts.count > 1, named.allSatisfy({ !$0.isEmpty }) {
             let regions = named.flatMap { $0 }
             let countries = Set(regions.filter { $0.admin1.isEmpty }.map(\.country))
@@ -81,8 +82,7 @@ public struct Geocoder: Sendable {
             let match = max(Self.match(wanted, words: wantedWords, against: Gazetteer.names(of: entry)), Self.candidateMatch)
             add(entry, match: match - 0.001 * Double(position))
         }
-        for (index, entryNames) in gazetteer.names.enumerated() {
-            let entry = gazetteer.entries[index]
+        for (entry, entryNames) in try gazetteer.entries(withWordsStarting: wantedWords) {
             if let allowed {
                 // Cities carry codes; landmarks and catalog places carry names ("New York, United States").
                 let inRegion = entry.kind == .city
@@ -109,18 +109,61 @@ public struct Geocoder: Sendable {
 
     /// 1 for the exact name, 0.9 an exact alternate, 0.7 a name the query starts, 0.5 a name holding
     /// every word of the query (as a word or a word's start); 0 otherwise.
+    ///
+    /// Names are compared as Swift compares text (by characters, canonically), which costs most of a
+    /// query over thousands of names. For a query in ASCII a cheaper byte comparison decides first:
+    /// a name that fails it fails the character comparison too (normalized names hold no character
+    /// equivalent to an ASCII letter but that letter), and for an ASCII name the two agree.
     static func match(_ wanted: String, words: [Substring], against names: [String]) -> Double {
+        let asciiQuery = wanted.utf8.allSatisfy { $0 < 0x80 }
+        let wantedLength = wanted.count
         var best = 0.0
         for (position, name) in names.enumerated() {
-            if name == wanted { return position == 0 ? 1 : 0.9 }
-            if name.hasPrefix(wanted + " ") || (name.hasPrefix(wanted) && wanted.count >= 4) {
-                best = max(best, 0.7)
-            } else if best < 0.5 {
-                let nameWords = name.split(separator: " ")
-                if words.allSatisfy({ word in nameWords.contains { $0.hasPrefix(word) } }) { best = 0.5 }
+            let level: Double
+            if asciiQuery {
+                let bytes = byteLevel(wanted, words: words, name: name)
+                level = bytes == 0 || name.utf8.allSatisfy({ $0 < 0x80 }) ? bytes
+                    : characterLevel(wanted, length: wantedLength, words: words, name: name)
+            } else {
+                level = characterLevel(wanted, length: wantedLength, words: words, name: name)
             }
+            if level == 1 { return position == 0 ? 1 : 0.9 }
+            best = max(best, level)
         }
         return best
+    }
+
+    /// How one name matches, compared by characters: 1 equal, 0.7 started by the query, 0.5 holding
+    /// its words, else 0.
+    static func characterLevel(_ wanted: String, length: Int, words: [Substring], name: String) -> Double {
+        if name == wanted { return 1 }
+        if name.hasPrefix(wanted + " ") || (name.hasPrefix(wanted) && length >= 4) { return 0.7 }
+        let nameWords = name.split(separator: " ")
+        return words.allSatisfy({ word in nameWords.contains { $0.hasPrefix(word) } }) ? 0.5 : 0
+    }
+
+    /// The same levels, compared byte by byte (the query is ASCII, so its length is its byte count).
+    private static func byteLevel(_ wanted: String, words: [Substring], name: String) -> Double {
+        let nameBytes = name.utf8, wantedBytes = wanted.utf8
+        if nameBytes.starts(with: wantedBytes) {
+            if nameBytes.count == wantedBytes.count { return 1 }
+            if wantedBytes.count >= 4 || nameBytes[nameBytes.index(nameBytes.startIndex, offsetBy: wantedBytes.count)] == 0x20 {
+                return 0.7
+            }
+        }
+        for word in words {
+            var found = false, atWordStart = true, index = nameBytes.startIndex
+            while index != nameBytes.endIndex {
+                if atWordStart && nameBytes[index...].starts(with: word.utf8) {
+                    found = true
+                    break
+                }
+                atWordStart = nameBytes[index] == 0x20
+                index = nameBytes.index(after: index)
+            }
+            if !found { return 0 }
+        }
+        return 0.5
     }
 
     /// 0–1: population on a log scale for cities; landmarks are notable by being there; Flickr's places

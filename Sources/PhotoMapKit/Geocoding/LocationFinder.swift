@@ -22,25 +22,25 @@ public enum LocationError: Error, CustomStringConvertible, Sendable, Equatable {
 /// candidates too, ranked under one rule. Flickr knows places, not landmarks; the gazetteer knows
 /// landmarks; together they answer both.
 public struct LocationFinder: Sendable {
-    private let loaded: LoadedOnce<Gazetteer>
+    private let loaded: LoadedOnce<any GazetteerLookup>
     private let places: (any PlaceFinding)?
 
-    /// A finder over the gazetteer `load` gives (called on first use, until it succeeds) and, if
-    /// given, `places`.
-    public init(gazetteer load: @escaping @Sendable () throws -> Gazetteer, places: (any PlaceFinding)?) {
+    /// A finder over the gazetteer `load` gives (its index, or the parsed files; called on first use,
+    /// until it succeeds) and, if given, `places`.
+    public init(gazetteer load: @escaping @Sendable () throws -> any GazetteerLookup, places: (any PlaceFinding)?) {
         loaded = LoadedOnce(load)
         self.places = places
     }
 
-    /// The offline gazetteer, loaded on first use.
-    public func gazetteer() throws -> Gazetteer {
+    /// The offline gazetteer, opened on first use.
+    public func gazetteer() throws -> any GazetteerLookup {
         try loaded.value()
     }
 
     /// Locations for `query`, best first, favouring those near `near`.
     public func find(_ query: String, near: Coordinate?, limit: Int) throws -> [Geocoder.Result] {
         let candidates = try places?.findPlaces(query).items.compactMap(GazetteerEntry.init(place:)) ?? []
-        return Geocoder(gazetteer: try gazetteer()).find(query, near: near, limit: limit, candidates: candidates)
+        return try Geocoder(gazetteer: try gazetteer()).find(query, near: near, limit: limit, candidates: candidates)
     }
 
     /// A point named by `text`: a "lat,lon" pair, or the best location for a name.

@@ -20,9 +20,11 @@ final class SQLiteDatabase {
     private let handle: OpaquePointer
     let path: String
 
-    init(path: String) throws(SQLiteError) {
+    /// Opens (creating it unless `readOnly`) the database at `path`.
+    init(path: String, readOnly: Bool = false) throws(SQLiteError) {
         var opened: OpaquePointer?
-        let code = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        let mode = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let code = sqlite3_open_v2(path, &opened, mode | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close(opened)
@@ -82,6 +84,8 @@ enum SQLiteValue {
     case text(String)
     case integer(Int64)
     case real(Double)
+    /// Bytes, compared byte by byte (a prefix range of words).
+    case blob([UInt8])
     case null
 }
 
@@ -109,6 +113,8 @@ final class SQLiteStatement {
             case let .text(text): code = photomap_sqlite_bind_text(statement, index, text, -1)
             case let .integer(number): code = sqlite3_bind_int64(statement, index, number)
             case let .real(number): code = sqlite3_bind_double(statement, index, number)
+            case let .blob(bytes):
+                code = bytes.withUnsafeBytes { photomap_sqlite_bind_blob(statement, index, $0.baseAddress, Int32($0.count)) }
             case .null: code = sqlite3_bind_null(statement, index)
             }
             guard code == SQLITE_OK else { throw database.error(code) }
