@@ -2,7 +2,7 @@
 """Writes the prefetch benchmark's catalog and image folder (used by bench/prefetch.sh).
 
 Usage:
-    python3 bench/make_bench_catalog.py --count N --out WORK [--images DIR]
+    python3 bench/make_bench_catalog.py --count N --out WORK [--images DIR] [--records-from CATALOG]
 
 Writes, for one place "BENCH" holding N photos:
     WORK/catalog/top-places.json              flickr.places.getTopPlacesList's answer
@@ -12,6 +12,10 @@ Writes, for one place "BENCH" holding N photos:
 
 Images are copied round-robin from DIR/*_s.png when DIR holds any, else one PNG
 is generated with zlib and struct.  Output is deterministic for a given N.
+
+With --records-from, each photo is a copy of a recorded record of that catalog (taken in turn: HTML
+descriptions, tags, licences, owners, numbers as strings and as numbers, as Flickr sends them) under
+its own id, secret and coordinate, and the catalog's licenses.json comes along.
 """
 
 import argparse
@@ -59,6 +63,7 @@ def main(argv):
                         help="scatter the photos up to this many degrees around the centre (default: all at it)")
     parser.add_argument("--with-medium", action="store_true",
                         help="give each photo a url_m (its square's file), so pages have an image to show")
+    parser.add_argument("--records-from", help="a recorded catalog whose photo records the photos copy")
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error("--count must be positive")
@@ -77,6 +82,13 @@ def main(argv):
             "photo_count": str(n), "_content": "Bench, Benchland", "woe_name": "Bench",
             "timezone": "UTC"}]},
         "stat": "ok"})
+
+    templates = []
+    if args.records_from:
+        for page_file in sorted(glob.glob(os.path.join(args.records_from, "photos", "*", "page-*.json"))):
+            with open(page_file, encoding="utf-8") as f:
+                templates += json.load(f)["photos"]["photo"]
+        shutil.copyfile(os.path.join(args.records_from, "licenses.json"), os.path.join(catalog, "licenses.json"))
 
     # Fixed seed: the same N always gives the same ids, secrets and files.
     rng = random.Random(20240601)
@@ -98,6 +110,14 @@ def main(argv):
             "height_sq": 75, "width_sq": 75}
         if args.with_medium:
             photo.update(url_m=photo["url_sq"], height_m=75, width_m=75)
+        if templates:
+            recorded = dict(templates[i % len(templates)])
+            for size in ("sq", "q", "m"):
+                if "url_" + size in recorded:
+                    recorded["url_" + size] = photo["url_sq"].replace("_s.png", "_" + {"sq": "s", "q": "q", "m": "m"}[size] + ".png")
+            recorded.update(id=pid, secret=secret, server=SERVER, latitude=photo["latitude"], longitude=photo["longitude"],
+                            place_id=PLACE_ID)
+            photo = recorded
         photos.append(photo)
 
     pages = math.ceil(n / PER_PAGE)

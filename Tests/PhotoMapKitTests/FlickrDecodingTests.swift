@@ -161,4 +161,37 @@ struct FlickrDecodingTests {
         #expect(short.calls.count == 1)
         #expect(short.calls[0]["per_page"] == "250", "geo queries are served 250 a page at most")
     }
+
+    @Test("read as JSONDecoder read them: numbers as Swift prints them, the first of repeated keys, a bad value lost alone")
+    func asJSONDecoderDid() throws {
+        let control = "\u{01}"
+        let transport = CannedTransport("""
+        {"photos":{"page":1,"pages":1,"total":1e1,"photo":[
+          {"id":1e2,"title":"first","title":"second","latitude":"48.850000","longitude":2.35e0,"width_sq":75.0,"url_sq":"u"},
+          {"id":"2","title":"a\(control)b","owner":"\\ud800","tags":"x\\u00e9y"},
+          {"id":"3","k\(control)ey":1},
+          {"id":"4","license":01,"server":12345678901234567890,"secret":1e400,"ownername":true}
+        ]},"stat":"ok"}
+        """)
+        let listing = try FlickrSource(transport: transport).photos(inPlace: "p", limit: 10)
+        #expect(listing.items.map(\.id) == ["100", "2", "4"], "an object with a key that is not text is a skipped record")
+        #expect(listing.total == 10)
+        #expect(listing.skipped.count == 1 && listing.skipped[0].contains("item 3"))
+        let first = listing.items[0], second = listing.items[1], fourth = listing.items[2]
+        #expect(first.title == "first")
+        #expect(first.coordinate == Coordinate(latitude: 48.85, longitude: 2.35))
+        #expect(first.images[.square]?.width == 75)
+        #expect(second.title == "" && second.owner == "", "a raw control character or a lone surrogate loses that value only")
+        #expect(second.tags == ["xéy"])
+        #expect(fourth.license == nil && fourth.secret == "", "01 and 1e400 are no numbers")
+        #expect(fourth.server == "1.2345678901234567e+19")
+        #expect(fourth.ownerName == "1")
+    }
+
+    @Test("nesting deeper than 512 is malformed, without exhausting the stack", arguments: [513, 100_000])
+    func deepNesting(depth: Int) {
+        let nested = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        let transport = CannedTransport(#"{"photos":{"photo":[{"id":"1","x":\#(nested)}]},"stat":"ok"}"#)
+        #expect(throws: FlickrError.self) { try FlickrSource(transport: transport).photos(inPlace: "p", limit: 10) }
+    }
 }

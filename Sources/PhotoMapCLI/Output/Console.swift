@@ -50,8 +50,30 @@ public struct Console: Sendable {
                        errorIsTerminal: errorIsTerminal, width: width)
     }
 
-    /// `text` with `secret` (an API key of 4 characters or more) replaced by "[api key]".
+    /// `text` with `secret` (an API key of 4 characters or more) replaced by "[api key]". Every
+    /// listing passes through here: a byte search first, so text without the key is not rebuilt.
     static func redact(_ text: String, secret: String) -> String {
-        secret.count >= 4 ? text.replacingOccurrences(of: secret, with: "[api key]") : text
+        guard secret.count >= 4, contains(text, secret) else { return text }
+        return text.replacingOccurrences(of: secret, with: "[api key]")
+    }
+
+    /// Whether `text` holds the bytes of `part` (every literal match holds them).
+    private static func contains(_ text: String, _ part: String) -> Bool {
+        var text = text, part = part
+        return text.withUTF8 { haystack in
+            part.withUTF8 { needle in
+                guard let base = haystack.baseAddress, let wanted = needle.baseAddress, let first = needle.first,
+                      needle.count <= haystack.count else { return false }
+                var start = 0
+                // memchr finds each candidate start in C; memcmp checks the rest.
+                while start + needle.count <= haystack.count,
+                      let found = memchr(base + start, Int32(first), haystack.count - needle.count + 1 - start) {
+                    start = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(base + start, wanted, needle.count) == 0 { return true }
+                    start += 1
+                }
+                return false
+            }
+        }
     }
 }

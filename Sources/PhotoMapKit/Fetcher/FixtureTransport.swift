@@ -55,7 +55,7 @@ public struct FixtureTransport: FlickrTransport {
         var recordedPage = 1
         while case let file = folder.appendingPathComponent("page-\(recordedPage).json"),
               FileManager.default.fileExists(atPath: file.path) {
-            guard let records = JSONArraySplitter.elements(ofArrayAfter: #""photo":"#, in: try read(file)) else {
+            guard let records = PhotosAnswer.recordBytes(in: try read(file))?.records else {
                 throw FlickrError.catalogUnreadable(path: file.path, reason: "not JSON with a photos.photo list")
             }
             photos += records

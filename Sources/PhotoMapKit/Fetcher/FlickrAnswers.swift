@@ -1,143 +1,354 @@
 import Foundation
 
-// The JSON shapes of the Flickr answers photomap reads (flickr.com/services/api).
-// Every numeric field is a LenientValue: Flickr sends numbers as strings or numbers.
+// The Flickr answers photomap reads (flickr.com/services/api), read from their bytes by JSONReader:
+// only the fields photomap uses, each numeric one as text (Flickr sends numbers as strings or numbers
+// even side by side), a malformed record skipped and reported while the rest are kept.
 
-/// The `stat` envelope every answer has; `code` and `message` on failure.
-struct FlickrStatus: Decodable {
-    let stat: String?
-    let code: LenientValue?
-    let message: String?
+/// A method's part of an answer (`places`, `photos`, `licenses`): its records, or why the part cannot
+/// be read, which makes the whole answer malformed.
+enum AnswerPart<Value> {
+    case read(Value)
+    case malformed(String)
 }
 
-/// flickr.places.getTopPlacesList and flickr.places.find.
-struct PlacesAnswer: Decodable {
-    struct Places: Decodable {
-        let total: LenientValue?
-        let place: LossyArray<PlaceRecord>?
+/// What every answer says at its top level, and its method's part, read in one pass.
+struct FlickrAnswer<Part> {
+    /// "ok" or "fail"; nil when missing or not a string.
+    var stat: String?
+    /// Flickr's error code, on failure.
+    var code: LenientValue?
+    /// Flickr's error message, on failure.
+    var message: String?
+    /// The method's part; nil when the answer has none.
+    var part: AnswerPart<Part>?
+
+    /// Reads `json` (JSONP already unwrapped): `stat`, `code`, `message`, and the method's part `key`
+    /// by `readPart`. Throws only when the text is not JSON.
+    static func read(_ json: Data, key: AnswerMember?, part readPart: (inout JSONReader) throws -> AnswerPart<Part>) throws -> FlickrAnswer {
+        var answer = FlickrAnswer()
+        try JSONReader.read(json) { reader in
+            guard try reader.nextKind() == .object else {
+                try reader.skipValue()
+                return
+            }
+            try reader.readObject(AnswerMember.self) { member, reader in
+                switch member {
+                case .stat: answer.stat = try reader.string()
+                case .code: answer.code = try reader.optionalLenient()
+                case .message: answer.message = try reader.string()
+                case .places, .photos, .licenses: if member == key { answer.part = try readPart(&reader) }
+                }
+            }
+        }
+        return answer
     }
-    let places: Places
 }
 
-struct PlaceRecord: Decodable {
-    let place_id: String
-    let woeid: LenientValue?
-    let latitude: LenientValue?
-    let longitude: LenientValue?
-    let place_url: LenientValue?
-    let place_type: LenientValue?
-    let place_type_id: LenientValue?
-    let photo_count: LenientValue?
-    let _content: LenientValue?
-    let woe_name: LenientValue?
-    let timezone: LenientValue?
+/// The members of an answer photomap reads: the status, and each method's part.
+enum AnswerMember: Int, JSONMember {
+    case stat, code, message, places, photos, licenses
+    static let lookup = JSONKeyLookup(AnswerMember.self)
+}
 
-    var place: Place {
-        Place(id: place_id, woeid: woeid?.text ?? "", fullName: _content?.text ?? woe_name?.text ?? "",
-              shortName: woe_name?.text ?? "",
-              coordinate: Coordinate(latitude: latitude?.double, longitude: longitude?.double),
-              url: place_url?.text ?? "", type: place_type?.text ?? "", typeID: place_type_id?.int,
-              photoCount: photo_count?.int, timezone: timezone?.text ?? "")
+extension FlickrAnswer where Part == Never {
+    /// The status alone (the method's part stepped over): whether Flickr said ok, or which code it failed with.
+    static func status(of json: Data) throws -> FlickrAnswer<Never> {
+        try read(json, key: nil) { reader in
+            try reader.skipValue()
+            return .malformed("")
+        }
     }
 }
 
-/// flickr.photos.search.
-struct PhotosAnswer: Decodable {
-    struct Photos: Decodable {
-        let page: LenientValue?
-        let pages: LenientValue?
-        let perpage: LenientValue?
-        let total: LenientValue?
-        let photo: LossyArray<PhotoRecord>?
+extension JSONReader {
+    /// The next value as text, or nil when it is null (as an optional field decodes it).
+    mutating func optionalLenient() throws -> LenientValue? {
+        if try nextKind() == .literal, try takeNull() { return nil }
+        return LenientValue(text: try lenientText())
     }
-    let photos: Photos
+
+    /// Reads an array of records where `part` names it: null is none, anything but an array makes the part
+    /// malformed. Each element is read by `record`; one it cannot read is skipped, its reason kept.
+    mutating func records<Record>(_ part: String, _ record: (inout JSONReader) throws -> AnswerPart<Record>)
+        throws -> AnswerPart<(records: [Record], skipped: [String])> {
+        let kind = try nextKind()
+        if kind == .literal, try takeNull() { return .read(([], [])) }
+        switch kind {
+        case .array:
+            var records: [Record] = [], skipped: [String] = []
+            try readArray { index, reader in
+                switch try record(&reader) {
+                case let .read(value): records.append(value)
+                case let .malformed(why): skipped.append("item \(index + 1): \(why)")
+                }
+            }
+            return .read((records, skipped))
+        default:
+            try skipValue()
+            return .malformed("\(part): expected an array")
+        }
+    }
+
+    /// Walks the object at the reader by `readObject`; an `AnswerPart` is malformed unless it is an
+    /// object whose keys are text: the reason, or nil when it was read.
+    mutating func fields<Member: JSONMember>(of part: String, _: Member.Type,
+                                             _ member: (Member, inout JSONReader) throws -> Void) throws -> String? {
+        guard try nextKind() == .object else {
+            try skipValue()
+            return "\(part): expected an object"
+        }
+        do {
+            try readObject(Member.self, member)
+        } catch is JSONInvalidKey {
+            return "\(part): a key is not valid text"
+        }
+        return nil
+    }
 }
 
-struct PhotoRecord: Decodable {
-    /// Flickr wraps text extras as `{"_content": "…"}`; a bare string or anything odd is accepted too,
-    /// so one strange field never costs the whole record.
-    struct Content: Decodable {
-        let _content: String?
+/// flickr.places.getTopPlacesList and flickr.places.find: `places{total, place[…]}`.
+enum PlacesAnswer {
+    private enum Member: Int, JSONMember {
+        case total, place
+        static let lookup = JSONKeyLookup(Member.self)
+    }
 
-        private enum CodingKeys: String, CodingKey { case _content }
+    static func read(_ reader: inout JSONReader) throws -> AnswerPart<Listing<Place>> {
+        var total: LenientValue?
+        var places: AnswerPart<(records: [Place], skipped: [String])> = .read(([], []))
+        let problem = try reader.fields(of: "places", Member.self) { member, reader in
+            switch member {
+            case .total: total = try reader.optionalLenient()
+            case .place: places = try reader.records("places.place", place)
+            }
+        }
+        if let problem { return .malformed(problem) }
+        guard case let .read((items, skipped)) = places else { return places.failed() }
+        return .read(Listing(items: items, total: total?.int, skipped: skipped))
+    }
 
-        init(from decoder: any Decoder) throws {
-            if let keyed = try? decoder.container(keyedBy: CodingKeys.self) {
-                _content = (try? keyed.decode(LenientValue.self, forKey: ._content))?.text
+    private enum Field: Int, JSONMember {
+        case place_id, woeid, latitude, longitude, place_url, place_type, place_type_id, photo_count, _content, woe_name, timezone
+        static let lookup = JSONKeyLookup(Field.self)
+    }
+
+    /// One place; its `place_id` must be a string.
+    static func place(_ reader: inout JSONReader) throws -> AnswerPart<Place> {
+        var id: String??
+        var values = [LenientValue?](repeating: nil, count: Field.allCases.count)
+        if let problem = try reader.fields(of: "place", Field.self, { field, reader in
+            if field == .place_id {
+                id = .some(try reader.string())
             } else {
-                _content = (try? decoder.singleValueContainer().decode(LenientValue.self))?.text
+                values[field.rawValue] = try reader.optionalLenient()
+            }
+        }) { return .malformed(recordProblem(problem, "place")) }
+        guard let present = id else { return .malformed("missing field \"place_id\"") }
+        guard let id = present else { return .malformed("place_id: expected a string") }
+        let value = { (field: Field) in values[field.rawValue] }
+        let text = { (field: Field) in value(field)?.text }
+        return .read(Place(id: id, woeid: text(.woeid) ?? "", fullName: text(._content) ?? text(.woe_name) ?? "",
+                           shortName: text(.woe_name) ?? "",
+                           coordinate: Coordinate(latitude: value(.latitude)?.double, longitude: value(.longitude)?.double),
+                           url: text(.place_url) ?? "", type: text(.place_type) ?? "", typeID: value(.place_type_id)?.int,
+                           photoCount: value(.photo_count)?.int, timezone: text(.timezone) ?? ""))
+    }
+}
+
+/// flickr.photos.search: `photos{page, pages, perpage, total, photo[…]}`.
+enum PhotosAnswer {
+    /// One page: its photos (each with whether Flickr says it is a photo, not a video), the pages and
+    /// results Flickr counts, and the records skipped.
+    struct Page {
+        var photos: [(photo: Photo, isPhoto: Bool)]
+        var pages: Int?
+        var total: Int?
+        var skipped: [String]
+    }
+
+    private enum Member: Int, JSONMember {
+        case pages, total, photo
+        static let lookup = JSONKeyLookup(Member.self)
+    }
+
+    static func read(_ reader: inout JSONReader) throws -> AnswerPart<Page> {
+        var pages: LenientValue?, total: LenientValue?
+        var photos: AnswerPart<(records: [(photo: Photo, isPhoto: Bool)], skipped: [String])> = .read(([], []))
+        let problem = try reader.fields(of: "photos", Member.self) { member, reader in
+            switch member {
+            case .pages: pages = try reader.optionalLenient()
+            case .total: total = try reader.optionalLenient()
+            case .photo: photos = try reader.records("photos.photo", photo)
+            }
+        }
+        if let problem { return .malformed(problem) }
+        guard case let .read((records, skipped)) = photos else { return photos.failed() }
+        return .read(Page(photos: records, pages: pages?.int, total: total?.int, skipped: skipped))
+    }
+
+    /// The fields of a record photomap reads (the listing extras).
+    private enum Field: Int, JSONMember {
+        case id, owner, pathalias, secret, server, title, description, ownername, datetaken, datetakenunknown, license, media, tags
+        case latitude, longitude, place_id
+        case url_sq, width_sq, height_sq, url_q, width_q, height_q, url_m, width_m, height_m
+        static let lookup = JSONKeyLookup(Field.self)
+
+        /// For `url_*`, `width_*` and `height_*`: the size, and which of the three.
+        var image: (PhotoSize, KeyPath<ImageFields, LenientValue?>)? {
+            switch self {
+            case .url_sq: (.square, \.url)
+            case .width_sq: (.square, \.width)
+            case .height_sq: (.square, \.height)
+            case .url_q: (.largeSquare, \.url)
+            case .width_q: (.largeSquare, \.width)
+            case .height_q: (.largeSquare, \.height)
+            case .url_m: (.medium, \.url)
+            case .width_m: (.medium, \.width)
+            case .height_m: (.medium, \.height)
+            default: nil
             }
         }
     }
 
-    let id: LenientValue
-    let owner: LenientValue?
-    let pathalias: LenientValue?
-    let secret: LenientValue?
-    let server: LenientValue?
-    let title: LenientValue?
-    let description: Content?
-    let ownername: LenientValue?
-    let datetaken: LenientValue?
-    let datetakenunknown: LenientValue?
-    let license: LenientValue?
-    let media: LenientValue?
-    let tags: LenientValue?
-    let latitude: LenientValue?
-    let longitude: LenientValue?
-    let place_id: LenientValue?
-    let url_sq: LenientValue?, width_sq: LenientValue?, height_sq: LenientValue?
-    let url_q: LenientValue?, width_q: LenientValue?, height_q: LenientValue?
-    let url_m: LenientValue?, width_m: LenientValue?, height_m: LenientValue?
+    /// `url_X`, `width_X` and `height_X` of one size.
+    private struct ImageFields {
+        var url: LenientValue?
+        var width: LenientValue?
+        var height: LenientValue?
+    }
 
-    /// Flickr's `media` extra: "photo" or "video". A record without it (an answer recorded without the
-    /// extra) is taken for a photo.
-    var isPhoto: Bool { (media?.text ?? "").isEmpty || media?.text == "photo" }
+    /// Flickr's wrapper of text extras.
+    private enum ContentMember: Int, JSONMember {
+        case _content
+        static let lookup = JSONKeyLookup(ContentMember.self)
+    }
+
+    /// One photo record with the listing extras; only its `id` is required. Flickr wraps text extras as
+    /// `{"_content": "…"}`; a bare value is taken too, and anything odd costs that field, not the record.
+    static func photo(_ reader: inout JSONReader) throws -> AnswerPart<(photo: Photo, isPhoto: Bool)> {
+        var id: LenientValue?, description = ""
+        var values = [LenientValue?](repeating: nil, count: Field.allCases.count)
+        var images: [PhotoSize: ImageFields] = [:]
+        if let problem = try reader.fields(of: "photo", Field.self, { field, reader in
+            switch field {
+            case .id: id = LenientValue(text: try reader.lenientText())
+            case .description:
+                guard try reader.nextKind() == .object else { return description = try reader.lenientText() }
+                var content = ""
+                // An object that cannot be read is no description, not a lost record.
+                if try reader.fields(of: "description", ContentMember.self, { _, reader in content = try reader.lenientText() }) == nil {
+                    description = content
+                }
+            default:
+                let value = try reader.optionalLenient()
+                if let (size, part) = field.image {
+                    images[size, default: ImageFields()][keyPath: writable(part)] = value
+                } else {
+                    values[field.rawValue] = value
+                }
+            }
+        }) { return .malformed(recordProblem(problem, "photo")) }
+        guard let id else { return .malformed("missing field \"id\"") }
+        let value = { (field: Field) in values[field.rawValue] }
+        let text = { (field: Field) in value(field)?.text ?? "" }
+        var references: [PhotoSize: ImageReference] = [:]
+        for (size, fields) in images {
+            guard let url = fields.url?.text, !url.isEmpty else { continue }
+            references[size] = ImageReference(url: url, width: fields.width?.int, height: fields.height?.int)
+        }
+        let licenseID = text(.license).trimmingCharacters(in: .whitespaces)
+        let photo = Photo(id: id.text, owner: text(.owner), pathAlias: text(.pathalias), secret: text(.secret), server: text(.server),
+                          title: text(.title), descriptionHTML: description, ownerName: text(.ownername),
+                          dateTaken: knownDateTaken(value(.datetaken)?.text, unknown: value(.datetakenunknown)),
+                          tags: text(.tags).split(separator: " ").map(String.init),
+                          coordinate: Coordinate(latitude: value(.latitude)?.double, longitude: value(.longitude)?.double),
+                          placeID: text(.place_id), images: references, license: licenseID.isEmpty ? nil : License(id: licenseID))
+        // A record without `media` (an answer recorded without the extra) is taken for a photo.
+        return .read((photo, text(.media).isEmpty || text(.media) == "photo"))
+    }
+
+    private static func writable(_ path: KeyPath<ImageFields, LenientValue?>) -> WritableKeyPath<ImageFields, LenientValue?> {
+        path == \ImageFields.url ? \.url : path == \ImageFields.width ? \.width : \.height
+    }
 
     /// When it was taken; nil when Flickr flags the date unknown (`datetakenunknown` 1) or sends its
     /// placeholder for no date (1969-12-31, the Unix epoch in Pacific time; or zeros).
-    var knownDateTaken: String? {
-        guard let taken = datetaken?.text.trimmingCharacters(in: .whitespaces), !taken.isEmpty,
-              datetakenunknown?.int != 1, !taken.hasPrefix("1969-12-31"), !taken.hasPrefix("0000-00-00")
+    static func knownDateTaken(_ text: String?, unknown: LenientValue?) -> String? {
+        guard let taken = text?.trimmingCharacters(in: .whitespaces), !taken.isEmpty,
+              unknown?.int != 1, !taken.hasPrefix("1969-12-31"), !taken.hasPrefix("0000-00-00")
         else { return nil }
         return taken
     }
 
-    /// The photo; its licence carries only its id until named from Flickr's list.
-    var photo: Photo {
-        var images: [PhotoSize: ImageReference] = [:]
-        func add(_ size: PhotoSize, _ url: LenientValue?, _ width: LenientValue?, _ height: LenientValue?) {
-            if let url = url?.text, !url.isEmpty { images[size] = ImageReference(url: url, width: width?.int, height: height?.int) }
+    /// The records of an answer's `photos.photo`, each as its bytes, with the pages and results Flickr
+    /// counts; nil when the answer is not JSON or has no such array. Listings kept in the cache and the
+    /// embedded catalog re-page their records byte for byte.
+    static func recordBytes(in json: Data) -> (records: [Data], pages: Int?, total: Int?)? {
+        var records: [Data]?, pages: LenientValue?, total: LenientValue?
+        let read: ()? = try? JSONReader.read(json) { reader in
+            guard try reader.nextKind() == .object else { return }
+            try reader.readObject(AnswerMember.self) { member, reader in
+                guard member == .photos else { return }
+                _ = try reader.fields(of: "photos", Member.self) { member, reader in
+                    switch member {
+                    case .pages: pages = try reader.optionalLenient()
+                    case .total: total = try reader.optionalLenient()
+                    case .photo:
+                        guard try reader.nextKind() == .array else { return }
+                        var found: [Data] = []
+                        try reader.readArray { _, reader in found.append(try reader.valueBytes()) }
+                        records = found
+                    }
+                }
+            }
         }
-        add(.square, url_sq, width_sq, height_sq)
-        add(.largeSquare, url_q, width_q, height_q)
-        add(.medium, url_m, width_m, height_m)
-        let licenseID = license?.text.trimmingCharacters(in: .whitespaces) ?? ""
-        return Photo(id: id.text, owner: owner?.text ?? "", pathAlias: pathalias?.text ?? "", secret: secret?.text ?? "",
-                     server: server?.text ?? "", title: title?.text ?? "", descriptionHTML: description?._content ?? "",
-                     ownerName: ownername?.text ?? "", dateTaken: knownDateTaken,
-                     tags: (tags?.text ?? "").split(separator: " ").map(String.init),
-                     coordinate: Coordinate(latitude: latitude?.double, longitude: longitude?.double),
-                     placeID: place_id?.text ?? "", images: images, license: licenseID.isEmpty ? nil : License(id: licenseID))
+        guard read != nil, let records else { return nil }
+        return (records, pages?.int, total?.int)
     }
 }
 
 /// flickr.photos.licenses.getInfo: `{"licenses":{"license":[{"id":0,"name":"All Rights Reserved","url":""},…]}}`.
-struct LicensesAnswer: Decodable {
-    struct Licenses: Decodable {
-        let license: LossyArray<LicenseRecord>?
+enum LicensesAnswer {
+    private enum Member: Int, JSONMember {
+        case license
+        static let lookup = JSONKeyLookup(Member.self)
     }
-    struct LicenseRecord: Decodable {
-        let id: LenientValue
-        let name: LenientValue?
-        let url: LenientValue?
-    }
-    let licenses: Licenses
 
-    /// Each licence by its id.
-    var byID: [String: License] {
-        let records = licenses.license?.elements ?? []
-        return Dictionary(records.map { ($0.id.text, License(id: $0.id.text, name: $0.name?.text ?? "", url: $0.url?.text)) },
-                          uniquingKeysWith: { first, _ in first })
+    /// Each licence by its id (the first of a repeated id).
+    static func read(_ reader: inout JSONReader) throws -> AnswerPart<[String: License]> {
+        var licenses: AnswerPart<(records: [License], skipped: [String])> = .read(([], []))
+        let problem = try reader.fields(of: "licenses", Member.self) { _, reader in
+            licenses = try reader.records("licenses.license", license)
+        }
+        if let problem { return .malformed(problem) }
+        guard case let .read((records, _)) = licenses else { return licenses.failed() }
+        return .read(Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    private enum Field: Int, JSONMember {
+        case id, name, url
+        static let lookup = JSONKeyLookup(Field.self)
+    }
+
+    static func license(_ reader: inout JSONReader) throws -> AnswerPart<License> {
+        var values = [LenientValue?](repeating: nil, count: Field.allCases.count)
+        if let problem = try reader.fields(of: "license", Field.self, { field, reader in
+            values[field.rawValue] = field == .id ? LenientValue(text: try reader.lenientText()) : try reader.optionalLenient()
+        }) { return .malformed(recordProblem(problem, "license")) }
+        guard let id = values[Field.id.rawValue] else { return .malformed("missing field \"id\"") }
+        return .read(License(id: id.text, name: values[Field.name.rawValue]?.text ?? "", url: values[Field.url.rawValue]?.text))
+    }
+}
+
+/// A record's reason for being skipped, from `fields(of:)`'s.
+private func recordProblem(_ problem: String, _ part: String) -> String {
+    problem == "\(part): expected an object" ? "not an object" : "a key is not valid text"
+}
+
+extension AnswerPart {
+    /// The same failure, for a part of another type; only for `.malformed`.
+    func failed<Other>() -> AnswerPart<Other> {
+        if case let .malformed(why) = self { return .malformed(why) }
+        return .malformed("unreadable")
     }
 }

@@ -45,17 +45,17 @@ public struct FlickrSource: PhotoSource {
     }
 
     private func places(method: String, parameters: [String: String]) throws -> Listing<Place> {
-        let answer = try decode(PlacesAnswer.self, method: method, from: transport.call(method: method, parameters: parameters))
-        let records = answer.places.place ?? LossyArray()
-        let places = records.elements.map(\.place)
-        recorder?.record(places: places, photos: [])
-        return Listing(items: places, total: answer.places.total?.int, skipped: records.skipped.map { "place \($0)" })
+        var listing = try decode(method: method, from: transport.call(method: method, parameters: parameters), part: .places,
+                                 PlacesAnswer.read)
+        listing.skipped = listing.skipped.map { "place \($0)" }
+        recorder?.record(places: listing.items, photos: [])
+        return listing
     }
 
     /// Flickr's licences by id (flickr.photos.licenses.getInfo).
     public func licenses() throws -> [String: License] {
         let method = "flickr.photos.licenses.getInfo"
-        return try decode(LicensesAnswer.self, method: method, from: transport.call(method: method, parameters: [:])).byID
+        return try decode(method: method, from: transport.call(method: method, parameters: [:]), part: .licenses, LicensesAnswer.read)
     }
 
     /// Up to `limit` photos taken in the place (flickr.photos.search with place_id).
@@ -83,16 +83,14 @@ public struct FlickrSource: PhotoSource {
             parameters["media"] = "photos"
             parameters["per_page"] = String(perPage)
             parameters["page"] = String(page)
-            let answer = try decode(PhotosAnswer.self, method: method,
-                                    from: transport.call(method: method, parameters: parameters))
-            let records = answer.photos.photo ?? LossyArray()
-            total = answer.photos.total?.int ?? total
-            skipped += records.skipped.map { "photo on page \(page), \($0)" }
+            let answer = try decode(method: method, from: transport.call(method: method, parameters: parameters), part: .photos,
+                                    PhotosAnswer.read)
+            total = answer.total ?? total
+            skipped += answer.skipped.map { "photo on page \(page), \($0)" }
             var added = 0
-            for record in records.elements {
-                let photo = record.photo
+            for (photo, isPhoto) in answer.photos {
                 // A video is no photo, but it is news: the listing goes on past it.
-                guard record.isPhoto else {
+                guard isPhoto else {
                     if seen.insert(photo.id).inserted { added += 1 }
                     continue
                 }
@@ -106,7 +104,7 @@ public struct FlickrSource: PhotoSource {
                 added += 1
             }
             // A page that brings nothing new means the listing is exhausted, whatever `pages` claims.
-            if added == 0 || page >= answer.photos.pages?.int ?? page { break }
+            if added == 0 || page >= answer.pages ?? page { break }
             page += 1
         }
         if photos.contains(where: { $0.license != nil }) {
@@ -117,30 +115,25 @@ public struct FlickrSource: PhotoSource {
         return Listing(items: photos, total: total, skipped: skipped)
     }
 
-    /// Decodes an answer: JSONP unwrapped, `stat: fail` turned into an error. The happy path parses once;
-    /// only an answer that does not decode is parsed again for its status.
-    func decode<Answer: Decodable>(_ type: Answer.Type, method: String, from body: Data) throws -> Answer {
-        let json = Self.unwrappingJSONP(body)
-        let decoder = JSONDecoder()
-        let answerError: any Error
+    /// Reads an answer in one pass: JSONP unwrapped, `stat: fail` turned into an error, the method's
+    /// `part` read by `read`.
+    func decode<Part>(method: String, from body: Data, part key: AnswerMember,
+                      _ read: (inout JSONReader) throws -> AnswerPart<Part>) throws -> Part {
+        let answer: FlickrAnswer<Part>
         do {
-            let answer = try decoder.decode(Checked<Answer>.self, from: json)
-            if answer.stat == "ok" { return answer.value }
-            answerError = FlickrError.malformedAnswer(method: method, detail: "no \"stat\" field")
+            answer = try FlickrAnswer.read(Self.unwrappingJSONP(body), key: key, part: read)
         } catch {
-            answerError = error
+            throw FlickrError.malformedAnswer(method: method, detail: "\(error)")
         }
-        let status: FlickrStatus
-        do {
-            status = try decoder.decode(FlickrStatus.self, from: json)
-        } catch {
-            throw FlickrError.malformedAnswer(method: method, detail: FlickrError.describe(decodingError: error))
-        }
-        switch status.stat {
-        case "fail"?:
-            throw FlickrError.apiFailure(method: method, code: status.code?.int, message: status.message ?? "no message")
-        case "ok"?:
-            throw FlickrError.malformedAnswer(method: method, detail: FlickrError.describe(decodingError: answerError))
+        switch (answer.stat, answer.part) {
+        case ("ok"?, .read(let part)?):
+            return part
+        case ("ok"?, .malformed(let problem)?):
+            throw FlickrError.malformedAnswer(method: method, detail: problem)
+        case ("ok"?, nil):
+            throw FlickrError.malformedAnswer(method: method, detail: "missing field \"\(key.rawValue)\"")
+        case ("fail"?, _):
+            throw FlickrError.apiFailure(method: method, code: answer.code?.int, message: answer.message ?? "no message")
         default:
             throw FlickrError.malformedAnswer(method: method, detail: "no \"stat\" field")
         }
@@ -157,26 +150,13 @@ public struct FlickrSource: PhotoSource {
     }
 }
 
-/// An answer decoded together with its `stat`, in one parse.
-private struct Checked<Value: Decodable>: Decodable {
-    let stat: String?
-    let value: Value
-
-    private enum CodingKeys: String, CodingKey { case stat }
-
-    init(from decoder: any Decoder) throws {
-        stat = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .stat)
-        value = try Value(from: decoder)
-    }
-}
-
 private extension UInt8 {
     var isASCIIWhitespace: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
 }
 
 extension FlickrSource {
-    /// The `stat` envelope of an answer, or nil when the body is not JSON with one.
-    static func status(of body: Data) -> FlickrStatus? {
-        try? JSONDecoder().decode(FlickrStatus.self, from: unwrappingJSONP(body))
+    /// The status of an answer (`stat`, `code`, `message`), or nil when the body is not JSON.
+    static func status(of body: Data) -> FlickrAnswer<Never>? {
+        try? FlickrAnswer.status(of: unwrappingJSONP(body))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// flickr.photos.search's answers kept as one growing listing per query (its parameters but `page`
 /// and `per_page`), in a `ResponseCache`. Any page of any size that the listing holds is answered from
@@ -22,13 +23,16 @@ struct ListingCache {
         var total: Int
     }
 
-    private struct Envelope: Decodable {
-        struct Photos: Decodable {
-            let pages: LenientValue?
-            let total: LenientValue?
-        }
-        let photos: Photos
+    /// The listing last read, by its file and the file's size, time and inode: paging through a
+    /// listing asks for page after page of it, and one read of its 4,000 records serves them all.
+    private struct Loaded {
+        var path: String
+        var version: String
+        var records: [Data]
+        var status: Status
     }
+
+    private static let lastLoaded = Mutex<Loaded?>(nil)
 
     /// The key of the listing a request belongs to: its parameters without the paging.
     static func key(endpoint: String, method: String, parameters: [(key: String, value: String)]) -> String {
@@ -52,36 +56,40 @@ struct ListingCache {
     /// Adds a page Flickr sent to the listing: its records replace those at its place, the ones after
     /// it stay unless this page was the last.
     func keep(_ answer: Data, page: Int, perPage: Int, key: String, now: Date = Date()) throws {
-        guard page >= 1, let fresh = JSONArraySplitter.elements(ofArrayAfter: Self.recordsKey, in: answer),
-              let envelope = try? JSONDecoder().decode(Envelope.self, from: FlickrSource.unwrappingJSONP(answer))
-        else { return }
+        guard page >= 1, let (fresh, pages, total) = PhotosAnswer.recordBytes(in: FlickrSource.unwrappingJSONP(answer)) else { return }
         var (records, status) = load(key) ?? ([], Status(complete: false, fetched: [], total: 0))
         let start = (page - 1) * perPage
         // A page past the listing's end leaves a gap that nothing could fill: keep what is kept.
         guard start <= records.count else { return }
         let stamp = Int(now.timeIntervalSince1970)
-        let last = fresh.count < perPage || page >= envelope.photos.pages?.int ?? Int.max
+        let last = fresh.count < perPage || page >= pages ?? Int.max
         let after = last ? records.count : min(start + fresh.count, records.count)
         records = Array(records[..<start]) + fresh + records[after...]
         status.fetched = Array(status.fetched[..<start]) + Array(repeating: stamp, count: fresh.count) + status.fetched[after...]
         status.complete = last || status.complete
-        status.total = envelope.photos.total?.int ?? records.count
+        status.total = total ?? records.count
         try store.store(Self.encode(records, status: status), for: key)
     }
-
-    private static let recordsKey = #""photo":"#
 
     private static let statusKey = Data(#","listing":"#.utf8)
 
     /// The kept listing, or nil when there is none or it does not read back whole. The status is read
-    /// from the file's end, where it was written, so the records are split as bytes, never parsed.
+    /// from the file's end, where it was written; the records are kept as bytes, never decoded here.
     private func load(_ key: String) -> ([Data], Status)? {
+        let path = store.fileURL(for: key).path
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let version = "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) \(info.st_ino)"
+        if let loaded = Self.lastLoaded.withLock({ $0 }), loaded.path == path, loaded.version == version {
+            return (loaded.records, loaded.status)
+        }
         guard let data = store.answer(for: key, allowStale: true), data.last == UInt8(ascii: "}"),
               let marker = data.range(of: Self.statusKey, options: .backwards),
               let status = try? JSONDecoder().decode(Status.self, from: data[marker.upperBound..<(data.endIndex - 1)]),
-              let records = JSONArraySplitter.elements(ofArrayAfter: Self.recordsKey, in: data),
+              let records = PhotosAnswer.recordBytes(in: data)?.records,
               status.fetched.count == records.count
         else { return nil }
+        Self.lastLoaded.withLock { $0 = Loaded(path: path, version: version, records: records, status: status) }
         return (records, status)
     }
 

@@ -38,12 +38,12 @@ public struct ResponseCache: Sendable {
         for file in files where file.pathExtension == "json" {
             guard let data = try? Data(contentsOf: file) else { continue }
             let json = FlickrSource.unwrappingJSONP(data)
-            if let answer = try? JSONDecoder().decode(PhotosAnswer.self, from: json) {
-                photos += (answer.photos.photo?.elements ?? []).filter(\.isPhoto).map(\.photo).filter { !$0.id.isEmpty }
-            } else if let answer = try? JSONDecoder().decode(PlacesAnswer.self, from: json) {
-                places += (answer.places.place?.elements ?? []).map(\.place)
-            } else if let answer = try? JSONDecoder().decode(LicensesAnswer.self, from: json) {
-                licenses.merge(answer.byID) { first, _ in first }
+            if case let .read(page)? = try? FlickrAnswer.read(json, key: .photos, part: PhotosAnswer.read).part {
+                photos += page.photos.filter(\.isPhoto).map(\.photo).filter { !$0.id.isEmpty }
+            } else if case let .read(listing)? = try? FlickrAnswer.read(json, key: .places, part: PlacesAnswer.read).part {
+                places += listing.items
+            } else if case let .read(byID)? = try? FlickrAnswer.read(json, key: .licenses, part: LicensesAnswer.read).part {
+                licenses.merge(byID) { first, _ in first }
             }
         }
         for index in photos.indices { photos[index].license = photos[index].license?.named(from: licenses) }

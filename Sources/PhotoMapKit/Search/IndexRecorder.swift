@@ -15,11 +15,21 @@ public struct IndexRecorder: ListingRecorder {
         self.warn = warn
     }
 
-    /// Adds the records to the index (its own connection: listings arrive from parallel queries).
+    /// Adds the records to the index (its own connection: listings arrive from parallel queries),
+    /// unless the same records are there already: a listing answered from the cache was indexed when
+    /// it was fetched, and writing 4,000 records again would cost more than listing them.
     public func record(places: [Place], photos: [Photo]) {
         guard !places.isEmpty || !photos.isEmpty else { return }
+        var fingerprint = Fingerprint()
+        fingerprint.add(adapter.imageHost.base)
+        for place in places { place.fingerprint(into: &fingerprint) }
+        for photo in photos { photo.fingerprint(into: &fingerprint) }
+        let marker = "recorded " + fingerprint.hex
         do {
-            try CatalogIndexer(index: try LocalIndex(file: file), adapter: adapter).add(places: places, photos: photos)
+            let index = try LocalIndex(file: file)
+            guard try index.marker(marker) == nil else { return }
+            try CatalogIndexer(index: index, adapter: adapter).add(places: places, photos: photos)
+            try index.setMarker(marker, "")
         } catch {
             warn("could not add the listing to the local index: \(error)")
         }

@@ -5,6 +5,10 @@ public enum PlainText {
     /// The text a person reads in `html`: tags removed (the contents of script and style too),
     /// character references decoded, whitespace collapsed to single spaces and trimmed.
     public static func fromHTML(_ html: String) -> String {
+        // Without a tag or a reference the tokenizer would give the text back whole.
+        guard html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else {
+            return collapsingWhitespace(html)
+        }
         var text = ""
         for token in HTMLTokenizer.tokens(html) {
             switch token {
@@ -20,7 +24,22 @@ public enum PlainText {
 
     /// `text` with every run of whitespace (newlines included) made one space, trimmed.
     public static func collapsingWhitespace(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ") }
+        // ASCII: whitespace is tab to carriage return and space, compared as bytes ("\r\n" is one
+        // Character, and whitespace, either way).
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                pendingSpace = !bytes.isEmpty
+            } else {
+                if pendingSpace { bytes.append(0x20) }
+                pendingSpace = false
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `text` cut at a word boundary with "…" when it is longer than `limit` characters.
