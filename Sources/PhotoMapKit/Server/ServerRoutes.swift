@@ -140,7 +140,8 @@ public final class ServerRoutes: Sendable {
         }
         return later { [self] in
             let photos = try listing(of: id, limit: limit)
-            let place = known.withLock { $0.places[id] }.map(services.adapter.annotation(for:))
+            // Titled with the place's name when the top places (listed once per server) know it.
+            let place = ((try? topPlaces()) ?? []).first { $0.id == id }.map(services.adapter.annotation(for:))
             let title = place?.title ?? "Photos of \(id)"
             let path = "/places/" + ServedLinks.segment(id)
             return page(try pages.listPage(at: path, title: title, subtitle: "\(photos.count) photos" + (place.map { " · \($0.subtitle)" } ?? ""),
