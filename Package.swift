@@ -43,13 +43,15 @@ let package = Package(
         // Pages/Assets (the pages' script, style and placeholder) are copied beside the binary.
         .target(name: "PhotoMapKit", dependencies: ["CCurl", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CMicroHTTPD"],
                 resources: [.copy("Pages/Assets")]),
-        .target(name: "PhotoMapCLI", dependencies: ["PhotoMapKit"]),
+        // glibc functions Swift's Glibc module leaves out (wcwidth).
+        .systemLibrary(name: "CSystem"),
+        .target(name: "PhotoMapCLI", dependencies: ["PhotoMapKit", "CSystem"]),
         .executableTarget(name: "photomap", dependencies: ["PhotoMapCLI"]),
         .executableTarget(name: "photomap-fixture-images", dependencies: ["PhotoMapKit"]),
         // bench/search.sh: fills a local index with generated photos and times searches.
         .executableTarget(name: "photomap-bench-index", dependencies: ["PhotoMapKit"], path: "bench/IndexBench"),
         // Starts the loopback servers and temporary folders both test targets use.
-        .target(name: "PhotoMapTestSupport", dependencies: ["PhotoMapKit"], path: "Tests/PhotoMapTestSupport"),
+        .target(name: "PhotoMapTestSupport", dependencies: ["PhotoMapKit", "CJPEG"], path: "Tests/PhotoMapTestSupport"),
         .testTarget(name: "PhotoMapKitTests", dependencies: ["PhotoMapKit", "PhotoMapTestSupport"]),
         .testTarget(name: "PhotoMapCLITests", dependencies: ["PhotoMapCLI", "PhotoMapKit", "PhotoMapTestSupport"]),
     ],

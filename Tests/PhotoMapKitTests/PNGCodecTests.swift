@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoMapKit
+import PhotoMapTestSupport
 
 @Suite("PNG through libpng")
 struct PNGCodecTests {

@@ -238,8 +238,10 @@ final class CacheJournal: @unchecked Sendable {
                     try upsert.step()
                 }
             }
+            // A record the listing lacks may be an entry stored since the folder was listed: only
+            // those whose file is really gone go.
             let delete = try database.prepare("DELETE FROM entries WHERE name = ?")
-            for name in recorded.keys {
+            for name in recorded.keys where access(store.path(named: name), F_OK) != 0 {
                 try delete.bind([.text(name)])
                 try delete.step()
             }
