@@ -18,12 +18,14 @@ enum ServeCommand {
         server as their Host, and only GET and HEAD. Ctrl-C (or SIGTERM) stops it: answers in progress
         finish, for a few seconds at most.
         """,
-        options: [
-            .value("listen", .text("ADDRESS:PORT"), "where to listen: an IP address and port (default 127.0.0.1:8080; port 0: any free one)"),
-        ])
+        options: [listenOption])
+
+    /// `--listen ADDRESS:PORT`.
+    static let listenOption = OptionSpec.value("listen", .text("ADDRESS:PORT"), "where to listen: an IP address and a port (0: any free one)",
+                                               default: "127.0.0.1:8080")
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        let (address, port) = try listen(parsed.value("listen") ?? "127.0.0.1:8080")
+        let (address, port) = try listen(parsed.text(listenOption) ?? "")
         if !["127.0.0.1", "::1"].contains(address) {
             console.warn("listening on \(address): anyone who can reach this machine on port \(port) can browse this catalog")
         }
