@@ -190,6 +190,21 @@ struct FlickrRESTTransportTests {
         #expect(RetryPolicy.isTransient(status: 429) && RetryPolicy.isTransient(status: 503) && !RetryPolicy.isTransient(status: 404))
     }
 
+    @Test("an option libcurl refuses stops the request before it goes out (fail closed)")
+    func failClosed() async throws {
+        let images = LoopbackServer.images
+        let path = "/ok/fail-closed-\(UUID().uuidString).png"
+        // libcurl refuses string options over 8 MB (CURL_MAX_INPUT_LENGTH): here the CA file's path.
+        let settings = HTTPSettings(retryPolicy: .never, caBundle: String(repeating: "x", count: 9_000_000))
+        let error = #expect(throws: HTTPError.self) { try HTTPClient(settings: settings).get(images.url(path)) }
+        guard case .optionRefused? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(try images.count(of: path) == 0, "no request went out")
+        let cache = ThumbnailCache(cacheDirectory: try TemporaryFolder().url, origin: HTTPImageOrigin(settings: settings))
+        let result = await cache.result(for: Photo(id: "1", images: [.square: ImageReference(url: images.url(path))]))
+        guard case .failure(.download(.optionRefused)) = result else { Issue.record("got \(result)"); return }
+        #expect(try images.count(of: path) == 0)
+    }
+
     @Test("--offline without a cached answer is a clear error and makes no request")
     func offlineMiss() throws {
         let folder = try TemporaryFolder()

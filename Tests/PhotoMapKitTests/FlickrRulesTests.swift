@@ -196,7 +196,7 @@ struct FlickrRateLimiterTests {
         let folder = try TemporaryFolder()
         try Data().write(to: folder.url.appendingPathComponent("rate"))  // a file where the folder goes
         let error = #expect(throws: FlickrError.self) { try limiter(folder, clock: Clock()).acquire() }
-        #expect(error?.description.contains("writable cache folder") == true)
+        #expect(error?.description.contains("cannot keep count of Flickr API calls") == true)
     }
 }
 

@@ -24,7 +24,7 @@ final class Locations {
     private static func loadGazetteer(environment: [String: String]) throws -> Gazetteer {
         guard let fixtures = FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv"),
               let catalog = FixtureSource.locateCatalog(environment: environment) else {
-            throw PageError.assetsMissing("the gazetteer Fixtures/gazetteer/cities.tsv")
+            throw LocationError.gazetteerMissing("Fixtures/gazetteer/cities.tsv")
         }
         let places = try FixtureSource(catalog: catalog).topPlaces().items
         return try Gazetteer.load(gazetteer: fixtures.appendingPathComponent("gazetteer"),

@@ -7,12 +7,15 @@ public enum LocationError: Error, CustomStringConvertible, Sendable, Equatable {
     case nothingFound(query: String)
     /// "lat,lon" with a latitude beyond ±90 or a longitude beyond ±180.
     case coordinateOutOfRange(String)
+    /// The offline gazetteer's files are not where photomap looked.
+    case gazetteerMissing(String)
 
     /// What failed, with what.
     public var description: String {
         switch self {
         case let .nothingFound(query): return "no location found for \"\(query)\""
         case let .coordinateOutOfRange(text): return "\(text): latitude must be within ±90 and longitude within ±180"
+        case let .gazetteerMissing(what): return "cannot find the gazetteer \(what)"
         }
     }
 }

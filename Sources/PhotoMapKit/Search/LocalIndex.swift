@@ -66,9 +66,12 @@ public final class LocalIndex {
 
     private let database: SQLiteDatabase
 
+    /// The index's file name in the cache folder.
+    public static let fileName = "index.sqlite"
+
     /// The index file in a cache folder.
     public static func file(in cacheDirectory: URL) -> URL {
-        cacheDirectory.appendingPathComponent("index.sqlite")
+        cacheDirectory.appendingPathComponent(fileName)
     }
 
     /// Opens (creating if needed) the index at `file`.

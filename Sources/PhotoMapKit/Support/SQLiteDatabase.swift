@@ -10,6 +10,13 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The database file.
     public let path: String
 
+    /// An error of `code` with SQLite's `message`, for the database at `path`.
+    public init(message: String, code: Int32, path: String) {
+        self.message = message
+        self.code = code
+        self.path = path
+    }
+
     /// A sentence naming the file and SQLite's reason.
     public var description: String { "the database \(path) failed: \(message) (SQLite \(code))" }
 }
