@@ -34,15 +34,7 @@ def main():
             page = browser.new_page(viewport={"width": 1000, "height": 620})
             page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file:") else route.abort())
             page.goto((work / "paris.html").as_uri())
-            page.wait_for_selector("body[data-map-ready]")
-            for _ in range(6):
-                if page.locator(".photomap-pin").count() >= 3:
-                    break
-                page.locator(".marker-cluster").first.click()
-                page.wait_for_timeout(500)
-            page.locator(".photomap-pin").nth(1).click()
-            page.wait_for_function("() => { const i = document.querySelector('.callout-thumb');"
-                                   " return i && i.complete && !i.src.endsWith('placeholder.svg'); }")
+            open_a_callout(page)
             page.screenshot(path=str(OUT / "map.png"), animations="disabled")
             photo = next(p for p in sorted((work / "site/photos").glob("*.html")) if "<a href=\"https" in p.read_text())
             page.goto(photo.as_uri())
@@ -52,6 +44,20 @@ def main():
             serve_screenshot(browser, work)
             browser.close()
     print(f"wrote map.png, photo.png and serve.png in {OUT}", file=sys.stderr)
+
+
+def open_a_callout(page):
+    """Zooms into clusters until single markers show, opens the second one's callout, and waits for
+    its square to load."""
+    page.wait_for_selector("body[data-map-ready]")
+    for _ in range(6):
+        if page.locator(".photomap-pin").count() >= 3:
+            break
+        page.locator(".marker-cluster").first.click()
+        page.wait_for_timeout(500)
+    page.locator(".photomap-pin").nth(1).click()
+    page.wait_for_function("() => { const i = document.querySelector('.callout-thumb');"
+                           " return i && i.complete && i.naturalWidth > 0 && !i.src.endsWith('placeholder.svg'); }")
 
 
 def serve_screenshot(browser, work):
@@ -66,16 +72,8 @@ def serve_screenshot(browser, work):
         page = browser.new_page(viewport={"width": 1000, "height": 620})
         page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base) else route.abort())
         page.goto(f"{base}/places/{LONDON}")
-        page.wait_for_selector("body[data-map-ready]")
         page.fill("form.search input", "Tower Bridge")
-        for _ in range(6):
-            if page.locator(".photomap-pin").count() >= 3:
-                break
-            page.locator(".marker-cluster").first.click()
-            page.wait_for_timeout(500)
-        page.locator(".photomap-pin").nth(1).click()
-        page.wait_for_function("() => { const i = document.querySelector('.callout-thumb');"
-                               " return i && i.complete && i.naturalWidth === 75 && !i.src.endsWith('placeholder.svg'); }")
+        open_a_callout(page)
         page.screenshot(path=str(OUT / "serve.png"), animations="disabled")
     finally:
         server.terminate()
