@@ -299,18 +299,17 @@ final class CacheJournal: @unchecked Sendable {
 
 /// A file under `flock` that says "this process has stores not yet in the journal": when its
 /// process dies, the lock goes with it, and the next process knows to reconcile.
-final class SessionMarker: @unchecked Sendable {
-    // Set once at creation; `remove()` runs once, from the journal's queue.
+final class SessionMarker: Sendable {
     private let path: String
     private let descriptor: Int32
+    private let removed = Atomic<Bool>(false)
 
     init?(folder: String) {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         path = "\(folder)/\(getpid())-\(UUID().uuidString)"
         descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return nil }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
+        // A marker it cannot make or lock is no marker (deinit then closes what was opened).
+        guard descriptor >= 0, flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             unlink(path)
             return nil
         }
@@ -318,8 +317,15 @@ final class SessionMarker: @unchecked Sendable {
 
     /// Removes the marker: everything it stood for is written.
     func remove() {
+        guard !removed.exchange(true, ordering: .relaxed) else { return }
         unlink(path)
         close(descriptor)
+    }
+
+    /// A marker released without `remove()` stays on disk, unlocked: its stores were never written,
+    /// and the next process to open the journal reconciles.
+    deinit {
+        if !removed.load(ordering: .relaxed) && descriptor >= 0 { close(descriptor) }
     }
 
     /// Removes the markers of processes that died; returns how many there were.
