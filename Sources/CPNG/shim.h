@@ -49,7 +49,7 @@ static inline int photomap_png_check(const unsigned char *data, size_t size, uns
                                      unsigned int *width, unsigned int *height, char *message, size_t message_size) {
     struct photomap_png_reader reader;
     png_structp png;
-    png_infop info = NULL;
+    png_infop info;
     png_bytep volatile row = NULL;
     memset(&reader, 0, sizeof reader);
     reader.data = data;
@@ -59,14 +59,21 @@ static inline int photomap_png_check(const unsigned char *data, size_t size, uns
         snprintf(message, message_size, "out of memory");
         return 0;
     }
+    // Made before setjmp, so the error branch sees it as it is (it is not volatile).
+    info = png_create_info_struct(png);
+    if (!info) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        snprintf(message, message_size, "out of memory");
+        return 0;
+    }
+    // A bad CRC in any chunk, ancillary ones too, is damage: libpng would only warn for those.
+    png_set_crc_action(png, PNG_CRC_DEFAULT, PNG_CRC_ERROR_QUIT);
     if (setjmp(reader.jump)) {
         snprintf(message, message_size, "%s", reader.message);
         png_destroy_read_struct(&png, &info, NULL);
         free(row);
         return 0;
     }
-    info = png_create_info_struct(png);
-    if (!info) png_error(png, "out of memory");
     png_set_read_fn(png, &reader, photomap_png_read);
     png_read_info(png, info);
     *width = png_get_image_width(png, info);

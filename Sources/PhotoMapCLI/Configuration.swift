@@ -136,12 +136,12 @@ struct Configuration {
 
     /// The thumbnail cache: the embedded catalog's images come from `Fixtures/images` unless an image
     /// host was chosen; everything else over HTTP(S).
-    func makeThumbnailCache() throws -> ThumbnailCache {
+    func makeThumbnailCache(console: Console) throws -> ThumbnailCache {
         let origin: any ImageOrigin = source == .fixtures && !imageHostGiven
             ? FixtureImageOrigin(folder: try fixtureCatalog().deletingLastPathComponent().appendingPathComponent("images"))
             : imageOrigin()
         return ThumbnailCache(cacheDirectory: cacheDirectory, origin: origin,
-                              configuration: .init(limitBytes: cacheLimitBytes, imageHost: imageHost))
+                              configuration: .init(limitBytes: cacheLimitBytes, imageHost: imageHost, warn: { console.warn($0) }))
     }
 
     /// Images over HTTP(S) with the options' connections and CA file.

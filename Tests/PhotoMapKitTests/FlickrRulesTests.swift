@@ -168,14 +168,15 @@ struct FlickrRateLimiterTests {
         #expect(slots == Array(1...16))
     }
 
-    @Test("the bucket's file is named by a hash of the key, never the key, one per key")
+    @Test("the bucket's file (and its lock beside it) is named by a hash of the key, never the key, one per key")
     func fileName() throws {
         let folder = try TemporaryFolder(), clock = Clock()
         let key = "0123456789abcdef0123456789abcdef"
         let bucket = limiter(folder, key: key, clock: clock)
         _ = try bucket.reserve()
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("rate").path)
-        #expect(names.count == 1 && !names[0].contains(key) && !names[0].contains(key.prefix(8)))
+        #expect(Set(names) == [bucket.file.lastPathComponent, bucket.file.lastPathComponent + ".lock"])
+        #expect(names.allSatisfy { !$0.contains(key) && !$0.contains(key.prefix(8)) })
         #expect(!(try String(contentsOf: bucket.file, encoding: .utf8)).contains(key))
         #expect(limiter(folder, key: "other", clock: clock).file != bucket.file)
     }

@@ -55,6 +55,31 @@ struct PNGCodecTests {
         }
     }
 
+    @Test("an ancillary chunk with a bad CRC is damage too (libpng alone would only warn)")
+    func ancillaryCRC() throws {
+        let data = try PNGCodec.encode(gradient(width: 16, height: 16))
+        // A tEXt chunk put after IHDR (8 bytes of signature, then 25 of IHDR).
+        func withText(crc: UInt32) -> Data {
+            let body = Data("tEXt".utf8) + Data("Title\0photomap".utf8)
+            var chunk = Data([0, 0, 0, UInt8(body.count - 4)]) + body
+            chunk.append(contentsOf: withUnsafeBytes(of: crc.bigEndian, Array.init))
+            return data.prefix(33) + chunk + data.dropFirst(33)
+        }
+        let good = withText(crc: Self.crc32(Data("tEXt".utf8) + Data("Title\0photomap".utf8)))
+        #expect(try ImageDecoder.check(good).width == 16)
+        #expect(throws: ImageError.self) { try ImageDecoder.check(withText(crc: 0)) }
+    }
+
+    /// The CRC-32 PNG chunks carry (ISO 3309), bit by bit.
+    private static func crc32(_ data: Data) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in data {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
     @Test("the centre square of a landscape image crops the sides and averages the pixels it covers")
     func centreSquare() {
         // Left and right thirds red, middle third blue: the square is the middle third, all blue.

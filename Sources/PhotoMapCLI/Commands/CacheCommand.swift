@@ -32,7 +32,7 @@ enum CacheCommand {
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let action = try parsed.action(Action.self)
         if parsed.has("max-size") && action != .prune { throw UsageError("--max-size goes with cache prune") }
-        let cache = try configuration.makeThumbnailCache()
+        let cache = try configuration.makeThumbnailCache(console: console)
         let json = parsed.has("json")
         switch action {
         case .stats:

@@ -44,7 +44,7 @@ enum ExportCommand {
         bar.finish()
 
         let writer = SiteWriter(root: URL(fileURLWithPath: out))
-        let builder = try MapOutput.siteBuilder(writer: writer, prefix: "", configuration: configuration)
+        let builder = try MapOutput.siteBuilder(writer: writer, prefix: "", configuration: configuration, console: console)
         let allPhotos = photosByPlace.flatMap(\.1)
         try MapOutput.prefetchImages(allPhotos, cache: builder.cache, console: console)
         try builder.writeAssets()

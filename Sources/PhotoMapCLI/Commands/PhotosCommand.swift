@@ -25,12 +25,12 @@ enum PhotosCommand {
         let source = try configuration.makeSource(console: console)
         let listing = try source.photos(inPlace: placeID, limit: limit)
         let prefetched = parsed.has("prefetch")
-            ? try Prefetcher.run(listing.items, cache: configuration.makeThumbnailCache(), console: console) : nil
+            ? try Prefetcher.run(listing.items, cache: configuration.makeThumbnailCache(console: console), console: console) : nil
         try write(listing, to: destination, title: "Photos of \(placeID)", configuration: configuration, console: console,
                   footer: "\(listing.items.count)\(listing.total.map { " of \($0)" } ?? "") photos")
         try Prefetcher.check(prefetched)
         if let file = MapOutput.file(parsed, defaultName: "photomap-photos-\(HTML.fileName(for: placeID)).html") {
-            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration)
+            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration, console: console)
             try MapOutput.prefetchImages(listing.items, cache: builder.cache, console: console)
             try builder.writeAssets()
             // The page is titled with the place's name when the top places know it.

@@ -31,7 +31,7 @@ enum ServeCommand {
         }
         let locations = Locations(configuration: configuration, console: console)
         _ = try locations.index()  // the embedded catalog is in the index before the first search
-        let cache = try configuration.makeThumbnailCache()
+        let cache = try configuration.makeThumbnailCache(console: console)
         let routes = ServerRoutes(services: .init(
             source: try configuration.makeSource(console: console), cache: cache,
             assets: try PageAssets.locate(environment: configuration.environment), adapter: configuration.adapter,
@@ -39,6 +39,8 @@ enum ServeCommand {
             finder: try locations.finder(),
             search: try locations.search(), recents: RecentPhotos(cacheDirectory: configuration.cacheDirectory),
             log: { console.warn($0) }))
+        // A port given is allowed before the first request can come; port 0's is known once bound.
+        if port != 0 { routes.allow(address: address, port: port) }
         let server = try HTTPServer(.init(address: address, port: port)) { routes.handle($0) }
         routes.allow(address: address, port: server.port)
         console.err("photomap: serving http://\(address.contains(":") ? "[\(address)]" : address):\(server.port)/ (Ctrl-C to stop)\n")
@@ -61,7 +63,7 @@ enum ServeCommand {
         return (address, port)
     }
 
-    /// Blocks until SIGINT or SIGTERM.
+    /// Blocks until SIGINT or SIGTERM; a second one, while stopping, ends the process at once.
     private static func waitForStopSignal() {
         let stop = DispatchSemaphore(value: 0)
         let sources = [SIGINT, SIGTERM].map { number in
@@ -73,5 +75,7 @@ enum ServeCommand {
         }
         stop.wait()
         sources.forEach { $0.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
     }
 }

@@ -132,7 +132,7 @@ private final class EventLoop {
     /// Adds waiting transfers to the multi handle while their host has room.
     private func admit() {
         for host in Array(waiting.keys) {
-            let window = speaksHTTP2[host] ?? host.hasPrefix("https:") ? limits.streamsPerConnection : limits.connectionsPerHost
+            let window = (speaksHTTP2[host] ?? host.hasPrefix("https:")) ? limits.streamsPerConnection : limits.connectionsPerHost
             guard var queue = waiting[host] else { continue }
             let room = min(max(window - inFlight[host, default: 0], 0), queue.count)
             guard room > 0 else { continue }
