@@ -190,6 +190,39 @@ struct FlickrRESTTransportTests {
         #expect(RetryPolicy.isTransient(status: 429) && RetryPolicy.isTransient(status: 503) && !RetryPolicy.isTransient(status: 404))
     }
 
+    @Test("on the multi loop, a 503 with Retry-After holds back the host's whole queue until then")
+    func hostPausedByRetryAfter() async throws {
+        let images = LoopbackServer.images
+        let origin = HTTPImageOrigin(retryPolicy: RetryPolicy(maximumAttempts: 2, baseDelay: 0.01))
+        let first = "/retry-date/\(UUID().uuidString)/square-1.png"
+        let asked = Date()
+        async let retried = Self.fetched(origin, images.url(first))
+        // Once the 503 (Retry-After: a date 2 s ahead, so 1 to 2 s) is in, more is asked of that host.
+        while try images.count(of: first) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        try await Task.sleep(for: .milliseconds(100))
+        let later = Date()
+        let others = try await withThrowingTaskGroup(of: TimeInterval.self) { group in
+            for n in 2...4 {
+                group.addTask { try await Self.fetched(origin, images.url("/ok/square-\(n).png?pause=\(UUID().uuidString)")) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let firstDone = try await retried
+        #expect(firstDone - asked.timeIntervalSinceReferenceDate >= 0.9, "the retry waited")
+        // Without the pause these take milliseconds; with it, they wait for the end of the 503's Retry-After.
+        #expect(others.allSatisfy { $0 - later.timeIntervalSinceReferenceDate >= 0.7 }, "\(others.map { $0 - later.timeIntervalSinceReferenceDate })")
+        #expect(others.allSatisfy { $0 >= firstDone - 0.05 }, "the retry went first")
+    }
+
+    /// When `url`'s body arrived through `origin`, as a reference-date time.
+    private static func fetched(_ origin: HTTPImageOrigin, _ url: String) async throws -> TimeInterval {
+        try await withCheckedThrowingContinuation { continuation in
+            origin.fetch(url) { result in
+                continuation.resume(with: result.map { _ in Date().timeIntervalSinceReferenceDate })
+            }
+        }
+    }
+
     @Test("an option libcurl refuses stops the request before it goes out (fail closed)")
     func failClosed() async throws {
         let images = LoopbackServer.images

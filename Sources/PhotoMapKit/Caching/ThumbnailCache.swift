@@ -43,9 +43,11 @@ public final class ThumbnailCache: Sendable {
     private let pool = WorkPool()
     private let state = Mutex(State())
 
-    /// Downloads in flight by key, those waiting for a slot, and the entry locks once opened.
+    /// Downloads in flight by key, those waiting for a slot, requesters whose hit is being verified
+    /// (by request id, so a cancel finds them), and the entry locks once opened.
     private struct State {
         var inFlight: [String: Download] = [:]
+        var verifying: [Int: Waiter] = [:]
         /// Keys waiting for a slot, oldest first.
         var queued = FIFO<String>()
         var inProgress = 0
@@ -198,20 +200,26 @@ public final class ThumbnailCache: Sendable {
         }
         // A file damaged in the middle passes the cheap check: callers that will use the image get a
         // full decode, on the pool; a file that fails it is a miss, removed and fetched again.
+        state.withLock { $0.verifying[id] = waiter }
         pool.submit { [self] in
-            guard (try? Data(contentsOf: file)).flatMap({ try? ImageDecoder.check($0) }) == nil else {
-                journal.noteCounters(Counters(hits: 1))
-                return deliver(.success(file), to: waiter)
+            let whole = (try? Data(contentsOf: file)).flatMap({ try? ImageDecoder.check($0) }) != nil
+            // Cancelled meanwhile: the cancel has answered it.
+            guard let waiter = state.withLock({ $0.verifying.removeValue(forKey: id) }) else { return }
+            guard whole else {
+                unlink(file.path)
+                return request(source, id: id, waiter: waiter)
             }
-            unlink(file.path)
-            request(source, id: id, waiter: waiter)
+            journal.noteCounters(Counters(hits: 1))
+            deliver(.success(file), to: waiter)
         }
     }
 
     /// Removes one requester; the download goes on for the others (and for the disk).
     func cancel(_ request: ThumbnailRequest) {
         guard let key = request.key else { return }
-        let waiter = state.withLock { $0.inFlight[key]?.waiters.removeValue(forKey: request.id) }
+        let waiter = state.withLock { state in
+            state.verifying.removeValue(forKey: request.id) ?? state.inFlight[key]?.waiters.removeValue(forKey: request.id)
+        }
         if let waiter { deliver(.failure(.cancelled), to: waiter) }
     }
 
