@@ -60,8 +60,14 @@ public final class ServerRoutes: Sendable {
     /// Most results one search answers.
     static let maximumResults = 500
 
+    /// Most listings kept (each place and limit asked for is one).
+    static let maximumListings = 256
+    /// Slow work (listings, lookups) at once; the rest waits its turn, within the deadline.
+    static let workers = 16
+
     private let services: Services
     private let pages: PageBuilder<ServedLinks>
+    private let slowWork = WorkPool(width: ServerRoutes.workers)
     private let known = Mutex(Known())
     private let hosts = Mutex<Set<String>>([])
     /// The port, and whether the server listens on every address.
@@ -175,6 +181,8 @@ public final class ServerRoutes: Sendable {
         if let photos = known.withLock({ $0.listings[key] }) { return photos }
         let photos = try services.source.photos(inPlace: placeID, limit: limit).items
         known.withLock { known in
+            // Full: one listing goes (asked again, it is fetched again); its photos stay known.
+            if known.listings.count >= Self.maximumListings, let any = known.listings.keys.first { known.listings[any] = nil }
             known.listings[key] = photos
             for photo in photos { known.photos[photo.id] = photo }
         }
@@ -349,8 +357,8 @@ public final class ServerRoutes: Sendable {
     /// How long a page or API answer may take before the browser is told 504 (the work goes on).
     static let deadline: TimeInterval = 60
 
-    /// Work that may wait (a listing from Flickr, the gazetteer, SQLite) on a thread of its own, the
-    /// connection suspended meanwhile, answered 504 past `deadline`. An error is logged as it is, and
+    /// Work that may wait (a listing from Flickr, the gazetteer, SQLite) on one of `workers` threads,
+    /// the connection suspended meanwhile, answered 504 past `deadline`. An error is logged as it is, and
     /// answered with `failure` only: the error may name local paths, which stay on this machine.
     private func later(failing failure: String, asJSON: Bool = false,
                        _ work: @escaping @Sendable () throws -> ServerResponse) -> HTTPServer.Reply {
@@ -361,14 +369,14 @@ public final class ServerRoutes: Sendable {
             DispatchQueue.global().asyncAfter(deadline: .now() + Self.deadline) {
                 answer(failed(504, "\(failure): the answer took too long"))
             }
-            Thread {
+            self.slowWork.submit {
                 do {
                     answer(try work())
                 } catch {
                     self.services.log("\(error)")
                     answer(failed(502, "\(failure); the server's log says why"))
                 }
-            }.start()
+            }
         }
     }
 }
