@@ -174,7 +174,7 @@ struct LocalIndexTests {
     }
 
     @Test("a radius below zero or not a number finds nothing, and does not trap (scripts/fuzz local-search)",
-          arguments: [-1, -.infinity, .nan, -.nan])
+          arguments: [-1, -Double.infinity, Double.nan, -Double.nan])
     func impossibleRadius(radius: Double) throws {
         try index.add([record("1", "gate", 52.5, 13.4)])
         let centre = try #require(Coordinate(latitude: 52.5, longitude: 13.4))
