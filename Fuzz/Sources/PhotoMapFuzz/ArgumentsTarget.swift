@@ -1,6 +1,5 @@
 import Foundation
 import PhotoMapCLI
-import Synchronization
 
 /// The command line: each input line is one argument (NUL, control characters and repaired invalid
 /// UTF-8 included), run through `PhotoMap.main` in the sandbox with a console that collects what it
@@ -55,7 +54,7 @@ enum ArgumentsTarget {
 
     /// What a console printed (commands may print from worker threads).
     final class Collected: Sendable {
-        let text = Mutex((out: "", err: ""))
+        let text = Locked((out: "", err: ""))
 
         func append(out piece: String) { text.withLock { $0.out += piece } }
         func append(err piece: String) { text.withLock { $0.err += piece } }

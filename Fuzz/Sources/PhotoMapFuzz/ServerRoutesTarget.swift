@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import PhotoMapKit
-import Synchronization
 
 /// `photomap serve`'s request handling: `ServerRoutes.handle` with requests made from the input
 /// (lines: method, path, header fields `name: value` up to an empty line, then query arguments
@@ -76,7 +75,7 @@ enum ServerRoutesTarget {
 
     /// The first answer a later reply gives (a route must give one; more are ignored, as the server does).
     final class FirstAnswer: Sendable {
-        let value = Mutex<ServerResponse?>(nil)
+        let value = Locked<ServerResponse?>(nil)
     }
 
     /// Checks an answer against the property.

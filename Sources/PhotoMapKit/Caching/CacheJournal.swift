@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// The cache's bookkeeping, so that nothing on the request path scans the folder: each entry's size
 /// and last use, the folder's totals (kept by triggers), and the hits and misses of every run, in
@@ -50,7 +49,7 @@ final class CacheJournal: @unchecked Sendable {
     let queue = DispatchQueue(label: "photomap.thumbnails.journal")
     private let store: DiskStore
     private let limitBytes: Int
-    private let batch = Mutex(Batch())
+    private let batch = Locked(Batch())
     // Used only on `queue` (or in deinit, when nothing else can): every method below that
     // touches it says "Runs on `queue`". Nil until first needed.
     private var database: SQLiteDatabase?
