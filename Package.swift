@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "photomap-fixture-images", targets: ["photomap-fixture-images"]),
         .executable(name: "photomap-bench-index", targets: ["photomap-bench-index"]),
         .library(name: "PhotoMapKit", targets: ["PhotoMapKit"]),
+        // For Fuzz/, the fuzz targets' package, which drives the command line through PhotoMap.main.
+        .library(name: "PhotoMapCLI", targets: ["PhotoMapCLI"]),
     ],
     targets: [
         .systemLibrary(

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 import PhotoMapKit
 import PhotoMapTestSupport
@@ -173,7 +172,7 @@ struct FlickrRulesEndToEndTests {
         let bucket = FlickrRateLimiter(cacheDirectory: cache, apiKey: key, sleep: { _ in })
         for _ in 0..<60 { try bucket.acquire() }  // what an earlier run left: an empty bucket
         let places = ["hS4wMLD0wPIXPXB", reykjavik, lisbon]
-        let statuses = Mutex<[Int32]>([])
+        let statuses = Locked<[Int32]>([])
         DispatchQueue.concurrentPerform(iterations: places.count) { index in
             let status = (try? flickr(["photos", "--place", places[index], "--limit", "3"]))?.status ?? -1
             statuses.withLock { $0.append(status) }

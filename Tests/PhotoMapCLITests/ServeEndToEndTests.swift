@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import PhotoMapKit
 import PhotoMapTestSupport
@@ -77,7 +76,7 @@ struct ServeEndToEndTests {
         let server = try serve("slow")
         let ids = photoIDs(on: try server.request("/places/\(london)?limit=5"))
         let id = try #require(ids.last)
-        let statuses = Mutex<[Int]>([])
+        let statuses = Locked<[Int]>([])
         let threads = (0..<100).map { _ in
             Thread {
                 let status = (try? server.request("/squares/\(id)").status) ?? 0

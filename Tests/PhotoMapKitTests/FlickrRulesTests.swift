@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import PhotoMapKit
 import PhotoMapTestSupport
@@ -113,8 +112,8 @@ struct FlickrRecordTests {
 struct FlickrRateLimiterTests {
     /// A clock the test moves; sleeping moves it.
     final class Clock: Sendable {
-        let now = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-        let waits = Mutex<[TimeInterval]>([])
+        let now = Locked(Date(timeIntervalSince1970: 1_800_000_000))
+        let waits = Locked<[TimeInterval]>([])
         var date: Date { now.withLock { $0 } }
         func sleep(_ seconds: TimeInterval) {
             waits.withLock { $0.append(seconds) }
@@ -157,7 +156,7 @@ struct FlickrRateLimiterTests {
     func shared() throws {
         let folder = try TemporaryFolder(), clock = Clock()
         for _ in 0..<60 { _ = try limiter(folder, clock: clock).reserve() }  // empties the bucket
-        let waits = Mutex<[TimeInterval]>([])
+        let waits = Locked<[TimeInterval]>([])
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
             // Each its own limiter: its own file descriptor, so only flock orders them.
             let wait = (try? limiter(folder, clock: clock).reserve()) ?? -1

@@ -58,7 +58,7 @@ struct HTTPServerTests {
         let server = try server(connectionLimit: 256)
         // Blocking clients on threads of their own, so that they really wait at the same time.
         let seen = await withCheckedContinuation { continuation in
-            let statuses = Mutex<[Int]>([])
+            let statuses = Locked<[Int]>([])
             for _ in 0..<200 {
                 Thread {
                     let status = (try? RawHTTP.send("GET /later HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 @testable import PhotoMapKit
 import PhotoMapTestSupport
@@ -28,7 +27,7 @@ private func square(_ cache: ThumbnailCache, _ photo: Photo) async -> Result<URL
 
 /// Counts fetches and answers after 0.3 s, so concurrent requests overlap.
 private final class SlowCountingOrigin: ImageOrigin {
-    private let fetched = Mutex(0)
+    private let fetched = Locked(0)
     let body: Data
     var fetches: Int { fetched.withLock { $0 } }
 

@@ -1,6 +1,5 @@
 import Dispatch
 import PhotoMapKit
-import Synchronization
 
 /// Fetches the squares of a listing now, with a progress bar on a terminal and a summary on stderr.
 enum Prefetcher {
@@ -13,7 +12,7 @@ enum Prefetcher {
                     console: Console) throws -> PrefetchReport? {
         let bar = ProgressBar(console: console, label: "fetching \(label)")
         let finished = DispatchGroup()
-        let outcome = Mutex<PrefetchReport?>(nil)
+        let outcome = Locked<PrefetchReport?>(nil)
         finished.enter()
         cache.prefetch(photos, size: size, queue: DispatchQueue(label: "photomap.prefetch.progress"), progress: { progress in
             bar.update(done: progress.done, total: progress.total)

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import PhotoMapKit
-import Synchronization
 
 /// `photomap search QUERY... --near …`: local search; every matching photo, place and landmark around a point.
 enum SearchCommand {
@@ -49,7 +48,7 @@ enum SearchCommand {
         let search = try locations.search()
         // Each query on a thread of its own (they wait on SQLite or Flickr), with its own connection.
         let finished = DispatchGroup()
-        let found = Mutex([Answer?](repeating: nil, count: queries.count))
+        let found = Locked([Answer?](repeating: nil, count: queries.count))
         for (position, query) in queries.enumerated() {
             finished.enter()
             Thread {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PhotoMapKit
 
 /// A one-line progress bar on standard error — done/total, rate and time left — drawn only when
 /// standard error is a terminal, never into pipes or files.
@@ -8,7 +8,7 @@ final class ProgressBar: Sendable {
     private let label: String
     private let started = Date()
     /// When it was last drawn, and whether anything is on the line.
-    private let state = Mutex((lastDrawn: Date.distantPast, drawn: false))
+    private let state = Locked((lastDrawn: Date.distantPast, drawn: false))
 
     init(console: Console, label: String) {
         self.console = console

@@ -52,7 +52,7 @@ final class CacheJournal: @unchecked Sendable {
     let queue = DispatchQueue(label: "photomap.thumbnails.journal")
     private let store: DiskStore
     private let limitBytes: Int
-    private let batch = Mutex(Batch())
+    private let batch = Locked(Batch())
     /// Where a failure to write the journal is told (once per process).
     private let warn: @Sendable (String) -> Void
     private let reportedFailure = Atomic<Bool>(false)

@@ -7,7 +7,7 @@ import Synchronization
 /// are kept by `CacheJournal`, cross-process locks by `EntryLocks`.
 final class DiskStore: Sendable {
     /// Shard folders known to exist, so each is created (and checked) once per process.
-    private let createdFolders = Mutex(Set<String>())
+    private let createdFolders = Locked(Set<String>())
 
     /// One cached image on disk.
     struct Entry: Sendable {

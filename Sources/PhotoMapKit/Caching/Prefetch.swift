@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// How far a prefetch has got.
 public struct PrefetchProgress: Sendable {
@@ -30,7 +29,7 @@ final class PrefetchTally: Sendable {
     }
 
     private let total: Int
-    private let counts = Mutex(Counts())
+    private let counts = Locked(Counts())
     /// Progress is reported at most this often (and always at the end).
     static let reportInterval: TimeInterval = 0.05
 

@@ -41,7 +41,7 @@ public final class ThumbnailCache: Sendable {
     let journal: CacheJournal
     private let origin: any ImageOrigin
     private let pool = WorkPool()
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Downloads in flight by key, those waiting for a slot, requesters whose hit is being verified
     /// (by request id, so a cancel finds them), and the entry locks once opened.
@@ -92,7 +92,7 @@ public final class ThumbnailCache: Sendable {
 
     /// Asks for a photo's image and waits for it; cancelling the task cancels this requester only.
     public func image(for photo: Photo, size: PhotoSize = .square) async throws(ThumbnailError) -> URL {
-        let holder = Mutex<ThumbnailRequest?>(nil)
+        let holder = Locked<ThumbnailRequest?>(nil)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let request = image(for: photo, size: size, queue: .global()) { continuation.resume(returning: $0) }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Paces calls to Flickr's REST API under Flickr's limit of 3,600 calls an hour per API key, for every
 /// photomap process using the key: a token bucket kept in the cache folder, in a file named by a hash
@@ -28,7 +27,7 @@ public struct FlickrRateLimiter: Sendable {
     private let notice: @Sendable (TimeInterval) -> Void
 
     /// Whether a wait was announced in this process.
-    private static let announced = Mutex(false)
+    private static let announced = Locked(false)
 
     /// A limiter for `apiKey` keeping its bucket under `{cacheDirectory}/rate/`; `notice` hears of the
     /// first long wait.

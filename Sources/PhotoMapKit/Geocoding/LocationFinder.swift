@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What can go wrong finding a location.
 public enum LocationError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -62,7 +61,7 @@ public struct LocationFinder: Sendable {
 /// time: a server's first searches wait for the gazetteer together instead of each parsing it.
 final class LoadedOnce<Value: Sendable>: Sendable {
     private let load: @Sendable () throws -> Value
-    private let loaded = Mutex<Value?>(nil)
+    private let loaded = Locked<Value?>(nil)
 
     init(_ load: @escaping @Sendable () throws -> Value) {
         self.load = load

@@ -1,6 +1,5 @@
 import CCurl
 import Foundation
-import Synchronization
 
 /// One libcurl multi handle driven by one thread of its own (`curl_multi_poll`): every transfer
 /// submitted runs there, none blocks a thread. HTTP/2 is multiplexed where TLS's ALPN offers it
@@ -64,7 +63,7 @@ final class CurlMultiLoop: Sendable {
             var stopping = false
         }
 
-        let inbox = Mutex(Inbox())
+        let inbox = Locked(Inbox())
         let multi: UnsafeMutableRawPointer
 
         init() {

@@ -167,10 +167,10 @@ public final class HTTPServer: Sendable {
     /// What the callbacks share: the handler, the daemon, and the requests in progress.
     private final class Core: Sendable {
         let handler: Handler
-        let daemon = Mutex<Daemon?>(nil)
+        let daemon = Locked<Daemon?>(nil)
         let active = Atomic<Int>(0)
         let stopping = Atomic<Bool>(false)
-        let suspended = Mutex<[ObjectIdentifier: Waiting]>([:])
+        let suspended = Locked<[ObjectIdentifier: Waiting]>([:])
 
         init(handler: @escaping Handler) {
             self.handler = handler
@@ -187,7 +187,7 @@ public final class HTTPServer: Sendable {
         // The connection is MHD's, valid until the request completes; it is resumed once, by `answer`.
         private let connection: OpaquePointer
         private weak var core: Core?
-        let response = Mutex<ServerResponse?>(nil)
+        let response = Locked<ServerResponse?>(nil)
 
         init(connection: OpaquePointer, core: Core) {
             self.connection = connection

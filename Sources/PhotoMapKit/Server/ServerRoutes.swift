@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// What `photomap serve` answers: the same pages as `export` and `--map` (one `PageBuilder`), whose
 /// images are fetched through the thumbnail cache when the browser asks for them, and the find and
@@ -68,10 +67,10 @@ public final class ServerRoutes: Sendable {
     private let services: Services
     private let pages: PageBuilder<ServedLinks>
     private let slowWork = WorkPool(width: ServerRoutes.workers)
-    private let known = Mutex(Known())
-    private let hosts = Mutex<Set<String>>([])
+    private let known = Locked(Known())
+    private let hosts = Locked<Set<String>>([])
     /// The port, and whether the server listens on every address.
-    private let port = Mutex<(number: Int, everyAddress: Bool)>((0, false))
+    private let port = Locked<(number: Int, everyAddress: Bool)>((0, false))
     private let placeholder: Data
     private let assetFiles: [String: URL]
 

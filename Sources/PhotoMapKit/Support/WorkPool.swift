@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Runs jobs on at most `width` threads at once, in the order given: for CPU work (checking,
 /// decoding and storing images) kept off the network's event loop. By default as wide as the
@@ -13,7 +12,7 @@ final class WorkPool: Sendable {
     }
 
     private let width: Int
-    private let jobs = Mutex(Jobs())
+    private let jobs = Locked(Jobs())
 
     init(width: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.width = max(width, 1)
