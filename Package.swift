@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "photomap-bench-index", targets: ["photomap-bench-index"]),
         .executable(name: "photomap-bench-find", targets: ["photomap-bench-find"]),
         .library(name: "PhotoMapKit", targets: ["PhotoMapKit"]),
+        // For Fuzz/, the fuzz targets' package, which drives the command line through PhotoMap.main.
+        .library(name: "PhotoMapCLI", targets: ["PhotoMapCLI"]),
     ],
     targets: [
         .systemLibrary(
@@ -44,7 +46,9 @@ let package = Package(
         // Pages/Assets (the pages' script, style and placeholder) are copied beside the binary.
         .target(name: "PhotoMapKit", dependencies: ["CCurl", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CMicroHTTPD"],
                 resources: [.copy("Pages/Assets")]),
-        .target(name: "PhotoMapCLI", dependencies: ["PhotoMapKit"]),
+        // glibc functions Swift's Glibc module leaves out (wcwidth).
+        .systemLibrary(name: "CSystem"),
+        .target(name: "PhotoMapCLI", dependencies: ["PhotoMapKit", "CSystem"]),
         // The Swift runtime and Foundation linked in (swiftc's -static-stdlib, with the static libraries
         // Foundation needs named, as SwiftPM's --static-swift-stdlib would): a command starts in about
         // 15 ms instead of 23 ms spent resolving their symbols, most of what `find` costs.
@@ -60,7 +64,7 @@ let package = Package(
         // bench/find.sh: times `photomap find` over varied queries and checks its answers against the parsed gazetteer.
         .executableTarget(name: "photomap-bench-find", dependencies: ["PhotoMapKit"], path: "bench/FindBench"),
         // Starts the loopback servers and temporary folders both test targets use.
-        .target(name: "PhotoMapTestSupport", dependencies: ["PhotoMapKit"], path: "Tests/PhotoMapTestSupport"),
+        .target(name: "PhotoMapTestSupport", dependencies: ["PhotoMapKit", "CJPEG"], path: "Tests/PhotoMapTestSupport"),
         .testTarget(name: "PhotoMapKitTests", dependencies: ["PhotoMapKit", "PhotoMapTestSupport"]),
         .testTarget(name: "PhotoMapCLITests", dependencies: ["PhotoMapCLI", "PhotoMapKit", "PhotoMapTestSupport"]),
     ],

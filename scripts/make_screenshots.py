@@ -1,5 +1,6 @@
-"""Makes README's screenshots: a map page with an open callout, and a photo page of an exported site,
-in Debian's headless Chromium with the network blocked (the offline basemap shows).
+"""Makes README's screenshots: a map page with an open callout, a photo page of an exported site, and a
+map served by `photomap serve` with an open callout and the search box, in Debian's headless Chromium
+with the network blocked but for the local server (the offline basemap shows).
 
 Run after scripts/setup and scripts/install-browser-test-deps:
     .venv-browser/bin/python scripts/make_screenshots.py
@@ -8,6 +9,7 @@ import pathlib
 import subprocess
 import sys
 import tempfile
+import time
 
 from playwright.sync_api import sync_playwright
 
@@ -15,6 +17,7 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 BINARY = REPO / ".build/release/photomap"
 OUT = REPO / "docs/screenshots"
 PARIS = "hS4wMLD0wPIXPXB"
+LONDON = "6BsR0Pfbopcwbrdfo"
 
 
 def main():
@@ -27,27 +30,54 @@ def main():
         run("export", "--out", "site", "--places", "2", "--limit", "30")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                                 args=["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND"])
+                                                 args=["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"])
             page = browser.new_page(viewport={"width": 1000, "height": 620})
             page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file:") else route.abort())
             page.goto((work / "paris.html").as_uri())
-            page.wait_for_selector("body[data-map-ready]")
-            for _ in range(6):
-                if page.locator(".photomap-pin").count() >= 3:
-                    break
-                page.locator(".marker-cluster").first.click()
-                page.wait_for_timeout(500)
-            page.locator(".photomap-pin").nth(1).click()
-            page.wait_for_function("() => { const i = document.querySelector('.callout-thumb');"
-                                   " return i && i.complete && !i.src.endsWith('placeholder.svg'); }")
+            open_a_callout(page)
             page.screenshot(path=str(OUT / "map.png"), animations="disabled")
             photo = next(p for p in sorted((work / "site/photos").glob("*.html")) if "<a href=\"https" in p.read_text())
             page.goto(photo.as_uri())
             page.wait_for_selector("body[data-map-ready]")
             page.wait_for_timeout(300)
             page.screenshot(path=str(OUT / "photo.png"), animations="disabled")
+            serve_screenshot(browser, work)
             browser.close()
-    print(f"wrote {OUT / 'map.png'} and {OUT / 'photo.png'}", file=sys.stderr)
+    print(f"wrote map.png, photo.png and serve.png in {OUT}", file=sys.stderr)
+
+
+def open_a_callout(page):
+    """Zooms into clusters until single markers show, opens the second one's callout, and waits for
+    its square to load."""
+    page.wait_for_selector("body[data-map-ready]")
+    for _ in range(6):
+        if page.locator(".photomap-pin").count() >= 3:
+            break
+        page.locator(".marker-cluster").first.click()
+        page.wait_for_timeout(500)
+    page.locator(".photomap-pin").nth(1).click()
+    page.wait_for_function("() => { const i = document.querySelector('.callout-thumb');"
+                           " return i && i.complete && i.naturalWidth > 0 && !i.src.endsWith('placeholder.svg'); }")
+
+
+def serve_screenshot(browser, work):
+    """London's photos served by `photomap serve`, a callout open (its square fetched as it opened)."""
+    log = open(work / "serve.log", "w")
+    server = subprocess.Popen([str(BINARY), "serve", "--listen", "127.0.0.1:0"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=log, env={"PHOTOMAP_CACHE": str(work / "serve-cache"), "PATH": "/usr/bin:/bin"})
+    try:
+        while "serving http" not in (work / "serve.log").read_text():
+            time.sleep(0.1)
+        base = (work / "serve.log").read_text().split("serving ")[1].split("/ ")[0]
+        page = browser.new_page(viewport={"width": 1000, "height": 620})
+        page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base) else route.abort())
+        page.goto(f"{base}/places/{LONDON}")
+        page.fill("form.search input", "Tower Bridge")
+        open_a_callout(page)
+        page.screenshot(path=str(OUT / "serve.png"), animations="disabled")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 if __name__ == "__main__":

@@ -103,7 +103,8 @@ static inline int photomap_jpeg_decode(const unsigned char *data, unsigned long 
     return 1;
 }
 
-// Encodes RGBA rows as a baseline JPEG in memory (alpha dropped). Returns 1 and sets *output
+// Encodes RGBA rows as a baseline JPEG in memory (alpha dropped): for the tests' images only (the
+// library never writes JPEG). Returns 1 and sets *output
 // (free with free()) on success, 0 with `message` set on error.
 static inline int photomap_jpeg_encode(const unsigned char *rgba, int width, int height, int quality,
                                        unsigned char **output, unsigned long *output_size, char *message,

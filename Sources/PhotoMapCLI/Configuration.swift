@@ -15,8 +15,8 @@ struct Configuration {
         .value("endpoint", .text("URL"), "Flickr REST endpoint (or PHOTOMAP_ENDPOINT; default \(FlickrRESTTransport.defaultEndpoint))"),
         .value("image-host", .text("URL"), "image host for records without url_* extras (or PHOTOMAP_IMAGE_HOST; default \(ImageHost.flickr.base))"),
         .value("cache", .directory("DIR"), "cache folder (or PHOTOMAP_CACHE; default ./Cache when it exists, else $XDG_CACHE_HOME/photomap)"),
-        .value("cache-limit", .text("SIZE"), "thumbnail cache size limit, e.g. 200MB (or PHOTOMAP_CACHE_LIMIT; default 512MB)"),
-        .value("connections", .text("N"), "connections per image host (default 8; over HTTP/2, up to 100 images share one)"),
+        cacheLimitOption,
+        connectionsOption,
         .value("cacert", .file("FILE"), "trust the CA certificates in FILE instead of the system's (or CURL_CA_BUNDLE, SSL_CERT_FILE)"),
         .flag("offline", "answer from the cache only; make no request"),
     ]
@@ -26,6 +26,13 @@ struct Configuration {
         ("PHOTOMAP_TTL", "seconds Flickr's answers stay fresh in the cache (default 3600)"),
         ("PHOTOMAP_FIXTURES", "the embedded catalog's folder, when it is not found above the binary or the current folder"),
     ]
+
+    /// `--cache-limit SIZE`.
+    static let cacheLimitOption = OptionSpec.value("cache-limit", .size("SIZE"), "thumbnail cache size limit, e.g. 200MB (or PHOTOMAP_CACHE_LIMIT)",
+                                                   default: "512MB")
+    /// `--connections N`.
+    static let connectionsOption = OptionSpec.value("connections", .integer("N", 1...256),
+                                                    "connections per image host (over HTTP/2, up to 100 images share one)", default: "8")
 
     /// `--source`: its choices are the source kinds.
     static let sourceOption = OptionSpec.value("source", .choice(SourceKind.allCases.map(\.rawValue)),
@@ -54,8 +61,7 @@ struct Configuration {
         self.environment = environment
         apiKey = parsed.value("api-key") ?? environment["FLICKR_API_KEY"] ?? ""
         if let named = parsed.value("source") {
-            guard let kind = SourceKind(rawValue: named) else { throw Self.sourceOption.notAChoice(named) }
-            source = kind
+            source = SourceKind(rawValue: try Self.sourceOption.checked(named)) ?? .fixtures
         } else {
             source = apiKey.isEmpty ? .fixtures : .flickr
         }
@@ -67,17 +73,8 @@ struct Configuration {
         offline = parsed.has("offline")
         if source == .flickr && apiKey.isEmpty && !offline { throw FlickrError.missingAPIKey }
         cacheDirectory = Self.cacheDirectory(parsed.value("cache") ?? environment["PHOTOMAP_CACHE"], environment: environment)
-        let limit = parsed.value("cache-limit") ?? environment["PHOTOMAP_CACHE_LIMIT"]
-        let limitBytes = limit == nil ? 512 << 20 : limit.flatMap(ByteSize.parse)
-        guard let limitBytes, limitBytes > 0 else {
-            throw UsageError("--cache-limit must be a size such as 200MB or 1GB, not '\(limit ?? "")'")
-        }
-        cacheLimitBytes = limitBytes
-        let connections = parsed.value("connections")
-        guard let count = connections.map({ Int($0) }) ?? 8, (1...256).contains(count) else {
-            throw UsageError("--connections must be a whole number from 1 to 256, not '\(connections ?? "")'")
-        }
-        connectionsPerHost = count
+        cacheLimitBytes = ByteSize.parse(try Self.setting(Self.cacheLimitOption, parsed, environment, variable: "PHOTOMAP_CACHE_LIMIT")) ?? 0
+        connectionsPerHost = Int(try Self.setting(Self.connectionsOption, parsed, environment)) ?? 0
         caBundle = [parsed.value("cacert"), environment["CURL_CA_BUNDLE"], environment["SSL_CERT_FILE"]]
             .compactMap { $0 }.first { !$0.isEmpty }
         if let caBundle, !FileManager.default.isReadableFile(atPath: caBundle) {
@@ -95,6 +92,16 @@ struct Configuration {
                 + "\(FlickrRateLimiter.flickrCallsPerHour) (Flickr's limit per key), not '\(rate ?? "")'")
         }
         callsPerHour = calls
+    }
+
+    /// A typed option's value: given (the parser checked it), else `variable` from the environment,
+    /// checked as the option is, else the option's declared default.
+    private static func setting(_ option: OptionSpec, _ parsed: ParsedArguments, _ environment: [String: String],
+                                variable: String? = nil) throws(UsageError) -> String {
+        if let given = parsed.value(option.name) { return given }
+        if let variable, let text = environment[variable], !text.isEmpty { return try option.checked(text, as: variable) }
+        guard let fallback = option.defaultValue else { throw UsageError("--\(option.name) needs a value: \(option.synopsis)") }
+        return fallback
     }
 
     /// The source the options select.
@@ -129,12 +136,12 @@ struct Configuration {
 
     /// The thumbnail cache: the embedded catalog's images come from `Fixtures/images` unless an image
     /// host was chosen; everything else over HTTP(S).
-    func makeThumbnailCache() throws -> ThumbnailCache {
+    func makeThumbnailCache(console: Console) throws -> ThumbnailCache {
         let origin: any ImageOrigin = source == .fixtures && !imageHostGiven
             ? FixtureImageOrigin(folder: try fixtureCatalog().deletingLastPathComponent().appendingPathComponent("images"))
             : imageOrigin()
         return ThumbnailCache(cacheDirectory: cacheDirectory, origin: origin,
-                              configuration: .init(limitBytes: cacheLimitBytes, imageHost: imageHost))
+                              configuration: .init(limitBytes: cacheLimitBytes, imageHost: imageHost, warn: { console.warn($0) }))
     }
 
     /// Images over HTTP(S) with the options' connections and CA file.

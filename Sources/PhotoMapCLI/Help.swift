@@ -47,7 +47,7 @@ enum Help {
     }
 
     private static func optionLines(_ options: [OptionSpec]) -> String {
-        lines(options.map { ($0.synopsis, $0.help + ($0.isRequired ? " (required)" : "")) })
+        lines(options.map { ($0.synopsis, $0.fullHelp) })
     }
 
     /// Two aligned columns.

@@ -74,25 +74,35 @@ public enum PhotoMap {
     }
 }
 
-/// Any error as the message a user reads and the exit status scripts test.
+/// Any error as the message a user reads and the exit status scripts test: what failed, in the
+/// library's words, then what the user can do about it, which only the command line knows.
 struct ErrorReport {
     let message: String
     let exitStatus: Int32
 
     init(_ error: any Error) {
+        let text = String(describing: error)
+        message = text + (Self.advice(for: error).map { "; " + $0 } ?? "")
         switch error {
-        case let usage as UsageError:
-            message = usage.description
-            exitStatus = 2
-        case FlickrError.missingAPIKey:
-            message = String(describing: error)
-            exitStatus = 2
-        case let error as any CustomStringConvertible & Error:
-            message = error.description
-            exitStatus = 1
-        default:
-            message = error.localizedDescription
-            exitStatus = 1
+        case is UsageError, FlickrError.missingAPIKey: exitStatus = 2
+        default: exitStatus = 1
+        }
+    }
+
+    /// What to do about `error`, where there is something.
+    static func advice(for error: any Error) -> String? {
+        switch error {
+        case FlickrError.missingAPIKey: "pass --api-key KEY or set FLICKR_API_KEY"
+        case FlickrError.notCached: "run the same command once online first"
+        case FlickrError.unknownPlace: "the ids are in `photomap places`"
+        case FlickrError.rateStateUnavailable: "photomap needs a writable cache folder (--cache DIR) to stay under Flickr's limit"
+        case ThumbnailError.diskFull: "free some space or run `photomap cache prune`"
+        case ThumbnailError.fixtureImageMissing: "run scripts/setup (or photomap-fixture-images)"
+        case PageError.leafletMissing: "apt-get install libjs-leaflet libjs-leaflet.markercluster (or set PHOTOMAP_LEAFLET_DIR)"
+        case PageError.assetsMissing, LocationError.gazetteerMissing: "run photomap from its build folder or checkout (scripts/setup)"
+        case let error as SQLiteError where error.path.hasSuffix(LocalIndex.fileName): "`photomap index rebuild` makes it anew"
+        case ServerError.cannotListen: "choose another address or port with --listen"
+        default: nil
         }
     }
 }

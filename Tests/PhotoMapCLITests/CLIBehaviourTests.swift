@@ -50,6 +50,19 @@ struct CLIBehaviourTests {
         #expect(ErrorReport(ThumbnailError.diskFull(path: "/c")).exitStatus == 1)
     }
 
+    @Test("the library says what failed; the command line adds what to do about it")
+    func advice() {
+        #expect(ThumbnailError.diskFull(path: "/c").description == "the disk holding the cache is full (/c)")
+        #expect(ErrorReport(ThumbnailError.diskFull(path: "/c")).message
+                == "the disk holding the cache is full (/c); free some space or run `photomap cache prune`")
+        let index = SQLiteError(message: "file is not a database", code: 26, path: "/c/index.sqlite")
+        #expect(!index.description.contains("photomap"))
+        #expect(ErrorReport(index).message.hasSuffix("; `photomap index rebuild` makes it anew"))
+        #expect(ErrorReport(SQLiteError(message: "busy", code: 5, path: "/c/thumbs/.journal.sqlite")).message.contains("rebuild") == false)
+        #expect(ErrorReport(HTTPError.status(404, url: "u")).message == "u answered HTTP 404")
+        #expect(ErrorReport(LocationError.gazetteerMissing("g")).message.hasSuffix("(scripts/setup)"))
+    }
+
     @Test("the cache folder: --cache, else PHOTOMAP_CACHE, else ./Cache when present, else XDG")
     func cacheFolder() throws {
         let parser = ArgumentParser(globalOptions: Configuration.globalOptions, commands: [PlacesCommand.spec])

@@ -137,7 +137,7 @@ struct EmbeddedCatalogEndToEndTests {
     func unknownPlace() throws {
         let result = try PhotomapBinary.run(["photos", "--place", "../../etc"])
         #expect(result.status == 1)
-        #expect(result.stderr == "photomap: error: no place with id \"../../etc\" in the embedded catalog (see `photomap places`)\n")
+        #expect(result.stderr == "photomap: error: no place with id \"../../etc\" in the embedded catalog; the ids are in `photomap places`\n")
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import PhotoMapKit
 import PhotoMapTestSupport
@@ -77,7 +76,7 @@ struct ServeEndToEndTests {
         let server = try serve("slow")
         let ids = photoIDs(on: try server.request("/places/\(london)?limit=5"))
         let id = try #require(ids.last)
-        let statuses = Mutex<[Int]>([])
+        let statuses = Locked<[Int]>([])
         let threads = (0..<100).map { _ in
             Thread {
                 let status = (try? server.request("/squares/\(id)").status) ?? 0
@@ -117,6 +116,10 @@ struct ServeEndToEndTests {
         #expect(try server.request("/places/\(newYork)?limit=lots").status == 400)
         #expect(try server.request("/api/find?q=").status == 400)
         #expect(try server.request("/api/search?q=bridge&radius=-1").status == 400)
+        // Another site's page may not make the browser ask here; this site's own pages may.
+        #expect(try server.request("/places/\(newYork)", headers: ["Sec-Fetch-Site": "cross-site"]).status == 403)
+        #expect(try server.request("/api/find?q=Paris", headers: ["Sec-Fetch-Site": "cross-site"]).status == 403)
+        #expect(try server.request("/", headers: ["Sec-Fetch-Site": "same-origin"]).status == 200)
         let huge = try server.request("/", headers: ["X-Huge": String(repeating: "x", count: 100_000)])
         #expect([413, 431].contains(huge.status))
         #expect(try server.request("/").status == 200, "still serving")
@@ -145,6 +148,10 @@ struct ServeEndToEndTests {
 
     @Test("photo pages viewed are remembered, most recent first, and `photomap recent` lists them")
     func recents() throws {
+        // Before any view, `recent` lists none and writes nothing.
+        let none = try PhotomapBinary.run(["recent", "--json"], environment: ["PHOTOMAP_CACHE": folder.url.path])
+        #expect(none.status == 0 && none.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(none.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("recent.json").path))
         let server = try serve()
         let ids = photoIDs(on: try server.request("/places/\(capeTown)?limit=4"))
         for id in [ids[0], ids[1], ids[2], ids[0]] { #expect(try server.request("/photos/\(id)").status == 200) }

@@ -190,6 +190,53 @@ struct FlickrRESTTransportTests {
         #expect(RetryPolicy.isTransient(status: 429) && RetryPolicy.isTransient(status: 503) && !RetryPolicy.isTransient(status: 404))
     }
 
+    @Test("on the multi loop, a 503 with Retry-After holds back the host's whole queue until then")
+    func hostPausedByRetryAfter() async throws {
+        let images = LoopbackServer.images
+        // One connection: the others queue behind the first, and the 503 frees the slot for them.
+        let origin = HTTPImageOrigin(settings: HTTPSettings(retryPolicy: RetryPolicy(maximumAttempts: 2, baseDelay: 0.01)),
+                                     connectionsPerHost: 1)
+        let first = "/retry-date/\(UUID().uuidString)/square-1.png"
+        let asked = Date().timeIntervalSinceReferenceDate
+        async let retried = Self.fetched(origin, images.url(first))
+        while try images.count(of: first) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        let others = try await withThrowingTaskGroup(of: TimeInterval.self) { group in
+            for n in 2...4 {
+                group.addTask { try await Self.fetched(origin, images.url("/ok/square-\(n).png?pause=\(UUID().uuidString)")) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let firstDone = try await retried
+        // Retry-After is a date 2 s ahead, to the second: 1 to 2 s. Without the pause the others
+        // would be done within milliseconds of the 503, long before the retry.
+        #expect(firstDone - asked >= 0.9, "the retry waited")
+        #expect(others.allSatisfy { $0 >= firstDone - 0.01 }, "the others waited, and the retry went first: \(others.map { $0 - firstDone })")
+    }
+
+    /// When `url`'s body arrived through `origin`, as a reference-date time.
+    private static func fetched(_ origin: HTTPImageOrigin, _ url: String) async throws -> TimeInterval {
+        try await withCheckedThrowingContinuation { continuation in
+            origin.fetch(url) { result in
+                continuation.resume(with: result.map { _ in Date().timeIntervalSinceReferenceDate })
+            }
+        }
+    }
+
+    @Test("an option libcurl refuses stops the request before it goes out (fail closed)")
+    func failClosed() async throws {
+        let images = LoopbackServer.images
+        let path = "/ok/fail-closed-\(UUID().uuidString).png"
+        // libcurl refuses string options over 8 MB (CURL_MAX_INPUT_LENGTH): here the CA file's path.
+        let settings = HTTPSettings(retryPolicy: .never, caBundle: String(repeating: "x", count: 9_000_000))
+        let error = #expect(throws: HTTPError.self) { try HTTPClient(settings: settings).get(images.url(path)) }
+        guard case .optionRefused? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(try images.count(of: path) == 0, "no request went out")
+        let cache = ThumbnailCache(cacheDirectory: try TemporaryFolder().url, origin: HTTPImageOrigin(settings: settings))
+        let result = await cache.result(for: Photo(id: "1", images: [.square: ImageReference(url: images.url(path))]))
+        guard case .failure(.download(.optionRefused)) = result else { Issue.record("got \(result)"); return }
+        #expect(try images.count(of: path) == 0)
+    }
+
     @Test("--offline without a cached answer is a clear error and makes no request")
     func offlineMiss() throws {
         let folder = try TemporaryFolder()

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import PhotoMapKit
 import PhotoMapTestSupport
@@ -113,8 +112,8 @@ struct FlickrRecordTests {
 struct FlickrRateLimiterTests {
     /// A clock the test moves; sleeping moves it.
     final class Clock: Sendable {
-        let now = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-        let waits = Mutex<[TimeInterval]>([])
+        let now = Locked(Date(timeIntervalSince1970: 1_800_000_000))
+        let waits = Locked<[TimeInterval]>([])
         var date: Date { now.withLock { $0 } }
         func sleep(_ seconds: TimeInterval) {
             waits.withLock { $0.append(seconds) }
@@ -157,7 +156,7 @@ struct FlickrRateLimiterTests {
     func shared() throws {
         let folder = try TemporaryFolder(), clock = Clock()
         for _ in 0..<60 { _ = try limiter(folder, clock: clock).reserve() }  // empties the bucket
-        let waits = Mutex<[TimeInterval]>([])
+        let waits = Locked<[TimeInterval]>([])
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
             // Each its own limiter: its own file descriptor, so only flock orders them.
             let wait = (try? limiter(folder, clock: clock).reserve()) ?? -1
@@ -168,14 +167,15 @@ struct FlickrRateLimiterTests {
         #expect(slots == Array(1...16))
     }
 
-    @Test("the bucket's file is named by a hash of the key, never the key, one per key")
+    @Test("the bucket's file (and its lock beside it) is named by a hash of the key, never the key, one per key")
     func fileName() throws {
         let folder = try TemporaryFolder(), clock = Clock()
         let key = "0123456789abcdef0123456789abcdef"
         let bucket = limiter(folder, key: key, clock: clock)
         _ = try bucket.reserve()
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("rate").path)
-        #expect(names.count == 1 && !names[0].contains(key) && !names[0].contains(key.prefix(8)))
+        #expect(Set(names) == [bucket.file.lastPathComponent, bucket.file.lastPathComponent + ".lock"])
+        #expect(names.allSatisfy { !$0.contains(key) && !$0.contains(key.prefix(8)) })
         #expect(!(try String(contentsOf: bucket.file, encoding: .utf8)).contains(key))
         #expect(limiter(folder, key: "other", clock: clock).file != bucket.file)
     }
@@ -196,7 +196,7 @@ struct FlickrRateLimiterTests {
         let folder = try TemporaryFolder()
         try Data().write(to: folder.url.appendingPathComponent("rate"))  // a file where the folder goes
         let error = #expect(throws: FlickrError.self) { try limiter(folder, clock: Clock()).acquire() }
-        #expect(error?.description.contains("writable cache folder") == true)
+        #expect(error?.description.contains("cannot keep count of Flickr API calls") == true)
     }
 }
 

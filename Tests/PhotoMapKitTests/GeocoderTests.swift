@@ -199,6 +199,15 @@ struct LocalIndexTests {
         #expect(throws: Never.self) { try index.search(query, near: nil, radiusKilometres: 1, limit: 5) }
     }
 
+    @Test("a radius below zero or not a number finds nothing, and does not trap (scripts/fuzz local-search)",
+          arguments: [-1, -Double.infinity, Double.nan, -Double.nan])
+    func impossibleRadius(radius: Double) throws {
+        try index.add([record("1", "gate", 52.5, 13.4)])
+        let centre = try #require(Coordinate(latitude: 52.5, longitude: 13.4))
+        #expect(try index.search("gate", near: centre, radiusKilometres: radius, limit: 5).isEmpty)
+        #expect(try index.search("gate", near: nil, radiusKilometres: radius, limit: 5).count == 1)
+    }
+
     @Test("adding a record again replaces it; removeAll empties the index")
     func replaceAndClear() throws {
         try index.add([record("1", "old words", 1, 1)])

@@ -10,6 +10,16 @@ struct HTMLTests {
         #expect(HTML.text("<img src=x onerror=alert(1)> & \"q\" 'a'") == "&lt;img src=x onerror=alert(1)&gt; &amp; &quot;q&quot; &#39;a&#39;")
     }
 
+    @Test("a markup character followed by a combining mark is escaped too (scripts/fuzz html)", arguments: ["\"", "'", "<", ">", "&"])
+    func combiningMarks(markup: String) {
+        // Compared as Characters, `"` + U+0301 is not `"`: it went out raw and closed an attribute value,
+        // so that `alt="…"` could gain an event handler from a photo's title.
+        let escaped = HTML.text(markup + "\u{301} onerror=alert(1) x=" + markup + "\u{30B}")
+        #expect(!escaped.unicodeScalars.contains { "\"'<>".unicodeScalars.contains($0) })
+        #expect(escaped.hasPrefix("&") && escaped.contains("\u{301} onerror=alert(1)"))
+        #expect(HTML.safeDescription("&#0;&#0;&\u{30B}2;") == "&amp;#0;&amp;#0;&amp;\u{30B}2;")
+    }
+
     @Test("JSON inside a script element cannot close it or open a comment")
     func scriptJSON() throws {
         let json = try HTML.scriptJSON(["title": "</script><script>alert(1)</script> <!-- & \u{2028}"])
@@ -26,6 +36,8 @@ struct HTMLTests {
         ("<script>alert(1)</script>safe<img src=x onerror=alert(1)>", "safe"),
         ("line one\nline two<br/>three", "line one<br>line two<br>three"),
         ("5 &lt; 6 &amp;&amp; <a href=\"http://a.example\">open", "5 &lt; 6 &amp;&amp; <a href=\"http://a.example\" rel=\"nofollow noopener noreferrer\">open</a>"),
+        // scripts/fuzz html: control characters in a link Foundation's URL parser accepts (it percent-encodes them).
+        ("<a href=\"https://oSubstrine/x?a=1&amx.examle\u{01}\u{0}\u{0}\u{08}p\">ok</a>", "ok"),
     ])
     func safeDescription(input: String, expected: String) {
         #expect(HTML.safeDescription(input) == expected)
@@ -34,7 +46,8 @@ struct HTMLTests {
     @Test("only absolute http(s) URLs are web URLs", arguments: [
         ("https://example.org/a", true), ("HTTP://example.org", true), ("javascript:alert(1)", false),
         ("file:///etc/passwd", false), ("//evil.example/x", false), ("photos/1.html", false),
-        ("https://example.org/\"><script>", false),
+        ("https://example.org/\"><script>", false), ("https://Example.org/a\u{7F}", false), ("https://Example.org/a b", false),
+        ("https://Example.org/a\u{85}b", false),
     ])
     func webURL(url: String, accepted: Bool) {
         #expect((HTML.webURL(url) != nil) == accepted)

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 @testable import PhotoMapKit
 import PhotoMapTestSupport
@@ -28,7 +27,7 @@ private func square(_ cache: ThumbnailCache, _ photo: Photo) async -> Result<URL
 
 /// Counts fetches and answers after 0.3 s, so concurrent requests overlap.
 private final class SlowCountingOrigin: ImageOrigin {
-    private let fetched = Mutex(0)
+    private let fetched = Locked(0)
     let body: Data
     var fetches: Int { fetched.withLock { $0 } }
 
@@ -349,7 +348,17 @@ struct ThumbnailCacheTests {
           .enabled(if: TinyDisk.canMount, "needs root to mount a tmpfs"))
     func diskFull() async throws {
         let disk = try TinyDisk(kilobytes: 64)
-        let full = ThumbnailCache(cacheDirectory: disk.url, origin: HTTPImageOrigin(retryPolicy: .never))
+        let (failures, corrupt) = await fill(disk.url)
+        #expect(failures.contains { if case .diskFull = $0 { true } else { false } })
+        #expect(corrupt == 0)
+        // The cache (its journal and lock file open on the disk) is gone before the disk is unmounted.
+        withExtendedLifetime(disk) {}
+    }
+
+    /// Fetches medium images into a cache in `folder` until it is full: the failures, and the corrupt
+    /// entries `verify` then finds.
+    private func fill(_ folder: URL) async -> ([ThumbnailError], Int) {
+        let full = ThumbnailCache(cacheDirectory: folder, origin: HTTPImageOrigin(retryPolicy: .never))
         var failures: [ThumbnailError] = []
         for index in 100..<160 {
             let medium = Photo(id: "\(index)", images: [.medium: ImageReference(url: images.url("/ok/large-\(index).png"))])
@@ -357,8 +366,7 @@ struct ThumbnailCacheTests {
                 failures.append(error)
             }
         }
-        #expect(failures.contains { if case .diskFull = $0 { true } else { false } })
-        #expect(full.verify().corrupt == 0)
+        return (failures, full.verify().corrupt)
     }
 }
 

@@ -8,9 +8,12 @@ enum CacheCommand {
         summary: "show, check, trim or empty the thumbnail cache",
         options: [
             .flag("json", "print a JSON object instead of text (stats, verify)"),
-            .value("max-size", .text("SIZE"), "prune: keep at most SIZE, e.g. 200MB or 500KB"),
+            maxSizeOption,
         ],
         arguments: Action.declared)
+
+    /// `--max-size SIZE`.
+    static let maxSizeOption = OptionSpec.value("max-size", .size("SIZE"), "prune: keep at most SIZE, e.g. 200MB or 500KB (default: the cache limit)")
 
     /// What `cache` does.
     enum Action: String, CommandAction {
@@ -29,7 +32,7 @@ enum CacheCommand {
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let action = try parsed.action(Action.self)
         if parsed.has("max-size") && action != .prune { throw UsageError("--max-size goes with cache prune") }
-        let cache = try configuration.makeThumbnailCache()
+        let cache = try configuration.makeThumbnailCache(console: console)
         let json = parsed.has("json")
         switch action {
         case .stats:
@@ -48,10 +51,7 @@ enum CacheCommand {
                     + (report.abandonedTemporaryFiles > 0 ? "; removed \(report.abandonedTemporaryFiles) abandoned temporary files" : ""),
             ])
         case .prune:
-            let limit = try parsed.value("max-size").map { text throws(UsageError) in
-                guard let size = ByteSize.parse(text) else { throw UsageError("--max-size must be a size such as 200MB, not '\(text)'") }
-                return size
-            } ?? configuration.cacheLimitBytes
+            let limit = parsed.size(maxSizeOption) ?? configuration.cacheLimitBytes
             let removed = cache.prune(downTo: limit)
             console.print("removed \(removed.entries) entries (\(ByteSize.format(removed.bytes))); at most \(ByteSize.format(limit)) remain")
         case .clear:

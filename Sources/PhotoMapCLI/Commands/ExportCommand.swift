@@ -16,17 +16,20 @@ enum ExportCommand {
         """,
         options: [
             .value("out", .directory("DIR"), "the site's folder", required: true),
-            .value("limit", .text("N"), "at most N photos per place (default 100)"),
-            .value("places", .text("N"), "only the first N places (default: all)"),
+            limitOption,
+            placesOption,
         ])
+
+    /// `--limit N`.
+    static let limitOption = OptionSpec.value("limit", .integer("N", 1...FixtureSource.maximumResults), "at most N photos per place",
+                                              default: "100")
+    /// `--places N`.
+    static let placesOption = OptionSpec.value("places", .integer("N", 1...Int.max), "only the first N places (default: all)")
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let out = parsed.value("out") ?? ""
-        let limit = try PhotosCommand.limit(parsed.value("limit"))
-        let placeCount = try parsed.value("places").map { text throws(UsageError) in
-            guard let count = Int(text), count > 0 else { throw UsageError("--places must be a whole number above 0, not '\(text)'") }
-            return count
-        }
+        let limit = parsed.integer(limitOption) ?? 0
+        let placeCount = parsed.integer(placesOption)
         let source = try configuration.makeSource(console: console)
         let places = Array(try source.topPlaces().items.prefix(placeCount ?? .max))
         warnOfPacing(places: places.count, limit: limit, configuration: configuration, console: console)
@@ -41,7 +44,7 @@ enum ExportCommand {
         bar.finish()
 
         let writer = SiteWriter(root: URL(fileURLWithPath: out))
-        let builder = try MapOutput.siteBuilder(writer: writer, prefix: "", configuration: configuration)
+        let builder = try MapOutput.siteBuilder(writer: writer, prefix: "", configuration: configuration, console: console)
         let allPhotos = photosByPlace.flatMap(\.1)
         try MapOutput.prefetchImages(allPhotos, cache: builder.cache, console: console)
         try builder.writeAssets()

@@ -17,14 +17,17 @@ enum FindCommand {
         """,
         options: [
             Locations.nearOption,
-            .value("limit", .text("N"), "at most N locations (default 5)"),
+            limitOption,
         ] + AnnotationOutput.options + [MapOutput.option],
         arguments: .words("QUERY"))
+
+    /// `--limit N`.
+    static let limitOption = OptionSpec.value("limit", .integer("N", 1...1_000), "at most N locations", default: "5")
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let query = parsed.arguments.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else { throw UsageError("find needs a QUERY, e.g. photomap find \"Radio City Music Hall\"") }
-        let limit = try PhotosCommand.limit(parsed.value("limit") ?? "5")
+        let limit = parsed.integer(limitOption) ?? 0
         let destination = try AnnotationOutput.destination(parsed)
         let locations = Locations(configuration: configuration, console: console)
         let near = try locations.near(parsed)
@@ -45,7 +48,7 @@ enum FindCommand {
         }
         if let file = MapOutput.file(parsed, defaultName: "photomap-find-\(HTML.fileName(for: SearchTextSlug.slug(query))).html") {
             // Locations come from the gazetteer too, whatever the source.
-            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration, alsoFrom: [.geonames])
+            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration, console: console, alsoFrom: [.geonames])
             try builder.writeAssets()
             try builder.writeAnnotationsPage(at: file.lastPathComponent, title: annotations[0].title, subtitle: annotations[0].subtitle,
                                              annotations: annotations, focus: annotations[0].coordinate)

@@ -25,7 +25,7 @@ final class Locations {
     private static func openGazetteer(environment: [String: String], cacheDirectory: URL) throws -> any GazetteerLookup {
         guard let fixtures = FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv"),
               let catalog = FixtureSource.locateCatalog(environment: environment) else {
-            throw PageError.assetsMissing("the gazetteer Fixtures/gazetteer/cities.tsv")
+            throw LocationError.gazetteerMissing("Fixtures/gazetteer/cities.tsv")
         }
         return try GazetteerIndex.lookup(for: GazetteerSources(folder: fixtures.appendingPathComponent("gazetteer"), catalog: catalog),
                                          in: cacheDirectory)

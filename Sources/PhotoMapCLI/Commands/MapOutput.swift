@@ -16,19 +16,20 @@ enum MapOutput {
 
     /// A builder for a page at `file`: its own folders under "{stem}_files/"; its records come from the
     /// configured source and `alsoFrom`.
-    static func builder(for file: URL, configuration: Configuration,
+    static func builder(for file: URL, configuration: Configuration, console: Console,
                         alsoFrom sources: Set<PageCredits.Source> = []) throws -> (SiteBuilder, SiteWriter) {
         let writer = SiteWriter(root: file.deletingLastPathComponent())
         let stem = file.deletingPathExtension().lastPathComponent
-        return (try siteBuilder(writer: writer, prefix: "\(stem)_files/", configuration: configuration, alsoFrom: sources), writer)
+        return (try siteBuilder(writer: writer, prefix: "\(stem)_files/", configuration: configuration, console: console,
+                                alsoFrom: sources), writer)
     }
 
     /// A site builder over `writer`, crediting the configured source and `alsoFrom`; PHOTOMAP_CLUSTER_THRESHOLD
     /// overrides when pages are clustered ahead of time.
-    static func siteBuilder(writer: SiteWriter, prefix: String, configuration: Configuration,
+    static func siteBuilder(writer: SiteWriter, prefix: String, configuration: Configuration, console: Console,
                             alsoFrom sources: Set<PageCredits.Source> = []) throws -> SiteBuilder {
         var builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(environment: configuration.environment),
-                                  cache: try configuration.makeThumbnailCache(), adapter: configuration.adapter, prefix: prefix)
+                                  cache: try configuration.makeThumbnailCache(console: console), adapter: configuration.adapter, prefix: prefix)
         builder.credits = PageCredits(configuration.pageSources.union(sources))
         builder.catalogMirror = configuration.catalogMirror
         if let threshold = configuration.environment["PHOTOMAP_CLUSTER_THRESHOLD"].flatMap(Int.init) {

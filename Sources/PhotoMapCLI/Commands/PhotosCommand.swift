@@ -12,7 +12,7 @@ enum PhotosCommand {
         """,
         options: [
             .value("place", .text("ID"), "the place's id, from `photomap places`", required: true),
-            .value("limit", .text("N"), "at most N photos (default 100; Flickr gives at most \(FlickrSource.maximumResults))"),
+            limitOption,
         ] + AnnotationOutput.options + [
             .flag("prefetch", "fetch the listed photos' 75×75 squares into the thumbnail cache now"),
             MapOutput.option,
@@ -20,17 +20,17 @@ enum PhotosCommand {
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let placeID = parsed.value("place") ?? ""
-        let limit = try limit(parsed.value("limit"))
+        let limit = parsed.integer(limitOption) ?? 0
         let destination = try AnnotationOutput.destination(parsed)
         let source = try configuration.makeSource(console: console)
         let listing = try source.photos(inPlace: placeID, limit: limit)
         let prefetched = parsed.has("prefetch")
-            ? try Prefetcher.run(listing.items, cache: configuration.makeThumbnailCache(), console: console) : nil
+            ? try Prefetcher.run(listing.items, cache: configuration.makeThumbnailCache(console: console), console: console) : nil
         try write(listing, to: destination, title: "Photos of \(placeID)", configuration: configuration, console: console,
                   footer: "\(listing.items.count)\(listing.total.map { " of \($0)" } ?? "") photos")
         try Prefetcher.check(prefetched)
         if let file = MapOutput.file(parsed, defaultName: "photomap-photos-\(HTML.fileName(for: placeID)).html") {
-            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration)
+            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration, console: console)
             try MapOutput.prefetchImages(listing.items, cache: builder.cache, console: console)
             try builder.writeAssets()
             // The page is titled with the place's name when the top places know it.
@@ -58,11 +58,7 @@ enum PhotosCommand {
         }
     }
 
-    static func limit(_ text: String?) throws(UsageError) -> Int {
-        guard let text else { return 100 }
-        guard let value = Int(text), (1...FixtureSource.maximumResults).contains(value) else {
-            throw UsageError("--limit must be a whole number from 1 to \(FixtureSource.maximumResults), not '\(text)'")
-        }
-        return value
-    }
+    /// `--limit N`.
+    static let limitOption = OptionSpec.value("limit", .integer("N", 1...FixtureSource.maximumResults),
+                                              "at most N photos (Flickr gives at most \(FlickrSource.maximumResults))", default: "100")
 }

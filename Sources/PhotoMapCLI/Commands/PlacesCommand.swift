@@ -24,7 +24,7 @@ enum PlacesCommand {
             }
         }
         if let file = MapOutput.file(parsed, defaultName: "photomap-places.html") {
-            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration)
+            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration, console: console)
             try builder.writeAssets()
             // A standalone map has no place pages: each place links to its page on Flickr.
             try builder.writePlacesPage(at: file.lastPathComponent, title: "Top places", subtitle: "\(listing.items.count) places",

@@ -11,18 +11,19 @@ enum Prefetcher {
     static func run(_ photos: [Photo], size: PhotoSize = .square, label: String = "squares", cache: ThumbnailCache,
                     console: Console) throws -> PrefetchReport? {
         let bar = ProgressBar(console: console, label: "fetching \(label)")
-        let finished = DispatchSemaphore(value: 0)
-        let outcome = ReportBox()
+        let finished = DispatchGroup()
+        let outcome = Locked<PrefetchReport?>(nil)
+        finished.enter()
         cache.prefetch(photos, size: size, queue: DispatchQueue(label: "photomap.prefetch.progress"), progress: { progress in
             bar.update(done: progress.done, total: progress.total)
         }, completion: { report in
-            outcome.report = report
-            finished.signal()
+            outcome.withLock { $0 = report }
+            finished.leave()
         })
         finished.wait()
         bar.finish()
         cache.flush()
-        guard let report = outcome.report else { return nil }
+        guard let report = outcome.withLock({ $0 }) else { return nil }
         for failure in report.failures.prefix(reportedFailures) {
             console.warn("no \(label == "squares" ? "square" : "image") for photo \(failure.photoID): \(failure.error)")
         }
@@ -42,9 +43,4 @@ enum Prefetcher {
         guard let report, report.total > 0, report.succeeded == 0 else { return }
         throw CommandFailure("none of the \(report.total) images could be fetched (see the warnings above)")
     }
-}
-
-/// Carries the report from the completion's queue to the waiting thread (the semaphore orders the accesses).
-private final class ReportBox: @unchecked Sendable {
-    var report: PrefetchReport?
 }

@@ -15,11 +15,11 @@ enum RecentCommand {
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let destination = try AnnotationOutput.destination(parsed)
-        let photos = RecentPhotos(cacheDirectory: configuration.cacheDirectory).photos()
+        let photos = try RecentPhotos(cacheDirectory: configuration.cacheDirectory).photos()
         try PhotosCommand.write(Listing(items: photos), to: destination, title: "Recently viewed", configuration: configuration,
                                 console: console, footer: "\(photos.count) recently viewed photos")
         if let file = MapOutput.file(parsed, defaultName: "photomap-recent.html") {
-            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration)
+            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration, console: console)
             try MapOutput.prefetchImages(photos, cache: builder.cache, console: console)
             try builder.writeAssets()
             try builder.writePhotosPage(at: file.lastPathComponent, title: "Recently viewed", subtitle: "\(photos.count) photos",

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import PhotoMapKit
-import Synchronization
 
 /// `photomap search QUERY... --near …`: local search; every matching photo, place and landmark around a point.
 enum SearchCommand {
@@ -19,8 +18,8 @@ enum SearchCommand {
         """,
         options: [
             Locations.nearOption,
-            .value("radius", .text("KM"), "the search radius around --near (default 5)"),
-            .value("limit", .text("N"), "at most N results per query (default 100)"),
+            radiusOption,
+            limitOption,
         ] + AnnotationOutput.options + [MapOutput.option],
         arguments: .words("QUERY..."))
 
@@ -34,8 +33,12 @@ enum SearchCommand {
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let queries = parsed.arguments.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !queries.isEmpty else { throw UsageError("search needs a QUERY, e.g. photomap search bridge --near \"San Francisco\"") }
-        let radius = try radius(parsed.value("radius"), flickr: configuration.source == .flickr && !configuration.offline)
-        let limit = try PhotosCommand.limit(parsed.value("limit"))
+        let radius = parsed.number(radiusOption) ?? 0
+        // Flickr refuses a radius of 32 km or more.
+        if configuration.source == .flickr && !configuration.offline && radius >= 32 {
+            throw UsageError("--radius must be under 32 km for Flickr's photos.search, not \(parsed.value("radius") ?? "")")
+        }
+        let limit = parsed.integer(limitOption) ?? 0
         let destination = try AnnotationOutput.destination(parsed)
         let locations = Locations(configuration: configuration, console: console)
         let near = try locations.near(parsed)
@@ -45,7 +48,7 @@ enum SearchCommand {
         let search = try locations.search()
         // Each query on a thread of its own (they wait on SQLite or Flickr), with its own connection.
         let finished = DispatchGroup()
-        let found = Mutex([Answer?](repeating: nil, count: queries.count))
+        let found = Locked([Answer?](repeating: nil, count: queries.count))
         for (position, query) in queries.enumerated() {
             finished.enter()
             Thread {
@@ -70,7 +73,7 @@ enum SearchCommand {
         if let file = MapOutput.file(parsed, defaultName: "photomap-search-\(SearchTextSlug.slug(queries.joined(separator: " "))).html") {
             let annotations = answers.flatMap { $0.hits.map(\.annotation) }
             // The local index holds the embedded catalog beside what was fetched.
-            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration, alsoFrom: online ? [] : [.catalog])
+            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration, console: console, alsoFrom: online ? [] : [.catalog])
             try builder.writeAssets()
             try builder.writeAnnotationsPage(at: file.lastPathComponent, title: queries.joined(separator: ", "),
                                              subtitle: "\(annotations.count) results", annotations: annotations, focus: nil)
@@ -109,13 +112,9 @@ enum SearchCommand {
         }
     }
 
-    /// `--radius`: kilometres above 0; under 32 for Flickr, which refuses larger.
-    private static func radius(_ text: String?, flickr: Bool) throws(UsageError) -> Double {
-        guard let text else { return 5 }
-        guard let value = Double(text), value > 0, value.isFinite else {
-            throw UsageError("--radius must be a number of kilometres above 0, not '\(text)'")
-        }
-        if flickr && value >= 32 { throw UsageError("--radius must be under 32 km for Flickr's photos.search, not \(text)") }
-        return value
-    }
+    /// `--radius KM`: above 0 (half the Earth's circumference at most).
+    static let radiusOption = OptionSpec.value("radius", .number("KM", 0.001...20_000), "the search radius around --near", default: "5")
+    /// `--limit N`.
+    static let limitOption = OptionSpec.value("limit", .integer("N", 1...FixtureSource.maximumResults), "at most N results per query",
+                                              default: "100")
 }

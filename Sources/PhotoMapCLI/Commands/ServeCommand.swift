@@ -18,18 +18,20 @@ enum ServeCommand {
         server as their Host, and only GET and HEAD. Ctrl-C (or SIGTERM) stops it: answers in progress
         finish, for a few seconds at most.
         """,
-        options: [
-            .value("listen", .text("ADDRESS:PORT"), "where to listen: an IP address and port (default 127.0.0.1:8080; port 0: any free one)"),
-        ])
+        options: [listenOption])
+
+    /// `--listen ADDRESS:PORT`.
+    static let listenOption = OptionSpec.value("listen", .text("ADDRESS:PORT"), "where to listen: an IP address and a port (0: any free one)",
+                                               default: "127.0.0.1:8080")
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        let (address, port) = try listen(parsed.value("listen") ?? "127.0.0.1:8080")
+        let (address, port) = try listen(parsed.text(listenOption) ?? "")
         if !["127.0.0.1", "::1"].contains(address) {
             console.warn("listening on \(address): anyone who can reach this machine on port \(port) can browse this catalog")
         }
         let locations = Locations(configuration: configuration, console: console)
         _ = try locations.index()  // the embedded catalog is in the index before the first search
-        let cache = try configuration.makeThumbnailCache()
+        let cache = try configuration.makeThumbnailCache(console: console)
         let routes = ServerRoutes(services: .init(
             source: try configuration.makeSource(console: console), cache: cache,
             assets: try PageAssets.locate(environment: configuration.environment), adapter: configuration.adapter,
@@ -37,6 +39,8 @@ enum ServeCommand {
             finder: try locations.finder(),
             search: try locations.search(), recents: RecentPhotos(cacheDirectory: configuration.cacheDirectory),
             log: { console.warn($0) }))
+        // A port given is allowed before the first request can come; port 0's is known once bound.
+        if port != 0 { routes.allow(address: address, port: port) }
         let server = try HTTPServer(.init(address: address, port: port)) { routes.handle($0) }
         routes.allow(address: address, port: server.port)
         console.err("photomap: serving http://\(address.contains(":") ? "[\(address)]" : address):\(server.port)/ (Ctrl-C to stop)\n")
@@ -59,7 +63,7 @@ enum ServeCommand {
         return (address, port)
     }
 
-    /// Blocks until SIGINT or SIGTERM.
+    /// Blocks until SIGINT or SIGTERM; a second one, while stopping, ends the process at once.
     private static func waitForStopSignal() {
         let stop = DispatchSemaphore(value: 0)
         let sources = [SIGINT, SIGTERM].map { number in
@@ -71,5 +75,7 @@ enum ServeCommand {
         }
         stop.wait()
         sources.forEach { $0.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
     }
 }

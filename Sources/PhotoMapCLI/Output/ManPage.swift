@@ -55,7 +55,7 @@ enum ManPage {
 
     /// An option's `.TP` entry.
     private static func option(_ option: OptionSpec) -> [String] {
-        [".TP", optionTag(option), text(option.help) + (option.isRequired ? " (required)" : "")]
+        [".TP", optionTag(option), text(option.fullHelp)]
     }
 
     /// `\fB\-\-limit\fR \fIN\fR`, or `[\fIFILE\fR]` for an optional value.

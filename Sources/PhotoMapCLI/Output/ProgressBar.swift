@@ -1,15 +1,14 @@
 import Foundation
+import PhotoMapKit
 
 /// A one-line progress bar on standard error — done/total, rate and time left — drawn only when
 /// standard error is a terminal, never into pipes or files.
-final class ProgressBar: @unchecked Sendable {
+final class ProgressBar: Sendable {
     private let console: Console
     private let label: String
     private let started = Date()
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var lastDrawn = Date.distantPast
-    private var drawn = false
+    /// When it was last drawn, and whether anything is on the line.
+    private let state = Locked((lastDrawn: Date.distantPast, drawn: false))
 
     init(console: Console, label: String) {
         self.console = console
@@ -19,20 +18,19 @@ final class ProgressBar: @unchecked Sendable {
     /// Redraws (at most ten times a second, and always for the last step).
     func update(done: Int, total: Int) {
         guard console.errorIsTerminal, total > 0 else { return }
-        lock.withLock {
+        state.withLock { state in
             let now = Date()
-            guard done == total || now.timeIntervalSince(lastDrawn) >= 0.1 else { return }
-            lastDrawn = now
-            drawn = true
+            guard done == total || now.timeIntervalSince(state.lastDrawn) >= 0.1 else { return }
+            state = (now, true)
             console.err("\r\u{1B}[K" + Self.line(label: label, done: done, total: total, elapsed: now.timeIntervalSince(started)))
         }
     }
 
     /// Clears the line so what follows starts clean.
     func finish() {
-        lock.withLock {
-            if drawn { console.err("\r\u{1B}[K") }
-            drawn = false
+        state.withLock { state in
+            if state.drawn { console.err("\r\u{1B}[K") }
+            state.drawn = false
         }
     }
 

@@ -1,3 +1,6 @@
+import CSystem
+import Glibc
+
 /// Text as a terminal shows it: control characters made harmless, widths in columns.
 enum TerminalText {
     /// `text` with control characters (escape sequences, newlines, tabs) replaced by spaces,
@@ -30,25 +33,15 @@ enum TerminalText {
 
     private static func width(of character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
-        switch first.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format: return 0
-        default: break
-        }
-        if first.properties.isEmojiPresentation || character.unicodeScalars.count > 1 && first.properties.isEmoji {
-            return 2
-        }
-        return isWide(first.value) ? 2 : 1
+        _ = characterLocale
+        // An emoji sequence (ZWJ, a presentation selector) is drawn as one wide glyph.
+        if character.unicodeScalars.count > 1 && first.properties.isEmoji { return 2 }
+        // glibc's wcwidth knows the Unicode tables (wide East Asian, zero-width marks); a scalar it
+        // calls unprintable is shown as one column (control characters were replaced already).
+        let columns = wcwidth(wchar_t(bitPattern: first.value))
+        return columns >= 0 ? Int(columns) : 1
     }
 
-    /// East Asian Wide and Fullwidth ranges (Unicode UAX #11), the common blocks.
-    private static func isWide(_ value: UInt32) -> Bool {
-        switch value {
-        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-             0xFFE0...0xFFE6, 0x20000...0x3FFFD:
-            return true
-        default:
-            return false
-        }
-    }
+    /// wcwidth answers for the locale's character set: UTF-8's (glibc's built-in C.UTF-8), set once.
+    private static let characterLocale: Void = { setlocale(LC_CTYPE, "C.UTF-8") }()
 }

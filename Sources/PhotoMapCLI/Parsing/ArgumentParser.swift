@@ -34,7 +34,7 @@ struct ArgumentParser {
                     guard inlineValue == nil else { throw UsageError("--\(name) takes no value") }
                     parsed.options[name] = ""
                 } else if let inlineValue {
-                    parsed.options[name] = try checked(inlineValue, for: spec)
+                    parsed.options[name] = try spec.checked(inlineValue)
                 } else if spec.valueIsOptional {
                     // The next word is the value unless it is an option, or (for commands taking
                     // arguments) does not look like a file name for it.
@@ -48,7 +48,7 @@ struct ArgumentParser {
                     }
                 } else if let next = remaining.first, !next.hasPrefix("--") {
                     // A value may start with one dash (a negative latitude); "--" starts the next option.
-                    parsed.options[name] = try checked(next, for: spec)
+                    parsed.options[name] = try spec.checked(next)
                     remaining.removeFirst()
                 } else {
                     throw UsageError("--\(name) needs a value: \(spec.synopsis)")
@@ -64,12 +64,6 @@ struct ArgumentParser {
             }
         }
         return parsed
-    }
-
-    /// A value as given, when it is one of the option's choices (or it has none).
-    private func checked(_ value: String, for spec: OptionSpec) throws(UsageError) -> String {
-        guard let choices = spec.choices, !choices.contains(value) else { return value }
-        throw spec.notAChoice(value)
     }
 
     private func take(positional token: String, into parsed: inout ParsedArguments) throws(UsageError) {

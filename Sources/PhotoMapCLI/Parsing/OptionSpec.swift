@@ -11,6 +11,12 @@ struct OptionSpec: Sendable {
         case directory(String)
         /// One of these words, checked by the parser.
         case choice([String])
+        /// A whole number in the range, checked by the parser.
+        case integer(String, ClosedRange<Int>)
+        /// A finite number in the range, checked by the parser.
+        case number(String, ClosedRange<Double>)
+        /// A size in bytes above 0, as people type it ("200MB"), checked by the parser.
+        case size(String)
     }
 
     /// The long name without dashes ("limit").
@@ -23,15 +29,17 @@ struct OptionSpec: Sendable {
     var valueIsOptional = false
     /// Whether the command cannot run without it (`photos --place ID`).
     var isRequired = false
+    /// The value when it is not given, as it would be typed (shown by `--help`).
+    var defaultValue: String?
 
     /// A flag such as `--json`.
     static func flag(_ name: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, value: nil, help: help)
     }
 
-    /// An option with a value such as `--limit N` or `--out DIR`.
-    static func value(_ name: String, _ value: Value, _ help: String, required: Bool = false) -> OptionSpec {
-        OptionSpec(name: name, value: value, help: help, isRequired: required)
+    /// An option with a value such as `--limit N` or `--out DIR`, and its value when not given.
+    static func value(_ name: String, _ value: Value, _ help: String, required: Bool = false, default defaultValue: String? = nil) -> OptionSpec {
+        OptionSpec(name: name, value: value, help: help, isRequired: required, defaultValue: defaultValue)
     }
 
     /// An option whose value may be left out, such as `--map [FILE]`.
@@ -43,7 +51,8 @@ struct OptionSpec: Sendable {
     var valueName: String? {
         switch value {
         case nil: nil
-        case let .text(placeholder), let .file(placeholder), let .directory(placeholder): placeholder
+        case let .text(placeholder), let .file(placeholder), let .directory(placeholder), let .integer(placeholder, _),
+             let .number(placeholder, _), let .size(placeholder): placeholder
         case let .choice(words): words.joined(separator: "|")
         }
     }
@@ -60,12 +69,38 @@ struct OptionSpec: Sendable {
         return valueIsOptional ? "--\(name) [\(valueName)]" : "--\(name) \(valueName)"
     }
 
-    /// The usage error for a value outside its choices: "--source must be fixtures or flickr, not 'bing'".
-    func notAChoice(_ given: String) -> UsageError {
-        let words = choices ?? []
-        let list = words.count > 2
-            ? "one of " + words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
-            : words.joined(separator: " or ")
-        return UsageError("--\(name) must be \(list), not '\(given)'")
+    /// Its help with what the declaration adds: "(default 100)", "(required)".
+    var fullHelp: String {
+        help + (defaultValue.map { " (default \($0))" } ?? "") + (isRequired ? " (required)" : "")
+    }
+
+    /// `text` when it is a value this option takes (a choice, a number in range, a size); else the
+    /// usage error naming the option: "--limit must be a whole number from 1 to 4000, not 'lots'".
+    func checked(_ text: String, as label: String? = nil) throws(UsageError) -> String {
+        let fits: Bool, expected: String
+        switch value {
+        case let .choice(words)?:
+            fits = words.contains(text)
+            expected = words.count > 2 ? "one of " + words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
+                : words.joined(separator: " or ")
+        case let .integer(_, range)?:
+            fits = Int(text).map(range.contains) ?? false
+            expected = range.upperBound == .max ? "a whole number of at least \(range.lowerBound)"
+                : "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        case let .number(_, range)?:
+            fits = Double(text).map { $0.isFinite && range.contains($0) } ?? false
+            expected = "a number from \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound))"
+        case .size?:
+            fits = (ByteSize.parse(text) ?? 0) > 0
+            expected = "a size such as 200MB or 1GB"
+        default:
+            return text
+        }
+        guard fits else { throw UsageError("\(label ?? "--" + name) must be \(expected), not '\(text)'") }
+        return text
+    }
+
+    private static func plain(_ number: Double) -> String {
+        number == number.rounded() ? String(Int(number)) : String(number)
     }
 }

@@ -17,6 +17,26 @@ struct ParsedArguments: Sendable {
     /// An option's value.
     func value(_ name: String) -> String? { options[name] }
 
+    /// An option's value, or its declared default.
+    func text(_ option: OptionSpec) -> String? {
+        options[option.name] ?? option.defaultValue
+    }
+
+    /// A whole-number option's value, or its declared default (the parser checked the value).
+    func integer(_ option: OptionSpec) -> Int? {
+        (options[option.name] ?? option.defaultValue).flatMap { Int($0) }
+    }
+
+    /// A number option's value, or its declared default (the parser checked the value).
+    func number(_ option: OptionSpec) -> Double? {
+        (options[option.name] ?? option.defaultValue).flatMap { Double($0) }
+    }
+
+    /// A size option's value in bytes, or its declared default (the parser checked the value).
+    func size(_ option: OptionSpec) -> Int? {
+        (options[option.name] ?? option.defaultValue).flatMap(ByteSize.parse)
+    }
+
     /// The command's action (the parser has checked it is one of the declared ones).
     func action<Action: CommandAction>(_: Action.Type) throws(UsageError) -> Action {
         guard let word = arguments.first, let action = Action(rawValue: word) else {

@@ -30,6 +30,8 @@ final class CacheJournal: @unchecked Sendable {
         var flushScheduled = false
         /// This process's marker while `stored` holds entries not yet written.
         var marker: SessionMarker?
+        /// Markers of batches SQLite was too busy to take, merged into this one: removed with it.
+        var olderMarkers: [SessionMarker] = []
         /// Entries whose use was noted since `usedSince`: a busy server hits the same squares over and
         /// over, and a last use known to the minute is enough for the LRU order.
         var usedRecently: Set<String> = []
@@ -50,14 +52,18 @@ final class CacheJournal: @unchecked Sendable {
     let queue = DispatchQueue(label: "photomap.thumbnails.journal")
     private let store: DiskStore
     private let limitBytes: Int
-    private let batch = Mutex(Batch())
+    private let batch = Locked(Batch())
+    /// Where a failure to write the journal is told (once per process).
+    private let warn: @Sendable (String) -> Void
+    private let reportedFailure = Atomic<Bool>(false)
     // Used only on `queue` (or in deinit, when nothing else can): every method below that
     // touches it says "Runs on `queue`". Nil until first needed.
     private var database: SQLiteDatabase?
 
-    init(store: DiskStore, limitBytes: Int) {
+    init(store: DiskStore, limitBytes: Int, warn: @escaping @Sendable (String) -> Void) {
         self.store = store
         self.limitBytes = limitBytes
+        self.warn = warn
     }
 
     deinit {
@@ -97,26 +103,40 @@ final class CacheJournal: @unchecked Sendable {
     }
 
     private func note(_ change: (inout Batch) -> Void) {
+        scheduleWrite(after: Self.flushInterval, change)
+    }
+
+    /// Changes the batch and, unless a write is scheduled already, schedules one.
+    private func scheduleWrite(after delay: TimeInterval, _ change: (inout Batch) -> Void) {
         let schedule = batch.withLock { batch in
             change(&batch)
             defer { batch.flushScheduled = true }
             return !batch.flushScheduled
         }
-        if schedule { queue.asyncAfter(deadline: .now() + Self.flushInterval) { [weak self] in self?.writeBatch() } }
+        if schedule { queue.asyncAfter(deadline: .now() + delay) { [weak self] in self?.writeBatch() } }
+    }
+
+    /// What became of a batch.
+    enum WriteOutcome {
+        case written
+        /// SQLite was busy (another process writing) past its timeout: the batch waits for a retry.
+        case busy
+        /// SQLite failed otherwise (a full disk, a read-only folder): the batch is dropped, and its
+        /// marker stays behind so that the next process reconciles.
+        case failed
     }
 
     // MARK: - On the queue
 
-    /// Writes everything noted so far, then evicts if the stores took the folder past its limit;
-    /// false when the database refused (busy past its timeout), the notes kept for a retry soon.
+    /// Writes everything noted so far, then evicts if the stores took the folder past its limit.
     /// Runs on `queue`.
     @discardableResult
-    func writeBatch() -> Bool {
+    func writeBatch() -> WriteOutcome {
         let pending = batch.withLock { batch in
             defer { batch = Batch(usedRecently: batch.usedRecently, usedSince: batch.usedSince) }
             return batch
         }
-        guard !pending.stored.isEmpty || !pending.used.isEmpty || pending.counters != Counters() else { return true }
+        guard !pending.stored.isEmpty || !pending.used.isEmpty || pending.counters != Counters() else { return .written }
         do {
             let database = try opened()
             try database.transaction {
@@ -135,24 +155,27 @@ final class CacheJournal: @unchecked Sendable {
                     """, [.integer(Int64(counters.hits)), .integer(Int64(counters.misses)), .integer(Int64(counters.downloads)),
                           .integer(Int64(counters.failures))]).step()
             }
-            // Written: a crash from here on loses nothing, so the marker goes.
+            // Written: a crash from here on loses nothing, so the markers go.
             pending.marker?.remove()
+            pending.olderMarkers.forEach { $0.remove() }
             if !pending.stored.isEmpty, recordedBytes(in: database) > limitBytes {
                 evict(downTo: Int(Double(limitBytes) * Self.trimRatio), keeping: Set(pending.stored.keys))
             }
-            return true
-        } catch {
-            // Kept for the next try (a busy database), merged under anything noted meanwhile.
-            let schedule = batch.withLock { batch in
+            return .written
+        } catch let error as SQLiteError where error.isBusy {
+            // Kept for the next try, merged under anything noted meanwhile.
+            scheduleWrite(after: Self.retryInterval) { batch in
                 batch.stored.merge(pending.stored) { newer, _ in newer }
                 batch.used.merge(pending.used) { newer, _ in newer }
                 batch.counters = batch.counters.adding(pending.counters)
-                if batch.marker == nil { batch.marker = pending.marker }
-                defer { batch.flushScheduled = true }
-                return !batch.flushScheduled
+                if let marker = pending.marker { batch.olderMarkers.append(marker) }
             }
-            if schedule { queue.asyncAfter(deadline: .now() + Self.retryInterval) { [weak self] in self?.writeBatch() } }
-            return false
+            return .busy
+        } catch {
+            if reportedFailure.exchange(true, ordering: .relaxed) == false {
+                warn("the cache's journal could not be written (\(error)); it will be rebuilt from the disk")
+            }
+            return .failed
         }
     }
 
@@ -160,7 +183,7 @@ final class CacheJournal: @unchecked Sendable {
     /// `patience` seconds: what a process does before it exits. Runs off `queue`.
     func writeAll(patience: TimeInterval = 10) {
         let deadline = Date().addingTimeInterval(patience)
-        while !queue.sync(execute: { writeBatch() }) && Date() < deadline { usleep(UInt32(Self.retryInterval * 1e6)) }
+        while queue.sync(execute: { writeBatch() }) == .busy && Date() < deadline { usleep(UInt32(Self.retryInterval * 1e6)) }
     }
 
     private func recordedBytes(in database: SQLiteDatabase) -> Int {
@@ -233,13 +256,16 @@ final class CacheJournal: @unchecked Sendable {
                 """)
             for entry in entries {
                 let name = entry.url.lastPathComponent
-                if recorded.removeValue(forKey: name) != entry.bytes {
+                // Evicted by another process since the listing: no record comes back for it.
+                if recorded.removeValue(forKey: name) != entry.bytes, access(entry.url.path, F_OK) == 0 {
                     try upsert.bind([.text(name), .integer(Int64(entry.bytes)), .real(entry.lastUsed.timeIntervalSince1970)])
                     try upsert.step()
                 }
             }
+            // A record the listing lacks may be an entry stored since the folder was listed: only
+            // those whose file is really gone go.
             let delete = try database.prepare("DELETE FROM entries WHERE name = ?")
-            for name in recorded.keys {
+            for name in recorded.keys where access(store.path(named: name), F_OK) != 0 {
                 try delete.bind([.text(name)])
                 try delete.step()
             }
@@ -252,15 +278,16 @@ final class CacheJournal: @unchecked Sendable {
         try? opened().execute("DELETE FROM entries")
     }
 
-    /// The database, opened (and made) on first use. A file that is not a journal any more is
-    /// replaced by a new one, rebuilt from the disk. Runs on `queue`.
+    /// The database, opened (and made) on first use. A file that is not a journal (SQLite says it
+    /// is not a database, or corrupt) is replaced by a new one, rebuilt from the disk; any other
+    /// failure (busy, full, read-only) is thrown, the file left as it is. Runs on `queue`.
     private func opened() throws(SQLiteError) -> SQLiteDatabase {
         if let database { return database }
         try? FileManager.default.createDirectory(atPath: store.root.path, withIntermediateDirectories: true)
         let database: SQLiteDatabase
         do {
             database = try Self.open(file)
-        } catch {
+        } catch where error.isNotADatabase {
             for suffix in ["", "-wal", "-shm"] { unlink(file + suffix) }
             database = try Self.open(file)
         }
@@ -273,11 +300,15 @@ final class CacheJournal: @unchecked Sendable {
         return database
     }
 
+    /// Opens the journal, making its tables once (`user_version` 1): an open of a made journal
+    /// takes no write lock.
     private static func open(_ file: String) throws(SQLiteError) -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: file)
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+        let version = try database.prepare("PRAGMA user_version")
+        guard try version.step(), version.integer(0) == 0 else { return database }
         try database.execute("""
-            PRAGMA journal_mode = WAL;
-            PRAGMA synchronous = NORMAL;
+            BEGIN IMMEDIATE;
             CREATE TABLE IF NOT EXISTS entries (name TEXT PRIMARY KEY, bytes INTEGER NOT NULL, used REAL NOT NULL) WITHOUT ROWID;
             CREATE INDEX IF NOT EXISTS entries_by_use ON entries (used);
             CREATE TABLE IF NOT EXISTS totals (entries INTEGER NOT NULL, bytes INTEGER NOT NULL, hits INTEGER NOT NULL,
@@ -290,6 +321,8 @@ final class CacheJournal: @unchecked Sendable {
                 BEGIN UPDATE totals SET entries = entries - 1, bytes = bytes - OLD.bytes; END;
             CREATE TRIGGER IF NOT EXISTS entry_resized AFTER UPDATE OF bytes ON entries
                 BEGIN UPDATE totals SET bytes = bytes - OLD.bytes + NEW.bytes; END;
+            PRAGMA user_version = 1;
+            COMMIT;
             """)
         return database
     }
@@ -297,18 +330,17 @@ final class CacheJournal: @unchecked Sendable {
 
 /// A file under `flock` that says "this process has stores not yet in the journal": when its
 /// process dies, the lock goes with it, and the next process knows to reconcile.
-final class SessionMarker: @unchecked Sendable {
-    // Set once at creation; `remove()` runs once, from the journal's queue.
+final class SessionMarker: Sendable {
     private let path: String
     private let descriptor: Int32
+    private let removed = Atomic<Bool>(false)
 
     init?(folder: String) {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         path = "\(folder)/\(getpid())-\(UUID().uuidString)"
         descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return nil }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
+        // A marker it cannot make or lock is no marker (deinit then closes what was opened).
+        guard descriptor >= 0, flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             unlink(path)
             return nil
         }
@@ -316,8 +348,15 @@ final class SessionMarker: @unchecked Sendable {
 
     /// Removes the marker: everything it stood for is written.
     func remove() {
+        guard !removed.exchange(true, ordering: .relaxed) else { return }
         unlink(path)
         close(descriptor)
+    }
+
+    /// A marker released without `remove()` stays on disk, unlocked: its stores were never written,
+    /// and the next process to open the journal reconciles.
+    deinit {
+        if !removed.load(ordering: .relaxed) && descriptor >= 0 { close(descriptor) }
     }
 
     /// Removes the markers of processes that died; returns how many there were.

@@ -7,7 +7,7 @@ import Synchronization
 /// are kept by `CacheJournal`, cross-process locks by `EntryLocks`.
 final class DiskStore: Sendable {
     /// Shard folders known to exist, so each is created (and checked) once per process.
-    private let createdFolders = Mutex(Set<String>())
+    private let createdFolders = Locked(Set<String>())
 
     /// One cached image on disk.
     struct Entry: Sendable {
@@ -56,15 +56,11 @@ final class DiskStore: Sendable {
 
     /// The entry at `path` opened for reading when it holds a whole image (the same cheap check).
     func openWholeImage(atPath path: String) -> (file: OpenFile, bytes: Int, format: ImageDecoder.Format)? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        let file = OpenFile(descriptor)
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size >= 20 else { return nil }
+        guard let (file, size) = OpenFile.reading(path), size >= 20 else { return nil }
         var head = [UInt8](repeating: 0, count: 8), tail = [UInt8](repeating: 0, count: 12)
-        guard pread(descriptor, &head, 8, 0) == 8, pread(descriptor, &tail, 12, off_t(status.st_size) - 12) == 12,
+        guard pread(file.descriptor, &head, 8, 0) == 8, pread(file.descriptor, &tail, 12, off_t(size) - 12) == 12,
               ImageDecoder.isWhole(head: head, tail: tail), let format = ImageDecoder.format(of: head) else { return nil }
-        return (file, Int(status.st_size), format)
+        return (file, size, format)
     }
 
     /// Writes `data` as the entry `file`, whole or not at all (`AtomicFile`).
@@ -172,11 +168,21 @@ private extension NSError {
 /// An open file descriptor with one owner: closed when released, unless taken first (by MHD, which
 /// then closes it).
 public final class OpenFile: Sendable {
-    private let descriptor: Int32
+    fileprivate let descriptor: Int32
     private let taken = Atomic<Bool>(false)
 
-    init(_ descriptor: Int32) {
+    private init(_ descriptor: Int32) {
         self.descriptor = descriptor
+    }
+
+    /// Opens the file at `path` for reading, with its size in bytes; nil when it cannot be.
+    static func reading(_ path: String) -> (file: OpenFile, bytes: Int)? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        let file = OpenFile(descriptor)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return (file, Int(status.st_size))
     }
 
     deinit {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Cross-process locks on single cache entries, so processes sharing a cache folder fetch each
 /// image once: one byte of one lock file per entry (its offset taken from the entry's hash), held
@@ -12,6 +13,8 @@ final class EntryLocks: Sendable {
         case acquired
         /// Another process holds it: it is fetching the entry now.
         case heldElsewhere
+        /// The file system has no such locks (some FUSE, 9p and network mounts): go ahead unlocked.
+        case unsupported
     }
 
     /// How long to wait for another process before going ahead without the lock: a stopped process
@@ -24,10 +27,13 @@ final class EntryLocks: Sendable {
 
     private let path: String
     private let descriptor: Int32
+    private let warn: @Sendable (String) -> Void
+    private let warned = Atomic<Bool>(false)
 
-    /// Opens (creating) the lock file at `path`.
-    init(path: String) throws(ThumbnailError) {
+    /// Opens (creating) the lock file at `path`; `warn` hears once that locks are unsupported.
+    init(path: String, warn: @escaping @Sendable (String) -> Void) throws(ThumbnailError) {
         self.path = path
+        self.warn = warn
         descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw DiskStore.writeError(errno, path: path) }
     }
@@ -38,8 +44,11 @@ final class EntryLocks: Sendable {
 
     /// Tries to lock the entry named `name` (its 64-hex-digit hash) without waiting.
     func tryLock(_ name: String) throws(ThumbnailError) -> Attempt {
-        guard try change(name, to: F_WRLCK) else { return .heldElsewhere }
-        return .acquired
+        let attempt = try change(name, to: F_WRLCK)
+        if attempt == .unsupported, !warned.exchange(true, ordering: .relaxed) {
+            warn("the cache folder's file system has no record locks: processes sharing it may fetch an image twice")
+        }
+        return attempt
     }
 
     /// Releases the entry's lock.
@@ -47,8 +56,8 @@ final class EntryLocks: Sendable {
         _ = try? change(name, to: F_UNLCK)
     }
 
-    /// Sets the entry's byte to `type`; false when another open file holds it.
-    private func change(_ name: String, to type: Int32) throws(ThumbnailError) -> Bool {
+    /// Sets the entry's byte to `type`.
+    private func change(_ name: String, to type: Int32) throws(ThumbnailError) -> Attempt {
         var lock = flock()
         lock.l_type = Int16(type)
         lock.l_whence = Int16(SEEK_SET)
@@ -57,9 +66,10 @@ final class EntryLocks: Sendable {
         lock.l_len = 1
         while fcntl(descriptor, Self.setLockCommand, &lock) != 0 {
             if errno == EINTR { continue }
-            if errno == EAGAIN || errno == EACCES { return false }
+            if errno == EAGAIN || errno == EACCES { return .heldElsewhere }
+            if errno == EINVAL || errno == ENOLCK || errno == EOPNOTSUPP { return .unsupported }
             throw .writeFailed(path: path, reason: String(cString: strerror(errno)))
         }
-        return true
+        return .acquired
     }
 }

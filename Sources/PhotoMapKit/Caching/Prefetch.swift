@@ -21,13 +21,15 @@ public struct PrefetchReport: Sendable {
 }
 
 /// Counts a prefetch's answers as they arrive from any thread.
-final class PrefetchTally: @unchecked Sendable {
-    private let lock = NSLock()
+final class PrefetchTally: Sendable {
+    private struct Counts {
+        var done = 0
+        var failures: [(photoID: String, error: ThumbnailError)] = []
+        var lastReport = Date.distantPast
+    }
+
     private let total: Int
-    // Guarded by `lock`.
-    private var done = 0
-    private var failures: [(photoID: String, error: ThumbnailError)] = []
-    private var lastReport = Date.distantPast
+    private let counts = Locked(Counts())
     /// Progress is reported at most this often (and always at the end).
     static let reportInterval: TimeInterval = 0.05
 
@@ -37,17 +39,17 @@ final class PrefetchTally: @unchecked Sendable {
 
     /// Records one answer; returns the progress, whether it was the last, and whether progress is due.
     func record(_ result: Result<URL, ThumbnailError>, photoID: String) -> (PrefetchProgress, finished: Bool, due: Bool) {
-        lock.withLock {
-            done += 1
-            if case let .failure(error) = result { failures.append((photoID, error)) }
+        counts.withLock { counts in
+            counts.done += 1
+            if case let .failure(error) = result { counts.failures.append((photoID, error)) }
             let now = Date()
-            let due = done == total || now.timeIntervalSince(lastReport) >= Self.reportInterval
-            if due { lastReport = now }
-            return (PrefetchProgress(total: total, done: done, failed: failures.count), done == total, due)
+            let due = counts.done == total || now.timeIntervalSince(counts.lastReport) >= Self.reportInterval
+            if due { counts.lastReport = now }
+            return (PrefetchProgress(total: total, done: counts.done, failed: counts.failures.count), counts.done == total, due)
         }
     }
 
     var report: PrefetchReport {
-        lock.withLock { PrefetchReport(total: total, succeeded: done - failures.count, failures: failures) }
+        counts.withLock { PrefetchReport(total: total, succeeded: $0.done - $0.failures.count, failures: $0.failures) }
     }
 }

@@ -19,12 +19,16 @@ public final class ThumbnailCache: Sendable {
         public var maximumDownloadsInProgress: Int
         /// Builds square URLs for records without `url_*` extras.
         public var imageHost: ImageHost
+        /// Where the cache tells what it could not do without failing a request (its journal).
+        public var warn: @Sendable (String) -> Void
 
         /// 512 MB and up to 128 images in progress by default.
-        public init(limitBytes: Int = 512 << 20, maximumDownloadsInProgress: Int = 128, imageHost: ImageHost = .flickr) {
+        public init(limitBytes: Int = 512 << 20, maximumDownloadsInProgress: Int = 128, imageHost: ImageHost = .flickr,
+                    warn: @escaping @Sendable (String) -> Void = { _ in }) {
             self.limitBytes = limitBytes
             self.maximumDownloadsInProgress = max(maximumDownloadsInProgress, 1)
             self.imageHost = imageHost
+            self.warn = warn
         }
     }
 
@@ -37,14 +41,15 @@ public final class ThumbnailCache: Sendable {
     let journal: CacheJournal
     private let origin: any ImageOrigin
     private let pool = WorkPool()
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
-    /// Downloads in flight by key, those waiting for a slot, and the entry locks once opened.
+    /// Downloads in flight by key, those waiting for a slot, requesters whose hit is being verified
+    /// (by request id, so a cancel finds them), and the entry locks once opened.
     private struct State {
         var inFlight: [String: Download] = [:]
-        /// Keys waiting for a slot, oldest first from `queuedHead`.
-        var queued: [String] = []
-        var queuedHead = 0
+        var verifying: [Int: Waiter] = [:]
+        /// Keys waiting for a slot, oldest first.
+        var queued = FIFO<String>()
         var inProgress = 0
         var locks: EntryLocks?
     }
@@ -52,7 +57,7 @@ public final class ThumbnailCache: Sendable {
     /// Creates a cache in `{cacheDirectory}/thumbs` fetching from `origin`.
     public init(cacheDirectory: URL, origin: any ImageOrigin, configuration: Configuration = Configuration()) {
         store = DiskStore(root: cacheDirectory.appendingPathComponent("thumbs"))
-        journal = CacheJournal(store: store, limitBytes: configuration.limitBytes)
+        journal = CacheJournal(store: store, limitBytes: configuration.limitBytes, warn: configuration.warn)
         self.origin = origin
         self.configuration = configuration
     }
@@ -63,7 +68,7 @@ public final class ThumbnailCache: Sendable {
             if let locks = state.locks { return locks }
             let file = store.root.appendingPathComponent(".fetching.lock")
             try store.createFolder(of: file)
-            let locks = try EntryLocks(path: file.path)
+            let locks = try EntryLocks(path: file.path, warn: configuration.warn)
             state.locks = locks
             return locks
         }
@@ -87,7 +92,7 @@ public final class ThumbnailCache: Sendable {
 
     /// Asks for a photo's image and waits for it; cancelling the task cancels this requester only.
     public func image(for photo: Photo, size: PhotoSize = .square) async throws(ThumbnailError) -> URL {
-        let holder = Mutex<ThumbnailRequest?>(nil)
+        let holder = Locked<ThumbnailRequest?>(nil)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let request = image(for: photo, size: size, queue: .global()) { continuation.resume(returning: $0) }
@@ -112,9 +117,14 @@ public final class ThumbnailCache: Sendable {
     /// hit: the file opened for reading (for a server to send as it is). Nil on a miss, which
     /// `image(for:)` then fetches.
     public func openCachedImage(for photo: Photo, size: PhotoSize = .square) -> CachedImage? {
+        openCachedImage(for: photo, size: size, countingHit: true)
+    }
+
+    /// The same, for a request that counted as a miss already (the image was just fetched for it).
+    func openCachedImage(for photo: Photo, size: PhotoSize, countingHit: Bool) -> CachedImage? {
         guard let (name, image) = lookUp(photo, size: size) else { return nil }
         journal.noteUsed(name, bytes: image.bytes)
-        journal.noteCounters(Counters(hits: 1))
+        if countingHit { journal.noteCounters(Counters(hits: 1)) }
         return CachedImage(name: name, file: image.file, bytes: image.bytes, format: image.format)
     }
 
@@ -190,36 +200,39 @@ public final class ThumbnailCache: Sendable {
         }
         // A file damaged in the middle passes the cheap check: callers that will use the image get a
         // full decode, on the pool; a file that fails it is a miss, removed and fetched again.
+        state.withLock { $0.verifying[id] = waiter }
         pool.submit { [self] in
-            guard (try? Data(contentsOf: file)).flatMap({ try? ImageDecoder.check($0) }) == nil else {
-                journal.noteCounters(Counters(hits: 1))
-                return deliver(.success(file), to: waiter)
+            let whole = (try? Data(contentsOf: file)).flatMap({ try? ImageDecoder.check($0) }) != nil
+            // Cancelled meanwhile: the cancel has answered it.
+            guard let waiter = state.withLock({ $0.verifying.removeValue(forKey: id) }) else { return }
+            guard whole else {
+                unlink(file.path)
+                return request(source, id: id, waiter: waiter)
             }
-            unlink(file.path)
-            request(source, id: id, waiter: waiter)
+            journal.noteCounters(Counters(hits: 1))
+            deliver(.success(file), to: waiter)
         }
     }
 
     /// Removes one requester; the download goes on for the others (and for the disk).
     func cancel(_ request: ThumbnailRequest) {
         guard let key = request.key else { return }
-        let waiter = state.withLock { $0.inFlight[key]?.waiters.removeValue(forKey: request.id) }
+        let waiter = state.withLock { state in
+            state.verifying.removeValue(forKey: request.id) ?? state.inFlight[key]?.waiters.removeValue(forKey: request.id)
+        }
         if let waiter { deliver(.failure(.cancelled), to: waiter) }
     }
 
     /// Starts queued downloads while fewer than `maximumDownloadsInProgress` are in progress.
     private func startQueuedDownloads() {
         let starting = state.withLock { state -> [(String, Download)] in
-            let room = min(configuration.maximumDownloadsInProgress - state.inProgress, state.queued.count - state.queuedHead)
-            guard room > 0 else { return [] }
-            let keys = state.queued[state.queuedHead..<(state.queuedHead + room)]
-            state.queuedHead += room
-            if state.queuedHead == state.queued.count {
-                state.queued.removeAll(keepingCapacity: true)
-                state.queuedHead = 0
+            var starting: [(String, Download)] = []
+            while state.inProgress < configuration.maximumDownloadsInProgress, let key = state.queued.popFirst() {
+                guard let download = state.inFlight[key] else { continue }
+                state.inProgress += 1
+                starting.append((key, download))
             }
-            state.inProgress += room
-            return keys.compactMap { key in state.inFlight[key].map { (key, $0) } }
+            return starting
         }
         for (key, download) in starting { begin(key, download) }
     }

@@ -21,7 +21,7 @@ public enum ThumbnailError: Error, CustomStringConvertible, Sendable, Equatable 
     /// The requester cancelled (other requesters of the same image are unaffected).
     case cancelled
 
-    /// A sentence a user can act on.
+    /// What failed, with what (the command line adds what to do about it).
     public var description: String {
         switch self {
         case let .noImage(id): return "photo \(id) has no image URL to make a square from"
@@ -30,10 +30,10 @@ public enum ThumbnailError: Error, CustomStringConvertible, Sendable, Equatable 
         case let .lengthMismatch(url, expected, received):
             return "\(url) sent \(received) of the \(expected) bytes it announced; nothing was cached"
         case let .invalidImage(url, error): return "\(url) is \(error); nothing was cached"
-        case let .diskFull(path): return "the disk holding the cache is full (\(path)): free some space or run `photomap cache prune`"
+        case let .diskFull(path): return "the disk holding the cache is full (\(path))"
         case let .writeFailed(path, reason): return "cannot write to the cache at \(path): \(reason)"
         case let .fixtureImageMissing(path):
-            return "the embedded catalog's image \(path) is missing: run scripts/setup (or photomap-fixture-images)"
+            return "the embedded catalog's image \(path) is missing"
         case .cancelled: return "cancelled"
         }
     }

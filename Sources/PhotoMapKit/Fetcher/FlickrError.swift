@@ -17,7 +17,7 @@ public enum FlickrError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The count of calls made with the key (to stay under Flickr's limit) cannot be kept in the cache folder.
     case rateStateUnavailable(path: String, reason: String)
 
-    /// A sentence a user can act on.
+    /// What failed, with what (the command line adds what to do about it).
     public var description: String {
         switch self {
         case let .apiFailure(method, code, message):
@@ -27,16 +27,15 @@ public enum FlickrError: Error, CustomStringConvertible, Sendable, Equatable {
         case let .malformedAnswer(method, detail):
             return "Flickr's answer to \(method) is not valid: \(detail)"
         case .missingAPIKey:
-            return "the Flickr source needs an API key: pass --api-key KEY or set FLICKR_API_KEY"
+            return "the Flickr source needs an API key"
         case let .notCached(method):
-            return "--offline: no cached answer for \(method); run the same command once online first"
+            return "--offline: no cached answer for \(method)"
         case let .unknownPlace(id):
-            return "no place with id \"\(id)\" in the embedded catalog (see `photomap places`)"
+            return "no place with id \"\(id)\" in the embedded catalog"
         case let .catalogUnreadable(path, reason):
             return "cannot read the embedded catalog at \(path): \(reason)"
         case let .rateStateUnavailable(path, reason):
-            return "cannot keep count of Flickr API calls in \(path): \(reason); "
-                + "photomap needs a writable cache folder (--cache DIR) to stay under Flickr's limit"
+            return "cannot keep count of Flickr API calls in \(path): \(reason)"
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Paces calls to Flickr's REST API under Flickr's limit of 3,600 calls an hour per API key, for every
 /// photomap process using the key: a token bucket kept in the cache folder, in a file named by a hash
@@ -28,7 +27,7 @@ public struct FlickrRateLimiter: Sendable {
     private let notice: @Sendable (TimeInterval) -> Void
 
     /// Whether a wait was announced in this process.
-    private static let announced = Mutex(false)
+    private static let announced = Locked(false)
 
     /// A limiter for `apiKey` keeping its bucket under `{cacheDirectory}/rate/`; `notice` hears of the
     /// first long wait.
@@ -72,17 +71,15 @@ public struct FlickrRateLimiter: Sendable {
     /// Runs `change` on the bucket's tokens, refilled to now, under the lock; stores and returns the result.
     private func withBucket(_ change: (Double) -> Double) throws(FlickrError) -> Double {
         do {
-            return try LockedFile.withLock(file.path) { descriptor in
+            return try LockedFile.update(file.path) { contents in
                 let now = clock().timeIntervalSince1970
-                let fields = String(decoding: LockedFile.contents(of: descriptor).prefix(128), as: UTF8.self)
+                let fields = contents.map { String(decoding: $0.prefix(128), as: UTF8.self) }?
                     .split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
-                let empty = lseek(descriptor, 0, SEEK_END) == 0
-                // No file yet: a full bucket. An unreadable one (a crash mid-write): an empty one, the safe side.
-                let (stored, updated) = empty ? (capacity, now) : fields.count == 2 ? (fields[0], fields[1]) : (0, now)
+                // No file yet: a full bucket. An unreadable one (a damaged disk): an empty one, the safe side.
+                let (stored, updated) = fields.map { $0.count == 2 ? ($0[0], $0[1]) : (0, now) } ?? (capacity, now)
                 // A clock set back refills nothing, and the refill counts from now.
                 let tokens = change(min(capacity, stored + max(now - updated, 0) * refillPerSecond))
-                try LockedFile.replace(descriptor, with: Data("\(tokens) \(max(now, updated))\n".utf8))
-                return tokens
+                return (Data("\(tokens) \(max(now, updated))\n".utf8), tokens)
             }
         } catch {
             throw .rateStateUnavailable(path: file.path, reason: LockedFile.reason(error))

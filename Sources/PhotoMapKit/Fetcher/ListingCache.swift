@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// flickr.photos.search's answers kept as one growing listing per query (its parameters but `page`
 /// and `per_page`), in a `ResponseCache`. Any page of any size that the listing holds is answered from
@@ -32,7 +31,7 @@ struct ListingCache {
         var status: Status
     }
 
-    private static let lastLoaded = Mutex<Loaded?>(nil)
+    private static let lastLoaded = Locked<Loaded?>(nil)
 
     /// The key of the listing a request belongs to: its parameters without the paging.
     static func key(endpoint: String, method: String, parameters: [(key: String, value: String)]) -> String {

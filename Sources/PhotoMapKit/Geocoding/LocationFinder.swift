@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What can go wrong finding a location.
 public enum LocationError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -7,12 +6,15 @@ public enum LocationError: Error, CustomStringConvertible, Sendable, Equatable {
     case nothingFound(query: String)
     /// "lat,lon" with a latitude beyond ±90 or a longitude beyond ±180.
     case coordinateOutOfRange(String)
+    /// The offline gazetteer's files are not where photomap looked.
+    case gazetteerMissing(String)
 
     /// What failed, with what.
     public var description: String {
         switch self {
         case let .nothingFound(query): return "no location found for \"\(query)\""
         case let .coordinateOutOfRange(text): return "\(text): latitude must be within ±90 and longitude within ±180"
+        case let .gazetteerMissing(what): return "cannot find the gazetteer \(what)"
         }
     }
 }
@@ -59,7 +61,7 @@ public struct LocationFinder: Sendable {
 /// time: a server's first searches wait for the gazetteer together instead of each parsing it.
 final class LoadedOnce<Value: Sendable>: Sendable {
     private let load: @Sendable () throws -> Value
-    private let loaded = Mutex<Value?>(nil)
+    private let loaded = Locked<Value?>(nil)
 
     init(_ load: @escaping @Sendable () throws -> Value) {
         self.load = load

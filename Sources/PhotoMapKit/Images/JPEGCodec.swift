@@ -36,19 +36,7 @@ public enum JPEGCodec {
         return (Int(width), Int(height))
     }
 
-    /// A baseline JPEG of `image` at `quality` (1–100).
-    public static func encode(_ image: RGBAImage, quality: Int = 85) throws -> Data {
-        var output: UnsafeMutablePointer<UInt8>?
-        var size: UInt = 0
-        var message = [CChar](repeating: 0, count: 256)
-        let encoded = photomap_jpeg_encode(image.pixels, Int32(image.width), Int32(image.height), Int32(quality),
-                                           &output, &size, &message, message.count)
-        guard encoded == 1, let output else { throw ImageError.unencodable(Self.text(message)) }
-        defer { free(output) }
-        return Data(bytes: output, count: Int(size))
-    }
-
-    private static func text(_ buffer: [CChar]) -> String {
+    static func text(_ buffer: [CChar]) -> String {
         String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -1,7 +1,8 @@
 import CPNG
 import Foundation
 
-/// PNG through libpng's simplified API (`png_image_*`), which reports errors by return value.
+/// PNG through libpng: written with its simplified API (`png_image_*`), which reports errors by
+/// return value; read with its classic API inside a C function that owns the setjmp.
 public enum PNGCodec {
     /// The eight bytes every PNG file starts with.
     public static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -28,45 +29,33 @@ public enum PNGCodec {
 
     /// The image in a PNG file's bytes; throws for anything truncated or corrupt.
     public static func decode(_ data: Data, maximumSide: Int = ImageDecoder.maximumSide) throws -> RGBAImage {
-        guard data.starts(with: signature) else { throw ImageError.undecodable("no PNG signature") }
-        // libpng reads from the memory given at begin time until finish: one closure covers both.
-        return try data.withUnsafeBytes { buffer in
-            var control = png_image()
-            control.version = UInt32(PNG_IMAGE_VERSION)
-            guard png_image_begin_read_from_memory(&control, buffer.baseAddress, buffer.count) != 0 else {
-                throw ImageError.undecodable(message(of: control))
-            }
-            defer { png_image_free(&control) }
-            let width = Int(control.width), height = Int(control.height)
-            // Checked from the header, before the pixels are allocated: a tiny file may claim a huge image.
-            guard (1...maximumSide).contains(width), (1...maximumSide).contains(height) else {
-                throw ImageError.implausibleSize(width: width, height: height)
-            }
-            control.format = photomap_png_format_rgba
-            var pixels = [UInt8](repeating: 0, count: width * height * 4)
-            guard png_image_finish_read(&control, nil, &pixels, 0, nil) != 0 else {
-                throw ImageError.undecodable(message(of: control))
-            }
-            return RGBAImage(width: width, height: height, pixels: pixels)
-        }
+        var pixels: UnsafeMutablePointer<UInt8>?
+        let size = try read(data, maximumSide: maximumSide, pixels: &pixels)
+        guard let pixels else { throw ImageError.undecodable("no pixels") }
+        defer { free(pixels) }
+        return RGBAImage(width: size.width, height: size.height, pixels: Array(UnsafeBufferPointer(start: pixels, count: size.width * size.height * 4)))
     }
 
     /// The size of the image in a PNG file's bytes, after checking it as fully as a decode does
     /// (every CRC, every row inflated and unfiltered, through IEND) without keeping its pixels.
     public static func check(_ data: Data, maximumSide: Int = ImageDecoder.maximumSide) throws -> (width: Int, height: Int) {
+        try read(data, maximumSide: maximumSide, pixels: nil)
+    }
+
+    /// One reader for both (`photomap_png_decode`): a decode accepts exactly what the check accepts.
+    private static func read(_ data: Data, maximumSide: Int, pixels: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) throws -> (width: Int, height: Int) {
         guard data.starts(with: signature) else { throw ImageError.undecodable("no PNG signature") }
         var width: UInt32 = 0, height: UInt32 = 0
         var message = [CChar](repeating: 0, count: 200)
-        let checked = data.withUnsafeBytes { bytes in
-            photomap_png_check(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, UInt32(maximumSide), &width, &height,
-                               &message, message.count)
+        let read = data.withUnsafeBytes { bytes in
+            photomap_png_decode(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, UInt32(maximumSide), &width, &height,
+                                pixels, &message, message.count)
         }
-        switch checked {
-        case 1: break
+        switch read {
+        case 1: return (Int(width), Int(height))
         case 2: throw ImageError.implausibleSize(width: Int(width), height: Int(height))
         default: throw ImageError.undecodable(String(decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        return (Int(width), Int(height))
     }
 
     private static func message(of control: png_image) -> String {

@@ -104,8 +104,9 @@ final class CurlEasy {
         // libcurl reads Retry-After in both its forms (seconds, or an HTTP date) for us.
         photomap_curl_get_offset(handle, CURLINFO_RETRY_AFTER, &retryAfter)
         photomap_curl_get_offset(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced)
+        // libcurl passes any number through: a hostile server's is capped at a day (far beyond any wait honoured).
         return .success(HTTPResponse(status: status, body: collector.body,
-                                     retryAfter: retryAfter > 0 ? TimeInterval(retryAfter) : nil,
+                                     retryAfter: retryAfter > 0 ? TimeInterval(min(retryAfter, 86_400)) : nil,
                                      announcedLength: announced >= 0 ? Int(announced) : nil,
                                      isHTTP2: version == CURL_HTTP_VERSION_2_0))
     }

@@ -1,6 +1,5 @@
 import CCurl
 import Foundation
-import Synchronization
 
 /// One libcurl multi handle driven by one thread of its own (`curl_multi_poll`): every transfer
 /// submitted runs there, none blocks a thread. HTTP/2 is multiplexed where TLS's ALPN offers it
@@ -10,7 +9,8 @@ import Synchronization
 ///
 /// Per host, the loop keeps at most `streamsPerConnection` transfers in flight over HTTP/2 and
 /// `connectionsPerHost` over HTTP/1.1; the rest wait their turn in order (not inside libcurl, where
-/// time spent waiting would count against their timeouts). Until a host's first answer tells, an
+/// time spent waiting would count against their timeouts), retries first. A host that answers 429
+/// or 503 with Retry-After gets nothing new until then: its whole queue waits, not only that transfer. Until a host's first answer tells, an
 /// https host is taken to speak HTTP/2 (ALPN offers it; `CURLOPT_PIPEWAIT` holds the first batch
 /// until the connection says whether it multiplexes) and a plain http one HTTP/1.1.
 final class CurlMultiLoop: Sendable {
@@ -63,7 +63,7 @@ final class CurlMultiLoop: Sendable {
             var stopping = false
         }
 
-        let inbox = Mutex(Inbox())
+        let inbox = Locked(Inbox())
         let multi: UnsafeMutableRawPointer
 
         init() {
@@ -96,6 +96,8 @@ private final class EventLoop {
     /// Whether each host answered over HTTP/2, once it has answered.
     private var speaksHTTP2: [String: Bool] = [:]
     private var retries: [(due: UInt64, transfer: Transfer)] = []
+    /// Hosts that asked, with Retry-After, to be left alone until then (uptime nanoseconds).
+    private var pausedUntil: [String: UInt64] = [:]
     private var idle: [CurlEasy] = []
 
     init(shared: CurlMultiLoop.Shared, limits: CurlMultiLoop.Limits) {
@@ -122,17 +124,20 @@ private final class EventLoop {
             moveDueRetries()
             admit()
             var stillRunning: Int32 = 0
-            curl_multi_perform(shared.multi, &stillRunning)
+            let performed = curl_multi_perform(shared.multi, &stillRunning)
             collectFinished()
             admit()
-            curl_multi_poll(shared.multi, nil, 0, pollTimeout(), nil)
+            // Either fails only out of memory or on a broken multi handle: wait rather than spin.
+            if performed != CURLM_OK || curl_multi_poll(shared.multi, nil, 0, pollTimeout(), nil) != CURLM_OK { usleep(10_000) }
         }
     }
 
     /// Adds waiting transfers to the multi handle while their host has room.
     private func admit() {
-        for host in Array(waiting.keys) {
-            let window = speaksHTTP2[host] ?? host.hasPrefix("https:") ? limits.streamsPerConnection : limits.connectionsPerHost
+        let now = DispatchTime.now().uptimeNanoseconds
+        pausedUntil = pausedUntil.filter { $0.value > now }
+        for host in Array(waiting.keys) where pausedUntil[host] == nil {
+            let window = (speaksHTTP2[host] ?? host.hasPrefix("https:")) ? limits.streamsPerConnection : limits.connectionsPerHost
             guard var queue = waiting[host] else { continue }
             let room = min(max(window - inFlight[host, default: 0], 0), queue.count)
             guard room > 0 else { continue }
@@ -179,7 +184,11 @@ private final class EventLoop {
             case let .retry(after: delay):
                 var again = transfer
                 again.attempt += 1
-                retries.append((DispatchTime.now().uptimeNanoseconds + UInt64(max(delay, 0) * 1e9), again))
+                let due = DispatchTime.now().uptimeNanoseconds + UInt64(max(delay, 0) * 1e9)
+                retries.append((due, again))
+                if case let .success(response) = outcome, response.retryAfter != nil {
+                    pausedUntil[transfer.host] = max(pausedUntil[transfer.host] ?? 0, due)
+                }
             }
         }
         // Keep no more idle handles than could ever run at once.
@@ -189,13 +198,15 @@ private final class EventLoop {
     private func moveDueRetries() {
         guard !retries.isEmpty else { return }
         let now = DispatchTime.now().uptimeNanoseconds
-        for retry in retries where retry.due <= now { waiting[retry.transfer.host, default: []].append(retry.transfer) }
+        // Retries were asked for first: they go ahead of what has waited since.
+        for retry in retries.reversed() where retry.due <= now { waiting[retry.transfer.host, default: []].insert(retry.transfer, at: 0) }
         retries.removeAll { $0.due <= now }
     }
 
-    /// Until the next retry is due, at most a second; libcurl shortens it for its own timers.
+    /// Until the next retry or the end of a pause is due, at most a second; libcurl shortens it for
+    /// its own timers.
     private func pollTimeout() -> Int32 {
-        guard let due = retries.map(\.due).min() else { return 1_000 }
+        guard let due = (retries.map(\.due) + pausedUntil.values).min() else { return 1_000 }
         let now = DispatchTime.now().uptimeNanoseconds
         return Int32(min(due > now ? (due - now) / 1_000_000 + 1 : 0, 1_000))
     }

@@ -34,9 +34,10 @@ public struct RetryPolicy: Sendable {
         return [7, 16, 18, 28, 35, 52, 55, 56, 92].contains(code)
     }
 
-    /// The wait before try `attempt + 1` (attempts count from 1), honouring `retryAfter`.
+    /// The wait before try `attempt + 1` (attempts count from 1), honouring `retryAfter` up to
+    /// `maximumDelay` (the one place a wait is capped).
     public func delay(afterAttempt attempt: Int, retryAfter: TimeInterval?) -> TimeInterval {
-        if let retryAfter { return retryAfter }
+        if let retryAfter { return min(max(retryAfter, 0), maximumDelay) }
         let exponential = baseDelay * pow(2, Double(attempt - 1))
         // Jitter spreads out clients that failed together, so they do not retry together.
         return min(exponential * Double.random(in: 0.8...1.2), maximumDelay)
@@ -52,7 +53,7 @@ public struct RetryPolicy: Sendable {
             let failure = HTTPError.status(response.status, url: HTTPError.redacted(url))
             guard Self.isTransient(status: response.status), attempt < maximumAttempts else { return .finish(.failure(failure)) }
             if let retryAfter = response.retryAfter, retryAfter > maximumDelay {
-                return .finish(.failure(.retryAfterTooLong(seconds: Int(retryAfter), url: HTTPError.redacted(url))))
+                return .finish(.failure(.retryAfterTooLong(seconds: Int(min(retryAfter, 86_400)), url: HTTPError.redacted(url))))
             }
             return .retry(after: delay(afterAttempt: attempt, retryAfter: response.retryAfter))
         case let .failure(error):

@@ -3,18 +3,20 @@ import Foundation
 /// Escaping for each place text goes in a page: HTML text, attribute values, JSON inside `<script>`,
 /// and URLs. Every title, subtitle, name and description goes through one of these.
 public enum HTML {
-    /// Text for an element's content or a quoted attribute value: `& < > " '` escaped.
+    /// Text for an element's content or a quoted attribute value: `& < > " '` escaped. Scalar by
+    /// scalar, as a browser reads: a quote followed by a combining mark is one Character, and compared
+    /// as Characters it went out unescaped and closed the attribute (found by scripts/fuzz html).
     public static func text(_ value: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(value.utf8.count)
-        for character in value {
-            switch character {
+        for scalar in value.unicodeScalars {
+            switch scalar {
             case "&": escaped += "&amp;"
             case "<": escaped += "&lt;"
             case ">": escaped += "&gt;"
             case "\"": escaped += "&quot;"
             case "'": escaped += "&#39;"
-            default: escaped.append(character)
+            default: escaped.unicodeScalars.append(scalar)
             }
         }
         return escaped
@@ -42,11 +44,13 @@ public enum HTML {
     }
 
     /// An absolute http(s) URL fit for an `href` or `src`, or nil for anything else
-    /// (`javascript:`, `data:`, `file:`, relative or malformed).
+    /// (`javascript:`, `data:`, `file:`, relative or malformed: a space, quote, angle bracket or
+    /// control character, which Foundation's URL parser would percent-encode rather than refuse).
     public static func webURL(_ url: String) -> String? {
         let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard HTTPClient.scheme(of: trimmed) != nil, !trimmed.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" })
-        else { return nil }
+        guard HTTPClient.scheme(of: trimmed) != nil, !trimmed.unicodeScalars.contains(where: {
+            $0.properties.isWhitespace || $0.properties.generalCategory == .control || $0 == "\"" || $0 == "<" || $0 == ">"
+        }) else { return nil }
         return trimmed
     }
 

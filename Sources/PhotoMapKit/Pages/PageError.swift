@@ -7,13 +7,13 @@ public enum PageError: Error, CustomStringConvertible, Sendable, Equatable {
     /// A page or asset could not be written.
     case writeFailed(path: String, reason: String)
 
-    /// A sentence a user can act on.
+    /// What failed, with what (the command line adds what to do about it).
     public var description: String {
         switch self {
         case let .leafletMissing(folder):
-            return "Leaflet is not installed in \(folder): apt-get install libjs-leaflet libjs-leaflet.markercluster (or set PHOTOMAP_LEAFLET_DIR)"
+            return "Leaflet is not installed in \(folder)"
         case let .assetsMissing(what):
-            return "cannot find \(what): run photomap from its build folder or checkout (scripts/setup)"
+            return "cannot find \(what)"
         case let .writeFailed(path, reason):
             return "cannot write \(path): \(reason)"
         }

@@ -15,37 +15,44 @@ public struct RecentPhotos: Sendable {
         file = cacheDirectory.appendingPathComponent("recent.json")
     }
 
-    /// The photos, most recently viewed first; none when the file is missing or unreadable.
-    public func photos() -> [Photo] {
-        (try? LockedFile.withLock(file.path) { Self.decode(LockedFile.contents(of: $0)) }) ?? []
+    /// The photos, most recently viewed first; none when there is no file yet (reading creates nothing).
+    public func photos() throws(RecentsError) -> [Photo] {
+        do {
+            return Self.decode(try LockedFile.read(file.path))
+        } catch {
+            throw .unreadable(path: file.path, reason: LockedFile.reason(error))
+        }
     }
 
     /// Puts `photo` first (once), keeping at most `capacity`.
     public func viewed(_ photo: Photo) throws(RecentsError) {
         do {
-            try LockedFile.withLock(file.path) { descriptor in
-                let photos = [photo] + Self.decode(LockedFile.contents(of: descriptor)).filter { $0.id != photo.id }
-                try LockedFile.replace(descriptor, with: try JSONEncoder().encode(Array(photos.prefix(Self.capacity))))
+            try LockedFile.update(file.path) { contents in
+                let photos = [photo] + Self.decode(contents).filter { $0.id != photo.id }
+                return (try JSONEncoder().encode(Array(photos.prefix(Self.capacity))), ())
             }
         } catch {
             throw .unwritable(path: file.path, reason: LockedFile.reason(error))
         }
     }
 
-    /// A damaged file (a disk that filled mid-write) reads as no recents rather than an error.
-    private static func decode(_ data: Data) -> [Photo] {
-        (try? JSONDecoder().decode([Photo].self, from: data)) ?? []
+    /// A damaged file (edited by hand, a failing disk) reads as no recents rather than an error.
+    private static func decode(_ data: Data?) -> [Photo] {
+        data.flatMap { try? JSONDecoder().decode([Photo].self, from: $0) } ?? []
     }
 }
 
 /// What can go wrong remembering a viewed photo.
 public enum RecentsError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The recents file cannot be read.
+    case unreadable(path: String, reason: String)
     /// The recents file cannot be written.
     case unwritable(path: String, reason: String)
 
     /// What failed, with what.
     public var description: String {
         switch self {
+        case let .unreadable(path, reason): return "cannot read the recently viewed photos in \(path): \(reason)"
         case let .unwritable(path, reason): return "cannot remember the photo in \(path): \(reason)"
         }
     }

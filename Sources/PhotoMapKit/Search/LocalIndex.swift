@@ -66,9 +66,12 @@ public final class LocalIndex {
 
     private let database: SQLiteDatabase
 
+    /// The index's file name in the cache folder.
+    public static let fileName = "index.sqlite"
+
     /// The index file in a cache folder.
     public static func file(in cacheDirectory: URL) -> URL {
-        cacheDirectory.appendingPathComponent("index.sqlite")
+        cacheDirectory.appendingPathComponent(fileName)
     }
 
     /// Opens (creating if needed) the index at `file`.
@@ -160,6 +163,9 @@ public final class LocalIndex {
     public func search(_ query: String, near centre: Coordinate?, radiusKilometres: Double, limit: Int,
                        photoIDs: [String]? = nil) throws -> [SearchHit] {
         guard let words = Self.matchExpression(query) else { return [] }
+        // Nothing lies within a negative radius, or one that is not a number; and the search box of one
+        // would be an inverted range (found by scripts/fuzz local-search).
+        guard centre == nil || radiusKilometres >= 0 else { return [] }
         // Cell tokens sit in a column of their own, weighted 0: they narrow, they never match a word.
         let columns = "r.kind, r.id, r.title, r.subtitle, r.latitude, r.longitude, r.thumbnail, r.image, r.owner, r.taken, r.count, "
             + "bm25(records_text, 1.0, 0.0), r.page, r.license_id, r.license_name, r.license_url"

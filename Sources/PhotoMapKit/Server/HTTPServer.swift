@@ -54,15 +54,23 @@ public final class HTTPServer: Sendable {
 
     /// Starts listening; throws when the address is not a literal or the port cannot be had.
     public init(_ configuration: Configuration, handler: @escaping Handler) throws(ServerError) {
+        let refuse = { (reason: String) -> ServerError in
+            .cannotListen(address: configuration.address, port: configuration.port, reason: reason)
+        }
+        guard (0...65_535).contains(configuration.port) else { throw refuse("not a port number") }
+        var probe = in6_addr()
+        guard inet_pton(AF_INET, configuration.address, &probe) == 1 || inet_pton(AF_INET6, configuration.address, &probe) == 1
+        else { throw refuse("not an IP address") }
         let core = Core(handler: handler)
         let context = Unmanaged.passRetained(core).toOpaque()
-        guard (0...65_535).contains(configuration.port), let daemon = photomap_mhd_start(
-            configuration.address, UInt16(configuration.port), UInt32(configuration.threads), UInt32(configuration.connectionLimit),
-            UInt32(configuration.timeout), configuration.requestMemory, Self.handle, Self.completed, context)
+        errno = 0
+        guard let daemon = photomap_mhd_start(
+            configuration.address, UInt16(configuration.port), UInt32(clamping: configuration.threads),
+            UInt32(clamping: configuration.connectionLimit), UInt32(clamping: configuration.timeout),
+            max(configuration.requestMemory, 0), Self.handle, Self.completed, context)
         else {
-            let reason = errno == 0 ? "not an IP address" : String(cString: strerror(errno))
             Unmanaged<Core>.fromOpaque(context).release()
-            throw .cannotListen(address: configuration.address, port: configuration.port, reason: reason)
+            throw refuse(errno == 0 ? "libmicrohttpd refused the settings" : String(cString: strerror(errno)))
         }
         core.daemon.withLock { $0 = Daemon(pointer: daemon) }
         self.core = core
@@ -78,9 +86,11 @@ public final class HTTPServer: Sendable {
     public func stop(grace: TimeInterval) {
         guard let daemon = core.daemon.withLock({ daemon in defer { daemon = nil }; return daemon }) else { return }
         core.stopping.store(true, ordering: .relaxed)
-        // MHD hands the listening socket back to be closed: from here on, connecting fails.
+        // MHD hands the listening socket back; shut down, it refuses connections from here on, but
+        // it is closed only after MHD_stop_daemon, since a polling thread may still hold its number.
         let listening = MHD_quiesce_daemon(daemon.pointer)
-        if listening >= 0 { close(listening) }
+        if listening >= 0 { shutdown(listening, Int32(SHUT_RDWR)) }
+        defer { if listening >= 0 { close(listening) } }
         var deadline = Date().addingTimeInterval(grace)
         while core.active.load(ordering: .relaxed) > 0 && Date() < deadline { usleep(20_000) }
         // MHD refuses to stop with suspended connections: answer them now (again and again, for a
@@ -135,9 +145,10 @@ public final class HTTPServer: Sendable {
         case let .later(work):
             let waiting = Waiting(connection: connection, core: core)
             requestContext.pointee = Unmanaged.passRetained(waiting).toOpaque()
-            core.suspended.withLock { $0[ObjectIdentifier(waiting)] = waiting }
-            // Suspended before the work starts, so an answer that comes at once still finds it suspended.
+            // Suspended before it is registered (stop() resumes what is registered) and before the
+            // work starts, so an answer that comes at once finds it suspended.
             MHD_suspend_connection(connection)
+            core.suspended.withLock { $0[ObjectIdentifier(waiting)] = waiting }
             work { waiting.answer($0) }
             return .YES
         }
@@ -156,10 +167,10 @@ public final class HTTPServer: Sendable {
     /// What the callbacks share: the handler, the daemon, and the requests in progress.
     private final class Core: Sendable {
         let handler: Handler
-        let daemon = Mutex<Daemon?>(nil)
+        let daemon = Locked<Daemon?>(nil)
         let active = Atomic<Int>(0)
         let stopping = Atomic<Bool>(false)
-        let suspended = Mutex<[ObjectIdentifier: Waiting]>([:])
+        let suspended = Locked<[ObjectIdentifier: Waiting]>([:])
 
         init(handler: @escaping Handler) {
             self.handler = handler
@@ -176,7 +187,7 @@ public final class HTTPServer: Sendable {
         // The connection is MHD's, valid until the request completes; it is resumed once, by `answer`.
         private let connection: OpaquePointer
         private weak var core: Core?
-        let response = Mutex<ServerResponse?>(nil)
+        let response = Locked<ServerResponse?>(nil)
 
         init(connection: OpaquePointer, core: Core) {
             self.connection = connection

@@ -23,7 +23,7 @@ public struct ServerRequest: Sendable {
 
     /// The header fields the routes read: looked up by name (MHD compares them case-insensitively),
     /// not every field copied.
-    static let readHeaders = ["host", "if-none-match"]
+    static let readHeaders = ["host", "if-none-match", "sec-fetch-site"]
 
     init(connection: OpaquePointer, method: String, path: String) {
         var headers: [String: String] = [:]

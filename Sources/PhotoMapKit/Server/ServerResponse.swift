@@ -1,13 +1,11 @@
 import CMicroHTTPD
 import Foundation
 
-/// An answer: status, header fields and a body (bytes, or a file MHD sends with sendfile).
+/// An answer: status, header fields and a body (bytes, or an open file MHD sends with sendfile).
 public struct ServerResponse: Sendable {
     /// What the body is.
     public enum Body: Sendable {
         case bytes(Data)
-        /// A file on disk, opened when the answer is queued.
-        case file(path: String)
         /// A file already open, of this size: sent as it is, closed by MHD when sent.
         case open(OpenFile, bytes: Int)
     }
@@ -38,7 +36,6 @@ public struct ServerResponse: Sendable {
 
     /// Hands the answer to MHD for `connection`.
     func queue(on connection: OpaquePointer) -> MHD_Result {
-        var status = status
         let response: OpaquePointer?
         switch body {
         case let .bytes(data):
@@ -46,24 +43,18 @@ public struct ServerResponse: Sendable {
                 MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
             }
         case let .open(file, bytes):
-            response = file.take().flatMap { MHD_create_response_from_fd(bytes, $0) }
-        case let .file(path):
-            // MHD closes the descriptor when it is done with the response.
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            var info = stat()
-            if descriptor >= 0, fstat(descriptor, &info) == 0 {
-                response = MHD_create_response_from_fd(Int(info.st_size), descriptor)
-            } else {
-                // Evicted between the lookup and now: the client may simply ask again.
-                if descriptor >= 0 { close(descriptor) }
-                status = 503
-                response = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+            response = file.take().flatMap { descriptor in
+                let response = MHD_create_response_from_fd(bytes, descriptor)
+                if response == nil { close(descriptor) }
+                return response
             }
         }
         guard let response else { return .NO }
         defer { MHD_destroy_response(response) }
-        for field in headers where status != 503 || field.name.caseInsensitiveCompare("Content-Type") != .orderedSame {
-            MHD_add_response_header(response, field.name, field.value)
+        for field in headers {
+            // MHD refuses values with CR or LF; every value here is photomap's own.
+            let added = MHD_add_response_header(response, field.name, field.value)
+            assert(added == .YES, "header \(field.name) refused")
         }
         return MHD_queue_response(connection, UInt32(status), response)
     }

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// What `photomap serve` answers: the same pages as `export` and `--map` (one `PageBuilder`), whose
 /// images are fetched through the thumbnail cache when the browser asks for them, and the find and
@@ -60,10 +59,18 @@ public final class ServerRoutes: Sendable {
     /// Most results one search answers.
     static let maximumResults = 500
 
+    /// Most listings kept (each place and limit asked for is one).
+    static let maximumListings = 256
+    /// Slow work (listings, lookups) at once; the rest waits its turn, within the deadline.
+    static let workers = 16
+
     private let services: Services
     private let pages: PageBuilder<ServedLinks>
-    private let known = Mutex(Known())
-    private let hosts = Mutex<Set<String>>([])
+    private let slowWork = WorkPool(width: ServerRoutes.workers)
+    private let known = Locked(Known())
+    private let hosts = Locked<Set<String>>([])
+    /// The port, and whether the server listens on every address.
+    private let port = Locked<(number: Int, everyAddress: Bool)>((0, false))
     private let placeholder: Data
     private let assetFiles: [String: URL]
 
@@ -77,8 +84,11 @@ public final class ServerRoutes: Sendable {
         placeholder = assetFiles["placeholder.svg"].flatMap { FileManager.default.contents(atPath: $0.path) } ?? Data()
     }
 
-    /// Accepts requests whose `Host` is `address` or a loopback name, on `port`.
+    /// Accepts requests whose `Host` is `address` or a loopback name, on `port`; listening on every
+    /// address (0.0.0.0, ::), any IP literal of this machine's on that port (never a name: DNS
+    /// rebinding comes through names).
     public func allow(address: String, port: Int) {
+        self.port.withLock { $0 = (port, address == "0.0.0.0" || address == "::") }
         let names = ["127.0.0.1", "localhost", "[::1]", address.contains(":") ? "[\(address)]" : address]
         hosts.withLock { hosts in
             for name in names {
@@ -93,18 +103,23 @@ public final class ServerRoutes: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else {
             return .now(errorPage(405, "Only GET and HEAD are answered here.", headers: [("Allow", "GET, HEAD")]))
         }
-        guard let host = request.headers["host"], hosts.withLock({ $0.contains(host.lowercased()) }) else {
+        guard let host = request.headers["host"], isAllowed(host: host.lowercased()) else {
             // A name other than this server's: a page elsewhere (DNS rebinding) must not reach it.
             return .now(errorPage(421, "This server answers only to its own address."))
+        }
+        // A page of another site may not make the browser fetch here (each listing can cost a Flickr
+        // call on the user's key): browsers say where a request comes from.
+        if request.headers["sec-fetch-site"] == "cross-site" {
+            return .now(errorPage(403, "This server answers only its own pages."))
         }
         let segments = request.path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).dropFirst()
         let route = segments.first.map { $0.split(separator: "/", maxSplits: 1).first.map(String.init) ?? "" } ?? ""
         let rest = segments.first.map { String($0.drop { $0 != "/" }.dropFirst()) } ?? ""
         switch (route, rest.isEmpty) {
-        case ("", true): return later { [self] in try topPlacesPage() }
+        case ("", true): return later(failing: "The top places could not be listed") { [self] in try topPlacesPage() }
         case ("places", false): return placePage(rest, limit: request.query["limit"])
-        case ("photos", false): return later { [self] in try photoPage(rest) }
-        case ("recent", true): return later { [self] in try recentPage() }
+        case ("photos", false): return later(failing: "The photo could not be shown") { [self] in try photoPage(rest) }
+        case ("recent", true): return later(failing: "The recent photos could not be read") { [self] in try recentPage() }
         case ("squares", false): return image(rest, size: .square, request: request)
         case ("images", false): return image(rest, size: .medium, request: request)
         case ("assets", false): return .now(asset(rest))
@@ -112,6 +127,16 @@ public final class ServerRoutes: Sendable {
         case ("api", false) where rest == "search": return searchAround(request.query)
         default: return .now(errorPage(404, "Nothing here."))
         }
+    }
+
+    private func isAllowed(host: String) -> Bool {
+        if hosts.withLock({ $0.contains(host) }) { return true }
+        let (number, everyAddress) = port.withLock { $0 }
+        guard everyAddress, host.hasSuffix(":\(number)") else { return false }
+        var name = String(host.dropLast(":\(number)".count))
+        if name.hasPrefix("[") && name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        var address = in6_addr()
+        return inet_pton(AF_INET, name, &address) == 1 || inet_pton(AF_INET6, name, &address) == 1
     }
 
     // MARK: - Pages
@@ -138,9 +163,10 @@ public final class ServerRoutes: Sendable {
         guard let limit = text.map({ Int($0) }) ?? 100, (1...Self.maximumLimit).contains(limit) else {
             return .now(errorPage(400, "limit must be a whole number from 1 to \(Self.maximumLimit)."))
         }
-        return later { [self] in
+        return later(failing: "The place's photos could not be listed") { [self] in
             let photos = try listing(of: id, limit: limit)
-            let place = known.withLock { $0.places[id] }.map(services.adapter.annotation(for:))
+            // Titled with the place's name when the top places (listed once per server) know it.
+            let place = ((try? topPlaces()) ?? []).first { $0.id == id }.map(services.adapter.annotation(for:))
             let title = place?.title ?? "Photos of \(id)"
             let path = "/places/" + ServedLinks.segment(id)
             return page(try pages.listPage(at: path, title: title, subtitle: "\(photos.count) photos" + (place.map { " · \($0.subtitle)" } ?? ""),
@@ -154,6 +180,8 @@ public final class ServerRoutes: Sendable {
         if let photos = known.withLock({ $0.listings[key] }) { return photos }
         let photos = try services.source.photos(inPlace: placeID, limit: limit).items
         known.withLock { known in
+            // Full: one listing goes (asked again, it is fetched again); its photos stay known.
+            if known.listings.count >= Self.maximumListings, let any = known.listings.keys.first { known.listings[any] = nil }
             known.listings[key] = photos
             for photo in photos { known.photos[photo.id] = photo }
         }
@@ -161,7 +189,7 @@ public final class ServerRoutes: Sendable {
     }
 
     private func photoPage(_ id: String) throws -> ServerResponse {
-        guard let photo = known.withLock({ $0.photos[id] }) ?? services.recents.photos().first(where: { $0.id == id }) else {
+        guard let photo = try known.withLock({ $0.photos[id] }) ?? services.recents.photos().first(where: { $0.id == id }) else {
             return errorPage(404, "This server has not listed a photo with that id; open its place first.")
         }
         known.withLock { $0.photos[id] = photo }
@@ -176,7 +204,7 @@ public final class ServerRoutes: Sendable {
     }
 
     private func recentPage() throws -> ServerResponse {
-        let photos = services.recents.photos()
+        let photos = try services.recents.photos()
         known.withLock { known in for photo in photos { known.photos[photo.id] = photo } }
         return page(try pages.listPage(at: "/recent", title: "Recently viewed", subtitle: "\(photos.count) photos",
                                        features: try pages.features(of: photos, on: "/recent"), back: ("/", "Top places"), defaultView: "list"))
@@ -207,7 +235,7 @@ public final class ServerRoutes: Sendable {
 
     /// The answer for an image the cache has just stored.
     private func fetched(_ photo: Photo, size: PhotoSize, request: ServerRequest) -> ServerResponse {
-        guard let image = services.cache.openCachedImage(for: photo, size: size) else { return placeholderImage(503) }
+        guard let image = services.cache.openCachedImage(for: photo, size: size, countingHit: false) else { return placeholderImage(503) }
         return imageResponse(image, request: request)
     }
 
@@ -230,10 +258,11 @@ public final class ServerRoutes: Sendable {
 
     private func asset(_ name: String) -> ServerResponse {
         guard let file = assetFiles[name] else { return errorPage(404, "No such asset.") }
+        guard let (opened, bytes) = OpenFile.reading(file.path) else { return errorPage(503, "The asset could not be read.") }
         let types = ["js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8", "svg": "image/svg+xml", "png": "image/png"]
         return ServerResponse(status: 200, headers: Self.commonHeaders + [("Content-Type", types[file.pathExtension] ?? "application/octet-stream"),
                                                                           ("Cache-Control", "public, max-age=3600")],
-                              body: .file(path: file.path))
+                              body: .open(opened, bytes: bytes))
     }
 
     // MARK: - API
@@ -241,7 +270,7 @@ public final class ServerRoutes: Sendable {
     private func find(_ query: [String: String]) -> HTTPServer.Reply {
         guard let text = Self.queryText(query) else { return .now(apiError(400, "q must be 1 to 200 characters")) }
         let near = Self.coordinate(query)
-        return later { [self] in
+        return later(failing: "The place could not be looked up", asJSON: true) { [self] in
             let results = try services.finder.find(text, near: near, limit: 1)
             // "exact": the query named the location outright, so the page centres on it rather than
             // searching photos for the query's words.
@@ -257,7 +286,7 @@ public final class ServerRoutes: Sendable {
             return .now(apiError(400, "radius must be a number of kilometres above 0 and at most \(limit)"))
         }
         let near = Self.coordinate(query)
-        return later { [self] in
+        return later(failing: "The search failed", asJSON: true) { [self] in
             let hits = try services.search.search(text, near: near, radius: radius, limit: Self.maximumResults)
             let annotations = hits.map(\.annotation)
             // Photos found become records of this server, so their squares and pages answer.
@@ -304,14 +333,16 @@ public final class ServerRoutes: Sendable {
 
     private static let pageHeaders = commonHeaders + [
         ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache"),
-        ("Content-Security-Policy", PageRenderer.contentSecurityPolicy(servesAPI: true)),
+        // frame-ancestors works only in the header, not in the pages' <meta>: no site may frame these.
+        ("Content-Security-Policy", PageRenderer.contentSecurityPolicy(servesAPI: true) + "; frame-ancestors 'none'"),
     ]
 
     private func page(_ html: String) -> ServerResponse {
         ServerResponse(status: 200, headers: Self.pageHeaders, body: .bytes(Data(html.utf8)))
     }
 
-    /// A small page saying what went wrong; the message is escaped, and never holds a path or a key.
+    /// A small page saying what went wrong; the message is escaped, and is the routes' own words
+    /// (never an error's, which may hold a path).
     private func errorPage(_ status: Int, _ message: String, headers: [(name: String, value: String)] = []) -> ServerResponse {
         let html = """
         <!DOCTYPE html>
@@ -322,18 +353,29 @@ public final class ServerRoutes: Sendable {
         return ServerResponse(status: status, headers: Self.pageHeaders + headers, body: .bytes(Data(html.utf8)))
     }
 
-    /// Work that may wait (a listing from Flickr, the gazetteer, SQLite) on a thread of its own, the
-    /// connection suspended meanwhile; an error becomes an error page and one log line.
-    private func later(_ work: @escaping @Sendable () throws -> ServerResponse) -> HTTPServer.Reply {
+    /// How long a page or API answer may take before the browser is told 504 (the work goes on).
+    static let deadline: TimeInterval = 60
+
+    /// Work that may wait (a listing from Flickr, the gazetteer, SQLite) on one of `workers` threads,
+    /// the connection suspended meanwhile, answered 504 past `deadline`. An error is logged as it is, and
+    /// answered with `failure` only: the error may name local paths, which stay on this machine.
+    private func later(failing failure: String, asJSON: Bool = false,
+                       _ work: @escaping @Sendable () throws -> ServerResponse) -> HTTPServer.Reply {
         .later { [self] answer in
-            Thread {
+            let failed: @Sendable (Int, String) -> ServerResponse = { status, message in
+                asJSON ? self.apiError(status, message) : self.errorPage(status, message)
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.deadline) {
+                answer(failed(504, "\(failure): the answer took too long"))
+            }
+            self.slowWork.submit {
                 do {
                     answer(try work())
                 } catch {
                     self.services.log("\(error)")
-                    answer(self.errorPage(502, "\(error)"))
+                    answer(failed(502, "\(failure); the server's log says why"))
                 }
-            }.start()
+            }
         }
     }
 }

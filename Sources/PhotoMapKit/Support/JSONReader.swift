@@ -131,7 +131,7 @@ struct JSONReader {
     private mutating func key<Member: JSONMember>(_: Member.Type) throws -> Member?? {
         let start = position + 1
         try skipString()
-        var key = UnsafeRawBufferPointer(rebasing: bytes[start..<(position - 1)])
+        let key = UnsafeRawBufferPointer(rebasing: bytes[start..<(position - 1)])
         var decoded: [UInt8] = []
         if key.contains(UInt8(ascii: "\\")) {
             // Rare: an escaped key is decoded as any string is.

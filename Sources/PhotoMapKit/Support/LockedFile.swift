@@ -1,44 +1,53 @@
 import Foundation
 
-/// A small file read and rewritten under an exclusive `flock(2)`, for state several processes share
-/// (the rate bucket, the recently viewed photos): each holder sees the last writer's whole contents.
+/// A small file several processes share (the rate bucket, the recently viewed photos). A change
+/// is read, made and written under an exclusive `flock(2)` on a lock file beside it, and written
+/// whole to a staged file renamed into place: a reader needs no lock and sees the last writer's
+/// whole contents, even after a crash mid-write.
 enum LockedFile {
-    /// Opens (creating, with its folder) the file at `path`, holds its lock while `body` runs with the
-    /// descriptor, then releases it. Errors are the failing call's errno.
-    static func withLock<Result>(_ path: String, _ body: (Int32) throws -> Result) throws -> Result {
-        let folder = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    /// The contents of the file at `path`; nil when there is none (reading creates nothing).
+    /// Errors are the failing call's errno.
+    static func read(_ path: String) throws(POSIXError) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw code(errno)
         }
-        defer { flock(descriptor, LOCK_UN) }
-        return try body(descriptor)
+        defer { close(descriptor) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = Glibc.read(descriptor, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw code(errno) }
+            guard count > 0 else { return data }
+            data.append(contentsOf: buffer[..<count])
+        }
     }
 
-    /// The reason an error of `withLock` gives, as strerror says it.
+    /// Holds the lock while `change` turns the current contents (nil: no file yet) into new ones,
+    /// written unless `change` gives nil; returns `change`'s value. Creates the folder as needed.
+    static func update<Value>(_ path: String, _ change: (Data?) throws -> (contents: Data?, value: Value)) throws -> Value {
+        let folder = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let descriptor = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw code(errno) }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw code(errno) }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        let (contents, value) = try change(try read(path))
+        if let contents { try AtomicFile.write(contents, toPath: path) }
+        return value
+    }
+
+    /// The reason an error of `read` or `update` gives, as strerror says it.
     static func reason(_ error: any Error) -> String {
         (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) } ?? (error as NSError).localizedDescription
     }
 
-    /// The whole contents of the open file.
-    static func contents(of descriptor: Int32) -> Data {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        var offset: off_t = 0
-        while true {
-            let count = pread(descriptor, &buffer, buffer.count, offset)
-            guard count > 0 else { return data }
-            data.append(contentsOf: buffer[..<count])
-            offset += off_t(count)
-        }
-    }
-
-    /// Replaces the open file's contents with `data`.
-    static func replace(_ descriptor: Int32, with data: Data) throws {
-        let written = data.withUnsafeBytes { ftruncate(descriptor, 0) == 0 ? pwrite(descriptor, $0.baseAddress, $0.count, 0) : -1 }
-        guard written == data.count else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    private static func code(_ value: Int32) -> POSIXError {
+        POSIXError(POSIXErrorCode(rawValue: value) ?? .EIO)
     }
 }

@@ -1,8 +1,7 @@
-import Synchronization
 
 /// A value worked out once, on first use, and shared by every later caller (from any thread).
 final class Memo<Value: Sendable>: Sendable {
-    private let stored = Mutex<Value?>(nil)
+    private let stored = Locked<Value?>(nil)
 
     /// The value, from `load` the first time. Two first callers at once may both load; one result is kept.
     func value(_ load: () -> Value) -> Value {

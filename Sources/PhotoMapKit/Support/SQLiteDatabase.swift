@@ -10,6 +10,19 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The database file.
     public let path: String
 
+    /// An error of `code` with SQLite's `message`, for the database at `path`.
+    public init(message: String, code: Int32, path: String) {
+        self.message = message
+        self.code = code
+        self.path = path
+    }
+
+    /// Another connection holds the lock past the busy timeout: trying again later may succeed.
+    var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+
+    /// The file is not a database, or a damaged one: only making it anew helps.
+    var isNotADatabase: Bool { code & 0xFF == SQLITE_NOTADB || code & 0xFF == SQLITE_CORRUPT }
+
     /// A sentence naming the file and SQLite's reason.
     public var description: String { "the database \(path) failed: \(message) (SQLite \(code))" }
 }

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Runs jobs on at most `width` threads at once, in the order given: for CPU work (checking,
 /// decoding and storing images) kept off the network's event loop. By default as wide as the
@@ -8,13 +7,12 @@ import Synchronization
 /// the queue, and each running drain takes the next job itself.
 final class WorkPool: Sendable {
     private struct Jobs {
-        var queue: [@Sendable () -> Void] = []
-        var head = 0
+        var waiting = FIFO<@Sendable () -> Void>()
         var running = 0
     }
 
     private let width: Int
-    private let jobs = Mutex(Jobs())
+    private let jobs = Locked(Jobs())
 
     init(width: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.width = max(width, 1)
@@ -23,7 +21,7 @@ final class WorkPool: Sendable {
     /// Queues `job`; it runs on one of the pool's threads.
     func submit(_ job: @escaping @Sendable () -> Void) {
         let startsDrain = jobs.withLock { jobs in
-            jobs.queue.append(job)
+            jobs.waiting.append(job)
             guard jobs.running < width else { return false }
             jobs.running += 1
             return true
@@ -37,14 +35,11 @@ final class WorkPool: Sendable {
 
     private func next() -> (@Sendable () -> Void)? {
         jobs.withLock { jobs in
-            guard jobs.head < jobs.queue.count else {
+            guard let job = jobs.waiting.popFirst() else {
                 jobs.running -= 1
-                jobs.queue.removeAll(keepingCapacity: true)
-                jobs.head = 0
                 return nil
             }
-            defer { jobs.head += 1 }
-            return jobs.queue[jobs.head]
+            return job
         }
     }
 }

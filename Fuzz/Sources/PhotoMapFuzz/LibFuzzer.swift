@@ -1,0 +1,25 @@
+import CLibFuzzer
+import Foundation
+
+/// Hands a target to libFuzzer's driver.
+enum LibFuzzer {
+    /// The target libFuzzer's callback runs: a C function pointer cannot capture it.
+    nonisolated(unsafe) private static var current: FuzzTarget?
+
+    /// Runs libFuzzer with `arguments` (argv[0] first) after the target's own options; returns its status.
+    static func run(_ target: FuzzTarget, arguments: [String]) -> Int32 {
+        current = target
+        target.prepare()
+        let all = [arguments[0]] + target.options + arguments.dropFirst()
+        var pointers: [UnsafeMutablePointer<CChar>?] = all.map { strdup($0) } + [nil]
+        var count = Int32(all.count)
+        return pointers.withUnsafeMutableBufferPointer { buffer in
+            var argv = buffer.baseAddress
+            return LLVMFuzzerRunDriver(&count, &argv) { data, size in
+                guard let target = LibFuzzer.current else { return 0 }
+                let bytes = size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size))
+                return target.run(bytes) ? 0 : -1
+            }
+        }
+    }
+}

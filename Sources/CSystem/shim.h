@@ -1,0 +1,10 @@
+#ifndef PHOTOMAP_CSYSTEM_SHIM_H
+#define PHOTOMAP_CSYSTEM_SHIM_H
+
+#include <stddef.h>
+
+// glibc's wcwidth: <wchar.h> declares it only under _XOPEN_SOURCE, which Swift's Glibc module is
+// built without, so its prototype is given here (the function is in every glibc).
+extern int wcwidth(wchar_t character);
+
+#endif

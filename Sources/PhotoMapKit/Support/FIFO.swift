@@ -1,0 +1,32 @@
+/// A first-in, first-out queue over an array: appends at the end, takes from a moving head, and lets
+/// go of what it handed out at once (a taken slot is cleared; the array is compacted once half of it
+/// is taken), so a queue that never empties under steady load holds only what waits.
+struct FIFO<Element> {
+    private var items: [Element?] = []
+    private var head = 0
+
+    /// How many wait.
+    var count: Int { items.count - head }
+    var isEmpty: Bool { count == 0 }
+
+    mutating func append(_ element: Element) {
+        items.append(element)
+    }
+
+    /// The oldest, removed; nil when none waits.
+    mutating func popFirst() -> Element? {
+        guard head < items.count else { return nil }
+        defer {
+            items[head] = nil
+            head += 1
+            if head == items.count {
+                items.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head > 64 && head * 2 > items.count {
+                items.removeFirst(head)
+                head = 0
+            }
+        }
+        return items[head]
+    }
+}
