@@ -62,4 +62,21 @@ struct PlainTextTests {
         #expect(PlainText.summary("aaaa bbbb cccc", limit: 9) == "aaaa bbbb…", "a word ending at the limit is kept")
         #expect(PlainText.summary(String(repeating: "x", count: 20), limit: 10) == "xxxxxxxxxx…")
     }
+
+    @Test("text taken as it is, or in runs of bytes, reads as splitting it into characters did",
+          arguments: ["plain words", " lead", "trail ", "a  b", "a\tb", "a\r\nb", "café crème", "a\u{A0}b", "a \u{301}b",
+                      "\u{600} x", "é", "", " ", "é è", "a\u{3000}\u{301}b", "a \u{200D}b", "👍🏽 ok", "a \u{1F3FD}", "x\u{2028}y"])
+    func sameAsCharacters(text: String) {
+        let reference = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        #expect(PlainText.collapsingWhitespace(text) == reference)
+        #expect(PlainText.fromHTML(text) == reference)
+        #expect(PlainText.fromHTML("<i>" + text + "</i>") == reference)
+    }
+
+    @Test("a < or & that a combining mark joins to is text, and text around tags keeps its marks")
+    func combiningMarks() {
+        #expect(PlainText.fromHTML("a <\u{338} b") == "a <\u{338} b")
+        #expect(PlainText.fromHTML("&\u{301}amp; x") == "&\u{301}amp; x")
+        #expect(PlainText.fromHTML("e\u{301}<i>x</i>e\u{301}") == "e\u{301}xe\u{301}")
+    }
 }

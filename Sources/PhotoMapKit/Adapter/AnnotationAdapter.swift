@@ -20,7 +20,7 @@ public struct AnnotationAdapter: Sendable {
     /// Title: the title trimmed, else the description's text, else "Unknown".
     /// Subtitle: the first words of the description, empty when the description became the title.
     public func annotation(for photo: Photo) -> Annotation {
-        let title = photo.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        let title = photo.title.trimming(.whitespacesAndNewlines)
         let description = PlainText.fromHTML(photo.descriptionHTML)
         let shownTitle: String
         let subtitle: String
@@ -49,9 +49,9 @@ public struct AnnotationAdapter: Sendable {
 
     private static func splitAtFirstComma(_ name: String) -> (String, String) {
         guard let comma = name.firstIndex(of: ",") else {
-            return (name.trimmingCharacters(in: .whitespacesAndNewlines), "")
+            return (name.trimming(.whitespacesAndNewlines), "")
         }
-        return (name[..<comma].trimmingCharacters(in: .whitespacesAndNewlines),
-                name[name.index(after: comma)...].trimmingCharacters(in: .whitespacesAndNewlines))
+        return (name[..<comma].trimming(.whitespacesAndNewlines),
+                name[name.index(after: comma)...].trimming(.whitespacesAndNewlines))
     }
 }

@@ -256,7 +256,7 @@ enum PhotosAnswer {
             guard let url = fields.url?.text, !url.isEmpty else { continue }
             references[size] = ImageReference(url: url, width: fields.width?.int, height: fields.height?.int)
         }
-        let licenseID = text(.license).trimmingCharacters(in: .whitespaces)
+        let licenseID = text(.license).trimming(.whitespaces)
         let photo = Photo(id: id.text, owner: text(.owner), pathAlias: text(.pathalias), secret: text(.secret), server: text(.server),
                           title: text(.title), descriptionHTML: description, ownerName: text(.ownername),
                           dateTaken: knownDateTaken(value(.datetaken)?.text, unknown: value(.datetakenunknown)),
@@ -274,7 +274,7 @@ enum PhotosAnswer {
     /// When it was taken; nil when Flickr flags the date unknown (`datetakenunknown` 1) or sends its
     /// placeholder for no date (1969-12-31, the Unix epoch in Pacific time; or zeros).
     static func knownDateTaken(_ text: String?, unknown: LenientValue?) -> String? {
-        guard let taken = text?.trimmingCharacters(in: .whitespaces), !taken.isEmpty,
+        guard let taken = text?.trimming(.whitespaces), !taken.isEmpty,
               unknown?.int != 1, !taken.hasPrefix("1969-12-31"), !taken.hasPrefix("0000-00-00")
         else { return nil }
         return taken

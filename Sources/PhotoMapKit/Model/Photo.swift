@@ -57,10 +57,20 @@ public struct Photo: Sendable, Hashable, Codable {
     public var flickrPageURL: String? {
         let user = pathAlias.isEmpty ? owner : pathAlias
         guard !user.isEmpty, !id.isEmpty,
-              let userPart = user.addingPercentEncoding(withAllowedCharacters: Self.pathComponent),
-              let idPart = id.addingPercentEncoding(withAllowedCharacters: Self.pathComponent)
+              let userPart = Self.pathSegment(user), let idPart = Self.pathSegment(id)
         else { return nil }
         return "https://www.flickr.com/photos/\(userPart)/\(idPart)"
+    }
+
+    /// `text` percent-encoded as one URL path segment; ids and NSIDs (letters, digits, "@", "-", "_")
+    /// need none, and skip Foundation's encoder, which every photo of a listing would otherwise pass.
+    private static func pathSegment(_ text: String) -> String? {
+        let plain = text.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+        }
+        return plain ? text : text.addingPercentEncoding(withAllowedCharacters: pathComponent)
     }
 
     /// Characters a URL path segment keeps as they are (no "/", so a value cannot add a segment).

@@ -40,8 +40,13 @@ enum HTMLTokenizer {
                 text.append(decoded)
                 index = next
             } else {
-                text.append(character)
-                index = html.index(after: index)
+                // Text runs to the next "<" or "&", found as bytes and appended in one piece (when that
+                // byte starts a character: a combining mark after it makes it part of another).
+                let after = html.index(after: index)
+                let stop = html.utf8[after...].firstIndex { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") } ?? html.endIndex
+                let end = String.Index(stop, within: html) ?? after
+                text += html[index..<end]
+                index = end
             }
         }
         flushText()
@@ -70,7 +75,8 @@ enum HTMLTokenizer {
             } else if character == ">" {
                 return index
             }
-            if !character.isWhitespace { previous = character }
+            // ASCII answered without Unicode's tables: most of a tag is.
+            if !(character.asciiValue.map { $0 == 0x20 || (0x09...0x0D).contains($0) } ?? character.isWhitespace) { previous = character }
             index = html.index(after: index)
         }
         return nil

@@ -24,22 +24,46 @@ public enum PlainText {
 
     /// `text` with every run of whitespace (newlines included) made one space, trimmed.
     public static func collapsingWhitespace(_ text: String) -> String {
-        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ") }
-        // ASCII: whitespace is tab to carriage return and space, compared as bytes ("\r\n" is one
-        // Character, and whitespace, either way).
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
+        collapsedByScalars(text) ?? text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// The same a scalar at a time, without splitting the text into characters. A whitespace scalar is
+    /// a character of its own (or "\r\n", whitespace too) unless a scalar joins it to another: a mark
+    /// or joiner after it, a prefix (Unicode's Prepend) before it. Then nil, for the split by characters.
+    private static func collapsedByScalars(_ text: String) -> String? {
+        var result = String.UnicodeScalarView()
         var pendingSpace = false
-        for byte in text.utf8 {
-            if byte == 0x20 || (0x09...0x0D).contains(byte) {
-                pendingSpace = !bytes.isEmpty
+        var previous: (whitespace: Bool, prefix: Bool) = (false, false)
+        for scalar in text.unicodeScalars {
+            let whitespace = scalar.isASCII ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
+            if whitespace && previous.prefix || !whitespace && previous.whitespace && joinsPrevious(scalar) { return nil }
+            if whitespace {
+                pendingSpace = !result.isEmpty
             } else {
-                if pendingSpace { bytes.append(0x20) }
+                if pendingSpace { result.append(" ") }
                 pendingSpace = false
-                bytes.append(byte)
+                result.append(scalar)
             }
+            previous = (whitespace, !scalar.isASCII && isPrefix(scalar))
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return String(result)
+    }
+
+    /// Marks, joiners, emoji modifiers and tags (Grapheme_Cluster_Break Extend, ZWJ, SpacingMark), broadly.
+    private static func joinsPrevious(_ scalar: Unicode.Scalar) -> Bool {
+        guard !scalar.isASCII else { return false }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark, .format: return true
+        default: return scalar.value == 0x0E33 || scalar.value == 0x0EB3 || (0x1F3FB...0x1F3FF).contains(scalar.value)
+                     || (0xE0000...0xE0FFF).contains(scalar.value)
+        }
+    }
+
+    /// Unicode's Prepend scalars, broadly (all of the Brahmic block 11000–11FFF).
+    private static func isPrefix(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return (0x0600...0x0605).contains(value) || value == 0x06DD || value == 0x070F || (0x0890...0x0891).contains(value)
+            || value == 0x08E2 || value == 0x0D4E || (0x11000...0x11FFF).contains(value) || scalar.properties.generalCategory == .format
     }
 
     /// `text` cut at a word boundary with "…" when it is longer than `limit` characters.
