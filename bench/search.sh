@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark: local search over 1,000,000 generated photos (SQLite FTS5 + R*Tree) beside a baseline
+# Benchmark: local search over 1,000,000 generated photos (SQLite FTS5, R*Tree and the cells table) beside a baseline
 # without either index, in one run. Prints figures; not a test.
 #   bench/search.sh                 # N=1000000
 #   N=100000 bench/search.sh

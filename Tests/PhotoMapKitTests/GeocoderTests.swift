@@ -185,6 +185,36 @@ struct LocalIndexTests {
         #expect(try index.search("fountain", near: centre, radiusKilometres: 0.5, limit: 100).count == 30)
     }
 
+    @Test("a common word in a small circle: the circle's rows drive, with FTS5's bm25 and the same hits, however the index changes")
+    func circleDrives() throws {
+        // "bridge" is in 600 records, 40 of them (and 3 without it) inside 2 km of the centre.
+        var records = (0..<560).map { record("out\($0)", "bridge bridges over water \($0 % 7 == 0 ? "bridge" : "")", 46.0 + Double($0 % 40) * 0.1, 8.0) }
+        records += (0..<40).map { record("in\($0)", "Bridge \(String(repeating: "river ", count: $0 % 5))\($0 % 3 == 0 ? "bridges" : "")",
+                                         45.0 + Double($0) * 0.0002, 7.0 + Double($0 % 4) * 0.001) }
+        records += (0..<3).map { record("other\($0)", "a tower", 45.0, 7.0) }
+        try index.add(records)
+        let centre = try #require(Coordinate(latitude: 45.0, longitude: 7.0))
+        let box = SearchBox(centre: centre, radiusKilometres: 2)
+        let circle = try #require(try index.searchCircle(["bridge"], box: box, centre: centre, radiusKilometres: 2, limit: 100))
+        #expect(circle.count == 40)
+        #expect(try index.search("bridge", near: centre, radiusKilometres: 2, limit: 100).map(\.annotation.id) == circle.map(\.annotation.id))
+        // FTS5's own bm25 for each hit, as the word-driven search ranks.
+        for hit in circle {
+            let rank = try index.database.prepare("""
+                SELECT bm25(records_text, 1.0, 0.0) FROM records_text JOIN records r ON r.rowid = records_text.rowid
+                WHERE records_text MATCH 'body : ("bridge"*)' AND r.id = ?
+                """, [.text(hit.annotation.id)])
+            #expect(try rank.step())
+            #expect(abs(-(rank.real(0) ?? 0) - hit.relevance) < 1e-9, "\(hit.annotation.id)")
+        }
+        #expect(try index.searchCircle(["tower"], box: box, centre: centre, radiusKilometres: 2, limit: 100) == nil,
+                "a word rarer than the circle drives")
+        // A record moved out, one changed, one removed from the words: the counts and cells follow.
+        try index.add([record("in0", "bridge", 47.0, 9.0), record("in1", "a tower now", 45.0, 7.0), record("out1", "bridge", 45.0, 7.0)])
+        let again = try index.search("bridge", near: centre, radiusKilometres: 2, limit: 100)
+        #expect(Set(again.map(\.annotation.id)) == Set((2..<40).map { "in\($0)" } + ["out1"]))
+    }
+
     @Test("grid-cell tokens are never matched as words; apostrophes split as the tokenizer splits them")
     func cellsAndApostrophes() throws {
         try index.add([record("1", "O'Hare terminal", 41.97, -87.9)])

@@ -56,15 +56,17 @@ public struct SearchHit: Sendable {
 /// token of its 0.05° grid cell, and a search around a point asks FTS5 for the words AND any of the
 /// cells the circle touches: FTS5 intersects the two lists in C, and only the few records left are
 /// read and measured. Wide searches (more than `maximumCells` cells) filter by the R*Tree instead.
+/// A word that matches more rows than the circle holds does not drive at all: the circle's rows, kept
+/// together by cell in `records_cells`, are read and matched instead (CircleSearch.swift).
 public final class LocalIndex {
     /// The grid cell's side in degrees (about 5.5 km of latitude).
     static let cellDegrees = 0.05
     /// Above this many cells, a search filters by the R*Tree rather than by cell tokens.
     static let maximumCells = 400
     /// Bumped when the tables change: an older index is emptied and refilled.
-    static let schemaVersion = "4"
+    static let schemaVersion = "6"
 
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
 
     /// The index's file name in the cache folder.
     public static let fileName = "index.sqlite"
@@ -78,12 +80,14 @@ public final class LocalIndex {
     public init(file: URL) throws {
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         database = try SQLiteDatabase(path: file.path)
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+        // Mapped, a search reads the pages it touches from the page cache without a copy per page.
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA mmap_size = 1073741824;")
         try createTables()
         if try marker("schema") != Self.schemaVersion {
             // An index from an older photomap: its tables may differ, so they are made anew.
             try database.execute("""
                 DROP TABLE IF EXISTS records; DROP TABLE IF EXISTS records_text; DROP TABLE IF EXISTS records_where;
+                DROP TABLE IF EXISTS records_cells;
                 DELETE FROM meta;
                 """)
             try createTables()
@@ -100,6 +104,8 @@ public final class LocalIndex {
                 origin TEXT NOT NULL DEFAULT 'fetched', UNIQUE (kind, id));
             CREATE VIRTUAL TABLE IF NOT EXISTS records_text USING fts5(body, cell, tokenize = 'unicode61 remove_diacritics 2');
             CREATE VIRTUAL TABLE IF NOT EXISTS records_where USING rtree(id, min_lat, max_lat, min_lon, max_lon);
+            CREATE TABLE IF NOT EXISTS records_cells (cell INTEGER NOT NULL, record INTEGER NOT NULL, latitude REAL NOT NULL,
+                longitude REAL NOT NULL, body TEXT NOT NULL, PRIMARY KEY (cell, record)) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             """)
     }
@@ -109,11 +115,26 @@ public final class LocalIndex {
         "zc\(Int(((latitude + 90) / cellDegrees).rounded(.down)))x\(Int(((longitude + 180) / cellDegrees).rounded(.down)))"
     }
 
+    /// The side in degrees of `records_cells`' finer grid (about 1.1 km of latitude): a circle's
+    /// cells cover little more than its box.
+    static let circleCellDegrees = 0.01
+
+    /// A row (from the south pole) or column (from the antimeridian) of that grid, from degrees past its start.
+    static func circleCellIndex(_ degrees: Double) -> Int64 {
+        Int64((degrees / circleCellDegrees).rounded(.down))
+    }
+
+    /// The cell of `records_cells` holding a coordinate, as one number: a row's cells are consecutive.
+    static func circleCell(row: Int64, column: Int64) -> Int64 {
+        row * (Int64((360 / circleCellDegrees).rounded()) + 1) + column
+    }
+
     /// Adds or replaces records (by kind and id), all in one transaction; `origin` tells the embedded
     /// catalog's records ("catalog") from those fetched, so a new catalog replaces only its own.
     public func add(_ records: [IndexRecord], origin: String = "fetched") throws {
         guard !records.isEmpty else { return }
         try database.transaction {
+            try forgetWordCounts()
             let upsert = try database.prepare("""
                 INSERT INTO records (kind, id, title, subtitle, latitude, longitude, thumbnail, image, owner, taken, count,
                     page, license_id, license_name, license_url, origin)
@@ -129,8 +150,21 @@ public final class LocalIndex {
             let addText = try database.prepare("INSERT INTO records_text (rowid, body, cell) VALUES (?, ?, ?)")
             let clearWhere = try database.prepare("DELETE FROM records_where WHERE id = ?")
             let addWhere = try database.prepare("INSERT INTO records_where (id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)")
+            // The circle search's copy of the text and coordinate, kept in the record's cell.
+            let previous = try database.prepare("SELECT rowid, latitude, longitude FROM records WHERE kind = ? AND id = ?")
+            let clearCell = try database.prepare("DELETE FROM records_cells WHERE cell = ? AND record = ?")
+            let addCell = try database.prepare("INSERT INTO records_cells (cell, record, latitude, longitude, body) VALUES (?, ?, ?, ?, ?)")
+            func cellNumber(_ coordinate: Coordinate) -> Int64 {
+                Self.circleCell(row: Self.circleCellIndex(coordinate.latitude + 90), column: Self.circleCellIndex(coordinate.longitude + 180))
+            }
             for record in records {
                 let annotation = record.annotation
+                try previous.bind([.text(annotation.kind.rawValue), .text(annotation.id)])
+                if try previous.step(), let rowid = previous.integer(0), let latitude = previous.real(1), let longitude = previous.real(2),
+                   let coordinate = Coordinate(latitude: latitude, longitude: longitude) {
+                    try clearCell.bind([.integer(cellNumber(coordinate)), .integer(rowid)])
+                    try clearCell.step()
+                }
                 func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
                 try upsert.bind([.text(annotation.kind.rawValue), .text(annotation.id), .text(annotation.title), .text(annotation.subtitle),
                                  annotation.coordinate.map { .real($0.latitude) } ?? .null,
@@ -152,6 +186,9 @@ public final class LocalIndex {
                     try addWhere.bind([.integer(rowid), .real(coordinate.latitude), .real(coordinate.latitude),
                                        .real(coordinate.longitude), .real(coordinate.longitude)])
                     try addWhere.step()
+                    try addCell.bind([.integer(cellNumber(coordinate)), .integer(rowid), .real(coordinate.latitude),
+                                      .real(coordinate.longitude), .text(record.text)])
+                    try addCell.step()
                 }
             }
         }
@@ -167,8 +204,7 @@ public final class LocalIndex {
         // would be an inverted range (found by scripts/fuzz local-search).
         guard centre == nil || radiusKilometres >= 0 else { return [] }
         // Cell tokens sit in a column of their own, weighted 0: they narrow, they never match a word.
-        let columns = "r.kind, r.id, r.title, r.subtitle, r.latitude, r.longitude, r.thumbnail, r.image, r.owner, r.taken, r.count, "
-            + "bm25(records_text, 1.0, 0.0), r.page, r.license_id, r.license_name, r.license_url"
+        let columns = Self.hitColumns(relevance: "bm25(records_text, 1.0, 0.0)")
         let match = "body : (\(words))"
         let statement: SQLiteStatement
         if let photoIDs {
@@ -179,6 +215,10 @@ public final class LocalIndex {
                 """, [.text(match), .text(list)])
         } else if let centre {
             let box = SearchBox(centre: centre, radiusKilometres: radiusKilometres)
+            // A common word in a small circle: the circle's rows drive, and FTS5 never reads the word's list.
+            if let hits = try searchCircle(Self.queryWords(query), box: box, centre: centre, radiusKilometres: radiusKilometres, limit: limit) {
+                return hits
+            }
             // Records inside the box, tested in SQL before the relevance cut, so a small circle keeps all it holds.
             let inBox = "r.latitude BETWEEN ? AND ? AND (" + box.longitudes.map { _ in "r.longitude BETWEEN ? AND ?" }.joined(separator: " OR ") + ")"
             let boxValues: [SQLiteValue] = [.real(box.latitudes.lowerBound), .real(box.latitudes.upperBound)]
@@ -207,37 +247,58 @@ public final class LocalIndex {
         }
         var hits: [SearchHit] = []
         while try statement.step() {
-            guard let latitude = statement.real(4), let longitude = statement.real(5),
-                  let coordinate = Coordinate(latitude: latitude, longitude: longitude),
-                  let kind = Annotation.Kind(rawValue: statement.text(0)) else { continue }
+            guard let annotation = Self.annotation(from: statement), let coordinate = annotation.coordinate else { continue }
             let distance = centre?.distance(to: coordinate) ?? 0
             guard distance <= radiusKilometres || centre == nil else { continue }
-            let annotation = Annotation(kind: kind, id: statement.text(1), title: statement.text(2), subtitle: statement.text(3),
-                                        coordinate: coordinate, photoCount: statement.integer(10).map { Int($0) },
-                                        thumbnailURL: statement.optionalText(6), imageURL: statement.optionalText(7),
-                                        owner: statement.optionalText(8), dateTaken: statement.optionalText(9),
-                                        pageURL: statement.optionalText(12),
-                                        license: statement.optionalText(13).map {
-                                            License(id: $0, name: statement.text(14), url: statement.optionalText(15))
-                                        })
             // SQLite's bm25 is lower for better matches.
             hits.append(SearchHit(annotation: annotation, relevance: -(statement.real(11) ?? 0), distanceKilometres: distance))
         }
-        return Array(hits.sorted { rank($0, radiusKilometres) > rank($1, radiusKilometres) }.prefix(limit))
+        return Array(hits.sorted {
+            Self.rank($0.relevance, $0.distanceKilometres, radiusKilometres) > Self.rank($1.relevance, $1.distanceKilometres, radiusKilometres)
+        }.prefix(limit))
     }
 
     /// Relevance first, nearer breaking near-ties: distance costs up to one relevance point across the radius.
-    private func rank(_ hit: SearchHit, _ radius: Double) -> Double {
-        hit.relevance - hit.distanceKilometres / max(radius, 0.001)
+    static func rank(_ relevance: Double, _ distance: Double, _ radius: Double) -> Double {
+        relevance - distance / max(radius, 0.001)
+    }
+
+    /// The columns `annotation(from:)` reads, from `records r`, with `relevance` (SQL) as column 11.
+    static func hitColumns(relevance: String) -> String {
+        "r.kind, r.id, r.title, r.subtitle, r.latitude, r.longitude, r.thumbnail, r.image, r.owner, r.taken, r.count, "
+            + "\(relevance), r.page, r.license_id, r.license_name, r.license_url"
+    }
+
+    /// The annotation of a row of `hitColumns`; nil without a coordinate or a known kind.
+    static func annotation(from statement: SQLiteStatement) -> Annotation? {
+        guard let latitude = statement.real(4), let longitude = statement.real(5),
+              let coordinate = Coordinate(latitude: latitude, longitude: longitude),
+              let kind = Annotation.Kind(rawValue: statement.text(0)) else { return nil }
+        return Annotation(kind: kind, id: statement.text(1), title: statement.text(2), subtitle: statement.text(3),
+                          coordinate: coordinate, photoCount: statement.integer(10).map { Int($0) },
+                          thumbnailURL: statement.optionalText(6), imageURL: statement.optionalText(7),
+                          owner: statement.optionalText(8), dateTaken: statement.optionalText(9),
+                          pageURL: statement.optionalText(12),
+                          license: statement.optionalText(13).map { License(id: $0, name: statement.text(14), url: statement.optionalText(15)) })
     }
 
     /// The FTS5 expression for a typed query: each word quoted (so nothing in it is FTS syntax) and
     /// matched as a prefix; every word must match. Nil when the query has no word.
     static func matchExpression(_ query: String) -> String? {
-        // FTS5's tokenizer splits at apostrophes ("O'Hare" is "o" "hare"), so the query must too.
-        let words = SearchText.words(query.replacingOccurrences(of: "'", with: " ").replacingOccurrences(of: "’", with: " "))
+        let words = queryWords(query)
         guard !words.isEmpty else { return nil }
-        return words.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(separator: " ")
+        return words.map(prefixPhrase).joined(separator: " ")
+    }
+
+    /// The words of a typed query as FTS5 sees them: FTS5's tokenizer splits at apostrophes ("O'Hare"
+    /// is "o" "hare"), so the query must too.
+    static func queryWords(_ query: String) -> [String] {
+        SearchText.words(query.replacingOccurrences(of: "'", with: " ").replacingOccurrences(of: "’", with: " ")).map(String.init)
+    }
+
+    /// A word quoted for FTS5 (nothing in it is FTS syntax) and matched as a prefix.
+    static func prefixPhrase(_ word: String) -> String {
+        "\"\(word.replacingOccurrences(of: "\"", with: "\"\""))\"*"
     }
 
     /// The benchmark's baseline: the same search without FTS5 or the R*Tree, a LIKE over the records
@@ -275,16 +336,18 @@ public final class LocalIndex {
     /// Empties the index (its schema marker stays).
     public func removeAll() throws {
         try database.transaction {
-            try database.execute("DELETE FROM records; DELETE FROM records_text; DELETE FROM records_where; DELETE FROM meta WHERE key != 'schema';")
+            try database.execute("DELETE FROM records; DELETE FROM records_text; DELETE FROM records_where; DELETE FROM records_cells; DELETE FROM meta WHERE key != 'schema';")
         }
     }
 
     /// Removes the records of one origin (the previous embedded catalog's, before the new one's go in).
     func remove(origin: String) throws {
         try database.transaction {
+            try forgetWordCounts()
             try database.execute("""
                 DELETE FROM records_text WHERE rowid IN (SELECT rowid FROM records WHERE origin = '\(origin)');
                 DELETE FROM records_where WHERE id IN (SELECT rowid FROM records WHERE origin = '\(origin)');
+                DELETE FROM records_cells WHERE record IN (SELECT rowid FROM records WHERE origin = '\(origin)');
                 DELETE FROM records WHERE origin = '\(origin)';
                 """)
         }
@@ -337,4 +400,18 @@ struct SearchBox {
         }
         return tokens
     }
+
+    /// The box's cells of `records_cells` as ranges of their numbers, one for each row of cells and
+    /// range of longitudes; nil when there are more than `maximumCellRanges`.
+    var circleCellRanges: [ClosedRange<Int64>]? {
+        let rows = LocalIndex.circleCellIndex(latitudes.lowerBound + 90)...LocalIndex.circleCellIndex(latitudes.upperBound + 90)
+        guard rows.count * longitudes.count <= Self.maximumCellRanges else { return nil }
+        return longitudes.flatMap { range in
+            let columns = LocalIndex.circleCellIndex(range.lowerBound + 180)...LocalIndex.circleCellIndex(range.upperBound + 180)
+            return rows.map { LocalIndex.circleCell(row: $0, column: columns.lowerBound)...LocalIndex.circleCell(row: $0, column: columns.upperBound) }
+        }
+    }
+
+    /// Ranges of cells a query may name (a circle about 100 km across).
+    static let maximumCellRanges = 100
 }

@@ -157,6 +157,13 @@ final class SQLiteStatement {
         sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_double(statement, column)
     }
 
+    /// The column's bytes (text or blob), valid only inside `body`: no String made for them.
+    func withBytes<Result>(_ column: Int32, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        // SQLite's order: the pointer first, then its length.
+        let start = sqlite3_column_blob(statement, column)
+        return body(UnsafeRawBufferPointer(start: start, count: start == nil ? 0 : Int(sqlite3_column_bytes(statement, column))))
+    }
+
     func integer(_ column: Int32) -> Int64? {
         sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, column)
     }
