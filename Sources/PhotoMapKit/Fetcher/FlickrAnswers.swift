@@ -149,7 +149,7 @@ enum PlacesAnswer {
         let text = { (field: Field) in value(field)?.text }
         return .read(Place(id: id, woeid: text(.woeid) ?? "", fullName: text(._content) ?? text(.woe_name) ?? "",
                            shortName: text(.woe_name) ?? "",
-                           coordinate: Coordinate(latitude: value(.latitude)?.double, longitude: value(.longitude)?.double),
+                           coordinate: .flickr(latitude: value(.latitude)?.double, longitude: value(.longitude)?.double),
                            url: text(.place_url) ?? "", type: text(.place_type) ?? "", typeID: value(.place_type_id)?.int,
                            photoCount: value(.photo_count)?.int, timezone: text(.timezone) ?? ""))
     }
@@ -261,7 +261,7 @@ enum PhotosAnswer {
                           title: text(.title), descriptionHTML: description, ownerName: text(.ownername),
                           dateTaken: knownDateTaken(value(.datetaken)?.text, unknown: value(.datetakenunknown)),
                           tags: text(.tags).split(separator: " ").map(String.init),
-                          coordinate: Coordinate(latitude: value(.latitude)?.double, longitude: value(.longitude)?.double),
+                          coordinate: .flickr(latitude: value(.latitude)?.double, longitude: value(.longitude)?.double),
                           placeID: text(.place_id), images: references, license: licenseID.isEmpty ? nil : License(id: licenseID))
         // A record without `media` (an answer recorded without the extra) is taken for a photo.
         return .read((photo, text(.media).isEmpty || text(.media) == "photo"))
