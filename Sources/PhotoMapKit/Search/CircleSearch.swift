@@ -15,8 +15,8 @@ extension LocalIndex {
     /// that FTS5 merges and counts (measured on bench/search.sh's million photos: about 1 µs against 0.15 µs).
     static let circleRowCost: Int64 = 8
 
-    /// The hits when the circle is the rarer side; nil when a word matches fewer rows than the circle
-    /// holds (FTS5's lists then drive, as cheaply).
+    /// The hits when the circle is the rarer side; nil when every word's list costs less to walk than the
+    /// circle's rows (FTS5's lists then drive), or the circle is too wide for its rows to be read.
     func searchCircle(_ words: [String], box: SearchBox, centre: Coordinate, radiusKilometres: Double, limit: Int) throws -> [SearchHit]? {
         guard !words.isEmpty, let cells = box.circleCellRanges, let averages = try tokenAverages() else { return nil }
         // The R*Tree keeps 32-bit floats rounded outwards: its box is widened a little, the distance decides.
