@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapCLI
+import PhotoMapKit
 
 /// The command line: each input line is one argument (NUL, control characters and repaired invalid
 /// UTF-8 included), run through `PhotoMap.main` in the sandbox with a console that collects what it
