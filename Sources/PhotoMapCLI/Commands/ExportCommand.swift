@@ -43,21 +43,29 @@ enum ExportCommand {
         }
         bar.finish()
 
-        let writer = SiteWriter(root: URL(fileURLWithPath: out))
+        let writer = SiteWriter(root: URL(fileURLWithPath: out), keepsManifest: true)
         let builder = try MapOutput.siteBuilder(writer: writer, prefix: "", configuration: configuration, console: console)
         let allPhotos = photosByPlace.flatMap(\.1)
-        try MapOutput.prefetchImages(allPhotos, cache: builder.cache, console: console)
+        // Images the site holds already are not looked for in the cache (which may have evicted them).
+        let missingImages = builder.photosWithoutImages(allPhotos)
+        if !missingImages.isEmpty { try MapOutput.prefetchImages(missingImages, cache: builder.cache, console: console) }
+        // What a page links to is written before it (assets, images, photo pages, place pages, the
+        // index), each file whole, the manifest last: an export stopped at any moment leaves pages
+        // that are whole, old or new, and a rerun finishes the job.
+        try writer.begin()
         try builder.writeAssets()
-        try builder.writePlacesPage(at: "index.html", title: "Top places", subtitle: "\(places.count) places · \(allPhotos.count) photos",
-                                    places: places, back: nil, defaultView: "list") { builder.placePagePath($0) }
         for (place, photos) in photosByPlace {
             let annotation = configuration.adapter.annotation(for: place)
             try builder.writePhotosPage(at: builder.placePagePath(place), title: annotation.title,
                                         subtitle: "\(photos.count) photos · \(annotation.subtitle)", photos: photos,
                                         back: ("index.html", "Top places"), defaultView: "list")
         }
+        try builder.writePlacesPage(at: "index.html", title: "Top places", subtitle: "\(places.count) places · \(allPhotos.count) photos",
+                                    places: places, back: nil, defaultView: "list") { builder.placePagePath($0) }
+        try writer.commit()
         console.print("exported \(places.count) places and \(allPhotos.count) photos to \(writer.root.path)/index.html: "
-            + "\(writer.written) files written, \(writer.unchanged) unchanged")
+            + "\(writer.written) files written (\(writer.linked) images linked from the cache), \(writer.unchanged) unchanged; "
+            + "\(writer.rendered) pages rendered")
     }
 
     /// An export that Flickr's rate limit will slow by at least this long says so before it starts.
