@@ -27,82 +27,24 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
 LOCATIONS=${LOCATIONS:-/dev/shm $repo/.build/bench-disk}
 
-say() { printf 'bench: %s\n' "$*" >&2; }
-die() { say "error: $*"; exit 1; }
+source "$here/common.sh" nginx-light curl nodejs openssl python3
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+BIN=$PHOTOMAP_BIN
 
 for value in N N_LATENCY PARALLEL STREAMS DELAY_MS RUNS; do
     [[ ${!value} =~ ^[1-9][0-9]*$ ]] || die "$value must be a positive integer"
 done
 
-# ---- tools --------------------------------------------------------------------------------------
-
-nginx_bin() { command -v nginx || { [[ -x /usr/sbin/nginx ]] && echo /usr/sbin/nginx; } || true; }
-missing=()
-[[ -n $(nginx_bin) ]] || missing+=(nginx-light)
-command -v curl > /dev/null || missing+=(curl)
-command -v node > /dev/null || missing+=(nodejs)
-command -v openssl > /dev/null || missing+=(openssl)
-[[ -x /usr/bin/time ]] || missing+=(time)
-command -v python3 > /dev/null || missing+=(python3)
-if ((${#missing[@]})); then
-    if ((EUID == 0)); then sudo=()
-    elif command -v sudo > /dev/null; then sudo=(sudo)
-    else die "missing ${missing[*]}; run as root or install them"
-    fi
-    say "installing ${missing[*]}"
-    # Keep the package's own nginx service from starting (it would listen on port 80 everywhere).
-    guard=
-    if [[ ! -e /usr/sbin/policy-rc.d ]]; then
-        guard=/usr/sbin/policy-rc.d
-        printf '#!/bin/sh\nexit 101\n' | "${sudo[@]}" tee "$guard" > /dev/null
-        "${sudo[@]}" chmod 755 "$guard"
-    fi
-    status=0
-    "${sudo[@]}" apt-get update -qq &&
-        "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-            "${missing[@]}" > /dev/null || status=$?
-    [[ -z $guard ]] || "${sudo[@]}" rm -f "$guard"
-    ((status == 0)) || die "apt-get failed ($status)"
-fi
-NGINX=$(nginx_bin)
-
-if [[ -n ${PHOTOMAP_BIN:-} ]]; then
-    BIN=$PHOTOMAP_BIN
-else
-    say "building photomap (release)"
-    (cd "$repo" && swift build -c release --product photomap >&2)
-    BIN="$(cd "$repo" && swift build -c release --show-bin-path)/photomap"
-fi
-[[ -x $BIN ]] || die "no photomap binary at $BIN"
-
 # ---- shared helpers -----------------------------------------------------------------------------
 
-WORKS=()
-PIDS=()
-cleanup() {
-    local pid
-    for pid in "${PIDS[@]}"; do kill "$pid" 2> /dev/null || true; done
-    for pid in "${PIDS[@]}"; do
-        for _ in $(seq 50); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
-    done
-    rm -rf "${WORKS[@]}"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-# new_work FOLDER-BASE: a fresh work folder under it, printed.
+# new_work VARIABLE FOLDER-BASE: sets VARIABLE to a fresh work folder under the base, removed on
+# exit (not run in a subshell, or WORKS would not keep it).
 new_work() {
-    mkdir -p "$1"
-    local work
-    work=$(mktemp -d "$1/photomap-bench.XXXXXX")
-    WORKS+=("$work")
+    mkdir -p "$2"
+    printf -v "$1" '%s' "$(mktemp -d "$2/photomap-bench.XXXXXX")"
+    WORKS+=("${!1}")
     # nginx's worker runs as an unprivileged user when started by root: it must read www/.
-    chmod 755 "$work"
-    echo "$work"
-}
-
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+    chmod 755 "${!1}"
 }
 
 # measure RESULTS NAME COMMAND...: appends "wall_seconds peak_rss_kb" to RESULTS/NAME; output discarded.
@@ -194,7 +136,7 @@ EOF
 
 nginx_part() { # nginx_part LOCATION
     local work results cold warm listing curl_cold got
-    work=$(new_work "$1")
+    new_work work "$1"
     results=$work/results
     mkdir -p "$results"
     catalog "$work" "$N"
@@ -267,7 +209,7 @@ latency_round() { # latency_round WORK RESULTS LABEL CURL-FLAGS... -- PHOTOMAP-F
 
 latency_part() {
     local work results h2 h1
-    work=$(new_work "${LOCATIONS%% *}")
+    new_work work "${LOCATIONS%% *}"
     results=$work/results
     mkdir -p "$results"
     catalog "$work" "$N_LATENCY"

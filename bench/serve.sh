@@ -21,50 +21,16 @@ RUNS=${RUNS:-3}
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
-say() { printf 'bench: %s\n' "$*" >&2; }
-die() { say "error: $*"; exit 1; }
-
-missing=()
-for tool in wrk nginx node curl openssl python3; do
-    command -v "$tool" > /dev/null || [[ -x /usr/sbin/$tool ]] || missing+=("$tool")
-done
-if ((${#missing[@]})); then
-    packages=("${missing[@]/nginx/nginx-light}")
-    packages=("${packages[@]/node/nodejs}")
-    say "installing ${packages[*]}"
-    sudo=()
-    ((EUID == 0)) || sudo=(sudo)
-    # Keep the package's own nginx service from starting.
-    printf '#!/bin/sh\nexit 101\n' | "${sudo[@]}" tee /usr/sbin/policy-rc.d > /dev/null
-    "${sudo[@]}" chmod 755 /usr/sbin/policy-rc.d
-    "${sudo[@]}" apt-get update -qq
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${packages[@]}" > /dev/null
-    "${sudo[@]}" rm -f /usr/sbin/policy-rc.d
-fi
+source "$here/common.sh" wrk nginx-light nodejs curl openssl python3
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-
-if [[ -n ${PHOTOMAP_BIN:-} ]]; then
-    BIN=$PHOTOMAP_BIN
-else
-    say "building photomap (release)"
-    (cd "$repo" && swift build -c release --product photomap >&2)
-    BIN="$(cd "$repo" && swift build -c release --show-bin-path)/photomap"
-fi
+BIN=$PHOTOMAP_BIN
 
 WORK=$(mktemp -d /dev/shm/photomap-serve-bench.XXXXXX 2> /dev/null || mktemp -d)
-PIDS=()
-cleanup() {
-    local pid
-    for pid in "${PIDS[@]}"; do kill "$pid" 2> /dev/null || true; done
-    [[ -s $WORK/nginx.pid ]] && kill -QUIT "$(cat "$WORK/nginx.pid")" 2> /dev/null || true
-    sleep 0.3
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+WORKS+=("$WORK")
 chmod 755 "$WORK"
-
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+bench_cleanup() {
+    [[ -s $WORK/nginx.pid ]] && kill -QUIT "$(cat "$WORK/nginx.pid")" 2> /dev/null || true
+}
 
 # ---- catalog, upstream, photomap serve ----------------------------------------------------------------
 

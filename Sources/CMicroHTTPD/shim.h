@@ -2,6 +2,7 @@
 #define PHOTOMAP_CMICROHTTPD_SHIM_H
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -16,10 +17,36 @@ typedef enum MHD_Result (*photomap_mhd_handler)(void *context, struct MHD_Connec
 typedef void (*photomap_mhd_completed)(void *context, struct MHD_Connection *connection, void **request_context,
                                        enum MHD_RequestTerminationCode code);
 
+static inline int photomap_mhd_hex(char digit) {
+    return digit <= '9' ? digit - '0' : (digit | 0x20) - 'a' + 10;
+}
+
+// Percent-decodes a request's path, or a query argument, in place, as MHD's own unescaper does, except
+// that %00 becomes 0xFF: MHD hands the path on as C text, so a NUL would end it there and
+// "/assets/photomap.css%00.png" would be answered as "/assets/photomap.css". 0xFF is no UTF-8: it
+// reads as U+FFFD, as any invalid byte does. Returns the decoded length.
+static size_t photomap_mhd_unescape(void *context, struct MHD_Connection *connection, char *text) {
+    (void)context;
+    (void)connection;
+    char *read = text, *write = text;
+    while (*read) {
+        if (read[0] == '%' && isxdigit((unsigned char)read[1]) && isxdigit((unsigned char)read[2])) {
+            int value = photomap_mhd_hex(read[1]) * 16 + photomap_mhd_hex(read[2]);
+            *write++ = (char)(value == 0 ? 0xFF : value);
+            read += 3;
+        } else {
+            *write++ = *read++;
+        }
+    }
+    *write = 0;
+    return (size_t)(write - text);
+}
+
 // Starts a daemon listening on `address` (an IPv4 or IPv6 literal) and `port` (0: any free port),
-// its connections served by `threads` polling threads (epoll), suspendable. Bounds: at most
-// `connection_limit` connections, each idle at most `timeout` seconds, each with `memory_limit`
-// bytes for its request line and headers (larger requests get 414 or 431 from MHD itself).
+// its connections served by `threads` polling threads (epoll), suspendable, paths and arguments
+// unescaped by photomap_mhd_unescape. Bounds: at most `connection_limit` connections, each idle at
+// most `timeout` seconds, each with `memory_limit` bytes for its request line and headers (larger
+// requests get 414 or 431 from MHD itself).
 // Returns NULL when the address does not parse or the daemon cannot start (errno tells).
 static inline struct MHD_Daemon *photomap_mhd_start(const char *address, unsigned short port, unsigned int threads,
                                                     unsigned int connection_limit, unsigned int timeout,
@@ -47,6 +74,7 @@ static inline struct MHD_Daemon *photomap_mhd_start(const char *address, unsigne
         { MHD_OPTION_CONNECTION_TIMEOUT, timeout, NULL },
         { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)memory_limit, NULL },
         { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, context },
+        { MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)photomap_mhd_unescape, NULL },
         { MHD_OPTION_END, 0, NULL },
     };
     return MHD_start_daemon(flags, port, NULL, NULL, handler, context, MHD_OPTION_ARRAY, options, MHD_OPTION_END);

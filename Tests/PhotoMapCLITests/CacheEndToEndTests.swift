@@ -89,8 +89,8 @@ struct CacheEndToEndTests {
         let process = Process()
         process.executableURL = PhotomapBinary.url
         process.arguments = ["--image-host", images.url(""), "photos", "--place", catalog.placeID, "--limit", "120", "--prefetch"]
-        process.environment = ["PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path,
-                               "PHOTOMAP_FIXTURES": catalog.folder.path]
+        process.environment = PhotomapBinary.environment(["PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path,
+                                                          "PHOTOMAP_FIXTURES": catalog.folder.path])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

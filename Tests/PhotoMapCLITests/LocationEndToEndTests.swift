@@ -32,6 +32,10 @@ struct LocationEndToEndTests {
     func findNear() throws {
         let texas = try PhotomapBinary.run(["find", "Paris", "--near", "33.66,-95.55"], environment: environment)
         #expect(texas.stdout.split(separator: "\n")[1].contains("Texas"))
+        // (0, 0) is a point like any other (only Flickr's answers use it for "no geo").
+        let gulf = try PhotomapBinary.run(["find", "Lagos", "--near", "0,0"], environment: environment)
+        let nearest = gulf.stdout.split(separator: "\n").dropFirst().first ?? ""
+        #expect(gulf.status == 0 && nearest.contains("Nigeria") && nearest.hasSuffix(" 810.5"), "\(gulf.stdout)")
         let none = try PhotomapBinary.run(["find", "qqxyzzy"], environment: environment)
         #expect(none.status == 1)
         #expect(none.stderr == "photomap: error: no location found for \"qqxyzzy\"\n")

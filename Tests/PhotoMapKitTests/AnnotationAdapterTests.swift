@@ -73,9 +73,12 @@ struct AnnotationAdapterTests {
         #expect(words[words.index(words.startIndex, offsetBy: subtitle.count - 1)] == " ")
     }
 
-    @Test("Flickr's (0, 0) and out-of-range values are no coordinate; the photo is still annotated")
+    @Test("out-of-range values are no coordinate, nor is (0, 0) in Flickr's answers; the photo is still annotated")
     func invalidCoordinates() {
-        #expect(Coordinate(latitude: 0, longitude: 0) == nil)
+        #expect(Coordinate.flickr(latitude: 0, longitude: 0) == nil)
+        #expect(Coordinate.flickr(latitude: 0, longitude: 12.5) != nil)
+        // Elsewhere (--near, the gazetteer, the server's API) (0, 0) is a point in the Gulf of Guinea.
+        #expect(Coordinate(latitude: 0, longitude: 0) != nil)
         #expect(Coordinate(latitude: 91, longitude: 10) == nil)
         #expect(Coordinate(latitude: 10, longitude: -180.5) == nil)
         #expect(Coordinate(latitude: .nan, longitude: 1) == nil)

@@ -53,6 +53,16 @@ struct HTTPServerTests {
         #expect(head.status == 200 && head.body.isEmpty && head.headers["content-length"] == "5")
     }
 
+    @Test("%00 in a path or an argument reads as U+FFFD, as invalid bytes do: it never ends the text there")
+    func encodedNUL() throws {
+        let server = try server()
+        // MHD's own unescaping made "/now%00.png" the path "/now".
+        let path = try RawHTTP.send("GET /now%00.png HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port)
+        #expect(path.status == 404)
+        let query = try RawHTTP.send("GET /now?q=a%00b%ffc HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port)
+        #expect(query.status == 200 && String(decoding: query.body, as: UTF8.self) == "now a\u{FFFD}b\u{FFFD}c\n")
+    }
+
     @Test("200 suspended requests at once are all answered by a server with two polling threads")
     func manySuspended() async throws {
         let server = try server(connectionLimit: 256)

@@ -26,18 +26,38 @@ private func square(_ cache: ThumbnailCache, _ photo: Photo) async -> Result<URL
 }
 
 /// Counts fetches and answers after 0.3 s, so concurrent requests overlap.
-private final class SlowCountingOrigin: ImageOrigin {
-    private let fetched = Locked(0)
+/// Holds every fetch until `release()` (the download is in flight for as long as a test needs, however
+/// slow the machine), then answers it with `body`; counts the fetches.
+private final class GatedCountingOrigin: ImageOrigin {
+    private typealias Completion = @Sendable (Result<Data, ThumbnailError>) -> Void
+    private let state = Locked((fetches: 0, released: false, waiting: [Completion]()))
     let body: Data
-    var fetches: Int { fetched.withLock { $0 } }
+    var fetches: Int { state.withLock { $0.fetches } }
 
     init(body: Data) {
         self.body = body
     }
 
     func fetch(_ url: String, completion: @escaping @Sendable (Result<Data, ThumbnailError>) -> Void) {
-        fetched.withLock { $0 += 1 }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { [body] in completion(.success(body)) }
+        let held = state.withLock { state in
+            state.fetches += 1
+            if !state.released { state.waiting.append(completion) }
+            return !state.released
+        }
+        if !held { answer(completion) }
+    }
+
+    /// Answers the fetches held so far, and every later one at once.
+    func release() {
+        state.withLock { state in
+            state.released = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }.forEach(answer)
+    }
+
+    private func answer(_ completion: @escaping Completion) {
+        DispatchQueue.global().async { [body] in completion(.success(body)) }
     }
 }
 
@@ -101,7 +121,7 @@ struct ThumbnailCacheTests {
 
     @Test("cancelling one requester leaves the others waiting for the same download")
     func cancellationIsPerRequester() async throws {
-        let origin = SlowCountingOrigin(body: try PNGCodec.encode(TestImages.pattern(width: 75, height: 75, seed: 3)))
+        let origin = GatedCountingOrigin(body: try PNGCodec.encode(TestImages.pattern(width: 75, height: 75, seed: 3)))
         let cache = ThumbnailCache(cacheDirectory: folder.url, origin: origin)
         let done = DispatchGroup()
         let outcomes = Outcomes()
@@ -114,6 +134,7 @@ struct ThumbnailCacheTests {
             })
         }
         requests[1].cancel()
+        origin.release()
         done.wait()
         #expect(outcomes.result(1) == .failure(.cancelled))
         #expect(outcomes.result(0).map { (try? $0.get()) != nil } == true)
@@ -302,14 +323,15 @@ struct ThumbnailCacheTests {
 
     @Test("the async API gives the file, and a cancelled task gets .cancelled while the download goes on")
     func asyncAPI() async throws {
-        let origin = SlowCountingOrigin(body: try PNGCodec.encode(TestImages.pattern(width: 75, height: 75, seed: 4)))
+        let origin = GatedCountingOrigin(body: try PNGCodec.encode(TestImages.pattern(width: 75, height: 75, seed: 4)))
         let slow = ThumbnailCache(cacheDirectory: folder.url, origin: origin)
         let record = photo("1", square: "http://example.invalid/async.png")
         let cancelled = Task { await slow.result(for: record) }
         let kept = Task { await slow.result(for: record) }
-        try await Task.sleep(nanoseconds: 50_000_000)
+        while origin.fetches == 0 { try await Task.sleep(for: .milliseconds(5)) }
         cancelled.cancel()
         #expect(await cancelled.value == .failure(.cancelled))
+        origin.release()
         #expect(try PNGCodec.decode(Data(contentsOf: try await kept.value.get())).width == 75)
         #expect(origin.fetches == 1)
     }

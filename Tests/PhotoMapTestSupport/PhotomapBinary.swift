@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapKit
 
 /// Runs the built `photomap` executable as a user would, capturing what it prints and its exit status.
 public enum PhotomapBinary {
@@ -17,38 +18,46 @@ public enum PhotomapBinary {
         return LoopbackServer.repositoryRoot.appendingPathComponent(".build/debug/photomap")
     }()
 
-    /// Runs `photomap arguments…` in `folder` with only the given environment (plus PATH and HOME),
-    /// so the developer's own FLICKR_API_KEY or cache never leaks into a test.
+    /// What a run inherits from the tests' own environment: PATH and HOME, and the sanitizer's options
+    /// when the tests run under one (scripts/test), so that the binary reports where the tests do.
+    /// Nothing else: the developer's own FLICKR_API_KEY or cache never leaks into a test.
+    public static func environment(_ settings: [String: String]) -> [String: String] {
+        let inherited = ProcessInfo.processInfo.environment
+        var environment = ["PATH": inherited["PATH"] ?? "/usr/bin:/bin", "HOME": inherited["HOME"] ?? "/tmp"]
+        for name in ["ASAN_OPTIONS", "TSAN_OPTIONS", "SWIFT_BACKTRACE"] { environment[name] = inherited[name] }
+        return environment.merging(settings) { $1 }
+    }
+
+    /// Runs `photomap arguments…` in `folder` with only the given environment (plus what
+    /// `environment(_:)` inherits).
     public static func run(_ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
-        let inherited = ProcessInfo.processInfo.environment
-        process.environment = ["PATH": inherited["PATH"] ?? "/usr/bin:/bin", "HOME": inherited["HOME"] ?? "/tmp"]
-            .merging(environment) { $1 }
+        process.environment = Self.environment(environment)
         if let folder { process.currentDirectoryURL = folder }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        // Read both pipes while the process runs so a large output cannot fill a pipe and stall it.
-        let errorData = LockedData()
-        let reader = Thread { errorData.set(errors.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let (outputData, errorData) = readToEnd(output, errors)
         process.waitUntilExit()
-        while !errorData.isSet { Thread.sleep(forTimeInterval: 0.005) }
         return Result(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-                      stderr: String(decoding: errorData.value, as: UTF8.self))
+                      stderr: String(decoding: errorData, as: UTF8.self))
     }
-}
 
-/// Data handed from a reader thread to the test thread.
-private final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data: Data?
-    func set(_ value: Data) { lock.withLock { data = value } }
-    var isSet: Bool { lock.withLock { data != nil } }
-    var value: Data { lock.withLock { data ?? Data() } }
+    /// Everything a running process writes to `output` and `errors`, both read at once so that a large
+    /// output cannot fill one pipe and stall the process.
+    static func readToEnd(_ output: Pipe, _ errors: Pipe) -> (output: Data, errors: Data) {
+        let errorData = Locked(Data())
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            errorData.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() }
+            done.signal()
+        }.start()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        done.wait()
+        return (outputData, errorData.withLock { $0 })
+    }
 }

@@ -12,20 +12,13 @@ public enum RawHTTP {
 
     /// Sends `request` (Connection: close is the caller's to add) and reads the answer.
     public static func send(_ request: String, port: Int, timeout: TimeInterval = 10) throws -> Answer {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        try send(bytes: Array(request.utf8), port: port, timeout: timeout)
+    }
+
+    /// Sends `bytes` as they are (invalid UTF-8, NUL, anything) and reads the answer.
+    public static func send(bytes: [UInt8], port: Int, timeout: TimeInterval = 10) throws -> Answer {
+        let descriptor = try connect(port: port, timeout: timeout)
         defer { close(descriptor) }
-        var wait = timeval(tv_sec: Int(timeout), tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        let bytes = Array(request.utf8)
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -41,6 +34,26 @@ public enum RawHTTP {
             received.append(contentsOf: buffer[0..<count])
         }
         return parse(received)
+    }
+
+    /// A socket connected to `port` on 127.0.0.1, its reads giving up after `timeout`; the caller closes it.
+    public static func connect(port: Int, timeout: TimeInterval = 10) throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        var wait = timeval(tv_sec: Int(timeout), tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        return descriptor
     }
 
     private static func parse(_ data: Data) -> Answer {

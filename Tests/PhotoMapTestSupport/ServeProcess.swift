@@ -11,13 +11,13 @@ public final class ServeProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var stderrText = ""
 
-    /// Starts `photomap [arguments] serve --listen 127.0.0.1:0` with `environment` (plus PATH and HOME).
+    /// Starts `photomap [arguments] serve --listen 127.0.0.1:0` with `environment` (plus what
+    /// `PhotomapBinary.environment` inherits).
     public init(_ arguments: [String] = [], environment: [String: String]) throws {
         process = Process()
         process.executableURL = PhotomapBinary.url
         process.arguments = arguments + ["serve", "--listen", "127.0.0.1:0"]
-        let inherited = ProcessInfo.processInfo.environment
-        process.environment = ["PATH": inherited["PATH"] ?? "/usr/bin:/bin", "HOME": inherited["HOME"] ?? "/tmp"].merging(environment) { $1 }
+        process.environment = PhotomapBinary.environment(environment)
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

@@ -44,6 +44,11 @@ part before it is a scenario prefix chosen by each test:
     /ignore-radius               lat/lon/radius not applied (real answers held photos
                                  hundreds of kilometres outside the radius)
     /mixed-media                 `media` not applied (an answer with videos in it)
+    /huge/{megabytes}/{framing}  200 with a well-formed answer of that many MB, sent 1 MB at a time,
+                                 framed by Content-Length (`length`) or by closing (`close`)
+    /hostile/{kind}              200 with an answer no decoder should trust: `deep` (JSON nested
+                                 1,000 deep), `bad-utf8`, `raw-nul` (a NUL byte in a string),
+                                 `escaped-nul` (\u0000 in a title), `long-number` (1,000 digits)
 
 Pass-through scenarios (ok, status, fail105, reset, slow, numbers-as-strings, jsonp,
 ignore-radius, mixed-media) may be chained, e.g. ``/slow/1/numbers-as-strings/services/rest/``.
@@ -394,6 +399,36 @@ METHODS = {
 }
 
 
+def listing_keys(query):
+    """The envelope and list names of the method's answer: photos/photo, licenses/license or places/place."""
+    method = query.get("method", "")
+    if method == "flickr.photos.search":
+        return "photos", "photo"
+    if method == "flickr.photos.licenses.getInfo":
+        return "licenses", "license"
+    return "places", "place"
+
+
+def hostile_record(id_key, title=b'"ok"', latitude=b'"45.5"'):
+    """A record with `title` as its title (a place's name too) and `latitude`."""
+    return b'{"%s":"1","title":%s,"_content":%s,"latitude":%s,"longitude":"-122.6"}' % (id_key.encode(), title, title, latitude)
+
+
+# Answers no decoder should trust, by kind: each takes the envelope, list and id names.
+HOSTILE_ANSWERS = {
+    "deep": lambda key, item, id_key: b'{"%s":{"%s":[%s,%s%s]},"stat":"ok"}' % (
+        key.encode(), item.encode(), hostile_record(id_key), b"[" * 1000, b"]" * 1000),
+    "bad-utf8": lambda key, item, id_key: b'{"%s":{"%s":[%s]},"stat":"ok"}' % (
+        key.encode(), item.encode(), hostile_record(id_key, title=b'"caf\xe9 \xff\xfe \xc3("')),
+    "raw-nul": lambda key, item, id_key: b'{"%s":{"%s":[%s]},"stat":"ok"}' % (
+        key.encode(), item.encode(), hostile_record(id_key, title=b'"a\x00b"')),
+    "escaped-nul": lambda key, item, id_key: b'{"%s":{"%s":[%s]},"stat":"ok"}' % (
+        key.encode(), item.encode(), hostile_record(id_key, title=b'"a\\u0000b\\u001b[2J"')),
+    "long-number": lambda key, item, id_key: b'{"%s":{"total":%s,"pages":%s,"%s":[%s]},"stat":"ok"}' % (
+        key.encode(), b"9" * 1000, b"9" * 1000, item.encode(), hostile_record(id_key, latitude=b"4" * 1000)),
+}
+
+
 def call_api(catalog, query, scenario=()):
     """Run one API call; returns the JSON object to send (ok or fail)."""
     try:
@@ -508,6 +543,10 @@ class FlickrHandler(loopback.LoopbackHandler):
             elif name == "html200":
                 return self.send_body(200, "text/html",
                                       self.html_page(200, "Flickr is having a massage"))
+            elif name == "huge" and len(args) >= 2 and args[0].isdigit() and args[1] in ("length", "close"):
+                return self.send_huge(query, int(args[0]), args[1] == "length")
+            elif name == "hostile" and len(args) >= 1 and args[0] in HOSTILE_ANSWERS:
+                return self.send_hostile(query, args[0])
             elif name == "redirect-file":
                 return self.send_redirect("file:///etc/passwd")
             elif name == "redirect":
@@ -553,6 +592,41 @@ class FlickrHandler(loopback.LoopbackHandler):
             return self.send_body(200, "application/json", text)
         callback = query.get("jsoncallback") or "jsonFlickrApi"
         return self.send_body(200, "text/javascript", f"{callback}({text})")
+
+    def send_huge(self, query, megabytes, with_length):
+        """A well-formed answer of `megabytes` MB: the method's list padded with one record repeated."""
+        key, item = listing_keys(query)
+        record = json.dumps({"id" if key == "photos" else "place_id": "x" * 100, "title": "y" * 800}).encode()
+        per_megabyte = (1 << 20) // (len(record) + 1)
+        head = f'{{"{key}":{{"total":1,"{item}":['.encode()
+        chunk = b",".join([record] * per_megabyte) + b","
+        tail = record + b']},"stat":"ok"}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        if with_length:
+            self.send_header("Content-Length", str(len(head) + len(chunk) * megabytes + len(tail)))
+        else:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        # The client is expected to hang up once past its limit: that ends the answer here.
+        try:
+            self.wfile.write(head)
+            for _ in range(megabytes):
+                self.wfile.write(chunk)
+            self.wfile.write(tail)
+        except OSError:
+            self.close_connection = True
+
+    def send_hostile(self, query, kind):
+        """One of HOSTILE_ANSWERS, shaped for the method asked."""
+        key, item = listing_keys(query)
+        data = HOSTILE_ANSWERS[kind](key, item, "id" if key == "photos" else "place_id")
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def send_image(self, relative):
         """An image from the catalog's images folder; nothing outside it."""
@@ -896,6 +970,20 @@ def self_test():
                 r = self.api("/fail105/tok105/2", method="flickr.photos.licenses.getInfo")
                 self.assertEqual((r["stat"], r["code"], r["message"]), ("fail", 105, "Service currently unavailable"))
             self.assertEqual(self.api("/fail105/tok105/2", method="flickr.photos.licenses.getInfo")["stat"], "ok")
+
+        def test_huge_and_hostile_answers(self):
+            for framing in ("length", "close"):
+                r = self.api(f"/huge/2/{framing}", method="flickr.photos.search", place_id="LON")
+                self.assertGreater(len(r["photos"]["photo"]), 2000)
+            status, _, body = self.raw("/hostile/deep", method="flickr.places.getTopPlacesList")
+            self.assertEqual(status, 200)
+            self.assertIn(b"[" * 1000, body)
+            for kind in ("bad-utf8", "raw-nul", "escaped-nul", "long-number"):
+                status, _, body = self.raw(f"/hostile/{kind}", method="flickr.photos.search")
+                self.assertEqual(status, 200)
+                self.assertTrue(body.startswith(b'{"photos":{'))
+            self.assertEqual(json.loads(self.raw("/hostile/escaped-nul", method="flickr.places.find")[2])["places"]["place"][0]["title"],
+                             "a\x00b\x1b[2J")
 
         def test_images_served_from_the_catalog_side(self):
             r = self.search(place_id="LON", extras="url_sq")["photos"]["photo"]

@@ -78,15 +78,13 @@ public struct FixtureTransport: FlickrTransport {
 }
 
 /// Place id → its photo records, filled on first use.
-private final class PlacePhotoMemo: @unchecked Sendable {
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var photos: [String: [Data]] = [:]
+private final class PlacePhotoMemo: Sendable {
+    private let photos = Locked<[String: [Data]]>([:])
 
     func value(for placeID: String, load: () throws -> [Data]) throws -> [Data] {
-        if let known = lock.withLock({ photos[placeID] }) { return known }
+        if let known = photos.withLock({ $0[placeID] }) { return known }
         let loaded = try load()
-        lock.withLock { photos[placeID] = loaded }
+        photos.withLock { $0[placeID] = loaded }
         return loaded
     }
 }

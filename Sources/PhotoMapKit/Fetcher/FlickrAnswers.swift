@@ -35,7 +35,7 @@ struct PlaceRecord: Decodable {
     var place: Place {
         Place(id: place_id, woeid: woeid?.text ?? "", fullName: _content?.text ?? woe_name?.text ?? "",
               shortName: woe_name?.text ?? "",
-              coordinate: Coordinate(latitude: latitude?.double, longitude: longitude?.double),
+              coordinate: .flickr(latitude: latitude?.double, longitude: longitude?.double),
               url: place_url?.text ?? "", type: place_type?.text ?? "", typeID: place_type_id?.int,
               photoCount: photo_count?.int, timezone: timezone?.text ?? "")
     }
@@ -117,7 +117,7 @@ struct PhotoRecord: Decodable {
                      server: server?.text ?? "", title: title?.text ?? "", descriptionHTML: description?._content ?? "",
                      ownerName: ownername?.text ?? "", dateTaken: knownDateTaken,
                      tags: (tags?.text ?? "").split(separator: " ").map(String.init),
-                     coordinate: Coordinate(latitude: latitude?.double, longitude: longitude?.double),
+                     coordinate: .flickr(latitude: latitude?.double, longitude: longitude?.double),
                      placeID: place_id?.text ?? "", images: images, license: licenseID.isEmpty ? nil : License(id: licenseID))
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Flickr's REST endpoint over libcurl: `GET {endpoint}?method=…&api_key=…&format=json&nojsoncallback=1`,
 /// with answers kept in a `ResponseCache` (flickr.photos.search's as growing listings, `ListingCache`)
 /// and every try, retries included, paced by a `FlickrRateLimiter`.
-public final class FlickrRESTTransport: FlickrTransport, @unchecked Sendable {
+public final class FlickrRESTTransport: FlickrTransport, Sendable {
     /// Flickr's production endpoint.
     public static let defaultEndpoint = "https://api.flickr.com/services/rest/"
 
@@ -13,9 +13,8 @@ public final class FlickrRESTTransport: FlickrTransport, @unchecked Sendable {
     private let offline: Bool
     private let limiter: FlickrRateLimiter?
     private let warn: @Sendable (String) -> Void
-    // The client's curl handle is used by one call at a time; the lock serialises callers.
-    private let client: HTTPClient
-    private let lock = NSLock()
+    // The client's curl handle serves one call at a time: callers take turns.
+    private let client: Locked<HTTPClient>
 
     /// Creates a transport; with `offline`, only the cache answers. With a `limiter`, every request
     /// waits for its token; a retry first waits what the server asked (Retry-After), then for its token.
@@ -33,12 +32,12 @@ public final class FlickrRESTTransport: FlickrTransport, @unchecked Sendable {
             let wait = client.sleep
             // The client's retries are calls too. A token that cannot be had stops nothing here: the next
             // request's own acquire reports it.
-            self.client = HTTPClient(settings: client.settings) { seconds in
+            self.client = Locked(HTTPClient(settings: client.settings) { seconds in
                 wait(seconds)
                 try? limiter.acquire()
-            }
+            })
         } else {
-            self.client = client
+            self.client = Locked(client)
         }
     }
 
@@ -55,7 +54,7 @@ public final class FlickrRESTTransport: FlickrTransport, @unchecked Sendable {
         if offline { throw FlickrError.notCached(method: method) }
 
         let url = requestURL(method: method, parameters: query)
-        let response = try lock.withLock { try fetch(url) }
+        let response = try client.withLock { try fetch(url, with: $0) }
         if FlickrSource.status(of: response.body)?.stat == "ok" {
             do {
                 try kept.keep(response.body)
@@ -67,7 +66,7 @@ public final class FlickrRESTTransport: FlickrTransport, @unchecked Sendable {
     }
 
     /// GETs `url` when the rate allows, also retrying Flickr's code 105, which arrives with status 200.
-    private func fetch(_ url: String) throws -> HTTPResponse {
+    private func fetch(_ url: String, with client: HTTPClient) throws -> HTTPResponse {
         try limiter?.acquire()
         var attempt = 1
         while true {

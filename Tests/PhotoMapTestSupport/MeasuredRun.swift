@@ -1,0 +1,58 @@
+import Foundation
+import PhotoMapKit
+
+/// Runs the built photomap as `PhotomapBinary.run` does, but spawned and reaped here: its arguments
+/// are raw bytes (invalid UTF-8 included, which Foundation's Process cannot pass), and the exit is
+/// read with wait4, which also gives the run's peak memory (Process gives neither).
+public enum MeasuredRun {
+    /// How one run ended.
+    public struct Result: Sendable {
+        /// The exit status, or nil when a signal ended the process.
+        public let status: Int32?
+        /// The signal that ended it, if one did.
+        public let signal: Int32?
+        public let stdout: String
+        public let stderr: String
+        /// Peak resident memory (ru_maxrss), in KB.
+        public let peakKilobytes: Int
+    }
+
+    /// Runs `photomap arguments…` with `environment` (plus what `PhotomapBinary.environment` inherits).
+    public static func run(_ arguments: [[UInt8]], environment: [String: String] = [:]) throws -> Result {
+        let output = Pipe(), errors = Pipe()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output.fileHandleForWriting.fileDescriptor, 1)
+        posix_spawn_file_actions_adddup2(&actions, errors.fileHandleForWriting.fileDescriptor, 2)
+        let path = PhotomapBinary.url.path
+        // C strings: a NUL inside an argument would end it there, as it would for any program.
+        let argv: [UnsafeMutablePointer<CChar>?] = ([Array(path.utf8)] + arguments).map { bytes in
+            guard let copy = calloc(bytes.count + 1, 1)?.assumingMemoryBound(to: CChar.self) else { return nil }
+            for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
+            return copy
+        }
+        let envp = PhotomapBinary.environment(environment).map { strdup("\($0.key)=\($0.value)") }
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        var arguments = argv + [nil], variables = envp + [nil]
+        let spawned = posix_spawn(&pid, path, &actions, nil, &arguments, &variables)
+        try? output.fileHandleForWriting.close()
+        try? errors.fileHandleForWriting.close()
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        let (outputData, errorData) = PhotomapBinary.readToEnd(output, errors)
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let signal = status & 0x7F
+        return Result(status: signal == 0 ? (status >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal,
+                      stdout: String(decoding: outputData, as: UTF8.self), stderr: String(decoding: errorData, as: UTF8.self),
+                      peakKilobytes: usage.ru_maxrss)
+    }
+
+    /// `run` with arguments given as text.
+    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        try run(arguments.map { Array($0.utf8) }, environment: environment)
+    }
+}
