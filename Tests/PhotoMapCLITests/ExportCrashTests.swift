@@ -106,8 +106,7 @@ struct ExportCrashTests {
             process.executableURL = PhotomapBinary.url
             process.arguments = arguments
         }
-        let inherited = ProcessInfo.processInfo.environment
-        process.environment = ["PATH": inherited["PATH"] ?? "/usr/bin:/bin", "HOME": inherited["HOME"] ?? "/tmp"].merging(environment) { $1 }
+        process.environment = PhotomapBinary.environment(environment)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors ?? FileHandle.nullDevice
         try process.run()

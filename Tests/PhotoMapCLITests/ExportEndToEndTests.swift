@@ -111,6 +111,28 @@ struct ExportEndToEndTests {
         #expect(!page.contains("placeholder.svg\" alt=\"\" width=\"240\""))
     }
 
+    @Test("a cache smaller than the site's images: each batch is placed before the next evicts it, so every page has its images")
+    func cacheSmallerThanTheSite() throws {
+        // 6 places of up to 40 photos: ~1 MB of squares and images, in a cache of 600 KB (batches of 9 photos).
+        let result = try PhotomapBinary.run(["export", "--out", site, "--places", "6", "--limit", "40"],
+                                            environment: ["PHOTOMAP_FIXTURES": catalog.folder.path, "PHOTOMAP_CACHE_LIMIT": "600KB",
+                                                          "PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = siteFiles(site)
+        let photoPages = files.keys.filter { $0.hasPrefix("photos/") }
+        #expect(photoPages.count > 200)
+        #expect(files.keys.filter { $0.hasPrefix("squares/") }.count == photoPages.count)
+        #expect(files.keys.filter { $0.hasPrefix("images/") }.count == photoPages.count)
+        // The cache did evict: it holds fewer images than the site.
+        let stats = try PhotomapBinary.run(["cache", "stats", "--json"], environment: ["PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path])
+        let entries = try #require(JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])["entries"] as? Int
+        #expect((entries ?? .max) < 2 * photoPages.count, "\(stats.stdout)")
+        for page in photoPages {
+            let html = try String(contentsOfFile: site + "/" + page, encoding: .utf8)
+            #expect(!html.contains("placeholder.svg\" alt=\"\" width=\"240\""), "\(page) shows the placeholder")
+        }
+    }
+
     @Test("a changed asset (or template) makes every page again; unchanged pages are not even read")
     func changedAssetRebuilds() throws {
         _ = try export()

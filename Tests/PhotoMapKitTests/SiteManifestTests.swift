@@ -86,17 +86,17 @@ struct SiteManifestTests {
     func damagedManifest() throws {
         let folder = try TemporaryFolder()
         let first = SiteWriter(root: folder.url, keepsManifest: true)
-        try first.writePage("a.html", inputs: "1") { "a" }
+        try first.writePage("a.html", inputs: PageInputs("1")) { "a" }
         try first.commit()
         let manifest = folder.url.appendingPathComponent(SiteManifest.fileName)
         #expect(try String(contentsOf: manifest, encoding: .utf8).hasPrefix("photomap site manifest 1\n"))
         let reread = SiteWriter(root: folder.url, keepsManifest: true)
-        try reread.writePage("a.html", inputs: "1") { "a" }
+        try reread.writePage("a.html", inputs: PageInputs("1")) { "a" }
         #expect(reread.rendered == 0)
         for damage in ["", "photomap site manifest 9\n", "garbage\u{0}\t\t\n", String(repeating: "\t", count: 100)] {
             try Data(damage.utf8).write(to: manifest)
             let writer = SiteWriter(root: folder.url, keepsManifest: true)
-            try writer.writePage("a.html", inputs: "1") { "a" }
+            try writer.writePage("a.html", inputs: PageInputs("1")) { "a" }
             #expect(writer.rendered == 1 && writer.written == 0 && writer.unchanged == 1)
         }
     }

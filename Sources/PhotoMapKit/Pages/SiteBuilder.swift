@@ -61,6 +61,13 @@ public struct SiteBuilder {
         }
     }
 
+    /// Places the photos' squares and medium images from the cache in the site (those it holds).
+    public func placeImages(of photos: [Photo]) throws {
+        for photo in photos {
+            for size in [PhotoSize.square, .medium] { _ = try links.image(of: photo, size: size) }
+        }
+    }
+
     /// The path of a place's photos page.
     public func placePagePath(_ place: Place) -> String { links.placePage(place) }
 
@@ -74,7 +81,7 @@ public struct SiteBuilder {
             place.addFields(to: inputs)
             inputs.add(link(place))
         }
-        try writer.writePage(path, inputs: inputs.finish()) {
+        try writer.writePage(path, inputs: inputs) {
             try pages.listPage(at: path, title: title, subtitle: subtitle, features: pages.features(of: places, on: path, link: link),
                                back: back, defaultView: defaultView)
         }
@@ -98,12 +105,12 @@ public struct SiteBuilder {
                 inputs.add(digest: digest)
                 inputs.add(square)
                 inputs.add(try links.image(of: photo, size: .medium))
-                try writer.writePage(pagePath, inputs: inputs.finish()) { try pages.photoPage(photo, at: pagePath, back: (path, title)) }
+                try writer.writePage(pagePath, inputs: inputs) { try pages.photoPage(photo, at: pagePath, back: (path, title)) }
             }
             listInputs.add(digest: digest)
             listInputs.add(square)
         }
-        try writer.writePage(path, inputs: listInputs.finish()) {
+        try writer.writePage(path, inputs: listInputs) {
             let features = try pages.features(of: photos, on: path)
             let located = features.indices.filter { features[$0].geometry != nil }
             guard located.count > clusterThreshold else {

@@ -35,25 +35,26 @@ public final class SiteManifest {
     struct Inputs: Equatable {
         var words: SIMD4<UInt64>
 
-        /// The inputs of a digest in hex (`PageInputs.finish()`), or of any other text (its digest).
-        init(_ text: String) {
+        /// Inputs of a SHA-256 digest (`PageInputs.finishDigest()`).
+        init(digest: [UInt8]) {
             var words = SIMD4<UInt64>()
-            var hex = text
-            let parsed = hex.withUTF8 { bytes -> Bool in
-                guard bytes.count == 64 else { return false }
-                for (index, byte) in bytes.enumerated() {
-                    let value: UInt8
-                    switch byte {
-                    case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
-                    case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
-                    default: return false
-                    }
-                    words[index / 16] = words[index / 16] << 4 | UInt64(value)
-                }
-                return true
-            }
-            self.words = parsed ? words : Inputs(SHA256.hex(text)).words
+            for (index, byte) in digest.prefix(32).enumerated() { words[index / 8] = words[index / 8] << 8 | UInt64(byte) }
+            self.words = words
         }
+
+        /// Inputs written as 64 hex digits in a manifest; nil for anything else.
+        init?(hex: UnsafeRawBufferPointer) {
+            guard hex.count == 64 else { return nil }
+            var words = SIMD4<UInt64>()
+            for (index, byte) in hex.enumerated() {
+                guard let value = UInt8(ascii: byte, radix: 16) else { return nil }
+                words[index / 16] = words[index / 16] << 4 | UInt64(value)
+            }
+            self.words = words
+        }
+
+        /// What every placed image is made from: its name is its URL's digest, so only its presence counts.
+        static let image = Inputs(digest: [])
 
         /// As 64 hex digits.
         var hex: String {
@@ -92,11 +93,7 @@ public final class SiteManifest {
     }
 
     /// Whether the file at `path` (`fullPath` on disk) was made from `inputs` and is still that file.
-    func isCurrent(_ path: String, fullPath: String, inputs text: String) -> Bool {
-        isCurrent(path, fullPath: fullPath, inputs: Inputs(text))
-    }
-
-    private func isCurrent(_ path: String, fullPath: String, inputs: Inputs) -> Bool {
+    func isCurrent(_ path: String, fullPath: String, inputs: Inputs) -> Bool {
         // Recorded this run: written or checked already.
         if let entry = current[path] { return entry.inputs == inputs }
         guard let entry = previous[path], entry.inputs == inputs, FileIdentity(path: fullPath) == entry.identity else { return false }
@@ -105,10 +102,10 @@ public final class SiteManifest {
     }
 
     /// Notes that `path` now holds a file made from `inputs`.
-    func record(_ path: String, fullPath: String, inputs: String) {
+    func record(_ path: String, fullPath: String, inputs: Inputs) {
         // A name that would break the manifest's lines is never recorded: its page is simply made each time.
         guard !path.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") }), let identity = FileIdentity(path: fullPath) else { return }
-        current[path] = Entry(inputs: Inputs(inputs), identity: identity)
+        current[path] = Entry(inputs: inputs, identity: identity)
     }
 
     /// Whether this run recorded `path` already.
@@ -161,10 +158,10 @@ public final class SiteManifest {
                     fieldStart = index + 1
                 }
                 fields.append(UnsafeRawBufferPointer(rebasing: line[fieldStart...]))
-                guard fields.count == 5, let inode = UInt64(ascii: fields[1]), let size = Int64(ascii: fields[2]),
-                      let modified = Int64(ascii: fields[3]) else { continue }
+                guard fields.count == 5, let inputs = Inputs(hex: fields[0]), let inode = UInt64(ascii: fields[1]),
+                      let size = Int64(ascii: fields[2]), let modified = Int64(ascii: fields[3]) else { continue }
                 entries[String(decoding: fields[4], as: UTF8.self)] = Entry(
-                    inputs: Inputs(String(decoding: fields[0], as: UTF8.self)), identity: FileIdentity(inode: inode, size: size, modified: modified))
+                    inputs: inputs, identity: FileIdentity(inode: inode, size: size, modified: modified))
             }
             return entries
         }
@@ -177,12 +174,26 @@ private extension FixedWidthInteger {
         guard !digits.isEmpty, digits.count <= 20 else { return nil }
         var value: Self = 0
         for digit in digits {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            guard let digit = UInt8(ascii: digit, radix: 10) else { return nil }
             let (times, overflow) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times.addingReportingOverflow(Self(digit - UInt8(ascii: "0")))
+            let (sum, overflow2) = times.addingReportingOverflow(Self(digit))
             guard !overflow, !overflow2 else { return nil }
             value = sum
         }
+        self = value
+    }
+}
+
+private extension UInt8 {
+    /// The value of an ASCII digit (lowercase letters past 9) in `radix`, or nil.
+    init?(ascii byte: UInt8, radix: UInt8) {
+        let value: UInt8
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): value = byte - UInt8(ascii: "a") + 10
+        default: return nil
+        }
+        guard value < radix else { return nil }
         self = value
     }
 }

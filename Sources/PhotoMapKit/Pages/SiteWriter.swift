@@ -35,7 +35,8 @@ public final class SiteWriter {
 
     /// Writes the page at `path` made from `inputs` (`PageInputs`): when the manifest says the file
     /// there was made from the same inputs and is still that file, `render` is not even called.
-    public func writePage(_ path: String, inputs: String, render: () throws -> String) throws {
+    public func writePage(_ path: String, inputs pageInputs: PageInputs, render: () throws -> String) throws {
+        let inputs = SiteManifest.Inputs(digest: pageInputs.finishDigest())
         if manifest.isCurrent(path, fullPath: fullPath(path), inputs: inputs) {
             unchanged += 1
             return
@@ -50,10 +51,13 @@ public final class SiteWriter {
     }
 
     /// Writes `data` at `path` unless the file already holds exactly that; whole or not at all.
-    /// `inputs` are what it was made from, for the manifest (by default its own digest).
-    public func write(_ data: Data, to path: String, inputs: String? = nil) throws(PageError) {
+    public func write(_ data: Data, to path: String) throws(PageError) {
+        try write(data, to: path, inputs: SiteManifest.Inputs(digest: SHA256.digest(data)))
+    }
+
+    /// The same, recording `inputs` as what it was made from.
+    private func write(_ data: Data, to path: String, inputs: SiteManifest.Inputs) throws(PageError) {
         let file = fullPath(path)
-        let inputs = inputs ?? SHA256.hex(data)
         if manifest.isCurrent(path, fullPath: file, inputs: inputs) {
             unchanged += 1
             return
@@ -111,12 +115,12 @@ public final class SiteWriter {
             // Another file system, or one without hard links (or with this inode's links used up).
             case EXDEV, EPERM, EMLINK, EOPNOTSUPP:
                 guard let data = FileManager.default.contents(atPath: source) else { return false }
-                try write(data, to: path, inputs: "image")
+                try write(data, to: path, inputs: .image)
                 return true
             case let failure: throw Self.writeError(failure, path: file)
             }
         }
-        manifest.record(path, fullPath: file, inputs: "image")
+        manifest.record(path, fullPath: file, inputs: .image)
         return true
     }
 

@@ -1,7 +1,8 @@
 import CCrypto
 
 /// SHA-256 through OpenSSL's libcrypto, for file names derived from keys (cache entries, answers,
-/// page names): the name is a hash, so no server-supplied text shapes a path.
+/// page names): the name is a hash, so no server-supplied text shapes a path; and for what an
+/// exported page is made from (`PageInputs`).
 public enum SHA256 {
     /// The digest of `bytes` as 64 lowercase hex digits.
     public static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
