@@ -5,11 +5,12 @@ import PhotoMapKit
 /// waits for the "serving http://127.0.0.1:PORT/" line, asks it things over HTTP, and stops it with
 /// a signal, collecting what it wrote on stderr.
 public final class ServeProcess: @unchecked Sendable {
-    // Set once in init; `stderrText` is guarded by `lock` (written by the reader thread).
+    // Set once in init.
     public let port: Int
     private let process: Process
-    private let lock = NSLock()
-    private var stderrText = ""
+    // Written by the reader thread, which holds only this: were it to hold `self`, the process would
+    // never be stopped by deinit, and every test would leave a server running.
+    private let stderrText = Locked("")
 
     /// Starts `photomap [arguments] serve --listen 127.0.0.1:0` with `environment` (plus what
     /// `PhotomapBinary.environment` inherits).
@@ -36,17 +37,17 @@ public final class ServeProcess: @unchecked Sendable {
                 found = Int(pending[range].split(separator: ":").last?.dropLast() ?? "")
             }
         }
-        stderrText = pending
+        stderrText.withLock { $0 = pending }
         guard let found else {
             process.terminate()
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSDebugDescriptionErrorKey: "photomap serve said: \(pending)"])
         }
         port = found
-        Thread { [self] in
+        Thread { [stderrText] in
             while true {
                 let chunk = handle.availableData
                 if chunk.isEmpty { return }
-                lock.withLock { stderrText += String(decoding: chunk, as: UTF8.self) }
+                stderrText.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
             }
         }.start()
     }
@@ -56,7 +57,7 @@ public final class ServeProcess: @unchecked Sendable {
     }
 
     /// What it printed on stderr so far.
-    public var stderr: String { lock.withLock { stderrText } }
+    public var stderr: String { stderrText.withLock { $0 } }
 
     /// The process id, for signals.
     public var processID: Int32 { process.processIdentifier }

@@ -6,11 +6,16 @@ enum LibFuzzer {
     /// The target libFuzzer's callback runs: a C function pointer cannot capture it.
     nonisolated(unsafe) private static var current: FuzzTarget?
 
-    /// Runs libFuzzer with `arguments` (argv[0] first) after the target's own options; returns its status.
+    /// What every target gets unless its own options or the command line say otherwise: an input that
+    /// takes longer than this is reported as a hang.
+    static let defaults = ["-timeout=10"]
+
+    /// Runs libFuzzer with `arguments` (argv[0] first) after the defaults and the target's own options
+    /// (libFuzzer takes the last of a repeated flag); returns its status.
     static func run(_ target: FuzzTarget, arguments: [String]) -> Int32 {
         current = target
         target.prepare()
-        let all = [arguments[0]] + target.options + arguments.dropFirst()
+        let all = [arguments[0]] + defaults + target.options + arguments.dropFirst()
         var pointers: [UnsafeMutablePointer<CChar>?] = all.map { strdup($0) } + [nil]
         var count = Int32(all.count)
         return pointers.withUnsafeMutableBufferPointer { buffer in
