@@ -88,6 +88,23 @@ struct ExportEndToEndTests {
         }
     }
 
+    @Test("on pages clustered ahead of time, an edited title rewrites only the tiles that show it (tiles are the same bytes every run)")
+    func oneTitleEditedOnClusteredPages() throws {
+        let clustered = ["PHOTOMAP_CLUSTER_THRESHOLD": "5"]
+        _ = try export(environment: clustered)
+        let before = siteFiles(site)
+        #expect(before.keys.contains { $0.hasPrefix("clusters/") })
+        let place = try catalog.firstPlace()
+        let photo = try catalog.retitleFirstPhoto(of: place, to: "A title edited since")
+        _ = try export(environment: clustered)
+        let after = siteFiles(site)
+        let rewritten = after.keys.filter { after[$0] != before[$0] }
+        #expect(rewritten.contains("photos/\(photo).html") && rewritten.contains("places/\(place).html"))
+        for file in rewritten {
+            #expect(try String(contentsOfFile: site + "/" + file, encoding: .utf8).contains("A title edited since"), "\(file)")
+        }
+    }
+
     @Test("images are hard links to the cache's files; an image the cache no longer holds still shows in the site")
     func imagesOutliveTheCache() throws {
         _ = try export()

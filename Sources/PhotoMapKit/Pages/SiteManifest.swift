@@ -68,36 +68,38 @@ public final class SiteManifest {
     struct Entry: Equatable {
         var inputs: Inputs
         var identity: FileIdentity
+        /// Written or checked in this run: only these go into the next manifest.
+        var seen = false
     }
 
     /// The manifest's file; nil for a writer that keeps none (a map page beside other files).
     let file: URL?
-    /// What the last complete run recorded.
-    private let previous: [String: Entry]
-    /// What this run has recorded: the next manifest.
-    private var current: [String: Entry] = [:]
+    /// What the last complete run recorded, and what this one has: one table, not two copies of it.
+    private var entries: [String: Entry]
+    /// Whether this run recorded a file differently from the last.
+    private var recordedChanges = false
 
     /// The manifest of the site in `root`; an unreadable or unknown one is empty (every page is then
     /// made and compared).
     public init(site root: URL) {
         let file = root.appendingPathComponent(Self.fileName)
         self.file = file
-        previous = (try? Data(contentsOf: file)).map(Self.parse) ?? [:]
-        current.reserveCapacity(previous.count)
+        entries = (try? Data(contentsOf: file)).map(Self.parse) ?? [:]
     }
 
     /// A manifest kept in memory only.
     public init() {
         file = nil
-        previous = [:]
+        entries = [:]
     }
 
     /// Whether the file at `path` (`fullPath` on disk) was made from `inputs` and is still that file.
     func isCurrent(_ path: String, fullPath: String, inputs: Inputs) -> Bool {
-        // Recorded this run: written or checked already.
-        if let entry = current[path] { return entry.inputs == inputs }
-        guard let entry = previous[path], entry.inputs == inputs, FileIdentity(path: fullPath) == entry.identity else { return false }
-        current[path] = entry
+        guard let entry = entries[path], entry.inputs == inputs else { return false }
+        // Written or checked in this run already.
+        if entry.seen { return true }
+        guard FileIdentity(path: fullPath) == entry.identity else { return false }
+        entries[path]?.seen = true
         return true
     }
 
@@ -105,30 +107,34 @@ public final class SiteManifest {
     func record(_ path: String, fullPath: String, inputs: Inputs) {
         // A name that would break the manifest's lines is never recorded: its page is simply made each time.
         guard !path.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") }), let identity = FileIdentity(path: fullPath) else { return }
-        current[path] = Entry(inputs: inputs, identity: identity)
+        let entry = Entry(inputs: inputs, identity: identity, seen: true)
+        if entries.updateValue(entry, forKey: path).map({ $0.inputs != inputs || $0.identity != identity }) ?? true {
+            recordedChanges = true
+        }
     }
 
     /// Whether this run recorded `path` already.
     func recordedThisRun(_ path: String) -> Bool {
-        current[path] != nil
+        entries[path]?.seen == true
     }
 
     /// The image placed at `stem` plus its extension, when its file is still the one recorded.
     func image(stem: String, root: String) -> String? {
         for path in [stem + ".png", stem + ".jpg"] {
-            guard let entry = current[path] ?? previous[path] else { continue }
+            guard let entry = entries[path] else { continue }
             return isCurrent(path, fullPath: root + "/" + path, inputs: entry.inputs) ? path : nil
         }
         return nil
     }
 
-    /// Whether this run's manifest differs from the last one.
-    var changed: Bool { current != previous }
+    /// Whether this run's manifest differs from the last one: a file recorded differently, or one
+    /// the last run made that this one did not.
+    var changed: Bool { recordedChanges || entries.values.contains { !$0.seen } }
 
     /// This run's manifest, one `inputs<TAB>inode<TAB>size<TAB>modified<TAB>path` line per file.
     func text() -> String {
         var text = Self.header + "\n"
-        for (path, entry) in current.sorted(by: { $0.key < $1.key }) {
+        for (path, entry) in entries.filter(\.value.seen).sorted(by: { $0.key < $1.key }) {
             text += "\(entry.inputs.hex)\t\(entry.identity.inode)\t\(entry.identity.size)\t\(entry.identity.modified)\t\(path)\n"
         }
         return text
