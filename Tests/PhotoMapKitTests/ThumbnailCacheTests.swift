@@ -408,35 +408,3 @@ private final class Outcomes: @unchecked Sendable {
         set { lock.withLock { stored = newValue } }
     }
 }
-
-/// A 64 KB tmpfs, so writes run out of space for real.
-private final class TinyDisk {
-    let url: URL
-
-    static let canMount: Bool = {
-        guard getuid() == 0, let disk = try? TinyDisk(kilobytes: 16) else { return false }
-        _ = disk
-        return true
-    }()
-
-    init(kilobytes: Int) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("photomap-tinydisk-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        let mount = Process()
-        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", url.path]
-        mount.standardError = FileHandle.nullDevice
-        try mount.run()
-        mount.waitUntilExit()
-        guard mount.terminationStatus == 0 else { throw CocoaError(.fileWriteNoPermission) }
-    }
-
-    deinit {
-        let unmount = Process()
-        unmount.executableURL = URL(fileURLWithPath: "/bin/umount")
-        unmount.arguments = [url.path]
-        try? unmount.run()
-        unmount.waitUntilExit()
-        try? FileManager.default.removeItem(at: url)
-    }
-}

@@ -9,9 +9,12 @@ enum ExportCommand {
         discussion: """
         Writes DIR/index.html (the top places, list or map), one page per place listing its photos
         (list or map), and one page per photo (medium image, description, owner, licence, date, small
-        map, link to its page on Flickr), with the squares and images from the thumbnail cache. Links are
-        relative: open DIR/index.html from disk or serve DIR with any web server. Running it again
-        rewrites only what changed. With Flickr, calls are paced under Flickr's limit of 3,600 an hour
+        map, link to its page on Flickr), with the squares and images from the thumbnail cache (hard links
+        to the cache's files when both are on one file system, copies otherwise: clearing the cache never
+        takes them from the site). Links are relative: open DIR/index.html from disk or serve DIR with
+        any web server. Running it again renders and rewrites only what changed (DIR/.photomap-manifest
+        records what each page was made from); an export stopped midway leaves the previous pages whole,
+        and the next run finishes the job. With Flickr, calls are paced under Flickr's limit of 3,600 an hour
         per key; a large export says how long that adds.
         """,
         options: [
@@ -43,22 +46,40 @@ enum ExportCommand {
         }
         bar.finish()
 
-        let writer = SiteWriter(root: URL(fileURLWithPath: out))
+        let writer = SiteWriter(root: URL(fileURLWithPath: out), keepsManifest: true)
         let builder = try MapOutput.siteBuilder(writer: writer, prefix: "", configuration: configuration, console: console)
         let allPhotos = photosByPlace.flatMap(\.1)
-        try MapOutput.prefetchImages(allPhotos, cache: builder.cache, console: console)
+        // What a page links to is written before it (assets, images, photo pages, place pages, the
+        // index), each file whole, the manifest last: an export stopped at any moment leaves pages
+        // that are whole, old or new, and a rerun finishes the job.
+        try writer.begin()
         try builder.writeAssets()
-        try builder.writePlacesPage(at: "index.html", title: "Top places", subtitle: "\(places.count) places · \(allPhotos.count) photos",
-                                    places: places, back: nil, defaultView: "list") { builder.placePagePath($0) }
+        // Images the site holds already are not looked for in the cache (which may have evicted them);
+        // the others are fetched and placed a batch at a time, so that a cache smaller than the site's
+        // images does not evict the first before they are placed.
+        let missingImages = builder.photosWithoutImages(allPhotos)
+        let batch = max(configuration.cacheLimitBytes / imageBytesPerPhoto, 1)
+        for start in stride(from: 0, to: missingImages.count, by: batch) {
+            let photos = Array(missingImages[start..<min(start + batch, missingImages.count)])
+            try MapOutput.prefetchImages(photos, cache: builder.cache, console: console)
+            try builder.placeImages(of: photos)
+        }
         for (place, photos) in photosByPlace {
             let annotation = configuration.adapter.annotation(for: place)
             try builder.writePhotosPage(at: builder.placePagePath(place), title: annotation.title,
                                         subtitle: "\(photos.count) photos · \(annotation.subtitle)", photos: photos,
                                         back: ("index.html", "Top places"), defaultView: "list")
         }
+        try builder.writePlacesPage(at: "index.html", title: "Top places", subtitle: "\(places.count) places · \(allPhotos.count) photos",
+                                    places: places, back: nil, defaultView: "list") { builder.placePagePath($0) }
+        try writer.commit()
         console.print("exported \(places.count) places and \(allPhotos.count) photos to \(writer.root.path)/index.html: "
-            + "\(writer.written) files written, \(writer.unchanged) unchanged")
+            + "\(writer.written) files written (\(writer.linked) images linked from the cache), \(writer.unchanged) unchanged; "
+            + "\(writer.rendered) pages rendered")
     }
+
+    /// Room kept in the cache for each photo of a batch: a square and a medium image take far less.
+    static let imageBytesPerPhoto = 64 << 10
 
     /// An export that Flickr's rate limit will slow by at least this long says so before it starts.
     static let announcedSlowdown: TimeInterval = 5

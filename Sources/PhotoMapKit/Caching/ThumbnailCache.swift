@@ -128,10 +128,16 @@ public final class ThumbnailCache: Sendable {
         return CachedImage(name: name, file: image.file, bytes: image.bytes, format: image.format)
     }
 
-    private func lookUp(_ photo: Photo, size: PhotoSize) -> (String, (file: OpenFile, bytes: Int, format: ImageDecoder.Format))? {
+    /// The name of the entry that holds (or would hold) a photo's image: the SHA-256 of its key, so
+    /// one image keeps one name. Nil when the photo has no image of this size to fetch. No I/O.
+    public func entryName(for photo: Photo, size: PhotoSize) -> String? {
         guard let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost), source.isFetchable
         else { return nil }
-        let name = SHA256.hex(source.key)
+        return SHA256.hex(source.key)
+    }
+
+    private func lookUp(_ photo: Photo, size: PhotoSize) -> (String, (file: OpenFile, bytes: Int, format: ImageDecoder.Format))? {
+        guard let name = entryName(for: photo, size: size) else { return nil }
         return store.openWholeImage(atPath: store.path(named: name)).map { (name, $0) }
     }
 

@@ -47,7 +47,9 @@ public struct GridClusterer: Sendable {
                 }
             }
             var tiles: [String: [Cluster]] = [:]
-            for accumulated in cells.values {
+            // In the order of their first points: the same tiles, byte for byte, every time (a
+            // dictionary's order changes from run to run, which made an export rewrite every tile).
+            for accumulated in cells.values.sorted(by: { $0.first < $1.first }) {
                 let x = accumulated.x / Double(accumulated.count), y = accumulated.y / Double(accumulated.count)
                 let (latitude, longitude) = Self.unproject(x: x, y: y, worldSize: worldSize)
                 let tile = "\(Int(x / 256))/\(Int(y / 256))"

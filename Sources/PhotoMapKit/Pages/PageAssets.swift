@@ -46,6 +46,16 @@ public struct PageAssets: Sendable {
             + [("countries.js", basemap)]
     }
 
+    /// The digest of every asset's name and contents: pages are made again when it changes.
+    public var version: String {
+        let inputs = PageInputs()
+        for file in files {
+            inputs.add(file.name)
+            inputs.add((try? Data(contentsOf: file.source)).map { SHA256.hex($0) })
+        }
+        return inputs.finish()
+    }
+
     /// Copies every asset into `folder` (relative to the writer's root), skipping unchanged ones.
     public func copy(into writer: SiteWriter, folder: String) throws(PageError) {
         for file in files { try writer.copy(file.source, to: "\(folder)/\(file.name)") }

@@ -6,6 +6,9 @@ public enum PageError: Error, CustomStringConvertible, Sendable, Equatable {
     case assetsMissing(String)
     /// A page or asset could not be written.
     case writeFailed(path: String, reason: String)
+    /// The disk holding the site is full (ENOSPC, or the user's quota): the site keeps its previous
+    /// pages wherever the new ones could not be written.
+    case diskFull(path: String)
 
     /// What failed, with what (the command line adds what to do about it).
     public var description: String {
@@ -16,6 +19,8 @@ public enum PageError: Error, CustomStringConvertible, Sendable, Equatable {
             return "cannot find \(what)"
         case let .writeFailed(path, reason):
             return "cannot write \(path): \(reason)"
+        case let .diskFull(path):
+            return "the disk holding the site is full (writing \(path))"
         }
     }
 }

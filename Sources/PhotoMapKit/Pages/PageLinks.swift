@@ -19,7 +19,7 @@ public protocol PageLinks {
     func link(from page: String, to target: String) -> String
 }
 
-/// Links between files of one folder: images copied in from the thumbnail cache (only those it
+/// Links between files of one folder: images placed in from the thumbnail cache (only those it
 /// holds), relative links that work from disk. `prefix` is where the site's own folders go: "" for
 /// `export`, "paris_files/" for a map page written as paris.html.
 public struct FolderLinks: PageLinks {
@@ -41,15 +41,24 @@ public struct FolderLinks: PageLinks {
 
     public func photoPage(_ photo: Photo) -> String { prefix + "photos/\(HTML.fileName(for: photo.id)).html" }
 
-    /// The cached image copied into the site as `{squares|images}/{cache file name}.{png|jpg}`.
+    /// The image in the site as `{squares|images}/{cache entry name}.{png|jpg}`: the one placed there
+    /// before when it is still there (even if the cache has evicted it since), else the cache's file
+    /// placed now (`SiteWriter.placeImage`); nil when neither has it.
     public func image(of photo: Photo, size: PhotoSize) throws -> String? {
-        guard let file = cache.cachedFile(for: photo, size: size),
-              let data = FileManager.default.contents(atPath: file.path),
-              let format = ImageDecoder.format(of: data)
-        else { return nil }
-        let path = prefix + "\(size.squareSide == nil ? "images" : "squares")/\(file.lastPathComponent).\(format.fileExtension)"
-        try writer.write(data, to: path)
-        return path
+        guard let name = cache.entryName(for: photo, size: size) else { return nil }
+        let stem = imageStem(name, size: size)
+        if let placed = writer.placedImage(stem: stem) { return placed }
+        guard let cached = cache.openCachedImage(for: photo, size: size, countingHit: false) else {
+            // Placed by an export that kept no manifest, and evicted from the cache since.
+            return ["png", "jpg"].lazy.map { stem + "." + $0 }.first { writer.exists($0) }
+        }
+        let path = stem + "." + cached.format.fileExtension
+        return try writer.placeImage(from: cache.store.path(named: cached.name), at: path) ? path : nil
+    }
+
+    /// Where an image goes in the site, without its extension: `{squares|images}/{cache entry name}`.
+    func imageStem(_ name: String, size: PhotoSize) -> String {
+        prefix + "\(size.squareSide == nil ? "images" : "squares")/\(name)"
     }
 
     public func link(from page: String, to target: String) -> String {

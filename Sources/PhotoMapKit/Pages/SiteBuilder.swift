@@ -14,6 +14,10 @@ public struct SiteBuilder {
     public let cache: ThumbnailCache
     private let links: FolderLinks
     private var pages: PageBuilder<FolderLinks>
+    /// The assets' digest: every page loads them, so a changed asset makes every page again.
+    private let assetsVersion: String
+    /// How pages are rendered (`TemplateFingerprint`); pages made by another template are made again.
+    public var templateFingerprint = TemplateFingerprint.value
 
     /// A builder writing through `writer`, its own folders under `prefix`.
     public init(writer: SiteWriter, assets: PageAssets, cache: ThumbnailCache, adapter: AnnotationAdapter, prefix: String) {
@@ -22,6 +26,7 @@ public struct SiteBuilder {
         self.cache = cache
         links = FolderLinks(writer: writer, cache: cache, prefix: prefix)
         pages = PageBuilder(links: links, adapter: adapter, credits: PageCredits([.catalog]))
+        assetsVersion = assets.version
     }
 
     /// Who the pages' records come from, credited in each page's footer with Flickr's notice.
@@ -47,35 +52,96 @@ public struct SiteBuilder {
         try assets.copy(into: writer, folder: links.assets)
     }
 
+    /// The photos whose square or medium image the site does not hold yet: the ones to prefetch.
+    public func photosWithoutImages(_ photos: [Photo]) -> [Photo] {
+        photos.filter { photo in
+            [PhotoSize.square, .medium].contains { size in
+                cache.entryName(for: photo, size: size).map { writer.placedImage(stem: links.imageStem($0, size: size)) == nil } ?? false
+            }
+        }
+    }
+
+    /// Places the photos' squares and medium images from the cache in the site (those it holds).
+    public func placeImages(of photos: [Photo]) throws {
+        for photo in photos {
+            for size in [PhotoSize.square, .medium] { _ = try links.image(of: photo, size: size) }
+        }
+    }
+
     /// The path of a place's photos page.
     public func placePagePath(_ place: Place) -> String { links.placePage(place) }
 
     /// Writes a page listing places at `path`; each place links to `link(place)` (a site path or a URL).
+    /// Like every page of a site, it is written only when what it is made from changed.
     public func writePlacesPage(at path: String, title: String, subtitle: String, places: [Place],
                                 back: (path: String, label: String)?, defaultView: String,
                                 link: (Place) -> String?) throws {
-        try writer.write(try pages.listPage(at: path, title: title, subtitle: subtitle, features: pages.features(of: places, on: path, link: link),
-                                            back: back, defaultView: defaultView), to: path)
+        let inputs = pageInputs(path, title: title, subtitle: subtitle, back: back, defaultView: defaultView)
+        for place in places {
+            place.addFields(to: inputs)
+            inputs.add(link(place))
+        }
+        try writer.writePage(path, inputs: inputs) {
+            try pages.listPage(at: path, title: title, subtitle: subtitle, features: pages.features(of: places, on: path, link: link),
+                               back: back, defaultView: defaultView)
+        }
     }
 
-    /// Writes a page listing photos at `path`, and a page for each photo; squares and medium images
-    /// are fetched through the cache (already prefetched, ideally) and copied into the site.
+    /// Writes a page for each photo, then the page listing them at `path` (so that a page exists
+    /// before any page links to it); squares and medium images are placed from the cache (already
+    /// prefetched, ideally). Pages whose records, images and templates did not change are skipped
+    /// unread: editing one photo's title rewrites its page and the lists that show it, nothing else.
     public func writePhotosPage(at path: String, title: String, subtitle: String, photos: [Photo],
                                 back: (path: String, label: String)?, defaultView: String) throws {
+        let shared = sharedInputs()
+        let listInputs = pageInputs(path, title: title, subtitle: subtitle, back: back, defaultView: defaultView, shared: shared)
         for photo in photos {
+            let digest = photo.inputDigest
+            let square = try links.image(of: photo, size: .square)
             let pagePath = links.photoPage(photo)
-            try writer.write(try pages.photoPage(photo, at: pagePath, back: (path, title)), to: pagePath)
+            // A photo several places list has one page, written once, going back to the first of them.
+            if !writer.wroteThisRun(pagePath) {
+                let inputs = pageInputs(pagePath, title: "", subtitle: "", back: (path, title), defaultView: "", shared: shared)
+                inputs.add(digest: digest)
+                inputs.add(square)
+                inputs.add(try links.image(of: photo, size: .medium))
+                try writer.writePage(pagePath, inputs: inputs) { try pages.photoPage(photo, at: pagePath, back: (path, title)) }
+            }
+            listInputs.add(digest: digest)
+            listInputs.add(square)
         }
-        let features = try pages.features(of: photos, on: path)
-        let located = features.indices.filter { features[$0].geometry != nil }
-        guard located.count > clusterThreshold else {
-            return try writer.write(try pages.listPage(at: path, title: title, subtitle: subtitle, features: features, back: back,
-                                                       defaultView: defaultView), to: path)
+        try writer.writePage(path, inputs: listInputs) {
+            let features = try pages.features(of: photos, on: path)
+            let located = features.indices.filter { features[$0].geometry != nil }
+            guard located.count > clusterThreshold else {
+                return try pages.listPage(at: path, title: title, subtitle: subtitle, features: features, back: back, defaultView: defaultView)
+            }
+            let clusters = try writeClusterTiles(features, located: located, page: path)
+            return try pages.listPage(at: path, title: title, subtitle: subtitle, features: Array(features.prefix(Self.listedOnClusteredPages)),
+                                      back: back, defaultView: defaultView, clusters: clusters)
         }
-        let clusters = try writeClusterTiles(features, located: located, page: path)
-        try writer.write(try pages.listPage(at: path, title: title, subtitle: subtitle,
-                                            features: Array(features.prefix(Self.listedOnClusteredPages)), back: back,
-                                            defaultView: defaultView, clusters: clusters), to: path)
+    }
+
+    /// The digest of what every page of the site shares: templates, assets, credits, image hosts, clustering.
+    private func sharedInputs() -> [UInt8] {
+        let inputs = PageInputs(templateFingerprint, assetsVersion, links.prefix, pages.adapter.imageHost.base,
+                                cache.configuration.imageHost.base)
+        inputs.add(catalogMirror?.base)
+        for line in pages.credits.lines { inputs.add(line) }
+        inputs.add(clusterThreshold)
+        inputs.add(Self.listedOnClusteredPages)
+        return inputs.finishDigest()
+    }
+
+    /// A page's inputs: what every page shares (`shared`, else computed), then its own place and headings.
+    private func pageInputs(_ path: String, title: String, subtitle: String, back: (path: String, label: String)?,
+                            defaultView: String, shared: [UInt8]? = nil) -> PageInputs {
+        let inputs = PageInputs()
+        inputs.add(digest: shared ?? sharedInputs())
+        for text in [path, title, subtitle, defaultView] { inputs.add(text) }
+        inputs.add(back?.path)
+        inputs.add(back?.label)
+        return inputs
     }
 
     /// Writes the page's pre-made clusters as `clusters/{page}/{z}/{x}/{y}.js` files, each calling
@@ -96,8 +162,7 @@ public struct SiteBuilder {
                     TileItem(latitude: cluster.latitude, longitude: cluster.longitude, count: cluster.count,
                              properties: cluster.feature.map { features[$0].properties })
                 }
-                let xy = tile.split(separator: "/")
-                try writer.write("photomapTile(\(zoom), \(xy[0]), \(xy[1]), \(try HTML.scriptJSON(items)));\n", to: tilePath)
+                try writer.write(try TileItem.script(zoom: zoom, tile: tile, items), to: tilePath)
             }
         }
         let latitudes = points.map(\.1.latitude), longitudes = points.map(\.1.longitude)
@@ -116,9 +181,15 @@ public struct SiteBuilder {
 }
 
 /// One entry of a cluster tile, encoded as `[lat, lon, count, properties or null]`.
-private struct TileItem: Encodable {
+struct TileItem: Encodable {
     let latitude: Double, longitude: Double, count: Int
     let properties: MapData.Feature.Properties?
+
+    /// A tile's script: `photomapTile(z, x, y, [items])`, for the tile "x/y" of `zoom`.
+    static func script(zoom: Int, tile: String, _ items: [TileItem]) throws -> String {
+        let xy = tile.split(separator: "/")
+        return "photomapTile(\(zoom), \(xy.first ?? ""), \(xy.last ?? ""), \(try HTML.scriptJSON(items)));\n"
+    }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()

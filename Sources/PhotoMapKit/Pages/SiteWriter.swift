@@ -1,7 +1,9 @@
 import Foundation
 
-/// Writes a site's files under a root folder, each only when its content changed, so running an
-/// export again rewrites only what changed (and a web server's caches stay valid).
+/// Writes a site's files under a root folder, each whole or not at all (a hidden temporary file
+/// renamed into place) and only when it changed, so running an export again rewrites only what
+/// changed (and a web server's caches stay valid). With a manifest kept in the site, a page made from
+/// the same inputs as last time is not even rendered; images are hard-linked from the thumbnail cache.
 public final class SiteWriter {
     /// The site's folder.
     public let root: URL
@@ -9,10 +11,21 @@ public final class SiteWriter {
     public private(set) var written = 0
     /// Files left alone because they were already as they should be.
     public private(set) var unchanged = 0
+    /// Images placed as hard links to the cache's files (the rest were copied).
+    public private(set) var linked = 0
+    /// Pages rendered because what they are made from changed (or their file did).
+    public private(set) var rendered = 0
 
-    /// A writer for the site in `root`.
-    public init(root: URL) {
+    let manifest: SiteManifest
+    private let rootPath: String
+    private var createdFolders: Set<String> = []
+
+    /// A writer for the site in `root`; `keepsManifest` reads the site's manifest and lets `commit()`
+    /// write the next one (an export's own folder, not a map page beside other files).
+    public init(root: URL, keepsManifest: Bool = false) {
         self.root = root
+        rootPath = root.path
+        manifest = keepsManifest ? SiteManifest(site: root) : SiteManifest()
     }
 
     /// Writes `text` at `path` (relative to the root) unless the file already holds exactly that.
@@ -20,24 +33,49 @@ public final class SiteWriter {
         try write(Data(text.utf8), to: path)
     }
 
-    /// Writes `data` at `path` unless the file already holds exactly that; atomically.
-    public func write(_ data: Data, to path: String) throws(PageError) {
-        let file = root.appendingPathComponent(path)
-        if let existing = FileManager.default.contents(atPath: file.path), existing == data {
+    /// Writes the page at `path` made from `inputs` (`PageInputs`): when the manifest says the file
+    /// there was made from the same inputs and is still that file, `render` is not even called.
+    public func writePage(_ path: String, inputs pageInputs: PageInputs, render: () throws -> String) throws {
+        let inputs = SiteManifest.Inputs(digest: pageInputs.finishDigest())
+        if manifest.isCurrent(path, fullPath: fullPath(path), inputs: inputs) {
             unchanged += 1
             return
         }
-        do {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw .writeFailed(path: file.path, reason: (error as NSError).localizedDescription)
+        rendered += 1
+        try write(Data(try render().utf8), to: path, inputs: inputs)
+    }
+
+    /// Whether a page was written (or found current) at `path` in this run already.
+    public func wroteThisRun(_ path: String) -> Bool {
+        manifest.recordedThisRun(path)
+    }
+
+    /// Writes `data` at `path` unless the file already holds exactly that; whole or not at all.
+    public func write(_ data: Data, to path: String) throws(PageError) {
+        try write(data, to: path, inputs: SiteManifest.Inputs(digest: SHA256.digest(data)))
+    }
+
+    /// The same, recording `inputs` as what it was made from.
+    private func write(_ data: Data, to path: String, inputs: SiteManifest.Inputs) throws(PageError) {
+        let file = fullPath(path)
+        if manifest.isCurrent(path, fullPath: file, inputs: inputs) {
+            unchanged += 1
+            return
         }
-        do {
-            try AtomicFile.write(data, to: file)
-        } catch {
-            throw .writeFailed(path: file.path, reason: String(cString: strerror(error.code.rawValue)))
+        var status = stat()
+        // Only a file of the same size can hold the same bytes: anything else is not read at all.
+        if stat(file, &status) == 0, Int(status.st_size) == data.count, FileManager.default.contents(atPath: file) == data {
+            unchanged += 1
+        } else {
+            try createFolder(of: path)
+            do {
+                try AtomicFile.write(data, toPath: file)
+            } catch {
+                throw Self.writeError(error.code.rawValue, path: file)
+            }
+            written += 1
         }
-        written += 1
+        manifest.record(path, fullPath: file, inputs: inputs)
     }
 
     /// Copies a file into the site at `path` unless an identical one is there.
@@ -46,6 +84,114 @@ public final class SiteWriter {
             throw .writeFailed(path: source.path, reason: "cannot read it")
         }
         try write(data, to: path)
+    }
+
+    /// The image already in the site at `stem` plus its extension, still the file placed there.
+    func placedImage(stem: String) -> String? {
+        manifest.image(stem: stem, root: rootPath)
+    }
+
+    /// Whether a file is at `path`.
+    func exists(_ path: String) -> Bool {
+        SiteManifest.FileIdentity(path: fullPath(path)) != nil
+    }
+
+    /// Places the cache's file `source` at `path`: a hard link when the site and the cache share a
+    /// file system, else a copy. Either way the site's file stays as it is when the cache later
+    /// evicts or replaces its own (the cache writes new files and renames them, never into a file in
+    /// place), and clearing the cache never takes it away. False when `source` is gone.
+    func placeImage(from source: String, at path: String) throws(PageError) -> Bool {
+        let file = fullPath(path)
+        try createFolder(of: path)
+        // link(2) makes the name appear at once, for a file that is whole already.
+        if Glibc.link(source, file) == 0 {
+            linked += 1
+            written += 1
+        } else {
+            switch errno {
+            case ENOENT: return false
+            // The same name is the same image (its URL's digest): one already there stays.
+            case EEXIST: unchanged += 1
+            // Another file system, or one without hard links (or with this inode's links used up).
+            case EXDEV, EPERM, EMLINK, EOPNOTSUPP:
+                guard let data = FileManager.default.contents(atPath: source) else { return false }
+                try write(data, to: path, inputs: .image)
+                return true
+            case let failure: throw Self.writeError(failure, path: file)
+            }
+        }
+        manifest.record(path, fullPath: file, inputs: .image)
+        return true
+    }
+
+    /// The marker an export leaves in its site until it has written its manifest: found at the start
+    /// of the next one, it says a run was stopped, whose temporary files are then removed.
+    static let unfinishedMarker = ".photomap-export-unfinished"
+
+    /// Starts an export into the site: removes what a stopped one left behind, and marks the site as
+    /// being written until `commit()`.
+    public func begin() throws(PageError) {
+        let marker = fullPath(Self.unfinishedMarker)
+        if access(marker, F_OK) == 0 {
+            removeAbandonedTemporaryFiles()
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: rootPath, withIntermediateDirectories: true)
+            } catch {
+                throw .writeFailed(path: rootPath, reason: (error as NSError).localizedDescription)
+            }
+            let descriptor = open(marker, O_CREAT | O_WRONLY | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw Self.writeError(errno, path: marker) }
+            close(descriptor)
+        }
+    }
+
+    /// Writes the manifest of what this run made, last and whole or not at all, when it changed; the
+    /// site is then finished.
+    public func commit() throws(PageError) {
+        if let file = manifest.file, manifest.changed {
+            do {
+                try AtomicFile.write(Data(manifest.text().utf8), to: file)
+            } catch {
+                throw Self.writeError(error.code.rawValue, path: file.path)
+            }
+        }
+        unlink(fullPath(Self.unfinishedMarker))
+    }
+
+    /// Removes the hidden temporary files (`.tmp-{name}-{process id}-{number}`) of writers that are no
+    /// longer running.
+    private func removeAbandonedTemporaryFiles() {
+        let enumerator = FileManager.default.enumerator(atPath: rootPath)
+        while let path = enumerator?.nextObject() as? String {
+            let name = path.split(separator: "/").last ?? ""
+            guard name.hasPrefix(".tmp-") else { continue }
+            let parts = name.split(separator: "-")
+            guard parts.count >= 4, let process = pid_t(parts[parts.count - 2]), kill(process, 0) != 0, errno == ESRCH else { continue }
+            unlink(fullPath(path))
+        }
+    }
+
+    private func fullPath(_ path: String) -> String {
+        rootPath + "/" + path
+    }
+
+    private func createFolder(of path: String) throws(PageError) {
+        guard let slash = path.lastIndex(of: "/") else { return }
+        let folder = String(path[..<slash])
+        guard !createdFolders.contains(folder) else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: fullPath(folder), withIntermediateDirectories: true)
+        } catch {
+            throw .writeFailed(path: fullPath(folder), reason: (error as NSError).localizedDescription)
+        }
+        createdFolders.insert(folder)
+    }
+
+    /// ENOSPC and EDQUOT are "disk full"; anything else names the failing call's reason.
+    static func writeError(_ code: Int32, path: String) -> PageError {
+        if code == ENOSPC || code == EDQUOT { return .diskFull(path: path) }
+        return .writeFailed(path: path, reason: String(cString: strerror(code)))
     }
 
     /// The link from the page at `from` to the file at `to`, both relative to the root; each path

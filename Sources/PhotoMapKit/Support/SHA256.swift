@@ -1,12 +1,17 @@
 import CCrypto
 
 /// SHA-256 through OpenSSL's libcrypto, for file names derived from keys (cache entries, answers,
-/// page names): the name is a hash, so no server-supplied text shapes a path.
+/// page names): the name is a hash, so no server-supplied text shapes a path; and for what an
+/// exported page is made from (`PageInputs`).
 public enum SHA256 {
     /// The digest of `bytes` as 64 lowercase hex digits.
     public static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        let digest = digest(bytes)
-        return String(unsafeUninitializedCapacity: 64) { text in
+        hex(digest: digest(bytes))
+    }
+
+    /// A 32-byte digest as 64 lowercase hex digits.
+    public static func hex(digest: [UInt8]) -> String {
+        String(unsafeUninitializedCapacity: 64) { text in
             let digits: StaticString = "0123456789abcdef"
             for (index, byte) in digest.enumerated() {
                 text[2 * index] = digits.utf8Start[Int(byte >> 4)]
@@ -33,5 +38,36 @@ public enum SHA256 {
         }
         return bytes.withContiguousStorageIfAvailable { digest(UnsafeRawBufferPointer($0)) }
             ?? Array(bytes).withUnsafeBytes(digest)
+    }
+}
+
+extension SHA256 {
+    /// A digest fed piece by piece, for inputs too large to gather first (a page of 100,000 photos).
+    public final class Hasher {
+        private let context: OpaquePointer?
+
+        /// An empty digest.
+        public init() {
+            context = EVP_MD_CTX_new()
+            // Fails only when out of memory, as EVP_Digest does: the digest is then all zeros, never a crash.
+            _ = EVP_DigestInit_ex(context, EVP_sha256(), nil)
+        }
+
+        /// Adds `buffer`'s bytes.
+        public func update(_ buffer: UnsafeRawBufferPointer) {
+            _ = EVP_DigestUpdate(context, buffer.baseAddress, buffer.count)
+        }
+
+        /// The 32-byte digest of everything added; the hasher is spent.
+        public func finish() -> [UInt8] {
+            var output = [UInt8](repeating: 0, count: 32)
+            var size: UInt32 = 0
+            _ = EVP_DigestFinal_ex(context, &output, &size)
+            return output
+        }
+
+        deinit {
+            EVP_MD_CTX_free(context)
+        }
     }
 }

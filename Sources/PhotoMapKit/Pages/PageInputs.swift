@@ -1,0 +1,107 @@
+/// What a page is made from, reduced to a SHA-256: an export renders a page again only when this
+/// changed (`SiteManifest`). Every value goes in with its length or a tag, so two different inputs
+/// never run together into the same bytes.
+public final class PageInputs {
+    private let hasher = SHA256.Hasher()
+    private var buffer: [UInt8] = []
+
+    /// Inputs starting with `values` (a page's path, the site's stamp, …).
+    public init(_ values: String...) {
+        buffer.reserveCapacity(Self.flushSize)
+        for value in values { add(value) }
+    }
+
+    /// Adds a string.
+    public func add(_ text: String) {
+        add(text.utf8.count)
+        buffer.append(contentsOf: text.utf8)
+        flushIfFull()
+    }
+
+    /// Adds a string or its absence (distinct from "").
+    public func add(_ text: String?) {
+        buffer.append(text == nil ? 0 : 1)
+        if let text { add(text) }
+    }
+
+    /// Adds a number.
+    public func add(_ number: Int) {
+        withUnsafeBytes(of: Int64(number).littleEndian) { buffer.append(contentsOf: $0) }
+    }
+
+    /// Adds a number or its absence.
+    public func add(_ number: Int?) {
+        buffer.append(number == nil ? 0 : 1)
+        if let number { add(number) }
+    }
+
+    /// Adds a coordinate or its absence, exactly (bit patterns).
+    public func add(_ coordinate: Coordinate?) {
+        buffer.append(coordinate == nil ? 0 : 1)
+        guard let coordinate else { return }
+        add(Int(truncatingIfNeeded: coordinate.latitude.bitPattern))
+        add(Int(truncatingIfNeeded: coordinate.longitude.bitPattern))
+    }
+
+    /// Adds another digest (a photo's, from `Photo.inputDigest`).
+    public func add(digest: [UInt8]) {
+        buffer.append(contentsOf: digest)
+        flushIfFull()
+    }
+
+    /// The digest of everything added, as hex; the inputs are spent.
+    public func finish() -> String {
+        SHA256.hex(digest: finishDigest())
+    }
+
+    /// The digest of everything added; the inputs are spent.
+    public func finishDigest() -> [UInt8] {
+        flush()
+        return hasher.finish()
+    }
+
+    /// Bytes gathered before they go to the hasher: one update per many small values.
+    private static let flushSize = 16 << 10
+
+    private func flushIfFull() {
+        if buffer.count >= Self.flushSize { flush() }
+    }
+
+    private func flush() {
+        buffer.withUnsafeBytes { hasher.update($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+extension Photo {
+    /// The digest of every field of the record, in a fixed order: the pages showing the photo are made
+    /// again when any of them changes. A field added to `Photo` must be added here too (a test counts them).
+    public var inputDigest: [UInt8] {
+        let inputs = PageInputs(id, owner, pathAlias, secret, server, title, descriptionHTML, ownerName)
+        inputs.add(dateTaken)
+        inputs.add(tags.count)
+        for tag in tags { inputs.add(tag) }
+        inputs.add(coordinate)
+        inputs.add(placeID)
+        for size in PhotoSize.allCases {
+            let image = images[size]
+            inputs.add(image?.url)
+            inputs.add(image?.width)
+            inputs.add(image?.height)
+        }
+        inputs.add(license?.id)
+        inputs.add(license?.name)
+        inputs.add(license?.url)
+        return inputs.finishDigest()
+    }
+}
+
+extension Place {
+    /// Adds every field of the record, in a fixed order (a test counts them).
+    func addFields(to inputs: PageInputs) {
+        for text in [id, woeid, fullName, shortName, url, type, timezone] { inputs.add(text) }
+        inputs.add(coordinate)
+        inputs.add(typeID)
+        inputs.add(photoCount)
+    }
+}

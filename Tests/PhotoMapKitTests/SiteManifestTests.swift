@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import PhotoMapKit
+import PhotoMapTestSupport
+
+@Suite("Export's manifest: what each page is made from")
+struct SiteManifestTests {
+    static let photo = Photo(id: "1", owner: "1@N01", pathAlias: "alias", secret: "s", server: "2", title: "Title",
+                             descriptionHTML: "<b>d</b>", ownerName: "Owner", dateTaken: "2011-04-15 17:48:17", tags: ["a"],
+                             coordinate: Coordinate(latitude: 1, longitude: 2), placeID: "P",
+                             images: [.square: ImageReference(url: "https://example.com/1_s.jpg", width: 75, height: 75)],
+                             license: License(id: "4", name: "CC BY", url: "https://creativecommons.org/"))
+
+    @Test("every field of a photo is part of its pages' inputs", arguments: [
+        \Photo.id, \Photo.owner, \Photo.pathAlias, \Photo.secret, \Photo.server, \Photo.title, \Photo.descriptionHTML, \Photo.ownerName,
+        \Photo.placeID,
+    ] as [WritableKeyPath<Photo, String> & Sendable])
+    func photoFields(field: WritableKeyPath<Photo, String> & Sendable) {
+        var changed = Self.photo
+        changed[keyPath: field] += "x"
+        #expect(changed.inputDigest != Self.photo.inputDigest)
+    }
+
+    @Test("…and the optional and structured ones; a field added to Photo must be added to its digest")
+    func photoStructuredFields() {
+        let base = Self.photo.inputDigest
+        var photo = Self.photo
+        photo.dateTaken = nil
+        #expect(photo.inputDigest != base)
+        photo = Self.photo
+        photo.tags = ["a", "b"]
+        #expect(photo.inputDigest != base)
+        photo = Self.photo
+        photo.coordinate = Coordinate(latitude: 1, longitude: 2.000001)
+        #expect(photo.inputDigest != base)
+        photo = Self.photo
+        photo.images[.medium] = ImageReference(url: "https://example.com/1.jpg")
+        #expect(photo.inputDigest != base)
+        photo = Self.photo
+        photo.images[.square]?.width = 76
+        #expect(photo.inputDigest != base)
+        photo = Self.photo
+        photo.license = License(id: "5")
+        #expect(photo.inputDigest != base)
+        // The digest lists Photo's fields one by one: this count is the reminder to extend it.
+        #expect(Mirror(reflecting: Self.photo).children.count == 14, "Photo gained a field: add it to Photo.inputDigest")
+        #expect(Mirror(reflecting: Place(id: "p", fullName: "")).children.count == 10, "Place gained a field: add it to Place.addFields")
+        // Values never run together: ("ab", "c") is not ("a", "bc").
+        #expect(PageInputs("ab", "c").finish() != PageInputs("a", "bc").finish())
+        #expect(Self.photo.inputDigest == base)
+    }
+
+    @Test("a page is rendered only when its inputs or its file changed; a changed template renders every page")
+    func rendersOnlyWhatChanged() throws {
+        let folder = try TemporaryFolder()
+        let photos = (1...3).map { Photo(id: "\($0)", title: "Photo \($0)", coordinate: Coordinate(latitude: 1, longitude: Double($0))) }
+        func export(_ photos: [Photo], template: String? = nil) throws -> SiteWriter {
+            let writer = SiteWriter(root: folder.url.appendingPathComponent("site"), keepsManifest: true)
+            let cache = ThumbnailCache(cacheDirectory: folder.url.appendingPathComponent("cache"),
+                                       origin: FixtureImageOrigin(folder: folder.url))
+            var builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(), cache: cache, adapter: AnnotationAdapter(), prefix: "")
+            if let template { builder.templateFingerprint = template }
+            try builder.writePhotosPage(at: "places/P.html", title: "P", subtitle: "", photos: photos, back: nil, defaultView: "list")
+            try writer.commit()
+            return writer
+        }
+        #expect(try export(photos).rendered == 4)
+        #expect(try export(photos).rendered == 0)
+        var edited = photos
+        edited[1].title = "Edited"
+        let afterEdit = try export(edited)
+        #expect(afterEdit.rendered == 2 && afterEdit.written == 2)
+        // A page replaced behind the manifest's back (by a killed export, or by hand) is made again.
+        let page = folder.url.appendingPathComponent("site/photos/3.html")
+        let original = try Data(contentsOf: page)
+        try Data("<p>half".utf8).write(to: page)
+        #expect(try export(edited).rendered == 1)
+        #expect(try Data(contentsOf: page) == original)
+        // Another template: every page is made again (and, the same bytes, left as it was).
+        let otherTemplate = try export(edited, template: "another template")
+        #expect(otherTemplate.rendered == 4 && otherTemplate.written == 0)
+        #expect(try export(edited, template: "another template").rendered == 0)
+    }
+
+    @Test("a damaged or unknown manifest is no manifest: every page is made and compared")
+    func damagedManifest() throws {
+        let folder = try TemporaryFolder()
+        let first = SiteWriter(root: folder.url, keepsManifest: true)
+        try first.writePage("a.html", inputs: PageInputs("1")) { "a" }
+        try first.commit()
+        let manifest = folder.url.appendingPathComponent(SiteManifest.fileName)
+        #expect(try String(contentsOf: manifest, encoding: .utf8).hasPrefix("photomap site manifest 1\n"))
+        let reread = SiteWriter(root: folder.url, keepsManifest: true)
+        try reread.writePage("a.html", inputs: PageInputs("1")) { "a" }
+        #expect(reread.rendered == 0)
+        for damage in ["", "photomap site manifest 9\n", "garbage\u{0}\t\t\n", String(repeating: "\t", count: 100)] {
+            try Data(damage.utf8).write(to: manifest)
+            let writer = SiteWriter(root: folder.url, keepsManifest: true)
+            try writer.writePage("a.html", inputs: PageInputs("1")) { "a" }
+            #expect(writer.rendered == 1 && writer.written == 0 && writer.unchanged == 1)
+        }
+    }
+
+    @Test("the cache replaces an entry by renaming a new file over it: a file linked to the old one keeps its bytes")
+    func cacheNeverWritesIntoALinkedFile() throws {
+        let folder = try TemporaryFolder()
+        let store = DiskStore(root: folder.url.appendingPathComponent("thumbs"))
+        let entry = store.file(for: "https://example.com/1_s.jpg")
+        try store.write(Data("old image".utf8), to: entry)
+        let site = folder.url.appendingPathComponent("site.png")
+        #expect(link(entry.path, site.path) == 0)
+        try store.write(Data("new image".utf8), to: entry)
+        #expect(try Data(contentsOf: site) == Data("old image".utf8))
+        #expect(try Data(contentsOf: entry) == Data("new image".utf8))
+    }
+}
