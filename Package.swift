@@ -51,13 +51,15 @@ let package = Package(
         .target(name: "PhotoMapCLI", dependencies: ["PhotoMapKit", "CSystem"]),
         // The Swift runtime and Foundation linked in (swiftc's -static-stdlib, with the static libraries
         // Foundation needs named, as SwiftPM's --static-swift-stdlib would): a command starts in about
-        // 15 ms instead of 23 ms spent resolving their symbols, most of what `find` costs.
+        // 15 ms instead of 23 ms spent resolving their symbols, most of what `find` costs. Release builds
+        // only: the sanitizers' runtimes (debug builds in CI) cannot take a static Foundation (TSan's
+        // allocator aborts in its first free).
         .executableTarget(name: "photomap", dependencies: ["PhotoMapCLI"], linkerSettings: [.unsafeFlags([
             "-static-stdlib", "-Xlinker", "--start-group",
             "-lFoundation", "-lFoundationEssentials", "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU",
             "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization", "-lswiftDispatch", "-ldispatch",
             "-lBlocksRuntime", "-Xlinker", "--end-group",
-        ])]),
+        ], .when(configuration: .release))]),
         .executableTarget(name: "photomap-fixture-images", dependencies: ["PhotoMapKit"]),
         // bench/search.sh: fills a local index with generated photos and times searches.
         .executableTarget(name: "photomap-bench-index", dependencies: ["PhotoMapKit"], path: "bench/IndexBench"),
