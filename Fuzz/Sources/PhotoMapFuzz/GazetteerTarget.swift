@@ -2,7 +2,7 @@ import Foundation
 import PhotoMapKit
 
 /// The gazetteer's query parser: `Geocoder.find` on the small gazetteer. Input lines: the query,
-/// then optionally `lat,lon` to favour and a limit. Property: never a crash; at most `limit` results,
+/// then optionally `lat,lon` to favour and a limit. Property: never a crash or an error; at most `limit` results,
 /// best first, each with a finite score and a coordinate on Earth; a "lat,lon" query gives that point.
 enum GazetteerTarget {
     static let geocoder: Geocoder = {
@@ -23,7 +23,13 @@ enum GazetteerTarget {
         let query = lines.next() ?? ""
         let near = lines.next().flatMap(Geocoder.coordinate(in:))
         let limit = min(lines.next().flatMap { Int($0) } ?? 10, 50)
-        let results = geocoder.find(query, near: near, limit: limit)
+        // It throws only for its index (SQLite): a query that breaks it is a finding.
+        let results: [Geocoder.Result]
+        do {
+            results = try geocoder.find(query, near: near, limit: limit)
+        } catch {
+            propertyFailed("find threw \(error) for \(query.debugDescription)")
+        }
         require(results.count <= max(limit, 0) || Geocoder.coordinate(in: query) != nil, "\(results.count) results for a limit of \(limit)")
         require(zip(results, results.dropFirst()).allSatisfy { $0.score >= $1.score }, "results out of order for \(query.debugDescription)")
         for result in results {
