@@ -6,14 +6,17 @@ enum TerminalText {
     /// `text` with control characters (escape sequences, newlines, tabs) replaced by spaces,
     /// so hostile titles cannot move the cursor or recolour the terminal.
     static func sanitized(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+        // Printable ASCII, most of what tables hold, has nothing to replace.
+        if isPrintableASCII(text) { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
             scalar.properties.generalCategory == .control ? " " : scalar
         }))
     }
 
     /// The number of columns `text` takes: 2 for wide East Asian characters and emoji, 0 for combining marks.
     static func width(_ text: String) -> Int {
-        text.reduce(0) { $0 + width(of: $1) }
+        if isPrintableASCII(text) { return text.utf8.count }
+        return text.reduce(0) { $0 + width(of: $1) }
     }
 
     /// `text` cut to at most `columns` columns, ending in "…" when cut.
@@ -29,6 +32,11 @@ enum TerminalText {
             used += next
         }
         return result + "…"
+    }
+
+    /// Whether every byte is printable ASCII (one column each, nothing to replace).
+    private static func isPrintableASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     private static func width(of character: Character) -> Int {

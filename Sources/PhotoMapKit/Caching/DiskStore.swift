@@ -57,10 +57,27 @@ final class DiskStore: Sendable {
     /// The entry at `path` opened for reading when it holds a whole image (the same cheap check).
     func openWholeImage(atPath path: String) -> (file: OpenFile, bytes: Int, format: ImageDecoder.Format)? {
         guard let (file, size) = OpenFile.reading(path), size >= 20 else { return nil }
-        var head = [UInt8](repeating: 0, count: 8), tail = [UInt8](repeating: 0, count: 12)
-        guard pread(file.descriptor, &head, 8, 0) == 8, pread(file.descriptor, &tail, 12, off_t(size) - 12) == 12,
-              ImageDecoder.isWhole(head: head, tail: tail), let format = ImageDecoder.format(of: head) else { return nil }
-        return (file, size, format)
+        // A square (a few KB) is read in one call; a larger file by its first and last bytes.
+        let format = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.wholeReadBytes) { buffer -> ImageDecoder.Format? in
+            guard let base = buffer.baseAddress else { return nil }
+            if size <= buffer.count {
+                guard pread(file.descriptor, base, size, 0) == size else { return nil }
+                return Self.wholeFormat(head: buffer[0..<8], tail: buffer[(size - 12)..<size])
+            }
+            guard pread(file.descriptor, base, 8, 0) == 8, pread(file.descriptor, base + 8, 12, off_t(size) - 12) == 12 else {
+                return nil
+            }
+            return Self.wholeFormat(head: buffer[0..<8], tail: buffer[8..<20])
+        }
+        return format.map { (file, size, $0) }
+    }
+
+    /// Files up to this size are read whole by the cheap check: one system call instead of two.
+    private static let wholeReadBytes = 16 << 10
+
+    private static func wholeFormat(head: Slice<UnsafeMutableBufferPointer<UInt8>>,
+                                    tail: Slice<UnsafeMutableBufferPointer<UInt8>>) -> ImageDecoder.Format? {
+        ImageDecoder.isWhole(head: head, tail: tail) ? ImageDecoder.format(of: head) : nil
     }
 
     /// Writes `data` as the entry `file`, whole or not at all (`AtomicFile`).

@@ -321,7 +321,6 @@ public final class ThumbnailCache: Sendable {
     /// The bytes to store: the image itself after a full decode (cut after its end marker), or the
     /// square cropped from it as PNG.
     static func checked(_ body: Data, source: ThumbnailSource) throws(ThumbnailError) -> Data {
-        let url = HTTPError.redacted(source.url)
         do {
             // The size is checked before decoding allocates: a tiny file may claim a huge image.
             let maximumSide = source.expectedSide.map { $0 * 2 } ?? maximumSourceSide
@@ -334,9 +333,9 @@ public final class ThumbnailCache: Sendable {
             }
             return try PNGCodec.encode(ImageDecoder.decode(body, maximumSide: maximumSide).0.centreSquare(side: side))
         } catch let error as ImageError {
-            throw .invalidImage(url: url, error)
+            throw .invalidImage(url: HTTPError.redacted(source.url), error)
         } catch {
-            throw .invalidImage(url: url, .undecodable("\(error)"))
+            throw .invalidImage(url: HTTPError.redacted(source.url), .undecodable("\(error)"))
         }
     }
 }

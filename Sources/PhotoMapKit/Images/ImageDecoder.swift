@@ -18,21 +18,19 @@ public enum ImageDecoder {
     public static let maximumSide = 12_000
 
     /// The format the bytes claim by their signature, or nil.
-    public static func format(of data: some DataProtocol) -> Format? {
-        let head = Array(data.prefix(8))
-        if head.starts(with: PNGCodec.signature) { return .png }
-        if head.starts(with: JPEGCodec.signature) { return .jpeg }
+    public static func format(of data: some Collection<UInt8>) -> Format? {
+        if data.starts(with: PNGCodec.signature) { return .png }
+        if data.starts(with: JPEGCodec.signature) { return .jpeg }
         return nil
     }
 
     /// Whether a file with this head (first 8 bytes) and tail (last 12 bytes) ends where its format
     /// ends: a PNG's IEND chunk, a JPEG's EOI marker. The cheap whole-file check made on cache hits.
     public static func isWhole(head: some Collection<UInt8>, tail: some Collection<UInt8>) -> Bool {
-        let tail = Array(tail)
         guard tail.count == 12 else { return false }
-        switch format(of: Array(head)) {
-        case .png?: return tail[4...7].elementsEqual("IEND".utf8)
-        case .jpeg?: return tail[10] == 0xFF && tail[11] == 0xD9
+        switch format(of: head) {
+        case .png?: return tail.dropFirst(4).prefix(4).elementsEqual("IEND".utf8)
+        case .jpeg?: return tail.dropFirst(10).elementsEqual([0xFF, 0xD9])
         case nil: return false
         }
     }

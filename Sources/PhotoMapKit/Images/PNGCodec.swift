@@ -37,12 +37,14 @@ public enum PNGCodec {
     }
 
     /// The size of the image in a PNG file's bytes, after checking it as fully as a decode does
-    /// (every CRC, every row inflated and unfiltered, through IEND) without keeping its pixels.
+    /// (every CRC, every row inflated with a valid filter type, through IEND) without libpng and
+    /// without unfiltering: a third of the CPU the cache spent per stored image went to libpng's rows.
     public static func check(_ data: Data, maximumSide: Int = ImageDecoder.maximumSide) throws -> (width: Int, height: Int) {
         try read(data, maximumSide: maximumSide, pixels: nil)
     }
 
-    /// One reader for both (`photomap_png_decode`): a decode accepts exactly what the check accepts.
+    /// One entry for both (`photomap_png_decode`, which runs `photomap_png_check` first): a decode
+    /// accepts exactly what the check accepts.
     private static func read(_ data: Data, maximumSide: Int, pixels: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) throws -> (width: Int, height: Int) {
         guard data.starts(with: signature) else { throw ImageError.undecodable("no PNG signature") }
         var width: UInt32 = 0, height: UInt32 = 0
