@@ -111,6 +111,72 @@ struct PNGCodecTests {
         #expect(throws: ImageError.self) { try ImageDecoder.decode(data) }
     }
 
+    /// A PNG made by hand: `rows` (each starting with its filter type) stored uncompressed in a zlib
+    /// stream, cut into IDAT chunks of `chunkBytes`, with `extra` chunks (type, data) after IHDR.
+    private static func handMade(width: Int, height: Int, colorType: UInt8, depth: UInt8 = 8, interlaced: Bool = false,
+                                 rows: [UInt8], chunkBytes: Int = 1 << 20, extra: [(String, [UInt8])] = []) -> Data {
+        func chunk(_ type: String, _ body: [UInt8]) -> Data {
+            let typed = Data(type.utf8) + Data(body)
+            return Data(withUnsafeBytes(of: UInt32(body.count).bigEndian, Array.init)) + typed
+                + Data(withUnsafeBytes(of: crc32(typed).bigEndian, Array.init))
+        }
+        func u32(_ value: Int) -> [UInt8] { withUnsafeBytes(of: UInt32(value).bigEndian, Array.init) }
+        // zlib: header, one stored block, Adler-32.
+        var (a, b): (UInt32, UInt32) = (1, 0)
+        for byte in rows { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
+        let length = UInt16(rows.count)
+        let stream = [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+            + rows + u32(Int(b << 16 | a))
+        var png = Data(signature) + chunk("IHDR", u32(width) + u32(height) + [depth, colorType, 0, 0, interlaced ? 1 : 0])
+        for (type, body) in extra { png += chunk(type, body) }
+        for start in stride(from: 0, to: stream.count, by: chunkBytes) {
+            png += chunk("IDAT", Array(stream[start..<min(start + chunkBytes, stream.count)]))
+        }
+        return png + chunk("IEND", [])
+    }
+
+    private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    @Test("the check follows the rows: interlaced passes, IDAT cut anywhere, and refuses bad filters, missing or extra rows")
+    func checkFollowsRows() throws {
+        // 5×5 grey, 8-bit: one row is a filter byte and 5 bytes.
+        let row: [UInt8] = [0, 128, 128, 128, 128, 128]
+        let plain = Self.handMade(width: 5, height: 5, colorType: 0, rows: Array([[UInt8]](repeating: row, count: 5).joined()))
+        #expect(try ImageDecoder.check(plain).width == 5)
+        let (image, _) = try ImageDecoder.decode(plain)
+        #expect(Array(image.pixels.prefix(4)) == [128, 128, 128, 255])
+        // Adam7 on 5×5: passes of 1×1, 1×1, 2×1, 1×2, 3×1, 2×3 and 5×2 pixels.
+        let passes = [(1, 1), (1, 1), (2, 1), (1, 2), (3, 1), (2, 3), (5, 2)]
+        let interlacedRows = passes.flatMap { width, height in
+            Array([[UInt8]](repeating: [0] + [UInt8](repeating: 200, count: width), count: height).joined())
+        }
+        let interlaced = Self.handMade(width: 5, height: 5, colorType: 0, interlaced: true, rows: interlacedRows)
+        #expect(try ImageDecoder.check(interlaced).height == 5)
+        #expect(try ImageDecoder.decode(interlaced).0.pixels.prefix(4) == [200, 200, 200, 255])
+        // The stream cut into one-byte IDAT chunks (zero-length ones allowed between) reads the same.
+        #expect(try ImageDecoder.check(Self.handMade(width: 5, height: 5, colorType: 0, interlaced: true, rows: interlacedRows,
+                                                     chunkBytes: 1)).width == 5)
+        var badFilter = Array([[UInt8]](repeating: row, count: 5).joined())
+        badFilter[12] = 5
+        let refused = [
+            Self.handMade(width: 5, height: 5, colorType: 0, rows: badFilter),
+            Self.handMade(width: 5, height: 5, colorType: 0, rows: Array([[UInt8]](repeating: row, count: 4).joined())),
+            Self.handMade(width: 5, height: 5, colorType: 0, rows: Array([[UInt8]](repeating: row, count: 6).joined())),
+            Self.handMade(width: 5, height: 5, colorType: 0, interlaced: true, rows: Array(interlacedRows.dropLast())),
+            // A palette image without its palette; an unknown critical chunk.
+            Self.handMade(width: 5, height: 5, colorType: 3, rows: Array([[UInt8]](repeating: [0, 0, 0, 0, 0, 0], count: 5).joined())),
+            Self.handMade(width: 5, height: 5, colorType: 0, rows: Array([[UInt8]](repeating: row, count: 5).joined()),
+                          extra: [("ABCD", [1, 2])]),
+        ]
+        for data in refused {
+            #expect(throws: ImageError.self) { try ImageDecoder.check(data) }
+            #expect(throws: ImageError.self) { try ImageDecoder.decode(data) }
+        }
+        let paletted = Self.handMade(width: 5, height: 5, colorType: 3, rows: Array([[UInt8]](repeating: [0, 0, 0, 0, 0, 0], count: 5).joined()),
+                                     extra: [("PLTE", [255, 0, 0]), ("prVt", [9])])
+        #expect(try ImageDecoder.decode(paletted).0.pixels.prefix(4) == [255, 0, 0, 255])
+    }
+
     @Test("the centre square of a landscape image crops the sides and averages the pixels it covers")
     func centreSquare() {
         // Left and right thirds red, middle third blue: the square is the middle third, all blue.

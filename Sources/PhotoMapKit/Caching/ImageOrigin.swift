@@ -13,7 +13,9 @@ public protocol ImageOrigin: Sendable {
 public final class HTTPImageOrigin: ImageOrigin {
     /// Retries, timeouts, CA file and size limit for each image.
     public let settings: HTTPSettings
-    private let loop: CurlMultiLoop
+    private let limits: CurlMultiLoop.Limits
+    /// Made by the first fetch: a run answered from the cache starts no thread and never loads TLS.
+    private let loop = Locked<CurlMultiLoop?>(nil)
 
     /// The limits images are fetched with by default.
     public static let defaultSettings = HTTPSettings(retryPolicy: RetryPolicy(maximumAttempts: 3),
@@ -25,8 +27,7 @@ public final class HTTPImageOrigin: ImageOrigin {
     public init(settings: HTTPSettings = HTTPImageOrigin.defaultSettings, connectionsPerHost: Int = 8,
                 streamsPerConnection: Int = 100) {
         self.settings = settings
-        loop = CurlMultiLoop(limits: .init(connectionsPerHost: max(connectionsPerHost, 1),
-                                           streamsPerConnection: max(streamsPerConnection, 1)))
+        limits = .init(connectionsPerHost: max(connectionsPerHost, 1), streamsPerConnection: max(streamsPerConnection, 1))
     }
 
     /// Creates an origin with these retries and timeouts, and the default limits otherwise.
@@ -40,6 +41,12 @@ public final class HTTPImageOrigin: ImageOrigin {
     public func fetch(_ url: String, completion: @escaping @Sendable (Result<Data, ThumbnailError>) -> Void) {
         let redacted = HTTPError.redacted(url)
         guard let request = settings.request(url, acceptsCompression: false) else { return completion(.failure(.unsupportedURL(redacted))) }
+        let loop = loop.withLock { loop in
+            if let loop { return loop }
+            let started = CurlMultiLoop(limits: limits)
+            loop = started
+            return started
+        }
         loop.submit(request) { outcome in
             completion(outcome.mapError { error -> ThumbnailError in
                 if case .unsupportedURL = error { return .unsupportedURL(redacted) }
