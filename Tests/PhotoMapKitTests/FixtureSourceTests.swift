@@ -50,6 +50,21 @@ struct FixtureSourceTests {
         #expect(throws: FlickrError.unknownPlace(id)) { try source.photos(inPlace: id, limit: 5) }
     }
 
+    @Test("answers flickr.places.getInfo from its own places; an id it lacks fails with Flickr's code 2")
+    func placeInfo() throws {
+        for listed in try source.topPlaces().items {
+            var place = try source.placeInfo(listed.id)
+            #expect(place.photoCount == nil)
+            place.photoCount = listed.photoCount
+            #expect(place == listed)
+        }
+        for id in ["nowhere", "../catalog"] {
+            #expect(throws: FlickrError.apiFailure(method: "flickr.places.getInfo", code: 2, message: "Not a valid Places ID")) {
+                try source.placeInfo(id)
+            }
+        }
+    }
+
     @Test("with another image host, the catalog's image URLs point there")
     func imageHostRewrite() throws {
         let local = FixtureSource(catalog: catalog, imageHost: ImageHost(base: "http://127.0.0.1:9"))

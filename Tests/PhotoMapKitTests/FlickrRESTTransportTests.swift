@@ -46,6 +46,24 @@ struct FlickrRESTTransportTests {
         #expect(query["media"] == "photos")
     }
 
+    @Test("places.getInfo sends place_id and reads Flickr's place: names, centre, page; an unknown id is Flickr's code 2")
+    func placeInfo() throws {
+        let place = try source().placeInfo(newYork)
+        let listed = try #require(try source().topPlaces().items.first { $0.id == newYork })
+        #expect(place.fullName == "New York, New York, United States" && place.shortName == "New York")
+        #expect(place.coordinate == listed.coordinate && place.url == listed.url && place.woeid == listed.woeid)
+        #expect(place.type == "locality" && place.typeID == 7 && place.photoCount == nil)
+        let query = try #require(try server.requests(where: ("api_key", key)).first)
+        #expect(query["method"] == "flickr.places.getInfo" && query["place_id"] == newYork)
+        #expect(throws: FlickrError.apiFailure(method: "flickr.places.getInfo", code: 2, message: "Not a valid Places ID")) {
+            try source().placeInfo("nowhere")
+        }
+        #expect(throws: FlickrError.apiFailure(method: "flickr.places.getInfo", code: 100,
+                                               message: "Invalid API Key (Key has invalid format)")) {
+            try source("fail100").placeInfo(newYork)
+        }
+    }
+
     @Test("the same records arrive when Flickr sends every number as a string")
     func numbersAsStrings() throws {
         let plain = try source().topPlaces().items

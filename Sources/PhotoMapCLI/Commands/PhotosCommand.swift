@@ -33,12 +33,24 @@ enum PhotosCommand {
             let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration, console: console)
             try MapOutput.prefetchImages(listing.items, cache: builder.cache, console: console)
             try builder.writeAssets()
-            // The page is titled with the place's name when the top places know it.
-            let place = (try? source.topPlaces().items.first { $0.id == placeID }).map(configuration.adapter.annotation(for:))
+            let place = placeName(placeID, from: source, configuration: configuration, console: console)
             try builder.writePhotosPage(at: file.lastPathComponent, title: place?.title ?? "Photos of \(placeID)",
                                         subtitle: "\(listing.items.count) photos" + (place.map { " · \($0.subtitle)" } ?? ""),
                                         photos: listing.items, back: nil, defaultView: "map")
             MapOutput.report(file, writer: writer, console: console)
+        }
+    }
+
+    /// The place's annotation, to title its page, when the source tells about places (flickr.places.getInfo);
+    /// a failure costs the page its name only, with a warning.
+    static func placeName(_ placeID: String, from source: any PhotoSource, configuration: Configuration,
+                          console: Console) -> Annotation? {
+        guard let places = source as? any PlaceDescribing else { return nil }
+        do {
+            return configuration.adapter.annotation(for: try places.placeInfo(placeID))
+        } catch {
+            console.warn("the page is not titled with the place's name: \(error)")
+            return nil
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 /// The embedded catalog as a photo source: no network, no API key.
 /// Its image URLs name Flickr's image host; with another host configured (a local mirror of
 /// `Fixtures/images`), they are rewritten to it.
-public struct FixtureSource: PhotoSource {
+public struct FixtureSource: PhotoSource, PlaceDescribing {
     /// The most photos one listing of the catalog gives.
     public static let maximumResults = 1_000_000
 
@@ -20,6 +20,11 @@ public struct FixtureSource: PhotoSource {
     /// The catalog's top places.
     public func topPlaces() throws -> Listing<Place> {
         try source.topPlaces()
+    }
+
+    /// One of the catalog's places, answered as flickr.places.getInfo answers.
+    public func placeInfo(_ placeID: String) throws -> Place {
+        try source.placeInfo(placeID)
     }
 
     /// The licences the catalog's photos carry: its copy of Flickr's list.

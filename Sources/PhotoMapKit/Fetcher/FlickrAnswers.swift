@@ -36,7 +36,7 @@ struct FlickrAnswer<Part> {
                 case .stat: answer.stat = try reader.string()
                 case .code: answer.code = try reader.optionalLenient()
                 case .message: answer.message = try reader.string()
-                case .places, .photos, .licenses: if member == key { answer.part = try readPart(&reader) }
+                case .places, .photos, .licenses, .place: if member == key { answer.part = try readPart(&reader) }
                 }
             }
         }
@@ -46,7 +46,7 @@ struct FlickrAnswer<Part> {
 
 /// The members of an answer photomap reads: the status, and each method's part.
 enum AnswerMember: Int, JSONMember {
-    case stat, code, message, places, photos, licenses
+    case stat, code, message, places, photos, licenses, place
     static let lookup = JSONKeyLookup(AnswerMember.self)
 }
 
@@ -128,11 +128,13 @@ enum PlacesAnswer {
     }
 
     private enum Field: Int, JSONMember {
-        case place_id, woeid, latitude, longitude, place_url, place_type, place_type_id, photo_count, _content, woe_name, timezone
+        case place_id, woeid, latitude, longitude, place_url, place_type, place_type_id, photo_count, _content, name, woe_name
+        case timezone
         static let lookup = JSONKeyLookup(Field.self)
     }
 
-    /// One place; its `place_id` must be a string.
+    /// One place; its `place_id` must be a string. Its full name is `_content` in lists, `name` in
+    /// flickr.places.getInfo's `place` (whose hierarchy and shape data are stepped over).
     static func place(_ reader: inout JSONReader) throws -> AnswerPart<Place> {
         var id: String??
         var values = [LenientValue?](repeating: nil, count: Field.allCases.count)
@@ -147,7 +149,7 @@ enum PlacesAnswer {
         guard let id = present else { return .malformed("place_id: expected a string") }
         let value = { (field: Field) in values[field.rawValue] }
         let text = { (field: Field) in value(field)?.text }
-        return .read(Place(id: id, woeid: text(.woeid) ?? "", fullName: text(._content) ?? text(.woe_name) ?? "",
+        return .read(Place(id: id, woeid: text(.woeid) ?? "", fullName: text(._content) ?? text(.name) ?? text(.woe_name) ?? "",
                            shortName: text(.woe_name) ?? "",
                            coordinate: .flickr(latitude: value(.latitude)?.double, longitude: value(.longitude)?.double),
                            url: text(.place_url) ?? "", type: text(.place_type) ?? "", typeID: value(.place_type_id)?.int,

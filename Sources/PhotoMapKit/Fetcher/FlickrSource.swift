@@ -44,6 +44,14 @@ public struct FlickrSource: PhotoSource {
         try places(method: "flickr.places.find", parameters: ["query": query])
     }
 
+    /// One place by its id (flickr.places.getInfo): its names, centre and page, with no listing to
+    /// fetch. An id Flickr does not know fails as Flickr answers it (code 2, "Not a valid Places ID").
+    public func placeInfo(_ placeID: String) throws -> Place {
+        let method = "flickr.places.getInfo"
+        return try decode(method: method, from: transport.call(method: method, parameters: ["place_id": placeID]),
+                          part: .place, PlacesAnswer.place)
+    }
+
     private func places(method: String, parameters: [String: String]) throws -> Listing<Place> {
         var listing = try decode(method: method, from: transport.call(method: method, parameters: parameters), part: .places,
                                  PlacesAnswer.read)
