@@ -118,8 +118,8 @@ struct Configuration {
             let catalog = FixtureSource.locateCatalog(environment: environment)
             // Every listing fetched goes into the local index. Offline, Flickr's licence names come from the
             // embedded catalog's copy of flickr.photos.licenses.getInfo when the cache has none.
-            return FlickrSource(transport: transport,
-                                recorder: IndexRecorder(file: LocalIndex.file(in: cacheDirectory), adapter: adapter, warn: warn),
+            return FlickrSource(transport: transport, adapter: adapter,
+                                recorder: IndexRecorder(file: LocalIndex.file(in: cacheDirectory), warn: warn),
                                 fallbackLicenses: { (catalog.flatMap { try? FixtureSource(catalog: $0).licenses() }) ?? [:] })
         }
     }

@@ -19,6 +19,17 @@ final class CannedTransport: FlickrTransport, @unchecked Sendable {
     }
 }
 
+/// Keeps what a source told its recorder.
+final class RecorderSpy: ListingRecorder, @unchecked Sendable {
+    // Only touched from the test's own thread.
+    var told: (places: [AnnotatedPlace], photos: [AnnotatedPhoto]) = ([], [])
+
+    func record(places: [AnnotatedPlace], photos: [AnnotatedPhoto]) {
+        told.places += places
+        told.photos += photos
+    }
+}
+
 /// Serves endless distinct pages of `per_page` photos, counting the calls.
 final class CountingTransport: FlickrTransport, @unchecked Sendable {
     // Only touched from the test's own thread.
@@ -83,6 +94,36 @@ struct FlickrDecodingTests {
             try FlickrSource(transport: CannedTransport(#"{"stat":"ok","places":"none"}"#)).topPlaces()
         }
         #expect(error?.description.contains("places") == true)
+    }
+
+    @Test("a listing arrives annotated once, by the source's adapter; the recorder is told those same annotations")
+    func annotatedOnce() throws {
+        let transport = CannedTransport("""
+        {"photos":{"page":1,"pages":1,"total":2,"photo":[
+          {"id":"1","title":" Bridge ","secret":"s","server":"7","description":{"_content":"<b>Over</b> the river"}},
+          {"id":"2","title":"","url_sq":"https://live.staticflickr.com/1/2_s_s.jpg","description":{"_content":"only words"}}
+        ]},"stat":"ok"}
+        """, #"{"places":{"place":[{"place_id":"x","_content":"Oslo, Norway"}]},"stat":"ok"}"#)
+        let recorder = RecorderSpy()
+        let host = ImageHost(base: "http://127.0.0.1:9")
+        let source = FlickrSource(transport: transport, adapter: AnnotationAdapter(imageHost: host), recorder: recorder)
+        let photos = try source.photos(inPlace: "p", limit: 10).entries
+        #expect(photos.map(\.annotation) == photos.map { AnnotationAdapter(imageHost: host).annotation(for: $0.record) })
+        #expect(photos.map(\.annotation.title) == ["Bridge", "only words"])
+        #expect(photos[0].annotation.thumbnailURL == "http://127.0.0.1:9/7/1_s_s.jpg")
+        let places = try source.topPlaces().entries
+        #expect(places.map(\.annotation.title) == ["Oslo"] && places.map(\.annotation.subtitle) == ["Norway"])
+        #expect(recorder.told.photos == photos && recorder.told.places == places)
+    }
+
+    @Test("the embedded catalog's listings are annotated after its images move to the mirror")
+    func annotatedAfterMirroring() throws {
+        let catalog = LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures/catalog")
+        let source = FixtureSource(catalog: catalog, imageHost: ImageHost(base: "http://127.0.0.1:9"))
+        let place = try #require(try source.topPlaces().items.first)
+        let photo = try #require(try source.photos(inPlace: place.id, limit: 1).entries.first)
+        #expect(photo.record.images[.square]?.url == photo.annotation.thumbnailURL)
+        #expect(photo.annotation.thumbnailURL?.hasPrefix("http://127.0.0.1:9/") == true)
     }
 
     @Test("JSONP (no nojsoncallback=1) is unwrapped")

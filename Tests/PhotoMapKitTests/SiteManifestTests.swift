@@ -50,6 +50,26 @@ struct SiteManifestTests {
         #expect(Self.photo.inputDigest == base)
     }
 
+    @Test("pages take their images from any image store: a name per image and a local file, nothing more")
+    func anyImageStore() throws {
+        let folder = try TemporaryFolder()
+        let square = folder.url.appendingPathComponent("one.png")
+        try PNGCodec.encode(RGBAImage(width: 75, height: 75)).write(to: square)
+        let store = OneFileStore(file: square.path)
+        let photos = ["1", "2", "none"].map { Photo(id: $0, title: "Photo \($0)") }
+        let writer = SiteWriter(root: folder.url.appendingPathComponent("site"))
+        let builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(), images: store, prefix: "map_files/")
+        #expect(builder.photosWithoutImages(photos).map(\.id) == ["1", "2"])
+        try builder.writePhotosPage(at: "map.html", title: "T", subtitle: "", photos: AnnotationAdapter().annotated(photos),
+                                    back: nil, defaultView: "list")
+        let site = folder.url.appendingPathComponent("site/map_files")
+        #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("squares/image-1.png").path))
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("squares/image-2.png").path))
+        let page = try String(contentsOf: folder.url.appendingPathComponent("site/map.html"), encoding: .utf8)
+        #expect(page.contains("map_files/squares/image-1.png") && !page.contains("image-2"))
+        #expect(builder.photosWithoutImages(photos).map(\.id) == ["2"])
+    }
+
     @Test("a page is rendered only when its inputs or its file changed; a changed template renders every page")
     func rendersOnlyWhatChanged() throws {
         let folder = try TemporaryFolder()
@@ -58,9 +78,10 @@ struct SiteManifestTests {
             let writer = SiteWriter(root: folder.url.appendingPathComponent("site"), keepsManifest: true)
             let cache = ThumbnailCache(cacheDirectory: folder.url.appendingPathComponent("cache"),
                                        origin: FixtureImageOrigin(folder: folder.url))
-            var builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(), cache: cache, adapter: AnnotationAdapter(), prefix: "")
+            var builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(), images: cache, prefix: "")
             if let template { builder.templateFingerprint = template }
-            try builder.writePhotosPage(at: "places/P.html", title: "P", subtitle: "", photos: photos, back: nil, defaultView: "list")
+            try builder.writePhotosPage(at: "places/P.html", title: "P", subtitle: "", photos: AnnotationAdapter().annotated(photos),
+                                        back: nil, defaultView: "list")
             try writer.commit()
             return writer
         }
@@ -112,5 +133,18 @@ struct SiteManifestTests {
         try store.write(Data("new image".utf8), to: entry)
         #expect(try Data(contentsOf: site) == Data("old image".utf8))
         #expect(try Data(contentsOf: entry) == Data("new image".utf8))
+    }
+}
+
+/// An image store holding one file, the image of photo "1"; photo "none" has no image at all.
+private struct OneFileStore: ImageStore {
+    let file: String
+
+    func imageName(of photo: Photo, size: PhotoSize) -> String? {
+        photo.id == "none" || size != .square ? nil : "image-\(photo.id)"
+    }
+
+    func localImage(of photo: Photo, size: PhotoSize) -> LocalImage? {
+        photo.id == "1" && size == .square ? LocalImage(name: "image-1", path: file, fileExtension: "png") : nil
     }
 }

@@ -34,21 +34,22 @@ enum ExportCommand {
         let limit = parsed.integer(limitOption) ?? 0
         let placeCount = parsed.integer(placesOption)
         let source = try configuration.makeSource(console: console)
-        let places = Array(try source.topPlaces().items.prefix(placeCount ?? .max))
+        let places = Array(try source.topPlaces().entries.prefix(placeCount ?? .max))
         warnOfPacing(places: places.count, limit: limit, configuration: configuration, console: console)
-        var photosByPlace: [(Place, [Photo])] = []
+        var photosByPlace: [(AnnotatedPlace, [AnnotatedPhoto])] = []
         let bar = ProgressBar(console: console, label: "listing places")
         for (index, place) in places.enumerated() {
-            let listing = try source.photos(inPlace: place.id, limit: limit)
+            let listing = try source.photos(inPlace: place.record.id, limit: limit)
             for line in listing.skipped { console.warn("skipped \(line)") }
-            photosByPlace.append((place, listing.items))
+            photosByPlace.append((place, listing.entries))
             bar.update(done: index + 1, total: places.count)
         }
         bar.finish()
 
         let writer = SiteWriter(root: URL(fileURLWithPath: out), keepsManifest: true)
-        let builder = try MapOutput.siteBuilder(writer: writer, prefix: "", configuration: configuration, console: console)
-        let allPhotos = photosByPlace.flatMap(\.1)
+        let cache = try configuration.makeThumbnailCache(console: console)
+        let builder = try MapOutput.siteBuilder(writer: writer, prefix: "", images: cache, configuration: configuration)
+        let allPhotos = photosByPlace.flatMap(\.1).map(\.record)
         // What a page links to is written before it (assets, images, photo pages, place pages, the
         // index), each file whole, the manifest last: an export stopped at any moment leaves pages
         // that are whole, old or new, and a rerun finishes the job.
@@ -61,12 +62,12 @@ enum ExportCommand {
         let batch = max(configuration.cacheLimitBytes / imageBytesPerPhoto, 1)
         for start in stride(from: 0, to: missingImages.count, by: batch) {
             let photos = Array(missingImages[start..<min(start + batch, missingImages.count)])
-            try MapOutput.prefetchImages(photos, cache: builder.cache, console: console)
+            try MapOutput.prefetchImages(photos, cache: cache, console: console)
             try builder.placeImages(of: photos)
         }
         for (place, photos) in photosByPlace {
-            let annotation = configuration.adapter.annotation(for: place)
-            try builder.writePhotosPage(at: builder.placePagePath(place), title: annotation.title,
+            let annotation = place.annotation
+            try builder.writePhotosPage(at: builder.placePagePath(place.record), title: annotation.title,
                                         subtitle: "\(photos.count) photos · \(annotation.subtitle)", photos: photos,
                                         back: ("index.html", "Top places"), defaultView: "list")
         }

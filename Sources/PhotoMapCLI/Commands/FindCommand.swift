@@ -48,7 +48,8 @@ enum FindCommand {
         }
         if let file = MapOutput.file(parsed, defaultName: "photomap-find-\(HTML.fileName(for: SearchTextSlug.slug(query))).html") {
             // Locations come from the gazetteer too, whatever the source.
-            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration, console: console, alsoFrom: [.geonames])
+            let (builder, writer) = try MapOutput.builder(for: file, images: configuration.makeThumbnailCache(console: console),
+                                                          configuration: configuration, alsoFrom: [.geonames])
             try builder.writeAssets()
             try builder.writeAnnotationsPage(at: file.lastPathComponent, title: annotations[0].title, subtitle: annotations[0].subtitle,
                                              annotations: annotations, focus: annotations[0].coordinate)

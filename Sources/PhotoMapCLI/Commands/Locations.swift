@@ -67,7 +67,7 @@ final class Locations {
     func index() throws -> LocalIndex {
         let index = try LocalIndex(file: LocalIndex.file(in: configuration.cacheDirectory))
         if let catalog = FixtureSource.locateCatalog(environment: configuration.environment) {
-            try CatalogIndexer(index: index, adapter: configuration.adapter)
+            try CatalogIndexer(index: index)
                 .ensureCatalog(FixtureSource(catalog: catalog), catalog: catalog) {
                     try finder().gazetteer().landmarks()
                 }

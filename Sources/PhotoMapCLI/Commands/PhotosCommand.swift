@@ -24,19 +24,20 @@ enum PhotosCommand {
         let destination = try AnnotationOutput.destination(parsed)
         let source = try configuration.makeSource(console: console)
         let listing = try source.photos(inPlace: placeID, limit: limit)
-        let prefetched = parsed.has("prefetch")
-            ? try Prefetcher.run(listing.items, cache: configuration.makeThumbnailCache(console: console), console: console) : nil
+        let photos = listing.items
+        let cache = parsed.has("prefetch") || parsed.value("map") != nil ? try configuration.makeThumbnailCache(console: console) : nil
+        let prefetched = try cache.flatMap { parsed.has("prefetch") ? try Prefetcher.run(photos, cache: $0, console: console) : nil }
         try write(listing, to: destination, title: "Photos of \(placeID)", configuration: configuration, console: console,
-                  footer: "\(listing.items.count)\(listing.total.map { " of \($0)" } ?? "") photos")
+                  footer: "\(photos.count)\(listing.total.map { " of \($0)" } ?? "") photos")
         try Prefetcher.check(prefetched)
-        if let file = MapOutput.file(parsed, defaultName: "photomap-photos-\(HTML.fileName(for: placeID)).html") {
-            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration, console: console)
-            try MapOutput.prefetchImages(listing.items, cache: builder.cache, console: console)
+        if let cache, let file = MapOutput.file(parsed, defaultName: "photomap-photos-\(HTML.fileName(for: placeID)).html") {
+            let (builder, writer) = try MapOutput.builder(for: file, images: cache, configuration: configuration)
+            try MapOutput.prefetchImages(photos, cache: cache, console: console)
             try builder.writeAssets()
             let place = placeName(placeID, from: source, configuration: configuration, console: console)
             try builder.writePhotosPage(at: file.lastPathComponent, title: place?.title ?? "Photos of \(placeID)",
-                                        subtitle: "\(listing.items.count) photos" + (place.map { " · \($0.subtitle)" } ?? ""),
-                                        photos: listing.items, back: nil, defaultView: "map")
+                                        subtitle: "\(photos.count) photos" + (place.map { " · \($0.subtitle)" } ?? ""),
+                                        photos: listing.entries, back: nil, defaultView: "map")
             MapOutput.report(file, writer: writer, console: console)
         }
     }
@@ -54,14 +55,15 @@ enum PhotosCommand {
         }
     }
 
-    /// Writes photos as `photos` does: warnings for skipped records, then a table (id, title,
-    /// description, date taken, coordinate) or an open format, to the terminal or a file.
+    /// Writes photos as `photos` does, by the annotations the listing came with: warnings for skipped
+    /// records, then a table (id, title, description, date taken, coordinate) or an open format, to the
+    /// terminal or a file.
     static func write(_ listing: Listing<Photo>, to destination: AnnotationOutput.Destination, title: String,
                       configuration: Configuration, console: Console, footer: String) throws {
         for line in listing.skipped { console.warn("skipped \(line)") }
-        let annotations = listing.items.map(configuration.adapter.annotation(for:))
-        try AnnotationOutput.write(annotations.map { OutputRecord($0) }, to: destination, title: title, configuration: configuration,
-                                   console: console) { width in
+        let annotations = listing.entries.map(\.annotation)
+        try AnnotationOutput.write(annotations.map { OutputRecord($0) }, to: destination, title: title,
+                                   configuration: configuration, console: console) { width in
             AnnotationOutput.table(annotations, columns: [.init(heading: "PHOTO ID"), .init(heading: "TITLE", flexible: true),
                                                           .init(heading: "DESCRIPTION", flexible: true), .init(heading: "TAKEN")],
                                    width: width, footer: footer) {

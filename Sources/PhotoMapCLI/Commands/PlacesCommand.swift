@@ -13,7 +13,7 @@ enum PlacesCommand {
         let destination = try AnnotationOutput.destination(parsed)
         let listing = try configuration.makeSource(console: console).topPlaces()
         for line in listing.skipped { console.warn("skipped \(line)") }
-        let annotations = listing.items.map(configuration.adapter.annotation(for:))
+        let annotations = listing.entries.map(\.annotation)
         try AnnotationOutput.write(annotations.map { OutputRecord($0) }, to: destination, title: "Top places", configuration: configuration,
                                    console: console) { width in
             AnnotationOutput.table(annotations,
@@ -24,11 +24,12 @@ enum PlacesCommand {
             }
         }
         if let file = MapOutput.file(parsed, defaultName: "photomap-places.html") {
-            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration, console: console)
+            let (builder, writer) = try MapOutput.builder(for: file, images: configuration.makeThumbnailCache(console: console),
+                                                          configuration: configuration)
             try builder.writeAssets()
             // A standalone map has no place pages: each place links to its page on Flickr.
-            try builder.writePlacesPage(at: file.lastPathComponent, title: "Top places", subtitle: "\(listing.items.count) places",
-                                        places: listing.items, back: nil, defaultView: "map") { $0.flickrPageURL }
+            try builder.writePlacesPage(at: file.lastPathComponent, title: "Top places", subtitle: "\(annotations.count) places",
+                                        places: listing.entries, back: nil, defaultView: "map") { $0.flickrPageURL }
             MapOutput.report(file, writer: writer, console: console)
         }
     }

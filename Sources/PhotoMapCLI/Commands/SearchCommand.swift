@@ -73,7 +73,8 @@ enum SearchCommand {
         if let file = MapOutput.file(parsed, defaultName: "photomap-search-\(SearchTextSlug.slug(queries.joined(separator: " "))).html") {
             let annotations = answers.flatMap { $0.hits.map(\.annotation) }
             // The local index holds the embedded catalog beside what was fetched.
-            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration, console: console, alsoFrom: online ? [] : [.catalog])
+            let (builder, writer) = try MapOutput.builder(for: file, images: configuration.makeThumbnailCache(console: console),
+                                                          configuration: configuration, alsoFrom: online ? [] : [.catalog])
             try builder.writeAssets()
             try builder.writeAnnotationsPage(at: file.lastPathComponent, title: queries.joined(separator: ", "),
                                              subtitle: "\(annotations.count) results", annotations: annotations, focus: nil)

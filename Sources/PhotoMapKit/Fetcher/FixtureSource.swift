@@ -8,13 +8,12 @@ public struct FixtureSource: PhotoSource, PlaceDescribing {
     public static let maximumResults = 1_000_000
 
     private let source: FlickrSource
-    private let imageHost: ImageHost
 
     /// Creates a source over the catalog folder, serving images from `imageHost`.
     public init(catalog: URL, imageHost: ImageHost = .flickr) {
         // The embedded catalog has no 4,000-result cap: generated catalogs test larger places.
-        self.source = FlickrSource(transport: FixtureTransport(catalog: catalog), resultCap: Self.maximumResults)
-        self.imageHost = imageHost
+        source = FlickrSource(transport: FixtureTransport(catalog: catalog), resultCap: Self.maximumResults,
+                              adapter: AnnotationAdapter(imageHost: imageHost), imageMirror: imageHost)
     }
 
     /// The catalog's top places.
@@ -34,9 +33,7 @@ public struct FixtureSource: PhotoSource, PlaceDescribing {
 
     /// The catalog's photos of a place, image URLs on the configured host.
     public func photos(inPlace placeID: String, limit: Int) throws -> Listing<Photo> {
-        var listing = try source.photos(inPlace: placeID, limit: limit)
-        listing.items = listing.items.map { $0.rehosted(on: imageHost) }
-        return listing
+        try source.photos(inPlace: placeID, limit: limit)
     }
 
     /// The catalog folder: `$PHOTOMAP_FIXTURES`, else `Fixtures/catalog` in a folder above the

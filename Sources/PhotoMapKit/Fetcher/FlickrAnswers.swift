@@ -113,7 +113,14 @@ enum PlacesAnswer {
         static let lookup = JSONKeyLookup(Member.self)
     }
 
-    static func read(_ reader: inout JSONReader) throws -> AnswerPart<Listing<Place>> {
+    /// The places of one answer, the total Flickr counts, and the records skipped.
+    struct Page {
+        var places: [Place]
+        var total: Int?
+        var skipped: [String]
+    }
+
+    static func read(_ reader: inout JSONReader) throws -> AnswerPart<Page> {
         var total: LenientValue?
         var places: AnswerPart<(records: [Place], skipped: [String])> = .read(([], []))
         let problem = try reader.fields(of: "places", Member.self) { member, reader in
@@ -124,7 +131,7 @@ enum PlacesAnswer {
         }
         if let problem { return .malformed(problem) }
         guard case let .read((items, skipped)) = places else { return places.failed() }
-        return .read(Listing(items: items, total: total?.int, skipped: skipped))
+        return .read(Page(places: items, total: total?.int, skipped: skipped))
     }
 
     private enum Field: Int, JSONMember {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Places and photos through Flickr's API methods, over any transport (REST or the embedded catalog).
+/// Places and photos through Flickr's API methods, over any transport (REST or the embedded catalog):
+/// each listing decoded, its records annotated once by `adapter`, then told to the recorder.
 public struct FlickrSource: PhotoSource {
     /// The extras a listing asks flickr.photos.search for: what a page shows (owner, licence, the path
     /// alias of the photo's page on Flickr), and `media`, so a video that slips through is known.
@@ -13,6 +14,10 @@ public struct FlickrSource: PhotoSource {
     public static let maximumResults = 4_000
 
     private let transport: any FlickrTransport
+    /// Annotates each listing's records as they arrive.
+    private let adapter: AnnotationAdapter
+    /// Where the images on Flickr's host are mirrored (the embedded catalog with `--image-host`).
+    private let imageMirror: ImageHost?
     /// The most results one query gives: Flickr's 4,000, or more for the embedded catalog.
     let resultCap: Int
     /// Told of every listing fetched.
@@ -22,11 +27,15 @@ public struct FlickrSource: PhotoSource {
     /// flickr.photos.licenses.getInfo, asked once per source.
     private let licenseNames = Memo<[String: License]>()
 
-    /// Creates a source over `transport`; `recorder` is told of every listing.
+    /// Creates a source over `transport`, annotating with `adapter`, photos' images on Flickr's host moved
+    /// to `imageMirror` when given; `recorder` is told of every listing.
     public init(transport: any FlickrTransport, resultCap: Int = FlickrSource.maximumResults,
+                adapter: AnnotationAdapter = AnnotationAdapter(), imageMirror: ImageHost? = nil,
                 recorder: (any ListingRecorder)? = nil,
                 fallbackLicenses: @escaping @Sendable () -> [String: License] = { [:] }) {
         self.transport = transport
+        self.adapter = adapter
+        self.imageMirror = imageMirror
         self.resultCap = resultCap
         self.recorder = recorder
         self.fallbackLicenses = fallbackLicenses
@@ -53,10 +62,11 @@ public struct FlickrSource: PhotoSource {
     }
 
     private func places(method: String, parameters: [String: String]) throws -> Listing<Place> {
-        var listing = try decode(method: method, from: transport.call(method: method, parameters: parameters), part: .places,
-                                 PlacesAnswer.read)
-        listing.skipped = listing.skipped.map { "place \($0)" }
-        recorder?.record(places: listing.items, photos: [])
+        let page = try decode(method: method, from: transport.call(method: method, parameters: parameters), part: .places,
+                              PlacesAnswer.read)
+        let listing = Listing(entries: adapter.annotated(page.places), total: page.total,
+                              skipped: page.skipped.map { "place \($0)" })
+        recorder?.record(places: listing.entries, photos: [])
         return listing
     }
 
@@ -119,8 +129,10 @@ public struct FlickrSource: PhotoSource {
             let names = licenseNames.value { (try? licenses()) ?? fallbackLicenses() }
             for index in photos.indices { photos[index].license = photos[index].license?.named(from: names) }
         }
-        recorder?.record(places: [], photos: photos)
-        return Listing(items: photos, total: total, skipped: skipped)
+        if let imageMirror { photos = photos.map { $0.rehosted(on: imageMirror) } }
+        let listing = Listing(entries: adapter.annotated(photos), total: total, skipped: skipped)
+        recorder?.record(places: [], photos: listing.entries)
+        return listing
     }
 
     /// Reads an answer in one pass: JSONP unwrapped, `stat: fail` turned into an error, the method's

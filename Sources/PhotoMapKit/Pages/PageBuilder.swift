@@ -1,13 +1,12 @@
 import Foundation
 
-/// Builds the HTML of photomap's pages from records: the features a list or map shows, list pages,
-/// photo pages. Where links point is `links`' business; what pages say and how they look is the
-/// same whether they are written to disk or served.
+/// Builds the HTML of photomap's pages from annotated records (each shown by the annotation its
+/// listing came with): the features a list or map shows, list pages, photo pages. Where links point
+/// is `links`' business; what pages say and how they look is the same whether they are written to
+/// disk or served.
 public struct PageBuilder<Links: PageLinks> {
     /// Where links point.
     public let links: Links
-    /// Titles and subtitles.
-    public let adapter: AnnotationAdapter
     /// Who the pages' records come from, credited in each page's footer with Flickr's notice.
     public var credits: PageCredits
     /// Where the embedded catalog's images are mirrored (`--image-host` on the catalog): search
@@ -15,24 +14,24 @@ public struct PageBuilder<Links: PageLinks> {
     public var catalogMirror: ImageHost?
 
     /// A builder linking through `links`.
-    public init(links: Links, adapter: AnnotationAdapter, credits: PageCredits) {
+    public init(links: Links, credits: PageCredits) {
         self.links = links
-        self.adapter = adapter
         self.credits = credits
     }
 
     /// The features of places on the page at `path`, each linking to `link(place)` (a site path or a URL).
-    public func features(of places: [Place], on path: String, link: (Place) -> String?) -> [MapData.Feature] {
+    public func features(of places: [AnnotatedPlace], on path: String, link: (Place) -> String?) -> [MapData.Feature] {
         places.map { place in
-            MapData.Feature(adapter.annotation(for: place), thumbnail: nil, link: link(place).flatMap { relative($0, from: path) })
+            MapData.Feature(place.annotation, thumbnail: nil, link: link(place.record).flatMap { relative($0, from: path) })
         }
     }
 
     /// The features of photos on the page at `path`: each with its square and a link to its page.
-    public func features(of photos: [Photo], on path: String) throws -> [MapData.Feature] {
+    public func features(of photos: [AnnotatedPhoto], on path: String) throws -> [MapData.Feature] {
         try photos.map { photo in
-            MapData.Feature(adapter.annotation(for: photo), thumbnail: try links.image(of: photo, size: .square).map { relative($0, from: path) },
-                            link: relative(links.photoPage(photo), from: path))
+            MapData.Feature(photo.annotation,
+                            thumbnail: try links.image(of: photo.record, size: .square).map { relative($0, from: path) },
+                            link: relative(links.photoPage(photo.record), from: path))
         }
     }
 
@@ -66,8 +65,8 @@ public struct PageBuilder<Links: PageLinks> {
     }
 
     /// A photo's page at `path`: its medium image, details and a small map.
-    public func photoPage(_ photo: Photo, at path: String, back: (path: String, label: String)?) throws -> String {
-        let annotation = adapter.annotation(for: photo)
+    public func photoPage(_ entry: AnnotatedPhoto, at path: String, back: (path: String, label: String)?) throws -> String {
+        let (photo, annotation) = (entry.record, entry.annotation)
         let square = try links.image(of: photo, size: .square).map { relative($0, from: path) }
         let image = try links.image(of: photo, size: .medium).map { relative($0, from: path) }
         let data = mapData([MapData.Feature(annotation, thumbnail: square, link: nil)], for: path)

@@ -12,15 +12,17 @@ public struct IndexRecord: Sendable {
         self.text = text
     }
 
-    /// A photo: found by its title, description and tags.
-    public static func photo(_ photo: Photo, adapter: AnnotationAdapter) -> IndexRecord {
-        IndexRecord(annotation: adapter.annotation(for: photo),
-                    text: [photo.title, PlainText.fromHTML(photo.descriptionHTML), photo.tags.joined(separator: " ")].joined(separator: " "))
+    /// A photo, shown by its listing's annotation: found by its title, description and tags.
+    public static func photo(_ entry: AnnotatedPhoto) -> IndexRecord {
+        let photo = entry.record
+        return IndexRecord(annotation: entry.annotation,
+                           text: [photo.title, PlainText.fromHTML(photo.descriptionHTML), photo.tags.joined(separator: " ")]
+                               .joined(separator: " "))
     }
 
-    /// A place: found by its full name.
-    public static func place(_ place: Place, adapter: AnnotationAdapter) -> IndexRecord {
-        IndexRecord(annotation: adapter.annotation(for: place), text: place.fullName)
+    /// A place, shown by its listing's annotation: found by its full name.
+    public static func place(_ entry: AnnotatedPlace) -> IndexRecord {
+        IndexRecord(annotation: entry.annotation, text: entry.record.fullName)
     }
 
     /// A landmark: found by its name, street and city.

@@ -48,10 +48,10 @@ public final class ServerRoutes: Sendable {
     /// The records this server has listed, by id: what `/places/ID`, `/photos/ID` and the images
     /// look up.
     private struct Known {
-        var topPlaces: [Place]?
-        var places: [String: Place] = [:]
-        var photos: [String: Photo] = [:]
-        var listings: [String: [Photo]] = [:]
+        var topPlaces: [AnnotatedPlace]?
+        var places: [String: AnnotatedPlace] = [:]
+        var photos: [String: AnnotatedPhoto] = [:]
+        var listings: [String: [AnnotatedPhoto]] = [:]
     }
 
     /// Most photos a place page lists (Flickr's own limit for one query).
@@ -77,7 +77,7 @@ public final class ServerRoutes: Sendable {
     /// Routes over `services`.
     public init(services: Services) {
         self.services = services
-        var pages = PageBuilder(links: ServedLinks(cache: services.cache), adapter: services.adapter, credits: services.credits)
+        var pages = PageBuilder(links: ServedLinks(images: services.cache), credits: services.credits)
         pages.catalogMirror = services.catalogMirror
         self.pages = pages
         assetFiles = Dictionary(services.assets.files.map { ($0.name, $0.source) }, uniquingKeysWith: { first, _ in first })
@@ -149,12 +149,12 @@ public final class ServerRoutes: Sendable {
     }
 
     /// The top places, listed once per server.
-    private func topPlaces() throws -> [Place] {
+    private func topPlaces() throws -> [AnnotatedPlace] {
         if let places = known.withLock({ $0.topPlaces }) { return places }
-        let places = try services.source.topPlaces().items
+        let places = try services.source.topPlaces().entries
         known.withLock { known in
             known.topPlaces = places
-            for place in places { known.places[place.id] = place }
+            for place in places { known.places[place.record.id] = place }
         }
         return places
     }
@@ -166,7 +166,7 @@ public final class ServerRoutes: Sendable {
         return later(failing: "The place's photos could not be listed") { [self] in
             let photos = try listing(of: id, limit: limit)
             // Titled with the place's name when the top places (listed once per server) know it.
-            let place = ((try? topPlaces()) ?? []).first { $0.id == id }.map(services.adapter.annotation(for:))
+            let place = ((try? topPlaces()) ?? []).first { $0.record.id == id }?.annotation
             let title = place?.title ?? "Photos of \(id)"
             let path = "/places/" + ServedLinks.segment(id)
             return page(try pages.listPage(at: path, title: title, subtitle: "\(photos.count) photos" + (place.map { " · \($0.subtitle)" } ?? ""),
@@ -175,37 +175,43 @@ public final class ServerRoutes: Sendable {
     }
 
     /// A place's photos, fetched through the source the first time they are asked for (at this limit).
-    private func listing(of placeID: String, limit: Int) throws -> [Photo] {
+    private func listing(of placeID: String, limit: Int) throws -> [AnnotatedPhoto] {
         let key = "\(placeID)\n\(limit)"
         if let photos = known.withLock({ $0.listings[key] }) { return photos }
-        let photos = try services.source.photos(inPlace: placeID, limit: limit).items
+        let photos = try services.source.photos(inPlace: placeID, limit: limit).entries
         known.withLock { known in
             // Full: one listing goes (asked again, it is fetched again); its photos stay known.
             if known.listings.count >= Self.maximumListings, let any = known.listings.keys.first { known.listings[any] = nil }
             known.listings[key] = photos
-            for photo in photos { known.photos[photo.id] = photo }
+            for photo in photos { known.photos[photo.record.id] = photo }
         }
         return photos
     }
 
     private func photoPage(_ id: String) throws -> ServerResponse {
-        guard let photo = try known.withLock({ $0.photos[id] }) ?? services.recents.photos().first(where: { $0.id == id }) else {
+        guard let entry = try known.withLock({ $0.photos[id] }) ?? recentPhotos().first(where: { $0.record.id == id }) else {
             return errorPage(404, "This server has not listed a photo with that id; open its place first.")
         }
-        known.withLock { $0.photos[id] = photo }
+        let photo = entry.record
+        known.withLock { $0.photos[id] = entry }
         do {
             try services.recents.viewed(photo)
         } catch {
             services.log("could not remember photo \(photo.id) as viewed: \(error)")
         }
         let place = known.withLock { $0.places[photo.placeID] }
-        let back = place.map { (pages.links.placePage($0), services.adapter.annotation(for: $0).title) } ?? ("/recent", "Recently viewed")
-        return page(try pages.photoPage(photo, at: pages.links.photoPage(photo), back: back))
+        let back = place.map { (pages.links.placePage($0.record), $0.annotation.title) } ?? ("/recent", "Recently viewed")
+        return page(try pages.photoPage(entry, at: pages.links.photoPage(photo), back: back))
+    }
+
+    /// The photos recently viewed, annotated as they are read (they were kept as records).
+    private func recentPhotos() throws -> [AnnotatedPhoto] {
+        services.adapter.annotated(try services.recents.photos())
     }
 
     private func recentPage() throws -> ServerResponse {
-        let photos = try services.recents.photos()
-        known.withLock { known in for photo in photos { known.photos[photo.id] = photo } }
+        let photos = try recentPhotos()
+        known.withLock { known in for photo in photos { known.photos[photo.record.id] = photo } }
         return page(try pages.listPage(at: "/recent", title: "Recently viewed", subtitle: "\(photos.count) photos",
                                        features: try pages.features(of: photos, on: "/recent"), back: ("/", "Top places"), defaultView: "list"))
     }
@@ -213,7 +219,7 @@ public final class ServerRoutes: Sendable {
     // MARK: - Images and assets
 
     private func image(_ id: String, size: PhotoSize, request: ServerRequest) -> HTTPServer.Reply {
-        guard let photo = known.withLock({ $0.photos[id] }) else {
+        guard let photo = known.withLock({ $0.photos[id]?.record }) else {
             return .now(placeholderImage(404))
         }
         if let cached = services.cache.openCachedImage(for: photo, size: size) {
@@ -292,7 +298,7 @@ public final class ServerRoutes: Sendable {
             // Photos found become records of this server, so their squares and pages answer.
             known.withLock { known in
                 for annotation in annotations where annotation.kind == .photo && known.photos[annotation.id] == nil {
-                    known.photos[annotation.id] = pages.photo(of: annotation)
+                    known.photos[annotation.id] = Annotated(pages.photo(of: annotation), annotation)
                 }
             }
             return geoJSON(try pages.features(of: annotations, on: "/api/search"))
