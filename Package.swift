@@ -62,7 +62,7 @@ let package = Package(
         ], .when(configuration: .release))]),
         .executableTarget(name: "photomap-fixture-images", dependencies: ["PhotoMapKit"]),
         // bench/search.sh: fills a local index with generated photos and times searches.
-        .executableTarget(name: "photomap-bench-index", dependencies: ["PhotoMapKit"], path: "bench/IndexBench"),
+        .executableTarget(name: "photomap-bench-index", dependencies: ["PhotoMapKit", "CSQLite"], path: "bench/IndexBench"),
         // bench/find.sh: times `photomap find` over varied queries and checks its answers against the parsed gazetteer.
         .executableTarget(name: "photomap-bench-find", dependencies: ["PhotoMapKit"], path: "bench/FindBench"),
         // Starts the loopback servers and temporary folders both test targets use.

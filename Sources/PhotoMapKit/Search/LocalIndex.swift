@@ -303,20 +303,6 @@ public final class LocalIndex {
         "\"\(word.replacingOccurrences(of: "\"", with: "\"\""))\"*"
     }
 
-    /// The benchmark's baseline: the same search without FTS5 or the R*Tree, a LIKE over the records
-    /// table filtered by the bounding box. Not for use: it reads every row.
-    public func scanWithoutIndexes(_ query: String, near centre: Coordinate, radiusKilometres: Double, limit: Int) throws -> Int {
-        let box = SearchBox(centre: centre, radiusKilometres: radiusKilometres)
-        let longitudes = box.longitudes[0]
-        let statement = try database.prepare("""
-            SELECT count(*) FROM (SELECT r.rowid FROM records r
-            WHERE r.latitude BETWEEN ? AND ? AND r.longitude BETWEEN ? AND ? AND r.title LIKE ? LIMIT ?)
-            """, [.real(box.latitudes.lowerBound), .real(box.latitudes.upperBound),
-                  .real(longitudes.lowerBound), .real(longitudes.upperBound), .text("%\(query)%"), .integer(Int64(limit))])
-        try statement.step()
-        return Int(statement.integer(0) ?? 0)
-    }
-
     /// How many records it holds.
     public func count() throws -> Int {
         let statement = try database.prepare("SELECT count(*) FROM records")
