@@ -126,6 +126,22 @@ struct FlickrRulesEndToEndTests {
                 "both kinds of link are checked")
     }
 
+    @Test("photos --map titles its page from flickr.places.getInfo, never listing the top places; an id Flickr does not know costs the name")
+    func mapTitleFromPlaceInfo() throws {
+        let result = try flickr(["photos", "--place", reykjavik, "--limit", "3", "--map", "r.html"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try String(contentsOf: work.url.appendingPathComponent("r.html"), encoding: .utf8)
+        #expect(page.contains("<title>Reykjavík · photomap</title>") && page.contains("3 photos · Capital Region, Iceland"), "\(page.prefix(600))")
+        #expect(try requests("flickr.places.getInfo").map { $0["place_id"] } == [reykjavik])
+        #expect(try requests("flickr.places.getTopPlacesList").isEmpty)
+        let unknown = try flickr(["photos", "--place", "nowhere", "--map", "n.html"])
+        #expect(unknown.status == 0, "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("photomap: warning: the page is not titled with the place's name: Flickr refused "
+            + "flickr.places.getInfo (code 2): Not a valid Places ID"), "\(unknown.stderr)")
+        let untitled = try String(contentsOf: work.url.appendingPathComponent("n.html"), encoding: .utf8)
+        #expect(untitled.contains("<title>Photos of nowhere · photomap</title>"))
+    }
+
     @Test("pages from the embedded catalog credit it and GeoNames, with Flickr's notice; --help carries the notice")
     func catalogCreditsAndHelp() throws {
         let result = try PhotomapBinary.run(["places", "--map", "p.html"], environment: environment, in: work.url)
