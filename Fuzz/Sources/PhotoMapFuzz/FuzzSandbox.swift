@@ -116,7 +116,7 @@ struct FuzzSandbox: Sendable {
     func index() throws -> URL {
         let file = LocalIndex.file(in: cache)
         let gazetteer = try gazetteer()
-        try CatalogIndexer(index: LocalIndex(file: file), adapter: AnnotationAdapter())
+        try CatalogIndexer(index: LocalIndex(file: file))
             .ensureCatalog(FixtureSource(catalog: catalog), catalog: catalog) { gazetteer.entries.filter { $0.kind == .landmark } }
         return file
     }

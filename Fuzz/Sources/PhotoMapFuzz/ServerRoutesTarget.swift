@@ -23,7 +23,7 @@ enum ServerRoutesTarget {
                 cache: ThumbnailCache(cacheDirectory: sandbox.cache, origin: FixtureImageOrigin(folder: sandbox.images)),
                 assets: try PageAssets.locate(environment: [:]), adapter: adapter, credits: PageCredits([.catalog, .geonames]),
                 catalogMirror: nil, finder: LocationFinder(gazetteer: { gazetteer }, places: nil),
-                search: PhotoSearch(index: try sandbox.index(), online: nil, adapter: adapter),
+                search: PhotoSearch(index: try sandbox.index(), online: nil),
                 recents: RecentPhotos(cacheDirectory: sandbox.cache), log: { _ in }))
             routes.allow(address: "127.0.0.1", port: 8080)
             return routes

@@ -47,8 +47,7 @@ final class Locations {
     func search() throws -> PhotoSearch {
         let online = configuration.source == .flickr && !configuration.offline
         return PhotoSearch(index: LocalIndex.file(in: configuration.cacheDirectory),
-                           online: online ? try configuration.makeSource(console: console) as? any PhotoSearching : nil,
-                           adapter: configuration.adapter)
+                           online: online ? try configuration.makeSource(console: console) as? any PhotoSearching : nil)
     }
 
     /// `--near`: a "lat,lon" pair, or a name geocoded to its best location.
