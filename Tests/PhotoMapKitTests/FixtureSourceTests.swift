@@ -39,7 +39,8 @@ struct FixtureSourceTests {
     @Test("holds Radio City Music Hall at its coordinate")
     func landmark() throws {
         let newYork = try #require(try source.topPlaces().items.first { $0.fullName.hasPrefix("New York") })
-        let hall = try #require(try source.photos(inPlace: newYork.id, limit: 4000).items.first { $0.title == "Radio City Music Hall" })
+        let hall = try #require(try source.photos(inPlace: newYork.id,
+                                                  limit: 4000).items.first { $0.title == "Radio City Music Hall" })
         let coordinate = try #require(hall.coordinate)
         #expect(abs(coordinate.latitude - 40.7600) < 0.001 && abs(coordinate.longitude + 73.9799) < 0.001)
     }
@@ -59,7 +60,8 @@ struct FixtureSourceTests {
             #expect(place == listed)
         }
         for id in ["nowhere", "../catalog"] {
-            #expect(throws: FlickrError.apiFailure(method: "flickr.places.getInfo", code: 2, message: "Not a valid Places ID")) {
+            #expect(throws: FlickrError.apiFailure(method: "flickr.places.getInfo", code: 2,
+                                                   message: "Not a valid Places ID")) {
                 try source.placeInfo(id)
             }
         }

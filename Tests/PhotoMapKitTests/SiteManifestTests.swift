@@ -6,14 +6,16 @@ import PhotoMapTestSupport
 @Suite("Export's manifest: what each page is made from")
 struct SiteManifestTests {
     static let photo = Photo(id: "1", owner: "1@N01", pathAlias: "alias", secret: "s", server: "2", title: "Title",
-                             descriptionHTML: "<b>d</b>", ownerName: "Owner", dateTaken: "2011-04-15 17:48:17", tags: ["a"],
+                             descriptionHTML: "<b>d</b>", ownerName: "Owner", dateTaken: "2011-04-15 17:48:17",
+                             tags: ["a"],
                              coordinate: Coordinate(latitude: 1, longitude: 2), placeID: "P",
-                             images: [.square: ImageReference(url: "https://example.com/1_s.jpg", width: 75, height: 75)],
+                             images: [.square: ImageReference(url: "https://example.com/1_s.jpg",
+                                                              width: 75, height: 75)],
                              license: License(id: "4", name: "CC BY", url: "https://creativecommons.org/"))
 
     @Test("every field of a photo is part of its pages' inputs", arguments: [
-        \Photo.id, \Photo.owner, \Photo.pathAlias, \Photo.secret, \Photo.server, \Photo.title, \Photo.descriptionHTML, \Photo.ownerName,
-        \Photo.placeID,
+        \Photo.id, \Photo.owner, \Photo.pathAlias, \Photo.secret, \Photo.server, \Photo.title, \Photo.descriptionHTML,
+        \Photo.ownerName, \Photo.placeID,
     ] as [WritableKeyPath<Photo, String> & Sendable])
     func photoFields(field: WritableKeyPath<Photo, String> & Sendable) {
         var changed = Self.photo
@@ -43,8 +45,10 @@ struct SiteManifestTests {
         photo.license = License(id: "5")
         #expect(photo.inputDigest != base)
         // The digest lists Photo's fields one by one: this count is the reminder to extend it.
-        #expect(Mirror(reflecting: Self.photo).children.count == 14, "Photo gained a field: add it to Photo.inputDigest")
-        #expect(Mirror(reflecting: Place(id: "p", fullName: "")).children.count == 10, "Place gained a field: add it to Place.addFields")
+        #expect(Mirror(reflecting: Self.photo).children.count == 14,
+                "Photo gained a field: add it to Photo.inputDigest")
+        #expect(Mirror(reflecting: Place(id: "p", fullName: "")).children.count == 10,
+                "Place gained a field: add it to Place.addFields")
         // Values never run together: ("ab", "c") is not ("a", "bc").
         #expect(PageInputs("ab", "c").finish() != PageInputs("a", "bc").finish())
         #expect(Self.photo.inputDigest == base)
@@ -60,7 +64,8 @@ struct SiteManifestTests {
         let writer = SiteWriter(root: folder.url.appendingPathComponent("site"))
         let builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(), images: store, prefix: "map_files/")
         #expect(builder.photosWithoutImages(photos).map(\.id) == ["1", "2"])
-        try builder.writePhotosPage(at: "map.html", title: "T", subtitle: "", photos: AnnotationAdapter().annotated(photos),
+        try builder.writePhotosPage(at: "map.html", title: "T", subtitle: "",
+                                    photos: AnnotationAdapter().annotated(photos),
                                     back: nil, defaultView: "list")
         let site = folder.url.appendingPathComponent("site/map_files")
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("squares/image-1.png").path))
@@ -73,14 +78,17 @@ struct SiteManifestTests {
     @Test("a page is rendered only when its inputs or its file changed; a changed template renders every page")
     func rendersOnlyWhatChanged() throws {
         let folder = try TemporaryFolder()
-        let photos = (1...3).map { Photo(id: "\($0)", title: "Photo \($0)", coordinate: Coordinate(latitude: 1, longitude: Double($0))) }
+        let photos = (1...3).map {
+            Photo(id: "\($0)", title: "Photo \($0)", coordinate: Coordinate(latitude: 1, longitude: Double($0)))
+        }
         func export(_ photos: [Photo], template: String? = nil) throws -> SiteWriter {
             let writer = SiteWriter(root: folder.url.appendingPathComponent("site"), keepsManifest: true)
             let cache = ThumbnailCache(cacheDirectory: folder.url.appendingPathComponent("cache"),
                                        origin: FixtureImageOrigin(folder: folder.url))
             var builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(), images: cache, prefix: "")
             if let template { builder.templateFingerprint = template }
-            try builder.writePhotosPage(at: "places/P.html", title: "P", subtitle: "", photos: AnnotationAdapter().annotated(photos),
+            try builder.writePhotosPage(at: "places/P.html", title: "P", subtitle: "",
+                                        photos: AnnotationAdapter().annotated(photos),
                                         back: nil, defaultView: "list")
             try writer.commit()
             return writer

@@ -431,7 +431,8 @@ def listing_keys(query):
 
 def hostile_record(id_key, title=b'"ok"', latitude=b'"45.5"'):
     """A record with `title` as its title (a place's name too) and `latitude`."""
-    return b'{"%s":"1","title":%s,"_content":%s,"latitude":%s,"longitude":"-122.6"}' % (id_key.encode(), title, title, latitude)
+    return b'{"%s":"1","title":%s,"_content":%s,"latitude":%s,"longitude":"-122.6"}' % (
+        id_key.encode(), title, title, latitude)
 
 
 # Answers no decoder should trust, by kind: each takes the envelope, list and id names.
@@ -1017,8 +1018,8 @@ def self_test():
                 status, _, body = self.raw(f"/hostile/{kind}", method="flickr.photos.search")
                 self.assertEqual(status, 200)
                 self.assertTrue(body.startswith(b'{"photos":{'))
-            self.assertEqual(json.loads(self.raw("/hostile/escaped-nul", method="flickr.places.find")[2])["places"]["place"][0]["title"],
-                             "a\x00b\x1b[2J")
+            answer = json.loads(self.raw("/hostile/escaped-nul", method="flickr.places.find")[2])
+            self.assertEqual(answer["places"]["place"][0]["title"], "a\x00b\x1b[2J")
 
         def test_images_served_from_the_catalog_side(self):
             r = self.search(place_id="LON", extras="url_sq")["photos"]["photo"]

@@ -22,7 +22,9 @@ enum FlickrAnswersTarget {
         for places in [try? source.topPlaces(), try? source.findPlaces("Portland")] {
             annotations += places?.entries.map(\.annotation) ?? []
         }
-        if let place = try? source.placeInfo("GUxp_EgQ0EkOnY5Cq0") { annotations.append(AnnotationAdapter().annotation(for: place)) }
+        if let place = try? source.placeInfo("GUxp_EgQ0EkOnY5Cq0") {
+            annotations.append(AnnotationAdapter().annotation(for: place))
+        }
         _ = try? source.licenses()
         for limit in [1, 250] {
             guard let listing = try? source.photos(inPlace: "GUxp_EgQ0EkOnY5Cq0", limit: limit) else { continue }
@@ -30,7 +32,8 @@ enum FlickrAnswersTarget {
             require(listing.items.allSatisfy { !$0.id.isEmpty }, "a photo without an id was kept")
             annotations += listing.entries.map(\.annotation)
         }
-        if let found = try? source.searchPhotos(["text": "bridge", "lat": "45.5", "lon": "-122.6", "radius": "5"], limit: 20) {
+        if let found = try? source.searchPhotos(["text": "bridge", "lat": "45.5", "lon": "-122.6", "radius": "5"],
+                                                limit: 20) {
             require(found.items.count <= 20, "\(found.items.count) search results for a limit of 20")
         }
         require(annotations.allSatisfy { !$0.title.isEmpty }, "an annotation without a title")

@@ -24,10 +24,12 @@ enum ExportCommand {
         ])
 
     /// `--limit N`.
-    static let limitOption = OptionSpec.value("limit", .integer("N", 1...FixtureSource.maximumResults), "at most N photos per place",
+    static let limitOption = OptionSpec.value("limit", .integer("N", 1...FixtureSource.maximumResults),
+                                              "at most N photos per place",
                                               default: "100")
     /// `--places N`.
-    static let placesOption = OptionSpec.value("places", .integer("N", 1...Int.max), "only the first N places (default: all)")
+    static let placesOption = OptionSpec.value("places", .integer("N", 1...Int.max),
+                                               "only the first N places (default: all)")
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let out = parsed.value("out") ?? ""
@@ -71,12 +73,14 @@ enum ExportCommand {
                                         subtitle: "\(photos.count) photos · \(annotation.subtitle)", photos: photos,
                                         back: ("index.html", "Top places"), defaultView: "list")
         }
-        try builder.writePlacesPage(at: "index.html", title: "Top places", subtitle: "\(places.count) places · \(allPhotos.count) photos",
+        try builder.writePlacesPage(at: "index.html", title: "Top places",
+                                    subtitle: "\(places.count) places · \(allPhotos.count) photos",
                                     places: places, back: nil, defaultView: "list") { builder.placePagePath($0) }
         try writer.commit()
-        console.print("exported \(places.count) places and \(allPhotos.count) photos to \(writer.root.path)/index.html: "
-            + "\(writer.written) files written (\(writer.linked) images linked from the cache), \(writer.unchanged) unchanged; "
-            + "\(writer.rendered) pages rendered")
+        console.print("exported \(places.count) places and \(allPhotos.count) photos to "
+            + "\(writer.root.path)/index.html: \(writer.written) files written "
+            + "(\(writer.linked) images linked from the cache), "
+            + "\(writer.unchanged) unchanged; \(writer.rendered) pages rendered")
     }
 
     /// Room kept in the cache for each photo of a batch: a square and a medium image take far less.
@@ -93,8 +97,9 @@ enum ExportCommand {
         let wait = limiter.estimatedWait(forCalls: calls)
         guard wait >= announcedSlowdown else { return }
         let minutes = Int((wait / 60).rounded(.up))
-        console.warn("exporting \(places) places takes up to \(calls) calls to Flickr's API; to stay under Flickr's limit of "
-            + "\(limiter.callsPerHour) an hour for this key, photomap paces them, which adds about "
-            + (wait < 90 ? "\(Int(wait.rounded(.up))) s" : "\(minutes) min") + " (answers already in the cache cost no call)")
+        console.warn("exporting \(places) places takes up to \(calls) calls to Flickr's API; to stay under Flickr's "
+            + "limit of \(limiter.callsPerHour) an hour for this key, photomap paces them, which adds about "
+            + (wait < 90 ? "\(Int(wait.rounded(.up))) s" : "\(minutes) min")
+            + " (answers already in the cache cost no call)")
     }
 }

@@ -4,7 +4,8 @@ import PhotoMapKit
 /// `--map [FILE]` on listings: writes the listing as a map page, FILE.html beside a FILE_files/ folder
 /// holding its assets, squares and (for photos) photo pages.
 enum MapOutput {
-    static let option = OptionSpec.optionalValue("map", .file("FILE"), "also write a map page (default name: photomap-….html); prints its path")
+    static let option = OptionSpec.optionalValue(
+        "map", .file("FILE"), "also write a map page (default name: photomap-….html); prints its path")
 
     /// The page's file when `--map` was given: FILE, or `defaultName` in the current folder.
     static func file(_ parsed: ParsedArguments, defaultName: String) -> URL? {
@@ -47,6 +48,7 @@ enum MapOutput {
 
     /// Reports the page written, on stderr so that stdout stays the listing.
     static func report(_ file: URL, writer: SiteWriter, console: Console) {
-        console.err("photomap: map written to \(file.path) (\(writer.written) files written, \(writer.unchanged) unchanged)\n")
+        console.err("photomap: map written to \(file.path) "
+            + "(\(writer.written) files written, \(writer.unchanged) unchanged)\n")
     }
 }

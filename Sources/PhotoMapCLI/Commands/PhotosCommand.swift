@@ -25,12 +25,17 @@ enum PhotosCommand {
         let source = try configuration.makeSource(console: console)
         let listing = try source.photos(inPlace: placeID, limit: limit)
         let photos = listing.items
-        let cache = parsed.has("prefetch") || parsed.value("map") != nil ? try configuration.makeThumbnailCache(console: console) : nil
-        let prefetched = try cache.flatMap { parsed.has("prefetch") ? try Prefetcher.run(photos, cache: $0, console: console) : nil }
-        try write(listing, to: destination, title: "Photos of \(placeID)", configuration: configuration, console: console,
+        // One thumbnail cache for the prefetch and the page, made only when one of them is asked for.
+        let prefetch = parsed.has("prefetch")
+        let cache = prefetch || parsed.value("map") != nil
+            ? try configuration.makeThumbnailCache(console: console) : nil
+        let prefetched = try cache.flatMap { prefetch ? try Prefetcher.run(photos, cache: $0, console: console) : nil }
+        try write(listing, to: destination, title: "Photos of \(placeID)", configuration: configuration,
+                  console: console,
                   footer: "\(photos.count)\(listing.total.map { " of \($0)" } ?? "") photos")
         try Prefetcher.check(prefetched)
-        if let cache, let file = MapOutput.file(parsed, defaultName: "photomap-photos-\(HTML.fileName(for: placeID)).html") {
+        if let cache, let file = MapOutput.file(parsed,
+                                                defaultName: "photomap-photos-\(HTML.fileName(for: placeID)).html") {
             let (builder, writer) = try MapOutput.builder(for: file, images: cache, configuration: configuration)
             try MapOutput.prefetchImages(photos, cache: cache, console: console)
             try builder.writeAssets()
@@ -64,8 +69,9 @@ enum PhotosCommand {
         let annotations = listing.entries.map(\.annotation)
         try AnnotationOutput.write(annotations.map { OutputRecord($0) }, to: destination, title: title,
                                    configuration: configuration, console: console) { width in
-            AnnotationOutput.table(annotations, columns: [.init(heading: "PHOTO ID"), .init(heading: "TITLE", flexible: true),
-                                                          .init(heading: "DESCRIPTION", flexible: true), .init(heading: "TAKEN")],
+            AnnotationOutput.table(annotations,
+                                   columns: [.init(heading: "PHOTO ID"), .init(heading: "TITLE", flexible: true),
+                                             .init(heading: "DESCRIPTION", flexible: true), .init(heading: "TAKEN")],
                                    width: width, footer: footer) {
                 [$0.id, $0.title, $0.subtitle, String(($0.dateTaken ?? "").prefix(10))]
             }
@@ -74,5 +80,6 @@ enum PhotosCommand {
 
     /// `--limit N`.
     static let limitOption = OptionSpec.value("limit", .integer("N", 1...FixtureSource.maximumResults),
-                                              "at most N photos (Flickr gives at most \(FlickrSource.maximumResults))", default: "100")
+                                              "at most N photos (Flickr gives at most \(FlickrSource.maximumResults))",
+                                              default: "100")
 }

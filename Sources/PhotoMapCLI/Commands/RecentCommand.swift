@@ -25,7 +25,8 @@ enum RecentCommand {
             let (builder, writer) = try MapOutput.builder(for: file, images: cache, configuration: configuration)
             try MapOutput.prefetchImages(photos, cache: cache, console: console)
             try builder.writeAssets()
-            try builder.writePhotosPage(at: file.lastPathComponent, title: "Recently viewed", subtitle: "\(photos.count) photos",
+            try builder.writePhotosPage(at: file.lastPathComponent, title: "Recently viewed",
+                                        subtitle: "\(photos.count) photos",
                                         photos: listing.entries, back: nil, defaultView: "list")
             MapOutput.report(file, writer: writer, console: console)
         }

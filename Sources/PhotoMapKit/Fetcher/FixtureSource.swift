@@ -43,18 +43,22 @@ public struct FixtureSource: PhotoSource, PlaceDescribing {
         if let explicit = environment["PHOTOMAP_FIXTURES"], !explicit.isEmpty {
             return URL(fileURLWithPath: explicit)
         }
-        return locateFixtures(containing: "catalog/top-places.json", executable: executable)?.appendingPathComponent("catalog")
+        return locateFixtures(containing: "catalog/top-places.json",
+                              executable: executable)?.appendingPathComponent("catalog")
     }
 
     /// The `Fixtures` folder holding `file`, in a folder above the executable or the current directory.
-    public static func locateFixtures(containing file: String, executable: String = CommandLine.arguments.first ?? "") -> URL? {
+    public static func locateFixtures(containing file: String,
+                                      executable: String = CommandLine.arguments.first ?? "") -> URL? {
         let executableFolder = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
         let currentFolder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         for start in [executableFolder, currentFolder] {
             var folder = start.standardizedFileURL
             while true {
                 let fixtures = folder.appendingPathComponent("Fixtures")
-                if FileManager.default.fileExists(atPath: fixtures.appendingPathComponent(file).path) { return fixtures }
+                if FileManager.default.fileExists(atPath: fixtures.appendingPathComponent(file).path) {
+                    return fixtures
+                }
                 let parent = folder.deletingLastPathComponent()
                 if parent.path == folder.path { break }
                 folder = parent

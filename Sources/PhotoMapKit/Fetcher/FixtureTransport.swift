@@ -56,18 +56,22 @@ public struct FixtureTransport: FlickrTransport {
         place["name"] = place.removeValue(forKey: "_content")
         place["photo_count"] = nil
         guard let data = try? JSONSerialization.data(withJSONObject: ["place": place, "stat": "ok"]) else {
-            throw FlickrError.catalogUnreadable(path: file.path, reason: "place \(placeID) is not JSON Flickr would send")
+            throw FlickrError.catalogUnreadable(path: file.path,
+                                                reason: "place \(placeID) is not JSON Flickr would send")
         }
         return data
     }
 
     private func photosPage(placeID: String, page: Int, perPage: Int) throws -> Data {
         // A place id is a folder name: refuse anything that could step out of the catalog.
-        guard !placeID.isEmpty, placeID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "@") }) else {
+        guard !placeID.isEmpty,
+              placeID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "@") })
+        else {
             throw FlickrError.unknownPlace(placeID)
         }
         let photos = try placePhotos.value(for: placeID) { try recordedPhotos(placeID: placeID) }
-        return PhotosPage.answer(photos, page: page, perPage: min(max(perPage, 1), FlickrSource.maximumPerPage), total: photos.count)
+        return PhotosPage.answer(photos, page: page, perPage: min(max(perPage, 1), FlickrSource.maximumPerPage),
+                                 total: photos.count)
     }
 
     /// Every photo record of a place as its recorded JSON bytes, concatenated from its recorded pages.

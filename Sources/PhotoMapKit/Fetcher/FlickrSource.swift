@@ -5,7 +5,8 @@ import Foundation
 public struct FlickrSource: PhotoSource {
     /// The extras a listing asks flickr.photos.search for: what a page shows (owner, licence, the path
     /// alias of the photo's page on Flickr), and `media`, so a video that slips through is known.
-    public static let listingExtras = "description,license,geo,date_taken,owner_name,path_alias,tags,media,url_sq,url_q,url_m"
+    public static let listingExtras =
+        "description,license,geo,date_taken,owner_name,path_alias,tags,media,url_sq,url_q,url_m"
     /// Flickr's largest page.
     public static let maximumPerPage = 500
     /// Flickr's largest page for geo queries (place_id, bbox, lat/lon).
@@ -62,7 +63,8 @@ public struct FlickrSource: PhotoSource {
     }
 
     private func places(method: String, parameters: [String: String]) throws -> Listing<Place> {
-        let page = try decode(method: method, from: transport.call(method: method, parameters: parameters), part: .places,
+        let page = try decode(method: method, from: transport.call(method: method, parameters: parameters),
+                              part: .places,
                               PlacesAnswer.read)
         let listing = Listing(entries: adapter.annotated(page.places), total: page.total,
                               skipped: page.skipped.map { "place \($0)" })
@@ -73,7 +75,8 @@ public struct FlickrSource: PhotoSource {
     /// Flickr's licences by id (flickr.photos.licenses.getInfo).
     public func licenses() throws -> [String: License] {
         let method = "flickr.photos.licenses.getInfo"
-        return try decode(method: method, from: transport.call(method: method, parameters: [:]), part: .licenses, LicensesAnswer.read)
+        return try decode(method: method, from: transport.call(method: method, parameters: [:]), part: .licenses,
+                          LicensesAnswer.read)
     }
 
     /// Up to `limit` photos taken in the place (flickr.photos.search with place_id).
@@ -101,7 +104,8 @@ public struct FlickrSource: PhotoSource {
             parameters["media"] = "photos"
             parameters["per_page"] = String(perPage)
             parameters["page"] = String(page)
-            let answer = try decode(method: method, from: transport.call(method: method, parameters: parameters), part: .photos,
+            let answer = try decode(method: method, from: transport.call(method: method, parameters: parameters),
+                                    part: .photos,
                                     PhotosAnswer.read)
             total = answer.total ?? total
             skipped += answer.skipped.map { "photo on page \(page), \($0)" }
@@ -153,7 +157,8 @@ public struct FlickrSource: PhotoSource {
         case ("ok"?, nil):
             throw FlickrError.malformedAnswer(method: method, detail: "missing field \"\(key.rawValue)\"")
         case ("fail"?, _):
-            throw FlickrError.apiFailure(method: method, code: answer.code?.int, message: answer.message ?? "no message")
+            throw FlickrError.apiFailure(method: method, code: answer.code?.int,
+                                         message: answer.message ?? "no message")
         default:
             throw FlickrError.malformedAnswer(method: method, detail: "no \"stat\" field")
         }

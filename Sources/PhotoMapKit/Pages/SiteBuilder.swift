@@ -104,7 +104,9 @@ public struct SiteBuilder {
                 inputs.add(digest: digest)
                 inputs.add(square)
                 inputs.add(try links.image(of: photo, size: .medium))
-                try writer.writePage(pagePath, inputs: inputs) { try pages.photoPage(entry, at: pagePath, back: (path, title)) }
+                try writer.writePage(pagePath, inputs: inputs) {
+                    try pages.photoPage(entry, at: pagePath, back: (path, title))
+                }
             }
             listInputs.add(digest: digest)
             listInputs.add(square)

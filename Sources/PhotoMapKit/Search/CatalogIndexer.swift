@@ -13,13 +13,15 @@ public struct CatalogIndexer {
     /// Indexes the embedded catalog unless this version of it is indexed already.
     /// `landmarks` is asked for only when the catalog needs indexing (loading them costs time).
     public func ensureCatalog(_ source: FixtureSource, catalog: URL, landmarks: () throws -> [GazetteerEntry]) throws {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: catalog.appendingPathComponent("top-places.json").path)
+        let attributes = try? FileManager.default
+            .attributesOfItem(atPath: catalog.appendingPathComponent("top-places.json").path)
         let version = "\(catalog.path)@\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         guard try index.marker("catalog") != version else { return }
         let places = try source.topPlaces().entries
         var records = places.map(IndexRecord.place) + (try landmarks()).map(IndexRecord.landmark)
         for place in places {
-            records += try source.photos(inPlace: place.record.id, limit: FixtureSource.maximumResults).entries.map(IndexRecord.photo)
+            records += try source.photos(inPlace: place.record.id,
+                                         limit: FixtureSource.maximumResults).entries.map(IndexRecord.photo)
         }
         // A different catalog than last time (another PHOTOMAP_FIXTURES, a new version): its records replace
         // the old catalog's, and what listings fetched stays.

@@ -15,9 +15,8 @@ public struct IndexRecord: Sendable {
     /// A photo, shown by its listing's annotation: found by its title, description and tags.
     public static func photo(_ entry: AnnotatedPhoto) -> IndexRecord {
         let photo = entry.record
-        return IndexRecord(annotation: entry.annotation,
-                           text: [photo.title, PlainText.fromHTML(photo.descriptionHTML), photo.tags.joined(separator: " ")]
-                               .joined(separator: " "))
+        let words = [photo.title, PlainText.fromHTML(photo.descriptionHTML), photo.tags.joined(separator: " ")]
+        return IndexRecord(annotation: entry.annotation, text: words.joined(separator: " "))
     }
 
     /// A place, shown by its listing's annotation: found by its full name.

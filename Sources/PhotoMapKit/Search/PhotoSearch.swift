@@ -44,11 +44,14 @@ public struct PhotoSearch: Sendable {
             let annotation = photo.annotation
             guard let coordinate = annotation.coordinate else { return nil }
             let distance = near.map(coordinate.distance) ?? 0
-            return distance <= radius || near == nil ? SearchHit(annotation: annotation, relevance: 0, distanceKilometres: distance) : nil
+            return distance <= radius || near == nil ? SearchHit(annotation: annotation, relevance: 0,
+                                                                 distanceKilometres: distance) : nil
         }
-        let byText = (try? LocalIndex(file: index).search(query, near: near, radiusKilometres: radius, limit: within.count,
+        let byText = (try? LocalIndex(file: index).search(query, near: near, radiusKilometres: radius,
+                                                          limit: within.count,
                                                            photoIDs: within.map(\.annotation.id))) ?? []
         let found = Set(byText.map(\.annotation.id))
-        return byText + within.filter { !found.contains($0.annotation.id) }.sorted { $0.distanceKilometres < $1.distanceKilometres }
+        return byText + within.filter { !found.contains($0.annotation.id) }
+            .sorted { $0.distanceKilometres < $1.distanceKilometres }
     }
 }
