@@ -31,11 +31,10 @@ enum PhotosCommand {
             ? try configuration.makeThumbnailCache(console: console) : nil
         let prefetched = try cache.flatMap { prefetch ? try Prefetcher.run(photos, cache: $0, console: console) : nil }
         try write(listing, to: destination, title: "Photos of \(placeID)", configuration: configuration,
-                  console: console,
-                  footer: "\(photos.count)\(listing.total.map { " of \($0)" } ?? "") photos")
+                  console: console, footer: "\(photos.count)\(listing.total.map { " of \($0)" } ?? "") photos")
         try Prefetcher.check(prefetched)
-        if let cache, let file = MapOutput.file(parsed,
-                                                defaultName: "photomap-photos-\(HTML.fileName(for: placeID)).html") {
+        let defaultName = "photomap-photos-\(HTML.fileName(for: placeID)).html"
+        if let cache, let file = MapOutput.file(parsed, defaultName: defaultName) {
             let (builder, writer) = try MapOutput.builder(for: file, images: cache, configuration: configuration)
             try MapOutput.prefetchImages(photos, cache: cache, console: console)
             try builder.writeAssets()

@@ -64,8 +64,7 @@ public struct FlickrSource: PhotoSource {
 
     private func places(method: String, parameters: [String: String]) throws -> Listing<Place> {
         let page = try decode(method: method, from: transport.call(method: method, parameters: parameters),
-                              part: .places,
-                              PlacesAnswer.read)
+                              part: .places, PlacesAnswer.read)
         let listing = Listing(entries: adapter.annotated(page.places), total: page.total,
                               skipped: page.skipped.map { "place \($0)" })
         recorder?.record(places: listing.entries, photos: [])
@@ -105,8 +104,7 @@ public struct FlickrSource: PhotoSource {
             parameters["per_page"] = String(perPage)
             parameters["page"] = String(page)
             let answer = try decode(method: method, from: transport.call(method: method, parameters: parameters),
-                                    part: .photos,
-                                    PhotosAnswer.read)
+                                    part: .photos, PhotosAnswer.read)
             total = answer.total ?? total
             skipped += answer.skipped.map { "photo on page \(page), \($0)" }
             var added = 0
