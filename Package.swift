@@ -56,13 +56,15 @@ let package = Package(
         // allocator aborts in its first free).
         .executableTarget(name: "photomap", dependencies: ["PhotoMapCLI"], linkerSettings: [.unsafeFlags([
             "-static-stdlib", "-Xlinker", "--start-group",
-            "-lFoundation", "-lFoundationEssentials", "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU",
-            "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization", "-lswiftDispatch", "-ldispatch",
+            "-lFoundation", "-lFoundationEssentials", "-lFoundationInternationalization", "-lCoreFoundation",
+            "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization",
+            "-lswiftDispatch", "-ldispatch",
             "-lBlocksRuntime", "-Xlinker", "--end-group",
         ], .when(configuration: .release))]),
         .executableTarget(name: "photomap-fixture-images", dependencies: ["PhotoMapKit"]),
         // bench/search.sh: fills a local index with generated photos and times searches.
-        .executableTarget(name: "photomap-bench-index", dependencies: ["PhotoMapKit"], path: "bench/IndexBench"),
+        .executableTarget(name: "photomap-bench-index", dependencies: ["PhotoMapKit", "CSQLite"],
+                          path: "bench/IndexBench"),
         // bench/find.sh: times `photomap find` over varied queries and checks its answers against the parsed gazetteer.
         .executableTarget(name: "photomap-bench-find", dependencies: ["PhotoMapKit"], path: "bench/FindBench"),
         // Starts the loopback servers and temporary folders both test targets use.

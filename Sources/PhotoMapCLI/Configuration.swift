@@ -12,31 +12,39 @@ struct Configuration {
     static let globalOptions: [OptionSpec] = [
         sourceOption,
         .value("api-key", .text("KEY"), "Flickr API key (or FLICKR_API_KEY); never printed or stored"),
-        .value("endpoint", .text("URL"), "Flickr REST endpoint (or PHOTOMAP_ENDPOINT; default \(FlickrRESTTransport.defaultEndpoint))"),
-        .value("image-host", .text("URL"), "image host for records without url_* extras (or PHOTOMAP_IMAGE_HOST; default \(ImageHost.flickr.base))"),
-        .value("cache", .directory("DIR"), "cache folder (or PHOTOMAP_CACHE; default ./Cache when it exists, else $XDG_CACHE_HOME/photomap)"),
+        .value("endpoint", .text("URL"),
+               "Flickr REST endpoint (or PHOTOMAP_ENDPOINT; default \(FlickrRESTTransport.defaultEndpoint))"),
+        .value("image-host", .text("URL"), "image host for records without url_* extras "
+               + "(or PHOTOMAP_IMAGE_HOST; default \(ImageHost.flickr.base))"),
+        .value("cache", .directory("DIR"),
+               "cache folder (or PHOTOMAP_CACHE; default ./Cache when it exists, else $XDG_CACHE_HOME/photomap)"),
         cacheLimitOption,
         connectionsOption,
-        .value("cacert", .file("FILE"), "trust the CA certificates in FILE instead of the system's (or CURL_CA_BUNDLE, SSL_CERT_FILE)"),
+        .value("cacert", .file("FILE"),
+               "trust the CA certificates in FILE instead of the system's (or CURL_CA_BUNDLE, SSL_CERT_FILE)"),
         .flag("offline", "answer from the cache only; make no request"),
     ]
 
     /// Settings made only in the environment (the options name theirs in their help).
     static let environmentOnly: [(name: String, meaning: String)] = [
         ("PHOTOMAP_TTL", "seconds Flickr's answers stay fresh in the cache (default 3600)"),
-        ("PHOTOMAP_FIXTURES", "the embedded catalog's folder, when it is not found above the binary or the current folder"),
+        ("PHOTOMAP_FIXTURES",
+         "the embedded catalog's folder, when it is not found above the binary or the current folder"),
     ]
 
     /// `--cache-limit SIZE`.
-    static let cacheLimitOption = OptionSpec.value("cache-limit", .size("SIZE"), "thumbnail cache size limit, e.g. 200MB (or PHOTOMAP_CACHE_LIMIT)",
+    static let cacheLimitOption = OptionSpec.value("cache-limit", .size("SIZE"),
+                                                   "thumbnail cache size limit, e.g. 200MB (or PHOTOMAP_CACHE_LIMIT)",
                                                    default: "512MB")
     /// `--connections N`.
-    static let connectionsOption = OptionSpec.value("connections", .integer("N", 1...256),
-                                                    "connections per image host (over HTTP/2, up to 100 images share one)", default: "8")
+    static let connectionsOption = OptionSpec.value(
+        "connections", .integer("N", 1...256), "connections per image host (over HTTP/2, up to 100 images share one)",
+        default: "8")
 
     /// `--source`: its choices are the source kinds.
-    static let sourceOption = OptionSpec.value("source", .choice(SourceKind.allCases.map(\.rawValue)),
-                                               "where records come from (default: flickr when an API key is given, else fixtures)")
+    static let sourceOption = OptionSpec.value(
+        "source", .choice(SourceKind.allCases.map(\.rawValue)),
+        "where records come from (default: flickr when an API key is given, else fixtures)")
 
     var source: SourceKind
     var apiKey: String
@@ -72,8 +80,10 @@ struct Configuration {
         imageHost = ImageHost(base: try Self.httpURL(chosenHost, default: ImageHost.flickr.base, option: "image-host"))
         offline = parsed.has("offline")
         if source == .flickr && apiKey.isEmpty && !offline { throw FlickrError.missingAPIKey }
-        cacheDirectory = Self.cacheDirectory(parsed.value("cache") ?? environment["PHOTOMAP_CACHE"], environment: environment)
-        cacheLimitBytes = ByteSize.parse(try Self.setting(Self.cacheLimitOption, parsed, environment, variable: "PHOTOMAP_CACHE_LIMIT")) ?? 0
+        cacheDirectory = Self.cacheDirectory(parsed.value("cache") ?? environment["PHOTOMAP_CACHE"],
+                                             environment: environment)
+        cacheLimitBytes = ByteSize.parse(try Self.setting(Self.cacheLimitOption, parsed, environment,
+                                                          variable: "PHOTOMAP_CACHE_LIMIT")) ?? 0
         connectionsPerHost = Int(try Self.setting(Self.connectionsOption, parsed, environment)) ?? 0
         caBundle = [parsed.value("cacert"), environment["CURL_CA_BUNDLE"], environment["SSL_CERT_FILE"]]
             .compactMap { $0 }.first { !$0.isEmpty }
@@ -99,8 +109,12 @@ struct Configuration {
     private static func setting(_ option: OptionSpec, _ parsed: ParsedArguments, _ environment: [String: String],
                                 variable: String? = nil) throws(UsageError) -> String {
         if let given = parsed.value(option.name) { return given }
-        if let variable, let text = environment[variable], !text.isEmpty { return try option.checked(text, as: variable) }
-        guard let fallback = option.defaultValue else { throw UsageError("--\(option.name) needs a value: \(option.synopsis)") }
+        if let variable, let text = environment[variable], !text.isEmpty {
+            return try option.checked(text, as: variable)
+        }
+        guard let fallback = option.defaultValue else {
+            throw UsageError("--\(option.name) needs a value: \(option.synopsis)")
+        }
         return fallback
     }
 
@@ -110,7 +124,8 @@ struct Configuration {
         case .fixtures:
             return FixtureSource(catalog: try fixtureCatalog(), imageHost: imageHost)
         case .flickr:
-            let cache = ResponseCache(directory: cacheDirectory.appendingPathComponent("api"), timeToLive: answerTimeToLive)
+            let cache = ResponseCache(directory: cacheDirectory.appendingPathComponent("api"),
+                                      timeToLive: answerTimeToLive)
             let warn: @Sendable (String) -> Void = { [console] in console.warn($0) }
             let transport = try FlickrRESTTransport(endpoint: endpoint, apiKey: apiKey, cache: cache, offline: offline,
                                                     client: HTTPClient(settings: HTTPSettings(caBundle: caBundle)),
@@ -118,9 +133,11 @@ struct Configuration {
             let catalog = FixtureSource.locateCatalog(environment: environment)
             // Every listing fetched goes into the local index. Offline, Flickr's licence names come from the
             // embedded catalog's copy of flickr.photos.licenses.getInfo when the cache has none.
-            return FlickrSource(transport: transport,
-                                recorder: IndexRecorder(file: LocalIndex.file(in: cacheDirectory), adapter: adapter, warn: warn),
-                                fallbackLicenses: { (catalog.flatMap { try? FixtureSource(catalog: $0).licenses() }) ?? [:] })
+            return FlickrSource(transport: transport, adapter: adapter,
+                                recorder: IndexRecorder(file: LocalIndex.file(in: cacheDirectory), warn: warn),
+                                fallbackLicenses: {
+                                    (catalog.flatMap { try? FixtureSource(catalog: $0).licenses() }) ?? [:]
+                                })
         }
     }
 
@@ -138,10 +155,12 @@ struct Configuration {
     /// host was chosen; everything else over HTTP(S).
     func makeThumbnailCache(console: Console) throws -> ThumbnailCache {
         let origin: any ImageOrigin = source == .fixtures && !imageHostGiven
-            ? FixtureImageOrigin(folder: try fixtureCatalog().deletingLastPathComponent().appendingPathComponent("images"))
+            ? FixtureImageOrigin(folder: try fixtureCatalog().deletingLastPathComponent()
+                .appendingPathComponent("images"))
             : imageOrigin()
         return ThumbnailCache(cacheDirectory: cacheDirectory, origin: origin,
-                              configuration: .init(limitBytes: cacheLimitBytes, imageHost: imageHost, warn: { console.warn($0) }))
+                              configuration: .init(limitBytes: cacheLimitBytes, imageHost: imageHost,
+                                                   warn: { console.warn($0) }))
     }
 
     /// Images over HTTP(S) with the options' connections and CA file.
@@ -153,8 +172,9 @@ struct Configuration {
 
     private func fixtureCatalog() throws -> URL {
         guard let catalog = FixtureSource.locateCatalog(environment: environment) else {
-            throw FlickrError.catalogUnreadable(path: "Fixtures/catalog",
-                                                reason: "not found next to the executable or the current folder; set PHOTOMAP_FIXTURES")
+            throw FlickrError.catalogUnreadable(
+                path: "Fixtures/catalog",
+                reason: "not found next to the executable or the current folder; set PHOTOMAP_FIXTURES")
         }
         return catalog
     }
@@ -168,9 +188,12 @@ struct Configuration {
     /// The adapter for this configuration's image host.
     var adapter: AnnotationAdapter { AnnotationAdapter(imageHost: imageHost) }
 
-    private static func httpURL(_ value: String?, default fallback: String, option: String) throws(UsageError) -> String {
+    private static func httpURL(_ value: String?, default fallback: String,
+                                option: String) throws(UsageError) -> String {
         guard let value, !value.isEmpty else { return fallback }
-        guard HTTPClient.scheme(of: value) != nil else { throw UsageError("--\(option) must be an http or https URL, not '\(value)'") }
+        guard HTTPClient.scheme(of: value) != nil else {
+            throw UsageError("--\(option) must be an http or https URL, not '\(value)'")
+        }
         return value
     }
 

@@ -25,7 +25,8 @@ struct FlickrRulesEndToEndTests {
     var environment: [String: String] { ["PHOTOMAP_CACHE": cache.path] }
 
     /// `photomap ARGS` with the Flickr source on the test server (a scenario such as "ignore-radius" first).
-    func flickr(_ arguments: [String], scenario: String = "", environment extra: [String: String] = [:]) throws -> PhotomapBinary.Result {
+    func flickr(_ arguments: [String], scenario: String = "",
+                environment extra: [String: String] = [:]) throws -> PhotomapBinary.Result {
         try PhotomapBinary.run(arguments + ["--api-key", key, "--endpoint", server.endpoint(scenario)],
                                environment: environment.merging(extra) { $1 }, in: work.url)
     }
@@ -35,7 +36,7 @@ struct FlickrRulesEndToEndTests {
     }
 
     // 1
-    @Test("search with Flickr asks sort=relevance, keeps the radius, and prints what offline search prints, in its order")
+    @Test("search with Flickr asks sort=relevance, keeps the radius, prints what offline search prints, in its order")
     func searchRelevanceWithinRadius() throws {
         let london = ["--near", "51.5074,-0.1278", "--radius", "5", "--json"]
         // This server, like answers recorded from Flickr, sends matches from anywhere, whatever the radius.
@@ -84,14 +85,16 @@ struct FlickrRulesEndToEndTests {
         let listed = try json(try PhotomapBinary.run(["photos", "--place", newYork, "--limit", "5", "--json"] + offline,
                                                      environment: environment.merging(env) { $1 }))
         #expect(listed.count == 5)
-        let photo = try #require(listed.first { ($0["title"] as? String ?? "").split { !$0.isLetter }.contains { $0.count >= 4 } })
-        let word = String(try #require((photo["title"] as? String ?? "").split { !$0.isLetter }.first { $0.count >= 4 }))
+        func words(_ record: [String: Any]) -> [Substring] { (record["title"] as? String ?? "").split { !$0.isLetter } }
+        let photo = try #require(listed.first { words($0).contains { $0.count >= 4 } })
+        let word = String(try #require(words(photo).first { $0.count >= 4 }))
         let near = "\(photo["latitude"] as? Double ?? 0),\(photo["longitude"] as? Double ?? 0)"
         let found = try PhotomapBinary.run(["search", word, "--near", near, "--radius", "1", "--json"] + offline,
                                            environment: environment.merging(env) { $1 })
         #expect(found.status == 0, "\(found.stderr)")
         #expect(try json(found).contains { $0["id"] as? String == photo["id"] as? String })
-        let tooFar = try PhotomapBinary.run(["photos", "--place", newYork, "--limit", "30"] + offline, environment: environment)
+        let tooFar = try PhotomapBinary.run(["photos", "--place", newYork, "--limit", "30"] + offline,
+                                            environment: environment)
         #expect(tooFar.status == 1 && tooFar.stderr.contains("no cached answer"), "20 fetched, 30 asked")
     }
 
@@ -113,17 +116,36 @@ struct FlickrRulesEndToEndTests {
             let user = (record["pathalias"] as? String) ?? (record["owner"] as? String ?? "")
             let link = "https://www.flickr.com/photos/\(user)/\(record["id"] as? String ?? "")"
             #expect(photo["pageURL"] as? String == link)
-            let photoPage = try String(contentsOf: work.url.appendingPathComponent("r_files/photos/\(record["id"] as? String ?? "").html"),
+            let id = record["id"] as? String ?? ""
+            let photoPage = try String(contentsOf: work.url.appendingPathComponent("r_files/photos/\(id).html"),
                                        encoding: .utf8)
             #expect(photoPage.contains("href=\"\(link)\""), "the photo page links back")
             #expect(page.contains("\(link)"), "the list and the callouts link back")
             #expect(photoPage.contains("<dt>By</dt><dd>\(HTML.text(record["ownername"] as? String ?? ""))</dd>"))
             let license = try #require(photo["license"] as? [String: Any])
-            #expect(photoPage.contains("<dt>Licence</dt><dd>") && photoPage.contains(HTML.text(license["name"] as? String ?? "?")))
+            #expect(photoPage.contains("<dt>Licence</dt><dd>")
+                && photoPage.contains(HTML.text(license["name"] as? String ?? "?")))
             if let url = license["url"] as? String { #expect(photoPage.contains("href=\"\(url)\" rel=\"license")) }
         }
         #expect(records.contains { $0["pathalias"] is NSNull } && records.contains { $0["pathalias"] is String },
                 "both kinds of link are checked")
+    }
+
+    @Test("photos --map titles its page by flickr.places.getInfo, not the top places; an unknown id costs the name")
+    func mapTitleFromPlaceInfo() throws {
+        let result = try flickr(["photos", "--place", reykjavik, "--limit", "3", "--map", "r.html"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try String(contentsOf: work.url.appendingPathComponent("r.html"), encoding: .utf8)
+        #expect(page.contains("<title>Reykjavík · photomap</title>"), "\(page.prefix(600))")
+        #expect(page.contains("3 photos · Capital Region, Iceland"), "\(page.prefix(600))")
+        #expect(try requests("flickr.places.getInfo").map { $0["place_id"] } == [reykjavik])
+        #expect(try requests("flickr.places.getTopPlacesList").isEmpty)
+        let unknown = try flickr(["photos", "--place", "nowhere", "--map", "n.html"])
+        #expect(unknown.status == 0, "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("photomap: warning: the page is not titled with the place's name: "
+            + "Flickr refused flickr.places.getInfo (code 2): Not a valid Places ID"), "\(unknown.stderr)")
+        let untitled = try String(contentsOf: work.url.appendingPathComponent("n.html"), encoding: .utf8)
+        #expect(untitled.contains("<title>Photos of nowhere · photomap</title>"))
     }
 
     @Test("pages from the embedded catalog credit it and GeoNames, with Flickr's notice; --help carries the notice")
@@ -150,8 +172,10 @@ struct FlickrRulesEndToEndTests {
         let table = try flickr(["photos", "--place", newYork, "--limit", "300"])
         let row = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix(unknown) })
         #expect(!row.contains("1969") && !row.contains("1970"))
-        _ = try PhotomapBinary.run(["photos", "--place", newYork, "--limit", "300", "--map", "ny.html"], environment: environment, in: work.url)
-        let page = try String(contentsOf: work.url.appendingPathComponent("ny_files/photos/\(unknown).html"), encoding: .utf8)
+        _ = try PhotomapBinary.run(["photos", "--place", newYork, "--limit", "300", "--map", "ny.html"],
+                                   environment: environment, in: work.url)
+        let page = try String(contentsOf: work.url.appendingPathComponent("ny_files/photos/\(unknown).html"),
+                              encoding: .utf8)
         #expect(!page.contains("<dt>Taken</dt>") && !page.contains("1969"))
     }
 
@@ -159,7 +183,8 @@ struct FlickrRulesEndToEndTests {
     @Test("videos are not listed: the catalog's, and one in an answer that ignored media=photos")
     func videos() throws {
         let video = "51503240637"
-        let fixtures = try json(try PhotomapBinary.run(["photos", "--place", lisbon, "--json"], environment: environment))
+        let fixtures = try json(try PhotomapBinary.run(["photos", "--place", lisbon, "--json"],
+                                                       environment: environment))
         let mixed = try json(try flickr(["photos", "--place", lisbon, "--json"], scenario: "mixed-media"))
         #expect(!fixtures.isEmpty && !fixtures.contains { $0["id"] as? String == video })
         #expect(mixed.map { $0["id"] as? String } == fixtures.map { $0["id"] as? String })
@@ -186,7 +211,8 @@ struct FlickrRulesEndToEndTests {
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: cache.appendingPathComponent("rate").path)
         // One bucket and its lock, for the one key; neither named by it.
-        #expect(names.count == 2 && names.filter { $0.hasSuffix(".lock") }.count == 1 && names.allSatisfy { !$0.contains(key) })
+        #expect(names.count == 2 && names.filter { $0.hasSuffix(".lock") }.count == 1
+            && names.allSatisfy { !$0.contains(key) })
     }
 
     @Test("an export the rate limit will slow says so first; the hourly rate can only be lowered")
@@ -198,7 +224,8 @@ struct FlickrRulesEndToEndTests {
         let result = try flickr(["export", "--out", site, "--places", "8", "--limit", "2"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("exporting 8 places takes up to 9 calls to Flickr's API")
-                && result.stderr.contains("limit of 3600 an hour for this key, photomap paces them"), "\(result.stderr)")
+                && result.stderr.contains("limit of 3600 an hour for this key, photomap paces them"),
+                "\(result.stderr)")
         let tooFast = try flickr(["places"], environment: ["PHOTOMAP_FLICKR_CALLS_PER_HOUR": "5000"])
         #expect(tooFast.status == 2 && tooFast.stderr.contains("from 1 to 3600"))
     }

@@ -39,7 +39,8 @@ struct FixtureSourceTests {
     @Test("holds Radio City Music Hall at its coordinate")
     func landmark() throws {
         let newYork = try #require(try source.topPlaces().items.first { $0.fullName.hasPrefix("New York") })
-        let hall = try #require(try source.photos(inPlace: newYork.id, limit: 4000).items.first { $0.title == "Radio City Music Hall" })
+        let hall = try #require(try source.photos(inPlace: newYork.id,
+                                                  limit: 4000).items.first { $0.title == "Radio City Music Hall" })
         let coordinate = try #require(hall.coordinate)
         #expect(abs(coordinate.latitude - 40.7600) < 0.001 && abs(coordinate.longitude + 73.9799) < 0.001)
     }
@@ -48,6 +49,22 @@ struct FixtureSourceTests {
           arguments: ["nowhere", "../catalog", "..", "a/b", ""])
     func unknownPlace(id: String) {
         #expect(throws: FlickrError.unknownPlace(id)) { try source.photos(inPlace: id, limit: 5) }
+    }
+
+    @Test("answers flickr.places.getInfo from its own places; an id it lacks fails with Flickr's code 2")
+    func placeInfo() throws {
+        for listed in try source.topPlaces().items {
+            var place = try source.placeInfo(listed.id)
+            #expect(place.photoCount == nil)
+            place.photoCount = listed.photoCount
+            #expect(place == listed)
+        }
+        for id in ["nowhere", "../catalog"] {
+            #expect(throws: FlickrError.apiFailure(method: "flickr.places.getInfo", code: 2,
+                                                   message: "Not a valid Places ID")) {
+                try source.placeInfo(id)
+            }
+        }
     }
 
     @Test("with another image host, the catalog's image URLs point there")

@@ -19,6 +19,17 @@ final class CannedTransport: FlickrTransport, @unchecked Sendable {
     }
 }
 
+/// Keeps what a source told its recorder.
+final class RecorderSpy: ListingRecorder, @unchecked Sendable {
+    // Only touched from the test's own thread.
+    var told: (places: [AnnotatedPlace], photos: [AnnotatedPhoto]) = ([], [])
+
+    func record(places: [AnnotatedPlace], photos: [AnnotatedPhoto]) {
+        told.places += places
+        told.photos += photos
+    }
+}
+
 /// Serves endless distinct pages of `per_page` photos, counting the calls.
 final class CountingTransport: FlickrTransport, @unchecked Sendable {
     // Only touched from the test's own thread.
@@ -38,8 +49,10 @@ struct FlickrDecodingTests {
     func stringOrNumber() throws {
         let transport = CannedTransport("""
         {"places":{"total":"2","place":[
-          {"place_id":"a","woeid":615702,"latitude":48.85,"longitude":"2.35","place_type_id":"7","photo_count":"1200","_content":"Paris, France"},
-          {"place_id":"b","woeid":"2459115","latitude":"40.7","longitude":-74.0,"place_type_id":7,"photo_count":87,"_content":"New York"}
+          {"place_id":"a","woeid":615702,"latitude":48.85,"longitude":"2.35","place_type_id":"7","photo_count":"1200",
+           "_content":"Paris, France"},
+          {"place_id":"b","woeid":"2459115","latitude":"40.7","longitude":-74.0,"place_type_id":7,"photo_count":87,
+           "_content":"New York"}
         ]},"stat":"ok"}
         """)
         let listing = try FlickrSource(transport: transport).topPlaces()
@@ -55,11 +68,13 @@ struct FlickrDecodingTests {
     @Test("stat fail becomes an error quoting Flickr's code and message, the code as string or number",
           arguments: ["100", "\"100\""])
     func failure(code: String) throws {
-        let transport = CannedTransport(#"{"stat":"fail","code":\#(code),"message":"Invalid API Key (Key has invalid format)"}"#)
+        let transport = CannedTransport(
+            #"{"stat":"fail","code":\#(code),"message":"Invalid API Key (Key has invalid format)"}"#)
         let error = #expect(throws: FlickrError.self) { try FlickrSource(transport: transport).topPlaces() }
         #expect(error == .apiFailure(method: "flickr.places.getTopPlacesList", code: 100,
                                      message: "Invalid API Key (Key has invalid format)"))
-        #expect(error?.description == "Flickr rejected the API key (code 100): Invalid API Key (Key has invalid format)")
+        #expect(error?.description
+            == "Flickr rejected the API key (code 100): Invalid API Key (Key has invalid format)")
     }
 
     @Test("malformed JSON is an error naming the method")
@@ -76,7 +91,8 @@ struct FlickrDecodingTests {
 
     @Test("an answer without stat, or with the wrong shape, is malformed")
     func wrongShape() {
-        #expect(throws: FlickrError.malformedAnswer(method: "flickr.places.getTopPlacesList", detail: "no \"stat\" field")) {
+        #expect(throws: FlickrError.malformedAnswer(method: "flickr.places.getTopPlacesList",
+                                                    detail: "no \"stat\" field")) {
             try FlickrSource(transport: CannedTransport(#"{"places":{}}"#)).topPlaces()
         }
         let error = #expect(throws: FlickrError.self) {
@@ -85,9 +101,42 @@ struct FlickrDecodingTests {
         #expect(error?.description.contains("places") == true)
     }
 
+    @Test("a listing arrives annotated once, by the source's adapter; the recorder is told those same annotations")
+    func annotatedOnce() throws {
+        let transport = CannedTransport("""
+        {"photos":{"page":1,"pages":1,"total":2,"photo":[
+          {"id":"1","title":" Bridge ","secret":"s","server":"7","description":{"_content":"<b>Over</b> the river"}},
+          {"id":"2","title":"","url_sq":"https://live.staticflickr.com/1/2_s_s.jpg",
+           "description":{"_content":"only words"}}
+        ]},"stat":"ok"}
+        """, #"{"places":{"place":[{"place_id":"x","_content":"Oslo, Norway"}]},"stat":"ok"}"#)
+        let recorder = RecorderSpy()
+        let host = ImageHost(base: "http://127.0.0.1:9")
+        let source = FlickrSource(transport: transport, adapter: AnnotationAdapter(imageHost: host), recorder: recorder)
+        let photos = try source.photos(inPlace: "p", limit: 10).entries
+        #expect(photos.map(\.annotation)
+            == photos.map { AnnotationAdapter(imageHost: host).annotation(for: $0.record) })
+        #expect(photos.map(\.annotation.title) == ["Bridge", "only words"])
+        #expect(photos[0].annotation.thumbnailURL == "http://127.0.0.1:9/7/1_s_s.jpg")
+        let places = try source.topPlaces().entries
+        #expect(places.map(\.annotation.title) == ["Oslo"] && places.map(\.annotation.subtitle) == ["Norway"])
+        #expect(recorder.told.photos == photos && recorder.told.places == places)
+    }
+
+    @Test("the embedded catalog's listings are annotated after its images move to the mirror")
+    func annotatedAfterMirroring() throws {
+        let catalog = LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures/catalog")
+        let source = FixtureSource(catalog: catalog, imageHost: ImageHost(base: "http://127.0.0.1:9"))
+        let place = try #require(try source.topPlaces().items.first)
+        let photo = try #require(try source.photos(inPlace: place.id, limit: 1).entries.first)
+        #expect(photo.record.images[.square]?.url == photo.annotation.thumbnailURL)
+        #expect(photo.annotation.thumbnailURL?.hasPrefix("http://127.0.0.1:9/") == true)
+    }
+
     @Test("JSONP (no nojsoncallback=1) is unwrapped")
     func jsonp() throws {
-        let transport = CannedTransport(#"jsonFlickrApi({"places":{"place":[{"place_id":"x","_content":"Oslo, Norway"}]},"stat":"ok"})"#)
+        let transport = CannedTransport(
+            #"jsonFlickrApi({"places":{"place":[{"place_id":"x","_content":"Oslo, Norway"}]},"stat":"ok"})"#)
         #expect(try FlickrSource(transport: transport).topPlaces().items.map(\.id) == ["x"])
     }
 
@@ -128,7 +177,8 @@ struct FlickrDecodingTests {
 
     @Test("paging stops when a page brings nothing new, whatever pages says")
     func pagingStopsOnRepeats() throws {
-        let transport = CannedTransport(#"{"photos":{"page":1,"pages":"4000","perpage":2,"total":"8000","photo":[{"id":"1"},{"id":"2"}]},"stat":"ok"}"#)
+        let transport = CannedTransport(#"{"photos":{"page":1,"pages":"4000","perpage":2,"total":"8000","#
+            + #""photo":[{"id":"1"},{"id":"2"}]},"stat":"ok"}"#)
         let listing = try FlickrSource(transport: transport).photos(inPlace: "p", limit: 100)
         #expect(listing.items.map(\.id) == ["1", "2"])
         #expect(transport.calls.count == 2)
@@ -146,14 +196,17 @@ struct FlickrDecodingTests {
     func paging() throws {
         func page(_ number: Int, ids: ClosedRange<Int>, pages: String) -> String {
             let photos = ids.map { #"{"id":"\#($0)","title":"t\#($0)"}"# }.joined(separator: ",")
-            return #"{"photos":{"page":\#(number),"pages":\#(pages),"perpage":2,"total":"5","photo":[\#(photos)]},"stat":"ok"}"#
+            return #"{"photos":{"page":\#(number),"pages":\#(pages),"perpage":2,"total":"5","#
+                + #""photo":[\#(photos)]},"stat":"ok"}"#
         }
-        let transport = CannedTransport(page(1, ids: 1...2, pages: "\"3\""), page(2, ids: 2...3, pages: "3"), page(3, ids: 4...5, pages: "3"))
+        let transport = CannedTransport(page(1, ids: 1...2, pages: "\"3\""), page(2, ids: 2...3, pages: "3"),
+                                        page(3, ids: 4...5, pages: "3"))
         let listing = try FlickrSource(transport: transport).photos(inPlace: "p", limit: 4)
         #expect(listing.items.map(\.id) == ["1", "2", "3", "4"], "a photo repeated across pages is listed once")
         #expect(transport.calls.map { $0["page"] } == ["1", "2", "3"])
         #expect(transport.calls.allSatisfy { $0["per_page"] == "4" && $0["place_id"] == "p" })
-        #expect(transport.calls[0]["extras"] == "description,license,geo,date_taken,owner_name,path_alias,tags,media,url_sq,url_q,url_m")
+        #expect(transport.calls[0]["extras"]
+            == "description,license,geo,date_taken,owner_name,path_alias,tags,media,url_sq,url_q,url_m")
         #expect(transport.calls[0]["media"] == "photos")
 
         let short = CannedTransport(page(1, ids: 1...2, pages: "1"))
@@ -162,26 +215,29 @@ struct FlickrDecodingTests {
         #expect(short.calls[0]["per_page"] == "250", "geo queries are served 250 a page at most")
     }
 
-    @Test("read as JSONDecoder read them: numbers as Swift prints them, the first of repeated keys, a bad value lost alone")
+    @Test("read as JSONDecoder read them: numbers as Swift prints them, the first repeated key, a bad value lost alone")
     func asJSONDecoderDid() throws {
         let control = "\u{01}"
         let transport = CannedTransport("""
         {"photos":{"page":1,"pages":1,"total":1e1,"photo":[
-          {"id":1e2,"title":"first","title":"second","latitude":"48.850000","longitude":2.35e0,"width_sq":75.0,"url_sq":"u"},
+          {"id":1e2,"title":"first","title":"second","latitude":"48.850000","longitude":2.35e0,
+           "width_sq":75.0,"url_sq":"u"},
           {"id":"2","title":"a\(control)b","owner":"\\ud800","tags":"x\\u00e9y"},
           {"id":"3","k\(control)ey":1},
           {"id":"4","license":01,"server":12345678901234567890,"secret":1e400,"ownername":true}
         ]},"stat":"ok"}
         """)
         let listing = try FlickrSource(transport: transport).photos(inPlace: "p", limit: 10)
-        #expect(listing.items.map(\.id) == ["100", "2", "4"], "an object with a key that is not text is a skipped record")
+        #expect(listing.items.map(\.id) == ["100", "2", "4"],
+                "an object with a key that is not text is a skipped record")
         #expect(listing.total == 10)
         #expect(listing.skipped.count == 1 && listing.skipped[0].contains("item 3"))
         let first = listing.items[0], second = listing.items[1], fourth = listing.items[2]
         #expect(first.title == "first")
         #expect(first.coordinate == Coordinate(latitude: 48.85, longitude: 2.35))
         #expect(first.images[.square]?.width == 75)
-        #expect(second.title == "" && second.owner == "", "a raw control character or a lone surrogate loses that value only")
+        #expect(second.title == "" && second.owner == "",
+                "a raw control character or a lone surrogate loses that value only")
         #expect(second.tags == ["xéy"])
         #expect(fourth.license == nil && fourth.secret == "", "01 and 1e400 are no numbers")
         #expect(fourth.server == "1.2345678901234567e+19")

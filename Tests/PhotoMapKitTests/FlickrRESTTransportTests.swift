@@ -20,10 +20,12 @@ struct FlickrRESTTransportTests {
 
     func source(_ scenario: String = "", cache: ResponseCache? = nil, offline: Bool = false,
                 sleeper: SleepRecorder = SleepRecorder(), timeouts: HTTPTimeouts = HTTPTimeouts(),
-                retry: RetryPolicy = RetryPolicy(baseDelay: 0.01), limiter: FlickrRateLimiter? = nil) throws -> FlickrSource {
+                retry: RetryPolicy = RetryPolicy(baseDelay: 0.01),
+                limiter: FlickrRateLimiter? = nil) throws -> FlickrSource {
         let client = HTTPClient(retryPolicy: retry, timeouts: timeouts, sleep: sleeper.sleep)
-        return FlickrSource(transport: try FlickrRESTTransport(endpoint: server.endpoint(scenario), apiKey: offline ? "" : key,
-                                                               cache: cache, offline: offline, client: client, limiter: limiter))
+        return FlickrSource(transport: try FlickrRESTTransport(endpoint: server.endpoint(scenario),
+                                                               apiKey: offline ? "" : key, cache: cache,
+                                                               offline: offline, client: client, limiter: limiter))
     }
 
     @Test("photos.search sends the documented parameters and pages by per_page")
@@ -44,6 +46,25 @@ struct FlickrRESTTransportTests {
         #expect(query["page"] == "1")
         #expect(query["extras"] == FlickrSource.listingExtras)
         #expect(query["media"] == "photos")
+    }
+
+    @Test("places.getInfo sends place_id and reads Flickr's place (names, centre, page); an unknown id is code 2")
+    func placeInfo() throws {
+        let place = try source().placeInfo(newYork)
+        let listed = try #require(try source().topPlaces().items.first { $0.id == newYork })
+        #expect(place.fullName == "New York, New York, United States" && place.shortName == "New York")
+        #expect(place.coordinate == listed.coordinate && place.url == listed.url && place.woeid == listed.woeid)
+        #expect(place.type == "locality" && place.typeID == 7 && place.photoCount == nil)
+        let query = try #require(try server.requests(where: ("api_key", key)).first)
+        #expect(query["method"] == "flickr.places.getInfo" && query["place_id"] == newYork)
+        #expect(throws: FlickrError.apiFailure(method: "flickr.places.getInfo", code: 2,
+                                               message: "Not a valid Places ID")) {
+            try source().placeInfo("nowhere")
+        }
+        #expect(throws: FlickrError.apiFailure(method: "flickr.places.getInfo", code: 100,
+                                               message: "Invalid API Key (Key has invalid format)")) {
+            try source("fail100").placeInfo(newYork)
+        }
     }
 
     @Test("the same records arrive when Flickr sends every number as a string")
@@ -87,7 +108,9 @@ struct FlickrRESTTransportTests {
     @Test("a 404 is not retried")
     func notFound() throws {
         let sleeper = SleepRecorder()
-        #expect(throws: HTTPError.self) { try source("status/404/\(UUID().uuidString)/1", sleeper: sleeper).topPlaces() }
+        #expect(throws: HTTPError.self) {
+            try source("status/404/\(UUID().uuidString)/1", sleeper: sleeper).topPlaces()
+        }
         #expect(sleeper.recorded.isEmpty)
     }
 
@@ -163,7 +186,8 @@ struct FlickrRESTTransportTests {
     func retryAfterTooLong() {
         let policy = RetryPolicy(maximumAttempts: 4, baseDelay: 0.01, maximumDelay: 0.5)
         let error = #expect(throws: HTTPError.self) {
-            try HTTPClient(retryPolicy: policy).get(server.endpoint("status/503/\(UUID().uuidString)/5") + "?api_key=\(key)")
+            try HTTPClient(retryPolicy: policy)
+                .get(server.endpoint("status/503/\(UUID().uuidString)/5") + "?api_key=\(key)")
         }
         guard case .retryAfterTooLong(1, _)? = error else { Issue.record("got \(String(describing: error))"); return }
     }
@@ -171,10 +195,14 @@ struct FlickrRESTTransportTests {
     @Test("a body over the size limit is refused")
     func bodyLimit() {
         let error = #expect(throws: HTTPError.self) {
-            try HTTPClient(retryPolicy: .never).get(server.endpoint() + "?method=flickr.places.getTopPlacesList&place_type_id=7&api_key=\(key)&nojsoncallback=1&format=json",
-                                                    maximumBodyBytes: 1_000)
+            let query = "?method=flickr.places.getTopPlacesList&place_type_id=7&api_key=\(key)"
+                + "&nojsoncallback=1&format=json"
+            try HTTPClient(retryPolicy: .never).get(server.endpoint() + query, maximumBodyBytes: 1_000)
         }
-        guard case .transport(_, let message, _)? = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .transport(_, let message, _)? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(message.contains("larger than 1000 bytes"))
     }
 
@@ -187,22 +215,25 @@ struct FlickrRESTTransportTests {
         #expect(response.status == 200)
         let waits = sleeper.recorded
         #expect(waits.count == 1 && (1...3).contains(waits[0]), "\(waits)")
-        #expect(RetryPolicy.isTransient(status: 429) && RetryPolicy.isTransient(status: 503) && !RetryPolicy.isTransient(status: 404))
+        #expect(RetryPolicy.isTransient(status: 429) && RetryPolicy.isTransient(status: 503)
+            && !RetryPolicy.isTransient(status: 404))
     }
 
     @Test("on the multi loop, a 503 with Retry-After holds back the host's whole queue until then")
     func hostPausedByRetryAfter() async throws {
         let images = LoopbackServer.images
         // One connection: the others queue behind the first, and the 503 frees the slot for them.
-        let origin = HTTPImageOrigin(settings: HTTPSettings(retryPolicy: RetryPolicy(maximumAttempts: 2, baseDelay: 0.01)),
-                                     connectionsPerHost: 1)
+        let retry = RetryPolicy(maximumAttempts: 2, baseDelay: 0.01)
+        let origin = HTTPImageOrigin(settings: HTTPSettings(retryPolicy: retry), connectionsPerHost: 1)
         let first = "/retry-date/\(UUID().uuidString)/square-1.png"
         let asked = Date().timeIntervalSinceReferenceDate
         async let retried = Self.fetched(origin, images.url(first))
         while try images.count(of: first) == 0 { try await Task.sleep(for: .milliseconds(5)) }
         let others = try await withThrowingTaskGroup(of: TimeInterval.self) { group in
             for n in 2...4 {
-                group.addTask { try await Self.fetched(origin, images.url("/ok/square-\(n).png?pause=\(UUID().uuidString)")) }
+                group.addTask {
+                    try await Self.fetched(origin, images.url("/ok/square-\(n).png?pause=\(UUID().uuidString)"))
+                }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -210,7 +241,8 @@ struct FlickrRESTTransportTests {
         // Retry-After is a date 2 s ahead, to the second: 1 to 2 s. Without the pause the others
         // would be done within milliseconds of the 503, long before the retry.
         #expect(firstDone - asked >= 0.9, "the retry waited")
-        #expect(others.allSatisfy { $0 >= firstDone - 0.01 }, "the others waited, and the retry went first: \(others.map { $0 - firstDone })")
+        #expect(others.allSatisfy { $0 >= firstDone - 0.01 },
+                "the others waited, and the retry went first: \(others.map { $0 - firstDone })")
     }
 
     /// When `url`'s body arrived through `origin`, as a reference-date time.
@@ -231,7 +263,8 @@ struct FlickrRESTTransportTests {
         let error = #expect(throws: HTTPError.self) { try HTTPClient(settings: settings).get(images.url(path)) }
         guard case .optionRefused? = error else { Issue.record("got \(String(describing: error))"); return }
         #expect(try images.count(of: path) == 0, "no request went out")
-        let cache = ThumbnailCache(cacheDirectory: try TemporaryFolder().url, origin: HTTPImageOrigin(settings: settings))
+        let cache = ThumbnailCache(cacheDirectory: try TemporaryFolder().url,
+                                   origin: HTTPImageOrigin(settings: settings))
         let result = await cache.result(for: Photo(id: "1", images: [.square: ImageReference(url: images.url(path))]))
         guard case .failure(.download(.optionRefused)) = result else { Issue.record("got \(result)"); return }
         #expect(try images.count(of: path) == 0)

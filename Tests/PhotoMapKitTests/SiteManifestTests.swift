@@ -6,14 +6,16 @@ import PhotoMapTestSupport
 @Suite("Export's manifest: what each page is made from")
 struct SiteManifestTests {
     static let photo = Photo(id: "1", owner: "1@N01", pathAlias: "alias", secret: "s", server: "2", title: "Title",
-                             descriptionHTML: "<b>d</b>", ownerName: "Owner", dateTaken: "2011-04-15 17:48:17", tags: ["a"],
+                             descriptionHTML: "<b>d</b>", ownerName: "Owner", dateTaken: "2011-04-15 17:48:17",
+                             tags: ["a"],
                              coordinate: Coordinate(latitude: 1, longitude: 2), placeID: "P",
-                             images: [.square: ImageReference(url: "https://example.com/1_s.jpg", width: 75, height: 75)],
+                             images: [.square: ImageReference(url: "https://example.com/1_s.jpg",
+                                                              width: 75, height: 75)],
                              license: License(id: "4", name: "CC BY", url: "https://creativecommons.org/"))
 
     @Test("every field of a photo is part of its pages' inputs", arguments: [
-        \Photo.id, \Photo.owner, \Photo.pathAlias, \Photo.secret, \Photo.server, \Photo.title, \Photo.descriptionHTML, \Photo.ownerName,
-        \Photo.placeID,
+        \Photo.id, \Photo.owner, \Photo.pathAlias, \Photo.secret, \Photo.server, \Photo.title, \Photo.descriptionHTML,
+        \Photo.ownerName, \Photo.placeID,
     ] as [WritableKeyPath<Photo, String> & Sendable])
     func photoFields(field: WritableKeyPath<Photo, String> & Sendable) {
         var changed = Self.photo
@@ -43,24 +45,51 @@ struct SiteManifestTests {
         photo.license = License(id: "5")
         #expect(photo.inputDigest != base)
         // The digest lists Photo's fields one by one: this count is the reminder to extend it.
-        #expect(Mirror(reflecting: Self.photo).children.count == 14, "Photo gained a field: add it to Photo.inputDigest")
-        #expect(Mirror(reflecting: Place(id: "p", fullName: "")).children.count == 10, "Place gained a field: add it to Place.addFields")
+        #expect(Mirror(reflecting: Self.photo).children.count == 14,
+                "Photo gained a field: add it to Photo.inputDigest")
+        #expect(Mirror(reflecting: Place(id: "p", fullName: "")).children.count == 10,
+                "Place gained a field: add it to Place.addFields")
         // Values never run together: ("ab", "c") is not ("a", "bc").
         #expect(PageInputs("ab", "c").finish() != PageInputs("a", "bc").finish())
         #expect(Self.photo.inputDigest == base)
     }
 
+    @Test("pages take their images from any image store: a name per image and a local file, nothing more")
+    func anyImageStore() throws {
+        let folder = try TemporaryFolder()
+        let square = folder.url.appendingPathComponent("one.png")
+        try PNGCodec.encode(RGBAImage(width: 75, height: 75)).write(to: square)
+        let store = OneFileStore(file: square.path)
+        let photos = ["1", "2", "none"].map { Photo(id: $0, title: "Photo \($0)") }
+        let writer = SiteWriter(root: folder.url.appendingPathComponent("site"))
+        let builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(), images: store, prefix: "map_files/")
+        #expect(builder.photosWithoutImages(photos).map(\.id) == ["1", "2"])
+        try builder.writePhotosPage(at: "map.html", title: "T", subtitle: "",
+                                    photos: AnnotationAdapter().annotated(photos),
+                                    back: nil, defaultView: "list")
+        let site = folder.url.appendingPathComponent("site/map_files")
+        #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("squares/image-1.png").path))
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("squares/image-2.png").path))
+        let page = try String(contentsOf: folder.url.appendingPathComponent("site/map.html"), encoding: .utf8)
+        #expect(page.contains("map_files/squares/image-1.png") && !page.contains("image-2"))
+        #expect(builder.photosWithoutImages(photos).map(\.id) == ["2"])
+    }
+
     @Test("a page is rendered only when its inputs or its file changed; a changed template renders every page")
     func rendersOnlyWhatChanged() throws {
         let folder = try TemporaryFolder()
-        let photos = (1...3).map { Photo(id: "\($0)", title: "Photo \($0)", coordinate: Coordinate(latitude: 1, longitude: Double($0))) }
+        let photos = (1...3).map {
+            Photo(id: "\($0)", title: "Photo \($0)", coordinate: Coordinate(latitude: 1, longitude: Double($0)))
+        }
         func export(_ photos: [Photo], template: String? = nil) throws -> SiteWriter {
             let writer = SiteWriter(root: folder.url.appendingPathComponent("site"), keepsManifest: true)
             let cache = ThumbnailCache(cacheDirectory: folder.url.appendingPathComponent("cache"),
                                        origin: FixtureImageOrigin(folder: folder.url))
-            var builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(), cache: cache, adapter: AnnotationAdapter(), prefix: "")
+            var builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(), images: cache, prefix: "")
             if let template { builder.templateFingerprint = template }
-            try builder.writePhotosPage(at: "places/P.html", title: "P", subtitle: "", photos: photos, back: nil, defaultView: "list")
+            try builder.writePhotosPage(at: "places/P.html", title: "P", subtitle: "",
+                                        photos: AnnotationAdapter().annotated(photos),
+                                        back: nil, defaultView: "list")
             try writer.commit()
             return writer
         }
@@ -112,5 +141,18 @@ struct SiteManifestTests {
         try store.write(Data("new image".utf8), to: entry)
         #expect(try Data(contentsOf: site) == Data("old image".utf8))
         #expect(try Data(contentsOf: entry) == Data("new image".utf8))
+    }
+}
+
+/// An image store holding one file, the image of photo "1"; photo "none" has no image at all.
+private struct OneFileStore: ImageStore {
+    let file: String
+
+    func imageName(of photo: Photo, size: PhotoSize) -> String? {
+        photo.id == "none" || size != .square ? nil : "image-\(photo.id)"
+    }
+
+    func localImage(of photo: Photo, size: PhotoSize) -> LocalImage? {
+        photo.id == "1" && size == .square ? LocalImage(name: "image-1", path: file, fileExtension: "png") : nil
     }
 }

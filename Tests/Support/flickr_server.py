@@ -11,6 +11,7 @@ and exits when stdin reaches EOF or on SIGTERM.
 Catalog layout (recorded real answers):
     DIR/top-places.json                        flickr.places.getTopPlacesList
     DIR/licenses.json                          flickr.photos.licenses.getInfo
+    (flickr.places.getInfo answers from the findable places below, by place_id)
     DIR/photos/{place_id}/page-{n}.json        flickr.photos.search, per_page=100
     DIR/../images/                             the images the records' url_* name (served at /images/)
 
@@ -384,6 +385,24 @@ def method_places_find(catalog, query):
     return {"places": {"place": found, "query": text, "total": len(found)}, "stat": "ok"}
 
 
+def method_place_info(catalog, query):
+    """flickr.places.getInfo by place_id: `{"place": {...}}`, the place's fields with `name` the full
+    name and `woe_name` the short one (no shape data: photomap asks for none)."""
+    place_id = query.get("place_id", "")
+    if not place_id and not query.get("woe_id"):
+        raise ApiError(1, "Required parameter missing")
+    found = next((p for p in catalog.findable_places()
+                  if place_id and p.get("place_id") == place_id
+                  or query.get("woe_id") and str(p.get("woeid")) == query.get("woe_id")), None)
+    if found is None:
+        raise ApiError(2, "Not a valid Places ID")
+    place = {k: v for k, v in found.items() if k not in ("_content", "photo_count")}
+    place["name"] = found.get("_content", "")
+    place.setdefault("woe_name", place["name"].split(",")[0])
+    place["has_shapedata"] = 0
+    return {"place": place, "stat": "ok"}
+
+
 def method_licenses(catalog, query):
     recorded = catalog.licenses()
     if recorded is None:
@@ -395,6 +414,7 @@ METHODS = {
     "flickr.places.getTopPlacesList": method_top_places,
     "flickr.photos.search": method_photos_search,
     "flickr.places.find": method_places_find,
+    "flickr.places.getInfo": method_place_info,
     "flickr.photos.licenses.getInfo": method_licenses,
 }
 
@@ -411,7 +431,8 @@ def listing_keys(query):
 
 def hostile_record(id_key, title=b'"ok"', latitude=b'"45.5"'):
     """A record with `title` as its title (a place's name too) and `latitude`."""
-    return b'{"%s":"1","title":%s,"_content":%s,"latitude":%s,"longitude":"-122.6"}' % (id_key.encode(), title, title, latitude)
+    return b'{"%s":"1","title":%s,"_content":%s,"latitude":%s,"longitude":"-122.6"}' % (
+        id_key.encode(), title, title, latitude)
 
 
 # Answers no decoder should trust, by kind: each takes the envelope, list and id names.
@@ -879,6 +900,21 @@ def self_test():
             self.assertEqual([p["place_id"] for p in r["places"]["place"]], ["LON"])
             self.assertEqual(r["places"]["total"], 1)
 
+        def test_place_info(self):
+            r = self.api(method="flickr.places.getInfo", place_id="PAR")
+            self.assertEqual(r["stat"], "ok")
+            self.assertEqual((r["place"]["place_id"], r["place"]["name"], r["place"]["woe_name"]),
+                             ("PAR", "Paris, Ile-de-France, France", "Paris"))
+            self.assertEqual((r["place"]["woeid"], r["place"]["place_url"]), ("615702", "/France/Paris"))
+            self.assertNotIn("_content", r["place"])
+            r = self.api(method="flickr.places.getInfo", woe_id="44418")
+            self.assertEqual(r["place"]["place_id"], "LON")
+            for params, code in (({"place_id": "NOPE"}, 2), ({"place_id": "../x"}, 2), ({}, 1)):
+                r = self.api(method="flickr.places.getInfo", **params)
+                self.assertEqual((r["stat"], r["code"]), ("fail", code))
+            status, _, body = self.raw("/fail100", method="flickr.places.getInfo", place_id="PAR")
+            self.assertEqual(json.loads(body)["code"], 100)
+
         # scenarios
         def test_fail100(self):
             r = self.api("/fail100", method="flickr.places.getTopPlacesList", place_type_id="7")
@@ -982,8 +1018,8 @@ def self_test():
                 status, _, body = self.raw(f"/hostile/{kind}", method="flickr.photos.search")
                 self.assertEqual(status, 200)
                 self.assertTrue(body.startswith(b'{"photos":{'))
-            self.assertEqual(json.loads(self.raw("/hostile/escaped-nul", method="flickr.places.find")[2])["places"]["place"][0]["title"],
-                             "a\x00b\x1b[2J")
+            answer = json.loads(self.raw("/hostile/escaped-nul", method="flickr.places.find")[2])
+            self.assertEqual(answer["places"]["place"][0]["title"], "a\x00b\x1b[2J")
 
         def test_images_served_from_the_catalog_side(self):
             r = self.search(place_id="LON", extras="url_sq")["photos"]["photo"]

@@ -13,7 +13,8 @@ func option(_ name: String, _ fallback: Int) -> Int {
 let count = option("--count", 1_000_000)
 let queryCount = option("--queries", 200)
 let file = arguments.firstIndex(of: "--index").map { URL(fileURLWithPath: arguments[$0 + 1]) }
-    ?? FileManager.default.temporaryDirectory.appendingPathComponent("photomap-bench-\(ProcessInfo.processInfo.processIdentifier).sqlite")
+    ?? FileManager.default.temporaryDirectory
+        .appendingPathComponent("photomap-bench-\(ProcessInfo.processInfo.processIdentifier).sqlite")
 
 /// A repeatable pseudo-random sequence (xorshift64*), so every run indexes the same photos.
 struct Generator {
@@ -41,13 +42,17 @@ let common = ["bridge", "sunset", "street", "night", "coffee", "park", "river", 
               "theatre", "harbour", "station", "garden", "square", "beach", "castle", "skyline", "rain"]
 // Made-up words of two to four syllables, so prefixes spread as in a real language (an enumeration such
 // as w1, w10, w11… would make every prefix query expand to hundreds of terms).
-let syllables = ["ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "be", "do", "fa", "gu", "he", "ji", "pe", "qua", "ri", "so", "tu", "ze"]
+let syllables = ["ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "be", "do", "fa", "gu", "he", "ji", "pe", "qua", "ri",
+                 "so", "tu", "ze"]
 var wordGenerator = Generator(state: 0x5DEE_CE66_D1CE_4E5B)
 let vocabulary = common + (0..<3_000).map { _ in
-    (0..<(2 + Int(wordGenerator.next() % 3))).map { _ in syllables[Int(wordGenerator.next() % UInt64(syllables.count))] }.joined()
+    (0..<(2 + Int(wordGenerator.next() % 3)))
+        .map { _ in syllables[Int(wordGenerator.next() % UInt64(syllables.count))] }.joined()
 }
 
-func elapsed(_ start: DispatchTime) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6 }
+func elapsed(_ start: DispatchTime) -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+}
 
 let reuse = arguments.contains("--reuse")
 
@@ -60,7 +65,8 @@ do {
     let filled = reuse ? try index.count() : 0
     for number in 0..<count {
         let city = cities[number % cities.count]
-        let coordinate = Coordinate(latitude: city.0 + (generator.unit() - 0.5) * 0.4, longitude: city.1 + (generator.unit() - 0.5) * 0.4)
+        let coordinate = Coordinate(latitude: city.0 + (generator.unit() - 0.5) * 0.4,
+                                    longitude: city.1 + (generator.unit() - 0.5) * 0.4)
         let words = (0..<10).map { _ in vocabulary[generator.skewed(vocabulary.count)] }
         let title = words.prefix(3).joined(separator: " ")
         batch.append(IndexRecord(annotation: Annotation(kind: .photo, id: String(number), title: title, subtitle: "",
@@ -79,8 +85,10 @@ do {
     var queries: [(String, Coordinate)] = []
     for number in 0..<queryCount {
         let city = cities[number % cities.count]
-        let word = number % 2 == 0 ? common[generator.skewed(common.count)] : vocabulary[common.count + generator.skewed(200)]
-        if let centre = Coordinate(latitude: city.0 + (generator.unit() - 0.5) * 0.2, longitude: city.1 + (generator.unit() - 0.5) * 0.2) {
+        let word = number % 2 == 0 ? common[generator.skewed(common.count)]
+                                   : vocabulary[common.count + generator.skewed(200)]
+        if let centre = Coordinate(latitude: city.0 + (generator.unit() - 0.5) * 0.2,
+                                   longitude: city.1 + (generator.unit() - 0.5) * 0.2) {
             queries.append((word, centre))
         }
     }
@@ -97,20 +105,24 @@ do {
     // The baseline: the same rows searched without FTS5 or the R*Tree, for a few of the queries.
     let baselineQueries = Array(queries.prefix(10))
     var baseline: [Double] = []
+    let scan = try LikeScan(file: file)
     for (word, centre) in baselineQueries {
         let start = DispatchTime.now()
-        _ = try index.scanWithoutIndexes(word, near: centre, radiusKilometres: 5, limit: 100)
+        _ = scan.count(word, near: centre, radiusKilometres: 5, limit: 100)
         baseline.append(elapsed(start))
     }
     baseline.sort()
 
-    func percentile(_ values: [Double], _ p: Double) -> Double { values.isEmpty ? 0 : values[min(Int(Double(values.count) * p), values.count - 1)] }
+    func percentile(_ values: [Double], _ p: Double) -> Double {
+        values.isEmpty ? 0 : values[min(Int(Double(values.count) * p), values.count - 1)]
+    }
     print("local index: \(count) photos, filled in \(String(format: "%.1f", fillSeconds)) s, \(size) MB on disk")
     print(String(format: "search, %d queries, 5 km:  median %.2f ms   p95 %.2f ms   max %.2f ms   (%d hits in all)"
                  + "      target: median <= 10 ms, p95 <= 30 ms",
                  timings.count, percentile(timings, 0.5), percentile(timings, 0.95), timings.last ?? 0, found))
     print(String(format: "baseline (LIKE over a bounding box), %d queries:  median %.2f ms   (%.0fx slower)",
-                 baseline.count, percentile(baseline, 0.5), percentile(baseline, 0.5) / max(percentile(timings, 0.5), 0.001)))
+                 baseline.count, percentile(baseline, 0.5),
+                 percentile(baseline, 0.5) / max(percentile(timings, 0.5), 0.001)))
     print(String(format: "slowest query: \"%@\" %.1f ms", slowest.1, slowest.0))
     if !reuse { LocalIndex.delete(file) }
 } catch {

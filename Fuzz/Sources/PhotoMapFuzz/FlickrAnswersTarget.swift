@@ -18,19 +18,22 @@ enum FlickrAnswersTarget {
         options: ["-max_len=65536"]
     ) { bytes in
         let source = FlickrSource(transport: Transport(body: Data(bytes)))
-        let adapter = AnnotationAdapter()
         var annotations: [Annotation] = []
         for places in [try? source.topPlaces(), try? source.findPlaces("Portland")] {
-            annotations += places?.items.map(adapter.annotation(for:)) ?? []
+            annotations += places?.entries.map(\.annotation) ?? []
+        }
+        if let place = try? source.placeInfo("GUxp_EgQ0EkOnY5Cq0") {
+            annotations.append(AnnotationAdapter().annotation(for: place))
         }
         _ = try? source.licenses()
         for limit in [1, 250] {
             guard let listing = try? source.photos(inPlace: "GUxp_EgQ0EkOnY5Cq0", limit: limit) else { continue }
             require(listing.items.count <= limit, "\(listing.items.count) photos for a limit of \(limit)")
             require(listing.items.allSatisfy { !$0.id.isEmpty }, "a photo without an id was kept")
-            annotations += listing.items.map(adapter.annotation(for:))
+            annotations += listing.entries.map(\.annotation)
         }
-        if let found = try? source.searchPhotos(["text": "bridge", "lat": "45.5", "lon": "-122.6", "radius": "5"], limit: 20) {
+        if let found = try? source.searchPhotos(["text": "bridge", "lat": "45.5", "lon": "-122.6", "radius": "5"],
+                                                limit: 20) {
             require(found.items.count <= 20, "\(found.items.count) search results for a limit of 20")
         }
         require(annotations.allSatisfy { !$0.title.isEmpty }, "an annotation without a title")

@@ -8,10 +8,12 @@ import PhotoMapKit
 struct FuzzSandbox: Sendable {
     /// Places of the embedded catalog kept: two names shared with other cities (Portland, Córdoba),
     /// accents, landmarks, the hostile titles and descriptions (Berlin, Lisbon) and a video (Lisbon).
-    static let placeIDs = ["GUxp_EgQ0EkOnY5Cq0", "Pl2joxq8zgPsQPTa1u7", "CTUuhTIRnlu09x0F", "yjZViTj17fo6BbLk", "TKRzEzSrM_ORpMOe"]
+    static let placeIDs = ["GUxp_EgQ0EkOnY5Cq0", "Pl2joxq8zgPsQPTa1u7", "CTUuhTIRnlu09x0F", "yjZViTj17fo6BbLk",
+                           "TKRzEzSrM_ORpMOe"]
     /// Cities of the gazetteer kept, by name (every city of that name): ambiguous ones and accented ones.
-    static let cityNames: Set<String> = ["Portland", "Córdoba", "Reykjavík", "Berlin", "Lisbon", "Paris", "London", "Springfield",
-                                         "San José", "Moscow", "Zürich", "São Paulo", "Kraków", "Montréal", "New York City"]
+    static let cityNames: Set<String> = ["Portland", "Córdoba", "Reykjavík", "Berlin", "Lisbon", "Paris", "London",
+                                         "Springfield", "San José", "Moscow", "Zürich", "São Paulo", "Kraków",
+                                         "Montréal", "New York City"]
 
     /// The sandbox folder.
     let root: URL
@@ -35,7 +37,8 @@ struct FuzzSandbox: Sendable {
 
     private init() throws {
         guard let fixtures = FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv") else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSDebugDescriptionErrorKey: "the repository's Fixtures folder is not above the binary"])
+            let reason = "the repository's Fixtures folder is not above the binary"
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSDebugDescriptionErrorKey: reason])
         }
         root = FileManager.default.temporaryDirectory.appendingPathComponent("photomap-fuzz-\(getpid())")
         guard !FileManager.default.fileExists(atPath: root.path) else { return }
@@ -46,7 +49,8 @@ struct FuzzSandbox: Sendable {
         try writeCatalog(from: fixtures.appendingPathComponent("catalog"))
         try writeGazetteer(from: fixtures.appendingPathComponent("gazetteer"))
         for shared in ["images", "basemap"] {
-            try manager.createSymbolicLink(at: self.fixtures.appendingPathComponent(shared), withDestinationURL: fixtures.appendingPathComponent(shared))
+            try manager.createSymbolicLink(at: self.fixtures.appendingPathComponent(shared),
+                                           withDestinationURL: fixtures.appendingPathComponent(shared))
         }
     }
 
@@ -63,13 +67,15 @@ struct FuzzSandbox: Sendable {
             if link(own.path, inside.path) != 0 { try manager.copyItem(at: own, to: inside) }
             // The pages' own assets sit beside the executable.
             let resources = "photomap_PhotoMapKit.resources"
-            try manager.createSymbolicLink(at: inside.deletingLastPathComponent().appendingPathComponent(resources),
-                                           withDestinationURL: own.deletingLastPathComponent().appendingPathComponent(resources))
+            try manager.createSymbolicLink(
+                at: inside.deletingLastPathComponent().appendingPathComponent(resources),
+                withDestinationURL: own.deletingLastPathComponent().appendingPathComponent(resources))
         } catch {
             propertyFailed("cannot place the executable in the sandbox: \(error)")
         }
         // photomap looks above argv[0], which must name the copy too.
-        var arguments: [UnsafeMutablePointer<CChar>?] = ([inside.path] + CommandLine.arguments.dropFirst()).map { strdup($0) } + [nil]
+        var arguments: [UnsafeMutablePointer<CChar>?] =
+            ([inside.path] + CommandLine.arguments.dropFirst()).map { strdup($0) } + [nil]
         execv(inside.path, &arguments)
         propertyFailed("cannot run \(inside.path): \(String(cString: strerror(errno)))")
     }
@@ -78,17 +84,22 @@ struct FuzzSandbox: Sendable {
     private func writeCatalog(from source: URL) throws {
         let manager = FileManager.default
         let keep = Set(Self.placeIDs)
-        var top = try JSONSerialization.jsonObject(with: Data(contentsOf: source.appendingPathComponent("top-places.json"))) as? [String: Any] ?? [:]
+        let topFile = source.appendingPathComponent("top-places.json")
+        var top = try JSONSerialization.jsonObject(with: Data(contentsOf: topFile)) as? [String: Any] ?? [:]
         var places = top["places"] as? [String: Any] ?? [:]
         let kept = (places["place"] as? [[String: Any]] ?? []).filter { keep.contains($0["place_id"] as? String ?? "") }
         places["place"] = kept
         places["total"] = kept.count
         top["places"] = places
         try JSONSerialization.data(withJSONObject: top).write(to: catalog.appendingPathComponent("top-places.json"))
-        var landmarks = try JSONSerialization.jsonObject(with: Data(contentsOf: source.appendingPathComponent("landmarks.json"))) as? [String: Any] ?? [:]
-        landmarks["landmarks"] = (landmarks["landmarks"] as? [[String: Any]] ?? []).filter { keep.contains($0["place_id"] as? String ?? "") }
-        try JSONSerialization.data(withJSONObject: landmarks).write(to: catalog.appendingPathComponent("landmarks.json"))
-        try manager.copyItem(at: source.appendingPathComponent("licenses.json"), to: catalog.appendingPathComponent("licenses.json"))
+        let landmarksFile = source.appendingPathComponent("landmarks.json")
+        var landmarks = try JSONSerialization.jsonObject(with: Data(contentsOf: landmarksFile)) as? [String: Any] ?? [:]
+        landmarks["landmarks"] = (landmarks["landmarks"] as? [[String: Any]] ?? [])
+            .filter { keep.contains($0["place_id"] as? String ?? "") }
+        try JSONSerialization.data(withJSONObject: landmarks)
+            .write(to: catalog.appendingPathComponent("landmarks.json"))
+        try manager.copyItem(at: source.appendingPathComponent("licenses.json"),
+                             to: catalog.appendingPathComponent("licenses.json"))
         for id in Self.placeIDs {
             try manager.copyItem(at: source.appendingPathComponent("photos").appendingPathComponent(id),
                                  to: catalog.appendingPathComponent("photos").appendingPathComponent(id))
@@ -97,13 +108,16 @@ struct FuzzSandbox: Sendable {
 
     /// The regions whole; the cities named in `cityNames` only.
     private func writeGazetteer(from source: URL) throws {
-        try FileManager.default.copyItem(at: source.appendingPathComponent("regions.tsv"), to: gazetteerFolder.appendingPathComponent("regions.tsv"))
-        let lines = try String(contentsOf: source.appendingPathComponent("cities.tsv"), encoding: .utf8).split(separator: "\n")
+        try FileManager.default.copyItem(at: source.appendingPathComponent("regions.tsv"),
+                                         to: gazetteerFolder.appendingPathComponent("regions.tsv"))
+        let lines = try String(contentsOf: source.appendingPathComponent("cities.tsv"),
+                               encoding: .utf8).split(separator: "\n")
         let kept = lines.prefix(1) + lines.dropFirst().filter { line in
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
             return columns.count > 1 && Self.cityNames.contains(String(columns[1]))
         }
-        try (kept.joined(separator: "\n") + "\n").write(to: gazetteerFolder.appendingPathComponent("cities.tsv"), atomically: true, encoding: .utf8)
+        try (kept.joined(separator: "\n") + "\n").write(to: gazetteerFolder.appendingPathComponent("cities.tsv"),
+                                                        atomically: true, encoding: .utf8)
     }
 
     /// The small gazetteer: its cities, the kept places and their landmarks.
@@ -116,8 +130,9 @@ struct FuzzSandbox: Sendable {
     func index() throws -> URL {
         let file = LocalIndex.file(in: cache)
         let gazetteer = try gazetteer()
-        try CatalogIndexer(index: LocalIndex(file: file), adapter: AnnotationAdapter())
-            .ensureCatalog(FixtureSource(catalog: catalog), catalog: catalog) { gazetteer.entries.filter { $0.kind == .landmark } }
+        try CatalogIndexer(index: LocalIndex(file: file))
+            .ensureCatalog(FixtureSource(catalog: catalog),
+                           catalog: catalog) { gazetteer.entries.filter { $0.kind == .landmark } }
         return file
     }
 }

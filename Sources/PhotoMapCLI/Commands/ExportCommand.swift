@@ -24,31 +24,34 @@ enum ExportCommand {
         ])
 
     /// `--limit N`.
-    static let limitOption = OptionSpec.value("limit", .integer("N", 1...FixtureSource.maximumResults), "at most N photos per place",
+    static let limitOption = OptionSpec.value("limit", .integer("N", 1...FixtureSource.maximumResults),
+                                              "at most N photos per place",
                                               default: "100")
     /// `--places N`.
-    static let placesOption = OptionSpec.value("places", .integer("N", 1...Int.max), "only the first N places (default: all)")
+    static let placesOption = OptionSpec.value("places", .integer("N", 1...Int.max),
+                                               "only the first N places (default: all)")
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let out = parsed.value("out") ?? ""
         let limit = parsed.integer(limitOption) ?? 0
         let placeCount = parsed.integer(placesOption)
         let source = try configuration.makeSource(console: console)
-        let places = Array(try source.topPlaces().items.prefix(placeCount ?? .max))
+        let places = Array(try source.topPlaces().entries.prefix(placeCount ?? .max))
         warnOfPacing(places: places.count, limit: limit, configuration: configuration, console: console)
-        var photosByPlace: [(Place, [Photo])] = []
+        var photosByPlace: [(AnnotatedPlace, [AnnotatedPhoto])] = []
         let bar = ProgressBar(console: console, label: "listing places")
         for (index, place) in places.enumerated() {
-            let listing = try source.photos(inPlace: place.id, limit: limit)
+            let listing = try source.photos(inPlace: place.record.id, limit: limit)
             for line in listing.skipped { console.warn("skipped \(line)") }
-            photosByPlace.append((place, listing.items))
+            photosByPlace.append((place, listing.entries))
             bar.update(done: index + 1, total: places.count)
         }
         bar.finish()
 
         let writer = SiteWriter(root: URL(fileURLWithPath: out), keepsManifest: true)
-        let builder = try MapOutput.siteBuilder(writer: writer, prefix: "", configuration: configuration, console: console)
-        let allPhotos = photosByPlace.flatMap(\.1)
+        let cache = try configuration.makeThumbnailCache(console: console)
+        let builder = try MapOutput.siteBuilder(writer: writer, prefix: "", images: cache, configuration: configuration)
+        let allPhotos = photosByPlace.flatMap(\.1).map(\.record)
         // What a page links to is written before it (assets, images, photo pages, place pages, the
         // index), each file whole, the manifest last: an export stopped at any moment leaves pages
         // that are whole, old or new, and a rerun finishes the job.
@@ -61,21 +64,23 @@ enum ExportCommand {
         let batch = max(configuration.cacheLimitBytes / imageBytesPerPhoto, 1)
         for start in stride(from: 0, to: missingImages.count, by: batch) {
             let photos = Array(missingImages[start..<min(start + batch, missingImages.count)])
-            try MapOutput.prefetchImages(photos, cache: builder.cache, console: console)
+            try MapOutput.prefetchImages(photos, cache: cache, console: console)
             try builder.placeImages(of: photos)
         }
         for (place, photos) in photosByPlace {
-            let annotation = configuration.adapter.annotation(for: place)
-            try builder.writePhotosPage(at: builder.placePagePath(place), title: annotation.title,
+            let annotation = place.annotation
+            try builder.writePhotosPage(at: builder.placePagePath(place.record), title: annotation.title,
                                         subtitle: "\(photos.count) photos · \(annotation.subtitle)", photos: photos,
                                         back: ("index.html", "Top places"), defaultView: "list")
         }
-        try builder.writePlacesPage(at: "index.html", title: "Top places", subtitle: "\(places.count) places · \(allPhotos.count) photos",
+        try builder.writePlacesPage(at: "index.html", title: "Top places",
+                                    subtitle: "\(places.count) places · \(allPhotos.count) photos",
                                     places: places, back: nil, defaultView: "list") { builder.placePagePath($0) }
         try writer.commit()
-        console.print("exported \(places.count) places and \(allPhotos.count) photos to \(writer.root.path)/index.html: "
-            + "\(writer.written) files written (\(writer.linked) images linked from the cache), \(writer.unchanged) unchanged; "
-            + "\(writer.rendered) pages rendered")
+        console.print("exported \(places.count) places and \(allPhotos.count) photos to "
+            + "\(writer.root.path)/index.html: \(writer.written) files written "
+            + "(\(writer.linked) images linked from the cache), "
+            + "\(writer.unchanged) unchanged; \(writer.rendered) pages rendered")
     }
 
     /// Room kept in the cache for each photo of a batch: a square and a medium image take far less.
@@ -92,8 +97,9 @@ enum ExportCommand {
         let wait = limiter.estimatedWait(forCalls: calls)
         guard wait >= announcedSlowdown else { return }
         let minutes = Int((wait / 60).rounded(.up))
-        console.warn("exporting \(places) places takes up to \(calls) calls to Flickr's API; to stay under Flickr's limit of "
-            + "\(limiter.callsPerHour) an hour for this key, photomap paces them, which adds about "
-            + (wait < 90 ? "\(Int(wait.rounded(.up))) s" : "\(minutes) min") + " (answers already in the cache cost no call)")
+        console.warn("exporting \(places) places takes up to \(calls) calls to Flickr's API; to stay under Flickr's "
+            + "limit of \(limiter.callsPerHour) an hour for this key, photomap paces them, which adds about "
+            + (wait < 90 ? "\(Int(wait.rounded(.up))) s" : "\(minutes) min")
+            + " (answers already in the cache cost no call)")
     }
 }

@@ -26,7 +26,9 @@ enum FindCommand {
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let query = parsed.arguments.joined(separator: " ").trimmingCharacters(in: .whitespaces)
-        guard !query.isEmpty else { throw UsageError("find needs a QUERY, e.g. photomap find \"Radio City Music Hall\"") }
+        guard !query.isEmpty else {
+            throw UsageError("find needs a QUERY, e.g. photomap find \"Radio City Music Hall\"")
+        }
         let limit = parsed.integer(limitOption) ?? 0
         let destination = try AnnotationOutput.destination(parsed)
         let locations = Locations(configuration: configuration, console: console)
@@ -34,23 +36,31 @@ enum FindCommand {
         let results = try locations.finder().find(query, near: near, limit: limit)
         guard !results.isEmpty else { throw CommandFailure("no location found for \"\(query)\"") }
         let annotations = results.map(\.entry.annotation)
-        try AnnotationOutput.write(annotations.map { OutputRecord($0) }, to: destination, title: "Locations for \(query)",
+        try AnnotationOutput.write(annotations.map { OutputRecord($0) }, to: destination,
+                                   title: "Locations for \(query)",
                                    configuration: configuration, console: console) { width in
-            var table = Table(columns: [.init(heading: "TITLE", flexible: true), .init(heading: "WHERE", flexible: true),
-                                        .init(heading: "LATITUDE", alignRight: true), .init(heading: "LONGITUDE", alignRight: true)]
+            var table = Table(columns: [.init(heading: "TITLE", flexible: true),
+                                        .init(heading: "WHERE", flexible: true),
+                                        .init(heading: "LATITUDE", alignRight: true),
+                                        .init(heading: "LONGITUDE", alignRight: true)]
                               + (near == nil ? [] : [.init(heading: "KM", alignRight: true)]))
             table.rows = results.map { result in
                 [result.entry.annotation.title, result.entry.context,
-                 String(format: "%.6f", result.entry.coordinate.latitude), String(format: "%.6f", result.entry.coordinate.longitude)]
+                 String(format: "%.6f", result.entry.coordinate.latitude),
+                 String(format: "%.6f", result.entry.coordinate.longitude)]
                     + (result.distanceKilometres.map { [String(format: "%.1f", $0)] } ?? [])
             }
             return table.render(width: width)
         }
-        if let file = MapOutput.file(parsed, defaultName: "photomap-find-\(HTML.fileName(for: SearchTextSlug.slug(query))).html") {
+        let defaultName = "photomap-find-\(HTML.fileName(for: SearchTextSlug.slug(query))).html"
+        if let file = MapOutput.file(parsed, defaultName: defaultName) {
             // Locations come from the gazetteer too, whatever the source.
-            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration, console: console, alsoFrom: [.geonames])
+            let (builder, writer) = try MapOutput.builder(for: file,
+                                                          images: configuration.makeThumbnailCache(console: console),
+                                                          configuration: configuration, alsoFrom: [.geonames])
             try builder.writeAssets()
-            try builder.writeAnnotationsPage(at: file.lastPathComponent, title: annotations[0].title, subtitle: annotations[0].subtitle,
+            try builder.writeAnnotationsPage(at: file.lastPathComponent, title: annotations[0].title,
+                                             subtitle: annotations[0].subtitle,
                                              annotations: annotations, focus: annotations[0].coordinate)
             MapOutput.report(file, writer: writer, console: console)
         }

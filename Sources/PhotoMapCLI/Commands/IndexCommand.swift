@@ -35,12 +35,15 @@ enum IndexCommand {
             LocalIndex.delete(file)
             let index = try locations.index()
             // Flickr's answers kept in the cache were fetched: they belong in the index too.
-            let kept = ResponseCache(directory: configuration.cacheDirectory.appendingPathComponent("api"), timeToLive: .infinity)
+            let kept = ResponseCache(directory: configuration.cacheDirectory.appendingPathComponent("api"),
+                                     timeToLive: .infinity)
             let fetched = kept.recordedListings()
-            try CatalogIndexer(index: index, adapter: configuration.adapter).add(places: fetched.places, photos: fetched.photos)
+            try CatalogIndexer(index: index).add(places: configuration.adapter.annotated(fetched.places),
+                                                 photos: configuration.adapter.annotated(fetched.photos))
             console.print("indexed \(try index.count()) records in \(file.path)")
         case .stats:
-            console.print("\(try locations.index().count()) records in \(LocalIndex.file(in: configuration.cacheDirectory).path)")
+            let file = LocalIndex.file(in: configuration.cacheDirectory)
+            console.print("\(try locations.index().count()) records in \(file.path)")
         }
     }
 }

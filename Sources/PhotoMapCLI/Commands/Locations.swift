@@ -18,16 +18,19 @@ final class Locations {
     }
 
     /// `--near LAT,LON|NAME`.
-    static let nearOption = OptionSpec.value("near", .text("LAT,LON|NAME"), "favour (find) or search around this point or place")
+    static let nearOption = OptionSpec.value("near", .text("LAT,LON|NAME"),
+                                             "favour (find) or search around this point or place")
 
     /// The offline gazetteer: GeoNames cities, the catalog's places and landmarks, through its index
     /// in the cache folder (made on first use, and again when a file changes).
-    private static func openGazetteer(environment: [String: String], cacheDirectory: URL) throws -> any GazetteerLookup {
+    private static func openGazetteer(environment: [String: String],
+                                      cacheDirectory: URL) throws -> any GazetteerLookup {
         guard let fixtures = FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv"),
               let catalog = FixtureSource.locateCatalog(environment: environment) else {
             throw LocationError.gazetteerMissing("Fixtures/gazetteer/cities.tsv")
         }
-        return try GazetteerIndex.lookup(for: GazetteerSources(folder: fixtures.appendingPathComponent("gazetteer"), catalog: catalog),
+        return try GazetteerIndex.lookup(for: GazetteerSources(folder: fixtures.appendingPathComponent("gazetteer"),
+                                                               catalog: catalog),
                                          in: cacheDirectory)
     }
 
@@ -37,8 +40,9 @@ final class Locations {
         if let madeFinder { return madeFinder }
         let online = configuration.source == .flickr && !configuration.offline
         let environment = configuration.environment, cacheDirectory = configuration.cacheDirectory
-        let finder = LocationFinder(gazetteer: { try Self.openGazetteer(environment: environment, cacheDirectory: cacheDirectory) },
-                                    places: online ? try configuration.makeSource(console: console) as? any PlaceFinding : nil)
+        let finder = LocationFinder(
+            gazetteer: { try Self.openGazetteer(environment: environment, cacheDirectory: cacheDirectory) },
+            places: online ? try configuration.makeSource(console: console) as? any PlaceFinding : nil)
         madeFinder = finder
         return finder
     }
@@ -47,8 +51,7 @@ final class Locations {
     func search() throws -> PhotoSearch {
         let online = configuration.source == .flickr && !configuration.offline
         return PhotoSearch(index: LocalIndex.file(in: configuration.cacheDirectory),
-                           online: online ? try configuration.makeSource(console: console) as? any PhotoSearching : nil,
-                           adapter: configuration.adapter)
+                           online: online ? try configuration.makeSource(console: console) as? any PhotoSearching : nil)
     }
 
     /// `--near`: a "lat,lon" pair, or a name geocoded to its best location.
@@ -67,7 +70,7 @@ final class Locations {
     func index() throws -> LocalIndex {
         let index = try LocalIndex(file: LocalIndex.file(in: configuration.cacheDirectory))
         if let catalog = FixtureSource.locateCatalog(environment: configuration.environment) {
-            try CatalogIndexer(index: index, adapter: configuration.adapter)
+            try CatalogIndexer(index: index)
                 .ensureCatalog(FixtureSource(catalog: catalog), catalog: catalog) {
                     try finder().gazetteer().landmarks()
                 }

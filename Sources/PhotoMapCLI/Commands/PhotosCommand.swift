@@ -24,34 +24,53 @@ enum PhotosCommand {
         let destination = try AnnotationOutput.destination(parsed)
         let source = try configuration.makeSource(console: console)
         let listing = try source.photos(inPlace: placeID, limit: limit)
-        let prefetched = parsed.has("prefetch")
-            ? try Prefetcher.run(listing.items, cache: configuration.makeThumbnailCache(console: console), console: console) : nil
-        try write(listing, to: destination, title: "Photos of \(placeID)", configuration: configuration, console: console,
-                  footer: "\(listing.items.count)\(listing.total.map { " of \($0)" } ?? "") photos")
+        let photos = listing.items
+        // One thumbnail cache for the prefetch and the page, made only when one of them is asked for.
+        let prefetch = parsed.has("prefetch")
+        let cache = prefetch || parsed.value("map") != nil
+            ? try configuration.makeThumbnailCache(console: console) : nil
+        let prefetched = try cache.flatMap { prefetch ? try Prefetcher.run(photos, cache: $0, console: console) : nil }
+        try write(listing, to: destination, title: "Photos of \(placeID)", configuration: configuration,
+                  console: console, footer: "\(photos.count)\(listing.total.map { " of \($0)" } ?? "") photos")
         try Prefetcher.check(prefetched)
-        if let file = MapOutput.file(parsed, defaultName: "photomap-photos-\(HTML.fileName(for: placeID)).html") {
-            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration, console: console)
-            try MapOutput.prefetchImages(listing.items, cache: builder.cache, console: console)
+        let defaultName = "photomap-photos-\(HTML.fileName(for: placeID)).html"
+        if let cache, let file = MapOutput.file(parsed, defaultName: defaultName) {
+            let (builder, writer) = try MapOutput.builder(for: file, images: cache, configuration: configuration)
+            try MapOutput.prefetchImages(photos, cache: cache, console: console)
             try builder.writeAssets()
-            // The page is titled with the place's name when the top places know it.
-            let place = (try? source.topPlaces().items.first { $0.id == placeID }).map(configuration.adapter.annotation(for:))
+            let place = placeName(placeID, from: source, configuration: configuration, console: console)
             try builder.writePhotosPage(at: file.lastPathComponent, title: place?.title ?? "Photos of \(placeID)",
-                                        subtitle: "\(listing.items.count) photos" + (place.map { " · \($0.subtitle)" } ?? ""),
-                                        photos: listing.items, back: nil, defaultView: "map")
+                                        subtitle: "\(photos.count) photos" + (place.map { " · \($0.subtitle)" } ?? ""),
+                                        photos: listing.entries, back: nil, defaultView: "map")
             MapOutput.report(file, writer: writer, console: console)
         }
     }
 
-    /// Writes photos as `photos` does: warnings for skipped records, then a table (id, title,
-    /// description, date taken, coordinate) or an open format, to the terminal or a file.
+    /// The place's annotation, to title its page, when the source tells about places (flickr.places.getInfo);
+    /// a failure costs the page its name only, with a warning.
+    static func placeName(_ placeID: String, from source: any PhotoSource, configuration: Configuration,
+                          console: Console) -> Annotation? {
+        guard let places = source as? any PlaceDescribing else { return nil }
+        do {
+            return configuration.adapter.annotation(for: try places.placeInfo(placeID))
+        } catch {
+            console.warn("the page is not titled with the place's name: \(error)")
+            return nil
+        }
+    }
+
+    /// Writes photos as `photos` does, by the annotations the listing came with: warnings for skipped
+    /// records, then a table (id, title, description, date taken, coordinate) or an open format, to the
+    /// terminal or a file.
     static func write(_ listing: Listing<Photo>, to destination: AnnotationOutput.Destination, title: String,
                       configuration: Configuration, console: Console, footer: String) throws {
         for line in listing.skipped { console.warn("skipped \(line)") }
-        let annotations = listing.items.map(configuration.adapter.annotation(for:))
-        try AnnotationOutput.write(annotations.map { OutputRecord($0) }, to: destination, title: title, configuration: configuration,
-                                   console: console) { width in
-            AnnotationOutput.table(annotations, columns: [.init(heading: "PHOTO ID"), .init(heading: "TITLE", flexible: true),
-                                                          .init(heading: "DESCRIPTION", flexible: true), .init(heading: "TAKEN")],
+        let annotations = listing.entries.map(\.annotation)
+        try AnnotationOutput.write(annotations.map { OutputRecord($0) }, to: destination, title: title,
+                                   configuration: configuration, console: console) { width in
+            AnnotationOutput.table(annotations,
+                                   columns: [.init(heading: "PHOTO ID"), .init(heading: "TITLE", flexible: true),
+                                             .init(heading: "DESCRIPTION", flexible: true), .init(heading: "TAKEN")],
                                    width: width, footer: footer) {
                 [$0.id, $0.title, $0.subtitle, String(($0.dateTaken ?? "").prefix(10))]
             }
@@ -60,5 +79,6 @@ enum PhotosCommand {
 
     /// `--limit N`.
     static let limitOption = OptionSpec.value("limit", .integer("N", 1...FixtureSource.maximumResults),
-                                              "at most N photos (Flickr gives at most \(FlickrSource.maximumResults))", default: "100")
+                                              "at most N photos (Flickr gives at most \(FlickrSource.maximumResults))",
+                                              default: "100")
 }

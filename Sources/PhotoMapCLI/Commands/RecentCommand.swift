@@ -16,14 +16,18 @@ enum RecentCommand {
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let destination = try AnnotationOutput.destination(parsed)
         let photos = try RecentPhotos(cacheDirectory: configuration.cacheDirectory).photos()
-        try PhotosCommand.write(Listing(items: photos), to: destination, title: "Recently viewed", configuration: configuration,
+        // Kept as records: annotated once here, for the listing and the page.
+        let listing = Listing(entries: configuration.adapter.annotated(photos))
+        try PhotosCommand.write(listing, to: destination, title: "Recently viewed", configuration: configuration,
                                 console: console, footer: "\(photos.count) recently viewed photos")
         if let file = MapOutput.file(parsed, defaultName: "photomap-recent.html") {
-            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration, console: console)
-            try MapOutput.prefetchImages(photos, cache: builder.cache, console: console)
+            let cache = try configuration.makeThumbnailCache(console: console)
+            let (builder, writer) = try MapOutput.builder(for: file, images: cache, configuration: configuration)
+            try MapOutput.prefetchImages(photos, cache: cache, console: console)
             try builder.writeAssets()
-            try builder.writePhotosPage(at: file.lastPathComponent, title: "Recently viewed", subtitle: "\(photos.count) photos",
-                                        photos: photos, back: nil, defaultView: "list")
+            try builder.writePhotosPage(at: file.lastPathComponent, title: "Recently viewed",
+                                        subtitle: "\(photos.count) photos",
+                                        photos: listing.entries, back: nil, defaultView: "list")
             MapOutput.report(file, writer: writer, console: console)
         }
     }

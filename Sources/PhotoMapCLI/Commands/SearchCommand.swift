@@ -32,11 +32,14 @@ enum SearchCommand {
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let queries = parsed.arguments.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard !queries.isEmpty else { throw UsageError("search needs a QUERY, e.g. photomap search bridge --near \"San Francisco\"") }
+        guard !queries.isEmpty else {
+            throw UsageError("search needs a QUERY, e.g. photomap search bridge --near \"San Francisco\"")
+        }
         let radius = parsed.number(radiusOption) ?? 0
         // Flickr refuses a radius of 32 km or more.
         if configuration.source == .flickr && !configuration.offline && radius >= 32 {
-            throw UsageError("--radius must be under 32 km for Flickr's photos.search, not \(parsed.value("radius") ?? "")")
+            throw UsageError("--radius must be under 32 km for Flickr's photos.search, "
+                + "not \(parsed.value("radius") ?? "")")
         }
         let limit = parsed.integer(limitOption) ?? 0
         let destination = try AnnotationOutput.destination(parsed)
@@ -65,18 +68,24 @@ enum SearchCommand {
         finished.wait()
         let answers = found.withLock { $0.compactMap { $0 } }
         // What the other queries found is printed before a failed one ends the run.
-        try write(answers.filter { $0.error == nil }, near: near, to: destination, configuration: configuration, console: console)
+        try write(answers.filter { $0.error == nil }, near: near, to: destination, configuration: configuration,
+                  console: console)
         if let failure = answers.first(where: { $0.error != nil }), let error = failure.error { throw error }
         if answers.allSatisfy({ $0.hits.isEmpty }) {
             throw CommandFailure("nothing found for \(queries.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
-        if let file = MapOutput.file(parsed, defaultName: "photomap-search-\(SearchTextSlug.slug(queries.joined(separator: " "))).html") {
+        let defaultName = "photomap-search-\(SearchTextSlug.slug(queries.joined(separator: " "))).html"
+        if let file = MapOutput.file(parsed, defaultName: defaultName) {
             let annotations = answers.flatMap { $0.hits.map(\.annotation) }
             // The local index holds the embedded catalog beside what was fetched.
-            let (builder, writer) = try MapOutput.builder(for: file, configuration: configuration, console: console, alsoFrom: online ? [] : [.catalog])
+            let (builder, writer) = try MapOutput.builder(for: file,
+                                                          images: configuration.makeThumbnailCache(console: console),
+                                                          configuration: configuration,
+                                                          alsoFrom: online ? [] : [.catalog])
             try builder.writeAssets()
             try builder.writeAnnotationsPage(at: file.lastPathComponent, title: queries.joined(separator: ", "),
-                                             subtitle: "\(annotations.count) results", annotations: annotations, focus: nil)
+                                             subtitle: "\(annotations.count) results", annotations: annotations,
+                                             focus: nil)
             MapOutput.report(file, writer: writer, console: console)
         }
     }
@@ -88,18 +97,22 @@ enum SearchCommand {
             answer.hits.map { hit in
                 OutputRecord(hit.annotation, extras: [
                     .init("query", .text(answer.query)),
-                    .init("distanceKm", near == nil ? .null : .number((hit.distanceKilometres * 1000).rounded() / 1000)),
+                    .init("distanceKm",
+                          near == nil ? .null : .number((hit.distanceKilometres * 1000).rounded() / 1000)),
                 ])
             }
         }
         try AnnotationOutput.write(records, to: destination, title: answers.map(\.query).joined(separator: ", "),
-                                   extraFields: ["query", "distanceKm"], configuration: configuration, console: console) { width in
+                                   extraFields: ["query", "distanceKm"], configuration: configuration,
+                                   console: console) { width in
             answers.flatMap { answer in
                 var lines = ["\(answer.query): \(answer.hits.count) result\(answer.hits.count == 1 ? "" : "s")"]
                 guard !answer.hits.isEmpty else { return lines }
                 var table = Table(columns: [.init(heading: "KIND"), .init(heading: "TITLE", flexible: true),
-                                            .init(heading: "SUBTITLE", flexible: true), .init(heading: "KM", alignRight: true),
-                                            .init(heading: "LATITUDE", alignRight: true), .init(heading: "LONGITUDE", alignRight: true)])
+                                            .init(heading: "SUBTITLE", flexible: true),
+                                            .init(heading: "KM", alignRight: true),
+                                            .init(heading: "LATITUDE", alignRight: true),
+                                            .init(heading: "LONGITUDE", alignRight: true)])
                 table.rows = answer.hits.map { hit in
                     [hit.annotation.kind.rawValue, hit.annotation.title, hit.annotation.subtitle,
                      near == nil ? "" : String(format: "%.1f", hit.distanceKilometres),
@@ -113,8 +126,10 @@ enum SearchCommand {
     }
 
     /// `--radius KM`: above 0 (half the Earth's circumference at most).
-    static let radiusOption = OptionSpec.value("radius", .number("KM", 0.001...20_000), "the search radius around --near", default: "5")
+    static let radiusOption = OptionSpec.value("radius", .number("KM", 0.001...20_000),
+                                               "the search radius around --near", default: "5")
     /// `--limit N`.
-    static let limitOption = OptionSpec.value("limit", .integer("N", 1...FixtureSource.maximumResults), "at most N results per query",
+    static let limitOption = OptionSpec.value("limit", .integer("N", 1...FixtureSource.maximumResults),
+                                              "at most N results per query",
                                               default: "100")
 }

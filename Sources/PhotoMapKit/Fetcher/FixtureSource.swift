@@ -3,23 +3,27 @@ import Foundation
 /// The embedded catalog as a photo source: no network, no API key.
 /// Its image URLs name Flickr's image host; with another host configured (a local mirror of
 /// `Fixtures/images`), they are rewritten to it.
-public struct FixtureSource: PhotoSource {
+public struct FixtureSource: PhotoSource, PlaceDescribing {
     /// The most photos one listing of the catalog gives.
     public static let maximumResults = 1_000_000
 
     private let source: FlickrSource
-    private let imageHost: ImageHost
 
     /// Creates a source over the catalog folder, serving images from `imageHost`.
     public init(catalog: URL, imageHost: ImageHost = .flickr) {
         // The embedded catalog has no 4,000-result cap: generated catalogs test larger places.
-        self.source = FlickrSource(transport: FixtureTransport(catalog: catalog), resultCap: Self.maximumResults)
-        self.imageHost = imageHost
+        source = FlickrSource(transport: FixtureTransport(catalog: catalog), resultCap: Self.maximumResults,
+                              adapter: AnnotationAdapter(imageHost: imageHost), imageMirror: imageHost)
     }
 
     /// The catalog's top places.
     public func topPlaces() throws -> Listing<Place> {
         try source.topPlaces()
+    }
+
+    /// One of the catalog's places, answered as flickr.places.getInfo answers.
+    public func placeInfo(_ placeID: String) throws -> Place {
+        try source.placeInfo(placeID)
     }
 
     /// The licences the catalog's photos carry: its copy of Flickr's list.
@@ -29,9 +33,7 @@ public struct FixtureSource: PhotoSource {
 
     /// The catalog's photos of a place, image URLs on the configured host.
     public func photos(inPlace placeID: String, limit: Int) throws -> Listing<Photo> {
-        var listing = try source.photos(inPlace: placeID, limit: limit)
-        listing.items = listing.items.map { $0.rehosted(on: imageHost) }
-        return listing
+        try source.photos(inPlace: placeID, limit: limit)
     }
 
     /// The catalog folder: `$PHOTOMAP_FIXTURES`, else `Fixtures/catalog` in a folder above the
@@ -41,18 +43,22 @@ public struct FixtureSource: PhotoSource {
         if let explicit = environment["PHOTOMAP_FIXTURES"], !explicit.isEmpty {
             return URL(fileURLWithPath: explicit)
         }
-        return locateFixtures(containing: "catalog/top-places.json", executable: executable)?.appendingPathComponent("catalog")
+        return locateFixtures(containing: "catalog/top-places.json",
+                              executable: executable)?.appendingPathComponent("catalog")
     }
 
     /// The `Fixtures` folder holding `file`, in a folder above the executable or the current directory.
-    public static func locateFixtures(containing file: String, executable: String = CommandLine.arguments.first ?? "") -> URL? {
+    public static func locateFixtures(containing file: String,
+                                      executable: String = CommandLine.arguments.first ?? "") -> URL? {
         let executableFolder = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
         let currentFolder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         for start in [executableFolder, currentFolder] {
             var folder = start.standardizedFileURL
             while true {
                 let fixtures = folder.appendingPathComponent("Fixtures")
-                if FileManager.default.fileExists(atPath: fixtures.appendingPathComponent(file).path) { return fixtures }
+                if FileManager.default.fileExists(atPath: fixtures.appendingPathComponent(file).path) {
+                    return fixtures
+                }
                 let parent = folder.deletingLastPathComponent()
                 if parent.path == folder.path { break }
                 folder = parent

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Answers Flickr API calls from the embedded catalog, recorded exactly as Flickr's REST API answers:
-/// `top-places.json` for flickr.places.getTopPlacesList, `licenses.json` for flickr.photos.licenses.getInfo
+/// `top-places.json` for flickr.places.getTopPlacesList (and, one place of it, flickr.places.getInfo),
+/// `licenses.json` for flickr.photos.licenses.getInfo
 /// and `photos/{place_id}/page-{n}.json` for flickr.photos.search by place, re-paged to the requested
 /// `per_page` as Flickr would. The pages were recorded without `media=photos`: they hold a few videos,
 /// which `FlickrSource` leaves out.
@@ -21,6 +22,8 @@ public struct FixtureTransport: FlickrTransport {
         switch method {
         case "flickr.places.getTopPlacesList":
             return try read(catalog.appendingPathComponent("top-places.json"))
+        case "flickr.places.getInfo":
+            return try placeInfo(placeID: parameters["place_id"] ?? "")
         case "flickr.photos.licenses.getInfo":
             let file = catalog.appendingPathComponent("licenses.json")
             guard FileManager.default.fileExists(atPath: file.path) else {
@@ -38,13 +41,37 @@ public struct FixtureTransport: FlickrTransport {
         }
     }
 
+    /// The top place with this id as flickr.places.getInfo answers it: `{"place": {…}, "stat": "ok"}`,
+    /// the full name as `name` (a list's `_content`); an id the catalog lacks fails as Flickr's does.
+    private func placeInfo(placeID: String) throws -> Data {
+        guard !placeID.isEmpty else { return Self.failure(code: 1, message: "Required parameter missing") }
+        let file = catalog.appendingPathComponent("top-places.json")
+        let answer = try? JSONSerialization.jsonObject(with: try read(file)) as? [String: Any]
+        guard let places = (answer?["places"] as? [String: Any])?["place"] as? [[String: Any]] else {
+            throw FlickrError.catalogUnreadable(path: file.path, reason: "not JSON with a places.place list")
+        }
+        guard var place = places.first(where: { $0["place_id"] as? String == placeID }) else {
+            return Self.failure(code: 2, message: "Not a valid Places ID")
+        }
+        place["name"] = place.removeValue(forKey: "_content")
+        place["photo_count"] = nil
+        guard let data = try? JSONSerialization.data(withJSONObject: ["place": place, "stat": "ok"]) else {
+            throw FlickrError.catalogUnreadable(path: file.path,
+                                                reason: "place \(placeID) is not JSON Flickr would send")
+        }
+        return data
+    }
+
     private func photosPage(placeID: String, page: Int, perPage: Int) throws -> Data {
         // A place id is a folder name: refuse anything that could step out of the catalog.
-        guard !placeID.isEmpty, placeID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "@") }) else {
+        guard !placeID.isEmpty,
+              placeID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "@") })
+        else {
             throw FlickrError.unknownPlace(placeID)
         }
         let photos = try placePhotos.value(for: placeID) { try recordedPhotos(placeID: placeID) }
-        return PhotosPage.answer(photos, page: page, perPage: min(max(perPage, 1), FlickrSource.maximumPerPage), total: photos.count)
+        return PhotosPage.answer(photos, page: page, perPage: min(max(perPage, 1), FlickrSource.maximumPerPage),
+                                 total: photos.count)
     }
 
     /// Every photo record of a place as its recorded JSON bytes, concatenated from its recorded pages.

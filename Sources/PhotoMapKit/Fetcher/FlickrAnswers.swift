@@ -24,7 +24,8 @@ struct FlickrAnswer<Part> {
 
     /// Reads `json` (JSONP already unwrapped): `stat`, `code`, `message`, and the method's part `key`
     /// by `readPart`. Throws only when the text is not JSON.
-    static func read(_ json: Data, key: AnswerMember?, part readPart: (inout JSONReader) throws -> AnswerPart<Part>) throws -> FlickrAnswer {
+    static func read(_ json: Data, key: AnswerMember?,
+                     part readPart: (inout JSONReader) throws -> AnswerPart<Part>) throws -> FlickrAnswer {
         var answer = FlickrAnswer()
         try JSONReader.read(json) { reader in
             guard try reader.nextKind() == .object else {
@@ -36,7 +37,7 @@ struct FlickrAnswer<Part> {
                 case .stat: answer.stat = try reader.string()
                 case .code: answer.code = try reader.optionalLenient()
                 case .message: answer.message = try reader.string()
-                case .places, .photos, .licenses: if member == key { answer.part = try readPart(&reader) }
+                case .places, .photos, .licenses, .place: if member == key { answer.part = try readPart(&reader) }
                 }
             }
         }
@@ -46,7 +47,7 @@ struct FlickrAnswer<Part> {
 
 /// The members of an answer photomap reads: the status, and each method's part.
 enum AnswerMember: Int, JSONMember {
-    case stat, code, message, places, photos, licenses
+    case stat, code, message, places, photos, licenses, place
     static let lookup = JSONKeyLookup(AnswerMember.self)
 }
 
@@ -113,7 +114,14 @@ enum PlacesAnswer {
         static let lookup = JSONKeyLookup(Member.self)
     }
 
-    static func read(_ reader: inout JSONReader) throws -> AnswerPart<Listing<Place>> {
+    /// The places of one answer, the total Flickr counts, and the records skipped.
+    struct Page {
+        var places: [Place]
+        var total: Int?
+        var skipped: [String]
+    }
+
+    static func read(_ reader: inout JSONReader) throws -> AnswerPart<Page> {
         var total: LenientValue?
         var places: AnswerPart<(records: [Place], skipped: [String])> = .read(([], []))
         let problem = try reader.fields(of: "places", Member.self) { member, reader in
@@ -124,15 +132,17 @@ enum PlacesAnswer {
         }
         if let problem { return .malformed(problem) }
         guard case let .read((items, skipped)) = places else { return places.failed() }
-        return .read(Listing(items: items, total: total?.int, skipped: skipped))
+        return .read(Page(places: items, total: total?.int, skipped: skipped))
     }
 
     private enum Field: Int, JSONMember {
-        case place_id, woeid, latitude, longitude, place_url, place_type, place_type_id, photo_count, _content, woe_name, timezone
+        case place_id, woeid, latitude, longitude, place_url, place_type, place_type_id, photo_count
+        case _content, name, woe_name, timezone
         static let lookup = JSONKeyLookup(Field.self)
     }
 
-    /// One place; its `place_id` must be a string.
+    /// One place; its `place_id` must be a string. Its full name is `_content` in lists, `name` in
+    /// flickr.places.getInfo's `place` (whose hierarchy and shape data are stepped over).
     static func place(_ reader: inout JSONReader) throws -> AnswerPart<Place> {
         var id: String??
         var values = [LenientValue?](repeating: nil, count: Field.allCases.count)
@@ -147,10 +157,13 @@ enum PlacesAnswer {
         guard let id = present else { return .malformed("place_id: expected a string") }
         let value = { (field: Field) in values[field.rawValue] }
         let text = { (field: Field) in value(field)?.text }
-        return .read(Place(id: id, woeid: text(.woeid) ?? "", fullName: text(._content) ?? text(.woe_name) ?? "",
+        return .read(Place(id: id, woeid: text(.woeid) ?? "",
+                           fullName: text(._content) ?? text(.name) ?? text(.woe_name) ?? "",
                            shortName: text(.woe_name) ?? "",
-                           coordinate: .flickr(latitude: value(.latitude)?.double, longitude: value(.longitude)?.double),
-                           url: text(.place_url) ?? "", type: text(.place_type) ?? "", typeID: value(.place_type_id)?.int,
+                           coordinate: .flickr(latitude: value(.latitude)?.double,
+                                               longitude: value(.longitude)?.double),
+                           url: text(.place_url) ?? "", type: text(.place_type) ?? "",
+                           typeID: value(.place_type_id)?.int,
                            photoCount: value(.photo_count)?.int, timezone: text(.timezone) ?? ""))
     }
 }
@@ -188,7 +201,8 @@ enum PhotosAnswer {
 
     /// The fields of a record photomap reads (the listing extras).
     private enum Field: Int, JSONMember {
-        case id, owner, pathalias, secret, server, title, description, ownername, datetaken, datetakenunknown, license, media, tags
+        case id, owner, pathalias, secret, server, title, description, ownername, datetaken, datetakenunknown
+        case license, media, tags
         case latitude, longitude, place_id
         case url_sq, width_sq, height_sq, url_q, width_q, height_q, url_m, width_m, height_m
         static let lookup = JSONKeyLookup(Field.self)
@@ -236,7 +250,8 @@ enum PhotosAnswer {
                 guard try reader.nextKind() == .object else { return description = try reader.lenientText() }
                 var content = ""
                 // An object that cannot be read is no description, not a lost record.
-                if try reader.fields(of: "description", ContentMember.self, { _, reader in content = try reader.lenientText() }) == nil {
+                if try reader.fields(of: "description", ContentMember.self,
+                                     { _, reader in content = try reader.lenientText() }) == nil {
                     description = content
                 }
             default:
@@ -257,17 +272,20 @@ enum PhotosAnswer {
             references[size] = ImageReference(url: url, width: fields.width?.int, height: fields.height?.int)
         }
         let licenseID = text(.license).trimming(.whitespaces)
-        let photo = Photo(id: id.text, owner: text(.owner), pathAlias: text(.pathalias), secret: text(.secret), server: text(.server),
+        let photo = Photo(id: id.text, owner: text(.owner), pathAlias: text(.pathalias), secret: text(.secret),
+                          server: text(.server),
                           title: text(.title), descriptionHTML: description, ownerName: text(.ownername),
                           dateTaken: knownDateTaken(value(.datetaken)?.text, unknown: value(.datetakenunknown)),
                           tags: text(.tags).split(separator: " ").map(String.init),
                           coordinate: .flickr(latitude: value(.latitude)?.double, longitude: value(.longitude)?.double),
-                          placeID: text(.place_id), images: references, license: licenseID.isEmpty ? nil : License(id: licenseID))
+                          placeID: text(.place_id), images: references,
+                          license: licenseID.isEmpty ? nil : License(id: licenseID))
         // A record without `media` (an answer recorded without the extra) is taken for a photo.
         return .read((photo, text(.media).isEmpty || text(.media) == "photo"))
     }
 
-    private static func writable(_ path: KeyPath<ImageFields, LenientValue?>) -> WritableKeyPath<ImageFields, LenientValue?> {
+    private static func writable(_ path: KeyPath<ImageFields, LenientValue?>)
+        -> WritableKeyPath<ImageFields, LenientValue?> {
         path == \ImageFields.url ? \.url : path == \ImageFields.width ? \.width : \.height
     }
 
@@ -333,10 +351,12 @@ enum LicensesAnswer {
     static func license(_ reader: inout JSONReader) throws -> AnswerPart<License> {
         var values = [LenientValue?](repeating: nil, count: Field.allCases.count)
         if let problem = try reader.fields(of: "license", Field.self, { field, reader in
-            values[field.rawValue] = field == .id ? LenientValue(text: try reader.lenientText()) : try reader.optionalLenient()
+            values[field.rawValue] = field == .id ? LenientValue(text: try reader.lenientText())
+                                                  : try reader.optionalLenient()
         }) { return .malformed(recordProblem(problem, "license")) }
         guard let id = values[Field.id.rawValue] else { return .malformed("missing field \"id\"") }
-        return .read(License(id: id.text, name: values[Field.name.rawValue]?.text ?? "", url: values[Field.url.rawValue]?.text))
+        return .read(License(id: id.text, name: values[Field.name.rawValue]?.text ?? "",
+                             url: values[Field.url.rawValue]?.text))
     }
 }
 

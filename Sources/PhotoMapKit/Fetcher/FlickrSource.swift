@@ -1,10 +1,12 @@
 import Foundation
 
-/// Places and photos through Flickr's API methods, over any transport (REST or the embedded catalog).
+/// Places and photos through Flickr's API methods, over any transport (REST or the embedded catalog):
+/// each listing decoded, its records annotated once by `adapter`, then told to the recorder.
 public struct FlickrSource: PhotoSource {
     /// The extras a listing asks flickr.photos.search for: what a page shows (owner, licence, the path
     /// alias of the photo's page on Flickr), and `media`, so a video that slips through is known.
-    public static let listingExtras = "description,license,geo,date_taken,owner_name,path_alias,tags,media,url_sq,url_q,url_m"
+    public static let listingExtras =
+        "description,license,geo,date_taken,owner_name,path_alias,tags,media,url_sq,url_q,url_m"
     /// Flickr's largest page.
     public static let maximumPerPage = 500
     /// Flickr's largest page for geo queries (place_id, bbox, lat/lon).
@@ -13,6 +15,10 @@ public struct FlickrSource: PhotoSource {
     public static let maximumResults = 4_000
 
     private let transport: any FlickrTransport
+    /// Annotates each listing's records as they arrive.
+    private let adapter: AnnotationAdapter
+    /// Where the images on Flickr's host are mirrored (the embedded catalog with `--image-host`).
+    private let imageMirror: ImageHost?
     /// The most results one query gives: Flickr's 4,000, or more for the embedded catalog.
     let resultCap: Int
     /// Told of every listing fetched.
@@ -22,11 +28,15 @@ public struct FlickrSource: PhotoSource {
     /// flickr.photos.licenses.getInfo, asked once per source.
     private let licenseNames = Memo<[String: License]>()
 
-    /// Creates a source over `transport`; `recorder` is told of every listing.
+    /// Creates a source over `transport`, annotating with `adapter`, photos' images on Flickr's host moved
+    /// to `imageMirror` when given; `recorder` is told of every listing.
     public init(transport: any FlickrTransport, resultCap: Int = FlickrSource.maximumResults,
+                adapter: AnnotationAdapter = AnnotationAdapter(), imageMirror: ImageHost? = nil,
                 recorder: (any ListingRecorder)? = nil,
                 fallbackLicenses: @escaping @Sendable () -> [String: License] = { [:] }) {
         self.transport = transport
+        self.adapter = adapter
+        self.imageMirror = imageMirror
         self.resultCap = resultCap
         self.recorder = recorder
         self.fallbackLicenses = fallbackLicenses
@@ -44,18 +54,28 @@ public struct FlickrSource: PhotoSource {
         try places(method: "flickr.places.find", parameters: ["query": query])
     }
 
+    /// One place by its id (flickr.places.getInfo): its names, centre and page, with no listing to
+    /// fetch. An id Flickr does not know fails as Flickr answers it (code 2, "Not a valid Places ID").
+    public func placeInfo(_ placeID: String) throws -> Place {
+        let method = "flickr.places.getInfo"
+        return try decode(method: method, from: transport.call(method: method, parameters: ["place_id": placeID]),
+                          part: .place, PlacesAnswer.place)
+    }
+
     private func places(method: String, parameters: [String: String]) throws -> Listing<Place> {
-        var listing = try decode(method: method, from: transport.call(method: method, parameters: parameters), part: .places,
-                                 PlacesAnswer.read)
-        listing.skipped = listing.skipped.map { "place \($0)" }
-        recorder?.record(places: listing.items, photos: [])
+        let page = try decode(method: method, from: transport.call(method: method, parameters: parameters),
+                              part: .places, PlacesAnswer.read)
+        let listing = Listing(entries: adapter.annotated(page.places), total: page.total,
+                              skipped: page.skipped.map { "place \($0)" })
+        recorder?.record(places: listing.entries, photos: [])
         return listing
     }
 
     /// Flickr's licences by id (flickr.photos.licenses.getInfo).
     public func licenses() throws -> [String: License] {
         let method = "flickr.photos.licenses.getInfo"
-        return try decode(method: method, from: transport.call(method: method, parameters: [:]), part: .licenses, LicensesAnswer.read)
+        return try decode(method: method, from: transport.call(method: method, parameters: [:]), part: .licenses,
+                          LicensesAnswer.read)
     }
 
     /// Up to `limit` photos taken in the place (flickr.photos.search with place_id).
@@ -83,8 +103,8 @@ public struct FlickrSource: PhotoSource {
             parameters["media"] = "photos"
             parameters["per_page"] = String(perPage)
             parameters["page"] = String(page)
-            let answer = try decode(method: method, from: transport.call(method: method, parameters: parameters), part: .photos,
-                                    PhotosAnswer.read)
+            let answer = try decode(method: method, from: transport.call(method: method, parameters: parameters),
+                                    part: .photos, PhotosAnswer.read)
             total = answer.total ?? total
             skipped += answer.skipped.map { "photo on page \(page), \($0)" }
             var added = 0
@@ -111,8 +131,10 @@ public struct FlickrSource: PhotoSource {
             let names = licenseNames.value { (try? licenses()) ?? fallbackLicenses() }
             for index in photos.indices { photos[index].license = photos[index].license?.named(from: names) }
         }
-        recorder?.record(places: [], photos: photos)
-        return Listing(items: photos, total: total, skipped: skipped)
+        if let imageMirror { photos = photos.map { $0.rehosted(on: imageMirror) } }
+        let listing = Listing(entries: adapter.annotated(photos), total: total, skipped: skipped)
+        recorder?.record(places: [], photos: listing.entries)
+        return listing
     }
 
     /// Reads an answer in one pass: JSONP unwrapped, `stat: fail` turned into an error, the method's
@@ -133,7 +155,8 @@ public struct FlickrSource: PhotoSource {
         case ("ok"?, nil):
             throw FlickrError.malformedAnswer(method: method, detail: "missing field \"\(key.rawValue)\"")
         case ("fail"?, _):
-            throw FlickrError.apiFailure(method: method, code: answer.code?.int, message: answer.message ?? "no message")
+            throw FlickrError.apiFailure(method: method, code: answer.code?.int,
+                                         message: answer.message ?? "no message")
         default:
             throw FlickrError.malformedAnswer(method: method, detail: "no \"stat\" field")
         }

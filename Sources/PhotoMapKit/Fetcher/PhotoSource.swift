@@ -6,19 +6,23 @@ public protocol PhotoSource: Sendable {
     func photos(inPlace placeID: String, limit: Int) throws -> Listing<Photo>
 }
 
-/// Records from a source, with what had to be skipped to keep the rest.
+/// Records from a source, each with its annotation (made once, as the listing arrives), with what had
+/// to be skipped to keep the rest. The table, the local index and the pages read `entries`.
 public struct Listing<Item: Sendable>: Sendable {
-    /// The records, in the source's order.
-    public var items: [Item]
-    /// How many the source says exist in all (may exceed `items.count`).
+    /// The records with their annotations, in the source's order.
+    public var entries: [Annotated<Item>]
+    /// How many the source says exist in all (may exceed `entries.count`).
     public var total: Int?
     /// One line per record that could not be read, saying why.
     public var skipped: [String]
 
     /// Creates a listing.
-    public init(items: [Item], total: Int? = nil, skipped: [String] = []) {
-        self.items = items
+    public init(entries: [Annotated<Item>], total: Int? = nil, skipped: [String] = []) {
+        self.entries = entries
         self.total = total
         self.skipped = skipped
     }
+
+    /// The records alone, in the source's order.
+    public var items: [Item] { entries.map(\.record) }
 }

@@ -12,4 +12,11 @@ public protocol PhotoSearching: Sendable {
     func searchPhotos(_ criteria: [String: String], limit: Int) throws -> Listing<Photo>
 }
 
-extension FlickrSource: PlaceFinding, PhotoSearching {}
+/// A source that tells about one place by its id (Flickr's flickr.places.getInfo; the embedded
+/// catalog answers from its own places): a page names a place without listing the top places again.
+public protocol PlaceDescribing: Sendable {
+    /// The place with this id.
+    func placeInfo(_ placeID: String) throws -> Place
+}
+
+extension FlickrSource: PlaceFinding, PhotoSearching, PlaceDescribing {}

@@ -1,13 +1,12 @@
 import Foundation
 
-/// Builds the HTML of photomap's pages from records: the features a list or map shows, list pages,
-/// photo pages. Where links point is `links`' business; what pages say and how they look is the
-/// same whether they are written to disk or served.
+/// Builds the HTML of photomap's pages from annotated records (each shown by the annotation its
+/// listing came with): the features a list or map shows, list pages, photo pages. Where links point
+/// is `links`' business; what pages say and how they look is the same whether they are written to
+/// disk or served.
 public struct PageBuilder<Links: PageLinks> {
     /// Where links point.
     public let links: Links
-    /// Titles and subtitles.
-    public let adapter: AnnotationAdapter
     /// Who the pages' records come from, credited in each page's footer with Flickr's notice.
     public var credits: PageCredits
     /// Where the embedded catalog's images are mirrored (`--image-host` on the catalog): search
@@ -15,24 +14,26 @@ public struct PageBuilder<Links: PageLinks> {
     public var catalogMirror: ImageHost?
 
     /// A builder linking through `links`.
-    public init(links: Links, adapter: AnnotationAdapter, credits: PageCredits) {
+    public init(links: Links, credits: PageCredits) {
         self.links = links
-        self.adapter = adapter
         self.credits = credits
     }
 
     /// The features of places on the page at `path`, each linking to `link(place)` (a site path or a URL).
-    public func features(of places: [Place], on path: String, link: (Place) -> String?) -> [MapData.Feature] {
+    public func features(of places: [AnnotatedPlace], on path: String, link: (Place) -> String?) -> [MapData.Feature] {
         places.map { place in
-            MapData.Feature(adapter.annotation(for: place), thumbnail: nil, link: link(place).flatMap { relative($0, from: path) })
+            MapData.Feature(place.annotation, thumbnail: nil,
+                            link: link(place.record).flatMap { relative($0, from: path) })
         }
     }
 
     /// The features of photos on the page at `path`: each with its square and a link to its page.
-    public func features(of photos: [Photo], on path: String) throws -> [MapData.Feature] {
+    public func features(of photos: [AnnotatedPhoto], on path: String) throws -> [MapData.Feature] {
         try photos.map { photo in
-            MapData.Feature(adapter.annotation(for: photo), thumbnail: try links.image(of: photo, size: .square).map { relative($0, from: path) },
-                            link: relative(links.photoPage(photo), from: path))
+            MapData.Feature(photo.annotation,
+                            thumbnail: try links.image(of: photo.record, size: .square)
+                                .map { relative($0, from: path) },
+                            link: relative(links.photoPage(photo.record), from: path))
         }
     }
 
@@ -42,7 +43,9 @@ public struct PageBuilder<Links: PageLinks> {
         try annotations.map { annotation in
             guard annotation.kind == .photo else { return MapData.Feature(annotation, thumbnail: nil, link: nil) }
             let photo = self.photo(of: annotation)
-            return MapData.Feature(annotation, thumbnail: try links.image(of: photo, size: .square).map { relative($0, from: path) },
+            return MapData.Feature(annotation,
+                                   thumbnail: try links.image(of: photo, size: .square)
+                                       .map { relative($0, from: path) },
                                    link: try links.image(of: photo, size: .medium).map { relative($0, from: path) })
         }
     }
@@ -56,18 +59,20 @@ public struct PageBuilder<Links: PageLinks> {
     /// A page listing `features` at `path`, with a list/map toggle; pre-clustered when `clusters` is
     /// given, centred on `focus` when given (else fitting every annotation).
     public func listPage(at path: String, title: String, subtitle: String, features: [MapData.Feature],
-                         back: (path: String, label: String)?, defaultView: String, clusters: MapData.ClusterIndex? = nil,
-                         focus: Coordinate? = nil) throws -> String {
+                         back: (path: String, label: String)?, defaultView: String,
+                         clusters: MapData.ClusterIndex? = nil, focus: Coordinate? = nil) throws -> String {
         var data = mapData(features, for: path)
         data.clusters = clusters
         data.focus = focus.map { [$0.latitude, $0.longitude] }
-        return try PageRenderer.listPage(title: title, subtitle: subtitle, data: data, links: pageLinks(for: path, back: back),
+        return try PageRenderer.listPage(title: title, subtitle: subtitle, data: data,
+                                         links: pageLinks(for: path, back: back),
                                          defaultView: defaultView, credits: credits)
     }
 
     /// A photo's page at `path`: its medium image, details and a small map.
-    public func photoPage(_ photo: Photo, at path: String, back: (path: String, label: String)?) throws -> String {
-        let annotation = adapter.annotation(for: photo)
+    public func photoPage(_ entry: AnnotatedPhoto, at path: String,
+                          back: (path: String, label: String)?) throws -> String {
+        let (photo, annotation) = (entry.record, entry.annotation)
         let square = try links.image(of: photo, size: .square).map { relative($0, from: path) }
         let image = try links.image(of: photo, size: .medium).map { relative($0, from: path) }
         let data = mapData([MapData.Feature(annotation, thumbnail: square, link: nil)], for: path)
@@ -85,7 +90,8 @@ public struct PageBuilder<Links: PageLinks> {
     }
 
     private func pageLinks(for path: String, back: (path: String, label: String)?) -> PageRenderer.Links {
-        PageRenderer.Links(assets: links.link(from: path, to: links.assets), back: back.map { (links.link(from: path, to: $0.path), $0.label) },
+        PageRenderer.Links(assets: links.link(from: path, to: links.assets),
+                           back: back.map { (links.link(from: path, to: $0.path), $0.label) },
                            servesAPI: links.servesAPI)
     }
 }

@@ -19,18 +19,18 @@ public protocol PageLinks {
     func link(from page: String, to target: String) -> String
 }
 
-/// Links between files of one folder: images placed in from the thumbnail cache (only those it
-/// holds), relative links that work from disk. `prefix` is where the site's own folders go: "" for
-/// `export`, "paris_files/" for a map page written as paris.html.
+/// Links between files of one folder: images placed in from the image store (only those it holds),
+/// relative links that work from disk. `prefix` is where the site's own folders go: "" for `export`,
+/// "paris_files/" for a map page written as paris.html.
 public struct FolderLinks: PageLinks {
     let writer: SiteWriter
-    let cache: ThumbnailCache
+    let images: any ImageStore
     let prefix: String
 
-    /// Links inside `writer`'s folder, images from `cache`.
-    public init(writer: SiteWriter, cache: ThumbnailCache, prefix: String) {
+    /// Links inside `writer`'s folder, images from `images`.
+    public init(writer: SiteWriter, images: any ImageStore, prefix: String) {
         self.writer = writer
-        self.cache = cache
+        self.images = images
         self.prefix = prefix
     }
 
@@ -41,22 +41,22 @@ public struct FolderLinks: PageLinks {
 
     public func photoPage(_ photo: Photo) -> String { prefix + "photos/\(HTML.fileName(for: photo.id)).html" }
 
-    /// The image in the site as `{squares|images}/{cache entry name}.{png|jpg}`: the one placed there
-    /// before when it is still there (even if the cache has evicted it since), else the cache's file
-    /// placed now (`SiteWriter.placeImage`); nil when neither has it.
+    /// The image in the site as `{squares|images}/{image name}.{png|jpg}`: the one placed there before
+    /// when it is still there (even if the store has evicted it since), else the store's file placed
+    /// now (`SiteWriter.placeImage`); nil when neither has it.
     public func image(of photo: Photo, size: PhotoSize) throws -> String? {
-        guard let name = cache.entryName(for: photo, size: size) else { return nil }
+        guard let name = images.imageName(of: photo, size: size) else { return nil }
         let stem = imageStem(name, size: size)
         if let placed = writer.placedImage(stem: stem) { return placed }
-        guard let cached = cache.openCachedImage(for: photo, size: size, countingHit: false) else {
-            // Placed by an export that kept no manifest, and evicted from the cache since.
+        guard let stored = images.localImage(of: photo, size: size) else {
+            // Placed by an export that kept no manifest, and evicted from the store since.
             return ["png", "jpg"].lazy.map { stem + "." + $0 }.first { writer.exists($0) }
         }
-        let path = stem + "." + cached.format.fileExtension
-        return try writer.placeImage(from: cache.store.path(named: cached.name), at: path) ? path : nil
+        let path = stem + "." + stored.fileExtension
+        return try writer.placeImage(from: stored.path, at: path) ? path : nil
     }
 
-    /// Where an image goes in the site, without its extension: `{squares|images}/{cache entry name}`.
+    /// Where an image goes in the site, without its extension: `{squares|images}/{image name}`.
     func imageStem(_ name: String, size: PhotoSize) -> String {
         prefix + "\(size.squareSide == nil ? "images" : "squares")/\(name)"
     }

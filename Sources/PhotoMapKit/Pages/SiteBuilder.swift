@@ -1,7 +1,7 @@
 import Foundation
 
-/// Writes map pages and browsable sites from places and photos: assets, squares and medium images
-/// from the thumbnail cache, list/map pages and photo pages, with relative links only. The pages
+/// Writes map pages and browsable sites from annotated places and photos: assets, squares and medium
+/// images from the image store, list/map pages and photo pages, with relative links only. The pages
 /// themselves are `PageBuilder`'s, linked through `FolderLinks`.
 ///
 /// Every path here is relative to the writer's root. `prefix` is where the site's own folders go:
@@ -10,8 +10,6 @@ import Foundation
 public struct SiteBuilder {
     let writer: SiteWriter
     let assets: PageAssets
-    /// Where the pages' images come from.
-    public let cache: ThumbnailCache
     private let links: FolderLinks
     private var pages: PageBuilder<FolderLinks>
     /// The assets' digest: every page loads them, so a changed asset makes every page again.
@@ -19,13 +17,12 @@ public struct SiteBuilder {
     /// How pages are rendered (`TemplateFingerprint`); pages made by another template are made again.
     public var templateFingerprint = TemplateFingerprint.value
 
-    /// A builder writing through `writer`, its own folders under `prefix`.
-    public init(writer: SiteWriter, assets: PageAssets, cache: ThumbnailCache, adapter: AnnotationAdapter, prefix: String) {
+    /// A builder writing through `writer`, its own folders under `prefix`, images placed from `images`.
+    public init(writer: SiteWriter, assets: PageAssets, images: any ImageStore, prefix: String) {
         self.writer = writer
         self.assets = assets
-        self.cache = cache
-        links = FolderLinks(writer: writer, cache: cache, prefix: prefix)
-        pages = PageBuilder(links: links, adapter: adapter, credits: PageCredits([.catalog]))
+        links = FolderLinks(writer: writer, images: images, prefix: prefix)
+        pages = PageBuilder(links: links, credits: PageCredits([.catalog]))
         assetsVersion = assets.version
     }
 
@@ -56,12 +53,13 @@ public struct SiteBuilder {
     public func photosWithoutImages(_ photos: [Photo]) -> [Photo] {
         photos.filter { photo in
             [PhotoSize.square, .medium].contains { size in
-                cache.entryName(for: photo, size: size).map { writer.placedImage(stem: links.imageStem($0, size: size)) == nil } ?? false
+                links.images.imageName(of: photo, size: size)
+                    .map { writer.placedImage(stem: links.imageStem($0, size: size)) == nil } ?? false
             }
         }
     }
 
-    /// Places the photos' squares and medium images from the cache in the site (those it holds).
+    /// Places the photos' squares and medium images from the store in the site (those it holds).
     public func placeImages(of photos: [Photo]) throws {
         for photo in photos {
             for size in [PhotoSize.square, .medium] { _ = try links.image(of: photo, size: size) }
@@ -73,13 +71,13 @@ public struct SiteBuilder {
 
     /// Writes a page listing places at `path`; each place links to `link(place)` (a site path or a URL).
     /// Like every page of a site, it is written only when what it is made from changed.
-    public func writePlacesPage(at path: String, title: String, subtitle: String, places: [Place],
+    public func writePlacesPage(at path: String, title: String, subtitle: String, places: [AnnotatedPlace],
                                 back: (path: String, label: String)?, defaultView: String,
                                 link: (Place) -> String?) throws {
         let inputs = pageInputs(path, title: title, subtitle: subtitle, back: back, defaultView: defaultView)
         for place in places {
-            place.addFields(to: inputs)
-            inputs.add(link(place))
+            place.record.addFields(to: inputs)
+            inputs.add(link(place.record))
         }
         try writer.writePage(path, inputs: inputs) {
             try pages.listPage(at: path, title: title, subtitle: subtitle, features: pages.features(of: places, on: path, link: link),
@@ -88,14 +86,15 @@ public struct SiteBuilder {
     }
 
     /// Writes a page for each photo, then the page listing them at `path` (so that a page exists
-    /// before any page links to it); squares and medium images are placed from the cache (already
+    /// before any page links to it); squares and medium images are placed from the store (already
     /// prefetched, ideally). Pages whose records, images and templates did not change are skipped
     /// unread: editing one photo's title rewrites its page and the lists that show it, nothing else.
-    public func writePhotosPage(at path: String, title: String, subtitle: String, photos: [Photo],
+    public func writePhotosPage(at path: String, title: String, subtitle: String, photos: [AnnotatedPhoto],
                                 back: (path: String, label: String)?, defaultView: String) throws {
         let shared = sharedInputs()
         let listInputs = pageInputs(path, title: title, subtitle: subtitle, back: back, defaultView: defaultView, shared: shared)
-        for photo in photos {
+        for entry in photos {
+            let photo = entry.record
             let digest = photo.inputDigest
             let square = try links.image(of: photo, size: .square)
             let pagePath = links.photoPage(photo)
@@ -105,7 +104,9 @@ public struct SiteBuilder {
                 inputs.add(digest: digest)
                 inputs.add(square)
                 inputs.add(try links.image(of: photo, size: .medium))
-                try writer.writePage(pagePath, inputs: inputs) { try pages.photoPage(photo, at: pagePath, back: (path, title)) }
+                try writer.writePage(pagePath, inputs: inputs) {
+                    try pages.photoPage(entry, at: pagePath, back: (path, title))
+                }
             }
             listInputs.add(digest: digest)
             listInputs.add(square)
@@ -122,10 +123,10 @@ public struct SiteBuilder {
         }
     }
 
-    /// The digest of what every page of the site shares: templates, assets, credits, image hosts, clustering.
+    /// The digest of what every page of the site shares: templates, assets, credits, image mirror, clustering.
+    /// (Image hosts show in the image names a page links, which each page's inputs hold.)
     private func sharedInputs() -> [UInt8] {
-        let inputs = PageInputs(templateFingerprint, assetsVersion, links.prefix, pages.adapter.imageHost.base,
-                                cache.configuration.imageHost.base)
+        let inputs = PageInputs(templateFingerprint, assetsVersion, links.prefix)
         inputs.add(catalogMirror?.base)
         for line in pages.credits.lines { inputs.add(line) }
         inputs.add(clusterThreshold)

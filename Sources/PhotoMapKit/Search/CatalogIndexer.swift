@@ -1,27 +1,27 @@
 import Foundation
 
 /// Fills the local index: with the embedded catalog (every place, photo and landmark) once per
-/// catalog version, and with whatever a command fetched.
+/// catalog version, and with whatever a command fetched, each record shown by its listing's annotation.
 public struct CatalogIndexer {
     let index: LocalIndex
-    let adapter: AnnotationAdapter
 
     /// An indexer writing to `index`.
-    public init(index: LocalIndex, adapter: AnnotationAdapter) {
+    public init(index: LocalIndex) {
         self.index = index
-        self.adapter = adapter
     }
 
     /// Indexes the embedded catalog unless this version of it is indexed already.
     /// `landmarks` is asked for only when the catalog needs indexing (loading them costs time).
     public func ensureCatalog(_ source: FixtureSource, catalog: URL, landmarks: () throws -> [GazetteerEntry]) throws {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: catalog.appendingPathComponent("top-places.json").path)
+        let attributes = try? FileManager.default
+            .attributesOfItem(atPath: catalog.appendingPathComponent("top-places.json").path)
         let version = "\(catalog.path)@\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         guard try index.marker("catalog") != version else { return }
-        let places = try source.topPlaces().items
-        var records = places.map { IndexRecord.place($0, adapter: adapter) } + (try landmarks()).map(IndexRecord.landmark)
+        let places = try source.topPlaces().entries
+        var records = places.map(IndexRecord.place) + (try landmarks()).map(IndexRecord.landmark)
         for place in places {
-            records += try source.photos(inPlace: place.id, limit: FixtureSource.maximumResults).items.map { IndexRecord.photo($0, adapter: adapter) }
+            records += try source.photos(inPlace: place.record.id,
+                                         limit: FixtureSource.maximumResults).entries.map(IndexRecord.photo)
         }
         // A different catalog than last time (another PHOTOMAP_FIXTURES, a new version): its records replace
         // the old catalog's, and what listings fetched stays.
@@ -31,7 +31,7 @@ public struct CatalogIndexer {
     }
 
     /// Indexes fetched records.
-    public func add(places: [Place] = [], photos: [Photo] = []) throws {
-        try index.add(places.map { IndexRecord.place($0, adapter: adapter) } + photos.map { IndexRecord.photo($0, adapter: adapter) })
+    public func add(places: [AnnotatedPlace] = [], photos: [AnnotatedPhoto] = []) throws {
+        try index.add(places.map(IndexRecord.place) + photos.map(IndexRecord.photo))
     }
 }

@@ -12,15 +12,16 @@ public struct IndexRecord: Sendable {
         self.text = text
     }
 
-    /// A photo: found by its title, description and tags.
-    public static func photo(_ photo: Photo, adapter: AnnotationAdapter) -> IndexRecord {
-        IndexRecord(annotation: adapter.annotation(for: photo),
-                    text: [photo.title, PlainText.fromHTML(photo.descriptionHTML), photo.tags.joined(separator: " ")].joined(separator: " "))
+    /// A photo, shown by its listing's annotation: found by its title, description and tags.
+    public static func photo(_ entry: AnnotatedPhoto) -> IndexRecord {
+        let photo = entry.record
+        let words = [photo.title, PlainText.fromHTML(photo.descriptionHTML), photo.tags.joined(separator: " ")]
+        return IndexRecord(annotation: entry.annotation, text: words.joined(separator: " "))
     }
 
-    /// A place: found by its full name.
-    public static func place(_ place: Place, adapter: AnnotationAdapter) -> IndexRecord {
-        IndexRecord(annotation: adapter.annotation(for: place), text: place.fullName)
+    /// A place, shown by its listing's annotation: found by its full name.
+    public static func place(_ entry: AnnotatedPlace) -> IndexRecord {
+        IndexRecord(annotation: entry.annotation, text: entry.record.fullName)
     }
 
     /// A landmark: found by its name, street and city.
@@ -299,20 +300,6 @@ public final class LocalIndex {
     /// A word quoted for FTS5 (nothing in it is FTS syntax) and matched as a prefix.
     static func prefixPhrase(_ word: String) -> String {
         "\"\(word.replacingOccurrences(of: "\"", with: "\"\""))\"*"
-    }
-
-    /// The benchmark's baseline: the same search without FTS5 or the R*Tree, a LIKE over the records
-    /// table filtered by the bounding box. Not for use: it reads every row.
-    public func scanWithoutIndexes(_ query: String, near centre: Coordinate, radiusKilometres: Double, limit: Int) throws -> Int {
-        let box = SearchBox(centre: centre, radiusKilometres: radiusKilometres)
-        let longitudes = box.longitudes[0]
-        let statement = try database.prepare("""
-            SELECT count(*) FROM (SELECT r.rowid FROM records r
-            WHERE r.latitude BETWEEN ? AND ? AND r.longitude BETWEEN ? AND ? AND r.title LIKE ? LIMIT ?)
-            """, [.real(box.latitudes.lowerBound), .real(box.latitudes.upperBound),
-                  .real(longitudes.lowerBound), .real(longitudes.upperBound), .text("%\(query)%"), .integer(Int64(limit))])
-        try statement.step()
-        return Int(statement.integer(0) ?? 0)
     }
 
     /// How many records it holds.

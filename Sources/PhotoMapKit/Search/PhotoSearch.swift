@@ -8,13 +8,11 @@ public struct PhotoSearch: Sendable {
     /// The local index's file.
     public let index: URL
     private let online: (any PhotoSearching)?
-    private let adapter: AnnotationAdapter
 
     /// A search over the index at `index`, or over `online` when given.
-    public init(index: URL, online: (any PhotoSearching)?, adapter: AnnotationAdapter) {
+    public init(index: URL, online: (any PhotoSearching)?) {
         self.index = index
         self.online = online
-        self.adapter = adapter
     }
 
     /// Whether Flickr answers (and so the radius must stay under 32 km).
@@ -33,23 +31,27 @@ public struct PhotoSearch: Sendable {
                             "radius_units": "km"]) { $1 }
         }
         // The source keeps what it fetched in the local index, which ranks it below.
-        return ranked(try online.searchPhotos(criteria, limit: limit).items, query: query, near: near, radius: radius)
+        return ranked(try online.searchPhotos(criteria, limit: limit).entries, query: query, near: near, radius: radius)
     }
 
-    /// Flickr's results ranked as local ones are: only those within the radius of `near` (Flickr's answers
-    /// were seen to hold photos thousands of kilometres out), by relevance over their title, description and
-    /// tags, then distance; those the index's words do not find (Flickr matched them otherwise) come last,
-    /// nearest first. An index that cannot rank leaves them all in that last order.
-    func ranked(_ photos: [Photo], query: String, near: Coordinate?, radius: Double) -> [SearchHit] {
+    /// Flickr's results, shown by the annotations their listing came with, ranked as local ones are: only
+    /// those within the radius of `near` (Flickr's answers were seen to hold photos thousands of kilometres
+    /// out), by relevance over their title, description and tags, then distance; those the index's words
+    /// do not find (Flickr matched them otherwise) come last, nearest first. An index that cannot rank
+    /// leaves them all in that last order.
+    func ranked(_ photos: [AnnotatedPhoto], query: String, near: Coordinate?, radius: Double) -> [SearchHit] {
         let within: [SearchHit] = photos.compactMap { photo in
-            let annotation = adapter.annotation(for: photo)
+            let annotation = photo.annotation
             guard let coordinate = annotation.coordinate else { return nil }
             let distance = near.map(coordinate.distance) ?? 0
-            return distance <= radius || near == nil ? SearchHit(annotation: annotation, relevance: 0, distanceKilometres: distance) : nil
+            return distance <= radius || near == nil ? SearchHit(annotation: annotation, relevance: 0,
+                                                                 distanceKilometres: distance) : nil
         }
-        let byText = (try? LocalIndex(file: index).search(query, near: near, radiusKilometres: radius, limit: within.count,
+        let byText = (try? LocalIndex(file: index).search(query, near: near, radiusKilometres: radius,
+                                                          limit: within.count,
                                                            photoIDs: within.map(\.annotation.id))) ?? []
         let found = Set(byText.map(\.annotation.id))
-        return byText + within.filter { !found.contains($0.annotation.id) }.sorted { $0.distanceKilometres < $1.distanceKilometres }
+        return byText + within.filter { !found.contains($0.annotation.id) }
+            .sorted { $0.distanceKilometres < $1.distanceKilometres }
     }
 }

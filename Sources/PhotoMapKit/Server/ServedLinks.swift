@@ -4,7 +4,7 @@ import Foundation
 /// percent-encoded path segment (so an id such as "../x" stays one segment). Images are routes too,
 /// fetched when the browser asks for them, not before.
 struct ServedLinks: PageLinks, Sendable {
-    let cache: ThumbnailCache
+    let images: any ImageStore
 
     var assets: String { "/assets" }
     var servesAPI: Bool { true }
@@ -14,7 +14,7 @@ struct ServedLinks: PageLinks, Sendable {
     func photoPage(_ photo: Photo) -> String { "/photos/" + Self.segment(photo.id) }
 
     func image(of photo: Photo, size: PhotoSize) -> String? {
-        guard cache.hasImage(for: photo, size: size) else { return nil }
+        guard images.imageName(of: photo, size: size) != nil else { return nil }
         return (size == .medium ? "/images/" : "/squares/") + Self.segment(photo.id)
     }
 
@@ -25,5 +25,6 @@ struct ServedLinks: PageLinks, Sendable {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    private static let unreserved =
+        CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

@@ -29,7 +29,8 @@ public final class ServerRoutes: Sendable {
         public var log: @Sendable (String) -> Void
 
         /// The services.
-            public init(source: any PhotoSource, cache: ThumbnailCache, assets: PageAssets, adapter: AnnotationAdapter, credits: PageCredits,
+            public init(source: any PhotoSource, cache: ThumbnailCache, assets: PageAssets, adapter: AnnotationAdapter,
+                        credits: PageCredits,
                     catalogMirror: ImageHost?, finder: LocationFinder, search: PhotoSearch, recents: RecentPhotos,
                     log: @escaping @Sendable (String) -> Void) {
             self.source = source
@@ -48,10 +49,10 @@ public final class ServerRoutes: Sendable {
     /// The records this server has listed, by id: what `/places/ID`, `/photos/ID` and the images
     /// look up.
     private struct Known {
-        var topPlaces: [Place]?
-        var places: [String: Place] = [:]
-        var photos: [String: Photo] = [:]
-        var listings: [String: [Photo]] = [:]
+        var topPlaces: [AnnotatedPlace]?
+        var places: [String: AnnotatedPlace] = [:]
+        var photos: [String: AnnotatedPhoto] = [:]
+        var listings: [String: [AnnotatedPhoto]] = [:]
     }
 
     /// Most photos a place page lists (Flickr's own limit for one query).
@@ -77,10 +78,11 @@ public final class ServerRoutes: Sendable {
     /// Routes over `services`.
     public init(services: Services) {
         self.services = services
-        var pages = PageBuilder(links: ServedLinks(cache: services.cache), adapter: services.adapter, credits: services.credits)
+        var pages = PageBuilder(links: ServedLinks(images: services.cache), credits: services.credits)
         pages.catalogMirror = services.catalogMirror
         self.pages = pages
-        assetFiles = Dictionary(services.assets.files.map { ($0.name, $0.source) }, uniquingKeysWith: { first, _ in first })
+        assetFiles = Dictionary(services.assets.files.map { ($0.name, $0.source) },
+                                uniquingKeysWith: { first, _ in first })
         placeholder = assetFiles["placeholder.svg"].flatMap { FileManager.default.contents(atPath: $0.path) } ?? Data()
     }
 
@@ -119,7 +121,8 @@ public final class ServerRoutes: Sendable {
         case ("", true): return later(failing: "The top places could not be listed") { [self] in try topPlacesPage() }
         case ("places", false): return placePage(rest, limit: request.query["limit"])
         case ("photos", false): return later(failing: "The photo could not be shown") { [self] in try photoPage(rest) }
-        case ("recent", true): return later(failing: "The recent photos could not be read") { [self] in try recentPage() }
+        case ("recent", true):
+            return later(failing: "The recent photos could not be read") { [self] in try recentPage() }
         case ("squares", false): return image(rest, size: .square, request: request)
         case ("images", false): return image(rest, size: .medium, request: request)
         case ("assets", false): return .now(asset(rest))
@@ -144,17 +147,18 @@ public final class ServerRoutes: Sendable {
     private func topPlacesPage() throws -> ServerResponse {
         let places = try topPlaces()
         let features = pages.features(of: places, on: "/") { pages.links.placePage($0) }
-        return page(try pages.listPage(at: "/", title: "Top places", subtitle: "\(places.count) places", features: features, back: nil,
+        return page(try pages.listPage(at: "/", title: "Top places", subtitle: "\(places.count) places",
+                                       features: features, back: nil,
                                        defaultView: "list"))
     }
 
     /// The top places, listed once per server.
-    private func topPlaces() throws -> [Place] {
+    private func topPlaces() throws -> [AnnotatedPlace] {
         if let places = known.withLock({ $0.topPlaces }) { return places }
-        let places = try services.source.topPlaces().items
+        let places = try services.source.topPlaces().entries
         known.withLock { known in
             known.topPlaces = places
-            for place in places { known.places[place.id] = place }
+            for place in places { known.places[place.record.id] = place }
         }
         return places
     }
@@ -166,54 +170,67 @@ public final class ServerRoutes: Sendable {
         return later(failing: "The place's photos could not be listed") { [self] in
             let photos = try listing(of: id, limit: limit)
             // Titled with the place's name when the top places (listed once per server) know it.
-            let place = ((try? topPlaces()) ?? []).first { $0.id == id }.map(services.adapter.annotation(for:))
+            let place = ((try? topPlaces()) ?? []).first { $0.record.id == id }?.annotation
             let title = place?.title ?? "Photos of \(id)"
             let path = "/places/" + ServedLinks.segment(id)
-            return page(try pages.listPage(at: path, title: title, subtitle: "\(photos.count) photos" + (place.map { " · \($0.subtitle)" } ?? ""),
-                                           features: try pages.features(of: photos, on: path), back: ("/", "Top places"), defaultView: "map"))
+            let subtitle = "\(photos.count) photos" + (place.map { " · \($0.subtitle)" } ?? "")
+            return page(try pages.listPage(at: path, title: title, subtitle: subtitle,
+                                           features: try pages.features(of: photos, on: path),
+                                           back: ("/", "Top places"), defaultView: "map"))
         }
     }
 
     /// A place's photos, fetched through the source the first time they are asked for (at this limit).
-    private func listing(of placeID: String, limit: Int) throws -> [Photo] {
+    private func listing(of placeID: String, limit: Int) throws -> [AnnotatedPhoto] {
         let key = "\(placeID)\n\(limit)"
         if let photos = known.withLock({ $0.listings[key] }) { return photos }
-        let photos = try services.source.photos(inPlace: placeID, limit: limit).items
+        let photos = try services.source.photos(inPlace: placeID, limit: limit).entries
         known.withLock { known in
             // Full: one listing goes (asked again, it is fetched again); its photos stay known.
-            if known.listings.count >= Self.maximumListings, let any = known.listings.keys.first { known.listings[any] = nil }
+            if known.listings.count >= Self.maximumListings, let any = known.listings.keys.first {
+                known.listings[any] = nil
+            }
             known.listings[key] = photos
-            for photo in photos { known.photos[photo.id] = photo }
+            for photo in photos { known.photos[photo.record.id] = photo }
         }
         return photos
     }
 
     private func photoPage(_ id: String) throws -> ServerResponse {
-        guard let photo = try known.withLock({ $0.photos[id] }) ?? services.recents.photos().first(where: { $0.id == id }) else {
+        guard let entry = try known.withLock({ $0.photos[id] }) ?? recentPhotos().first(where: { $0.record.id == id })
+        else {
             return errorPage(404, "This server has not listed a photo with that id; open its place first.")
         }
-        known.withLock { $0.photos[id] = photo }
+        let photo = entry.record
+        known.withLock { $0.photos[id] = entry }
         do {
             try services.recents.viewed(photo)
         } catch {
             services.log("could not remember photo \(photo.id) as viewed: \(error)")
         }
         let place = known.withLock { $0.places[photo.placeID] }
-        let back = place.map { (pages.links.placePage($0), services.adapter.annotation(for: $0).title) } ?? ("/recent", "Recently viewed")
-        return page(try pages.photoPage(photo, at: pages.links.photoPage(photo), back: back))
+        let back = place.map { (pages.links.placePage($0.record), $0.annotation.title) }
+            ?? ("/recent", "Recently viewed")
+        return page(try pages.photoPage(entry, at: pages.links.photoPage(photo), back: back))
+    }
+
+    /// The photos recently viewed, annotated as they are read (they were kept as records).
+    private func recentPhotos() throws -> [AnnotatedPhoto] {
+        services.adapter.annotated(try services.recents.photos())
     }
 
     private func recentPage() throws -> ServerResponse {
-        let photos = try services.recents.photos()
-        known.withLock { known in for photo in photos { known.photos[photo.id] = photo } }
+        let photos = try recentPhotos()
+        known.withLock { known in for photo in photos { known.photos[photo.record.id] = photo } }
         return page(try pages.listPage(at: "/recent", title: "Recently viewed", subtitle: "\(photos.count) photos",
-                                       features: try pages.features(of: photos, on: "/recent"), back: ("/", "Top places"), defaultView: "list"))
+                                       features: try pages.features(of: photos, on: "/recent"),
+                                       back: ("/", "Top places"), defaultView: "list"))
     }
 
     // MARK: - Images and assets
 
     private func image(_ id: String, size: PhotoSize, request: ServerRequest) -> HTTPServer.Reply {
-        guard let photo = known.withLock({ $0.photos[id] }) else {
+        guard let photo = known.withLock({ $0.photos[id]?.record }) else {
             return .now(placeholderImage(404))
         }
         if let cached = services.cache.openCachedImage(for: photo, size: size) {
@@ -235,7 +252,8 @@ public final class ServerRoutes: Sendable {
 
     /// The answer for an image the cache has just stored.
     private func fetched(_ photo: Photo, size: PhotoSize, request: ServerRequest) -> ServerResponse {
-        guard let image = services.cache.openCachedImage(for: photo, size: size, countingHit: false) else { return placeholderImage(503) }
+        guard let image = services.cache.openCachedImage(for: photo, size: size,
+                                                         countingHit: false) else { return placeholderImage(503) }
         return imageResponse(image, request: request)
     }
 
@@ -243,25 +261,33 @@ public final class ServerRoutes: Sendable {
     private func imageResponse(_ image: CachedImage, request: ServerRequest) -> ServerResponse {
         let tag = "\"\(image.name)\""
         let headers = Self.commonHeaders + [("ETag", tag), ("Cache-Control", "public, max-age=86400")]
-        if request.headers["if-none-match"]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag }) == true {
+        if request.headers["if-none-match"]?.split(separator: ",")
+            .contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag }) == true {
             return ServerResponse(status: 304, headers: headers)
         }
-        return ServerResponse(status: 200, headers: headers + [("Content-Type", image.format == .png ? "image/png" : "image/jpeg")],
+        return ServerResponse(status: 200,
+                              headers: headers + [("Content-Type", image.format == .png ? "image/png" : "image/jpeg")],
                               body: .open(image.file, bytes: image.bytes))
     }
 
     /// The pages' placeholder, with an error status: the image could not be had.
     private func placeholderImage(_ status: Int) -> ServerResponse {
-        ServerResponse(status: status, headers: Self.commonHeaders + [("Content-Type", "image/svg+xml"), ("Cache-Control", "no-store")],
+        ServerResponse(status: status,
+                       headers: Self.commonHeaders + [("Content-Type", "image/svg+xml"), ("Cache-Control", "no-store")],
                        body: .bytes(placeholder))
     }
 
     private func asset(_ name: String) -> ServerResponse {
         guard let file = assetFiles[name] else { return errorPage(404, "No such asset.") }
-        guard let (opened, bytes) = OpenFile.reading(file.path) else { return errorPage(503, "The asset could not be read.") }
-        let types = ["js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8", "svg": "image/svg+xml", "png": "image/png"]
-        return ServerResponse(status: 200, headers: Self.commonHeaders + [("Content-Type", types[file.pathExtension] ?? "application/octet-stream"),
-                                                                          ("Cache-Control", "public, max-age=3600")],
+        guard let (opened, bytes) = OpenFile.reading(file.path) else {
+            return errorPage(503, "The asset could not be read.")
+        }
+        let types = ["js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8", "svg": "image/svg+xml",
+                     "png": "image/png"]
+        return ServerResponse(status: 200,
+                              headers: Self.commonHeaders
+                                  + [("Content-Type", types[file.pathExtension] ?? "application/octet-stream"),
+                                     ("Cache-Control", "public, max-age=3600")],
                               body: .open(opened, bytes: bytes))
     }
 
@@ -292,7 +318,7 @@ public final class ServerRoutes: Sendable {
             // Photos found become records of this server, so their squares and pages answer.
             known.withLock { known in
                 for annotation in annotations where annotation.kind == .photo && known.photos[annotation.id] == nil {
-                    known.photos[annotation.id] = pages.photo(of: annotation)
+                    known.photos[annotation.id] = Annotated(pages.photo(of: annotation), annotation)
                 }
             }
             return geoJSON(try pages.features(of: annotations, on: "/api/search"))
@@ -300,12 +326,14 @@ public final class ServerRoutes: Sendable {
     }
 
     private static func queryText(_ query: [String: String]) -> String? {
-        guard let text = query["q"]?.trimmingCharacters(in: .whitespacesAndNewlines), (1...200).contains(text.count) else { return nil }
+        guard let text = query["q"]?.trimmingCharacters(in: .whitespacesAndNewlines), (1...200).contains(text.count)
+        else { return nil }
         return text
     }
 
     private static func coordinate(_ query: [String: String]) -> Coordinate? {
-        guard let latitude = query["lat"].flatMap(Double.init), let longitude = query["lon"].flatMap(Double.init) else { return nil }
+        guard let latitude = query["lat"].flatMap(Double.init), let longitude = query["lon"].flatMap(Double.init)
+        else { return nil }
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 
@@ -317,19 +345,23 @@ public final class ServerRoutes: Sendable {
             let match: String?
         }
         let body = (try? JSONEncoder().encode(Collection(features: features, match: match))) ?? Data()
-        return ServerResponse(status: 200, headers: Self.commonHeaders + [("Content-Type", "application/geo+json"), ("Cache-Control", "no-store")],
+        return ServerResponse(status: 200,
+                              headers: Self.commonHeaders + [("Content-Type", "application/geo+json"),
+                                                             ("Cache-Control", "no-store")],
                               body: .bytes(body))
     }
 
     private func apiError(_ status: Int, _ message: String) -> ServerResponse {
         let body = (try? JSONEncoder().encode(["error": message])) ?? Data()
-        return ServerResponse(status: status, headers: Self.commonHeaders + [("Content-Type", "application/json")], body: .bytes(body))
+        return ServerResponse(status: status, headers: Self.commonHeaders + [("Content-Type", "application/json")],
+                              body: .bytes(body))
     }
 
     // MARK: - Answers
 
     /// Header fields every answer carries.
-    static let commonHeaders: [(name: String, value: String)] = [("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer")]
+    static let commonHeaders: [(name: String, value: String)] = [("X-Content-Type-Options", "nosniff"),
+                                                                 ("Referrer-Policy", "no-referrer")]
 
     private static let pageHeaders = commonHeaders + [
         ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache"),
@@ -343,7 +375,8 @@ public final class ServerRoutes: Sendable {
 
     /// A small page saying what went wrong; the message is escaped, and is the routes' own words
     /// (never an error's, which may hold a path).
-    private func errorPage(_ status: Int, _ message: String, headers: [(name: String, value: String)] = []) -> ServerResponse {
+    private func errorPage(_ status: Int, _ message: String,
+                           headers: [(name: String, value: String)] = []) -> ServerResponse {
         let html = """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8"><title>\(status) · photomap</title></head>
