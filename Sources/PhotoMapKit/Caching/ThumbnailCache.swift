@@ -141,12 +141,6 @@ public final class ThumbnailCache: Sendable {
         return store.openWholeImage(atPath: store.path(named: name)).map { (name, $0) }
     }
 
-    /// Whether a photo has an image of this size to fetch at all (its own URL, a larger image to crop
-    /// a square from, or the image host's).
-    public func hasImage(for photo: Photo, size: PhotoSize = .square) -> Bool {
-        ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost)?.isFetchable == true
-    }
-
     /// Fetches the images of many photos, reporting progress on `queue` (at most every 50 ms, and
     /// at the end), then the report. Hits are not fully decoded: a prefetch only makes sure the
     /// files are there.
