@@ -48,10 +48,7 @@ public struct FolderLinks: PageLinks {
         guard let name = cache.entryName(for: photo, size: size) else { return nil }
         let stem = imageStem(name, size: size)
         if let placed = writer.placedImage(stem: stem) { return placed }
-        guard let cached = cache.openCachedImage(for: photo, size: size, countingHit: false) else {
-            // Placed by an export that kept no manifest, and evicted from the cache since.
-            return ["png", "jpg"].lazy.map { stem + "." + $0 }.first { writer.exists($0) }
-        }
+        guard let cached = cache.openCachedImage(for: photo, size: size, countingHit: false) else { return nil }
         let path = stem + "." + cached.format.fileExtension
         return try writer.placeImage(from: cache.store.path(named: cached.name), at: path) ? path : nil
     }

@@ -19,6 +19,10 @@ public final class SiteWriter {
     let manifest: SiteManifest
     private let rootPath: String
     private var createdFolders: Set<String> = []
+    /// The root folder, open once its folder exists: files are looked at relative to it.
+    private var rootDescriptor: Int32 = -1
+    /// The images found or placed in this run, by stem: whether the file is a PNG (else a JPEG).
+    private var placedImages: [String: Bool] = [:]
 
     /// A writer for the site in `root`; `keepsManifest` reads the site's manifest and lets `commit()`
     /// write the next one (an export's own folder, not a map page beside other files).
@@ -26,6 +30,10 @@ public final class SiteWriter {
         self.root = root
         rootPath = root.path
         manifest = keepsManifest ? SiteManifest(site: root) : SiteManifest()
+    }
+
+    deinit {
+        if rootDescriptor >= 0 { close(rootDescriptor) }
     }
 
     /// Writes `text` at `path` (relative to the root) unless the file already holds exactly that.
@@ -37,7 +45,7 @@ public final class SiteWriter {
     /// there was made from the same inputs and is still that file, `render` is not even called.
     public func writePage(_ path: String, inputs pageInputs: PageInputs, render: () throws -> String) throws {
         let inputs = SiteManifest.Inputs(digest: pageInputs.finishDigest())
-        if manifest.isCurrent(path, fullPath: fullPath(path), inputs: inputs) {
+        if manifest.isCurrent(path, inputs: inputs, identity: identity) {
             unchanged += 1
             return
         }
@@ -55,10 +63,10 @@ public final class SiteWriter {
         try write(data, to: path, inputs: SiteManifest.Inputs(digest: SHA256.digest(data)))
     }
 
-    /// The same, recording `inputs` as what it was made from.
-    private func write(_ data: Data, to path: String, inputs: SiteManifest.Inputs) throws(PageError) {
+    /// The same, recording `inputs` as what it was made from (nil: not recorded).
+    private func write(_ data: Data, to path: String, inputs: SiteManifest.Inputs?) throws(PageError) {
         let file = fullPath(path)
-        if manifest.isCurrent(path, fullPath: file, inputs: inputs) {
+        if let inputs, manifest.isCurrent(path, inputs: inputs, identity: identity) {
             unchanged += 1
             return
         }
@@ -75,7 +83,7 @@ public final class SiteWriter {
             }
             written += 1
         }
-        manifest.record(path, fullPath: file, inputs: inputs)
+        if let inputs { manifest.record(path, inputs: inputs, identity: identity) }
     }
 
     /// Copies a file into the site at `path` unless an identical one is there.
@@ -86,20 +94,26 @@ public final class SiteWriter {
         try write(data, to: path)
     }
 
-    /// The image already in the site at `stem` plus its extension, still the file placed there.
+    /// The image already in the site at `stem` plus its extension (".jpg" or ".png"), looked for once a
+    /// run: placed by an earlier export, it stays even when the cache has evicted it since.
     func placedImage(stem: String) -> String? {
-        manifest.image(stem: stem, root: rootPath)
-    }
-
-    /// Whether a file is at `path`.
-    func exists(_ path: String) -> Bool {
-        SiteManifest.FileIdentity(path: fullPath(path)) != nil
+        if let isPNG = placedImages[stem] { return stem + (isPNG ? ".png" : ".jpg") }
+        // Flickr's images are JPEGs: that is looked for first.
+        for isPNG in [false, true] {
+            let path = stem + (isPNG ? ".png" : ".jpg")
+            if let file = identity(path), file.size > 0 {
+                placedImages[stem] = isPNG
+                return path
+            }
+        }
+        return nil
     }
 
     /// Places the cache's file `source` at `path`: a hard link when the site and the cache share a
     /// file system, else a copy. Either way the site's file stays as it is when the cache later
     /// evicts or replaces its own (the cache writes new files and renames them, never into a file in
-    /// place), and clearing the cache never takes it away. False when `source` is gone.
+    /// place), and clearing the cache never takes it away. False when `source` is gone. `path` ends in
+    /// ".jpg" or ".png".
     func placeImage(from source: String, at path: String) throws(PageError) -> Bool {
         let file = fullPath(path)
         try createFolder(of: path)
@@ -115,12 +129,11 @@ public final class SiteWriter {
             // Another file system, or one without hard links (or with this inode's links used up).
             case EXDEV, EPERM, EMLINK, EOPNOTSUPP:
                 guard let data = FileManager.default.contents(atPath: source) else { return false }
-                try write(data, to: path, inputs: .image)
-                return true
+                try write(data, to: path, inputs: nil)
             case let failure: throw Self.writeError(failure, path: file)
             }
         }
-        manifest.record(path, fullPath: file, inputs: .image)
+        placedImages[String(path.dropLast(4))] = path.hasSuffix(".png")
         return true
     }
 
@@ -174,6 +187,13 @@ public final class SiteWriter {
 
     private func fullPath(_ path: String) -> String {
         rootPath + "/" + path
+    }
+
+    /// Which file is at `path` now, if any.
+    private func identity(_ path: String) -> SiteManifest.FileIdentity? {
+        if rootDescriptor < 0 { rootDescriptor = open(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard rootDescriptor >= 0 else { return SiteManifest.FileIdentity(directory: AT_FDCWD, path: fullPath(path)) }
+        return SiteManifest.FileIdentity(directory: rootDescriptor, path: path)
     }
 
     private func createFolder(of path: String) throws(PageError) {
