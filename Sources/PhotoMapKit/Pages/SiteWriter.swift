@@ -23,6 +23,8 @@ public final class SiteWriter {
     private var rootDescriptor: Int32 = -1
     /// The images found or placed in this run, by stem: whether the file is a PNG (else a JPEG).
     private var placedImages: [String: Bool] = [:]
+    /// Whether the last image found was a PNG: a site's images mostly share one format, looked for first.
+    private var lastImageWasPNG = false
 
     /// A writer for the site in `root`; `keepsManifest` reads the site's manifest and lets `commit()`
     /// write the next one (an export's own folder, not a map page beside other files).
@@ -98,11 +100,11 @@ public final class SiteWriter {
     /// run: placed by an earlier export, it stays even when the cache has evicted it since.
     func placedImage(stem: String) -> String? {
         if let isPNG = placedImages[stem] { return stem + (isPNG ? ".png" : ".jpg") }
-        // Flickr's images are JPEGs: that is looked for first.
-        for isPNG in [false, true] {
+        for isPNG in [lastImageWasPNG, !lastImageWasPNG] {
             let path = stem + (isPNG ? ".png" : ".jpg")
             if let file = identity(path), file.size > 0 {
                 placedImages[stem] = isPNG
+                lastImageWasPNG = isPNG
                 return path
             }
         }
