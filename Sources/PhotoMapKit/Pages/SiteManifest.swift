@@ -2,10 +2,10 @@ import Foundation
 
 /// What each page and file an export writes was made from (`PageInputs`' digest) and which file that
 /// was (inode, size, modification time), kept in the site as `.photomap-manifest`. A page whose inputs
-/// and file are both as recorded is neither rendered nor compared. Images placed from the cache are
-/// not listed: an image's name is its URL's digest, so the site's folder alone says whether it is there. The file identity is what makes
+/// and file are both as recorded is neither rendered nor compared. The file identity is what makes
 /// this safe after a crash: a page a killed export replaced no longer matches the old manifest, so
-/// it is made again; the manifest itself is written last, whole or not at all.
+/// it is made again; the manifest itself is written last, whole or not at all. Images placed from the
+/// cache are not listed: an image's name is its URL's digest, so the site's folder says whether it is there.
 public final class SiteManifest {
     /// The manifest's name in the site's folder.
     public static let fileName = ".photomap-manifest"

@@ -18,8 +18,8 @@ extension LocalIndex {
     /// than they seem. 2 keeps FTS5 for words rarer than that, where it reads least.
     static let circleRowCost: Double = 2
 
-    /// The hits when the circle is the rarer side; nil when every word's list costs less to walk than the
-    /// circle's rows (FTS5's lists then drive), or the circle is too wide for its rows to be read.
+    /// The hits when the circle is the rarer side; nil when the words' lists together cost less to walk
+    /// than the circle's rows (FTS5's lists then drive), or the circle is too wide for its rows to be read.
     func searchCircle(_ words: [String], box: SearchBox, centre: Coordinate, radiusKilometres: Double, limit: Int) throws -> [SearchHit]? {
         guard !words.isEmpty, let cells = box.circleCellRanges, let averages = try tokenAverages() else { return nil }
         // The R*Tree keeps 32-bit floats rounded outwards: its box is widened a little, the distance decides.
@@ -32,12 +32,10 @@ extension LocalIndex {
         try inCircle.step()
         let circleRows = inCircle.integer(0) ?? 0
         guard circleRows <= Self.maximumCircleRows else { return nil }
-        // Each word's own list, read only as far as it takes to tell: when every word's list costs less than
-        // the circle's rows, FTS5's lists drive; one common word (whose list FTS5 walks whole, twice) and the
-        // circle does. A row of the circle costs about `circleRowCost` entries of a list.
+        // FTS5 reads every word's whole list (to match, then for bm25's counts): the lists together are its
+        // cost, against `circleRowCost` entries for each of the circle's rows. A word counted before is known;
+        // another's list is read only as far as it takes to tell.
         let bound = Int64(Double(circleRows) * Self.circleRowCost)
-        // FTS5 reads every word's whole list (to match, then for bm25's counts): the lists together are its cost.
-        // A word counted before is known; another is read only as far as the bound.
         var listRows: Int64 = 0
         for word in words where listRows <= bound {
             if let known = try countedRows(word) {
