@@ -134,6 +134,22 @@ struct SiteManifestTests {
         #expect(try Data(contentsOf: root.appendingPathComponent("squares/a.png")) == Data("image".utf8))
     }
 
+    @Test("a photo's image is looked for once a run once found; one not found yet is looked for again (after a prefetch)")
+    func imagesLookedForOncePerRun() throws {
+        let folder = try TemporaryFolder()
+        let writer = SiteWriter(root: folder.url, keepsManifest: true)
+        var lookups = 0
+        func find(_ answer: String?) -> String? {
+            lookups += 1
+            return answer
+        }
+        #expect(writer.image(of: Self.photo, size: .square) { find(nil) } == nil)
+        #expect(writer.image(of: Self.photo, size: .square) { find("squares/a.jpg") } == "squares/a.jpg")
+        #expect(writer.image(of: Self.photo, size: .square) { find("squares/b.jpg") } == "squares/a.jpg")
+        #expect(writer.image(of: Self.photo, size: .medium) { find("images/a.jpg") } == "images/a.jpg")
+        #expect(lookups == 3)
+    }
+
     @Test("the cache replaces an entry by renaming a new file over it: a file linked to the old one keeps its bytes")
     func cacheNeverWritesIntoALinkedFile() throws {
         let folder = try TemporaryFolder()

@@ -48,7 +48,8 @@ enum ExportCommand {
 
         let writer = SiteWriter(root: URL(fileURLWithPath: out), keepsManifest: true)
         let builder = try MapOutput.siteBuilder(writer: writer, prefix: "", configuration: configuration, console: console)
-        let allPhotos = photosByPlace.flatMap(\.1)
+        // Counted, not gathered: a second array of every photo would hold 100,000 more records.
+        let photoCount = photosByPlace.reduce(0) { $0 + $1.1.count }
         // What a page links to is written before it (assets, images, photo pages, place pages, the
         // index), each file whole, the manifest last: an export stopped at any moment leaves pages
         // that are whole, old or new, and a rerun finishes the job.
@@ -57,7 +58,7 @@ enum ExportCommand {
         // Images the site holds already are not looked for in the cache (which may have evicted them);
         // the others are fetched and placed a batch at a time, so that a cache smaller than the site's
         // images does not evict the first before they are placed.
-        let missingImages = builder.photosWithoutImages(allPhotos)
+        let missingImages = photosByPlace.flatMap { builder.photosWithoutImages($0.1) }
         let batch = max(configuration.cacheLimitBytes / imageBytesPerPhoto, 1)
         for start in stride(from: 0, to: missingImages.count, by: batch) {
             let photos = Array(missingImages[start..<min(start + batch, missingImages.count)])
@@ -70,10 +71,10 @@ enum ExportCommand {
                                         subtitle: "\(photos.count) photos · \(annotation.subtitle)", photos: photos,
                                         back: ("index.html", "Top places"), defaultView: "list")
         }
-        try builder.writePlacesPage(at: "index.html", title: "Top places", subtitle: "\(places.count) places · \(allPhotos.count) photos",
+        try builder.writePlacesPage(at: "index.html", title: "Top places", subtitle: "\(places.count) places · \(photoCount) photos",
                                     places: places, back: nil, defaultView: "list") { builder.placePagePath($0) }
         try writer.commit()
-        console.print("exported \(places.count) places and \(allPhotos.count) photos to \(writer.root.path)/index.html: "
+        console.print("exported \(places.count) places and \(photoCount) photos to \(writer.root.path)/index.html: "
             + "\(writer.written) files written (\(writer.linked) images linked from the cache), \(writer.unchanged) unchanged; "
             + "\(writer.rendered) pages rendered")
     }

@@ -45,12 +45,14 @@ public struct FolderLinks: PageLinks {
     /// before when it is still there (even if the cache has evicted it since), else the cache's file
     /// placed now (`SiteWriter.placeImage`); nil when neither has it.
     public func image(of photo: Photo, size: PhotoSize) throws -> String? {
-        guard let name = cache.entryName(for: photo, size: size) else { return nil }
-        let stem = imageStem(name, size: size)
-        if let placed = writer.placedImage(stem: stem) { return placed }
-        guard let cached = cache.openCachedImage(for: photo, size: size, countingHit: false) else { return nil }
-        let path = stem + "." + cached.format.fileExtension
-        return try writer.placeImage(from: cache.store.path(named: cached.name), at: path) ? path : nil
+        try writer.image(of: photo, size: size) {
+            guard let name = cache.entryName(for: photo, size: size) else { return nil }
+            let stem = imageStem(name, size: size)
+            if let placed = writer.placedImage(stem: stem) { return placed }
+            guard let cached = cache.openCachedImage(for: photo, size: size, countingHit: false) else { return nil }
+            let path = stem + "." + cached.format.fileExtension
+            return try writer.placeImage(from: cache.store.path(named: cached.name), at: path) ? path : nil
+        }
     }
 
     /// Where an image goes in the site, without its extension: `{squares|images}/{cache entry name}`.

@@ -21,8 +21,9 @@ public final class SiteWriter {
     private var createdFolders: Set<String> = []
     /// The root folder, open once its folder exists: files are looked at relative to it.
     private var rootDescriptor: Int32 = -1
-    /// The images found or placed in this run, by stem: whether the file is a PNG (else a JPEG).
-    private var placedImages: [String: Bool] = [:]
+    /// The images found or placed in this run, by photo and size: an export asks for each twice (which
+    /// to fetch, then the pages' inputs), and the second time costs neither a cache key nor a lookup.
+    private var imagesThisRun: [ImageKey: String] = [:]
     /// Whether the last image found was a PNG: a site's images mostly share one format, looked for first.
     private var lastImageWasPNG = false
 
@@ -96,14 +97,22 @@ public final class SiteWriter {
         try write(data, to: path)
     }
 
-    /// The image already in the site at `stem` plus its extension (".jpg" or ".png"), looked for once a
-    /// run: placed by an earlier export, it stays even when the cache has evicted it since.
+    /// A photo's image of `size` in the site: the one found or placed earlier in this run, else what
+    /// `place` finds or places (kept when there is one). A photo is one record in a run, as it has one page.
+    func image(of photo: Photo, size: PhotoSize, place: () throws -> String?) rethrows -> String? {
+        let key = ImageKey(photo: photo.id, size: size)
+        if let path = imagesThisRun[key] { return path }
+        let path = try place()
+        if let path { imagesThisRun[key] = path }
+        return path
+    }
+
+    /// The image already in the site at `stem` plus its extension (".jpg" or ".png"): placed by an
+    /// earlier export, it stays even when the cache has evicted it since.
     func placedImage(stem: String) -> String? {
-        if let isPNG = placedImages[stem] { return stem + (isPNG ? ".png" : ".jpg") }
         for isPNG in [lastImageWasPNG, !lastImageWasPNG] {
             let path = stem + (isPNG ? ".png" : ".jpg")
             if let file = identity(path), file.size > 0 {
-                placedImages[stem] = isPNG
                 lastImageWasPNG = isPNG
                 return path
             }
@@ -114,8 +123,7 @@ public final class SiteWriter {
     /// Places the cache's file `source` at `path`: a hard link when the site and the cache share a
     /// file system, else a copy. Either way the site's file stays as it is when the cache later
     /// evicts or replaces its own (the cache writes new files and renames them, never into a file in
-    /// place), and clearing the cache never takes it away. False when `source` is gone. `path` ends in
-    /// ".jpg" or ".png".
+    /// place), and clearing the cache never takes it away. False when `source` is gone.
     func placeImage(from source: String, at path: String) throws(PageError) -> Bool {
         let file = fullPath(path)
         try createFolder(of: path)
@@ -135,7 +143,6 @@ public final class SiteWriter {
             case let failure: throw Self.writeError(failure, path: file)
             }
         }
-        placedImages[String(path.dropLast(4))] = path.hasSuffix(".png")
         return true
     }
 
@@ -208,6 +215,12 @@ public final class SiteWriter {
             throw .writeFailed(path: fullPath(folder), reason: (error as NSError).localizedDescription)
         }
         createdFolders.insert(folder)
+    }
+
+    /// Which image of which photo.
+    private struct ImageKey: Hashable {
+        let photo: String
+        let size: PhotoSize
     }
 
     /// ENOSPC and EDQUOT are "disk full"; anything else names the failing call's reason.
