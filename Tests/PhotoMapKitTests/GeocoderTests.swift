@@ -215,6 +215,24 @@ struct LocalIndexTests {
         #expect(Set(again.map(\.annotation.id)) == Set((2..<40).map { "in\($0)" } + ["out1"]))
     }
 
+    @Test("the words' lists together decide which side drives: two words each rarer than the circle's rows but common together")
+    func wordsTogetherDecide() throws {
+        // 20 records inside 2 km hold both words; 10 far away hold each. Each list (30 rows) is under twice
+        // the circle's 20 rows, the two together (60) over it.
+        var records = (0..<20).map { record("in\($0)", "alpha beta", 45.0 + Double($0) * 0.0002, 7.0) }
+        records += (0..<10).map { record("a\($0)", "alpha", 55.0, 7.0) } + (0..<10).map { record("b\($0)", "beta", 55.0, 7.0) }
+        try index.add(records)
+        let centre = try #require(Coordinate(latitude: 45.0, longitude: 7.0))
+        let box = SearchBox(centre: centre, radiusKilometres: 2)
+        #expect(LocalIndex.circleRowCost == 2)
+        #expect(try index.searchCircle(["alpha"], box: box, centre: centre, radiusKilometres: 2, limit: 100) == nil)
+        let circle = try #require(try index.searchCircle(["alpha", "beta"], box: box, centre: centre, radiusKilometres: 2, limit: 100))
+        #expect(Set(circle.map(\.annotation.id)) == Set((0..<20).map { "in\($0)" }))
+        // Counted once, the words are known the next time: the same side drives, with the same hits.
+        #expect(try index.search("alpha beta", near: centre, radiusKilometres: 2, limit: 5).map(\.annotation.id)
+                == Array(circle.prefix(5).map(\.annotation.id)))
+    }
+
     @Test("grid-cell tokens are never matched as words; apostrophes split as the tokenizer splits them")
     func cellsAndApostrophes() throws {
         try index.add([record("1", "O'Hare terminal", 41.97, -87.9)])

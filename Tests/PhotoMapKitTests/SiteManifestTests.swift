@@ -130,6 +130,55 @@ struct SiteManifestTests {
         }
     }
 
+    @Test("placed images are found in the site's folder, not listed in the manifest: one removed from the site is placed again")
+    func imagesFoundInTheSite() throws {
+        let folder = try TemporaryFolder()
+        let cached = folder.url.appendingPathComponent("cached.png")
+        try Data("image".utf8).write(to: cached)
+        let root = folder.url.appendingPathComponent("site")
+        let first = SiteWriter(root: root, keepsManifest: true)
+        try first.begin()
+        #expect(first.placedImage(stem: "squares/a") == nil)
+        #expect(try first.placeImage(from: cached.path, at: "squares/a.png"))
+        #expect(try first.placeImage(from: cached.path, at: "images/b.jpg"))
+        try first.writePage("p.html", inputs: PageInputs("p")) { "p" }
+        try first.commit()
+        let manifest = try String(contentsOf: root.appendingPathComponent(SiteManifest.fileName), encoding: .utf8)
+        #expect(manifest.split(separator: "\n").count == 2 && manifest.hasSuffix("\tp.html\n"))
+
+        // The next run finds both, whichever format each is, without the cache.
+        let second = SiteWriter(root: root, keepsManifest: true)
+        #expect(second.placedImage(stem: "squares/a") == "squares/a.png")
+        #expect(second.placedImage(stem: "images/b") == "images/b.jpg")
+        #expect(second.placedImage(stem: "images/a") == nil)
+
+        // Removed (or left empty) in the site: not there, so the export places it again from the cache.
+        // (Unlinked first: the site's file is a hard link to the cache's, which must keep its bytes.)
+        for path in ["squares/a.png", "images/b.jpg"] { unlink(root.appendingPathComponent(path).path) }
+        try Data().write(to: root.appendingPathComponent("images/b.jpg"))
+        let third = SiteWriter(root: root, keepsManifest: true)
+        #expect(third.placedImage(stem: "squares/a") == nil && third.placedImage(stem: "images/b") == nil)
+        #expect(try third.placeImage(from: cached.path, at: "squares/a.png"))
+        #expect(third.placedImage(stem: "squares/a") == "squares/a.png" && third.linked == 1)
+        #expect(try Data(contentsOf: root.appendingPathComponent("squares/a.png")) == Data("image".utf8))
+    }
+
+    @Test("a photo's image is looked for once a run once found; one not found yet is looked for again (after a prefetch)")
+    func imagesLookedForOncePerRun() throws {
+        let folder = try TemporaryFolder()
+        let writer = SiteWriter(root: folder.url, keepsManifest: true)
+        var lookups = 0
+        func find(_ answer: String?) -> String? {
+            lookups += 1
+            return answer
+        }
+        #expect(writer.image(of: Self.photo, size: .square) { find(nil) } == nil)
+        #expect(writer.image(of: Self.photo, size: .square) { find("squares/a.jpg") } == "squares/a.jpg")
+        #expect(writer.image(of: Self.photo, size: .square) { find("squares/b.jpg") } == "squares/a.jpg")
+        #expect(writer.image(of: Self.photo, size: .medium) { find("images/a.jpg") } == "images/a.jpg")
+        #expect(lookups == 3)
+    }
+
     @Test("the cache replaces an entry by renaming a new file over it: a file linked to the old one keeps its bytes")
     func cacheNeverWritesIntoALinkedFile() throws {
         let folder = try TemporaryFolder()

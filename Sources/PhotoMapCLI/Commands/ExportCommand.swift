@@ -51,7 +51,8 @@ enum ExportCommand {
         let writer = SiteWriter(root: URL(fileURLWithPath: out), keepsManifest: true)
         let cache = try configuration.makeThumbnailCache(console: console)
         let builder = try MapOutput.siteBuilder(writer: writer, prefix: "", images: cache, configuration: configuration)
-        let allPhotos = photosByPlace.flatMap(\.1).map(\.record)
+        // Counted, not gathered: a second array of every photo would hold 100,000 more records.
+        let photoCount = photosByPlace.reduce(0) { $0 + $1.1.count }
         // What a page links to is written before it (assets, images, photo pages, place pages, the
         // index), each file whole, the manifest last: an export stopped at any moment leaves pages
         // that are whole, old or new, and a rerun finishes the job.
@@ -60,7 +61,7 @@ enum ExportCommand {
         // Images the site holds already are not looked for in the cache (which may have evicted them);
         // the others are fetched and placed a batch at a time, so that a cache smaller than the site's
         // images does not evict the first before they are placed.
-        let missingImages = builder.photosWithoutImages(allPhotos)
+        let missingImages = photosByPlace.flatMap { builder.photosWithoutImages($0.1.map(\.record)) }
         let batch = max(configuration.cacheLimitBytes / imageBytesPerPhoto, 1)
         for start in stride(from: 0, to: missingImages.count, by: batch) {
             let photos = Array(missingImages[start..<min(start + batch, missingImages.count)])
@@ -74,10 +75,10 @@ enum ExportCommand {
                                         back: ("index.html", "Top places"), defaultView: "list")
         }
         try builder.writePlacesPage(at: "index.html", title: "Top places",
-                                    subtitle: "\(places.count) places · \(allPhotos.count) photos",
+                                    subtitle: "\(places.count) places · \(photoCount) photos",
                                     places: places, back: nil, defaultView: "list") { builder.placePagePath($0) }
         try writer.commit()
-        console.print("exported \(places.count) places and \(allPhotos.count) photos to "
+        console.print("exported \(places.count) places and \(photoCount) photos to "
             + "\(writer.root.path)/index.html: \(writer.written) files written "
             + "(\(writer.linked) images linked from the cache), "
             + "\(writer.unchanged) unchanged; \(writer.rendered) pages rendered")

@@ -87,8 +87,14 @@ public enum HTML {
     /// A file name for a record id: the id itself when it is plain (letters, digits, `_`, `-`, `@`),
     /// else a hash of it, so no server-supplied id can name a path outside the site.
     public static func fileName(for id: String) -> String {
-        let plain = !id.isEmpty && id.count <= 64
-            && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "@") }
+        // Decided on the bytes (ASCII letters, digits, "_", "-", "@"): an export asks for every photo's page.
+        let plain = !id.isEmpty && id.utf8.count <= 64 && id.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "@"): true
+            default: false
+            }
+        }
         return plain ? id : "h" + SHA256.hex(id).prefix(24)
     }
 }

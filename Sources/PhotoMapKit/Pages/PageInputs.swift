@@ -7,7 +7,8 @@ public final class PageInputs {
 
     /// Inputs starting with `values` (a page's path, the site's stamp, …).
     public init(_ values: String...) {
-        buffer.reserveCapacity(Self.flushSize)
+        // A photo's fields take a few hundred bytes; a list page's inputs grow up to `flushSize`.
+        buffer.reserveCapacity(512)
         for value in values { add(value) }
     }
 

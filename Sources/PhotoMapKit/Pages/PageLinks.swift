@@ -45,15 +45,14 @@ public struct FolderLinks: PageLinks {
     /// when it is still there (even if the store has evicted it since), else the store's file placed
     /// now (`SiteWriter.placeImage`); nil when neither has it.
     public func image(of photo: Photo, size: PhotoSize) throws -> String? {
-        guard let name = images.imageName(of: photo, size: size) else { return nil }
-        let stem = imageStem(name, size: size)
-        if let placed = writer.placedImage(stem: stem) { return placed }
-        guard let stored = images.localImage(of: photo, size: size) else {
-            // Placed by an export that kept no manifest, and evicted from the store since.
-            return ["png", "jpg"].lazy.map { stem + "." + $0 }.first { writer.exists($0) }
+        try writer.image(of: photo, size: size) {
+            guard let name = images.imageName(of: photo, size: size) else { return nil }
+            let stem = imageStem(name, size: size)
+            if let placed = writer.placedImage(stem: stem) { return placed }
+            guard let stored = images.localImage(of: photo, size: size) else { return nil }
+            let path = stem + "." + stored.fileExtension
+            return try writer.placeImage(from: stored.path, at: path) ? path : nil
         }
-        let path = stem + "." + stored.fileExtension
-        return try writer.placeImage(from: stored.path, at: path) ? path : nil
     }
 
     /// Where an image goes in the site, without its extension: `{squares|images}/{image name}`.

@@ -53,8 +53,8 @@ public struct SiteBuilder {
     public func photosWithoutImages(_ photos: [Photo]) -> [Photo] {
         photos.filter { photo in
             [PhotoSize.square, .medium].contains { size in
-                links.images.imageName(of: photo, size: size)
-                    .map { writer.placedImage(stem: links.imageStem($0, size: size)) == nil } ?? false
+                guard let name = links.images.imageName(of: photo, size: size) else { return false }
+                return writer.image(of: photo, size: size) { writer.placedImage(stem: links.imageStem(name, size: size)) } == nil
             }
         }
     }

@@ -1,10 +1,11 @@
 import Foundation
 
-/// What each file of an exported site was made from (`PageInputs`' digest) and which file that was
-/// (inode, size, modification time), kept in the site as `.photomap-manifest`. A page whose inputs
+/// What each page and file an export writes was made from (`PageInputs`' digest) and which file that
+/// was (inode, size, modification time), kept in the site as `.photomap-manifest`. A page whose inputs
 /// and file are both as recorded is neither rendered nor compared. The file identity is what makes
 /// this safe after a crash: a page a killed export replaced no longer matches the old manifest, so
-/// it is made again; the manifest itself is written last, whole or not at all.
+/// it is made again; the manifest itself is written last, whole or not at all. Images placed from the
+/// cache are not listed: an image's name is its URL's digest, so the site's folder says whether it is there.
 public final class SiteManifest {
     /// The manifest's name in the site's folder.
     public static let fileName = ".photomap-manifest"
@@ -16,10 +17,12 @@ public final class SiteManifest {
         var size: Int64
         var modified: Int64
 
-        /// The identity of the file at `path`, or nil when there is none.
-        init?(path: String) {
+        /// The identity of the file at `path` (relative to the folder open as `directory`, or to the
+        /// working directory with `AT_FDCWD`), or nil when there is none. A path relative to the site's
+        /// open folder spares the kernel walking the site's own path again for each of its files.
+        init?(directory: Int32, path: String) {
             var status = stat()
-            guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+            guard fstatat(directory, path, &status, 0) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
             self.init(inode: UInt64(status.st_ino), size: Int64(status.st_size),
                       modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
         }
@@ -31,7 +34,7 @@ public final class SiteManifest {
         }
     }
 
-    /// A file's inputs, 32 bytes kept inline: a manifest holds one for each of a site's ~300,000 files.
+    /// A file's inputs, 32 bytes kept inline: a manifest holds one for each of a site's ~100,000 pages.
     struct Inputs: Equatable {
         var words: SIMD4<UInt64>
 
@@ -45,16 +48,23 @@ public final class SiteManifest {
         /// Inputs written as 64 hex digits in a manifest; nil for anything else.
         init?(hex: UnsafeRawBufferPointer) {
             guard hex.count == 64 else { return nil }
-            var words = SIMD4<UInt64>()
-            for (index, byte) in hex.enumerated() {
-                guard let value = UInt8(ascii: byte, radix: 16) else { return nil }
-                words[index / 16] = words[index / 16] << 4 | UInt64(value)
+            var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            // Each word whole in a local first: updating a SIMD lane per digit cost more than the rest of a line.
+            for index in 0..<4 {
+                var word: UInt64 = 0
+                for byte in UnsafeRawBufferPointer(rebasing: hex[index * 16..<index * 16 + 16]) {
+                    guard let value = UInt8(ascii: byte, radix: 16) else { return nil }
+                    word = word << 4 | UInt64(value)
+                }
+                switch index {
+                case 0: words.0 = word
+                case 1: words.1 = word
+                case 2: words.2 = word
+                default: words.3 = word
+                }
             }
-            self.words = words
+            self.words = SIMD4(words.0, words.1, words.2, words.3)
         }
-
-        /// What every placed image is made from: its name is its URL's digest, so only its presence counts.
-        static let image = Inputs(digest: [])
 
         /// As 64 hex digits.
         var hex: String {
@@ -93,20 +103,20 @@ public final class SiteManifest {
         entries = [:]
     }
 
-    /// Whether the file at `path` (`fullPath` on disk) was made from `inputs` and is still that file.
-    func isCurrent(_ path: String, fullPath: String, inputs: Inputs) -> Bool {
-        guard let entry = entries[path], entry.inputs == inputs else { return false }
+    /// Whether the file at `path` was made from `inputs` and is still that file (`identity` looks at it).
+    func isCurrent(_ path: String, inputs: Inputs, identity: (String) -> FileIdentity?) -> Bool {
+        guard let index = entries.index(forKey: path), entries.values[index].inputs == inputs else { return false }
         // Written or checked in this run already.
-        if entry.seen { return true }
-        guard FileIdentity(path: fullPath) == entry.identity else { return false }
-        entries[path]?.seen = true
+        if entries.values[index].seen { return true }
+        guard identity(path) == entries.values[index].identity else { return false }
+        entries.values[index].seen = true
         return true
     }
 
-    /// Notes that `path` now holds a file made from `inputs`.
-    func record(_ path: String, fullPath: String, inputs: Inputs) {
+    /// Notes that `path` now holds a file made from `inputs` (`identity` looks at it).
+    func record(_ path: String, inputs: Inputs, identity: (String) -> FileIdentity?) {
         // A name that would break the manifest's lines is never recorded: its page is simply made each time.
-        guard !path.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") }), let identity = FileIdentity(path: fullPath) else { return }
+        guard !path.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") }), let identity = identity(path) else { return }
         let entry = Entry(inputs: inputs, identity: identity, seen: true)
         if entries.updateValue(entry, forKey: path).map({ $0.inputs != inputs || $0.identity != identity }) ?? true {
             recordedChanges = true
@@ -116,15 +126,6 @@ public final class SiteManifest {
     /// Whether this run recorded `path` already.
     func recordedThisRun(_ path: String) -> Bool {
         entries[path]?.seen == true
-    }
-
-    /// The image placed at `stem` plus its extension, when its file is still the one recorded.
-    func image(stem: String, root: String) -> String? {
-        for path in [stem + ".png", stem + ".jpg"] {
-            guard let entry = entries[path] else { continue }
-            return isCurrent(path, fullPath: root + "/" + path, inputs: entry.inputs) ? path : nil
-        }
-        return nil
     }
 
     /// Whether this run's manifest differs from the last one: a file recorded differently, or one
@@ -141,10 +142,12 @@ public final class SiteManifest {
     }
 
     /// The entries of a manifest's text; an unknown header gives none, a malformed line is skipped.
-    /// Read on its bytes: a site of 100,000 photos has 300,000 lines.
+    /// Read on its bytes: a site of 100,000 photos has 100,000 lines.
     private static func parse(_ data: Data) -> [String: Entry] {
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> [String: Entry] in
             var entries: [String: Entry] = [:]
+            // A line takes about 100 bytes: the table is made once at its size, not doubled and rehashed.
+            entries.reserveCapacity(bytes.count / 100)
             var lineStart = 0
             var isHeader = true
             while lineStart < bytes.count {

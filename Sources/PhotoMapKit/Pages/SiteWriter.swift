@@ -19,6 +19,13 @@ public final class SiteWriter {
     let manifest: SiteManifest
     private let rootPath: String
     private var createdFolders: Set<String> = []
+    /// The root folder, open once its folder exists: files are looked at relative to it.
+    private var rootDescriptor: Int32 = -1
+    /// The images found or placed in this run, by photo and size: an export asks for each twice (which
+    /// to fetch, then the pages' inputs), and the second time costs neither a cache key nor a lookup.
+    private var imagesThisRun: [ImageKey: String] = [:]
+    /// Whether the last image found was a PNG: a site's images mostly share one format, looked for first.
+    private var lastImageWasPNG = false
 
     /// A writer for the site in `root`; `keepsManifest` reads the site's manifest and lets `commit()`
     /// write the next one (an export's own folder, not a map page beside other files).
@@ -26,6 +33,10 @@ public final class SiteWriter {
         self.root = root
         rootPath = root.path
         manifest = keepsManifest ? SiteManifest(site: root) : SiteManifest()
+    }
+
+    deinit {
+        if rootDescriptor >= 0 { close(rootDescriptor) }
     }
 
     /// Writes `text` at `path` (relative to the root) unless the file already holds exactly that.
@@ -37,7 +48,7 @@ public final class SiteWriter {
     /// there was made from the same inputs and is still that file, `render` is not even called.
     public func writePage(_ path: String, inputs pageInputs: PageInputs, render: () throws -> String) throws {
         let inputs = SiteManifest.Inputs(digest: pageInputs.finishDigest())
-        if manifest.isCurrent(path, fullPath: fullPath(path), inputs: inputs) {
+        if manifest.isCurrent(path, inputs: inputs, identity: identity) {
             unchanged += 1
             return
         }
@@ -55,10 +66,10 @@ public final class SiteWriter {
         try write(data, to: path, inputs: SiteManifest.Inputs(digest: SHA256.digest(data)))
     }
 
-    /// The same, recording `inputs` as what it was made from.
-    private func write(_ data: Data, to path: String, inputs: SiteManifest.Inputs) throws(PageError) {
+    /// The same, recording `inputs` as what it was made from (nil: not recorded).
+    private func write(_ data: Data, to path: String, inputs: SiteManifest.Inputs?) throws(PageError) {
         let file = fullPath(path)
-        if manifest.isCurrent(path, fullPath: file, inputs: inputs) {
+        if let inputs, manifest.isCurrent(path, inputs: inputs, identity: identity) {
             unchanged += 1
             return
         }
@@ -75,7 +86,7 @@ public final class SiteWriter {
             }
             written += 1
         }
-        manifest.record(path, fullPath: file, inputs: inputs)
+        if let inputs { manifest.record(path, inputs: inputs, identity: identity) }
     }
 
     /// Copies a file into the site at `path` unless an identical one is there.
@@ -86,14 +97,27 @@ public final class SiteWriter {
         try write(data, to: path)
     }
 
-    /// The image already in the site at `stem` plus its extension, still the file placed there.
-    func placedImage(stem: String) -> String? {
-        manifest.image(stem: stem, root: rootPath)
+    /// A photo's image of `size` in the site: the one found or placed earlier in this run, else what
+    /// `place` finds or places (kept when there is one). A photo is one record in a run, as it has one page.
+    func image(of photo: Photo, size: PhotoSize, place: () throws -> String?) rethrows -> String? {
+        let key = ImageKey(photo: photo.id, size: size)
+        if let path = imagesThisRun[key] { return path }
+        let path = try place()
+        if let path { imagesThisRun[key] = path }
+        return path
     }
 
-    /// Whether a file is at `path`.
-    func exists(_ path: String) -> Bool {
-        SiteManifest.FileIdentity(path: fullPath(path)) != nil
+    /// The image already in the site at `stem` plus its extension (".jpg" or ".png"): placed by an
+    /// earlier export, it stays even when the cache has evicted it since.
+    func placedImage(stem: String) -> String? {
+        for isPNG in [lastImageWasPNG, !lastImageWasPNG] {
+            let path = stem + (isPNG ? ".png" : ".jpg")
+            if let file = identity(path), file.size > 0 {
+                lastImageWasPNG = isPNG
+                return path
+            }
+        }
+        return nil
     }
 
     /// Places the cache's file `source` at `path`: a hard link when the site and the cache share a
@@ -115,12 +139,10 @@ public final class SiteWriter {
             // Another file system, or one without hard links (or with this inode's links used up).
             case EXDEV, EPERM, EMLINK, EOPNOTSUPP:
                 guard let data = FileManager.default.contents(atPath: source) else { return false }
-                try write(data, to: path, inputs: .image)
-                return true
+                try write(data, to: path, inputs: nil)
             case let failure: throw Self.writeError(failure, path: file)
             }
         }
-        manifest.record(path, fullPath: file, inputs: .image)
         return true
     }
 
@@ -176,6 +198,13 @@ public final class SiteWriter {
         rootPath + "/" + path
     }
 
+    /// Which file is at `path` now, if any.
+    private func identity(_ path: String) -> SiteManifest.FileIdentity? {
+        if rootDescriptor < 0 { rootDescriptor = open(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard rootDescriptor >= 0 else { return SiteManifest.FileIdentity(directory: AT_FDCWD, path: fullPath(path)) }
+        return SiteManifest.FileIdentity(directory: rootDescriptor, path: path)
+    }
+
     private func createFolder(of path: String) throws(PageError) {
         guard let slash = path.lastIndex(of: "/") else { return }
         let folder = String(path[..<slash])
@@ -186,6 +215,12 @@ public final class SiteWriter {
             throw .writeFailed(path: fullPath(folder), reason: (error as NSError).localizedDescription)
         }
         createdFolders.insert(folder)
+    }
+
+    /// Which image of which photo.
+    private struct ImageKey: Hashable {
+        let photo: String
+        let size: PhotoSize
     }
 
     /// ENOSPC and EDQUOT are "disk full"; anything else names the failing call's reason.

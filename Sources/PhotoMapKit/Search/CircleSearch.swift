@@ -11,12 +11,15 @@ import Foundation
 extension LocalIndex {
     /// Above this many records in the circle, reading them all costs more than FTS5's lists.
     static let maximumCircleRows: Int64 = 50_000
-    /// What reading one of the circle's rows and matching its text costs, in entries of a word's list
-    /// that FTS5 merges and counts (measured on bench/search.sh's million photos: about 1 µs against 0.15 µs).
-    static let circleRowCost: Int64 = 8
+    /// What reading one of the circle's rows and matching its text costs, in entries of the words' lists
+    /// that FTS5 merges and counts. On bench/search.sh's million photos (thread CPU time, medians of 3
+    /// rounds) 0, 0.5 and 2 gave the same median and p95 (5.0 and 6.9 ms), 8 a p95 of 10.6 ms: FTS5 also
+    /// reads the lists of the circle's cells and counts each whole for bm25, so its entries cost more
+    /// than they seem. 2 keeps FTS5 for words rarer than that, where it reads least.
+    static let circleRowCost: Double = 2
 
-    /// The hits when the circle is the rarer side; nil when every word's list costs less to walk than the
-    /// circle's rows (FTS5's lists then drive), or the circle is too wide for its rows to be read.
+    /// The hits when the circle is the rarer side; nil when the words' lists together cost less to walk
+    /// than the circle's rows (FTS5's lists then drive), or the circle is too wide for its rows to be read.
     func searchCircle(_ words: [String], box: SearchBox, centre: Coordinate, radiusKilometres: Double, limit: Int) throws -> [SearchHit]? {
         guard !words.isEmpty, let cells = box.circleCellRanges, let averages = try tokenAverages() else { return nil }
         // The R*Tree keeps 32-bit floats rounded outwards: its box is widened a little, the distance decides.
@@ -29,17 +32,23 @@ extension LocalIndex {
         try inCircle.step()
         let circleRows = inCircle.integer(0) ?? 0
         guard circleRows <= Self.maximumCircleRows else { return nil }
-        // Each word's own list, read only as far as it takes to tell: when every word's list costs less than
-        // the circle's rows, FTS5's lists drive; one common word (whose list FTS5 walks whole, twice) and the
-        // circle does. A row of the circle costs about `circleRowCost` entries of a list.
-        let bound = circleRows * Self.circleRowCost
-        let allRarer = try words.allSatisfy { word in
+        // FTS5 reads every word's whole list (to match, then for bm25's counts): the lists together are its
+        // cost, against `circleRowCost` entries for each of the circle's rows. A word counted before is known;
+        // another's list is read only as far as it takes to tell.
+        let bound = Int64(Double(circleRows) * Self.circleRowCost)
+        var listRows: Int64 = 0
+        for word in words where listRows <= bound {
+            if let known = try countedRows(word) {
+                listRows += known
+                continue
+            }
             let probe = try database.prepare("SELECT count(*) FROM (SELECT 1 FROM records_text WHERE records_text MATCH ? LIMIT ?)",
-                                             [.text("body : \"\(word.replacingOccurrences(of: "\"", with: "\"\""))\""), .integer(bound + 1)])
+                                             [.text("body : \"\(word.replacingOccurrences(of: "\"", with: "\"\""))\""),
+                                              .integer(bound - listRows + 1)])
             try probe.step()
-            return probe.integer(0) ?? 0 <= bound
+            listRows += probe.integer(0) ?? 0
         }
-        if allRarer { return nil }
+        if listRows <= bound { return nil }
         let weights = try words.map { word -> Double in
             let rows = Double(try rowsMatching(word))
             let weight = log((averages.rows - rows + 0.5) / (rows + 0.5))
@@ -47,10 +56,13 @@ extension LocalIndex {
         }
         let needles = words.map { Array($0.utf8) }
 
+        // One range scan per row of cells, the ranges disjoint: UNION ALL, for an OR of ranges makes SQLite
+        // note each row's key in a temporary index to skip duplicates, which cost more than reading the row.
         let candidates = try database.prepare(
-            "SELECT record, latitude, longitude, body FROM records_cells WHERE " + cells.map { _ in "cell BETWEEN ? AND ?" }.joined(separator: " OR "),
+            cells.map { _ in "SELECT record, latitude, longitude, body FROM records_cells WHERE cell BETWEEN ? AND ?" }
+                .joined(separator: " UNION ALL "),
             cells.flatMap { [SQLiteValue.integer($0.lowerBound), .integer($0.upperBound)] })
-        var found: [(rowid: Int64, relevance: Double, distance: Double)] = []
+        var best = BestHits(limit: limit)
         while try candidates.step() {
             guard let rowid = candidates.integer(0), let latitude = candidates.real(1), let longitude = candidates.real(2),
                   let coordinate = Coordinate(latitude: latitude, longitude: longitude) else { continue }
@@ -65,14 +77,12 @@ extension LocalIndex {
                 let frequency = Double(count)
                 relevance += weight * (frequency * 2.2) / (frequency + 1.2 * (0.25 + 0.75 * lengthRatio))
             }
-            found.append((rowid, relevance, distance))
+            best.offer(BestHits.Hit(rowid: rowid, relevance: relevance, distance: distance,
+                                    rank: Self.rank(relevance, distance, radiusKilometres)))
         }
-        let best = found.sorted {
-            Self.rank($0.relevance, $0.distance, radiusKilometres) > Self.rank($1.relevance, $1.distance, radiusKilometres)
-        }.prefix(limit)
         // Only the hits shown are read whole.
         let row = try database.prepare("SELECT \(Self.hitColumns(relevance: "0.0")) FROM records r WHERE r.rowid = ?")
-        return try best.compactMap { hit in
+        return try best.ranked().compactMap { hit in
             try row.bind([.integer(hit.rowid)])
             guard try row.step(), let annotation = Self.annotation(from: row) else { return nil }
             return SearchHit(annotation: annotation, relevance: hit.relevance, distanceKilometres: hit.distance)
@@ -82,15 +92,19 @@ extension LocalIndex {
     /// How many rows hold a word starting with `word` in their text, as FTS5 counts for bm25; counted once
     /// and kept until the index changes (`forgetWordCounts`).
     private func rowsMatching(_ word: String) throws -> Int64 {
-        let key = "words " + word
-        if let kept = try marker(key), let rows = Int64(kept) { return rows }
+        if let rows = try countedRows(word) { return rows }
         let count = try database.prepare("SELECT count(*) FROM records_text WHERE records_text MATCH ?",
                                          [.text("body : \(Self.prefixPhrase(word))")])
         try count.step()
         let rows = count.integer(0) ?? 0
         // A search that cannot write (another process writing) counts again next time.
-        try? setMarker(key, String(rows))
+        try? setMarker("words " + word, String(rows))
         return rows
+    }
+
+    /// `rowsMatching(word)` when it was counted since the index last changed, else nil.
+    private func countedRows(_ word: String) throws -> Int64? {
+        try marker("words " + word).flatMap { Int64($0) }
     }
 
     /// Forgets the counted words: called by every change to the records.

@@ -33,7 +33,7 @@ public enum SHA256 {
             var output = [UInt8](repeating: 0, count: 32)
             var size: UInt32 = 0
             // EVP_Digest fails only when out of memory; the digest would then be all zeros, never a crash.
-            _ = EVP_Digest(buffer.baseAddress, buffer.count, &output, &size, EVP_sha256(), nil)
+            _ = EVP_Digest(buffer.baseAddress, buffer.count, &output, &size, algorithm, nil)
             return output
         }
         return bytes.withContiguousStorageIfAvailable { digest(UnsafeRawBufferPointer($0)) }
@@ -42,6 +42,10 @@ public enum SHA256 {
 }
 
 extension SHA256 {
+    /// SHA-256 fetched from OpenSSL's providers once: `EVP_sha256()` makes every digest fetch it again
+    /// (a locked table lookup that costs more than hashing a short key); `EVP_sha256()` if the fetch fails.
+    nonisolated(unsafe) static let algorithm: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil) ?? EVP_sha256()
+
     /// A digest fed piece by piece, for inputs too large to gather first (a page of 100,000 photos).
     public final class Hasher {
         private let context: OpaquePointer?
@@ -50,7 +54,7 @@ extension SHA256 {
         public init() {
             context = EVP_MD_CTX_new()
             // Fails only when out of memory, as EVP_Digest does: the digest is then all zeros, never a crash.
-            _ = EVP_DigestInit_ex(context, EVP_sha256(), nil)
+            _ = EVP_DigestInit_ex(context, SHA256.algorithm, nil)
         }
 
         /// Adds `buffer`'s bytes.
