@@ -13,6 +13,8 @@ public struct PageBuilder<Links: PageLinks> {
     /// Where the embedded catalog's images are mirrored (`--image-host` on the catalog): search
     /// results from the local index name Flickr's host, and are moved here.
     public var catalogMirror: ImageHost?
+    /// The places maps name around their annotations when zoomed in past the outline's scale.
+    public var placeLabels: PlaceLabels? = .bundled
 
     /// A builder linking through `links`.
     public init(links: Links, adapter: AnnotationAdapter, credits: PageCredits) {
@@ -58,7 +60,7 @@ public struct PageBuilder<Links: PageLinks> {
     public func listPage(at path: String, title: String, subtitle: String, features: [MapData.Feature],
                          back: (path: String, label: String)?, defaultView: String, clusters: MapData.ClusterIndex? = nil,
                          focus: Coordinate? = nil) throws -> String {
-        var data = mapData(features, for: path)
+        var data = mapData(features, for: path, labels: PlaceLabels.perListPage)
         data.clusters = clusters
         data.focus = focus.map { [$0.latitude, $0.longitude] }
         return try PageRenderer.listPage(title: title, subtitle: subtitle, data: data, links: pageLinks(for: path, back: back),
@@ -70,7 +72,7 @@ public struct PageBuilder<Links: PageLinks> {
         let annotation = adapter.annotation(for: photo)
         let square = try links.image(of: photo, size: .square).map { relative($0, from: path) }
         let image = try links.image(of: photo, size: .medium).map { relative($0, from: path) }
-        let data = mapData([MapData.Feature(annotation, thumbnail: square, link: nil)], for: path)
+        let data = mapData([MapData.Feature(annotation, thumbnail: square, link: nil)], for: path, labels: PlaceLabels.perPhotoPage)
         return try PageRenderer.photoPage(annotation: annotation, photo: photo, image: image, data: data,
                                           links: pageLinks(for: path, back: back), credits: credits)
     }
@@ -80,8 +82,11 @@ public struct PageBuilder<Links: PageLinks> {
         HTML.webURL(target) ?? links.link(from: page, to: target)
     }
 
-    private func mapData(_ features: [MapData.Feature], for path: String) -> MapData {
-        MapData(features: features, placeholder: links.link(from: path, to: links.assets + "/placeholder.svg"))
+    private func mapData(_ features: [MapData.Feature], for path: String, labels limit: Int) -> MapData {
+        var data = MapData(features: features, placeholder: links.link(from: path, to: links.assets + "/placeholder.svg"))
+        let located = features.compactMap { $0.geometry.flatMap { Coordinate(latitude: $0.coordinates[1], longitude: $0.coordinates[0]) } }
+        data.labels = placeLabels?.near(located, limit: limit) ?? []
+        return data
     }
 
     private func pageLinks(for path: String, back: (path: String, label: String)?) -> PageRenderer.Links {
