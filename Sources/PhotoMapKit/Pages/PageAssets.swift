@@ -10,7 +10,7 @@ public struct PageAssets: Sendable {
     /// The Leaflet files the pages use, by their path in the Leaflet folder (photomap clusters
     /// markers itself: Leaflet.markercluster took seconds to place 10,000).
     static let leafletFiles = [
-        "leaflet.js", "leaflet.css", "images/layers.png", "images/layers-2x.png", "images/marker-icon.png", "images/marker-icon-2x.png",
+        "leaflet.min.js", "leaflet.css", "images/layers.png", "images/layers-2x.png", "images/marker-icon.png", "images/marker-icon-2x.png",
         "images/marker-shadow.png",
     ]
     /// photomap's own files.

@@ -141,8 +141,7 @@ public enum PageRenderer {
         </main>
         <footer>\(credits.lines.map { "<p>\(HTML.text($0))</p>" }.joined())</footer>
         <script type="application/json" id="photomap-annotations">\(try HTML.scriptJSON(data))</script>
-        <script src="\(assets)/leaflet.js"></script>
-        <script src="\(assets)/countries.js"></script>
+        <script src="\(assets)/leaflet.min.js"></script>
         <script src="\(assets)/photomap.js"></script>
         </body>
         </html>

@@ -143,19 +143,29 @@
      through Manhattan as a straight wedge): it is drawn up to OUTLINE_ZOOM, and from LABEL_ZOOM on
      the map names the places around the page's annotations (GeoNames, embedded by photomap).
      Both lie under OpenStreetMap's tiles, which cover them when there is a network; offline the
-     tiles fail quietly and the outline or the names show through. */
+     tiles fail quietly and the outline or the names show through. The outline's script (countries.js,
+     beside this one) is loaded the first time the map is zoomed out that far. */
   var OUTLINE_ZOOM = 6, LABEL_ZOOM = 6, MOST_LABELS = 40;
+  var basemapScript = document.currentScript.src.replace(/[^\/]*$/, 'countries.js');
 
   function addBasemap(target) {
     target.createPane('basemap').style.zIndex = 150;
     target.createPane('labels').style.zIndex = 160;  // above the outline, below the tiles (200)
-    var outline = window.photomapBasemap ? L.geoJSON(window.photomapBasemap, {
-      pane: 'basemap', interactive: false,
-      style: { color: '#8a9a8a', weight: 0.8, fillColor: '#e8eddf', fillOpacity: 1 }
-    }) : null;
-    var labels = L.layerGroup().addTo(target);
+    var outline = null, requested = false, labels = L.layerGroup().addTo(target);
     function update() {
       var zoom = target.getZoom(), world = zoom <= OUTLINE_ZOOM;
+      if (world && !outline && window.photomapBasemap) {
+        outline = L.geoJSON(window.photomapBasemap, {
+          pane: 'basemap', interactive: false,
+          style: { color: '#8a9a8a', weight: 0.8, fillColor: '#e8eddf', fillOpacity: 1 }
+        });
+      } else if (world && !requested) {
+        requested = true;
+        var script = document.createElement('script');
+        script.src = basemapScript;
+        script.addEventListener('load', update);
+        document.body.appendChild(script);
+      }
       if (outline && world !== target.hasLayer(outline)) world ? outline.addTo(target) : target.removeLayer(outline);
       // Past the outline's scale the ground is neither sea nor land: a neutral background.
       target.getContainer().style.background = world ? '#b8d4e8' : '#eceee8';
@@ -343,7 +353,7 @@
     if (data.clusters) {
       fitAround(2, data.clusters.bounds);
       clusteredLayer(scriptTiles(data.clusters));
-      body.setAttribute('data-map-ready', String(data.clusters.total));
+      ready('map', data.clusters.total);
       return;
     }
     var located = [], bounds = [[90, 180], [-90, -180]];
@@ -355,7 +365,14 @@
     }
     fitAround(located.length, bounds);
     clusteredLayer(pageTiles(located));
-    body.setAttribute('data-map-ready', String(located.length));
+    ready('map', located.length);
+  }
+
+  /* The list or the map is ready, with `count` entries: said on the body (data-list-ready,
+     data-map-ready) and as a User Timing mark (photomap-list-ready…), which bench/open_page.py reads. */
+  function ready(view, count) {
+    body.setAttribute('data-' + view + '-ready', String(count));
+    if (window.performance && performance.mark) performance.mark('photomap-' + view + '-ready');
   }
 
   /* An entry of the list, as PageRenderer writes the first ones. */
@@ -397,10 +414,7 @@
   function listPager(initial) {
     var list = document.querySelector('#list ul.annotations'), size = data.listPage || total;
     listPages = Math.max(1, Math.ceil(total / size));
-    if (!list || listPages === 1) {
-      body.setAttribute('data-list-ready', String(total));
-      return;
-    }
+    if (!list || listPages === 1) return ready('list', total);
     var nav = element('nav', 'pager'), status = element('output', 'pager-status'), number = element('input');
     nav.setAttribute('aria-label', 'Pages of the list');
     status.setAttribute('aria-live', 'polite');
@@ -426,11 +440,12 @@
     number.addEventListener('change', function () { show(Number(number.value) - 1); });
     list.parentNode.insertBefore(nav, list.nextSibling);
 
-    /* Shows a page of entries; the first page's, already in the page, are kept as they are. */
-    function show(page, kept) {
+    /* Shows a page of entries. On opening, the first page's, already in the page, are kept as
+       they are, and the address is left alone. */
+    function show(page, opening) {
       listPage = Math.max(0, Math.min(isFinite(page) ? Math.floor(page) : 0, listPages - 1));
       var from = listPage * size, to = Math.min(total, from + size);
-      if (!kept) {
+      if (!opening || listPage) {
         var items = document.createDocumentFragment();
         for (var i = from; i < to; i++) items.appendChild(listItem(i));
         list.textContent = '';
@@ -441,11 +456,11 @@
       next.disabled = last.disabled = listPage === listPages - 1;
       status.textContent = 'Entries ' + (from + 1) + '\u2013' + to + ' of ' + total;
       document.getElementById('list').scrollTop = 0;
-      if (body.getAttribute('data-view') === 'list') history.replaceState(null, '', listHash());
+      if (!opening) history.replaceState(null, '', listHash());
       body.setAttribute('data-list-page', String(listPage + 1));
     }
-    show(initial, !initial);
-    body.setAttribute('data-list-ready', String(total));
+    show(initial, true);
+    ready('list', total);
   }
 
   function setView(view) {
