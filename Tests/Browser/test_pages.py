@@ -322,8 +322,10 @@ def test_a_map_named_with_url_characters_still_loads_its_files(page, tmp_path):
     no_trouble(page)
 
 
-def test_pre_clustered_photos_at_one_spot_open_one_by_one(page, tmp_path):
-    # Every photo at the same coordinate: at the last zoom each must still be its own marker.
+@pytest.mark.parametrize("threshold", ["10", None], ids=["tiles", "in-page"])
+def test_photos_at_one_spot_open_one_by_one(page, tmp_path, threshold):
+    # Every photo at the same coordinate: at the last zoom each must still be its own marker, whether
+    # clustered ahead of time (tiles) or by the page.
     catalog = tmp_path / "catalog"
     (catalog / "photos" / "SPOT").mkdir(parents=True)
     place = {"place_id": "SPOT", "latitude": 48.85, "longitude": 2.35, "photo_count": 60, "_content": "Spot, Here"}
@@ -332,8 +334,9 @@ def test_pre_clustered_photos_at_one_spot_open_one_by_one(page, tmp_path):
               for i in range(60)]
     (catalog / "photos" / "SPOT" / "page-1.json").write_text(
         json.dumps({"photos": {"page": 1, "pages": 1, "total": 60, "photo": photos}, "stat": "ok"}))
-    photomap("photos", "--place", "SPOT", "--map", "spot.html", cwd=tmp_path,
-             env={"PHOTOMAP_FIXTURES": str(catalog), "PHOTOMAP_CLUSTER_THRESHOLD": "10"})
+    env = {"PHOTOMAP_FIXTURES": str(catalog), **({"PHOTOMAP_CLUSTER_THRESHOLD": threshold} if threshold else {})}
+    photomap("photos", "--place", "SPOT", "--map", "spot.html", cwd=tmp_path, env=env)
+    assert (tmp_path / "spot_files" / "clusters").exists() == bool(threshold)
     open_file(page, tmp_path / "spot.html")
     page.wait_for_selector("body[data-map-ready='60']")
     zoom_in_until_pins(page, ".cluster-bubble", 12)
