@@ -14,7 +14,7 @@ public struct PageAssets: Sendable {
         "images/marker-shadow.png",
     ]
     /// photomap's own files.
-    static let ownFiles = ["photomap.js", "photomap.css", "placeholder.svg"]
+    static let ownFiles = ["photomap.js", "first-view.js", "photomap.css", "placeholder.svg"]
 
     let leafletFolder: URL
     let ownFolder: URL

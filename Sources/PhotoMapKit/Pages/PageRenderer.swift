@@ -133,6 +133,7 @@ public enum PageRenderer {
         <title>\(HTML.text(title)) · photomap</title>
         <link rel="stylesheet" href="\(assets)/leaflet.css">
         <link rel="stylesheet" href="\(assets)/photomap.css">
+        <script src="\(assets)/first-view.js"></script>
         </head>
         <body data-view="\(HTML.text(view))"\(links.servesAPI ? " data-api=\"/api\"" : "")>
         <header>\(back)<div class="titles"><h1>\(HTML.text(title))</h1><p class="subtitle">\(HTML.text(subtitle))</p></div>\(search)\(headerExtra)</header>

@@ -473,6 +473,7 @@
 
   function setView(view) {
     body.setAttribute('data-view', view);
+    document.documentElement.setAttribute('data-view', view);
     var buttons = document.querySelectorAll('[data-show]');
     for (var i = 0; i < buttons.length; i++) {
       buttons[i].setAttribute('aria-pressed', String(buttons[i].getAttribute('data-show') === view));
