@@ -99,7 +99,7 @@ struct ErrorReport {
         case ThumbnailError.diskFull: "free some space or run `photomap cache prune`"
         case ThumbnailError.fixtureImageMissing: "run scripts/setup (or photomap-fixture-images)"
         case PageError.diskFull: "free some space and export again: pages not yet rewritten are still the previous ones"
-        case PageError.leafletMissing: "apt-get install libjs-leaflet libjs-leaflet.markercluster (or set PHOTOMAP_LEAFLET_DIR)"
+        case PageError.leafletMissing: "apt-get install libjs-leaflet (or set PHOTOMAP_LEAFLET_DIR)"
         case PageError.assetsMissing, LocationError.gazetteerMissing: "run photomap from its build folder or checkout (scripts/setup)"
         case let error as SQLiteError where error.path.hasSuffix(LocalIndex.fileName): "`photomap index rebuild` makes it anew"
         case ServerError.cannotListen: "choose another address or port with --listen"

@@ -18,6 +18,26 @@ BINARY = pathlib.Path(os.environ.get("PHOTOMAP_BIN", REPO / ".build/debug/photom
 PARIS, REYKJAVIK, BERLIN = "hS4wMLD0wPIXPXB", "CTUuhTIRnlu09x0F", "yjZViTj17fo6BbLk"
 
 
+def entries(annotations):
+    """A page's entries (PageEntries.swift's columns) as dicts of their fields, decoded here
+    independently of photomap.js: a shared row's NUL stands for the entry's id; an own row goes
+    between the column's prefix and suffix."""
+    columns = annotations["entries"]
+    ids = columns["id"]
+
+    def value(column, i):
+        row = column["rows"][i]
+        if row is None:
+            return None
+        if isinstance(row, int):
+            return column["table"][row].replace("\0", ids[i])
+        return column["prefix"] + row + column["suffix"]
+
+    text = {name: column for name, column in columns.items() if isinstance(column, dict)}
+    return [{"id": ids[i], "lat": columns["lat"][i], "lon": columns["lon"][i],
+             **{name: value(column, i) for name, column in text.items()}} for i in range(len(ids))]
+
+
 def photomap(*arguments, cwd, env=None):
     """Runs the built binary; fails the test with its stderr when it fails."""
     result = subprocess.run([str(BINARY), *arguments], cwd=cwd, capture_output=True, text=True,
@@ -60,6 +80,32 @@ def hostile(tmp_path_factory):
     return work, evil
 
 
+def write_catalog(catalog, place, photos):
+    """A catalog of one place and its photos, in flickr.photos.search's pages of 100."""
+    (catalog / "photos" / place["place_id"]).mkdir(parents=True)
+    (catalog / "top-places.json").write_text(json.dumps({"places": {"total": 1, "place": [place]}, "stat": "ok"}))
+    pages = (len(photos) + 99) // 100
+    for page in range(pages):
+        chunk = photos[page * 100:(page + 1) * 100]
+        (catalog / "photos" / place["place_id"] / f"page-{page + 1}.json").write_text(json.dumps(
+            {"photos": {"page": page + 1, "pages": pages, "perpage": 100, "total": len(photos), "photo": chunk}, "stat": "ok"}))
+
+
+@pytest.fixture(scope="session")
+def big(tmp_path_factory):
+    """A map page of 10,000 photos scattered over Manhattan and around (about 10 km by 8)."""
+    work = tmp_path_factory.mktemp("big")
+    place = {"place_id": "BIG", "latitude": 40.75, "longitude": -73.98, "photo_count": 10_000,
+             "_content": "Manhattan, New York, United States"}
+    photos = [{"id": str(30_000_000_000 + i), "title": f"Photo {i + 1}", "owner": "1@N00", "ownername": "Someone",
+               "latitude": round(40.70 + (i * 7919 % 10_000) / 100_000, 6),
+               "longitude": round(-74.02 + (i * 104_729 % 10_000) / 100_000, 6)} for i in range(10_000)]
+    write_catalog(work / "catalog", place, photos)
+    photomap("photos", "--place", "BIG", "--limit", "10000", "--map", "big.html", cwd=work,
+             env={"PHOTOMAP_FIXTURES": str(work / "catalog")})
+    return work / "big.html"
+
+
 def no_trouble(page):
     """The page ran without script errors, CSP violations or console errors."""
     settle(page)
@@ -90,6 +136,16 @@ def zoom_in_until_pins(page, clusters, tries):
         page.wait_for_timeout(400)
 
 
+def zoom_out_until_outline(page):
+    """Zooms out (the map's − button) until Natural Earth's outline is drawn."""
+    for _ in range(12):
+        if page.locator(".leaflet-basemap-pane path").count() > 100:
+            return
+        page.click(".leaflet-control-zoom-out")
+        page.wait_for_timeout(350)
+    assert page.locator(".leaflet-basemap-pane path").count() > 100, "no outline at a world view"
+
+
 def show_map(page):
     page.click("button[data-show=map]")
     page.wait_for_selector("body[data-map-ready]")
@@ -101,7 +157,8 @@ def test_index_lists_places_and_maps_them(page, site):
     show_map(page)
     assert page.get_attribute("body", "data-map-ready") == "45"
     assert page.locator(".leaflet-marker-icon").count() > 0
-    # The offline basemap: Natural Earth's country outlines drawn under everything.
+    # The offline basemap at a world view: Natural Earth's country outlines drawn under everything.
+    page.wait_for_selector(".leaflet-basemap-pane path", state="attached")
     assert page.locator(".leaflet-basemap-pane path").count() > 100
     no_trouble(page)
 
@@ -110,7 +167,7 @@ def test_callout_shows_title_subtitle_thumbnail_and_disclosure(page, tmp_path):
     photomap("photos", "--place", REYKJAVIK, "--map", "reykjavik.html", cwd=tmp_path)
     open_file(page, tmp_path / "reykjavik.html")
     page.wait_for_selector("body[data-map-ready]")
-    zoom_in_until_pins(page, ".marker-cluster", 8)
+    zoom_in_until_pins(page, ".cluster-bubble", 8)
     page.locator(".photomap-pin").first.click()
     callout = page.wait_for_selector(".leaflet-popup .callout")
     assert callout.query_selector(".callout-title").inner_text()
@@ -136,7 +193,7 @@ def test_every_photo_links_back_to_flickr_with_its_owner_and_licence(page, tmp_p
         assert back.startswith("https://www.flickr.com/photos/") and back.endswith("/" + photo_id)
     # Owner, licence and link back in the callout too.
     show_map(page)
-    zoom_in_until_pins(page, ".marker-cluster", 8)
+    zoom_in_until_pins(page, ".cluster-bubble", 8)
     page.locator(".photomap-pin").first.click()
     credit = page.wait_for_selector(".leaflet-popup .callout .callout-credit")
     assert credit.inner_text().startswith("by ")
@@ -214,8 +271,8 @@ def test_every_relative_link_and_image_of_the_site_resolves(site):
         parser.feed(page_file.read_text())
         annotations = json.loads(parser.data)
         targets = parser.links + [annotations["placeholder"]]
-        for feature in annotations["features"]:
-            targets += [v for v in (feature["properties"].get("thumbnail"), feature["properties"].get("link")) if v]
+        for entry in entries(annotations):
+            targets += [v for v in (entry.get("thumbnail"), entry.get("link")) if v]
         for target in targets:
             if target.startswith(("http://", "https://", "#")):
                 continue
@@ -259,13 +316,16 @@ def test_a_map_named_with_url_characters_still_loads_its_files(page, tmp_path):
     photomap("photos", "--place", REYKJAVIK, "--map", "trip #2?.html", cwd=tmp_path)
     open_file(page, tmp_path / "trip #2?.html")
     page.wait_for_selector("body[data-map-ready]")
+    # Zoomed out to a world view, the outline's script is loaded from the assets folder beside it.
+    zoom_out_until_outline(page)
     assert page.failed_loads == [] or all("tile.openstreetmap.org" in url for url, _ in page.failed_loads)
-    assert page.locator(".leaflet-basemap-pane path").count() > 100
     no_trouble(page)
 
 
-def test_pre_clustered_photos_at_one_spot_open_one_by_one(page, tmp_path):
-    # Every photo at the same coordinate: at the last zoom each must still be its own marker.
+@pytest.mark.parametrize("threshold", ["10", None], ids=["tiles", "in-page"])
+def test_photos_at_one_spot_open_one_by_one(page, tmp_path, threshold):
+    # Every photo at the same coordinate: at the last zoom each must still be its own marker, whether
+    # clustered ahead of time (tiles) or by the page.
     catalog = tmp_path / "catalog"
     (catalog / "photos" / "SPOT").mkdir(parents=True)
     place = {"place_id": "SPOT", "latitude": 48.85, "longitude": 2.35, "photo_count": 60, "_content": "Spot, Here"}
@@ -274,8 +334,9 @@ def test_pre_clustered_photos_at_one_spot_open_one_by_one(page, tmp_path):
               for i in range(60)]
     (catalog / "photos" / "SPOT" / "page-1.json").write_text(
         json.dumps({"photos": {"page": 1, "pages": 1, "total": 60, "photo": photos}, "stat": "ok"}))
-    photomap("photos", "--place", "SPOT", "--map", "spot.html", cwd=tmp_path,
-             env={"PHOTOMAP_FIXTURES": str(catalog), "PHOTOMAP_CLUSTER_THRESHOLD": "10"})
+    env = {"PHOTOMAP_FIXTURES": str(catalog), **({"PHOTOMAP_CLUSTER_THRESHOLD": threshold} if threshold else {})}
+    photomap("photos", "--place", "SPOT", "--map", "spot.html", cwd=tmp_path, env=env)
+    assert (tmp_path / "spot_files" / "clusters").exists() == bool(threshold)
     open_file(page, tmp_path / "spot.html")
     page.wait_for_selector("body[data-map-ready='60']")
     zoom_in_until_pins(page, ".cluster-bubble", 12)
@@ -289,4 +350,145 @@ def test_pre_clustered_photos_at_one_spot_open_one_by_one(page, tmp_path):
     page.mouse.up()
     page.wait_for_timeout(300)
     assert page.locator(".leaflet-popup .callout").count() == 1
+    no_trouble(page)
+
+
+def test_a_10000_photo_page_is_compact_and_lists_every_entry_page_by_page(page, big):
+    assert big.stat().st_size < 1_500_000
+    # No markup per entry beyond the first page: the rest is in the page's columns.
+    assert big.read_text().count("<li>") == 100
+    open_file(page, big)
+    page.wait_for_selector("body[data-list-ready='10000']", state="attached")
+    page.click("button[data-show=list]")  # a --map page opens on its map
+    assert page.locator("#list li").count() == 100
+    assert page.inner_text("#list li .title >> nth=0") == "Photo 1"
+    seen, pages = set(), 0
+    while True:
+        titles = page.locator("#list li .title").all_inner_texts()
+        assert 0 < len(titles) <= 100
+        seen.update(titles)
+        pages += 1
+        links = page.eval_on_selector_all("#list li > a", "links => links.map(a => a.getAttribute('href'))")
+        assert all(link and link.endswith(".html") for link in links)
+        if page.locator("button[data-page=next]").is_disabled():
+            break
+        page.click("button[data-page=next]")
+    assert pages == 100 and len(seen) == 10_000 and "Photo 10000" in seen
+    assert page.inner_text(".pager-status") == "Entries 9901\u201310000 of 10000"
+    # Its entries link to the photo pages written beside it, and show their credit line.
+    last = page.locator("#list li").last
+    assert (big.parent / urllib.parse.unquote(last.locator("a").first.get_attribute("href"))).is_file()
+    assert last.locator(".credit").inner_text().startswith("by Someone")
+    # The address keeps the page: opening it again at #list-57 shows entries 5601-5700.
+    assert page.url.endswith("#list-100")
+    page.goto("about:blank")
+    page.goto(big.resolve().as_uri() + "#list-57")
+    page.wait_for_selector("body[data-list-page='57']", state="attached")
+    assert page.inner_text("#list li .title >> nth=0") == "Photo 5601"
+    no_trouble(page)
+
+
+def test_the_list_pager_works_from_the_keyboard(page, big):
+    open_file(page, big)
+    page.wait_for_selector("body[data-list-ready]", state="attached")
+    page.click("button[data-show=list]")
+    page.focus("button[data-page=next]")
+    page.keyboard.press("Enter")
+    assert page.inner_text("#list li .title >> nth=0") == "Photo 101"
+    page.fill("nav.pager input", "100")
+    page.keyboard.press("Enter")
+    assert page.inner_text("#list li .title >> nth=-1") == "Photo 10000"
+    # Every entry is a link Tab reaches, and the pager follows the list in the tab order.
+    assert page.eval_on_selector_all("#list li > a", "links => links.length === 100 && links.every(a => a.href && a.tabIndex === 0)")
+    page.focus("#list li:last-child > a")
+    page.keyboard.press("Tab")  # its credit's link back to Flickr
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.closest('nav.pager') !== null")
+    assert page.locator("nav.pager[aria-label] .pager-status[aria-live]").count() == 1
+    no_trouble(page)
+
+
+def test_a_10000_photo_map_clusters_every_photo(page, big):
+    page.goto(big.resolve().as_uri() + "#map")
+    page.wait_for_selector("body[data-map-ready='10000']", state="attached")
+    page.wait_for_selector(".cluster-bubble")
+    shown = page.evaluate("() => [...document.querySelectorAll('.cluster-bubble')].reduce((n, b) => n + Number(b.textContent), 0)"
+                          " + document.querySelectorAll('.photomap-pin').length")
+    assert shown == 10_000
+    assert page.locator(".leaflet-marker-icon").count() < 500
+    zoom_in_until_pins(page, ".cluster-bubble", 10)
+    click_visible_pin(page)
+    page.wait_for_selector(".leaflet-popup .callout .callout-title")
+    no_trouble(page)
+
+
+def test_a_city_zoom_offline_names_nearby_places_and_drops_the_coarse_outline(page, big):
+    page.goto(big.resolve().as_uri() + "#map")
+    page.wait_for_selector("body[data-map-ready]", state="attached")
+    page.wait_for_selector(".place-label span")
+    labels = page.locator(".place-label").all_inner_texts()
+    assert "Manhattan" in labels
+    # At a city's zoom Natural Earth's 1:110m coast (a straight wedge through Manhattan) is not drawn.
+    assert page.locator(".leaflet-basemap-pane path").count() == 0
+    # The labels lie under the tiles (which cover them online) and take no clicks.
+    assert page.evaluate("() => getComputedStyle(document.querySelector('.leaflet-labels-pane')).zIndex") == "160"
+    # Zoomed out to the world, the outline is back.
+    zoom_out_until_outline(page)
+    # The page carries only the places around its photos, not the gazetteer.
+    parser = _Links()
+    parser.feed(big.read_text())
+    names = [label[0] for label in json.loads(parser.data)["labels"]]
+    assert "Manhattan" in names and "Paris" not in names and len(names) <= 300
+    no_trouble(page)
+
+
+@pytest.fixture(scope="session")
+def hostile_many(tmp_path_factory):
+    """A map page of 250 photos whose titles, owners and ids try to run script: pages 2 and 3 of
+    its list are made from the page's columns by photomap.js."""
+    work = tmp_path_factory.mktemp("hostile-many")
+    evil = ["</script><script>window.__pwned = 1</script>", "<img src=x onerror=\"window.__pwned = 2\">",
+            "\" onmouseover=\"window.__pwned = 3", "javascript:window.__pwned = 4", "\u2028</SCRIPT >\u2029",
+            "\u0000<b>nul</b>\u0000", "<svg onload=window.__pwned=7>"]
+    place = {"place_id": "EVIL", "latitude": 48.85, "longitude": 2.35, "photo_count": 250, "_content": evil[0]}
+    photos = [{"id": str(40_000_000_000 + i), "title": evil[i % len(evil)] + f" {i}", "owner": evil[(i + 1) % len(evil)],
+               "ownername": evil[(i + 2) % len(evil)], "latitude": 48.85 + i / 10_000, "longitude": 2.35 + i / 10_000}
+              for i in range(250)]
+    # Ids inside their titles (which the page then shares as one template), and an id that is markup.
+    for photo in photos[140:150]:
+        photo["title"] = "<i>" + photo["id"] + "</i><script>window.__pwned = 9</script>"
+    photos[120]["title"] = photos[120]["id"] + " <b>" + photos[120]["id"]
+    photos[130]["id"] = "<img src=x onerror=window.__pwned=8>"
+    write_catalog(work / "catalog", place, photos)
+    photomap("photos", "--place", "EVIL", "--limit", "250", "--map", "evil.html", cwd=work,
+             env={"PHOTOMAP_FIXTURES": str(work / "catalog")})
+    return work / "evil.html", photos
+
+
+def test_hostile_text_in_the_compact_data_stays_text(page, hostile_many):
+    page_file, photos = hostile_many
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    open_file(page, page_file)
+    page.wait_for_selector("body[data-list-ready='250']", state="attached")
+    page.click("button[data-show=list]")
+    shown = []
+    for _ in range(3):
+        shown += page.locator("#list li .title").all_inner_texts()
+        page.mouse.move(300, 300)
+        if not page.locator("button[data-page=next]").is_disabled():
+            page.click("button[data-page=next]")
+    # Every title shown as the record has it (HTML drops NULs and collapses the line separators).
+    def plain(text):
+        return " ".join(text.replace("\0", "").split())
+    assert len(shown) == 250
+    assert [plain(t) for t in shown] == [plain(photo["title"]) for photo in photos]
+    assert page.locator("#list li img[onerror], #list svg, #list b").count() == 0
+    show_map(page)
+    zoom_in_until_pins(page, ".cluster-bubble", 10)
+    for pin in range(min(page.locator(".photomap-pin").count(), 20)):
+        page.locator(".photomap-pin").nth(pin).click(force=True)
+        page.wait_for_timeout(50)
+    assert page.evaluate("() => window.__pwned") is None
+    assert dialogs == []
     no_trouble(page)

@@ -62,7 +62,7 @@ def open_callout(page, base, title=None):
     """Opens Reykjavík's map and a callout (the one titled `title`, or the first); returns its square."""
     page.goto(f"{base}/places/{REYKJAVIK}", wait_until="load")
     page.wait_for_selector("body[data-map-ready]")
-    zoom_in_until_pins(page, ".marker-cluster", 8)
+    zoom_in_until_pins(page, ".cluster-bubble", 8)
     pin = page.locator(f'.photomap-pin[title="{title}"]' if title else ".photomap-pin").first
     pin.click()
     callout = page.wait_for_selector(".leaflet-popup .callout")

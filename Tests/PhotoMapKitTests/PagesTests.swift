@@ -89,17 +89,86 @@ struct SiteWriterTests {
         #expect(try String(contentsOf: folder.url.appendingPathComponent("b.html"), encoding: .utf8) == "changed")
     }
 
-    @Test("map data is GeoJSON: longitude first, null geometry without a coordinate")
+    @Test("a feature is GeoJSON (the server's API): longitude first, null geometry without a coordinate")
     func geoJSON() throws {
         let located = Annotation(kind: .photo, id: "1", title: "T", subtitle: "S", coordinate: Coordinate(latitude: 48.5, longitude: 2.25))
         let unlocated = Annotation(kind: .photo, id: "2", title: "U", subtitle: "", coordinate: nil)
-        let data = MapData(features: [MapData.Feature(located, thumbnail: "s.png", link: "p.html"),
-                                      MapData.Feature(unlocated, thumbnail: nil, link: nil)], placeholder: "ph.svg")
-        let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(data)) as? [String: Any]
-        let features = try #require(object?["features"] as? [[String: Any]])
-        #expect(object?["type"] as? String == "FeatureCollection")
+        let features = try [MapData.Feature(located, thumbnail: "s.png", link: "p.html"), MapData.Feature(unlocated, thumbnail: nil, link: nil)]
+            .map { try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode($0)) as? [String: Any]) }
         #expect((features[0]["geometry"] as? [String: Any])?["coordinates"] as? [Double] == [2.25, 48.5])
         #expect(features[1]["geometry"] is NSNull)
         #expect((features[0]["properties"] as? [String: Any])?["thumbnail"] as? String == "s.png")
+    }
+
+    @Test("a page's data holds its entries as columns, each value given back exactly as photomap.js reads it")
+    func columns() throws {
+        let tricky = ["", "a\u{0}b", "e\u{301}\"", "</script><script>x</script>", "\u{2028}", "🏳️‍🌈 flag", "id-7 and id-7", "x"]
+        var features: [MapData.Feature] = []
+        for index in 0..<40 {
+            let id = index == 3 ? "" : "id-\(index)"
+            let annotation = Annotation(kind: index == 5 ? .place : .photo, id: id, title: tricky[index % tricky.count] + (index > 30 ? id : ""),
+                                        subtitle: index % 2 == 0 ? "Paris, France" : tricky[(index + 3) % tricky.count],
+                                        coordinate: index == 7 ? nil : Coordinate(latitude: 48.5 + Double(index) / 1e5, longitude: 2.25),
+                                        photoCount: index == 5 ? 12 : nil, owner: index % 3 == 0 ? "Owner \u{0}" : nil)
+            features.append(MapData.Feature(annotation, thumbnail: index == 9 ? nil : "../squares/\(index * 7919)abc.png",
+                                            link: "../photos/\(id).html"))
+        }
+        let object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(MapData(features: features, placeholder: "p.svg")))
+            as? [String: Any])
+        let entries = try #require(object["entries"] as? [String: Any])
+        let ids = try #require(entries["id"] as? [String])
+        #expect(ids == features.map(\.properties.id))
+        let latitudes = try #require(entries["lat"] as? [Any])
+        #expect(latitudes[7] is NSNull && (latitudes[1] as? Double) == 48.50001)
+        #expect((entries["photos"] as? [Any])?[5] as? Int == 12)
+        let fields: [(String, (MapData.Feature.Properties) -> String?)] = [
+            ("kind", { $0.kind }), ("title", { $0.title }), ("subtitle", { $0.subtitle }), ("thumbnail", { $0.thumbnail }),
+            ("link", { $0.link }), ("owner", { $0.owner }),
+        ]
+        for (name, field) in fields {
+            let column = try #require(entries[name] as? [String: Any], "column \(name)")
+            for (index, feature) in features.enumerated() {
+                #expect(try Self.value(column, row: index, id: ids[index]) == field(feature.properties), "\(name) of entry \(index)")
+            }
+        }
+        // Shared values cost a number per entry: one link template, one kind, squares between a shared prefix and suffix.
+        let link = try #require(entries["link"] as? [String: Any])
+        #expect((link["table"] as? [String])?.contains("../photos/\u{0}.html") == true)
+        let thumbnail = try #require(entries["thumbnail"] as? [String: Any])
+        #expect(thumbnail["prefix"] as? String == "../squares/" && thumbnail["suffix"] as? String == "abc.png")
+        #expect(entries["license"] == nil)
+    }
+
+    /// A column's value as photomap.js computes it: null; a shared template with its NUL replaced by the id; or prefix + own + suffix.
+    static func value(_ column: [String: Any], row: Int, id: String) throws -> String? {
+        let rows = try #require(column["rows"] as? [Any])
+        switch rows[row] {
+        case is NSNull: return nil
+        case let text as String: return try #require(column["prefix"] as? String) + text + (try #require(column["suffix"] as? String))
+        case let number as NSNumber:
+            let template = try #require((column["table"] as? [String])?[number.intValue])
+            return template.components(separatedBy: "\u{0}").joined(separator: id)
+        default: throw ColumnError.unexpectedRow
+        }
+    }
+
+    enum ColumnError: Error { case unexpectedRow }
+
+    @Test("a page names the places around its annotations, most populous first, and no others")
+    func placeLabels() {
+        func city(_ name: String, _ latitude: Double, _ longitude: Double, _ population: Int) -> (label: PlaceLabels.Label, population: Int) {
+            (PlaceLabels.Label(name: name, latitude: latitude, longitude: longitude), population)
+        }
+        let labels = PlaceLabels(cities: [city("Paris", 48.85, 2.35, 2_000_000), city("Versailles", 48.80, 2.13, 85_000),
+                                          city("Lyon", 45.75, 4.85, 500_000), city("Suva", -18.14, 178.44, 77_000),
+                                          city("Apia", -13.83, -171.77, 40_000), city("Taveuni", -16.8, 179.99, 1_000),
+                                          city("Matei", -16.7, -179.9, 2_000)])
+        let paris = [Coordinate(latitude: 48.86, longitude: 2.34)].compactMap { $0 }
+        #expect(labels.near(paris, limit: 10).map(\.name) == ["Paris", "Versailles"])
+        #expect(labels.near(paris, limit: 1).map(\.name) == ["Paris"])
+        // Across the antimeridian: Fiji's Taveuni and Matei are neighbours.
+        let taveuni = [Coordinate(latitude: -16.8, longitude: 179.95)].compactMap { $0 }
+        #expect(Set(labels.near(taveuni, limit: 10).map(\.name)) == ["Taveuni", "Matei"])
+        #expect(labels.near([], limit: 10).isEmpty)
     }
 }

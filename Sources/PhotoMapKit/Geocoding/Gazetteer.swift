@@ -70,7 +70,7 @@ public struct Gazetteer: GazetteerLookup {
 
     /// A tab-separated file's rows after its header line. Split as bytes: splitting 34,000 lines as
     /// Swift Characters took most of `find`'s time.
-    private static func rows(_ file: URL) throws -> [[String]] {
+    static func rows(_ file: URL) throws -> [[String]] {
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw FlickrError.catalogUnreadable(path: file.path, reason: "cannot read it")
         }

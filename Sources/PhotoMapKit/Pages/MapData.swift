@@ -1,7 +1,10 @@
-/// The annotations a page embeds, as a GeoJSON FeatureCollection (RFC 7946) with what the page
-/// script needs besides: the placeholder image and the span around a lone annotation.
+/// The annotations a page embeds, with what the page script needs besides: the placeholder image,
+/// the span around a lone annotation, the places named around them. Its features are GeoJSON
+/// (RFC 7946) for the server's API; a page carries them as columns (`PageEntries`), compact enough
+/// for 10,000 photos.
 public struct MapData: Encodable, Sendable {
-    /// One annotation: a point (or none, for records without a coordinate) and its callout's content.
+    /// One annotation: a point (or none, for records without a coordinate) and its callout's content,
+    /// encoded as a GeoJSON Feature.
     public struct Feature: Encodable, Sendable {
         /// The callout's content.
         public struct Properties: Encodable, Sendable {
@@ -71,7 +74,6 @@ public struct MapData: Encodable, Sendable {
         public var total: Int
     }
 
-    public var type = "FeatureCollection"
     public var features: [Feature]
     /// Set for pre-clustered pages: the map loads tiles instead of `features`.
     public var clusters: ClusterIndex?
@@ -82,10 +84,26 @@ public struct MapData: Encodable, Sendable {
     /// Where the first view is centred (`find`); nil to fit every annotation.
     public var focus: [Double]?
 
+    /// Places near the annotations, most populous first, named on the map where the outline is too coarse.
+    public var labels: [PlaceLabels.Label] = []
+
     /// Map data for a page.
     public init(features: [Feature], placeholder: String, span: Double = 0.05) {
         self.features = features
         self.placeholder = placeholder
         self.span = span
+    }
+
+    /// The page's form: `entries` (the features as columns), then what the script needs besides.
+    public func encode(to encoder: any Encoder) throws {
+        enum Keys: String, CodingKey { case entries, listPage, clusters, placeholder, span, focus, labels }
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(PageEntries(features), forKey: .entries)
+        try container.encode(PageRenderer.listPageSize, forKey: .listPage)
+        try container.encodeIfPresent(clusters, forKey: .clusters)
+        try container.encode(placeholder, forKey: .placeholder)
+        try container.encode(span, forKey: .span)
+        try container.encodeIfPresent(focus, forKey: .focus)
+        try container.encode(labels, forKey: .labels)
     }
 }

@@ -1,20 +1,20 @@
 import Foundation
 
 /// The files every page loads, copied into the site's `assets/` folder when it is written:
-/// Leaflet and Leaflet.markercluster from Debian's packages (never committed), photomap's own script,
+/// Leaflet from Debian's package (never committed), photomap's own script,
 /// style and placeholder (beside the binary), and the Natural Earth basemap (from Fixtures/basemap).
 public struct PageAssets: Sendable {
-    /// Where Debian installs Leaflet and Leaflet.markercluster.
+    /// Where Debian installs Leaflet.
     public static let debianLeafletFolder = "/usr/share/javascript/leaflet"
 
-    /// The Leaflet files the pages use, by their path in the Leaflet folder.
+    /// The Leaflet files the pages use, by their path in the Leaflet folder (photomap clusters
+    /// markers itself: Leaflet.markercluster took seconds to place 10,000).
     static let leafletFiles = [
-        "leaflet.js", "leaflet.css", "leaflet.markercluster.js", "MarkerCluster.css", "MarkerCluster.Default.css",
-        "images/layers.png", "images/layers-2x.png", "images/marker-icon.png", "images/marker-icon-2x.png",
+        "leaflet.min.js", "leaflet.css", "images/layers.png", "images/layers-2x.png", "images/marker-icon.png", "images/marker-icon-2x.png",
         "images/marker-shadow.png",
     ]
     /// photomap's own files.
-    static let ownFiles = ["photomap.js", "photomap.css", "placeholder.svg"]
+    static let ownFiles = ["photomap.js", "first-view.js", "photomap.css", "placeholder.svg"]
 
     let leafletFolder: URL
     let ownFolder: URL

@@ -12,6 +12,8 @@ public struct PageBuilder<Links: PageLinks> {
     /// Where the embedded catalog's images are mirrored (`--image-host` on the catalog): search
     /// results from the local index name Flickr's host, and are moved here.
     public var catalogMirror: ImageHost?
+    /// The places maps name around their annotations when zoomed in past the outline's scale.
+    public var placeLabels: PlaceLabels? = .bundled
 
     /// A builder linking through `links`.
     public init(links: Links, credits: PageCredits) {
@@ -61,7 +63,7 @@ public struct PageBuilder<Links: PageLinks> {
     public func listPage(at path: String, title: String, subtitle: String, features: [MapData.Feature],
                          back: (path: String, label: String)?, defaultView: String,
                          clusters: MapData.ClusterIndex? = nil, focus: Coordinate? = nil) throws -> String {
-        var data = mapData(features, for: path)
+        var data = mapData(features, for: path, labels: PlaceLabels.perListPage)
         data.clusters = clusters
         data.focus = focus.map { [$0.latitude, $0.longitude] }
         return try PageRenderer.listPage(title: title, subtitle: subtitle, data: data,
@@ -75,7 +77,7 @@ public struct PageBuilder<Links: PageLinks> {
         let (photo, annotation) = (entry.record, entry.annotation)
         let square = try links.image(of: photo, size: .square).map { relative($0, from: path) }
         let image = try links.image(of: photo, size: .medium).map { relative($0, from: path) }
-        let data = mapData([MapData.Feature(annotation, thumbnail: square, link: nil)], for: path)
+        let data = mapData([MapData.Feature(annotation, thumbnail: square, link: nil)], for: path, labels: PlaceLabels.perPhotoPage)
         return try PageRenderer.photoPage(annotation: annotation, photo: photo, image: image, data: data,
                                           links: pageLinks(for: path, back: back), credits: credits)
     }
@@ -85,8 +87,11 @@ public struct PageBuilder<Links: PageLinks> {
         HTML.webURL(target) ?? links.link(from: page, to: target)
     }
 
-    private func mapData(_ features: [MapData.Feature], for path: String) -> MapData {
-        MapData(features: features, placeholder: links.link(from: path, to: links.assets + "/placeholder.svg"))
+    private func mapData(_ features: [MapData.Feature], for path: String, labels limit: Int) -> MapData {
+        var data = MapData(features: features, placeholder: links.link(from: path, to: links.assets + "/placeholder.svg"))
+        let located = features.compactMap { $0.geometry.flatMap { Coordinate(latitude: $0.coordinates[1], longitude: $0.coordinates[0]) } }
+        data.labels = placeLabels?.near(located, limit: limit) ?? []
+        return data
     }
 
     private func pageLinks(for path: String, back: (path: String, label: String)?) -> PageRenderer.Links {

@@ -25,10 +25,13 @@ public struct PageCredits: Sendable, Hashable {
     /// The footer's lines: the records' sources, the map's, then Flickr's notice.
     public var lines: [String] {
         var data: [String] = []
+        let geonames = "Place names: GeoNames (geonames.org), CC BY 4.0."
         if sources.contains(.flickr) { data.append("Photos and places: Flickr (flickr.com), each photo © its owner under the licence shown.") }
         if sources.contains(.catalog) { data.append("Photos: photomap's sample catalog (invented); city positions: GeoNames (CC BY 4.0).") }
-        if sources.contains(.geonames) && !sources.contains(.catalog) { data.append("Place names: GeoNames (geonames.org), CC BY 4.0.") }
-        let map = "Outlines: Natural Earth (public domain). Tiles when online: © OpenStreetMap contributors. Map: Leaflet."
+        if sources.contains(.geonames) && !sources.contains(.catalog) { data.append(geonames) }
+        // Maps name GeoNames places (PlaceLabels) whatever the records' source; CC BY asks for the credit.
+        let places = sources.contains(.catalog) || sources.contains(.geonames) ? "" : " " + geonames
+        let map = "Outlines: Natural Earth (public domain).\(places) Tiles when online: © OpenStreetMap contributors. Map: Leaflet."
         return [data.joined(separator: " "), map, Self.flickrNotice].filter { !$0.isEmpty }
     }
 }

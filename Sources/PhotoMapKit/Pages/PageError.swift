@@ -1,6 +1,6 @@
 /// What can go wrong writing map pages and sites.
 public enum PageError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// Leaflet (Debian's libjs-leaflet and libjs-leaflet.markercluster) is not installed.
+    /// Leaflet (Debian's libjs-leaflet) is not installed.
     case leafletMissing(folder: String)
     /// photomap's own page assets or basemap are not beside the binary or in the checkout.
     case assetsMissing(String)

@@ -28,11 +28,15 @@ public enum PageRenderer {
         }
     }
 
+    /// How many entries a list shows at a time. The page holds the first ones as HTML (the list
+    /// without script); photomap.js shows the others, a page of them at a time, from the page's data.
+    public static let listPageSize = 100
+
     /// A page listing annotations, with a list/map toggle (`defaultView` "list" or "map").
     public static func listPage(title: String, subtitle: String, data: MapData, links: Links,
                                 defaultView: String, credits: PageCredits) throws -> String {
         var list = "<ul class=\"annotations\">\n"
-        for feature in data.features {
+        for feature in data.features.prefix(listPageSize) {
             let properties = feature.properties
             let thumbnail = properties.kind == "photo"
                 ? "<img src=\"\(HTML.text(properties.thumbnail ?? data.placeholder))\" alt=\"\" width=\"75\" height=\"75\" loading=\"lazy\">" : ""
@@ -128,9 +132,8 @@ public enum PageRenderer {
         <meta name="referrer" content="no-referrer">
         <title>\(HTML.text(title)) · photomap</title>
         <link rel="stylesheet" href="\(assets)/leaflet.css">
-        <link rel="stylesheet" href="\(assets)/MarkerCluster.css">
-        <link rel="stylesheet" href="\(assets)/MarkerCluster.Default.css">
         <link rel="stylesheet" href="\(assets)/photomap.css">
+        <script src="\(assets)/first-view.js"></script>
         </head>
         <body data-view="\(HTML.text(view))"\(links.servesAPI ? " data-api=\"/api\"" : "")>
         <header>\(back)<div class="titles"><h1>\(HTML.text(title))</h1><p class="subtitle">\(HTML.text(subtitle))</p></div>\(search)\(headerExtra)</header>
@@ -139,9 +142,7 @@ public enum PageRenderer {
         </main>
         <footer>\(credits.lines.map { "<p>\(HTML.text($0))</p>" }.joined())</footer>
         <script type="application/json" id="photomap-annotations">\(try HTML.scriptJSON(data))</script>
-        <script src="\(assets)/leaflet.js"></script>
-        <script src="\(assets)/leaflet.markercluster.js"></script>
-        <script src="\(assets)/countries.js"></script>
+        <script src="\(assets)/leaflet.min.js"></script>
         <script src="\(assets)/photomap.js"></script>
         </body>
         </html>

@@ -1,12 +1,37 @@
-/* photomap's page script: the list/map toggle, the map with clustered markers and MapKit-style
-   callouts, from the annotations embedded in the page. Text only ever enters the DOM through
-   textContent; links only when they are relative or http(s). */
+/* photomap's page script: the list (a page of entries at a time) and the map with clustered
+   markers and MapKit-style callouts, from the annotations embedded in the page; offline, the
+   Natural Earth outline at world zooms and the names of nearby places closer in. Text only ever
+   enters the DOM through textContent; links only when they are relative or http(s). */
 (function () {
   'use strict';
 
   var data = JSON.parse(document.getElementById('photomap-annotations').textContent);
   var body = document.body;
   var map = null;
+  var entries = data.entries;
+  var total = entries.id.length;
+
+  /* A text column (PageEntries.swift): null, a shared value (its NUL standing for the entry's id),
+     or the entry's own text between the column's prefix and suffix. */
+  function column(spec) {
+    return function (i) {
+      var row = spec ? spec.rows[i] : null;
+      if (row === null || row === undefined) return null;
+      if (typeof row === 'number') return spec.table[row].split('\u0000').join(entries.id[i]);
+      return spec.prefix + row + spec.suffix;
+    };
+  }
+  var fields = {};
+  ['kind', 'title', 'subtitle', 'thumbnail', 'link', 'owner', 'license', 'licenseURL', 'flickr'].forEach(function (name) {
+    fields[name] = column(entries[name]);
+  });
+
+  /* Entry i's properties, as a callout or list item wants them. */
+  function entry(i) {
+    var properties = { id: entries.id[i], count: entries.photos ? entries.photos[i] : null, located: entries.lat[i] !== null };
+    Object.keys(fields).forEach(function (name) { properties[name] = fields[name](i); });
+    return properties;
+  }
 
   function safeLink(link) {
     if (typeof link !== 'string') return null;
@@ -66,9 +91,9 @@
   }
 
   /* A photo's owner, licence and link back to its page on Flickr, as Flickr's rules ask. */
-  function creditLine(properties) {
+  function creditLine(properties, tag, className) {
     if (properties.kind !== 'photo') return null;
-    var line = element('div', 'callout-credit'), parts = [];
+    var line = element(tag || 'div', className || 'callout-credit'), parts = [];
     if (properties.owner) parts.push(document.createTextNode('by ' + properties.owner));
     if (properties.license) {
       var licence = webLink(properties.licenseURL);
@@ -106,6 +131,7 @@
 
   var pin = L.divIcon({ className: 'photomap-pin', iconSize: [14, 14], iconAnchor: [7, 7], popupAnchor: [0, -8] });
 
+  /* A marker for a GeoJSON feature (the served pages' search results). */
   function markerFor(feature) {
     var c = feature.geometry.coordinates;
     var marker = L.marker([c[1], c[0]], { icon: pin, title: feature.properties.title, keyboard: true });
@@ -113,41 +139,83 @@
     return marker;
   }
 
+  /* Natural Earth's 1:110m outline is right for a world view and wrong closer in (its coast cuts
+     through Manhattan as a straight wedge): it is drawn up to OUTLINE_ZOOM, and from LABEL_ZOOM on
+     the map names the places around the page's annotations (GeoNames, embedded by photomap).
+     Both lie under OpenStreetMap's tiles, which cover them when there is a network; offline the
+     tiles fail quietly and the outline or the names show through. The outline's script (countries.js,
+     beside this one) is loaded the first time the map is zoomed out that far. */
+  var OUTLINE_ZOOM = 6, LABEL_ZOOM = 6, MOST_LABELS = 40;
+  var basemapScript = document.currentScript.src.replace(/[^\/]*$/, 'countries.js');
+
   function addBasemap(target) {
     target.createPane('basemap').style.zIndex = 150;
-    if (window.photomapBasemap) {
-      L.geoJSON(window.photomapBasemap, {
-        pane: 'basemap', interactive: false,
-        style: { color: '#8a9a8a', weight: 0.8, fillColor: '#e8eddf', fillOpacity: 1 }
-      }).addTo(target);
+    target.createPane('labels').style.zIndex = 160;  // above the outline, below the tiles (200)
+    var outline = null, requested = false, labels = L.layerGroup().addTo(target);
+    function update() {
+      var zoom = target.getZoom(), world = zoom <= OUTLINE_ZOOM;
+      if (world && !outline && window.photomapBasemap) {
+        outline = L.geoJSON(window.photomapBasemap, {
+          pane: 'basemap', interactive: false,
+          style: { color: '#8a9a8a', weight: 0.8, fillColor: '#e8eddf', fillOpacity: 1 }
+        });
+      } else if (world && !requested) {
+        requested = true;
+        var script = document.createElement('script');
+        script.src = basemapScript;
+        script.addEventListener('load', update);
+        document.body.appendChild(script);
+      }
+      if (outline && world !== target.hasLayer(outline)) world ? outline.addTo(target) : target.removeLayer(outline);
+      // Past the outline's scale the ground is neither sea nor land: a neutral background.
+      target.getContainer().style.background = world ? '#b8d4e8' : '#eceee8';
+      nameCloseByPlaces(target, labels, zoom >= LABEL_ZOOM);
     }
-    // With a network, OpenStreetMap's tiles cover the outline basemap; offline they fail quietly.
+    target.on('moveend', update);
+    target.whenReady(update);
     L.tileLayer('https://tile.openstreetmap.org/{z}/{x}/{y}.png', {
       maxZoom: 19, attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'
     }).addTo(target);
     target.attributionControl.addAttribution('Outlines: Natural Earth');
+    if ((data.labels || []).length) target.attributionControl.addAttribution('Places: GeoNames');
   }
 
-  /* A pre-clustered page: per zoom, only the tiles in view are loaded (as script files, since file://
-     pages cannot fetch), each holding clusters and single annotations made by photomap. Each tile is
-     one layer, added when it comes into view and removed when it leaves, so an open callout stays
-     open while the map moves; tiles beyond the antimeridian are drawn on the world copy in view. */
-  function clusteredLayer(index) {
-    var loaded = {}, requested = {}, available = {}, shown = {};
-    Object.keys(index.tiles).forEach(function (z) {
-      available[z] = {};
-      index.tiles[z].forEach(function (tile) { available[z][tile] = true; });
-    });
+  /* The page's places in view, most populous first, each where it does not overlap one already named. */
+  function nameCloseByPlaces(target, layer, show) {
+    layer.clearLayers();
+    if (!show) return;
+    var bounds = target.getBounds(), taken = [], places = data.labels || [];
+    for (var i = 0; i < places.length && taken.length < MOST_LABELS; i++) {
+      var place = places[i], at = L.latLng(place[1], place[2]);
+      if (!bounds.contains(at)) continue;
+      var point = target.latLngToContainerPoint(at), half = 4 + String(place[0]).length * 3.6;
+      var box = [point.x - half, point.y - 9, point.x + half, point.y + 9];
+      if (taken.some(function (other) { return box[0] < other[2] && other[0] < box[2] && box[1] < other[3] && other[1] < box[3]; })) continue;
+      taken.push(box);
+      L.marker(at, { pane: 'labels', interactive: false, keyboard: false, icon: L.divIcon({
+        className: 'place-label', iconSize: [0, 0], html: element('span', null, String(place[0]))
+      }) }).addTo(layer);
+    }
+  }
 
-    function zoomLevel() { return Math.max(0, Math.min(Math.round(map.getZoom()), index.maxZoom)); }
+  /* Clustered markers, by 256-pixel tiles of the zoom shown: `source.tile(z, "x/y")` gives a tile's
+     items, [lat, lon, count, the entry (its index in the page, or its properties) when alone], or
+     null while it has none (yet). Each tile is one layer, added when it comes into view and removed
+     when it leaves, so an open callout stays open while the map moves; tiles beyond the antimeridian
+     are drawn on the world copy in view. */
+  function clusteredLayer(source) {
+    var shown = {};
+
+    function zoomLevel() { return Math.max(0, Math.min(Math.round(map.getZoom()), source.maxZoom)); }
 
     function tileGroup(z, items, shift) {
       var group = L.layerGroup();
       items.forEach(function (item) {
-        var at = [item[0], item[1] + shift], marker;
-        if (item[2] === 1 && item[3]) {
-          marker = L.marker(at, { icon: pin, title: item[3].title });
-          marker.bindPopup(function () { return callout(item[3]); }, { minWidth: 220, maxWidth: 320 });
+        var at = [item[0], item[1] + shift], marker, alone = item[3];
+        if (item[2] === 1 && alone !== null && alone !== undefined) {
+          var properties = typeof alone === 'number' ? entry(alone) : alone;
+          marker = L.marker(at, { icon: pin, title: properties.title });
+          marker.bindPopup(function () { return callout(properties); }, { minWidth: 220, maxWidth: 320 });
         } else {
           var size = item[2] < 100 ? 30 : item[2] < 1000 ? 38 : 46;
           marker = L.marker(at, { icon: L.divIcon({
@@ -166,20 +234,11 @@
       var southEast = map.project(bounds.getSouthEast(), z).divideBy(256).floor();
       for (var x = northWest.x; x <= southEast.x; x++) {
         for (var y = Math.max(northWest.y, 0); y <= Math.min(southEast.y, tiles - 1); y++) {
-          var tile = (((x % tiles) + tiles) % tiles) + '/' + y, key = z + '/' + tile;
-          if (!available[z] || !available[z][tile]) continue;
-          if (!loaded[key]) {
-            if (!requested[key]) {
-              requested[key] = true;
-              var script = document.createElement('script');
-              script.src = index.folder + '/' + key + '.js';
-              document.body.appendChild(script);
-            }
-            continue;
-          }
-          var shift = 360 * Math.floor(x / tiles), layerKey = key + '@' + shift;
+          var tile = (((x % tiles) + tiles) % tiles) + '/' + y, items = source.tile(z, tile);
+          if (!items) continue;
+          var shift = 360 * Math.floor(x / tiles), layerKey = z + '/' + tile + '@' + shift;
           wanted[layerKey] = true;
-          if (!shown[layerKey]) shown[layerKey] = tileGroup(z, loaded[key], shift).addTo(map);
+          if (!shown[layerKey]) shown[layerKey] = tileGroup(z, items, shift).addTo(map);
         }
       }
       Object.keys(shown).forEach(function (layerKey) {
@@ -187,14 +246,109 @@
       });
     }
 
+    source.changed = refresh;
+    map.on('moveend', refresh);
+    refresh();
+  }
+
+  /* A pre-clustered page's tiles (SiteBuilder, past its threshold), loaded as script files when in
+     view, since file:// pages cannot fetch. */
+  function scriptTiles(index) {
+    var loaded = {}, requested = {}, available = {};
+    Object.keys(index.tiles).forEach(function (z) {
+      available[z] = {};
+      index.tiles[z].forEach(function (tile) { available[z][tile] = true; });
+    });
+    var source = { maxZoom: index.maxZoom, changed: function () {}, tile: function (z, tile) {
+      var key = z + '/' + tile;
+      if (!available[z] || !available[z][tile]) return null;
+      if (!loaded[key] && !requested[key]) {
+        requested[key] = true;
+        var script = document.createElement('script');
+        script.src = index.folder + '/' + key + '.js';
+        document.body.appendChild(script);
+      }
+      return loaded[key] || null;
+    } };
     window.photomapTile = function (z, x, y, items) {
       loaded[z + '/' + x + '/' + y] = items;
-      refresh();
+      source.changed();
     };
-    map.on('moveend', refresh);
-    map.fitBounds(index.bounds, { padding: [30, 30], maxZoom: 16 });
-    refresh();
-    body.setAttribute('data-map-ready', String(index.total));
+    return source;
+  }
+
+  /* The page's own located entries, clustered as GridClusterer clusters tiles: per zoom, those in
+     one cell of a CLUSTER_RADIUS-pixel grid become one cluster at their mean position; at LAST_ZOOM
+     each stands alone, those at one spot fanned out on a circle. A zoom is clustered when first shown
+     (a few milliseconds for 10,000 entries), and only the markers in view are made. */
+  var CLUSTER_RADIUS = 60, LAST_ZOOM = 16;
+
+  function pageTiles(located) {
+    var byZoom = {};
+    return { maxZoom: LAST_ZOOM, changed: function () {}, tile: function (z, tile) {
+      if (!byZoom[z]) byZoom[z] = clustersAt(z, located);
+      return byZoom[z][tile] || null;
+    } };
+  }
+
+  /* Web Mercator pixels of a world `size` pixels wide, as Leaflet's map.project computes them, without
+     making two objects per entry (for 10,000 entries the garbage cost more than the sums). */
+  function projected(latitude, longitude, size) {
+    var sine = Math.sin(Math.max(Math.min(latitude, 85.0511287798), -85.0511287798) * Math.PI / 180);
+    return [(longitude + 180) / 360 * size, (0.5 - Math.log((1 + sine) / (1 - sine)) / (4 * Math.PI)) * size];
+  }
+
+  function clustersAt(z, located) {
+    var size = 256 * Math.pow(2, z), last = Math.pow(2, z) - 1;
+    var points = located.map(function (i) { return projected(entries.lat[i], entries.lon[i], size); });
+    if (z === LAST_ZOOM) fanOut(points);
+    var cells = {}, order = [], tiles = {};
+    points.forEach(function (p, k) {
+      var key = z === LAST_ZOOM ? k : Math.floor(p[0] / CLUSTER_RADIUS) + ':' + Math.floor(p[1] / CLUSTER_RADIUS);
+      var cell = cells[key];
+      if (!cell) order.push(cell = cells[key] = { x: 0, y: 0, count: 0, first: located[k] });
+      cell.x += p[0];
+      cell.y += p[1];
+      cell.count++;
+    });
+    order.forEach(function (cell) {
+      var x = cell.x / cell.count, y = cell.y / cell.count, at = map.unproject([x, y], z);
+      var tile = Math.min(Math.max(Math.floor(x / 256), 0), last) + '/' + Math.min(Math.max(Math.floor(y / 256), 0), last);
+      (tiles[tile] = tiles[tile] || []).push([at.lat, at.lng, cell.count, cell.count === 1 ? cell.first : null]);
+    });
+    return tiles;
+  }
+
+  /* Entries within 4 pixels of each other spread on a circle, far enough apart for a 14-pixel
+     marker each (markercluster's "spiderfy", made ahead of time). */
+  function fanOut(points) {
+    var spots = {};
+    points.forEach(function (p, k) {
+      var key = Math.floor(p[0] / 4) + ':' + Math.floor(p[1] / 4);
+      (spots[key] = spots[key] || []).push(k);
+    });
+    Object.keys(spots).forEach(function (key) {
+      var members = spots[key];
+      if (members.length < 2) return;
+      var centre = points[members[0]], radius = Math.max(14, members.length * 16 / (2 * Math.PI));
+      members.forEach(function (k, n) {
+        var angle = 2 * Math.PI * n / members.length;
+        points[k] = [centre[0] + radius * Math.cos(angle), centre[1] + radius * Math.sin(angle)];
+      });
+    });
+  }
+
+  /* The first view, as MapKit's showAnnotations: the focus, or a lone annotation's surroundings,
+     or every annotation (`bounds`, south-west and north-east corners) in view. */
+  function fitAround(count, bounds) {
+    var centre = data.focus || (count === 1 ? bounds[0] : null), half = data.span / 2;
+    if (centre) {
+      map.fitBounds([[centre[0] - half, centre[1] - half], [centre[0] + half, centre[1] + half]]);
+    } else if (count > 1) {
+      map.fitBounds(bounds, { padding: [30, 30], maxZoom: 16 });
+    } else {
+      map.setView([20, 0], 2);
+    }
   }
 
   function showMap() {
@@ -202,34 +356,124 @@
     var container = document.getElementById('map');
     if (!container) return;
     map = L.map(container, { worldCopyJump: true, zoomSnap: 0.5 });
-    container.style.background = '#b8d4e8';
     addBasemap(map);
     map.on('popupopen', function (event) { loadThumbnail(event.popup); });
     if (data.clusters) {
-      clusteredLayer(data.clusters);
+      fitAround(2, data.clusters.bounds);
+      clusteredLayer(scriptTiles(data.clusters));
+      ready('map', data.clusters.total);
       return;
     }
-    var located = data.features.filter(function (f) { return f.geometry; });
-    var group = L.markerClusterGroup({ chunkedLoading: true, showCoverageOnHover: false, maxClusterRadius: 50 });
-    group.addLayers(located.map(markerFor));
-    map.addLayer(group);
-    // MapKit's showAnnotations: the first view fits every annotation (or centres on the focus).
-    if (data.focus) {
-      var f = data.focus;
-      map.fitBounds([[f[0] - data.span / 2, f[1] - data.span / 2], [f[0] + data.span / 2, f[1] + data.span / 2]]);
-    } else if (located.length === 1) {
-      var c = located[0].geometry.coordinates;
-      map.fitBounds([[c[1] - data.span / 2, c[0] - data.span / 2], [c[1] + data.span / 2, c[0] + data.span / 2]]);
-    } else if (located.length > 1) {
-      map.fitBounds(group.getBounds(), { padding: [30, 30], maxZoom: 16 });
-    } else {
-      map.setView([20, 0], 2);
+    var located = [], bounds = [[90, 180], [-90, -180]];
+    for (var i = 0; i < total; i++) {
+      var lat = entries.lat[i], lon = entries.lon[i];
+      if (lat === null) continue;
+      located.push(i);
+      bounds = [[Math.min(bounds[0][0], lat), Math.min(bounds[0][1], lon)], [Math.max(bounds[1][0], lat), Math.max(bounds[1][1], lon)]];
     }
-    body.setAttribute('data-map-ready', String(located.length));
+    fitAround(located.length, bounds);
+    clusteredLayer(pageTiles(located));
+    ready('map', located.length);
+  }
+
+  /* The list or the map is ready, with `count` entries: said on the body (data-list-ready,
+     data-map-ready) and as a User Timing mark (photomap-list-ready…), which bench/open_page.py reads. */
+  function ready(view, count) {
+    body.setAttribute('data-' + view + '-ready', String(count));
+    if (window.performance && performance.mark) performance.mark('photomap-' + view + '-ready');
+  }
+
+  /* An entry of the list, as PageRenderer writes the first ones. */
+  function listItem(i) {
+    var properties = entry(i), item = element('li'), anchor = element('a');
+    var link = safeLink(properties.link);
+    if (link) anchor.href = link;
+    if (properties.kind === 'photo') {
+      var thumb = element('img');
+      thumb.src = safeLink(properties.thumbnail) || data.placeholder;
+      thumb.alt = '';
+      thumb.width = 75;
+      thumb.height = 75;
+      thumb.loading = 'lazy';
+      anchor.appendChild(thumb);
+    }
+    var text = element('span', 'text'), subtitle = element('span', 'subtitle', properties.subtitle);
+    text.appendChild(element('span', 'title', properties.title));
+    if (!properties.located) {
+      subtitle.appendChild(document.createTextNode(' '));
+      subtitle.appendChild(element('span', 'nogeo', '(no location)'));
+    }
+    text.appendChild(subtitle);
+    anchor.appendChild(text);
+    if (properties.count !== null && properties.count !== undefined) anchor.appendChild(element('span', 'count', properties.count + ' photos'));
+    item.appendChild(anchor);
+    var credit = creditLine(properties, 'span', 'credit');
+    if (credit) item.appendChild(credit);
+    return item;
+  }
+
+  /* The list shows `data.listPage` entries at a time: the page holds the first ones as HTML, the
+     others are made from the data when their page is shown. The pager's buttons and page number
+     are ordinary controls (Tab, Enter); "#list-N" in the address keeps the page across visits. */
+  var listPage = 0, listPages = 1;
+
+  function listHash() { return listPage ? '#list-' + (listPage + 1) : '#list'; }
+
+  function listPager(initial) {
+    var list = document.querySelector('#list ul.annotations'), size = data.listPage || total;
+    listPages = Math.max(1, Math.ceil(total / size));
+    if (!list || listPages === 1) return ready('list', total);
+    var nav = element('nav', 'pager'), status = element('output', 'pager-status'), number = element('input');
+    nav.setAttribute('aria-label', 'Pages of the list');
+    status.setAttribute('aria-live', 'polite');
+    number.type = 'number';
+    number.min = 1;
+    number.max = listPages;
+    number.setAttribute('aria-label', 'Page number, of ' + listPages);
+    function button(label, name, page) {
+      var control = element('button', null, label);
+      control.type = 'button';
+      control.setAttribute('data-page', name);
+      control.addEventListener('click', function () { show(page()); });
+      return control;
+    }
+    var first = button('\u00ab First', 'first', function () { return 0; });
+    var previous = button('\u2039 Previous', 'previous', function () { return listPage - 1; });
+    var next = button('Next \u203a', 'next', function () { return listPage + 1; });
+    var last = button('Last \u00bb', 'last', function () { return listPages - 1; });
+    var label = element('label', null, 'Page ');
+    label.appendChild(number);
+    label.appendChild(document.createTextNode(' of ' + listPages));
+    [first, previous, label, next, last, status].forEach(function (part) { nav.appendChild(part); });
+    number.addEventListener('change', function () { show(Number(number.value) - 1); });
+    list.parentNode.insertBefore(nav, list.nextSibling);
+
+    /* Shows a page of entries. On opening, the first page's, already in the page, are kept as
+       they are, and the address is left alone. */
+    function show(page, opening) {
+      listPage = Math.max(0, Math.min(isFinite(page) ? Math.floor(page) : 0, listPages - 1));
+      var from = listPage * size, to = Math.min(total, from + size);
+      if (!opening || listPage) {
+        var items = document.createDocumentFragment();
+        for (var i = from; i < to; i++) items.appendChild(listItem(i));
+        list.textContent = '';
+        list.appendChild(items);
+      }
+      number.value = listPage + 1;
+      first.disabled = previous.disabled = listPage === 0;
+      next.disabled = last.disabled = listPage === listPages - 1;
+      status.textContent = 'Entries ' + (from + 1) + '\u2013' + to + ' of ' + total;
+      document.getElementById('list').scrollTop = 0;
+      if (!opening) history.replaceState(null, '', listHash());
+      body.setAttribute('data-list-page', String(listPage + 1));
+    }
+    show(initial, true);
+    ready('list', total);
   }
 
   function setView(view) {
     body.setAttribute('data-view', view);
+    document.documentElement.setAttribute('data-view', view);
     var buttons = document.querySelectorAll('[data-show]');
     for (var i = 0; i < buttons.length; i++) {
       buttons[i].setAttribute('aria-pressed', String(buttons[i].getAttribute('data-show') === view));
@@ -306,14 +550,16 @@
   for (var i = 0; i < toggles.length; i++) {
     toggles[i].addEventListener('click', function (event) {
       var view = event.currentTarget.getAttribute('data-show');
-      history.replaceState(null, '', view === 'map' ? '#map' : '#list');
+      history.replaceState(null, '', view === 'map' ? '#map' : listHash());
       setView(view);
     });
   }
   if (body.getAttribute('data-view') === 'photo') {
     showMap();  // a photo page: its small map is always shown
   } else {
-    var initial = location.hash === '#map' ? 'map' : location.hash === '#list' ? 'list' : body.getAttribute('data-view');
+    var asked = /^#list(?:-(\d+))?$/.exec(location.hash);
+    listPager(asked && asked[1] ? Number(asked[1]) - 1 : 0);
+    var initial = location.hash === '#map' ? 'map' : asked ? 'list' : body.getAttribute('data-view');
     setView(initial || 'list');
   }
   searchBox();

@@ -1,0 +1,77 @@
+import Foundation
+
+/// The GeoNames cities a map names when it is zoomed in too far for its 1:110m outline (whose
+/// coast cuts through Manhattan as a straight wedge): a page carries only the places around its
+/// own annotations, most populous first, so its data stays bounded whatever the gazetteer holds.
+public struct PlaceLabels: Sendable {
+    /// A place's name and position, encoded as `[name, latitude, longitude]`.
+    public struct Label: Encodable, Sendable, Equatable {
+        public var name: String
+        public var latitude: Double
+        public var longitude: Double
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode(name)
+            try container.encode((latitude * 1e4).rounded() / 1e4)
+            try container.encode((longitude * 1e4).rounded() / 1e4)
+        }
+    }
+
+    /// How many places a list page's map names, and a photo page's small map.
+    public static let perListPage = 300, perPhotoPage = 30
+
+    /// Cells of `cellSize` degrees: a page names the places in its annotations' cells and the cells
+    /// around them (up to one or two cells, 50–100 km, away).
+    static let cellSize = 0.5
+    /// The cities by cell, with their population for ranking.
+    private let cells: [Int: [(label: Label, population: Int)]]
+
+    /// Labels for `cities` (label and population).
+    init(cities: [(label: Label, population: Int)]) {
+        var cells: [Int: [(label: Label, population: Int)]] = [:]
+        for city in cities { cells[Self.cell(latitude: city.label.latitude, longitude: city.label.longitude), default: []].append(city) }
+        self.cells = cells
+    }
+
+    /// The cities of a gazetteer folder's cities.tsv (GeoNames: id, name, latitude, longitude, …, population).
+    public static func load(gazetteer folder: URL) throws -> PlaceLabels {
+        PlaceLabels(cities: try Gazetteer.rows(folder.appendingPathComponent("cities.tsv")).compactMap { row in
+            guard row.count >= 7, let latitude = Double(row[2]), let longitude = Double(row[3]),
+                  let coordinate = Coordinate(latitude: latitude, longitude: longitude), !row[1].isEmpty else { return nil }
+            return (Label(name: row[1], latitude: coordinate.latitude, longitude: coordinate.longitude), Int(row[6]) ?? 0)
+        })
+    }
+
+    /// The embedded gazetteer's (Fixtures/gazetteer), read the first time a page asks for labels;
+    /// nil when there is none: pages then have no labels, and work as before.
+    public static let bundled: PlaceLabels? = FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv").flatMap {
+        try? load(gazetteer: $0.appendingPathComponent("gazetteer"))
+    }
+
+    /// At most `limit` places around `coordinates`, most populous first.
+    public func near(_ coordinates: [Coordinate], limit: Int) -> [Label] {
+        let columns = Int((360 / Self.cellSize).rounded())
+        var wanted = Set<Int>()
+        for coordinate in coordinates {
+            let cell = Self.cell(latitude: coordinate.latitude, longitude: coordinate.longitude)
+            guard !wanted.contains(cell) else { continue }
+            let row = cell / columns, column = cell % columns
+            for dy in -1...1 {
+                for dx in -1...1 { wanted.insert((row + dy) * columns + (column + dx + columns) % columns) }
+            }
+        }
+        let found = wanted.flatMap { cells[$0] ?? [] }
+        // Ties broken by name and position: a page comes out the same, byte for byte, every time.
+        return found.sorted {
+            ($0.population, $1.label.name, $1.label.latitude, $1.label.longitude) > ($1.population, $0.label.name, $0.label.latitude, $0.label.longitude)
+        }.prefix(limit).map(\.label)
+    }
+
+    /// A cell's number: rows from the south pole, columns from the antimeridian.
+    private static func cell(latitude: Double, longitude: Double) -> Int {
+        let columns = Int((360 / cellSize).rounded())
+        let row = Int(((latitude + 90) / cellSize).rounded(.down)), column = Int(((longitude + 180) / cellSize).rounded(.down)) % columns
+        return row * columns + column
+    }
+}
