@@ -46,11 +46,13 @@ final class CurlMultiLoop: Sendable {
     func submit(_ request: CurlRequest, completion: @escaping Completion) {
         let host = EventLoop.host(of: request.url)
         let wakes = shared.inbox.withLock { inbox in
-            defer { inbox.submitted.append(Submission(request: request, host: host, completion: completion)) }
-            // A non-empty inbox was announced by whoever filled it, and the loop takes the inbox whole.
-            // A host with no room starts nothing before one of its transfers ends, and that wakes the
-            // loop anyway: one wake-up (a system call and a turn of the loop) saved per image.
-            return inbox.submitted.isEmpty && !inbox.hostsWithoutRoom.contains(host)
+            inbox.submitted.append(Submission(request: request, host: host, completion: completion))
+            // One wake-up until the loop takes the inbox, which it takes whole. A host with no room starts
+            // nothing before one of its transfers ends, which wakes the loop anyway: one wake-up (a system
+            // call and a turn of the loop) saved per image.
+            guard !inbox.wakePending, !inbox.hostsWithoutRoom.contains(host) else { return false }
+            inbox.wakePending = true
+            return true
         }
         // Thread-safe by libcurl's contract: it interrupts the loop's curl_multi_poll, or its next one.
         if wakes { curl_multi_wakeup(shared.multi) }
@@ -73,6 +75,8 @@ final class CurlMultiLoop: Sendable {
             /// Hosts whose window is full (or paused) as the loop last went to wait: what is submitted
             /// for them needs no wake-up.
             var hostsWithoutRoom: Set<String> = []
+            /// A wake-up was sent since the loop last took the inbox.
+            var wakePending = false
         }
 
         let inbox = Locked(Inbox())
@@ -125,7 +129,10 @@ private final class EventLoop {
     func run() {
         while true {
             let (submitted, stopping) = shared.inbox.withLock { inbox in
-                defer { inbox.submitted.removeAll() }
+                defer {
+                    inbox.submitted.removeAll()
+                    inbox.wakePending = false
+                }
                 return (inbox.submitted, inbox.stopping)
             }
             if stopping { return stop() }
@@ -138,8 +145,14 @@ private final class EventLoop {
             let performed = curl_multi_perform(shared.multi, &stillRunning)
             collectFinished()
             admit()
+            // Published with a look at the inbox, under one lock: a submission that saw the older set and
+            // sent no wake-up is still in the inbox, so the loop goes round instead of waiting.
             let full = hostsWithoutRoom()
-            shared.inbox.withLock { $0.hostsWithoutRoom = full }
+            let arrived = shared.inbox.withLock { inbox in
+                inbox.hostsWithoutRoom = full
+                return !inbox.submitted.isEmpty
+            }
+            if arrived { continue }
             // Either fails only out of memory or on a broken multi handle: wait rather than spin.
             if performed != CURLM_OK || curl_multi_poll(shared.multi, nil, 0, pollTimeout(), nil) != CURLM_OK { usleep(10_000) }
         }
