@@ -53,6 +53,7 @@ enum Help {
     /// Two aligned columns.
     private static func lines(_ rows: [(String, String)]) -> String {
         let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { "  \($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1)" }.joined(separator: "\n")
+        return rows.map { "  \($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1)" }
+            .joined(separator: "\n")
     }
 }

@@ -69,7 +69,8 @@ public enum PhotoMap {
 
     /// The value of `--api-key`, found before parsing so that even a usage error cannot print it.
     private static func apiKey(in arguments: [String]) -> String? {
-        if let index = arguments.firstIndex(of: "--api-key"), index + 1 < arguments.count { return arguments[index + 1] }
+        if let index = arguments.firstIndex(of: "--api-key"),
+           index + 1 < arguments.count { return arguments[index + 1] }
         return arguments.last { $0.hasPrefix("--api-key=") }.map { String($0.dropFirst("--api-key=".count)) }
     }
 }
@@ -95,13 +96,16 @@ struct ErrorReport {
         case FlickrError.missingAPIKey: "pass --api-key KEY or set FLICKR_API_KEY"
         case FlickrError.notCached: "run the same command once online first"
         case FlickrError.unknownPlace: "the ids are in `photomap places`"
-        case FlickrError.rateStateUnavailable: "photomap needs a writable cache folder (--cache DIR) to stay under Flickr's limit"
+        case FlickrError.rateStateUnavailable:
+            "photomap needs a writable cache folder (--cache DIR) to stay under Flickr's limit"
         case ThumbnailError.diskFull: "free some space or run `photomap cache prune`"
         case ThumbnailError.fixtureImageMissing: "run scripts/setup (or photomap-fixture-images)"
         case PageError.diskFull: "free some space and export again: pages not yet rewritten are still the previous ones"
         case PageError.leafletMissing: "apt-get install libjs-leaflet (or set PHOTOMAP_LEAFLET_DIR)"
-        case PageError.assetsMissing, LocationError.gazetteerMissing: "run photomap from its build folder or checkout (scripts/setup)"
-        case let error as SQLiteError where error.path.hasSuffix(LocalIndex.fileName): "`photomap index rebuild` makes it anew"
+        case PageError.assetsMissing,
+             LocationError.gazetteerMissing: "run photomap from its build folder or checkout (scripts/setup)"
+        case let error as SQLiteError where error.path.hasSuffix(LocalIndex.fileName):
+            "`photomap index rebuild` makes it anew"
         case ServerError.cannotListen: "choose another address or port with --listen"
         default: nil
         }

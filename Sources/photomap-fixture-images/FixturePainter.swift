@@ -22,7 +22,8 @@ struct FixturePainter {
         let hue = unit()
         let skyTop = color(hue: hue, saturation: 0.55, value: 0.95)
         let skyBottom = color(hue: hue + 0.08, saturation: 0.25, value: 1.0)
-        let sun = (x: unit() * Double(width), y: (0.15 + unit() * 0.3) * Double(height), r: (0.06 + unit() * 0.08) * Double(min(width, height)))
+        let sun = (x: unit() * Double(width), y: (0.15 + unit() * 0.3) * Double(height),
+                   r: (0.06 + unit() * 0.08) * Double(min(width, height)))
         var hills: [Hill] = []
         for layer in 0..<3 {
             let depth = Double(layer)
@@ -40,7 +41,8 @@ struct FixturePainter {
                 let dx = Double(x) - sun.x, dy = Double(y) - sun.y
                 if dx * dx + dy * dy < sun.r * sun.r { pixel = (255, 236, 160) }
                 for hill in hills {
-                    let ridge = hill.base + hill.amplitude * sin(hill.phase + hill.frequency * 6.28 * Double(x) / Double(width))
+                    let ridge = hill.base
+                        + hill.amplitude * sin(hill.phase + hill.frequency * 6.28 * Double(x) / Double(width))
                     if Double(y) > ridge { pixel = hill.color }
                 }
                 let offset = (y * width + x) * 4

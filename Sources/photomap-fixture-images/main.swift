@@ -15,7 +15,8 @@ guard let catalog = value(of: "--catalog").map(URL.init(fileURLWithPath:)) ?? Fi
     FileHandle.standardError.write(Data("photomap-fixture-images: error: no Fixtures/catalog found; pass --catalog DIR\n".utf8))
     exit(1)
 }
-let output = value(of: "--out").map(URL.init(fileURLWithPath:)) ?? catalog.deletingLastPathComponent().appendingPathComponent("images")
+let output = value(of: "--out").map(URL.init(fileURLWithPath:))
+    ?? catalog.deletingLastPathComponent().appendingPathComponent("images")
 let source = FixtureSource(catalog: catalog)
 var written = 0, kept = 0
 
@@ -36,8 +37,10 @@ do {
             var painter = FixturePainter(seed: photo.id)
             let picture = painter.paint(width: medium.width ?? 240, height: medium.height ?? 180)
             for (target, side) in targets {
-                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try PNGCodec.encode(side.map { picture.centreSquare(side: $0) } ?? picture).write(to: target, options: .atomic)
+                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(),
+                                                        withIntermediateDirectories: true)
+                try PNGCodec.encode(side.map { picture.centreSquare(side: $0) } ?? picture)
+                    .write(to: target, options: .atomic)
                 written += 1
             }
         }

@@ -29,7 +29,8 @@ enum AnnotationOutput {
         if let output = parsed.value("output"), output.isEmpty { throw UsageError("--output needs a file name") }
         let file = parsed.value("output").map { URL(fileURLWithPath: $0) }
         let format = parsed.has("json") ? .json
-            : named.map { AnnotationFormat(rawValue: $0) } ?? file.flatMap { AnnotationFormat(fileName: $0.lastPathComponent) }
+            : named.map { AnnotationFormat(rawValue: $0) }
+                ?? file.flatMap { AnnotationFormat(fileName: $0.lastPathComponent) }
         return Destination(format: format, file: file)
     }
 
@@ -43,7 +44,9 @@ enum AnnotationOutput {
         // A file gets what the terminal would: text from a server never carries the API key anywhere.
         let sink: (String) throws -> Void = { text in
             guard let staged else { return console.out(text) }
-            do { try staged.write(Console.redact(text, secret: configuration.apiKey)) } catch { throw failure(writing: staged.path, error) }
+            do { try staged.write(Console.redact(text, secret: configuration.apiKey)) } catch {
+                throw failure(writing: staged.path, error)
+            }
         }
         guard let format = destination.format else {
             try sink(table(staged == nil ? console.width : nil).map { $0 + "\n" }.joined())

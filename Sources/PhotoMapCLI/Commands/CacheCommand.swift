@@ -13,7 +13,8 @@ enum CacheCommand {
         arguments: Action.declared)
 
     /// `--max-size SIZE`.
-    static let maxSizeOption = OptionSpec.value("max-size", .size("SIZE"), "prune: keep at most SIZE, e.g. 200MB or 500KB (default: the cache limit)")
+    static let maxSizeOption = OptionSpec.value(
+        "max-size", .size("SIZE"), "prune: keep at most SIZE, e.g. 200MB or 500KB (default: the cache limit)")
 
     /// What `cache` does.
     enum Action: String, CommandAction {
@@ -48,7 +49,8 @@ enum CacheCommand {
             let report = cache.verify()
             try print(report, json: json, console: console, lines: [
                 "checked \(report.entries + report.corrupt) entries: \(report.corrupt) corrupt (removed), \(report.entries) good, \(ByteSize.format(report.bytes))"
-                    + (report.abandonedTemporaryFiles > 0 ? "; removed \(report.abandonedTemporaryFiles) abandoned temporary files" : ""),
+                    + (report.abandonedTemporaryFiles > 0
+                       ? "; removed \(report.abandonedTemporaryFiles) abandoned temporary files" : ""),
             ])
         case .prune:
             let limit = parsed.size(maxSizeOption) ?? configuration.cacheLimitBytes

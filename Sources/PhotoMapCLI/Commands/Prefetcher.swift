@@ -14,7 +14,8 @@ enum Prefetcher {
         let finished = DispatchGroup()
         let outcome = Locked<PrefetchReport?>(nil)
         finished.enter()
-        cache.prefetch(photos, size: size, queue: DispatchQueue(label: "photomap.prefetch.progress"), progress: { progress in
+        cache.prefetch(photos, size: size, queue: DispatchQueue(label: "photomap.prefetch.progress"),
+                       progress: { progress in
             bar.update(done: progress.done, total: progress.total)
         }, completion: { report in
             outcome.withLock { $0 = report }

@@ -21,7 +21,8 @@ enum ServeCommand {
         options: [listenOption])
 
     /// `--listen ADDRESS:PORT`.
-    static let listenOption = OptionSpec.value("listen", .text("ADDRESS:PORT"), "where to listen: an IP address and a port (0: any free one)",
+    static let listenOption = OptionSpec.value("listen", .text("ADDRESS:PORT"),
+                                               "where to listen: an IP address and a port (0: any free one)",
                                                default: "127.0.0.1:8080")
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
@@ -35,7 +36,8 @@ enum ServeCommand {
         let routes = ServerRoutes(services: .init(
             source: try configuration.makeSource(console: console), cache: cache,
             assets: try PageAssets.locate(environment: configuration.environment), adapter: configuration.adapter,
-            credits: PageCredits(configuration.pageSources.union([.geonames])), catalogMirror: configuration.catalogMirror,
+            credits: PageCredits(configuration.pageSources.union([.geonames])),
+            catalogMirror: configuration.catalogMirror,
             finder: try locations.finder(),
             search: try locations.search(), recents: RecentPhotos(cacheDirectory: configuration.cacheDirectory),
             log: { console.warn($0) }))
@@ -53,7 +55,8 @@ enum ServeCommand {
     /// `--listen ADDRESS:PORT`: an IPv4 address, or an IPv6 one in brackets, and a port.
     static func listen(_ text: String) throws(UsageError) -> (address: String, port: Int) {
         let usage = UsageError("--listen must be an IP address and a port, such as 127.0.0.1:8080 or [::1]:0, not '\(text)'")
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port) else {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+              (0...65_535).contains(port) else {
             throw usage
         }
         var address = String(text[..<colon])

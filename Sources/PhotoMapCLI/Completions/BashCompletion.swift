@@ -5,7 +5,8 @@
 enum BashCompletion {
     static func script(_ interface: Interface) -> String {
         let everyOption = interface.globalOptions + interface.commands.flatMap(\.options)
-        let takingValues = Set(everyOption.filter { $0.value != nil && !$0.valueIsOptional }.map { "--" + $0.name }).sorted()
+        let takingValues = Set(everyOption.filter { $0.value != nil && !$0.valueIsOptional }
+                                   .map { "--" + $0.name }).sorted()
         return """
         # bash completion for photomap, written by `photomap completions bash` from its command declarations.
         # Load it with: source <(photomap completions bash)
@@ -56,7 +57,8 @@ enum BashCompletion {
     /// `case "$command $prev"` branches: what each option's value completes to, grouped by action.
     private static func valueCases(_ interface: Interface) -> String {
         var patterns: [(action: String, patterns: [String])] = []
-        let scoped = interface.globalOptions.map { ("*", $0) } + interface.commands.flatMap { command in command.options.map { (command.name, $0) } }
+        let scoped = interface.globalOptions.map { ("*", $0) }
+            + interface.commands.flatMap { command in command.options.map { (command.name, $0) } }
         for (command, option) in scoped {
             guard let value = option.value else { continue }
             let pattern = command == "*" ? "*\" --\(option.name)\"" : "\"\(command) --\(option.name)\""

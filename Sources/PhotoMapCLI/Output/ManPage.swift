@@ -23,21 +23,26 @@ enum ManPage {
             page += [".SS \(command.name)", text(command.summary) + "."]
             page += paragraphs(command.discussion)
             if !command.actions.isEmpty {
-                page += [".PP", "Actions:"] + command.actions.flatMap { [".TP", "\\fB\(text($0.name))\\fR", text($0.summary)] }
+                page += [".PP", "Actions:"]
+                    + command.actions.flatMap { [".TP", "\\fB\(text($0.name))\\fR", text($0.summary)] }
             }
             if !command.options.isEmpty {
                 page += [".PP", "Options:"] + command.options.flatMap(option)
             }
         }
         page += [".SH GLOBAL OPTIONS"] + interface.globalOptions.flatMap(option)
-        page += [".SH OUTPUT FORMATS", "The listing commands take \\fB\\-\\-format\\fR (or \\fB\\-\\-json\\fR), and \\fB\\-\\-output\\fR"
+        page += [".SH OUTPUT FORMATS",
+                 "The listing commands take \\fB\\-\\-format\\fR (or \\fB\\-\\-json\\fR), and \\fB\\-\\-output\\fR"
                  + " writes the listing to a file, whole or not at all."]
         page += [".TP", "\\fBtable\\fR", "aligned columns fitted to the terminal (the default)"]
         page += AnnotationFormat.allCases.flatMap { [".TP", "\\fB\($0.rawValue)\\fR", text($0.summary)] }
-        page += [".SH ENVIRONMENT"] + Configuration.environmentOnly.flatMap { [".TP", "\\fB\(text($0.name))\\fR", text($0.meaning)] }
-        page += [".PP", "FLICKR_API_KEY, PHOTOMAP_ENDPOINT, PHOTOMAP_IMAGE_HOST, PHOTOMAP_CACHE and PHOTOMAP_CACHE_LIMIT"
+        page += [".SH ENVIRONMENT"]
+            + Configuration.environmentOnly.flatMap { [".TP", "\\fB\(text($0.name))\\fR", text($0.meaning)] }
+        page += [".PP",
+                 "FLICKR_API_KEY, PHOTOMAP_ENDPOINT, PHOTOMAP_IMAGE_HOST, PHOTOMAP_CACHE and PHOTOMAP_CACHE_LIMIT"
                  + " stand for the global options that name them."]
-        page += [".SH EXIT STATUS", ".TP", "0", "success", ".TP", "1", "failure", ".TP", "2", "usage error (or a missing API key)"]
+        page += [".SH EXIT STATUS", ".TP", "0", "success", ".TP", "1", "failure", ".TP", "2",
+                 "usage error (or a missing API key)"]
         return page.joined(separator: "\n") + "\n"
     }
 
@@ -86,7 +91,8 @@ enum ManPage {
             case "`":
                 output += bold ? "\\fR" : "\\fB"
                 bold.toggle()
-            case _ where scalar.isASCII && scalar.value >= 0x20 && scalar.value != 0x7F: output.unicodeScalars.append(scalar)
+            case _ where scalar.isASCII && scalar.value >= 0x20 && scalar.value != 0x7F:
+                output.unicodeScalars.append(scalar)
             case _ where scalar.isASCII: output += " "
             default:
                 let hex = String(scalar.value, radix: 16, uppercase: true)

@@ -22,7 +22,8 @@ final class ProgressBar: Sendable {
             let now = Date()
             guard done == total || now.timeIntervalSince(state.lastDrawn) >= 0.1 else { return }
             state = (now, true)
-            console.err("\r\u{1B}[K" + Self.line(label: label, done: done, total: total, elapsed: now.timeIntervalSince(started)))
+            console.err("\r\u{1B}[K"
+                        + Self.line(label: label, done: done, total: total, elapsed: now.timeIntervalSince(started)))
         }
     }
 

@@ -40,7 +40,8 @@ struct ArgumentParser {
                     // arguments) does not look like a file name for it.
                     let acceptsArguments = parsed.command?.acceptsArguments ?? false
                     if let next = remaining.first, !next.hasPrefix("-"),
-                       !acceptsArguments || next.lowercased().hasSuffix(".html") || next.lowercased().hasSuffix(".htm") {
+                       !acceptsArguments || next.lowercased().hasSuffix(".html")
+                           || next.lowercased().hasSuffix(".htm") {
                         parsed.options[name] = next
                         remaining.removeFirst()
                     } else {
@@ -59,7 +60,9 @@ struct ArgumentParser {
         }
         if !parsed.wantsHelp && !parsed.wantsVersion, let command = parsed.command {
             if !command.actions.isEmpty && parsed.arguments.isEmpty { throw command.actionError(nil) }
-            if let missing = command.options.first(where: { $0.isRequired && (parsed.options[$0.name] ?? "").isEmpty }) {
+            if let missing = command.options.first(where: {
+                $0.isRequired && (parsed.options[$0.name] ?? "").isEmpty
+            }) {
                 throw UsageError("\(command.name) needs \(missing.synopsis)")
             }
         }
@@ -78,7 +81,8 @@ struct ArgumentParser {
             throw UsageError("'\(command.name)' takes no argument '\(token)'; see photomap \(command.name) --help")
         }
         if !command.actions.isEmpty {
-            guard parsed.arguments.isEmpty else { throw UsageError("\(command.name) takes one action; '\(token)' is one too many") }
+            guard parsed.arguments.isEmpty
+            else { throw UsageError("\(command.name) takes one action; '\(token)' is one too many") }
             guard command.actions.contains(where: { $0.name == token }) else { throw command.actionError(token) }
         }
         parsed.arguments.append(token)

@@ -9,7 +9,8 @@ enum ByteSize {
                                          ("KB", kilo), ("G", giga), ("M", mega), ("K", kilo), ("B", 1)]
         let (number, scale) = units.first { trimmed.hasSuffix($0.0) }
             .map { (String(trimmed.dropLast($0.0.count)).trimmingCharacters(in: .whitespaces), $0.1) } ?? (trimmed, 1)
-        guard let value = Double(number), value.isFinite, value >= 0, value * scale < Double(Int.max / 2) else { return nil }
+        guard let value = Double(number), value.isFinite, value >= 0,
+              value * scale < Double(Int.max / 2) else { return nil }
         return Int(value * scale)
     }
 

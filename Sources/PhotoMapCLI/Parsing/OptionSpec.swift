@@ -38,7 +38,8 @@ struct OptionSpec: Sendable {
     }
 
     /// An option with a value such as `--limit N` or `--out DIR`, and its value when not given.
-    static func value(_ name: String, _ value: Value, _ help: String, required: Bool = false, default defaultValue: String? = nil) -> OptionSpec {
+    static func value(_ name: String, _ value: Value, _ help: String, required: Bool = false,
+                      default defaultValue: String? = nil) -> OptionSpec {
         OptionSpec(name: name, value: value, help: help, isRequired: required, defaultValue: defaultValue)
     }
 
@@ -81,7 +82,8 @@ struct OptionSpec: Sendable {
         switch value {
         case let .choice(words)?:
             fits = words.contains(text)
-            expected = words.count > 2 ? "one of " + words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
+            expected = words.count > 2
+                ? "one of " + words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
                 : words.joined(separator: " or ")
         case let .integer(_, range)?:
             fits = Int(text).map(range.contains) ?? false

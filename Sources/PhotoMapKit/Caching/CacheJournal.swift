@@ -136,7 +136,8 @@ final class CacheJournal: @unchecked Sendable {
             defer { batch = Batch(usedRecently: batch.usedRecently, usedSince: batch.usedSince) }
             return batch
         }
-        guard !pending.stored.isEmpty || !pending.used.isEmpty || pending.counters != Counters() else { return .written }
+        guard !pending.stored.isEmpty || !pending.used.isEmpty || pending.counters != Counters()
+        else { return .written }
         do {
             let database = try opened()
             try database.transaction {
@@ -152,8 +153,8 @@ final class CacheJournal: @unchecked Sendable {
                 let counters = pending.counters
                 try database.prepare("""
                     UPDATE totals SET hits = hits + ?, misses = misses + ?, downloads = downloads + ?, failures = failures + ?
-                    """, [.integer(Int64(counters.hits)), .integer(Int64(counters.misses)), .integer(Int64(counters.downloads)),
-                          .integer(Int64(counters.failures))]).step()
+                    """, [.integer(Int64(counters.hits)), .integer(Int64(counters.misses)),
+                          .integer(Int64(counters.downloads)), .integer(Int64(counters.failures))]).step()
             }
             // Written: a crash from here on loses nothing, so the markers go.
             pending.marker?.remove()
@@ -183,7 +184,9 @@ final class CacheJournal: @unchecked Sendable {
     /// `patience` seconds: what a process does before it exits. Runs off `queue`.
     func writeAll(patience: TimeInterval = 10) {
         let deadline = Date().addingTimeInterval(patience)
-        while queue.sync(execute: { writeBatch() }) == .busy && Date() < deadline { usleep(UInt32(Self.retryInterval * 1e6)) }
+        while queue.sync(execute: { writeBatch() }) == .busy && Date() < deadline {
+            usleep(UInt32(Self.retryInterval * 1e6))
+        }
     }
 
     private func recordedBytes(in database: SQLiteDatabase) -> Int {
@@ -258,7 +261,8 @@ final class CacheJournal: @unchecked Sendable {
                 let name = entry.url.lastPathComponent
                 // Evicted by another process since the listing: no record comes back for it.
                 if recorded.removeValue(forKey: name) != entry.bytes, access(entry.url.path, F_OK) == 0 {
-                    try upsert.bind([.text(name), .integer(Int64(entry.bytes)), .real(entry.lastUsed.timeIntervalSince1970)])
+                    try upsert.bind([.text(name), .integer(Int64(entry.bytes)),
+                                     .real(entry.lastUsed.timeIntervalSince1970)])
                     try upsert.step()
                 }
             }

@@ -58,13 +58,15 @@ final class DiskStore: Sendable {
     func openWholeImage(atPath path: String) -> (file: OpenFile, bytes: Int, format: ImageDecoder.Format)? {
         guard let (file, size) = OpenFile.reading(path), size >= 20 else { return nil }
         // A square (a few KB) is read in one call; a larger file by its first and last bytes.
-        let format = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.wholeReadBytes) { buffer -> ImageDecoder.Format? in
+        let format = withUnsafeTemporaryAllocation(of: UInt8.self,
+                                                   capacity: Self.wholeReadBytes) { buffer -> ImageDecoder.Format? in
             guard let base = buffer.baseAddress else { return nil }
             if size <= buffer.count {
                 guard pread(file.descriptor, base, size, 0) == size else { return nil }
                 return Self.wholeFormat(head: buffer[0..<8], tail: buffer[(size - 12)..<size])
             }
-            guard pread(file.descriptor, base, 8, 0) == 8, pread(file.descriptor, base + 8, 12, off_t(size) - 12) == 12 else {
+            guard pread(file.descriptor, base, 8, 0) == 8,
+                  pread(file.descriptor, base + 8, 12, off_t(size) - 12) == 12 else {
                 return nil
             }
             return Self.wholeFormat(head: buffer[0..<8], tail: buffer[8..<20])
@@ -128,7 +130,8 @@ final class DiskStore: Sendable {
                 var status = stat()
                 guard stat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
                 result.append(Entry(url: url, bytes: Int(status.st_size),
-                                    lastUsed: Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)))
+                                    lastUsed: Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec)
+                                                   + Double(status.st_mtim.tv_nsec) / 1e9)))
             }
         }
         return result
@@ -156,7 +159,8 @@ final class DiskStore: Sendable {
             for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(".tmp-") {
                 let path = folder.appendingPathComponent(name).path
                 var status = stat()
-                if stat(path, &status) == 0, Date().timeIntervalSince1970 - Double(status.st_mtim.tv_sec) > 60, unlink(path) == 0 {
+                if stat(path, &status) == 0, Date().timeIntervalSince1970 - Double(status.st_mtim.tv_sec) > 60,
+                   unlink(path) == 0 {
                     removed += 1
                 }
             }

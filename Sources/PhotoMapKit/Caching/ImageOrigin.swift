@@ -27,11 +27,13 @@ public final class HTTPImageOrigin: ImageOrigin {
     public init(settings: HTTPSettings = HTTPImageOrigin.defaultSettings, connectionsPerHost: Int = 8,
                 streamsPerConnection: Int = 100) {
         self.settings = settings
-        limits = .init(connectionsPerHost: max(connectionsPerHost, 1), streamsPerConnection: max(streamsPerConnection, 1))
+        limits = .init(connectionsPerHost: max(connectionsPerHost, 1),
+                       streamsPerConnection: max(streamsPerConnection, 1))
     }
 
     /// Creates an origin with these retries and timeouts, and the default limits otherwise.
-    public convenience init(retryPolicy: RetryPolicy, timeouts: HTTPTimeouts = HTTPImageOrigin.defaultSettings.timeouts) {
+    public convenience init(retryPolicy: RetryPolicy,
+                            timeouts: HTTPTimeouts = HTTPImageOrigin.defaultSettings.timeouts) {
         var settings = Self.defaultSettings
         settings.retryPolicy = retryPolicy
         settings.timeouts = timeouts
@@ -40,7 +42,8 @@ public final class HTTPImageOrigin: ImageOrigin {
 
     public func fetch(_ url: String, completion: @escaping @Sendable (Result<Data, ThumbnailError>) -> Void) {
         let redacted = HTTPError.redacted(url)
-        guard let request = settings.request(url, acceptsCompression: false) else { return completion(.failure(.unsupportedURL(redacted))) }
+        guard let request = settings.request(url, acceptsCompression: false)
+        else { return completion(.failure(.unsupportedURL(redacted))) }
         let loop = loop.withLock { loop in
             if let loop { return loop }
             let started = CurlMultiLoop(limits: limits)
@@ -88,7 +91,8 @@ public struct FixtureImageOrigin: ImageOrigin {
         guard url.hasPrefix(host.base + "/") else { return nil }
         let components = url.dropFirst(host.base.count + 1).split(separator: "/", omittingEmptySubsequences: false)
         let safe = !components.isEmpty && components.allSatisfy { part in
-            !part.isEmpty && part != ".." && part != "." && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }
+            !part.isEmpty && part != ".." && part != "."
+                && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }
         }
         return safe ? components.reduce(folder) { $0.appendingPathComponent(String($1)) } : nil
     }

@@ -38,14 +38,16 @@ final class PrefetchTally: Sendable {
     }
 
     /// Records one answer; returns the progress, whether it was the last, and whether progress is due.
-    func record(_ result: Result<URL, ThumbnailError>, photoID: String) -> (PrefetchProgress, finished: Bool, due: Bool) {
+    func record(_ result: Result<URL, ThumbnailError>,
+                photoID: String) -> (PrefetchProgress, finished: Bool, due: Bool) {
         counts.withLock { counts in
             counts.done += 1
             if case let .failure(error) = result { counts.failures.append((photoID, error)) }
             let now = Date()
             let due = counts.done == total || now.timeIntervalSince(counts.lastReport) >= Self.reportInterval
             if due { counts.lastReport = now }
-            return (PrefetchProgress(total: total, done: counts.done, failed: counts.failures.count), counts.done == total, due)
+            return (PrefetchProgress(total: total, done: counts.done, failed: counts.failures.count),
+                    counts.done == total, due)
         }
     }
 

@@ -38,10 +38,12 @@ extension ThumbnailCache {
     /// Decodes every entry; removes the ones that fail, and temporary files left by killed
     /// processes; then makes the journal match the disk.
     public func verify() -> VerificationReport {
-        var report = VerificationReport(entries: 0, bytes: 0, corrupt: 0, abandonedTemporaryFiles: store.removeAbandonedTemporaryFiles())
+        var report = VerificationReport(entries: 0, bytes: 0, corrupt: 0,
+                                        abandonedTemporaryFiles: store.removeAbandonedTemporaryFiles())
         var kept: [DiskStore.Entry] = []
         for entry in store.entries() {
-            let decodes = FileManager.default.contents(atPath: entry.url.path).map { (try? ImageDecoder.check($0)) != nil } ?? false
+            let decodes = FileManager.default.contents(atPath: entry.url.path)
+                .map { (try? ImageDecoder.check($0)) != nil } ?? false
             if decodes {
                 report.entries += 1
                 report.bytes += entry.bytes

@@ -131,12 +131,14 @@ public final class ThumbnailCache: Sendable {
     /// The name of the entry that holds (or would hold) a photo's image: the SHA-256 of its key, so
     /// one image keeps one name. Nil when the photo has no image of this size to fetch. No I/O.
     public func entryName(for photo: Photo, size: PhotoSize) -> String? {
-        guard let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost), source.isFetchable
+        guard let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost),
+              source.isFetchable
         else { return nil }
         return SHA256.hex(source.key)
     }
 
-    private func lookUp(_ photo: Photo, size: PhotoSize) -> (String, (file: OpenFile, bytes: Int, format: ImageDecoder.Format))? {
+    private func lookUp(_ photo: Photo,
+                        size: PhotoSize) -> (String, (file: OpenFile, bytes: Int, format: ImageDecoder.Format))? {
         guard let name = entryName(for: photo, size: size) else { return nil }
         return store.openWholeImage(atPath: store.path(named: name)).map { (name, $0) }
     }
@@ -218,7 +220,8 @@ public final class ThumbnailCache: Sendable {
     func cancel(_ request: ThumbnailRequest) {
         guard let key = request.key else { return }
         let waiter = state.withLock { state in
-            state.verifying.removeValue(forKey: request.id) ?? state.inFlight[key]?.waiters.removeValue(forKey: request.id)
+            state.verifying.removeValue(forKey: request.id)
+                ?? state.inFlight[key]?.waiters.removeValue(forKey: request.id)
         }
         if let waiter { deliver(.failure(.cancelled), to: waiter) }
     }
@@ -240,7 +243,8 @@ public final class ThumbnailCache: Sendable {
     /// Takes the entry's cross-process lock (waiting on a timer while another process fetches it),
     /// then fetches unless that process stored it meanwhile. Downloads settled here are settled on the
     /// pool: settling starts the next download, which must not recurse through this call.
-    private func begin(_ key: String, _ download: Download, waitingSince: DispatchTime = .now(), pause: Double = 0.001) {
+    private func begin(_ key: String, _ download: Download, waitingSince: DispatchTime = .now(),
+                       pause: Double = 0.001) {
         let name = download.file.lastPathComponent
         let locks: EntryLocks, attempt: EntryLocks.Attempt
         do {

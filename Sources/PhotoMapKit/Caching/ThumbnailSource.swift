@@ -45,14 +45,16 @@ struct ThumbnailSource: Sendable, Hashable {
         if secure || bytes.starts(with: "http://".utf8) {
             let authority = bytes.dropFirst(secure ? 8 : 7).prefix { $0 != UInt8(ascii: "/") }
             let defaultPort = authority.reversed().starts(with: (secure ? ":443" : ":80").utf8.reversed())
-            if !defaultPort, !bytes.contains(UInt8(ascii: "#")), !authority.contains(where: { (0x41...0x5A).contains($0) }) {
+            if !defaultPort, !bytes.contains(UInt8(ascii: "#")),
+               !authority.contains(where: { (0x41...0x5A).contains($0) }) {
                 return url
             }
         }
         guard var components = URLComponents(string: url) else { return url }
         components.scheme = components.scheme?.lowercased()
         components.host = components.host?.lowercased()
-        if (components.scheme == "http" && components.port == 80) || (components.scheme == "https" && components.port == 443) {
+        if (components.scheme == "http" && components.port == 80)
+               || (components.scheme == "https" && components.port == 443) {
             components.port = nil
         }
         components.fragment = nil

@@ -110,7 +110,8 @@ private struct KeptAnswer {
             key = ListingCache.key(endpoint: endpoint, method: method, parameters: parameters)
             paging = (value("page") ?? 1, value("per_page") ?? 100)
         } else {
-            key = ([HTTPError.redacted(endpoint), method] + parameters.map { "\($0.key)=\($0.value)" }).joined(separator: "\n")
+            key = ([HTTPError.redacted(endpoint), method]
+                   + parameters.map { "\($0.key)=\($0.value)" }).joined(separator: "\n")
             paging = nil
         }
     }
@@ -119,7 +120,8 @@ private struct KeptAnswer {
     func answer(allowStale: Bool) -> Data? {
         guard let cache else { return nil }
         if let paging {
-            return ListingCache(store: cache).answer(page: paging.page, perPage: paging.perPage, key: key, allowStale: allowStale)
+            return ListingCache(store: cache).answer(page: paging.page, perPage: paging.perPage, key: key,
+                                                     allowStale: allowStale)
         }
         guard let cached = cache.answer(for: key, allowStale: allowStale) else { return nil }
         if FlickrSource.status(of: cached)?.stat == "ok" { return cached }

@@ -38,7 +38,8 @@ public struct FlickrRateLimiter: Sendable {
         self.callsPerHour = max(callsPerHour, 1)
         // The key is a secret: the file is named by a hash of it, salted with what it is for.
         file = cacheDirectory.appendingPathComponent("rate")
-            .appendingPathComponent("flickr-" + SHA256.hex("photomap rate bucket for Flickr API key " + apiKey).prefix(24))
+            .appendingPathComponent("flickr-"
+                                    + SHA256.hex("photomap rate bucket for Flickr API key " + apiKey).prefix(24))
         capacity = max(Double(self.callsPerHour) / 60, 1)
         refillPerSecond = max(Double(self.callsPerHour) - capacity, 1) / 3_600
         self.clock = clock

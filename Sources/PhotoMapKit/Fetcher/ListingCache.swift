@@ -47,7 +47,8 @@ struct ListingCache {
         if !allowStale {
             // An empty page past the end is as fresh as the listing's end.
             let times = start < end ? status.fetched[start..<end] : status.fetched.suffix(1)
-            guard let oldest = times.min(), now.timeIntervalSince1970 - Double(oldest) < store.timeToLive else { return nil }
+            guard let oldest = times.min(),
+                  now.timeIntervalSince1970 - Double(oldest) < store.timeToLive else { return nil }
         }
         return PhotosPage.answer(records, page: page, perPage: perPage, total: max(status.total, records.count))
     }
@@ -55,7 +56,9 @@ struct ListingCache {
     /// Adds a page Flickr sent to the listing: its records replace those at its place, the ones after
     /// it stay unless this page was the last.
     func keep(_ answer: Data, page: Int, perPage: Int, key: String, now: Date = Date()) throws {
-        guard page >= 1, let (fresh, pages, total) = PhotosAnswer.recordBytes(in: FlickrSource.unwrappingJSONP(answer)) else { return }
+        guard page >= 1,
+              let (fresh, pages, total) = PhotosAnswer.recordBytes(in: FlickrSource.unwrappingJSONP(answer))
+        else { return }
         var (records, status) = load(key) ?? ([], Status(complete: false, fetched: [], total: 0))
         let start = (page - 1) * perPage
         // A page past the listing's end leaves a gap that nothing could fill: keep what is kept.
@@ -64,7 +67,8 @@ struct ListingCache {
         let last = fresh.count < perPage || page >= pages ?? Int.max
         let after = last ? records.count : min(start + fresh.count, records.count)
         records = Array(records[..<start]) + fresh + records[after...]
-        status.fetched = Array(status.fetched[..<start]) + Array(repeating: stamp, count: fresh.count) + status.fetched[after...]
+        status.fetched = Array(status.fetched[..<start]) + Array(repeating: stamp, count: fresh.count)
+            + status.fetched[after...]
         status.complete = last || status.complete
         status.total = total ?? records.count
         try store.store(Self.encode(records, status: status), for: key)

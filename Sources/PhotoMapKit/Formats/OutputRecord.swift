@@ -71,7 +71,8 @@ public struct OutputRecord: Sendable {
             return core + known.compactMap { name, value in value.map { Field(name, $0) } } + extras
         }
         let license = annotation.license.map { license in
-            Value.object([Field("id", .text(license.id)), Field("name", .text(license.name)), Field("url", text(license.url))])
+            Value.object([Field("id", .text(license.id)), Field("name", .text(license.name)),
+                          Field("url", text(license.url))])
         }
         return core + [
             Field("thumbnailURL", text(annotation.thumbnailURL)), Field("imageURL", text(annotation.imageURL)),

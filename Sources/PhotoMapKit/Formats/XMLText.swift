@@ -6,7 +6,9 @@ enum XMLText {
     /// Works on UTF-8 bytes: every byte it changes is ASCII or starts U+FFFE/U+FFFF (EF BF BE/BF).
     static func escape(_ value: String, attribute: Bool = false) -> String {
         // Most text has nothing to escape: checking its bytes first is much faster than rebuilding it.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0xEF || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) {
+        if !value.utf8.contains(where: {
+            $0 < 0x20 || $0 == 0xEF || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27
+        }) {
             return value
         }
         let bytes = Array(value.utf8)

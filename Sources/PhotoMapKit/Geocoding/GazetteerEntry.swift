@@ -40,13 +40,15 @@ public struct GazetteerEntry: Sendable, Hashable {
         let parts = place.fullName.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         self.init(kind: .place, id: place.id, name: parts.first ?? place.fullName,
                   alternates: place.shortName.isEmpty ? [] : [place.shortName], coordinate: coordinate,
-                  population: place.photoCount ?? 0, locality: parts.first ?? "", context: parts.dropFirst().joined(separator: ", "))
+                  population: place.photoCount ?? 0, locality: parts.first ?? "",
+                  context: parts.dropFirst().joined(separator: ", "))
         placeTypeID = place.typeID
     }
 
     /// Creates an entry.
-    public init(kind: Kind, id: String, name: String, alternates: [String] = [], coordinate: Coordinate, country: String = "",
-                admin1: String = "", population: Int = 0, street: String = "", locality: String = "", context: String = "") {
+    public init(kind: Kind, id: String, name: String, alternates: [String] = [], coordinate: Coordinate,
+                country: String = "", admin1: String = "", population: Int = 0, street: String = "",
+                locality: String = "", context: String = "") {
         self.kind = kind
         self.id = id
         self.name = name

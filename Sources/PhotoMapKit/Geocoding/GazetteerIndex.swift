@@ -105,8 +105,9 @@ public struct GazetteerIndex: GazetteerLookup {
                     let rowid = Int64(offset + 1)
                     try addEntry.bind([.integer(rowid), .text(entry.kind.rawValue), .text(entry.id), .text(entry.name),
                                        .text(entry.alternates.joined(separator: separator)),
-                                       .real(entry.coordinate.latitude), .real(entry.coordinate.longitude), .text(entry.country),
-                                       .text(entry.admin1), .integer(Int64(entry.population)), .text(entry.street), .text(entry.locality),
+                                       .real(entry.coordinate.latitude), .real(entry.coordinate.longitude),
+                                       .text(entry.country), .text(entry.admin1), .integer(Int64(entry.population)),
+                                       .text(entry.street), .text(entry.locality),
                                        .text(entry.context), entry.placeTypeID.map { .integer(Int64($0)) } ?? .null,
                                        .text(names.joined(separator: separator))])
                     try addEntry.step()
@@ -193,11 +194,13 @@ public struct GazetteerIndex: GazetteerLookup {
         guard let coordinate = Coordinate(latitude: row.real(4), longitude: row.real(5)) else { return nil }
         // Split as bytes: splitting 6,000 rows' names as characters took longer than the query.
         let split = { (text: String) -> [String] in
-            text.isEmpty ? [] : text.utf8.split(separator: 0x1F, omittingEmptySubsequences: false).map { String(Substring($0)) }
+            text.isEmpty
+                ? [] : text.utf8.split(separator: 0x1F, omittingEmptySubsequences: false).map { String(Substring($0)) }
         }
-        var entry = GazetteerEntry(kind: GazetteerEntry.Kind(rawValue: row.text(0)) ?? .city, id: row.text(1), name: row.text(2),
-                                   alternates: split(row.text(3)), coordinate: coordinate, country: row.text(6), admin1: row.text(7),
-                                   population: Int(row.integer(8) ?? 0), street: row.text(9), locality: row.text(10), context: row.text(11))
+        var entry = GazetteerEntry(kind: GazetteerEntry.Kind(rawValue: row.text(0)) ?? .city, id: row.text(1),
+                                   name: row.text(2), alternates: split(row.text(3)), coordinate: coordinate,
+                                   country: row.text(6), admin1: row.text(7), population: Int(row.integer(8) ?? 0),
+                                   street: row.text(9), locality: row.text(10), context: row.text(11))
         entry.placeTypeID = row.integer(12).map { Int($0) }
         return (entry, split(row.text(13)))
     }

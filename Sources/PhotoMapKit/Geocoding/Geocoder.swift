@@ -47,7 +47,8 @@ public struct Geocoder: Sendable {
     /// region ("Portland, Maine", "Córdoba, Argentina"); "lat,lon" is a location of its own.
     /// `candidates` are another geocoder's answers (flickr.places.find's, in its order): they are
     /// ranked with the gazetteer's entries under the same rule.
-    public func find(_ query: String, near: Coordinate? = nil, limit: Int = 10, candidates: [GazetteerEntry] = []) throws -> [Result] {
+    public func find(_ query: String, near: Coordinate? = nil, limit: Int = 10,
+                     candidates: [GazetteerEntry] = []) throws -> [Result] {
         if let coordinate = Self.coordinate(in: query) {
             let entry = GazetteerEntry(kind: .city, id: "", name: "", coordinate: coordinate)
             return [Result(entry: entry, score: 1, distanceKilometres: near.map { $0.distance(to: coordinate) })]
@@ -79,14 +80,17 @@ public struct Geocoder: Sendable {
         }
         // The service resolved any qualifier itself; its order breaks ties among its candidates.
         for (position, entry) in candidates.enumerated() {
-            let match = max(Self.match(wanted, words: wantedWords, against: Gazetteer.names(of: entry)), Self.candidateMatch)
+            let match = max(Self.match(wanted, words: wantedWords, against: Gazetteer.names(of: entry)),
+                            Self.candidateMatch)
             add(entry, match: match - 0.001 * Double(position))
         }
         for (entry, entryNames) in try gazetteer.entries(withWordsStarting: wantedWords) {
             if let allowed {
                 // Cities carry codes; landmarks and catalog places carry names ("New York, United States").
                 let inRegion = entry.kind == .city
-                    ? allowed.contains { $0.country == entry.country && ($0.admin1.isEmpty || $0.admin1 == entry.admin1) }
+                    ? allowed.contains {
+                        $0.country == entry.country && ($0.admin1.isEmpty || $0.admin1 == entry.admin1)
+                    }
                     : SearchText.normalized(entry.context).contains(qualifierText)
                 guard inRegion else { continue }
             }
@@ -100,7 +104,8 @@ public struct Geocoder: Sendable {
         for result in results where kept.count < limit {
             let name = SearchText.normalized(result.entry.name)
             let duplicate = kept.contains {
-                SearchText.normalized($0.entry.name) == name && $0.entry.coordinate.distance(to: result.entry.coordinate) < 5
+                SearchText.normalized($0.entry.name) == name
+                    && $0.entry.coordinate.distance(to: result.entry.coordinate) < 5
             }
             if !duplicate { kept.append(result) }
         }
@@ -147,7 +152,8 @@ public struct Geocoder: Sendable {
         let nameBytes = name.utf8, wantedBytes = wanted.utf8
         if nameBytes.starts(with: wantedBytes) {
             if nameBytes.count == wantedBytes.count { return 1 }
-            if wantedBytes.count >= 4 || nameBytes[nameBytes.index(nameBytes.startIndex, offsetBy: wantedBytes.count)] == 0x20 {
+            if wantedBytes.count >= 4
+                   || nameBytes[nameBytes.index(nameBytes.startIndex, offsetBy: wantedBytes.count)] == 0x20 {
                 return 0.7
             }
         }
@@ -208,8 +214,10 @@ extension GazetteerEntry {
     /// interest); else street and number; else the locality; else "Your location". The subtitle is the
     /// coordinate with six decimals.
     public var annotation: Annotation {
-        let title = kind == .landmark && !name.isEmpty ? name : !street.isEmpty ? street : !locality.isEmpty ? locality : "Your location"
+        let title = kind == .landmark && !name.isEmpty ? name
+            : !street.isEmpty ? street : !locality.isEmpty ? locality : "Your location"
         let subtitle = String(format: "Lat:%.6f Lon:%.6f", coordinate.latitude, coordinate.longitude)
-        return Annotation(kind: .location, id: id.isEmpty ? subtitle : id, title: title, subtitle: subtitle, coordinate: coordinate)
+        return Annotation(kind: .location, id: id.isEmpty ? subtitle : id, title: title, subtitle: subtitle,
+                          coordinate: coordinate)
     }
 }

@@ -52,7 +52,8 @@ public struct LocationFinder: Sendable {
         if parts.count == 2, parts.allSatisfy({ Double($0.trimmingCharacters(in: .whitespaces)) != nil }) {
             throw LocationError.coordinateOutOfRange(text)
         }
-        guard let best = try find(text, near: nil, limit: 1).first else { throw LocationError.nothingFound(query: text) }
+        guard let best = try find(text, near: nil, limit: 1).first
+        else { throw LocationError.nothingFound(query: text) }
         return best.entry.coordinate
     }
 }

@@ -66,8 +66,10 @@ public struct Photo: Sendable, Hashable, Codable {
     /// need none, and skip Foundation's encoder, which every photo of a listing would otherwise pass.
     private static func pathSegment(_ text: String) -> String? {
         let plain = text.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "-")
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "-")
                 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
         }
         return plain ? text : text.addingPercentEncoding(withAllowedCharacters: pathComponent)

@@ -44,7 +44,8 @@ extension Place {
     /// The place's page on Flickr, `https://www.flickr.com/places{place_url}`, or nil when Flickr sent
     /// no usable place_url.
     public var flickrPageURL: String? {
-        guard !url.isEmpty, let path = url.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return nil }
+        guard !url.isEmpty,
+              let path = url.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return nil }
         return HTML.webURL("https://www.flickr.com/places" + path)
     }
 }

@@ -90,11 +90,13 @@ final class CurlEasy {
         let url = HTTPError.redacted(request?.url ?? "")
         guard code == CURLE_OK else {
             if collector.exceededLimit {
-                return .failure(.transport(code: Int(CURLE_WRITE_ERROR.rawValue),
-                                           message: "the answer is larger than \(collector.maximumBodyBytes ?? 0) bytes", url: url))
+                return .failure(.transport(
+                    code: Int(CURLE_WRITE_ERROR.rawValue),
+                    message: "the answer is larger than \(collector.maximumBodyBytes ?? 0) bytes", url: url))
             }
             let detail = String(cString: errorBuffer)
-            return .failure(.transport(code: Int(code.rawValue), message: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail,
+            return .failure(.transport(code: Int(code.rawValue),
+                                       message: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail,
                                        url: url))
         }
         var status = 0, version = 0

@@ -10,9 +10,10 @@ import Foundation
 /// Per host, the loop keeps at most `streamsPerConnection` transfers in flight over HTTP/2 and
 /// `connectionsPerHost` over HTTP/1.1; the rest wait their turn in order (not inside libcurl, where
 /// time spent waiting would count against their timeouts), retries first. A host that answers 429
-/// or 503 with Retry-After gets nothing new until then: its whole queue waits, not only that transfer. Until a host's first answer tells, an
-/// https host is taken to speak HTTP/2 (ALPN offers it; `CURLOPT_PIPEWAIT` holds the first batch
-/// until the connection says whether it multiplexes) and a plain http one HTTP/1.1.
+/// or 503 with Retry-After gets nothing new until then: its whole queue waits, not only that transfer.
+/// Until a host's first answer tells, an https host is taken to speak HTTP/2 (ALPN offers it;
+/// `CURLOPT_PIPEWAIT` holds the first batch until the connection says whether it multiplexes) and a
+/// plain http one HTTP/1.1.
 final class CurlMultiLoop: Sendable {
     /// How many connections and streams the loop may use.
     struct Limits: Sendable {
@@ -154,7 +155,8 @@ private final class EventLoop {
             }
             if arrived { continue }
             // Either fails only out of memory or on a broken multi handle: wait rather than spin.
-            if performed != CURLM_OK || curl_multi_poll(shared.multi, nil, 0, pollTimeout(), nil) != CURLM_OK { usleep(10_000) }
+            if performed != CURLM_OK
+                   || curl_multi_poll(shared.multi, nil, 0, pollTimeout(), nil) != CURLM_OK { usleep(10_000) }
         }
     }
 
@@ -193,8 +195,9 @@ private final class EventLoop {
         }
         guard curl_multi_add_handle(shared.multi, easy.handle) == CURLM_OK else {
             idle.append(easy)
-            return transfer.submission.completion(.failure(.transport(code: -1, message: "libcurl could not start the transfer",
-                                                                      url: HTTPError.redacted(transfer.submission.request.url))))
+            return transfer.submission.completion(.failure(.transport(
+                code: -1, message: "libcurl could not start the transfer",
+                url: HTTPError.redacted(transfer.submission.request.url))))
         }
         running[easy.handle] = (easy, transfer)
         inFlight[transfer.host, default: 0] += 1
@@ -234,7 +237,9 @@ private final class EventLoop {
         guard !retries.isEmpty else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         // Retries were asked for first: they go ahead of what has waited since.
-        for retry in retries.reversed() where retry.due <= now { waiting[retry.transfer.host, default: []].insert(retry.transfer, at: 0) }
+        for retry in retries.reversed() where retry.due <= now {
+            waiting[retry.transfer.host, default: []].insert(retry.transfer, at: 0)
+        }
         retries.removeAll { $0.due <= now }
     }
 
@@ -257,7 +262,8 @@ private final class EventLoop {
         // Byte offsets: "://" and "/" are ASCII, so the cut is always at a character boundary.
         let bytes = Array(url.utf8)
         var start = 0
-        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8) { start = colon + 3 }
+        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+           bytes[colon...].starts(with: "://".utf8) { start = colon + 3 }
         let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
         return String(decoding: bytes[..<end], as: UTF8.self).lowercased()
     }

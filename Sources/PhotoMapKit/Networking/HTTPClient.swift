@@ -31,7 +31,8 @@ public final class HTTPClient {
     public func get(_ url: String, maximumBodyBytes: Int? = nil) throws(HTTPError) -> HTTPResponse {
         var settings = settings
         settings.maximumBodyBytes = maximumBodyBytes ?? settings.maximumBodyBytes
-        guard let request = settings.request(url, acceptsCompression: true) else { throw .unsupportedURL(HTTPError.redacted(url)) }
+        guard let request = settings.request(url, acceptsCompression: true)
+        else { throw .unsupportedURL(HTTPError.redacted(url)) }
         var attempt = 1
         while true {
             try easy.prepare(request)
@@ -55,7 +56,9 @@ public final class HTTPClient {
             let host = rest.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
             let name = host.prefix { $0 != UInt8(ascii: ":") }, port = host.dropFirst(name.count).dropFirst()
             if !name.isEmpty, name.allSatisfy(isPlainHostByte), port.allSatisfy({ (0x30...0x39).contains($0) }),
-               port.isEmpty == (name.count == host.count), rest.allSatisfy(isPlainURLByte) { return secure ? "https" : "http" }
+               port.isEmpty == (name.count == host.count), rest.allSatisfy(isPlainURLByte) {
+                return secure ? "https" : "http"
+            }
         }
         guard let components = URLComponents(string: url), components.host?.isEmpty == false,
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
@@ -63,7 +66,8 @@ public final class HTTPClient {
     }
 
     private static func isPlainHostByte(_ byte: UInt8) -> Bool {
-        (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+        (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == UInt8(ascii: ".")
+            || byte == UInt8(ascii: "-")
     }
 
     /// RFC 3986's unreserved and reserved characters, less "%" (an escape to check), "@" (user info)
@@ -71,10 +75,10 @@ public final class HTTPClient {
     private static func isPlainURLByte(_ byte: UInt8) -> Bool {
         switch byte {
         case 0x61...0x7A, 0x41...0x5A, 0x30...0x39: true
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: ":"), UInt8(ascii: "/"),
-             UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
-             UInt8(ascii: "="): true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: ":"),
+             UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "!"), UInt8(ascii: "$"),
+             UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
+             UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="): true
         default: false
         }
     }

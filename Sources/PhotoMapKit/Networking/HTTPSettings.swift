@@ -30,7 +30,8 @@ public struct HTTPSettings: Sendable {
     public var maximumBodyBytes: Int?
 
     /// Creates settings.
-    public init(retryPolicy: RetryPolicy = RetryPolicy(), timeouts: HTTPTimeouts = HTTPTimeouts(), caBundle: String? = nil,
+    public init(retryPolicy: RetryPolicy = RetryPolicy(), timeouts: HTTPTimeouts = HTTPTimeouts(),
+                caBundle: String? = nil,
                 maximumBodyBytes: Int? = nil) {
         self.retryPolicy = retryPolicy
         self.timeouts = timeouts

@@ -31,7 +31,8 @@ public struct GridClusterer: Sendable {
         for zoom in 0...maximumZoom {
             let worldSize = 256 * pow(2, Double(zoom))
             var cells: [Int64: (x: Double, y: Double, count: Int, first: Int)] = [:]
-            for (point, (x, y)) in zip(points, zoom == maximumZoom ? Self.fannedOut(points, worldSize: worldSize) : points.map {
+            for (point, (x, y)) in zip(points, zoom == maximumZoom
+                                       ? Self.fannedOut(points, worldSize: worldSize) : points.map {
                 Self.project($0.coordinate, worldSize: worldSize)
             }) {
                 // At the last zoom every annotation stands alone, even photos taken at the same spot:
@@ -53,7 +54,8 @@ public struct GridClusterer: Sendable {
                 let x = accumulated.x / Double(accumulated.count), y = accumulated.y / Double(accumulated.count)
                 let (latitude, longitude) = Self.unproject(x: x, y: y, worldSize: worldSize)
                 let tile = "\(Int(x / 256))/\(Int(y / 256))"
-                tiles[tile, default: []].append(Cluster(latitude: latitude, longitude: longitude, count: accumulated.count,
+                tiles[tile, default: []].append(Cluster(latitude: latitude, longitude: longitude,
+                                                        count: accumulated.count,
                                                         feature: accumulated.count == 1 ? accumulated.first : nil))
             }
             result[zoom] = tiles
@@ -66,7 +68,9 @@ public struct GridClusterer: Sendable {
     static func fannedOut(_ points: [(index: Int, coordinate: Coordinate)], worldSize: Double) -> [(Double, Double)] {
         var positions = points.map { project($0.coordinate, worldSize: worldSize) }
         var spots: [Int64: [Int]] = [:]
-        for (offset, (x, y)) in positions.enumerated() { spots[Int64(x / 4) << 32 | Int64(y / 4), default: []].append(offset) }
+        for (offset, (x, y)) in positions.enumerated() {
+            spots[Int64(x / 4) << 32 | Int64(y / 4), default: []].append(offset)
+        }
         for members in spots.values where members.count > 1 {
             let (x, y) = positions[members[0]]
             // Far enough apart for a 14-pixel marker each, on a circle growing with their number.

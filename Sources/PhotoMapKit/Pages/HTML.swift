@@ -49,7 +49,8 @@ public enum HTML {
     public static func webURL(_ url: String) -> String? {
         let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
         guard HTTPClient.scheme(of: trimmed) != nil, !trimmed.unicodeScalars.contains(where: {
-            $0.properties.isWhitespace || $0.properties.generalCategory == .control || $0 == "\"" || $0 == "<" || $0 == ">"
+            $0.properties.isWhitespace || $0.properties.generalCategory == .control || $0 == "\"" || $0 == "<"
+                || $0 == ">"
         }) else { return nil }
         return trimmed
     }
@@ -90,7 +91,8 @@ public enum HTML {
         // Decided on the bytes (ASCII letters, digits, "_", "-", "@"): an export asks for every photo's page.
         let plain = !id.isEmpty && id.utf8.count <= 64 && id.utf8.allSatisfy { byte in
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"),
                  UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "@"): true
             default: false
             }

@@ -44,7 +44,8 @@ public struct MapData: Encodable, Sendable {
             geometry = annotation.coordinate.map { Point(coordinates: [$0.longitude, $0.latitude]) }
             properties = Properties(kind: annotation.kind.rawValue, id: annotation.id, title: annotation.title,
                                     subtitle: annotation.subtitle, thumbnail: thumbnail, link: link,
-                                    count: annotation.photoCount, owner: annotation.owner.flatMap { $0.isEmpty ? nil : $0 },
+                                    count: annotation.photoCount,
+                                    owner: annotation.owner.flatMap { $0.isEmpty ? nil : $0 },
                                     license: annotation.license?.displayName,
                                     licenseURL: annotation.license?.url.flatMap(HTML.webURL),
                                     flickr: annotation.pageURL.flatMap(HTML.webURL))

@@ -10,7 +10,8 @@ public struct PageAssets: Sendable {
     /// The Leaflet files the pages use, by their path in the Leaflet folder (photomap clusters
     /// markers itself: Leaflet.markercluster took seconds to place 10,000).
     static let leafletFiles = [
-        "leaflet.min.js", "leaflet.css", "images/layers.png", "images/layers-2x.png", "images/marker-icon.png", "images/marker-icon-2x.png",
+        "leaflet.min.js", "leaflet.css", "images/layers.png", "images/layers-2x.png", "images/marker-icon.png",
+        "images/marker-icon-2x.png",
         "images/marker-shadow.png",
     ]
     /// photomap's own files.
@@ -21,13 +22,17 @@ public struct PageAssets: Sendable {
     let basemap: URL
 
     /// Finds the three sources; throws with what to install when one is missing.
-    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws(PageError) -> PageAssets {
+    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(PageError) -> PageAssets {
         let leaflet = URL(fileURLWithPath: environment["PHOTOMAP_LEAFLET_DIR"] ?? debianLeafletFolder)
-        guard leafletFiles.allSatisfy({ FileManager.default.fileExists(atPath: leaflet.appendingPathComponent($0).path) }) else {
+        guard leafletFiles.allSatisfy({
+            FileManager.default.fileExists(atPath: leaflet.appendingPathComponent($0).path)
+        }) else {
             throw .leafletMissing(folder: leaflet.path)
         }
         // SwiftPM copies the target's resources to this folder beside the executable.
-        let executableFolder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
+        let executableFolder = URL(fileURLWithPath: CommandLine.arguments.first ?? "")
+            .resolvingSymlinksInPath().deletingLastPathComponent()
         let candidates = [environment["PHOTOMAP_ASSETS"].map(URL.init(fileURLWithPath:)),
                           executableFolder.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
                           Bundle.main.bundleURL.appendingPathComponent("photomap_PhotoMapKit.resources/Assets")]
@@ -37,12 +42,14 @@ public struct PageAssets: Sendable {
         guard let basemap = FixtureSource.locateFixtures(containing: "basemap/countries.js") else {
             throw .assetsMissing("the basemap Fixtures/basemap/countries.js")
         }
-        return PageAssets(leafletFolder: leaflet, ownFolder: own, basemap: basemap.appendingPathComponent("basemap/countries.js"))
+        return PageAssets(leafletFolder: leaflet, ownFolder: own,
+                          basemap: basemap.appendingPathComponent("basemap/countries.js"))
     }
 
     /// Every asset: its name in the assets folder, and the file it comes from.
     public var files: [(name: String, source: URL)] {
-        Self.leafletFiles.map { ($0, leafletFolder.appendingPathComponent($0)) } + Self.ownFiles.map { ($0, ownFolder.appendingPathComponent($0)) }
+        Self.leafletFiles.map { ($0, leafletFolder.appendingPathComponent($0)) }
+            + Self.ownFiles.map { ($0, ownFolder.appendingPathComponent($0)) }
             + [("countries.js", basemap)]
     }
 

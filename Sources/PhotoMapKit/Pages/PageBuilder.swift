@@ -77,7 +77,8 @@ public struct PageBuilder<Links: PageLinks> {
         let (photo, annotation) = (entry.record, entry.annotation)
         let square = try links.image(of: photo, size: .square).map { relative($0, from: path) }
         let image = try links.image(of: photo, size: .medium).map { relative($0, from: path) }
-        let data = mapData([MapData.Feature(annotation, thumbnail: square, link: nil)], for: path, labels: PlaceLabels.perPhotoPage)
+        let data = mapData([MapData.Feature(annotation, thumbnail: square, link: nil)], for: path,
+                           labels: PlaceLabels.perPhotoPage)
         return try PageRenderer.photoPage(annotation: annotation, photo: photo, image: image, data: data,
                                           links: pageLinks(for: path, back: back), credits: credits)
     }
@@ -88,8 +89,10 @@ public struct PageBuilder<Links: PageLinks> {
     }
 
     private func mapData(_ features: [MapData.Feature], for path: String, labels limit: Int) -> MapData {
-        var data = MapData(features: features, placeholder: links.link(from: path, to: links.assets + "/placeholder.svg"))
-        let located = features.compactMap { $0.geometry.flatMap { Coordinate(latitude: $0.coordinates[1], longitude: $0.coordinates[0]) } }
+        var data = MapData(features: features,
+                           placeholder: links.link(from: path, to: links.assets + "/placeholder.svg"))
+        let located = features.compactMap { $0.geometry.flatMap { Coordinate(latitude: $0.coordinates[1],
+                                                                             longitude: $0.coordinates[0]) } }
         data.labels = placeLabels?.near(located, limit: limit) ?? []
         return data
     }

@@ -26,8 +26,12 @@ public struct PageCredits: Sendable, Hashable {
     public var lines: [String] {
         var data: [String] = []
         let geonames = "Place names: GeoNames (geonames.org), CC BY 4.0."
-        if sources.contains(.flickr) { data.append("Photos and places: Flickr (flickr.com), each photo © its owner under the licence shown.") }
-        if sources.contains(.catalog) { data.append("Photos: photomap's sample catalog (invented); city positions: GeoNames (CC BY 4.0).") }
+        if sources.contains(.flickr) {
+            data.append("Photos and places: Flickr (flickr.com), each photo © its owner under the licence shown.")
+        }
+        if sources.contains(.catalog) {
+            data.append("Photos: photomap's sample catalog (invented); city positions: GeoNames (CC BY 4.0).")
+        }
         if sources.contains(.geonames) && !sources.contains(.catalog) { data.append(geonames) }
         // Maps name GeoNames places (PlaceLabels) whatever the records' source; CC BY asks for the credit.
         let places = sources.contains(.catalog) || sources.contains(.geonames) ? "" : " " + geonames

@@ -70,7 +70,9 @@ struct TextColumn: Encodable {
     /// The column of `values`, where `ids[i]` is the id of the entry `values[i]` belongs to.
     init(_ values: [String?], ids: [String]) {
         // A value holding the mark itself is never shared: the page would put an id in its place.
-        let templates = zip(values, ids).map { value, id in value.flatMap { $0.contains(Self.idMark) ? nil : Self.template($0, id: id) } }
+        let templates = zip(values, ids).map { value, id in
+            value.flatMap { $0.contains(Self.idMark) ? nil : Self.template($0, id: id) }
+        }
         var uses: [String: Int] = [:]
         for template in templates { if let template { uses[template, default: 0] += 1 } }
         var shared: [String: Int] = [:]
@@ -104,9 +106,11 @@ struct TextColumn: Encodable {
     /// The value (which holds no mark) with the last occurrence of `id` replaced by the id mark, when
     /// that gives the value back exactly, scalar for scalar; else the value itself.
     static func template(_ value: String, id: String) -> String {
-        guard !id.isEmpty, !id.contains(idMark), let range = value.range(of: id, options: [.literal, .backwards]) else { return value }
+        guard !id.isEmpty, !id.contains(idMark),
+              let range = value.range(of: id, options: [.literal, .backwards]) else { return value }
         let template = value.replacingCharacters(in: range, with: idMark)
-        return template.replacingOccurrences(of: idMark, with: id).unicodeScalars.elementsEqual(value.unicodeScalars) ? template : value
+        return template.replacingOccurrences(of: idMark, with: id).unicodeScalars.elementsEqual(value.unicodeScalars)
+            ? template : value
     }
 
     /// The unicode scalars every sequence starts with: split there, a value joins back exactly in JavaScript.

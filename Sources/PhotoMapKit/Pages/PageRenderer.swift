@@ -67,10 +67,13 @@ public enum PageRenderer {
         var parts: [String] = []
         if let owner = properties.owner { parts.append("by \(HTML.text(owner))") }
         if let license = properties.license {
-            parts.append(properties.licenseURL.map { "<a href=\"\(HTML.text($0))\" rel=\"license noopener noreferrer\">\(HTML.text(license))</a>" }
-                ?? HTML.text(license))
+            parts.append(properties.licenseURL.map {
+                "<a href=\"\(HTML.text($0))\" rel=\"license noopener noreferrer\">\(HTML.text(license))</a>"
+            } ?? HTML.text(license))
         }
-        if let flickr = properties.flickr { parts.append("<a class=\"flickr\" href=\"\(HTML.text(flickr))\" rel=\"noopener\">View on Flickr</a>") }
+        if let flickr = properties.flickr {
+            parts.append("<a class=\"flickr\" href=\"\(HTML.text(flickr))\" rel=\"noopener\">View on Flickr</a>")
+        }
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
@@ -107,7 +110,8 @@ public enum PageRenderer {
         \(map)
         </div></article>
         """
-        return try shell(title: annotation.title, subtitle: annotation.subtitle, links: links, headerExtra: "", main: main,
+        return try shell(title: annotation.title, subtitle: annotation.subtitle, links: links, headerExtra: "",
+                         main: main,
                          data: data, view: "photo", credits: credits)
     }
 
@@ -115,7 +119,8 @@ public enum PageRenderer {
     private static func shell(title: String, subtitle: String, links: Links, headerExtra: String, main: String,
                               data: MapData, view: String, credits: PageCredits) throws -> String {
         let assets = HTML.text(links.assets)
-        let back = links.back.map { "<a class=\"back\" href=\"\(HTML.text($0.href))\">‹ \(HTML.text($0.label))</a>" } ?? ""
+        let back = links.back.map { "<a class=\"back\" href=\"\(HTML.text($0.href))\">‹ \(HTML.text($0.label))</a>" }
+            ?? ""
         // Served pages find places and search photos through the server (photomap.js talks to /api/).
         let search = links.servesAPI ? """
             <form class="search" role="search"><input type="search" name="q" placeholder="Find a place, or search photos in view" \

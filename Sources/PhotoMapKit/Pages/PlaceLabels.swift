@@ -30,7 +30,9 @@ public struct PlaceLabels: Sendable {
     /// Labels for `cities` (label and population).
     init(cities: [(label: Label, population: Int)]) {
         var cells: [Int: [(label: Label, population: Int)]] = [:]
-        for city in cities { cells[Self.cell(latitude: city.label.latitude, longitude: city.label.longitude), default: []].append(city) }
+        for city in cities {
+            cells[Self.cell(latitude: city.label.latitude, longitude: city.label.longitude), default: []].append(city)
+        }
         self.cells = cells
     }
 
@@ -38,8 +40,10 @@ public struct PlaceLabels: Sendable {
     public static func load(gazetteer folder: URL) throws -> PlaceLabels {
         PlaceLabels(cities: try Gazetteer.rows(folder.appendingPathComponent("cities.tsv")).compactMap { row in
             guard row.count >= 7, let latitude = Double(row[2]), let longitude = Double(row[3]),
-                  let coordinate = Coordinate(latitude: latitude, longitude: longitude), !row[1].isEmpty else { return nil }
-            return (Label(name: row[1], latitude: coordinate.latitude, longitude: coordinate.longitude), Int(row[6]) ?? 0)
+                  let coordinate = Coordinate(latitude: latitude, longitude: longitude),
+                  !row[1].isEmpty else { return nil }
+            return (Label(name: row[1], latitude: coordinate.latitude, longitude: coordinate.longitude),
+                    Int(row[6]) ?? 0)
         })
     }
 
@@ -64,14 +68,16 @@ public struct PlaceLabels: Sendable {
         let found = wanted.flatMap { cells[$0] ?? [] }
         // Ties broken by name and position: a page comes out the same, byte for byte, every time.
         return found.sorted {
-            ($0.population, $1.label.name, $1.label.latitude, $1.label.longitude) > ($1.population, $0.label.name, $0.label.latitude, $0.label.longitude)
+            ($0.population, $1.label.name, $1.label.latitude, $1.label.longitude)
+                > ($1.population, $0.label.name, $0.label.latitude, $0.label.longitude)
         }.prefix(limit).map(\.label)
     }
 
     /// A cell's number: rows from the south pole, columns from the antimeridian.
     private static func cell(latitude: Double, longitude: Double) -> Int {
         let columns = Int((360 / cellSize).rounded())
-        let row = Int(((latitude + 90) / cellSize).rounded(.down)), column = Int(((longitude + 180) / cellSize).rounded(.down)) % columns
+        let row = Int(((latitude + 90) / cellSize).rounded(.down)),
+            column = Int(((longitude + 180) / cellSize).rounded(.down)) % columns
         return row * columns + column
     }
 }

@@ -54,7 +54,9 @@ public struct SiteBuilder {
         photos.filter { photo in
             [PhotoSize.square, .medium].contains { size in
                 guard let name = links.images.imageName(of: photo, size: size) else { return false }
-                return writer.image(of: photo, size: size) { writer.placedImage(stem: links.imageStem(name, size: size)) } == nil
+                return writer.image(of: photo, size: size) {
+                    writer.placedImage(stem: links.imageStem(name, size: size))
+                } == nil
             }
         }
     }
@@ -80,7 +82,8 @@ public struct SiteBuilder {
             inputs.add(link(place.record))
         }
         try writer.writePage(path, inputs: inputs) {
-            try pages.listPage(at: path, title: title, subtitle: subtitle, features: pages.features(of: places, on: path, link: link),
+            try pages.listPage(at: path, title: title, subtitle: subtitle,
+                               features: pages.features(of: places, on: path, link: link),
                                back: back, defaultView: defaultView)
         }
     }
@@ -92,7 +95,8 @@ public struct SiteBuilder {
     public func writePhotosPage(at path: String, title: String, subtitle: String, photos: [AnnotatedPhoto],
                                 back: (path: String, label: String)?, defaultView: String) throws {
         let shared = sharedInputs()
-        let listInputs = pageInputs(path, title: title, subtitle: subtitle, back: back, defaultView: defaultView, shared: shared)
+        let listInputs = pageInputs(path, title: title, subtitle: subtitle, back: back, defaultView: defaultView,
+                                    shared: shared)
         for entry in photos {
             let photo = entry.record
             let digest = photo.inputDigest
@@ -100,7 +104,8 @@ public struct SiteBuilder {
             let pagePath = links.photoPage(photo)
             // A photo several places list has one page, written once, going back to the first of them.
             if !writer.wroteThisRun(pagePath) {
-                let inputs = pageInputs(pagePath, title: "", subtitle: "", back: (path, title), defaultView: "", shared: shared)
+                let inputs = pageInputs(pagePath, title: "", subtitle: "", back: (path, title), defaultView: "",
+                                        shared: shared)
                 inputs.add(digest: digest)
                 inputs.add(square)
                 inputs.add(try links.image(of: photo, size: .medium))
@@ -115,10 +120,12 @@ public struct SiteBuilder {
             let features = try pages.features(of: photos, on: path)
             let located = features.indices.filter { features[$0].geometry != nil }
             guard located.count > clusterThreshold else {
-                return try pages.listPage(at: path, title: title, subtitle: subtitle, features: features, back: back, defaultView: defaultView)
+                return try pages.listPage(at: path, title: title, subtitle: subtitle, features: features, back: back,
+                                          defaultView: defaultView)
             }
             let clusters = try writeClusterTiles(features, located: located, page: path)
-            return try pages.listPage(at: path, title: title, subtitle: subtitle, features: Array(features.prefix(Self.listedOnClusteredPages)),
+            return try pages.listPage(at: path, title: title, subtitle: subtitle,
+                                      features: Array(features.prefix(Self.listedOnClusteredPages)),
                                       back: back, defaultView: defaultView, clusters: clusters)
         }
     }
@@ -147,11 +154,13 @@ public struct SiteBuilder {
 
     /// Writes the page's pre-made clusters as `clusters/{page}/{z}/{x}/{y}.js` files, each calling
     /// `photomapTile(z, x, y, [[lat, lon, count, properties or null], …])`.
-    private func writeClusterTiles(_ features: [MapData.Feature], located: [Int], page: String) throws -> MapData.ClusterIndex {
+    private func writeClusterTiles(_ features: [MapData.Feature], located: [Int],
+                                   page: String) throws -> MapData.ClusterIndex {
         let folder = links.prefix + "clusters/" + URL(fileURLWithPath: page).deletingPathExtension().lastPathComponent
         let clusterer = GridClusterer()
         let points = located.compactMap { index in
-            features[index].geometry.flatMap { Coordinate(latitude: $0.coordinates[1], longitude: $0.coordinates[0]) }.map { (index, $0) }
+            features[index].geometry.flatMap { Coordinate(latitude: $0.coordinates[1],
+                                                          longitude: $0.coordinates[0]) }.map { (index, $0) }
         }
         var tiles: [String: [String]] = [:]
         for (zoom, byTile) in clusterer.clusters(of: points) {
@@ -167,8 +176,10 @@ public struct SiteBuilder {
             }
         }
         let latitudes = points.map(\.1.latitude), longitudes = points.map(\.1.longitude)
-        return MapData.ClusterIndex(folder: SiteWriter.link(from: page, to: folder), maxZoom: clusterer.maximumZoom, tiles: tiles,
-                                    bounds: [[latitudes.min() ?? 0, longitudes.min() ?? 0], [latitudes.max() ?? 0, longitudes.max() ?? 0]],
+        return MapData.ClusterIndex(folder: SiteWriter.link(from: page, to: folder), maxZoom: clusterer.maximumZoom,
+                                    tiles: tiles,
+                                    bounds: [[latitudes.min() ?? 0, longitudes.min() ?? 0],
+                                             [latitudes.max() ?? 0, longitudes.max() ?? 0]],
                                     total: features.count)
     }
 
@@ -176,7 +187,8 @@ public struct SiteBuilder {
     /// them all, or centres on `focus`.
     public func writeAnnotationsPage(at path: String, title: String, subtitle: String, annotations: [Annotation],
                                      focus: Coordinate?) throws {
-        try writer.write(try pages.listPage(at: path, title: title, subtitle: subtitle, features: pages.features(of: annotations, on: path),
+        try writer.write(try pages.listPage(at: path, title: title, subtitle: subtitle,
+                                            features: pages.features(of: annotations, on: path),
                                             back: nil, defaultView: "map", focus: focus), to: path)
     }
 }

@@ -41,7 +41,9 @@ public final class SiteManifest {
         /// Inputs of a SHA-256 digest (`PageInputs.finishDigest()`).
         init(digest: [UInt8]) {
             var words = SIMD4<UInt64>()
-            for (index, byte) in digest.prefix(32).enumerated() { words[index / 8] = words[index / 8] << 8 | UInt64(byte) }
+            for (index, byte) in digest.prefix(32).enumerated() {
+                words[index / 8] = words[index / 8] << 8 | UInt64(byte)
+            }
             self.words = words
         }
 
@@ -116,7 +118,8 @@ public final class SiteManifest {
     /// Notes that `path` now holds a file made from `inputs` (`identity` looks at it).
     func record(_ path: String, inputs: Inputs, identity: (String) -> FileIdentity?) {
         // A name that would break the manifest's lines is never recorded: its page is simply made each time.
-        guard !path.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") }), let identity = identity(path) else { return }
+        guard !path.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") }),
+              let identity = identity(path) else { return }
         let entry = Entry(inputs: inputs, identity: identity, seen: true)
         if entries.updateValue(entry, forKey: path).map({ $0.inputs != inputs || $0.identity != identity }) ?? true {
             recordedChanges = true

@@ -75,7 +75,8 @@ public final class SiteWriter {
         }
         var status = stat()
         // Only a file of the same size can hold the same bytes: anything else is not read at all.
-        if stat(file, &status) == 0, Int(status.st_size) == data.count, FileManager.default.contents(atPath: file) == data {
+        if stat(file, &status) == 0, Int(status.st_size) == data.count,
+           FileManager.default.contents(atPath: file) == data {
             unchanged += 1
         } else {
             try createFolder(of: path)
@@ -189,7 +190,8 @@ public final class SiteWriter {
             let name = path.split(separator: "/").last ?? ""
             guard name.hasPrefix(".tmp-") else { continue }
             let parts = name.split(separator: "-")
-            guard parts.count >= 4, let process = pid_t(parts[parts.count - 2]), kill(process, 0) != 0, errno == ESRCH else { continue }
+            guard parts.count >= 4, let process = pid_t(parts[parts.count - 2]), kill(process, 0) != 0,
+                  errno == ESRCH else { continue }
             unlink(fullPath(path))
         }
     }

@@ -20,12 +20,14 @@ extension LocalIndex {
 
     /// The hits when the circle is the rarer side; nil when the words' lists together cost less to walk
     /// than the circle's rows (FTS5's lists then drive), or the circle is too wide for its rows to be read.
-    func searchCircle(_ words: [String], box: SearchBox, centre: Coordinate, radiusKilometres: Double, limit: Int) throws -> [SearchHit]? {
+    func searchCircle(_ words: [String], box: SearchBox, centre: Coordinate,
+                      radiusKilometres: Double, limit: Int) throws -> [SearchHit]? {
         guard !words.isEmpty, let cells = box.circleCellRanges, let averages = try tokenAverages() else { return nil }
         // The R*Tree keeps 32-bit floats rounded outwards: its box is widened a little, the distance decides.
         let slack = 1e-4
         let longitudes = box.longitudes.map { _ in "(w.min_lon >= ? AND w.max_lon <= ?)" }.joined(separator: " OR ")
-        let boxValues: [SQLiteValue] = [.real(box.latitudes.lowerBound - slack), .real(box.latitudes.upperBound + slack)]
+        let boxValues: [SQLiteValue] = [.real(box.latitudes.lowerBound - slack),
+                                        .real(box.latitudes.upperBound + slack)]
             + box.longitudes.flatMap { [SQLiteValue.real($0.lowerBound - slack), .real($0.upperBound + slack)] }
         let inCircle = try database.prepare("SELECT count(*) FROM records_where w WHERE w.min_lat >= ? AND w.max_lat <= ? AND (\(longitudes))",
                                             boxValues)
@@ -64,7 +66,8 @@ extension LocalIndex {
             cells.flatMap { [SQLiteValue.integer($0.lowerBound), .integer($0.upperBound)] })
         var best = BestHits(limit: limit)
         while try candidates.step() {
-            guard let rowid = candidates.integer(0), let latitude = candidates.real(1), let longitude = candidates.real(2),
+            guard let rowid = candidates.integer(0), let latitude = candidates.real(1),
+                  let longitude = candidates.real(2),
                   let coordinate = Coordinate(latitude: latitude, longitude: longitude) else { continue }
             let distance = centre.distance(to: coordinate)
             guard distance <= radiusKilometres else { continue }
@@ -154,7 +157,8 @@ extension LocalIndex {
             for (index, needle) in needles.enumerated() where token.starts(with: needle) { counts[index] += 1 }
         }
         guard text.allSatisfy({ $0 < 0x80 }) else {
-            let folded = String(decoding: text, as: UTF8.self).replacingOccurrences(of: "'", with: " ").replacingOccurrences(of: "’", with: " ")
+            let folded = String(decoding: text, as: UTF8.self)
+                .replacingOccurrences(of: "'", with: " ").replacingOccurrences(of: "’", with: " ")
             for word in SearchText.words(folded) { count(word.utf8) }
             return (counts, length)
         }

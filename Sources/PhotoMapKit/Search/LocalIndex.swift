@@ -28,7 +28,8 @@ public struct IndexRecord: Sendable {
     public static func landmark(_ entry: GazetteerEntry) -> IndexRecord {
         var annotation = entry.annotation
         annotation.subtitle = entry.context
-        return IndexRecord(annotation: annotation, text: [entry.name, entry.street, entry.context].joined(separator: " "))
+        return IndexRecord(annotation: annotation,
+                           text: [entry.name, entry.street, entry.context].joined(separator: " "))
     }
 }
 
@@ -156,29 +157,35 @@ public final class LocalIndex {
             let clearCell = try database.prepare("DELETE FROM records_cells WHERE cell = ? AND record = ?")
             let addCell = try database.prepare("INSERT INTO records_cells (cell, record, latitude, longitude, body) VALUES (?, ?, ?, ?, ?)")
             func cellNumber(_ coordinate: Coordinate) -> Int64 {
-                Self.circleCell(row: Self.circleCellIndex(coordinate.latitude + 90), column: Self.circleCellIndex(coordinate.longitude + 180))
+                Self.circleCell(row: Self.circleCellIndex(coordinate.latitude + 90),
+                                column: Self.circleCellIndex(coordinate.longitude + 180))
             }
             for record in records {
                 let annotation = record.annotation
                 try previous.bind([.text(annotation.kind.rawValue), .text(annotation.id)])
-                if try previous.step(), let rowid = previous.integer(0), let latitude = previous.real(1), let longitude = previous.real(2),
+                if try previous.step(), let rowid = previous.integer(0), let latitude = previous.real(1),
+                   let longitude = previous.real(2),
                    let coordinate = Coordinate(latitude: latitude, longitude: longitude) {
                     try clearCell.bind([.integer(cellNumber(coordinate)), .integer(rowid)])
                     try clearCell.step()
                 }
                 func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
-                try upsert.bind([.text(annotation.kind.rawValue), .text(annotation.id), .text(annotation.title), .text(annotation.subtitle),
+                try upsert.bind([.text(annotation.kind.rawValue), .text(annotation.id), .text(annotation.title),
+                                 .text(annotation.subtitle),
                                  annotation.coordinate.map { .real($0.latitude) } ?? .null,
                                  annotation.coordinate.map { .real($0.longitude) } ?? .null,
-                                 text(annotation.thumbnailURL), text(annotation.imageURL), text(annotation.owner), text(annotation.dateTaken),
+                                 text(annotation.thumbnailURL), text(annotation.imageURL), text(annotation.owner),
+                                 text(annotation.dateTaken),
                                  annotation.photoCount.map { .integer(Int64($0)) } ?? .null, text(annotation.pageURL),
-                                 text(annotation.license?.id), text(annotation.license?.name), text(annotation.license?.url), .text(origin)])
+                                 text(annotation.license?.id), text(annotation.license?.name),
+                                 text(annotation.license?.url), .text(origin)])
                 try upsert.step()
                 guard let rowid = upsert.integer(0) else { continue }
                 try upsert.step()  // RETURNING yields one row; finish the statement
                 try clearText.bind([.integer(rowid)])
                 try clearText.step()
-                let cell = annotation.coordinate.map { Self.cellToken(latitude: $0.latitude, longitude: $0.longitude) } ?? ""
+                let cell = annotation.coordinate.map { Self.cellToken(latitude: $0.latitude, longitude: $0.longitude) }
+                    ?? ""
                 try addText.bind([.integer(rowid), .text(record.text), .text(cell)])
                 try addText.step()
                 try clearWhere.bind([.integer(rowid)])
@@ -217,11 +224,13 @@ public final class LocalIndex {
         } else if let centre {
             let box = SearchBox(centre: centre, radiusKilometres: radiusKilometres)
             // A common word in a small circle: the circle's rows drive, and FTS5 never reads the word's list.
-            if let hits = try searchCircle(Self.queryWords(query), box: box, centre: centre, radiusKilometres: radiusKilometres, limit: limit) {
+            if let hits = try searchCircle(Self.queryWords(query), box: box, centre: centre,
+                                           radiusKilometres: radiusKilometres, limit: limit) {
                 return hits
             }
             // Records inside the box, tested in SQL before the relevance cut, so a small circle keeps all it holds.
-            let inBox = "r.latitude BETWEEN ? AND ? AND (" + box.longitudes.map { _ in "r.longitude BETWEEN ? AND ?" }.joined(separator: " OR ") + ")"
+            let inBox = "r.latitude BETWEEN ? AND ? AND ("
+                + box.longitudes.map { _ in "r.longitude BETWEEN ? AND ?" }.joined(separator: " OR ") + ")"
             let boxValues: [SQLiteValue] = [.real(box.latitudes.lowerBound), .real(box.latitudes.upperBound)]
                 + box.longitudes.flatMap { [SQLiteValue.real($0.lowerBound), .real($0.upperBound)] }
             if let cells = box.cellTokens {
@@ -229,7 +238,8 @@ public final class LocalIndex {
                 statement = try database.prepare("""
                     SELECT \(columns) FROM records_text JOIN records r ON r.rowid = records_text.rowid
                     WHERE records_text MATCH ? AND \(inBox) ORDER BY bm25(records_text, 1.0, 0.0) LIMIT ?
-                    """, [.text("\(match) AND cell : (\(cells.joined(separator: " OR ")))")] + boxValues + [.integer(Int64(limit * 3 + 50))])
+                    """, [.text("\(match) AND cell : (\(cells.joined(separator: " OR ")))")] + boxValues
+                        + [.integer(Int64(limit * 3 + 50))])
             } else {
                 // A wide circle: the R*Tree narrows to its box (two boxes across the antimeridian).
                 let rtree = box.longitudes.map { _ in "(w.min_lon >= ? AND w.max_lon <= ?)" }.joined(separator: " OR ")
@@ -248,14 +258,17 @@ public final class LocalIndex {
         }
         var hits: [SearchHit] = []
         while try statement.step() {
-            guard let annotation = Self.annotation(from: statement), let coordinate = annotation.coordinate else { continue }
+            guard let annotation = Self.annotation(from: statement),
+                  let coordinate = annotation.coordinate else { continue }
             let distance = centre?.distance(to: coordinate) ?? 0
             guard distance <= radiusKilometres || centre == nil else { continue }
             // SQLite's bm25 is lower for better matches.
-            hits.append(SearchHit(annotation: annotation, relevance: -(statement.real(11) ?? 0), distanceKilometres: distance))
+            hits.append(SearchHit(annotation: annotation, relevance: -(statement.real(11) ?? 0),
+                                  distanceKilometres: distance))
         }
         return Array(hits.sorted {
-            Self.rank($0.relevance, $0.distanceKilometres, radiusKilometres) > Self.rank($1.relevance, $1.distanceKilometres, radiusKilometres)
+            Self.rank($0.relevance, $0.distanceKilometres, radiusKilometres)
+                > Self.rank($1.relevance, $1.distanceKilometres, radiusKilometres)
         }.prefix(limit))
     }
 
@@ -280,7 +293,8 @@ public final class LocalIndex {
                           thumbnailURL: statement.optionalText(6), imageURL: statement.optionalText(7),
                           owner: statement.optionalText(8), dateTaken: statement.optionalText(9),
                           pageURL: statement.optionalText(12),
-                          license: statement.optionalText(13).map { License(id: $0, name: statement.text(14), url: statement.optionalText(15)) })
+                          license: statement.optionalText(13).map { License(id: $0, name: statement.text(14),
+                                                                            url: statement.optionalText(15)) })
     }
 
     /// The FTS5 expression for a typed query: each word quoted (so nothing in it is FTS syntax) and
@@ -294,7 +308,8 @@ public final class LocalIndex {
     /// The words of a typed query as FTS5 sees them: FTS5's tokenizer splits at apostrophes ("O'Hare"
     /// is "o" "hare"), so the query must too.
     static func queryWords(_ query: String) -> [String] {
-        SearchText.words(query.replacingOccurrences(of: "'", with: " ").replacingOccurrences(of: "’", with: " ")).map(String.init)
+        SearchText.words(query.replacingOccurrences(of: "'", with: " ")
+                             .replacingOccurrences(of: "’", with: " ")).map(String.init)
     }
 
     /// A word quoted for FTS5 (nothing in it is FTS syntax) and matched as a prefix.
@@ -317,7 +332,8 @@ public final class LocalIndex {
 
     /// Stores a marker.
     public func setMarker(_ key: String, _ value: String) throws {
-        try database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [.text(key), .text(value)]).step()
+        try database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                             [.text(key), .text(value)]).step()
     }
 
     /// Empties the index (its schema marker stays).
@@ -378,10 +394,12 @@ struct SearchBox {
     /// The grid cells the box touches; nil when there are more than `LocalIndex.maximumCells`.
     var cellTokens: [String]? {
         let size = LocalIndex.cellDegrees
-        let rows = Int(((latitudes.lowerBound + 90) / size).rounded(.down))...Int(((min(latitudes.upperBound, 89.999_999) + 90) / size).rounded(.down))
+        let rows = Int(((latitudes.lowerBound + 90) / size).rounded(.down))
+            ... Int(((min(latitudes.upperBound, 89.999_999) + 90) / size).rounded(.down))
         var tokens: [String] = []
         for range in longitudes {
-            let columns = Int(((range.lowerBound + 180) / size).rounded(.down))...Int(((min(range.upperBound, 179.999_999) + 180) / size).rounded(.down))
+            let columns = Int(((range.lowerBound + 180) / size).rounded(.down))
+                ... Int(((min(range.upperBound, 179.999_999) + 180) / size).rounded(.down))
             guard tokens.count + rows.count * columns.count <= LocalIndex.maximumCells else { return nil }
             tokens += rows.flatMap { row in columns.map { "zc\(row)x\($0)" } }
         }
@@ -391,11 +409,16 @@ struct SearchBox {
     /// The box's cells of `records_cells` as ranges of their numbers, one for each row of cells and
     /// range of longitudes; nil when there are more than `maximumCellRanges`.
     var circleCellRanges: [ClosedRange<Int64>]? {
-        let rows = LocalIndex.circleCellIndex(latitudes.lowerBound + 90)...LocalIndex.circleCellIndex(latitudes.upperBound + 90)
+        let rows = LocalIndex.circleCellIndex(latitudes.lowerBound + 90)
+            ... LocalIndex.circleCellIndex(latitudes.upperBound + 90)
         guard rows.count * longitudes.count <= Self.maximumCellRanges else { return nil }
         return longitudes.flatMap { range in
-            let columns = LocalIndex.circleCellIndex(range.lowerBound + 180)...LocalIndex.circleCellIndex(range.upperBound + 180)
-            return rows.map { LocalIndex.circleCell(row: $0, column: columns.lowerBound)...LocalIndex.circleCell(row: $0, column: columns.upperBound) }
+            let columns = LocalIndex.circleCellIndex(range.lowerBound + 180)
+                ... LocalIndex.circleCellIndex(range.upperBound + 180)
+            return rows.map {
+                LocalIndex.circleCell(row: $0, column: columns.lowerBound)
+                    ... LocalIndex.circleCell(row: $0, column: columns.upperBound)
+            }
         }
     }
 

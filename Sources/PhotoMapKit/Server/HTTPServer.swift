@@ -28,7 +28,8 @@ public final class HTTPServer: Sendable {
         public var requestMemory: Int
 
         /// Loopback on port 8080, a polling thread per core, 512 connections idle at most 30 s, 32 KB a request.
-        public init(address: String = "127.0.0.1", port: Int = 8080, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+        public init(address: String = "127.0.0.1", port: Int = 8080,
+                    threads: Int = ProcessInfo.processInfo.activeProcessorCount,
                     connectionLimit: Int = 512, timeout: Int = 30, requestMemory: Int = 32 << 10) {
             self.address = address
             self.port = port
@@ -59,7 +60,8 @@ public final class HTTPServer: Sendable {
         }
         guard (0...65_535).contains(configuration.port) else { throw refuse("not a port number") }
         var probe = in6_addr()
-        guard inet_pton(AF_INET, configuration.address, &probe) == 1 || inet_pton(AF_INET6, configuration.address, &probe) == 1
+        guard inet_pton(AF_INET, configuration.address, &probe) == 1
+                  || inet_pton(AF_INET6, configuration.address, &probe) == 1
         else { throw refuse("not an IP address") }
         let core = Core(handler: handler)
         let context = Unmanaged.passRetained(core).toOpaque()
@@ -111,7 +113,8 @@ public final class HTTPServer: Sendable {
     /// MHD calls this at least twice per request: first when the headers are in (answering then
     /// would make MHD close the connection, unsure the body was read), then when the body has been
     /// read; and once more after a suspended request is resumed, its answer ready.
-    private static let handle: photomap_mhd_handler = { context, connection, url, method, _, _, uploadSize, requestContext in
+    private static let handle: photomap_mhd_handler = {
+        context, connection, url, method, _, _, uploadSize, requestContext in
         guard let context, let connection, let requestContext else { return .NO }
         let core = Unmanaged<Core>.fromOpaque(context).takeUnretainedValue()
         let method = method.map { String(cString: $0) } ?? ""
@@ -135,7 +138,8 @@ public final class HTTPServer: Sendable {
             guard let response = waiting.response.withLock({ $0 }) else { return .NO }
             return response.queue(on: connection)
         }
-        let request = ServerRequest(connection: connection, method: method, path: url.map { String(cString: $0) } ?? "/")
+        let request = ServerRequest(connection: connection, method: method,
+                                    path: url.map { String(cString: $0) } ?? "/")
         switch core.handler(request) {
         case let .now(response):
             return response.queue(on: connection)
@@ -201,7 +205,8 @@ public final class HTTPServer: Sendable {
                 defer { if response == nil { response = answer } }
                 return response == nil
             }
-            guard first, core?.suspended.withLock({ $0.removeValue(forKey: ObjectIdentifier(self)) }) != nil else { return }
+            guard first,
+                  core?.suspended.withLock({ $0.removeValue(forKey: ObjectIdentifier(self)) }) != nil else { return }
             MHD_resume_connection(connection)
         }
     }

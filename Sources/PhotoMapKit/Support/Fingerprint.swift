@@ -30,7 +30,8 @@ public struct Fingerprint: Sendable {
 extension Photo {
     /// Adds every field of the record.
     public func fingerprint(into fingerprint: inout Fingerprint) {
-        for text in [id, owner, pathAlias, secret, server, title, descriptionHTML, ownerName, placeID] { fingerprint.add(text) }
+        for text in [id, owner, pathAlias, secret, server, title, descriptionHTML,
+                     ownerName, placeID] { fingerprint.add(text) }
         fingerprint.add(dateTaken)
         fingerprint.add(tags.joined(separator: " "))
         fingerprint.add(coordinate?.latitude)

@@ -23,7 +23,8 @@ struct JSONKeyLookup<Member: JSONMember>: Sendable {
     /// The member whose key is `bytes`; nil for any other key.
     func member(_ bytes: UnsafeRawBufferPointer) -> Member? {
         guard let found = members[Self.hash(bytes)], found.key.count == bytes.count, let key = bytes.baseAddress,
-              found.key.withUnsafeBytes({ $0.baseAddress.map { memcmp($0, key, bytes.count) == 0 } ?? false }) else { return nil }
+              found.key.withUnsafeBytes({ $0.baseAddress.map { memcmp($0, key, bytes.count) == 0 } ?? false })
+        else { return nil }
         return found.member
     }
 
@@ -107,7 +108,8 @@ struct JSONReader {
     /// names one of `Member`'s cases (JSONDecoder keeps the first of repeated keys), the reader at its
     /// value; other members, and values `member` does not read, are skipped. A key that breaks JSON's
     /// rules makes the object undecodable: it is read to its end, then `JSONInvalidKey` is thrown.
-    mutating func readObject<Member: JSONMember>(_: Member.Type, _ member: (Member, inout JSONReader) throws -> Void) throws {
+    mutating func readObject<Member: JSONMember>(_: Member.Type,
+                                                 _ member: (Member, inout JSONReader) throws -> Void) throws {
         var valid = true
         var seen: UInt64 = 0
         try walkObject { reader in
@@ -141,7 +143,8 @@ struct JSONReader {
         } else if !key.allSatisfy({ $0 >= 0x20 && $0 < 0x80 }) {
             guard !key.contains(where: { $0 < 0x20 }), String(validating: key, as: UTF8.self) != nil else { return nil }
         }
-        return decoded.isEmpty ? .some(Member.lookup.member(key)) : decoded.withUnsafeBytes { .some(Member.lookup.member($0)) }
+        return decoded.isEmpty
+            ? .some(Member.lookup.member(key)) : decoded.withUnsafeBytes { .some(Member.lookup.member($0)) }
     }
 
     /// Walks an object's members; `member` reads the key (at the reader) and its value.
@@ -254,7 +257,8 @@ struct JSONReader {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 position += 1
-                return String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<(position - 1)]), as: UTF8.self)
+                return String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<(position - 1)]),
+                              as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
             position += 1
@@ -280,7 +284,11 @@ struct JSONReader {
                 case UInt8(ascii: "r"): decoded.append(0x0D)
                 case UInt8(ascii: "t"): decoded.append(0x09)
                 case UInt8(ascii: "u"):
-                    if let scalar = unicodeEscape() { decoded += Array(String(Character(scalar)).utf8) } else { valid = false }
+                    if let scalar = unicodeEscape() {
+                        decoded += Array(String(Character(scalar)).utf8)
+                    } else {
+                        valid = false
+                    }
                 default: valid = false
                 }
             default:
@@ -294,8 +302,10 @@ struct JSONReader {
     /// The scalar of `\uXXXX` (a surrogate pair when it is one) after the reader's `\u`; nil when invalid.
     private mutating func unicodeEscape() -> Unicode.Scalar? {
         guard let high = hexQuad() else { return nil }
-        guard (0xD800...0xDBFF).contains(high) else { return (0xDC00...0xDFFF).contains(high) ? nil : Unicode.Scalar(high) }
-        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else { return nil }
+        guard (0xD800...0xDBFF).contains(high)
+        else { return (0xDC00...0xDFFF).contains(high) ? nil : Unicode.Scalar(high) }
+        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+              bytes[position + 1] == UInt8(ascii: "u") else { return nil }
         position += 2
         guard let low = hexQuad(), (0xDC00...0xDFFF).contains(low) else { return nil }
         return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
@@ -312,8 +322,10 @@ struct JSONReader {
         for byte in bytes[position..<(position + 4)] {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value.map { $0 << 4 | UInt32(byte - UInt8(ascii: "0")) }
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value.map { $0 << 4 | UInt32(byte - UInt8(ascii: "a") + 10) }
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = value.map { $0 << 4 | UInt32(byte - UInt8(ascii: "A") + 10) }
+            case UInt8(ascii: "a")...UInt8(ascii: "f"):
+                value = value.map { $0 << 4 | UInt32(byte - UInt8(ascii: "a") + 10) }
+            case UInt8(ascii: "A")...UInt8(ascii: "F"):
+                value = value.map { $0 << 4 | UInt32(byte - UInt8(ascii: "A") + 10) }
             default: value = nil
             }
         }
@@ -345,7 +357,9 @@ struct JSONReader {
         position = numberEnd()
         guard let text = String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self),
               Self.isJSONNumber(text.utf8) else { return nil }
-        let integral = !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+        let integral = !text.utf8.contains {
+            $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
+        }
         if integral, let integer = Int64(text) { return String(integer) }
         guard let number = Double(text), number.isFinite else { return nil }
         if number == number.rounded(), let integer = Int64(exactly: number) { return String(integer) }
@@ -357,7 +371,8 @@ struct JSONReader {
         var end = position
         while end < bytes.count {
             switch bytes[end] {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+                 UInt8(ascii: "e"), UInt8(ascii: "E"):
                 end += 1
             default: return end
             }
@@ -415,7 +430,8 @@ struct JSONReader {
     // MARK: - Bytes
 
     private mutating func skipWhitespace() {
-        while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09 {
+        while position < bytes.count,
+              bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09 {
             position += 1
         }
     }
@@ -434,7 +450,8 @@ struct JSONReader {
     }
 
     private mutating func enter(_ opening: UInt8) throws {
-        guard try nextKind() != .literal, bytes[position] == opening else { throw failure("expected '\(Character(Unicode.Scalar(opening)))'") }
+        guard try nextKind() != .literal,
+              bytes[position] == opening else { throw failure("expected '\(Character(Unicode.Scalar(opening)))'") }
         depth += 1
         guard depth <= Self.maximumDepth else { throw failure("nested more than \(Self.maximumDepth) deep") }
         position += 1

@@ -24,7 +24,8 @@ public enum LinkedLibraries {
     /// as far as the running library's `age` says its struct goes.
     static func curl() -> Version {
         // CURLVERSION_NOW, a macro Swift does not import, is by definition the one before CURLVERSION_LAST.
-        guard let info = curl_version_info(CURLversion(CURLVERSION_LAST.rawValue - 1))?.pointee else { return Version(name: "libcurl", version: "unknown") }
+        guard let info = curl_version_info(CURLversion(CURLVERSION_LAST.rawValue - 1))?.pointee
+        else { return Version(name: "libcurl", version: "unknown") }
         let age = Int(info.age.rawValue)
         let parts: [(Int, UnsafePointer<CChar>?, String)] = [
             (0, info.ssl_version, ""), (0, info.libz_version, "zlib/"), (4, info.brotli_version, "brotli/"),

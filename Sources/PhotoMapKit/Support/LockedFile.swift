@@ -27,7 +27,8 @@ enum LockedFile {
 
     /// Holds the lock while `change` turns the current contents (nil: no file yet) into new ones,
     /// written unless `change` gives nil; returns `change`'s value. Creates the folder as needed.
-    static func update<Value>(_ path: String, _ change: (Data?) throws -> (contents: Data?, value: Value)) throws -> Value {
+    static func update<Value>(_ path: String,
+                              _ change: (Data?) throws -> (contents: Data?, value: Value)) throws -> Value {
         let folder = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let descriptor = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
@@ -44,7 +45,8 @@ enum LockedFile {
 
     /// The reason an error of `read` or `update` gives, as strerror says it.
     static func reason(_ error: any Error) -> String {
-        (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) } ?? (error as NSError).localizedDescription
+        (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
+            ?? (error as NSError).localizedDescription
     }
 
     private static func code(_ value: Int32) -> POSIXError {

@@ -34,7 +34,8 @@ enum HTMLTokenizer {
                 tokens.append(tag)
                 if case let .tag(name, false, _) = tag, name == "script" || name == "style" {
                     let close = html.range(of: "</\(name)", options: .caseInsensitive, range: index..<html.endIndex)
-                    index = close.flatMap { tagEnd(in: html, from: $0.lowerBound) }.map { html.index(after: $0) } ?? html.endIndex
+                    index = close.flatMap { tagEnd(in: html, from: $0.lowerBound) }.map { html.index(after: $0) }
+                        ?? html.endIndex
                 }
             } else if character == "&", let (decoded, next) = characterReference(in: html, at: index) {
                 text.append(decoded)
@@ -43,7 +44,8 @@ enum HTMLTokenizer {
                 // Text runs to the next "<" or "&", found as bytes and appended in one piece (when that
                 // byte starts a character: a combining mark after it makes it part of another).
                 let after = html.index(after: index)
-                let stop = html.utf8[after...].firstIndex { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") } ?? html.endIndex
+                let stop = html.utf8[after...].firstIndex { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }
+                    ?? html.endIndex
                 let end = String.Index(stop, within: html) ?? after
                 text += html[index..<end]
                 index = end
@@ -57,7 +59,8 @@ enum HTMLTokenizer {
     /// A quote opens a quoted value only right after `=`.
     private static func tagEnd(in html: String, from start: String.Index) -> String.Index? {
         let next = html.index(after: start)
-        guard next < html.endIndex, html[next].isLetter || html[next] == "/" || html[next] == "!" || html[next] == "?" else {
+        guard next < html.endIndex,
+              html[next].isLetter || html[next] == "/" || html[next] == "!" || html[next] == "?" else {
             return nil
         }
         if html[next...].hasPrefix("!--") {
@@ -76,7 +79,9 @@ enum HTMLTokenizer {
                 return index
             }
             // ASCII answered without Unicode's tables: most of a tag is.
-            if !(character.asciiValue.map { $0 == 0x20 || (0x09...0x0D).contains($0) } ?? character.isWhitespace) { previous = character }
+            if !(character.asciiValue.map { $0 == 0x20 || (0x09...0x0D).contains($0) } ?? character.isWhitespace) {
+                previous = character
+            }
             index = html.index(after: index)
         }
         return nil
@@ -153,7 +158,8 @@ enum HTMLTokenizer {
     private static let namedReferences: [String: String] = [
         "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " ",
         "ndash": "–", "mdash": "—", "hellip": "…", "lsquo": "‘", "rsquo": "’", "ldquo": "“", "rdquo": "”",
-        "copy": "©", "reg": "®", "trade": "™", "deg": "°", "middot": "·", "bull": "•", "laquo": "«", "raquo": "»",
+        "copy": "©", "reg": "®", "trade": "™", "deg": "°", "middot": "·", "bull": "•", "laquo": "«",
+        "raquo": "»",
         "eacute": "é", "egrave": "è", "ecirc": "ê", "agrave": "à", "aacute": "á", "acirc": "â", "auml": "ä",
         "ouml": "ö", "oacute": "ó", "uuml": "ü", "uacute": "ú", "iacute": "í", "ntilde": "ñ", "ccedil": "ç",
         "szlig": "ß", "euro": "€", "pound": "£", "yen": "¥", "times": "×",

@@ -35,8 +35,11 @@ public enum PlainText {
         var pendingSpace = false
         var previous: (whitespace: Bool, prefix: Bool) = (false, false)
         for scalar in text.unicodeScalars {
-            let whitespace = scalar.isASCII ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
-            if whitespace && previous.prefix || !whitespace && previous.whitespace && joinsPrevious(scalar) { return nil }
+            let whitespace = scalar.isASCII
+                ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
+            if whitespace && previous.prefix || !whitespace && previous.whitespace && joinsPrevious(scalar) {
+                return nil
+            }
             if whitespace {
                 pendingSpace = !result.isEmpty
             } else {
@@ -62,8 +65,10 @@ public enum PlainText {
     /// Unicode's Prepend scalars, broadly (all of the Brahmic block 11000–11FFF).
     private static func isPrefix(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
-        return (0x0600...0x0605).contains(value) || value == 0x06DD || value == 0x070F || (0x0890...0x0891).contains(value)
-            || value == 0x08E2 || value == 0x0D4E || (0x11000...0x11FFF).contains(value) || scalar.properties.generalCategory == .format
+        return (0x0600...0x0605).contains(value) || value == 0x06DD || value == 0x070F
+            || (0x0890...0x0891).contains(value)
+            || value == 0x08E2 || value == 0x0D4E || (0x11000...0x11FFF).contains(value)
+            || scalar.properties.generalCategory == .format
     }
 
     /// `text` cut at a word boundary with "…" when it is longer than `limit` characters.
