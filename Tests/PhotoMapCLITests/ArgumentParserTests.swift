@@ -9,10 +9,12 @@ struct ArgumentParserTests {
     }
 
     let parser = ArgumentParser(
-        globalOptions: [.value("cache", .directory("DIR"), ""), .flag("offline", ""), .value("source", .choice(["fixtures", "flickr"]), "")],
+        globalOptions: [.value("cache", .directory("DIR"), ""), .flag("offline", ""),
+                        .value("source", .choice(["fixtures", "flickr"]), "")],
         commands: [
             CommandSpec(name: "photos", summary: "", options: [.value("place", .text("ID"), "", required: true),
-                                                               .value("near", .text("LAT,LON"), ""), .flag("json", "")]),
+                                                               .value("near", .text("LAT,LON"), ""),
+                                                               .flag("json", "")]),
             CommandSpec(name: "find", summary: "", options: [], arguments: .words("QUERY")),
             CommandSpec(name: "cache", summary: "", options: [], arguments: Action.declared),
         ])

@@ -28,7 +28,8 @@ struct CLIBehaviourTests {
         let cache = try TemporaryFolder()
         // The server echoes the method name in its code-112 message: make it hostile and key-bearing.
         let status = PhotoMap.main(arguments: ["places", "--cache", cache.url.path],
-                                   environment: ["FLICKR_API_KEY": key, "PHOTOMAP_ENDPOINT": server.endpoint("fail100")],
+                                   environment: ["FLICKR_API_KEY": key,
+                                                 "PHOTOMAP_ENDPOINT": server.endpoint("fail100")],
                                    console: captured.console)
         #expect(status == 1)
         #expect(captured.err.hasPrefix("photomap: error: Flickr rejected the API key (code 100)"))

@@ -88,7 +88,8 @@ struct CacheEndToEndTests {
         let catalog = try catalog((0..<120).map { "/slow/photo-\($0).jpg" })
         let process = Process()
         process.executableURL = PhotomapBinary.url
-        process.arguments = ["--image-host", images.url(""), "photos", "--place", catalog.placeID, "--limit", "120", "--prefetch"]
+        process.arguments = ["--image-host", images.url(""), "photos", "--place", catalog.placeID, "--limit", "120",
+                             "--prefetch"]
         process.environment = PhotomapBinary.environment(["PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path,
                                                           "PHOTOMAP_FIXTURES": catalog.folder.path])
         process.standardOutput = FileHandle.nullDevice
@@ -105,7 +106,8 @@ struct CacheEndToEndTests {
         #expect(verify["corrupt"] as? Int == 0)
         let stored = verify["entries"] as? Int ?? -1
         #expect(stored > 0 && stored < 120, "killed part-way: \(stored) stored")
-        let rerun = try photomap(["photos", "--place", catalog.placeID, "--limit", "120", "--prefetch"], catalog: catalog)
+        let rerun = try photomap(["photos", "--place", catalog.placeID, "--limit", "120", "--prefetch"],
+                                 catalog: catalog)
         #expect(rerun.stderr.hasSuffix("120 of 120 squares ready in \(work.url.path)/cache/thumbs\n"))
         #expect(try jsonObject(try photomap(["cache", "verify", "--json"]))["entries"] as? Int == 120)
     }
@@ -145,7 +147,8 @@ struct CacheEndToEndTests {
         #expect((stats["bytes"] as? Int ?? .max) <= 5 * 1024)
         #expect(try photomap(["cache", "clear"]).status == 0)
         #expect(try jsonObject(try photomap(["cache", "stats", "--json"]))["entries"] as? Int == 0)
-        for arguments in [["cache"], ["cache", "shrink"], ["cache", "prune", "--max-size", "huge"], ["cache", "stats", "--max-size", "1MB"]] {
+        for arguments in [["cache"], ["cache", "shrink"], ["cache", "prune", "--max-size", "huge"],
+                          ["cache", "stats", "--max-size", "1MB"]] {
             let result = try photomap(arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.hasPrefix("photomap: error: "))

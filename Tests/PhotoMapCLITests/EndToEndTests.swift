@@ -162,7 +162,8 @@ struct FlickrEndToEndTests {
         #expect(offline.stdout == first.stdout)
 
         let photos = try PhotomapBinary.run(["photos", "--place", "hS4wMLD0wPIXPXB", "--limit", "10", "--json",
-                                             "--api-key", key, "--endpoint", server.endpoint(), "--cache", cache.url.path])
+                                             "--api-key", key, "--endpoint", server.endpoint(),
+                                             "--cache", cache.url.path])
         #expect(photos.status == 0)
         #expect(try jsonArray(photos).count == 10)
 
@@ -190,7 +191,8 @@ struct FlickrEndToEndTests {
     @Test("an unreachable endpoint is a failure naming the host, not the key")
     func unreachable() throws {
         let cache = try TemporaryFolder()
-        let result = try PhotomapBinary.run(["places", "--api-key", key, "--endpoint", "http://127.0.0.1:9/services/rest/",
+        let result = try PhotomapBinary.run(["places", "--api-key", key, "--endpoint",
+                                             "http://127.0.0.1:9/services/rest/",
                                              "--cache", cache.url.path])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("photomap: error: cannot fetch http://127.0.0.1:9/services/rest/"))
@@ -220,16 +222,20 @@ struct MapEndToEndTests {
         let folder = try TemporaryFolder()
         let environment = ["PHOTOMAP_CACHE": folder.url.appendingPathComponent("cache").path]
         let out = folder.url.appendingPathComponent("site").path
-        let first = try PhotomapBinary.run(["export", "--out", out, "--places", "3", "--limit", "10"], environment: environment)
+        let first = try PhotomapBinary.run(["export", "--out", out, "--places", "3", "--limit", "10"],
+                                           environment: environment)
         #expect(first.status == 0)
         #expect(first.stdout.contains("exported 3 places and 30 photos"))
-        let second = try PhotomapBinary.run(["export", "--out", out, "--places", "3", "--limit", "10"], environment: environment)
-        #expect(second.stdout.hasSuffix("0 files written, 112 unchanged\n") || second.stdout.contains(" 0 files written"))
+        let second = try PhotomapBinary.run(["export", "--out", out, "--places", "3", "--limit", "10"],
+                                            environment: environment)
+        #expect(second.stdout.hasSuffix("0 files written, 112 unchanged\n")
+                || second.stdout.contains(" 0 files written"))
         let pages = FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") } ?? []
         #expect(pages.count == 34)
         for page in pages {
             let html = try String(contentsOfFile: out + "/" + page, encoding: .utf8)
-            #expect(!html.contains(folder.url.path) && !html.contains("/root") && !html.contains("/usr/share"), "\(page)")
+            #expect(!html.contains(folder.url.path) && !html.contains("/root")
+                    && !html.contains("/usr/share"), "\(page)")
         }
     }
 

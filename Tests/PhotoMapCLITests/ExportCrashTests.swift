@@ -155,7 +155,8 @@ struct ExportCrashTests {
         let place = try catalog.firstPlace()
         #expect(try String(contentsOfFile: "\(site)/places/\(place).html", encoding: .utf8).contains("of round 9"))
         let again = try PhotomapBinary.run(arguments(site), environment: environment)
-        #expect(again.stdout.contains(" 0 files written") && again.stdout.hasSuffix(" 0 pages rendered\n"), "\(again.stdout)")
+        #expect(again.stdout.contains(" 0 files written") && again.stdout.hasSuffix(" 0 pages rendered\n"),
+                "\(again.stdout)")
     }
 
     @Test("a write refused midway (files limited to 12 KB, as a full disk refuses them) is a clear error; the site stays whole")
@@ -165,11 +166,13 @@ struct ExportCrashTests {
         try catalog.retitleEveryPhoto(round: 1)
         // Photo pages fit in 12 KB, the place pages do not: the export stops at the first of them.
         let errors = Pipe()
-        let export = try launch(arguments(site), shell: "trap '' XFSZ; ulimit -f 12; exec \"$0\" \"$@\"", errors: errors)
+        let export = try launch(arguments(site), shell: "trap '' XFSZ; ulimit -f 12; exec \"$0\" \"$@\"",
+                                errors: errors)
         export.waitUntilExit()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(export.terminationStatus == 1)
-        #expect(message.hasPrefix("photomap: error: cannot write \(site)/places/") && message.hasSuffix(": File too large\n"), "\(message)")
+        #expect(message.hasPrefix("photomap: error: cannot write \(site)/places/")
+                && message.hasSuffix(": File too large\n"), "\(message)")
         expectConsistent(site, allPages: true, "after the refused write")
         #expect(SiteCheck(root: site).temporaryFiles().isEmpty)
         let rerun = try PhotomapBinary.run(arguments(site), environment: environment)
@@ -187,7 +190,8 @@ struct ExportCrashTests {
         #expect(full.status == 1)
         // After the prefetch's report, the error.
         let error = full.stderr.split(separator: "\n").last ?? ""
-        #expect(error.hasPrefix("photomap: error: the disk holding the site is full (writing \(site)/"), "\(full.stderr)")
+        #expect(error.hasPrefix("photomap: error: the disk holding the site is full (writing \(site)/"),
+                "\(full.stderr)")
         #expect(error.hasSuffix("; free some space and export again: pages not yet rewritten are still the previous ones"))
         expectConsistent(site, allPages: false, "on the full disk")
         #expect(SiteCheck(root: site).temporaryFiles().isEmpty)

@@ -10,7 +10,8 @@ struct EditableCatalog {
     init(in parent: URL) throws {
         let fixtures = LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures")
         folder = parent.appendingPathComponent("fixtures/catalog")
-        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(),
+                                                withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("catalog"), to: folder)
         try FileManager.default.createSymbolicLink(at: folder.deletingLastPathComponent().appendingPathComponent("images"),
                                                    withDestinationURL: fixtures.appendingPathComponent("images"))
@@ -44,7 +45,8 @@ func siteFiles(_ root: String) -> [String: [Int]] {
     let enumerator = FileManager.default.enumerator(atPath: root)
     while let path = enumerator?.nextObject() as? String {
         var status = stat()
-        guard path != ".photomap-manifest", stat(root + "/" + path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+        guard path != ".photomap-manifest", stat(root + "/" + path, &status) == 0,
+              (status.st_mode & S_IFMT) == S_IFREG else { continue }
         files[path] = [Int(status.st_ino), status.st_mtim.tv_sec, status.st_mtim.tv_nsec, Int(status.st_nlink)]
     }
     return files
@@ -114,14 +116,16 @@ struct ExportEndToEndTests {
         let contents = try images.keys.map { try Data(contentsOf: URL(fileURLWithPath: site + "/" + $0)) }
 
         // The cache is cleared (every entry evicted): the site keeps its images, byte for byte.
-        let cleared = try PhotomapBinary.run(["cache", "clear"], environment: ["PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path])
+        let cleared = try PhotomapBinary.run(
+            ["cache", "clear"], environment: ["PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path])
         #expect(cleared.status == 0, "\(cleared.stderr)")
         #expect(try images.keys.map { try Data(contentsOf: URL(fileURLWithPath: site + "/" + $0)) } == contents)
 
         // Exported again with an empty cache: nothing rewritten, and every page still shows its images.
         let again = try export(cache: "empty-cache")
         #expect(again.stdout.contains(" 0 files written"), "\(again.stdout)")
-        let page = try String(contentsOfFile: site + "/" + (siteFiles(site).keys.first { $0.hasPrefix("photos/") } ?? ""), encoding: .utf8)
+        let page = try String(contentsOfFile: site + "/"
+                              + (siteFiles(site).keys.first { $0.hasPrefix("photos/") } ?? ""), encoding: .utf8)
         let shown = page.components(separatedBy: "src=\"../").dropFirst().compactMap { $0.split(separator: "\"").first }
             .filter { $0.hasPrefix("squares/") || $0.hasPrefix("images/") }
         #expect(!shown.isEmpty && shown.allSatisfy { images[String($0)] != nil }, "\(shown)")
@@ -132,7 +136,8 @@ struct ExportEndToEndTests {
     func cacheSmallerThanTheSite() throws {
         // 6 places of up to 40 photos: ~1 MB of squares and images, in a cache of 600 KB (batches of 9 photos).
         let result = try PhotomapBinary.run(["export", "--out", site, "--places", "6", "--limit", "40"],
-                                            environment: ["PHOTOMAP_FIXTURES": catalog.folder.path, "PHOTOMAP_CACHE_LIMIT": "600KB",
+                                            environment: ["PHOTOMAP_FIXTURES": catalog.folder.path,
+                                                          "PHOTOMAP_CACHE_LIMIT": "600KB",
                                                           "PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path])
         #expect(result.status == 0, "\(result.stderr)")
         let files = siteFiles(site)
@@ -141,7 +146,9 @@ struct ExportEndToEndTests {
         #expect(files.keys.filter { $0.hasPrefix("squares/") }.count == photoPages.count)
         #expect(files.keys.filter { $0.hasPrefix("images/") }.count == photoPages.count)
         // The cache did evict: it holds fewer images than the site.
-        let stats = try PhotomapBinary.run(["cache", "stats", "--json"], environment: ["PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path])
+        let stats = try PhotomapBinary.run(
+            ["cache", "stats", "--json"],
+            environment: ["PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path])
         let entries = try #require(JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])["entries"] as? Int
         #expect((entries ?? .max) < 2 * photoPages.count, "\(stats.stdout)")
         for page in photoPages {
@@ -177,7 +184,8 @@ struct ExportEndToEndTests {
         let manifest = try String(contentsOfFile: site + "/.photomap-manifest", encoding: .utf8)
         #expect(pages.allSatisfy { page in manifest.contains("\t\(page)\n") })
         let unchangedRun = try export(environment: ["PHOTOMAP_ASSETS": assets.path])
-        #expect(unchangedRun.stdout.contains(" 0 files written") && unchangedRun.stdout.hasSuffix(" 0 pages rendered\n"),
+        #expect(unchangedRun.stdout.contains(" 0 files written")
+                && unchangedRun.stdout.hasSuffix(" 0 pages rendered\n"),
                 "\(unchangedRun.stdout)")
     }
 }

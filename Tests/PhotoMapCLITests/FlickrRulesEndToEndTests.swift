@@ -105,8 +105,10 @@ struct FlickrRulesEndToEndTests {
         #expect(result.status == 0, "\(result.stderr)")
         let page = try String(contentsOf: work.url.appendingPathComponent("r.html"), encoding: .utf8)
         #expect(page.contains("Photos and places: Flickr") && page.contains(PageCredits.flickrNotice))
-        // Its map names the GeoNames places around Reykjavík past the outline's zoom: GeoNames is credited once, for them.
-        #expect(page.components(separatedBy: "GeoNames").count == 2 && page.contains("Place names: GeoNames (geonames.org), CC BY 4.0."))
+        // Its map names the GeoNames places around Reykjavík past the outline's zoom: GeoNames is credited
+        // once, for them.
+        #expect(page.components(separatedBy: "GeoNames").count == 2
+                && page.contains("Place names: GeoNames (geonames.org), CC BY 4.0."))
         #expect(page.contains("[\"Reykjavík\","), "the place names around the photos")
         // Every photo links to https://www.flickr.com/photos/{pathalias or owner}/{id}, as its record says.
         let recorded = try JSONSerialization.jsonObject(with: Data(contentsOf: LoopbackServer.repositoryRoot

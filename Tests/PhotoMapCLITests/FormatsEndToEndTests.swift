@@ -32,7 +32,8 @@ struct FormatsEndToEndTests {
         let result = try PhotomapBinary.run(["places", "--output", file.path])
         #expect(result.status == 0 && result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("photomap: listing written to \(file.path) ("))
-        #expect(try String(contentsOf: file, encoding: .utf8) == (try PhotomapBinary.run(["places", "--format", "geojson"])).stdout)
+        #expect(try String(contentsOf: file, encoding: .utf8)
+                == (try PhotomapBinary.run(["places", "--format", "geojson"])).stdout)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["places.geojson"])
         // A table goes to the file too, unclipped.
         let table = folder.url.appendingPathComponent("places.txt")
@@ -43,7 +44,8 @@ struct FormatsEndToEndTests {
     @Test("a file that cannot be written is a failure that leaves nothing behind")
     func unwritable() throws {
         let folder = try TemporaryFolder()
-        let result = try PhotomapBinary.run(["places", "--format", "kml", "--output", folder.url.appendingPathComponent("no/such/places.kml").path])
+        let result = try PhotomapBinary.run(["places", "--format", "kml", "--output",
+                                             folder.url.appendingPathComponent("no/such/places.kml").path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("could not write") && result.stderr.contains("No such file or directory"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
@@ -68,7 +70,8 @@ struct FormatsEndToEndTests {
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "photomap \(PhotoMap.version)")
-        for (name, index) in [("libcurl", 1), ("libpng", 2), ("libjpeg-turbo", 3), ("SQLite", 4), ("libcrypto", 5), ("glibc", 6)] {
+        for (name, index) in [("libcurl", 1), ("libpng", 2), ("libjpeg-turbo", 3), ("SQLite", 4), ("libcrypto", 5),
+                              ("glibc", 6)] {
             let words = lines[index].split(separator: " ")
             #expect(words.first.map(String.init) == name)
             #expect(words.count > 1 && words[1].first?.isNumber == true)
@@ -78,7 +81,8 @@ struct FormatsEndToEndTests {
     @Test("every command and option declared is in each shell's completions and in the man page")
     func everythingDeclaredIsCompleted() throws {
         let interface = PhotoMap.interface
-        let scripts = [BashCompletion.script(interface), ZshCompletion.script(interface), FishCompletion.script(interface)]
+        let scripts = [BashCompletion.script(interface), ZshCompletion.script(interface),
+                       FishCompletion.script(interface)]
         let man = ManPage.render(interface, version: PhotoMap.version)
         for command in interface.commands {
             for script in scripts { #expect(script.contains(command.name)) }

@@ -59,8 +59,9 @@ struct ServeBoundsEndToEndTests {
     @Test("invalid UTF-8 and NUL in paths and queries, raw or percent-encoded: 400 or 404 for a page, 400 or GeoJSON from the API")
     func badBytes() throws {
         let targets: [[UInt8]] = [
-            Array("/photos/".utf8) + [0xFF, 0xFE, 0xC3, 0x28], Array("/photos/%FF%FE%C3%28".utf8), Array("/photos/a%00b".utf8),
-            Array("/places/%00?limit=%00".utf8), Array("/squares/".utf8) + [0x80], Array("/assets/photomap.css%00.png".utf8),
+            Array("/photos/".utf8) + [0xFF, 0xFE, 0xC3, 0x28], Array("/photos/%FF%FE%C3%28".utf8),
+            Array("/photos/a%00b".utf8), Array("/places/%00?limit=%00".utf8), Array("/squares/".utf8) + [0x80],
+            Array("/assets/photomap.css%00.png".utf8),
             Array("/api/find?q=%00".utf8), Array("/api/find?q=%FF%FE".utf8), Array("/api/search?q=a%00b&lat=%FF&lon=1".utf8),
             Array("/api/find?q=".utf8) + [0xFF, 0xFE],
         ]
@@ -71,7 +72,8 @@ struct ServeBoundsEndToEndTests {
             if target.starts(with: Array("/api/".utf8)) {
                 // The query as it reads (U+FFFD for what is not UTF-8): an error, or whatever it finds.
                 let collection = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
-                #expect(answer.status == 400 || answer.status == 200 && collection?["type"] as? String == "FeatureCollection",
+                #expect(answer.status == 400 || answer.status == 200
+                        && collection?["type"] as? String == "FeatureCollection",
                         "\(described): \(answer.status)")
             } else {
                 #expect([400, 404].contains(answer.status), "\(described): \(answer.status)")

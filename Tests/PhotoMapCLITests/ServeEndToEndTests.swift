@@ -36,8 +36,10 @@ struct ServeEndToEndTests {
         let index = try server.request("/")
         #expect(index.status == 200 && index.headers["content-type"] == "text/html; charset=utf-8")
         #expect(index.headers["content-security-policy"]?.contains("script-src 'self'") == true)
-        #expect(index.headers["x-content-type-options"] == "nosniff" && index.headers["referrer-policy"] == "no-referrer")
-        #expect(body(index).contains("href=\"/places/\(newYork)\"") && body(index).contains("id=\"photomap-annotations\""))
+        #expect(index.headers["x-content-type-options"] == "nosniff"
+                && index.headers["referrer-policy"] == "no-referrer")
+        #expect(body(index).contains("href=\"/places/\(newYork)\"")
+                && body(index).contains("id=\"photomap-annotations\""))
         let place = try server.request("/places/\(newYork)?limit=20")
         #expect(place.status == 200)
         let ids = photoIDs(on: place)
@@ -49,7 +51,8 @@ struct ServeEndToEndTests {
         #expect(counts?.keys.contains { $0.hasPrefix("/ok/") && $0.contains("/\(id)_") } != true)
 
         let square = try server.request("/squares/\(id)")
-        #expect(square.status == 200 && square.headers["content-type"] == "image/png" && square.body.starts(with: [0x89, 0x50]))
+        #expect(square.status == 200 && square.headers["content-type"] == "image/png"
+                && square.body.starts(with: [0x89, 0x50]))
         let etag = try #require(square.headers["etag"])
         #expect(square.headers["cache-control"]?.contains("max-age") == true)
         let again = try server.request("/squares/\(id)")
@@ -60,7 +63,8 @@ struct ServeEndToEndTests {
         #expect(head.status == 200 && head.body.isEmpty && head.headers["content-length"] == String(square.body.count))
         // The photo page: medium image on demand, link back to Flickr, no key or local path anywhere.
         let photo = try server.request("/photos/\(id)")
-        #expect(photo.status == 200 && body(photo).contains("/images/\(id)") && body(photo).contains("https://www.flickr.com/photos/"))
+        #expect(photo.status == 200 && body(photo).contains("/images/\(id)")
+                && body(photo).contains("https://www.flickr.com/photos/"))
         #expect(try server.request("/images/\(id)").status == 200)
         for answer in [index, place, photo] { #expect(!body(answer).contains(folder.url.path)) }
     }
@@ -94,7 +98,8 @@ struct ServeEndToEndTests {
         let server = try serve("status404")
         let id = try #require(photoIDs(on: try server.request("/places/\(melbourne)?limit=3")).first)
         let answer = try server.request("/squares/\(id)")
-        #expect(answer.status == 502 && answer.headers["content-type"] == "image/svg+xml" && body(answer).contains("<svg"))
+        #expect(answer.status == 502 && answer.headers["content-type"] == "image/svg+xml"
+                && body(answer).contains("<svg"))
         Thread.sleep(forTimeInterval: 0.2)
         #expect(server.stderr.components(separatedBy: "no square for photo \(id)").count == 2, "\(server.stderr)")
     }
@@ -106,7 +111,8 @@ struct ServeEndToEndTests {
         #expect(try server.request("/", headers: ["Host": "127.0.0.1.evil.example:\(server.port)"]).status == 421)
         let post = try server.request("/", method: "POST", headers: ["Content-Length": "0"])
         #expect(post.status == 405 && post.headers["allow"] == "GET, HEAD")
-        for path in ["/photos/..%2F..%2F..%2Fetc%2Fpasswd", "/assets/../Package.swift", "/assets/%2E%2E/Package.swift", "/squares/nope",
+        for path in ["/photos/..%2F..%2F..%2Fetc%2Fpasswd", "/assets/../Package.swift", "/assets/%2E%2E/Package.swift",
+                     "/squares/nope",
                      "/nothing", "/places/"] {
             let answer = try server.request(path)
             #expect([404].contains(answer.status), "\(path): \(answer.status)")
@@ -150,7 +156,8 @@ struct ServeEndToEndTests {
     func recents() throws {
         // Before any view, `recent` lists none and writes nothing.
         let none = try PhotomapBinary.run(["recent", "--json"], environment: ["PHOTOMAP_CACHE": folder.url.path])
-        #expect(none.status == 0 && none.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(none.stderr)")
+        #expect(none.status == 0 && none.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]",
+                "\(none.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("recent.json").path))
         let server = try serve()
         let ids = photoIDs(on: try server.request("/places/\(capeTown)?limit=4"))
@@ -176,7 +183,8 @@ struct ServeEndToEndTests {
         for id in ids.dropFirst() { Thread { _ = try? killed.request("/squares/\(id)") }.start() }
         Thread.sleep(forTimeInterval: 0.5)
         killed.stop(signal: SIGKILL)
-        let verify = try PhotomapBinary.run(["cache", "verify", "--json"], environment: ["PHOTOMAP_CACHE": folder.url.path])
+        let verify = try PhotomapBinary.run(["cache", "verify", "--json"],
+                                            environment: ["PHOTOMAP_CACHE": folder.url.path])
         #expect(verify.status == 0)
         let report = try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Int]
         #expect(report?["corrupt"] == 0)

@@ -26,7 +26,8 @@ struct AnnotationAdapterTests {
 
     @Test("place names keep their characters, markup included")
     func placeNamesAreNotInterpreted() {
-        let annotation = adapter.annotation(for: Place(id: "p", fullName: "Zürich &amp; <b>Co</b>, Zurich, Switzerland"))
+        let annotation = adapter.annotation(for: Place(id: "p",
+                                                       fullName: "Zürich &amp; <b>Co</b>, Zurich, Switzerland"))
         #expect(annotation.title == "Zürich &amp; <b>Co</b>")
         #expect(annotation.subtitle == "Zurich, Switzerland")
     }
@@ -56,7 +57,8 @@ struct AnnotationAdapterTests {
     }
 
     @Test("hostile titles stay exactly as Flickr sent them: escaping is the output's job",
-          arguments: ["<img src=x onerror=alert(1)>", "</script><script>alert(\"pwned\")</script>", "\" onmouseover=\"alert(1)"])
+          arguments: ["<img src=x onerror=alert(1)>", "</script><script>alert(\"pwned\")</script>",
+                      "\" onmouseover=\"alert(1)"])
     func hostileTitlesAreKept(title: String) {
         #expect(adapter.annotation(for: Photo(id: "1", title: title)).title == title)
     }

@@ -9,7 +9,8 @@ struct BestHitsTests {
         var generator = SystemRandomNumberGenerator()
         // Ranks from a small set, so that ties are many: equal ranks go to the earlier row.
         let hits = (0..<500).map { row in
-            BestHits.Hit(rowid: Int64(row), relevance: 0, distance: 0, rank: Double(Int.random(in: 0..<40, using: &generator)))
+            BestHits.Hit(rowid: Int64(row), relevance: 0, distance: 0,
+                         rank: Double(Int.random(in: 0..<40, using: &generator)))
         }
         var best = BestHits(limit: limit)
         for hit in hits { best.offer(hit) }

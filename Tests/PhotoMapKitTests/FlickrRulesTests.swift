@@ -73,7 +73,8 @@ struct FlickrRecordTests {
         let source = FlickrSource(transport: transport)
         let photos = try source.photos(inPlace: "p", limit: 10).items
         _ = try source.photos(inPlace: "q", limit: 10)
-        #expect(photos[0].license == License(id: "4", name: "Attribution License", url: "https://creativecommons.org/licenses/by/2.0/"))
+        #expect(photos[0].license == License(id: "4", name: "Attribution License",
+                                             url: "https://creativecommons.org/licenses/by/2.0/"))
         #expect(photos[1].license == License(id: "0", name: "All Rights Reserved"), "Flickr's empty url is none")
         #expect(photos[2].license?.displayName == "Flickr licence 99", "an id Flickr's list lacks is still shown")
         #expect(photos[3].license == nil)
@@ -83,7 +84,8 @@ struct FlickrRecordTests {
     @Test("without Flickr's list of licences the fallback list names them")
     func licenceFallback() throws {
         let transport = MethodTransport(["flickr.photos.search": photosAnswer([#"{"id":"1","license":"4"}"#])])
-        let source = FlickrSource(transport: transport, fallbackLicenses: { ["4": License(id: "4", name: "Attribution License")] })
+        let source = FlickrSource(transport: transport,
+                                  fallbackLicenses: { ["4": License(id: "4", name: "Attribution License")] })
         #expect(try source.photos(inPlace: "p", limit: 1).items.first?.license?.name == "Attribution License")
     }
 
@@ -206,11 +208,14 @@ struct FlickrRESTRulesTests {
     let key = "key-\(UUID().uuidString)"
     let newYork = "LATOAYBHhITBWjUq5GkE", lisbon = "TKRzEzSrM_ORpMOe"
 
-    func source(_ scenario: String = "", cache: ResponseCache? = nil, offline: Bool = false, sleeper: SleepRecorder = SleepRecorder(),
+    func source(_ scenario: String = "", cache: ResponseCache? = nil, offline: Bool = false,
+                sleeper: SleepRecorder = SleepRecorder(),
                 limiter: FlickrRateLimiter? = nil) throws -> FlickrSource {
         let client = HTTPClient(retryPolicy: RetryPolicy(baseDelay: 0.01), sleep: sleeper.sleep)
-        return FlickrSource(transport: try FlickrRESTTransport(endpoint: server.endpoint(scenario), apiKey: offline ? "" : key,
-                                                               cache: cache, offline: offline, client: client, limiter: limiter))
+        return FlickrSource(transport: try FlickrRESTTransport(endpoint: server.endpoint(scenario),
+                                                               apiKey: offline ? "" : key,
+                                                               cache: cache, offline: offline, client: client,
+                                                               limiter: limiter))
     }
 
     func searches() throws -> [[String: String]] {
@@ -278,7 +283,8 @@ struct FlickrRESTRulesTests {
     @Test("a retry waits what Retry-After asks, then for its own token: every try is paced")
     func retryAfterThenToken() throws {
         let folder = try TemporaryFolder(), sleeper = SleepRecorder()
-        let limiter = FlickrRateLimiter(cacheDirectory: folder.url, apiKey: key, clock: { Date(timeIntervalSince1970: 1_800_000_000) },
+        let limiter = FlickrRateLimiter(cacheDirectory: folder.url, apiKey: key,
+                                        clock: { Date(timeIntervalSince1970: 1_800_000_000) },
                                         sleep: { sleeper.sleep($0) })
         for _ in 0..<60 { try limiter.acquire() }  // an empty bucket: every token has a price
         let interval = 3_600.0 / 3_540
@@ -292,7 +298,8 @@ struct FlickrRESTRulesTests {
     @Test("Flickr's code 105, sent with HTTP 200, is retried, and the retry pays its token too")
     func serviceUnavailable() throws {
         let folder = try TemporaryFolder(), sleeper = SleepRecorder()
-        let limiter = FlickrRateLimiter(cacheDirectory: folder.url, apiKey: key, clock: { Date(timeIntervalSince1970: 1_800_000_000) },
+        let limiter = FlickrRateLimiter(cacheDirectory: folder.url, apiKey: key,
+                                        clock: { Date(timeIntervalSince1970: 1_800_000_000) },
                                         sleep: { sleeper.sleep($0) })
         for _ in 0..<60 { try limiter.acquire() }
         #expect(try source("fail105/\(UUID().uuidString)/1", sleeper: sleeper, limiter: limiter).topPlaces().items.count >= 40)
@@ -304,7 +311,8 @@ struct FlickrRESTRulesTests {
     func realRetryAfter() throws {
         let token = UUID().uuidString
         let client = HTTPClient(retryPolicy: RetryPolicy(baseDelay: 0.01))
-        _ = try FlickrSource(transport: try FlickrRESTTransport(endpoint: server.endpoint("status/503/\(token)/1"), apiKey: key,
+        _ = try FlickrSource(transport: try FlickrRESTTransport(endpoint: server.endpoint("status/503/\(token)/1"),
+                                                                apiKey: key,
                                                                 cache: nil, client: client)).topPlaces()
         let times = try server.times(where: ("api_key", key))
         #expect(times.count == 2)

@@ -13,10 +13,12 @@ private func written(_ format: AnnotationFormat, _ records: [OutputRecord], extr
 }
 
 private let located = OutputRecord(
-    Annotation(kind: .photo, id: "1", title: "Café \"Zoë\" <b>&", subtitle: "line one\nline two", coordinate: Coordinate(latitude: -33.5, longitude: 151.25),
+    Annotation(kind: .photo, id: "1", title: "Café \"Zoë\" <b>&", subtitle: "line one\nline two",
+               coordinate: Coordinate(latitude: -33.5, longitude: 151.25),
                thumbnailURL: "https://live.staticflickr.com/1/1_a_s.jpg", imageURL: "https://live.staticflickr.com/1/1_a.jpg",
                owner: "Ayşe", dateTaken: "2011-04-15 17:48:17", pageURL: "https://www.flickr.com/photos/1%40N05/1"))
-private let unlocated = OutputRecord(Annotation(kind: .photo, id: "2", title: "=HYPERLINK(\"http://x\")", subtitle: "", coordinate: nil))
+private let unlocated = OutputRecord(Annotation(kind: .photo, id: "2", title: "=HYPERLINK(\"http://x\")", subtitle: "",
+                                                coordinate: nil))
 
 @Suite("Open formats")
 struct FormatsTests {
@@ -39,7 +41,8 @@ struct FormatsTests {
 
     @Test("JSON: the listing's array, latitude and longitude null without a coordinate, extras after the fields")
     func json() throws {
-        let withExtras = OutputRecord(located.annotation, extras: [.init("query", .text("bridge")), .init("distanceKm", .null)])
+        let withExtras = OutputRecord(located.annotation,
+                                      extras: [.init("query", .text("bridge")), .init("distanceKm", .null)])
         let text = try written(.json, [withExtras, unlocated], extraFields: ["query", "distanceKm"]).text
         let array = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
         #expect(array.count == 2)
@@ -50,7 +53,8 @@ struct FormatsTests {
 
     @Test("control characters stay valid in JSON and are replaced in XML, which cannot hold them")
     func controlCharacters() throws {
-        let record = OutputRecord(Annotation(kind: .place, id: "p", title: "a\u{01}b\u{1B}c\u{FFFF}", subtitle: "", coordinate: nil))
+        let record = OutputRecord(Annotation(kind: .place, id: "p", title: "a\u{01}b\u{1B}c\u{FFFF}", subtitle: "",
+                                             coordinate: nil))
         let json = try written(.json, [record]).text
         #expect(json.contains(#""a\u0001b\u001bc\#u{FFFF}""#))
         #expect(try written(.kml, [record]).text.contains("<name>a\u{FFFD}b\u{FFFD}c\u{FFFD}</name>"))
@@ -99,7 +103,8 @@ struct FormatsTests {
     @Test("a listing streams: the sink gets whole records in chunks of about 64 KB, never the whole output")
     func streams() throws {
         let records = (0..<5000).map { index in
-            OutputRecord(Annotation(kind: .photo, id: String(index), title: "Photo \(index)", subtitle: String(repeating: "x", count: 100),
+            OutputRecord(Annotation(kind: .photo, id: String(index), title: "Photo \(index)",
+                                    subtitle: String(repeating: "x", count: 100),
                                     coordinate: Coordinate(latitude: 10, longitude: 20)))
         }
         for format in AnnotationFormat.allCases {

@@ -12,7 +12,8 @@ enum GazetteerKind: String, CaseIterable, Sendable {
 struct GeocoderTests {
     static let sources: GazetteerSources = {
         let fixtures = LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures")
-        return GazetteerSources(folder: fixtures.appendingPathComponent("gazetteer"), catalog: fixtures.appendingPathComponent("catalog"))
+        return GazetteerSources(folder: fixtures.appendingPathComponent("gazetteer"),
+                                catalog: fixtures.appendingPathComponent("catalog"))
     }()
 
     static let parsed: Gazetteer = {
@@ -69,7 +70,8 @@ struct GeocoderTests {
         #expect(SearchText.normalized(try best(query, in: kind).name) == SearchText.normalized(name))
     }
 
-    @Test("a landmark is found by name or street, titled by its name, subtitled by its coordinate", arguments: GazetteerKind.allCases)
+    @Test("a landmark is found by name or street, titled by its name, subtitled by its coordinate",
+          arguments: GazetteerKind.allCases)
     func landmark(kind: GazetteerKind) throws {
         let hall = try best("Radio City Music Hall", in: kind)
         #expect(hall.kind == .landmark)
@@ -92,7 +94,8 @@ struct GeocoderTests {
           arguments: GazetteerKind.allCases)
     func candidates(kind: GazetteerKind) throws {
         func place(_ id: String, _ name: String, _ type: Int, _ latitude: Double, _ longitude: Double) throws -> GazetteerEntry {
-            try #require(GazetteerEntry(place: Place(id: id, fullName: name, coordinate: Coordinate(latitude: latitude, longitude: longitude),
+            try #require(GazetteerEntry(place: Place(id: id, fullName: name,
+                                                     coordinate: Coordinate(latitude: latitude, longitude: longitude),
                                                      typeID: type)))
         }
         // In Flickr's order: the state first, the town last.
@@ -101,7 +104,8 @@ struct GeocoderTests {
                       try place("town", "Idaho, Tennessee, United States", 7, 35.0921, -87.2888)]
         let near = Coordinate(latitude: 35.09, longitude: -87.29)
         #expect(try Self.geocoder(kind).find("Idaho", near: near, candidates: flickr).first?.entry.id == "town")
-        #expect(try Self.geocoder(kind).find("Idaho", candidates: flickr).first?.entry.id == "state", "a region outranks a town of its name")
+        #expect(try Self.geocoder(kind).find("Idaho", candidates: flickr).first?.entry.id == "state",
+                "a region outranks a town of its name")
         // A candidate whose name does not hold the query (an abbreviation Flickr resolved) is kept.
         let nyc = try place("ny", "New York, NY, United States", 7, 40.71, -74.0)
         #expect(try Self.geocoder(kind).find("NYC", candidates: [nyc]).contains { $0.entry.id == "ny" })
@@ -118,7 +122,8 @@ struct GeocoderTests {
         (48.8566, 2.3522, 51.5074, -0.1278, 343.5), (0.0, 0.0001, 0.0, 180.0, 20_015.1),
     ])
     func distance(lat1: Double, lon1: Double, lat2: Double, lon2: Double, kilometres: Double) throws {
-        let a = try #require(Coordinate(latitude: lat1, longitude: lon1)), b = try #require(Coordinate(latitude: lat2, longitude: lon2))
+        let a = try #require(Coordinate(latitude: lat1, longitude: lon1)),
+            b = try #require(Coordinate(latitude: lat2, longitude: lon2))
         #expect(abs(a.distance(to: b) - kilometres) < 1)
     }
 }
@@ -134,13 +139,15 @@ struct LocalIndexTests {
     }
 
     func record(_ id: String, _ text: String, _ latitude: Double, _ longitude: Double) -> IndexRecord {
-        IndexRecord(annotation: Annotation(kind: .photo, id: id, title: text, subtitle: "", coordinate: Coordinate(latitude: latitude, longitude: longitude)),
+        IndexRecord(annotation: Annotation(kind: .photo, id: id, title: text, subtitle: "",
+                                           coordinate: Coordinate(latitude: latitude, longitude: longitude)),
                     text: text)
     }
 
     @Test("finds by words and word beginnings, accents folded, within the radius only, nearer first")
     func search() throws {
-        try index.add([record("1", "Golden Gate Bridge at dusk", 37.8199, -122.4783), record("2", "Bay Bridge", 37.7983, -122.3778),
+        try index.add([record("1", "Golden Gate Bridge at dusk", 37.8199, -122.4783),
+                       record("2", "Bay Bridge", 37.7983, -122.3778),
                        record("3", "Café de Flore", 48.854, 2.3325), record("4", "bridge far away", 40.0, -100.0),
                        record("5", "Bridges of the bay", 37.80, -122.40)])
         let sf = try #require(Coordinate(latitude: 37.7749, longitude: -122.4194))
@@ -168,7 +175,8 @@ struct LocalIndexTests {
 
     @Test("a circle across the antimeridian finds both sides; near a pole, every longitude")
     func wrapAround() throws {
-        try index.add([record("east", "atoll", -16.5, 179.98), record("west", "atoll", -16.5, -179.98), record("pole", "camp", 89.99, 120)])
+        try index.add([record("east", "atoll", -16.5, 179.98), record("west", "atoll", -16.5, -179.98),
+                       record("pole", "camp", 89.99, 120)])
         let dateLine = try #require(Coordinate(latitude: -16.5, longitude: 179.99))
         #expect(Set(try index.search("atoll", near: dateLine, radiusKilometres: 5, limit: 10).map(\.annotation.id)) == ["east", "west"])
         #expect(Set(try index.search("atoll", near: dateLine, radiusKilometres: 900, limit: 10).map(\.annotation.id)) == ["east", "west"])
@@ -195,7 +203,8 @@ struct LocalIndexTests {
         try index.add(records)
         let centre = try #require(Coordinate(latitude: 45.0, longitude: 7.0))
         let box = SearchBox(centre: centre, radiusKilometres: 2)
-        let circle = try #require(try index.searchCircle(["bridge"], box: box, centre: centre, radiusKilometres: 2, limit: 100))
+        let circle = try #require(try index.searchCircle(["bridge"], box: box, centre: centre,
+                                                         radiusKilometres: 2, limit: 100))
         #expect(circle.count == 40)
         #expect(try index.search("bridge", near: centre, radiusKilometres: 2, limit: 100).map(\.annotation.id) == circle.map(\.annotation.id))
         // FTS5's own bm25 for each hit, as the word-driven search ranks.
@@ -210,7 +219,8 @@ struct LocalIndexTests {
         #expect(try index.searchCircle(["tower"], box: box, centre: centre, radiusKilometres: 2, limit: 100) == nil,
                 "a word rarer than the circle drives")
         // A record moved out, one changed, one removed from the words: the counts and cells follow.
-        try index.add([record("in0", "bridge", 47.0, 9.0), record("in1", "a tower now", 45.0, 7.0), record("out1", "bridge", 45.0, 7.0)])
+        try index.add([record("in0", "bridge", 47.0, 9.0), record("in1", "a tower now", 45.0, 7.0),
+                       record("out1", "bridge", 45.0, 7.0)])
         let again = try index.search("bridge", near: centre, radiusKilometres: 2, limit: 100)
         #expect(Set(again.map(\.annotation.id)) == Set((2..<40).map { "in\($0)" } + ["out1"]))
     }
@@ -220,13 +230,15 @@ struct LocalIndexTests {
         // 20 records inside 2 km hold both words; 10 far away hold each. Each list (30 rows) is under twice
         // the circle's 20 rows, the two together (60) over it.
         var records = (0..<20).map { record("in\($0)", "alpha beta", 45.0 + Double($0) * 0.0002, 7.0) }
-        records += (0..<10).map { record("a\($0)", "alpha", 55.0, 7.0) } + (0..<10).map { record("b\($0)", "beta", 55.0, 7.0) }
+        records += (0..<10).map { record("a\($0)", "alpha", 55.0, 7.0) }
+            + (0..<10).map { record("b\($0)", "beta", 55.0, 7.0) }
         try index.add(records)
         let centre = try #require(Coordinate(latitude: 45.0, longitude: 7.0))
         let box = SearchBox(centre: centre, radiusKilometres: 2)
         #expect(LocalIndex.circleRowCost == 2)
         #expect(try index.searchCircle(["alpha"], box: box, centre: centre, radiusKilometres: 2, limit: 100) == nil)
-        let circle = try #require(try index.searchCircle(["alpha", "beta"], box: box, centre: centre, radiusKilometres: 2, limit: 100))
+        let circle = try #require(try index.searchCircle(["alpha", "beta"], box: box, centre: centre,
+                                                         radiusKilometres: 2, limit: 100))
         #expect(Set(circle.map(\.annotation.id)) == Set((0..<20).map { "in\($0)" }))
         // Counted once, the words are known the next time: the same side drives, with the same hits.
         #expect(try index.search("alpha beta", near: centre, radiusKilometres: 2, limit: 5).map(\.annotation.id)
@@ -237,11 +249,13 @@ struct LocalIndexTests {
     func cellsAndApostrophes() throws {
         try index.add([record("1", "O'Hare terminal", 41.97, -87.9)])
         #expect(try index.search("zc", near: nil, radiusKilometres: 1, limit: 5).isEmpty)
-        #expect(try index.search(LocalIndex.cellToken(latitude: 41.97, longitude: -87.9), near: nil, radiusKilometres: 1, limit: 5).isEmpty)
+        #expect(try index.search(LocalIndex.cellToken(latitude: 41.97, longitude: -87.9), near: nil,
+                                 radiusKilometres: 1, limit: 5).isEmpty)
         #expect(try index.search("O'Hare", near: nil, radiusKilometres: 1, limit: 5).count == 1)
     }
 
-    @Test("query text is never FTS syntax", arguments: ["bridge OR cafe", "\"", "NEAR(a b)", "bridge*) OR (x", "-bridge", "a:b"])
+    @Test("query text is never FTS syntax",
+          arguments: ["bridge OR cafe", "\"", "NEAR(a b)", "bridge*) OR (x", "-bridge", "a:b"])
     func noSyntax(query: String) throws {
         try index.add([record("1", "bridge", 1, 1)])
         #expect(throws: Never.self) { try index.search(query, near: nil, radiusKilometres: 1, limit: 5) }
@@ -284,10 +298,12 @@ struct GazetteerIndexTests {
         try FileManager.default.createDirectory(at: gazetteer, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: catalog, withIntermediateDirectories: true)
         for name in ["cities.tsv", "regions.tsv"] {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("gazetteer/\(name)"), to: gazetteer.appendingPathComponent(name))
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("gazetteer/\(name)"),
+                                             to: gazetteer.appendingPathComponent(name))
         }
         for name in ["landmarks.json", "top-places.json"] {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("catalog/\(name)"), to: catalog.appendingPathComponent(name))
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("catalog/\(name)"),
+                                             to: catalog.appendingPathComponent(name))
         }
         return GazetteerSources(folder: gazetteer, catalog: catalog)
     }
@@ -301,7 +317,8 @@ struct GazetteerIndexTests {
         let file = GazetteerIndex.file(in: cache)
         let made = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
         #expect(try GazetteerIndex.lookup(for: sources, in: cache) is GazetteerIndex)
-        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date == made, "opened, not made again")
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date == made,
+                "opened, not made again")
 
         // A city the files gain is found once the index is made again.
         let cities = sources.folder.appendingPathComponent("cities.tsv")

@@ -21,7 +21,8 @@ struct HTTP2EngineTests {
         settings.retryPolicy = retries
         settings.timeouts = HTTPTimeouts(connect: 3, total: 10, stall: 3)
         settings.caBundle = caBundle
-        return ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin(settings: settings, streamsPerConnection: streams))
+        return ThumbnailCache(cacheDirectory: folder.url,
+                              origin: HTTPImageOrigin(settings: settings, streamsPerConnection: streams))
     }
 
     func photo(_ path: String) -> Photo {
@@ -38,7 +39,8 @@ struct HTTP2EngineTests {
     /// Prefetches and returns the report.
     func prefetch(_ photos: [Photo], with cache: ThumbnailCache) async -> PrefetchReport {
         await withCheckedContinuation { continuation in
-            cache.prefetch(photos, queue: .global(), progress: { _ in }, completion: { continuation.resume(returning: $0) })
+            cache.prefetch(photos, queue: .global(), progress: { _ in },
+                           completion: { continuation.resume(returning: $0) })
         }
     }
 
@@ -58,7 +60,8 @@ struct HTTP2EngineTests {
     @Test("without the test CA the server's certificate is refused: verification stays on")
     func verificationStaysOn() async throws {
         let result = await cache(caBundle: nil).result(for: photo("/ok/square-1.png"))
-        guard case let .failure(.download(.transport(code, _, _))) = result else { Issue.record("got \(result)"); return }
+        guard case let .failure(.download(.transport(code, _, _))) = result
+        else { Issue.record("got \(result)"); return }
         #expect(code == 60, "CURLE_PEER_FAILED_VERIFICATION")
     }
 

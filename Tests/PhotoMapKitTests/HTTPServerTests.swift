@@ -27,7 +27,8 @@ struct HTTPServerTests {
         return try HTTPServer(.init(port: 0, connectionLimit: connectionLimit)) { request in
             switch request.path {
             case "/now":
-                return .now(.text(200, "now \(request.query["q"] ?? "")", headers: [("X-Seen-Host", request.headers["host"] ?? "")]))
+                return .now(.text(200, "now \(request.query["q"] ?? "")",
+                                  headers: [("X-Seen-Host", request.headers["host"] ?? "")]))
             case "/later":
                 return .later { answer in
                     DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { answer(.text(200, "later")) }
@@ -44,12 +45,15 @@ struct HTTPServerTests {
     @Test("answers now and later; query arguments and header fields reach the handler; HEAD has no body")
     func answers() throws {
         let server = try server()
-        let now = try RawHTTP.send("GET /now?q=a%20b HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port)
+        let now = try RawHTTP.send("GET /now?q=a%20b HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                                   port: server.port)
         #expect(now.status == 200 && String(decoding: now.body, as: UTF8.self) == "now a b\n")
         #expect(now.headers["x-seen-host"] == "localhost")
-        let later = try RawHTTP.send("GET /later HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port)
+        let later = try RawHTTP.send("GET /later HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                                     port: server.port)
         #expect(later.status == 200 && String(decoding: later.body, as: UTF8.self) == "later\n")
-        let head = try RawHTTP.send("HEAD /now HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port)
+        let head = try RawHTTP.send("HEAD /now HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                                    port: server.port)
         #expect(head.status == 200 && head.body.isEmpty && head.headers["content-length"] == "5")
     }
 
@@ -57,9 +61,11 @@ struct HTTPServerTests {
     func encodedNUL() throws {
         let server = try server()
         // MHD's own unescaping made "/now%00.png" the path "/now".
-        let path = try RawHTTP.send("GET /now%00.png HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port)
+        let path = try RawHTTP.send("GET /now%00.png HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                                    port: server.port)
         #expect(path.status == 404)
-        let query = try RawHTTP.send("GET /now?q=a%00b%ffc HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port)
+        let query = try RawHTTP.send("GET /now?q=a%00b%ffc HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                                     port: server.port)
         #expect(query.status == 200 && String(decoding: query.body, as: UTF8.self) == "now a\u{FFFD}b\u{FFFD}c\n")
     }
 
@@ -88,7 +94,8 @@ struct HTTPServerTests {
         let huge = String(repeating: "x", count: 100_000)
         let answer = try RawHTTP.send("GET /now HTTP/1.1\r\nHost: localhost\r\nX-Huge: \(huge)\r\nConnection: close\r\n\r\n", port: server.port)
         #expect([413, 414, 431].contains(answer.status), "\(answer.status)")
-        let long = try RawHTTP.send("GET /\(huge) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port)
+        let long = try RawHTTP.send("GET /\(huge) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                                    port: server.port)
         #expect([413, 414, 431].contains(long.status), "\(long.status)")
     }
 
@@ -102,7 +109,8 @@ struct HTTPServerTests {
         server.stop(grace: 0.5)
         #expect(Date().timeIntervalSince(started) < 3)
         let answer = try await waiting.value
-        #expect(answer.status == 503, "\(answer.status) \(answer.headers) \(String(decoding: answer.body, as: UTF8.self))")
+        #expect(answer.status == 503,
+                "\(answer.status) \(answer.headers) \(String(decoding: answer.body, as: UTF8.self))")
         #expect(throws: (any Error).self) { try RawHTTP.send("GET /now HTTP/1.1\r\n\r\n", port: port, timeout: 1) }
     }
 

@@ -12,7 +12,8 @@ struct HostileAnswerTests {
     let place = "LATOAYBHhITBWjUq5GkE"
 
     func source(_ scenario: String) throws -> FlickrSource {
-        FlickrSource(transport: try FlickrRESTTransport(endpoint: server.endpoint(scenario), apiKey: "key-\(UUID().uuidString)",
+        FlickrSource(transport: try FlickrRESTTransport(endpoint: server.endpoint(scenario),
+                                                        apiKey: "key-\(UUID().uuidString)",
                                                         cache: nil, client: HTTPClient(retryPolicy: .never)))
     }
 
@@ -62,7 +63,8 @@ struct HostileAnswerTests {
         #expect(photos.items.count == 1 && photos.items[0].coordinate == nil)
     }
 
-    @Test("an answer past the limit is refused as it arrives, with a length given or not", arguments: ["length", "close"])
+    @Test("an answer past the limit is refused as it arrives, with a length given or not",
+          arguments: ["length", "close"])
     func pastTheLimit(framing: String) throws {
         let error = #expect(throws: HTTPError.self) { try source("huge/40/\(framing)").photos(inPlace: place, limit: 10) }
         guard case let .transport(_, message, _)? = error else {

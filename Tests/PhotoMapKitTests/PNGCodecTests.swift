@@ -125,9 +125,11 @@ struct PNGCodecTests {
         var (a, b): (UInt32, UInt32) = (1, 0)
         for byte in rows { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
         let length = UInt16(rows.count)
-        let stream = [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+        let stream = [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF),
+                      UInt8(~length >> 8)]
             + rows + u32(Int(b << 16 | a))
-        var png = Data(signature) + chunk("IHDR", u32(width) + u32(height) + [depth, colorType, 0, 0, interlaced ? 1 : 0])
+        var png = Data(signature)
+            + chunk("IHDR", u32(width) + u32(height) + [depth, colorType, 0, 0, interlaced ? 1 : 0])
         for (type, body) in extra { png += chunk(type, body) }
         for start in stride(from: 0, to: stream.count, by: chunkBytes) {
             png += chunk("IDAT", Array(stream[start..<min(start + chunkBytes, stream.count)]))
@@ -141,7 +143,8 @@ struct PNGCodecTests {
     func checkFollowsRows() throws {
         // 5×5 grey, 8-bit: one row is a filter byte and 5 bytes.
         let row: [UInt8] = [0, 128, 128, 128, 128, 128]
-        let plain = Self.handMade(width: 5, height: 5, colorType: 0, rows: Array([[UInt8]](repeating: row, count: 5).joined()))
+        let plain = Self.handMade(width: 5, height: 5, colorType: 0,
+                                  rows: Array([[UInt8]](repeating: row, count: 5).joined()))
         #expect(try ImageDecoder.check(plain).width == 5)
         let (image, _) = try ImageDecoder.decode(plain)
         #expect(Array(image.pixels.prefix(4)) == [128, 128, 128, 255])
@@ -154,8 +157,8 @@ struct PNGCodecTests {
         #expect(try ImageDecoder.check(interlaced).height == 5)
         #expect(try ImageDecoder.decode(interlaced).0.pixels.prefix(4) == [200, 200, 200, 255])
         // The stream cut into one-byte IDAT chunks (zero-length ones allowed between) reads the same.
-        #expect(try ImageDecoder.check(Self.handMade(width: 5, height: 5, colorType: 0, interlaced: true, rows: interlacedRows,
-                                                     chunkBytes: 1)).width == 5)
+        #expect(try ImageDecoder.check(Self.handMade(width: 5, height: 5, colorType: 0, interlaced: true,
+                                                     rows: interlacedRows, chunkBytes: 1)).width == 5)
         var badFilter = Array([[UInt8]](repeating: row, count: 5).joined())
         badFilter[12] = 5
         let refused = [
@@ -164,7 +167,8 @@ struct PNGCodecTests {
             Self.handMade(width: 5, height: 5, colorType: 0, rows: Array([[UInt8]](repeating: row, count: 6).joined())),
             Self.handMade(width: 5, height: 5, colorType: 0, interlaced: true, rows: Array(interlacedRows.dropLast())),
             // A palette image without its palette; an unknown critical chunk.
-            Self.handMade(width: 5, height: 5, colorType: 3, rows: Array([[UInt8]](repeating: [0, 0, 0, 0, 0, 0], count: 5).joined())),
+            Self.handMade(width: 5, height: 5, colorType: 3,
+                          rows: Array([[UInt8]](repeating: [0, 0, 0, 0, 0, 0], count: 5).joined())),
             Self.handMade(width: 5, height: 5, colorType: 0, rows: Array([[UInt8]](repeating: row, count: 5).joined()),
                           extra: [("ABCD", [1, 2])]),
         ]
@@ -172,7 +176,8 @@ struct PNGCodecTests {
             #expect(throws: ImageError.self) { try ImageDecoder.check(data) }
             #expect(throws: ImageError.self) { try ImageDecoder.decode(data) }
         }
-        let paletted = Self.handMade(width: 5, height: 5, colorType: 3, rows: Array([[UInt8]](repeating: [0, 0, 0, 0, 0, 0], count: 5).joined()),
+        let paletted = Self.handMade(width: 5, height: 5, colorType: 3,
+                                     rows: Array([[UInt8]](repeating: [0, 0, 0, 0, 0, 0], count: 5).joined()),
                                      extra: [("PLTE", [255, 0, 0]), ("prVt", [9])])
         #expect(try ImageDecoder.decode(paletted).0.pixels.prefix(4) == [255, 0, 0, 255])
     }
@@ -191,7 +196,8 @@ struct PNGCodecTests {
         #expect(square.width == 75 && square.height == 75)
         #expect(square.pixels[0] == 0 && square.pixels[2] == 255 && square.pixels[3] == 255)
         // A 2×1 checker averaged down to one pixel is the mean of the two.
-        let pair = RGBAImage(width: 2, height: 2, pixels: [0, 0, 0, 255, 200, 100, 50, 255, 0, 0, 0, 255, 200, 100, 50, 255])
+        let pair = RGBAImage(width: 2, height: 2,
+                             pixels: [0, 0, 0, 255, 200, 100, 50, 255, 0, 0, 0, 255, 200, 100, 50, 255])
         #expect(pair.centreSquare(side: 1).pixels == [100, 50, 25, 255])
     }
 }

@@ -10,7 +10,8 @@ struct HTMLTests {
         #expect(HTML.text("<img src=x onerror=alert(1)> & \"q\" 'a'") == "&lt;img src=x onerror=alert(1)&gt; &amp; &quot;q&quot; &#39;a&#39;")
     }
 
-    @Test("a markup character followed by a combining mark is escaped too (scripts/fuzz html)", arguments: ["\"", "'", "<", ">", "&"])
+    @Test("a markup character followed by a combining mark is escaped too (scripts/fuzz html)",
+          arguments: ["\"", "'", "<", ">", "&"])
     func combiningMarks(markup: String) {
         // Compared as Characters, `"` + U+0301 is not `"`: it went out raw and closed an attribute value,
         // so that `alt="…"` could gain an event handler from a photo's title.
@@ -35,7 +36,8 @@ struct HTMLTests {
         ("<a href='data:text/html,x'>d</a><a href=//evil.example>p</a>", "dp"),
         ("<script>alert(1)</script>safe<img src=x onerror=alert(1)>", "safe"),
         ("line one\nline two<br/>three", "line one<br>line two<br>three"),
-        ("5 &lt; 6 &amp;&amp; <a href=\"http://a.example\">open", "5 &lt; 6 &amp;&amp; <a href=\"http://a.example\" rel=\"nofollow noopener noreferrer\">open</a>"),
+        ("5 &lt; 6 &amp;&amp; <a href=\"http://a.example\">open",
+         "5 &lt; 6 &amp;&amp; <a href=\"http://a.example\" rel=\"nofollow noopener noreferrer\">open</a>"),
         // scripts/fuzz html: control characters in a link Foundation's URL parser accepts (it percent-encodes them).
         ("<a href=\"https://oSubstrine/x?a=1&amx.examle\u{01}\u{0}\u{0}\u{08}p\">ok</a>", "ok"),
     ])
@@ -91,9 +93,11 @@ struct SiteWriterTests {
 
     @Test("a feature is GeoJSON (the server's API): longitude first, null geometry without a coordinate")
     func geoJSON() throws {
-        let located = Annotation(kind: .photo, id: "1", title: "T", subtitle: "S", coordinate: Coordinate(latitude: 48.5, longitude: 2.25))
+        let located = Annotation(kind: .photo, id: "1", title: "T", subtitle: "S",
+                                 coordinate: Coordinate(latitude: 48.5, longitude: 2.25))
         let unlocated = Annotation(kind: .photo, id: "2", title: "U", subtitle: "", coordinate: nil)
-        let features = try [MapData.Feature(located, thumbnail: "s.png", link: "p.html"), MapData.Feature(unlocated, thumbnail: nil, link: nil)]
+        let features = try [MapData.Feature(located, thumbnail: "s.png", link: "p.html"),
+                            MapData.Feature(unlocated, thumbnail: nil, link: nil)]
             .map { try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode($0)) as? [String: Any]) }
         #expect((features[0]["geometry"] as? [String: Any])?["coordinates"] as? [Double] == [2.25, 48.5])
         #expect(features[1]["geometry"] is NSNull)
@@ -102,18 +106,23 @@ struct SiteWriterTests {
 
     @Test("a page's data holds its entries as columns, each value given back exactly as photomap.js reads it")
     func columns() throws {
-        let tricky = ["", "a\u{0}b", "e\u{301}\"", "</script><script>x</script>", "\u{2028}", "🏳️‍🌈 flag", "id-7 and id-7", "x"]
+        let tricky = ["", "a\u{0}b", "e\u{301}\"", "</script><script>x</script>", "\u{2028}", "🏳️‍🌈 flag",
+                      "id-7 and id-7", "x"]
         var features: [MapData.Feature] = []
         for index in 0..<40 {
             let id = index == 3 ? "" : "id-\(index)"
-            let annotation = Annotation(kind: index == 5 ? .place : .photo, id: id, title: tricky[index % tricky.count] + (index > 30 ? id : ""),
+            let annotation = Annotation(kind: index == 5 ? .place : .photo, id: id,
+                                        title: tricky[index % tricky.count] + (index > 30 ? id : ""),
                                         subtitle: index % 2 == 0 ? "Paris, France" : tricky[(index + 3) % tricky.count],
-                                        coordinate: index == 7 ? nil : Coordinate(latitude: 48.5 + Double(index) / 1e5, longitude: 2.25),
+                                        coordinate: index == 7
+                                            ? nil : Coordinate(latitude: 48.5 + Double(index) / 1e5, longitude: 2.25),
                                         photoCount: index == 5 ? 12 : nil, owner: index % 3 == 0 ? "Owner \u{0}" : nil)
-            features.append(MapData.Feature(annotation, thumbnail: index == 9 ? nil : "../squares/\(index * 7919)abc.png",
+            features.append(MapData.Feature(annotation,
+                                            thumbnail: index == 9 ? nil : "../squares/\(index * 7919)abc.png",
                                             link: "../photos/\(id).html"))
         }
-        let object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(MapData(features: features, placeholder: "p.svg")))
+        let object = try #require(JSONSerialization.jsonObject(
+            with: JSONEncoder().encode(MapData(features: features, placeholder: "p.svg")))
             as? [String: Any])
         let entries = try #require(object["entries"] as? [String: Any])
         let ids = try #require(entries["id"] as? [String])
@@ -122,16 +131,19 @@ struct SiteWriterTests {
         #expect(latitudes[7] is NSNull && (latitudes[1] as? Double) == 48.50001)
         #expect((entries["photos"] as? [Any])?[5] as? Int == 12)
         let fields: [(String, (MapData.Feature.Properties) -> String?)] = [
-            ("kind", { $0.kind }), ("title", { $0.title }), ("subtitle", { $0.subtitle }), ("thumbnail", { $0.thumbnail }),
+            ("kind", { $0.kind }), ("title", { $0.title }), ("subtitle", { $0.subtitle }),
+            ("thumbnail", { $0.thumbnail }),
             ("link", { $0.link }), ("owner", { $0.owner }),
         ]
         for (name, field) in fields {
             let column = try #require(entries[name] as? [String: Any], "column \(name)")
             for (index, feature) in features.enumerated() {
-                #expect(try Self.value(column, row: index, id: ids[index]) == field(feature.properties), "\(name) of entry \(index)")
+                #expect(try Self.value(column, row: index, id: ids[index]) == field(feature.properties),
+                        "\(name) of entry \(index)")
             }
         }
-        // Shared values cost a number per entry: one link template, one kind, squares between a shared prefix and suffix.
+        // Shared values cost a number per entry: one link template, one kind, squares between a shared
+        // prefix and suffix.
         let link = try #require(entries["link"] as? [String: Any])
         #expect((link["table"] as? [String])?.contains("../photos/\u{0}.html") == true)
         let thumbnail = try #require(entries["thumbnail"] as? [String: Any])
@@ -139,12 +151,14 @@ struct SiteWriterTests {
         #expect(entries["license"] == nil)
     }
 
-    /// A column's value as photomap.js computes it: null; a shared template with its NUL replaced by the id; or prefix + own + suffix.
+    /// A column's value as photomap.js computes it: null; a shared template with its NUL replaced by the id;
+    /// or prefix + own + suffix.
     static func value(_ column: [String: Any], row: Int, id: String) throws -> String? {
         let rows = try #require(column["rows"] as? [Any])
         switch rows[row] {
         case is NSNull: return nil
-        case let text as String: return try #require(column["prefix"] as? String) + text + (try #require(column["suffix"] as? String))
+        case let text as String:
+            return try #require(column["prefix"] as? String) + text + (try #require(column["suffix"] as? String))
         case let number as NSNumber:
             let template = try #require((column["table"] as? [String])?[number.intValue])
             return template.components(separatedBy: "\u{0}").joined(separator: id)
@@ -159,7 +173,8 @@ struct SiteWriterTests {
         func city(_ name: String, _ latitude: Double, _ longitude: Double, _ population: Int) -> (label: PlaceLabels.Label, population: Int) {
             (PlaceLabels.Label(name: name, latitude: latitude, longitude: longitude), population)
         }
-        let labels = PlaceLabels(cities: [city("Paris", 48.85, 2.35, 2_000_000), city("Versailles", 48.80, 2.13, 85_000),
+        let labels = PlaceLabels(cities: [city("Paris", 48.85, 2.35, 2_000_000),
+                                          city("Versailles", 48.80, 2.13, 85_000),
                                           city("Lyon", 45.75, 4.85, 500_000), city("Suva", -18.14, 178.44, 77_000),
                                           city("Apia", -13.83, -171.77, 40_000), city("Taveuni", -16.8, 179.99, 1_000),
                                           city("Matei", -16.7, -179.9, 2_000)])

@@ -64,8 +64,9 @@ struct PlainTextTests {
     }
 
     @Test("text taken as it is, or in runs of bytes, reads as splitting it into characters did",
-          arguments: ["plain words", " lead", "trail ", "a  b", "a\tb", "a\r\nb", "café crème", "a\u{A0}b", "a \u{301}b",
-                      "\u{600} x", "é", "", " ", "é è", "a\u{3000}\u{301}b", "a \u{200D}b", "👍🏽 ok", "a \u{1F3FD}", "x\u{2028}y"])
+          arguments: ["plain words", " lead", "trail ", "a  b", "a\tb", "a\r\nb", "café crème", "a\u{A0}b",
+                      "a \u{301}b", "\u{600} x", "é", "", " ", "é è", "a\u{3000}\u{301}b", "a \u{200D}b",
+                      "👍🏽 ok", "a \u{1F3FD}", "x\u{2028}y"])
     func sameAsCharacters(text: String) {
         let reference = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         #expect(PlainText.collapsingWhitespace(text) == reference)

@@ -69,8 +69,9 @@ struct ThumbnailCacheTests {
 
     init() throws {
         folder = try TemporaryFolder()
-        cache = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin(retryPolicy: .never,
-                                                                                   timeouts: HTTPTimeouts(connect: 2, total: 3, stall: 1)))
+        cache = ThumbnailCache(cacheDirectory: folder.url,
+                               origin: HTTPImageOrigin(retryPolicy: .never,
+                                                       timeouts: HTTPTimeouts(connect: 2, total: 3, stall: 1)))
     }
 
     /// Files in the cache folder that are not entries, the lock file or the journal: there must never be any.
@@ -80,7 +81,8 @@ struct ThumbnailCacheTests {
         while let path = enumerator?.nextObject() as? String {
             let name = (path as NSString).lastPathComponent
             let isFolder = (enumerator?.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory
-            if !isFolder && !DiskStore.isEntryName(name) && name != ".fetching.lock" && !name.hasPrefix(".journal.sqlite") {
+            if !isFolder && !DiskStore.isEntryName(name) && name != ".fetching.lock"
+                   && !name.hasPrefix(".journal.sqlite") {
                 stray.append(path)
             }
         }
@@ -128,7 +130,8 @@ struct ThumbnailCacheTests {
         var requests: [ThumbnailRequest] = []
         for index in 0..<3 {
             done.enter()
-            requests.append(cache.image(for: photo("\(index)", square: "http://example.invalid/a.png"), queue: .global()) { result in
+            requests.append(cache.image(for: photo("\(index)", square: "http://example.invalid/a.png"),
+                                        queue: .global()) { result in
                 outcomes.add(index, result)
                 done.leave()
             })
@@ -143,7 +146,8 @@ struct ThumbnailCacheTests {
     }
 
     @Test("nothing bad is kept: truncated, short, corrupt, HTML with 200, 404, 503, reset, stalled, file://",
-          arguments: ["truncate", "short", "corrupt", "html200", "status404", "status503", "reset", "stall", "redirect-file"])
+          arguments: ["truncate", "short", "corrupt", "html200", "status404", "status503", "reset", "stall",
+                      "redirect-file"])
     func badAnswersAreNotStored(scenario: String) async throws {
         let result = await square(cache, photo("1", square: images.url("/\(scenario)/square-3.png")))
         #expect(throws: ThumbnailError.self) { try result.get() }
@@ -161,7 +165,8 @@ struct ThumbnailCacheTests {
         #expect(error.description.contains(fragment), "\(error)")
     }
 
-    @Test("a file:// or ftp:// square is refused without any fetch", arguments: ["file:///etc/passwd", "ftp://127.0.0.1/a.png", "not a url"])
+    @Test("a file:// or ftp:// square is refused without any fetch",
+          arguments: ["file:///etc/passwd", "ftp://127.0.0.1/a.png", "not a url"])
     func nonHTTP(url: String) async {
         #expect(await square(cache, photo("1", square: url)) == .failure(.unsupportedURL(url)))
     }
@@ -182,9 +187,11 @@ struct ThumbnailCacheTests {
         #expect(cache.statistics().entries == 1)
     }
 
-    @Test("with no square URL, the square is cropped from the larger image and stored as PNG", arguments: ["large-1.png", "big-1.jpg"])
+    @Test("with no square URL, the square is cropped from the larger image and stored as PNG",
+          arguments: ["large-1.png", "big-1.jpg"])
     func derivedSquare(name: String) async throws {
-        let record = Photo(id: "1", images: [.medium: ImageReference(url: images.url("/ok/\(name)"), width: 240, height: 180)])
+        let record = Photo(id: "1",
+                           images: [.medium: ImageReference(url: images.url("/ok/\(name)"), width: 240, height: 180)])
         let file = try await cache.result(for: record, size: .square).get()
         let image = try PNGCodec.decode(Data(contentsOf: file))
         #expect(image.width == 75 && image.height == 75)
@@ -238,7 +245,8 @@ struct ThumbnailCacheTests {
         let name = "huge-\(UUID().uuidString).png"
         try PNGCodec.encode(TestImages.pattern(width: 400, height: 400, seed: 1)).write(to: TestImages.folder.appendingPathComponent(name))
         let result = await square(cache, photo("1", square: images.url("/ok/\(name)")))
-        guard case .failure(.invalidImage(_, .implausibleSize(400, 400))) = result else { Issue.record("got \(result)"); return }
+        guard case .failure(.invalidImage(_, .implausibleSize(400, 400))) = result
+        else { Issue.record("got \(result)"); return }
     }
 
     @Test("verify decodes every entry, removes the corrupt ones and counts them")
@@ -261,7 +269,8 @@ struct ThumbnailCacheTests {
                                      configuration: .init(limitBytes: entrySize * 4 + entrySize / 2))
         var files: [URL] = []
         for index in 10..<14 {
-            files.append(try await limited.result(for: photo("\(index)", square: images.url("/ok/square-\(index).png"))).get())
+            files.append(try await limited.result(for: photo("\(index)",
+                                                             square: images.url("/ok/square-\(index).png"))).get())
         }
         // Stored in order, 10 oldest … 13 newest; then 10 is used again, so 11 becomes the oldest.
         _ = try await limited.result(for: photo("10", square: images.url("/ok/square-10.png"))).get()
@@ -305,7 +314,8 @@ struct ThumbnailCacheTests {
         // A store the journal never heard of, as if its process was killed right after the rename,
         // with that process's marker left behind, unlocked.
         let orphan = cache.store.file(named: String(repeating: "ab", count: 32))
-        try FileManager.default.createDirectory(at: orphan.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: orphan.deletingLastPathComponent(),
+                                                withIntermediateDirectories: true)
         try Data(contentsOf: file).write(to: orphan)
         let sessions = cache.directory.appendingPathComponent(".sessions")
         try FileManager.default.createDirectory(at: sessions, withIntermediateDirectories: true)
@@ -383,7 +393,8 @@ struct ThumbnailCacheTests {
         let full = ThumbnailCache(cacheDirectory: folder, origin: HTTPImageOrigin(retryPolicy: .never))
         var failures: [ThumbnailError] = []
         for index in 100..<160 {
-            let medium = Photo(id: "\(index)", images: [.medium: ImageReference(url: images.url("/ok/large-\(index).png"))])
+            let medium = Photo(id: "\(index)",
+                               images: [.medium: ImageReference(url: images.url("/ok/large-\(index).png"))])
             if case let .failure(error) = await full.result(for: medium, size: .medium) {
                 failures.append(error)
             }

@@ -12,7 +12,8 @@ extension JPEGCodec {
         let encoded = photomap_jpeg_encode(image.pixels, Int32(image.width), Int32(image.height), Int32(quality),
                                            &output, &size, &message, message.count)
         guard encoded == 1, let output else {
-            throw ImageError.unencodable(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw ImageError.unencodable(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
+                                                as: UTF8.self))
         }
         defer { free(output) }
         return Data(bytes: output, count: Int(size))

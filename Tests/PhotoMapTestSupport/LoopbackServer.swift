@@ -5,19 +5,22 @@ import PhotoMapKit
 /// that need it and stopped when the test process ends (it exits when its stdin closes).
 public final class LoopbackServer: Sendable {
     /// The Flickr-protocol server over the embedded catalog; scenarios are chosen by URL, so tests share it.
-    public static let flickr = start("flickr_server.py", ["--catalog", repositoryRoot.appendingPathComponent("Fixtures/catalog").path])
+    public static let flickr = start("flickr_server.py",
+                                     ["--catalog", repositoryRoot.appendingPathComponent("Fixtures/catalog").path])
 
     /// The image server with faults (`/{scenario}/{path}`) over `TestImages.folder`.
     public static let images = start("image_server.py", ["--root", TestImages.folder.path])
 
     /// The image server with faults over the embedded catalog's images (Fixtures/images): with
     /// `--image-host {url("/ok")}` the catalog's squares come from it, counted.
-    public static let catalogImages = start("image_server.py", ["--root", repositoryRoot.appendingPathComponent("Fixtures/images").path])
+    public static let catalogImages = start("image_server.py",
+                                            ["--root", repositoryRoot.appendingPathComponent("Fixtures/images").path])
 
     /// The HTTP/2 image server over TLS with faults (`/{scenario}/{path}`, HTTP/1.1 too when asked by
     /// ALPN) over `TestImages.folder`, its certificate signed by `TestCA`.
-    public static let http2Images = start("h2_image_server.js", ["--root", TestImages.folder.path, "--cert", TestCA.server.path,
-                                                                 "--key", TestCA.key.path], interpreter: "node", scheme: "https")
+    public static let http2Images = start("h2_image_server.js",
+                                          ["--root", TestImages.folder.path, "--cert", TestCA.server.path,
+                                           "--key", TestCA.key.path], interpreter: "node", scheme: "https")
 
     /// The folder holding Package.swift.
     public static let repositoryRoot = URL(fileURLWithPath: #filePath)

@@ -47,7 +47,8 @@ public enum MeasuredRun {
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let signal = status & 0x7F
         return Result(status: signal == 0 ? (status >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal,
-                      stdout: String(decoding: outputData, as: UTF8.self), stderr: String(decoding: errorData, as: UTF8.self),
+                      stdout: String(decoding: outputData, as: UTF8.self),
+                      stderr: String(decoding: errorData, as: UTF8.self),
                       peakKilobytes: usage.ru_maxrss)
     }
 

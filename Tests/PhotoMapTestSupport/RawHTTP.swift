@@ -57,7 +57,8 @@ public enum RawHTTP {
     }
 
     private static func parse(_ data: Data) -> Answer {
-        guard let split = data.range(of: Data("\r\n\r\n".utf8)) else { return Answer(status: 0, headers: [:], body: data) }
+        guard let split = data.range(of: Data("\r\n\r\n".utf8))
+        else { return Answer(status: 0, headers: [:], body: data) }
         let head = String(decoding: data[..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         let status = head.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
         var headers: [String: String] = [:]

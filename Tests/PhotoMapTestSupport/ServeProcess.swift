@@ -40,7 +40,8 @@ public final class ServeProcess: @unchecked Sendable {
         stderrText.withLock { $0 = pending }
         guard let found else {
             process.terminate()
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSDebugDescriptionErrorKey: "photomap serve said: \(pending)"])
+            throw CocoaError(.fileReadCorruptFile,
+                             userInfo: [NSDebugDescriptionErrorKey: "photomap serve said: \(pending)"])
         }
         port = found
         Thread { [stderrText] in

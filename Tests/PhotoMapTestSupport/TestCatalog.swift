@@ -14,7 +14,8 @@ public struct TestCatalog {
         let pages = folder.appendingPathComponent("photos/\(placeID)")
         try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
         let place: [String: Any] = ["place_id": placeID, "woeid": "1", "latitude": 48.85, "longitude": "2.35",
-                                    "_content": "Testville, Testland", "woe_name": "Testville", "photo_count": squareURLs.count]
+                                    "_content": "Testville, Testland", "woe_name": "Testville",
+                                    "photo_count": squareURLs.count]
         try JSONSerialization.data(withJSONObject: ["places": ["total": 1, "place": [place]], "stat": "ok"])
             .write(to: folder.appendingPathComponent("top-places.json"))
         let photos: [[String: Any]] = squareURLs.enumerated().map { index, url in

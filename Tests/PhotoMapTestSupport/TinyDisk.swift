@@ -25,7 +25,8 @@ public final class TinyDisk {
 
     /// Gives the disk `kilobytes` (room made after a full disk).
     public func resize(kilobytes: Int) throws {
-        guard Self.run("/bin/mount", ["-o", "remount,size=\(kilobytes)k", url.path]) else { throw CocoaError(.fileWriteNoPermission) }
+        guard Self.run("/bin/mount", ["-o", "remount,size=\(kilobytes)k", url.path])
+        else { throw CocoaError(.fileWriteNoPermission) }
     }
 
     deinit {
