@@ -178,13 +178,11 @@ static inline int photomap_png_check(const unsigned char *data, size_t size, uns
             static const int x0[7] = {0, 4, 0, 2, 0, 1, 0}, y0[7] = {0, 0, 4, 0, 2, 0, 1};
             static const int dx[7] = {8, 8, 4, 4, 2, 2, 1}, dy[7] = {8, 8, 8, 4, 4, 2, 2};
             rows.passes = interlaced ? 7 : 1;
-            uint64_t total = 0;
             for (int p = 0; p < rows.passes; p++) {
                 uint64_t pw = interlaced ? (w > (uint32_t)x0[p] ? (w - x0[p] + dx[p] - 1) / dx[p] : 0) : w;
                 uint64_t ph = interlaced ? (h > (uint32_t)y0[p] ? (h - y0[p] + dy[p] - 1) / dy[p] : 0) : h;
                 rows.row_bytes[p] = pw ? (pw * channels * depth + 7) / 8 + 1 : 0;
                 rows.rows[p] = ph;
-                total += rows.row_bytes[p] * ph;
             }
             photomap_png_rows_skip_empty(&rows);
             // libpng's bound on one IDAT chunk (png_check_chunk_length): the rows plus deflate's overhead.
@@ -194,7 +192,6 @@ static inline int photomap_png_check(const unsigned char *data, size_t size, uns
             limit += 6 + 5 * (limit / factor + 1);
             if (limit > 0x7FFFFFFFu) limit = 0x7FFFFFFFu;
             data_limit = limit > 8000000u ? limit : 8000000u;
-            (void)total;
             seen_header = 1;
             continue;
         }

@@ -101,8 +101,8 @@ private final class EventLoop {
     /// A transfer waiting for its turn, running, or waiting to be retried.
     private struct Transfer {
         let submission: CurlMultiLoop.Submission
-        let host: String
         var attempt = 1
+        var host: String { submission.host }
     }
 
     private let shared: CurlMultiLoop.Shared
@@ -138,7 +138,7 @@ private final class EventLoop {
             }
             if stopping { return stop() }
             for submission in submitted {
-                waiting[submission.host, default: []].append(Transfer(submission: submission, host: submission.host))
+                waiting[submission.host, default: []].append(Transfer(submission: submission))
             }
             moveDueRetries()
             admit()
