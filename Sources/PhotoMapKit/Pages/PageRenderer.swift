@@ -48,9 +48,6 @@ public enum PageRenderer {
             list += "<li>\(item)\(credit(properties).map { "<span class=\"credit\">\($0)</span>" } ?? "")</li>\n"
         }
         list += "</ul>"
-        if let clusters = data.clusters, clusters.total > data.features.count {
-            list += "\n<p class=\"more\">The first \(data.features.count) of \(clusters.total) photos; the map shows them all.</p>"
-        }
         let toggle = """
         <div class="toggle" role="group" aria-label="View"><button type="button" data-show="list">List</button>\
         <button type="button" data-show="map">Map</button></div>
