@@ -11,8 +11,8 @@ struct ListFilesTests {
         return Photo(id: "\(index)", title: tricky[index % tricky.count] + " \(index)",
                      descriptionHTML: index % 5 == 0 ? "" : "about \(index)",
                      ownerName: index % 3 == 0 ? "Owner \u{0}" : "",
-                     coordinate: index % 97 == 0
-                         ? nil : Coordinate(latitude: 48 + Double(index % 50) / 100, longitude: 2 + Double(index) / 1e4))
+                     coordinate: index % 97 == 0 ? nil
+                         : Coordinate(latitude: 48 + Double(index % 50) / 100, longitude: 2 + Double(index) / 1e4))
     }
 
     /// Exports `photos` into `folder`'s site as places/P.html, clustered ahead of time.

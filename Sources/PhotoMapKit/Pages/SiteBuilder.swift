@@ -128,9 +128,10 @@ public struct SiteBuilder {
             }
             listInputs.add(digest: digest)
             listInputs.add(square)
-            if index >= Self.listChunk, clustered {
-                chunkInputs[index / Self.listChunk - 1].add(digest: digest)
-                chunkInputs[index / Self.listChunk - 1].add(square)
+            if clustered, index >= Self.listChunk {
+                let inputs = chunkInputs[index / Self.listChunk - 1]
+                inputs.add(digest: digest)
+                inputs.add(square)
             }
         }
         for (offset, inputs) in chunkInputs.enumerated() {

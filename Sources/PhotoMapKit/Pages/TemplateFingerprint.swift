@@ -1,5 +1,6 @@
 /// The version of how pages are rendered: the digest of sample pages that use every part of the
-/// templates (each kind of feature, every detail of a photo, clusters, a back link, credits, a tile, a list file).
+/// templates (each kind of feature, every detail of a photo, clusters, a back link, credits, a tile,
+/// a list file).
 /// A photomap whose templates render differently has another fingerprint, and an export then makes
 /// every page again instead of trusting pages an older template made.
 enum TemplateFingerprint {

@@ -10,7 +10,8 @@
   var map = null;
   var entries = data.entries;
   /* A pre-clustered page (data.clusters) holds its first `listChunk` entries; the others are in list
-     files beside it, `{lists}/{n}.js` with entries from n × listChunk on, loaded when the list reaches them. */
+     files beside it, `{lists}/{n}.js` with entries from n × listChunk on, loaded when the list
+     reaches them. */
   var lists = data.clusters && data.clusters.lists ? data.clusters : null;
   var total = lists ? lists.total : entries.id.length;
   var chunkSize = lists ? lists.listChunk : Math.max(total, 1);
@@ -38,7 +39,9 @@
   /* Entry i's properties, as a callout or list item wants them (its list file loaded). */
   function entry(i) {
     var part = chunks[Math.floor(i / chunkSize)], k = i % chunkSize, columns = part.columns;
-    var properties = { id: columns.id[k], count: columns.photos ? columns.photos[k] : null, located: columns.lat[k] !== null };
+    var properties = {
+      id: columns.id[k], count: columns.photos ? columns.photos[k] : null, located: columns.lat[k] !== null
+    };
     TEXT_FIELDS.forEach(function (name) { properties[name] = part.fields[name](k); });
     return properties;
   }
@@ -508,7 +511,8 @@
        left alone. */
     function show(page, opening) {
       var shown = listPage = Math.max(0, Math.min(isFinite(page) ? Math.floor(page) : 0, listPages - 1));
-      var from = listPage * size, to = Math.min(total, from + size), range = (from + 1) + '\u2013' + to + ' of ' + total;
+      var from = listPage * size, to = Math.min(total, from + size);
+      var range = (from + 1) + '\u2013' + to + ' of ' + total;
       number.value = listPage + 1;
       first.disabled = previous.disabled = listPage === 0;
       next.disabled = last.disabled = listPage === listPages - 1;
