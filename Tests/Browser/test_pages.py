@@ -354,6 +354,20 @@ def test_photos_at_one_spot_open_one_by_one(page, tmp_path, threshold):
     no_trouble(page)
 
 
+def last_entry_links_its_page(page, folder):
+    """The list's last entry links to a photo page written in `folder`, and shows its credit line."""
+    last = page.locator("#list li").last
+    assert (folder / urllib.parse.unquote(last.locator("a").first.get_attribute("href"))).is_file()
+    assert last.locator(".credit").inner_text().startswith("by Someone")
+
+
+def reopen_at(page, path, fragment, list_page):
+    """Opens the page afresh at `fragment` and waits until the list shows page `list_page`."""
+    page.goto("about:blank")
+    page.goto(path.resolve().as_uri() + fragment)
+    page.wait_for_selector(f"body[data-list-page='{list_page}']", state="attached")
+
+
 def test_a_10000_photo_page_is_compact_and_lists_every_entry_page_by_page(page, big):
     assert big.stat().st_size < 1_500_000
     # No markup per entry beyond the first page: the rest is in the page's columns.
@@ -377,14 +391,10 @@ def test_a_10000_photo_page_is_compact_and_lists_every_entry_page_by_page(page, 
     assert pages == 100 and len(seen) == 10_000 and "Photo 10000" in seen
     assert page.inner_text(".pager-status") == "Entries 9901\u201310000 of 10000"
     # Its entries link to the photo pages written beside it, and show their credit line.
-    last = page.locator("#list li").last
-    assert (big.parent / urllib.parse.unquote(last.locator("a").first.get_attribute("href"))).is_file()
-    assert last.locator(".credit").inner_text().startswith("by Someone")
+    last_entry_links_its_page(page, big.parent)
     # The address keeps the page: opening it again at #list-57 shows entries 5601-5700.
     assert page.url.endswith("#list-100")
-    page.goto("about:blank")
-    page.goto(big.resolve().as_uri() + "#list-57")
-    page.wait_for_selector("body[data-list-page='57']", state="attached")
+    reopen_at(page, big, "#list-57", list_page=57)
     assert page.inner_text("#list li .title >> nth=0") == "Photo 5601"
     no_trouble(page)
 
@@ -447,14 +457,10 @@ def test_a_pre_clustered_page_lists_every_entry_from_its_list_files(page, cluste
     assert titles[30] == photos[2_530]["title"]
     assert page.locator("#list li img[onerror], #list script").count() == 0
     assert "(no location)" in page.locator("#list li").nth(40).inner_text()
-    last = page.locator("#list li").last
-    assert (page_file.parent / urllib.parse.unquote(last.locator("a").first.get_attribute("href"))).is_file()
-    assert last.locator(".credit").inner_text().startswith("by Someone")
+    last_entry_links_its_page(page, page_file.parent)
     assert page.url.endswith("#list-26")
     # Paged from the first entry to the last, every entry shows exactly once, in order.
-    page.goto("about:blank")
-    page.goto(page_file.resolve().as_uri() + "#list")
-    page.wait_for_selector("body[data-list-page='1']", state="attached")
+    reopen_at(page, page_file, "#list", list_page=1)
     shown = []
     while True:
         shown += page.locator("#list li .title").all_inner_texts()
@@ -465,9 +471,7 @@ def test_a_pre_clustered_page_lists_every_entry_from_its_list_files(page, cluste
         page.wait_for_selector(f"body:not([data-list-page='{before}'])", state="attached")
     assert shown == [photo["title"] for photo in photos]
     # "#list-N" opens a page a list file holds, straight away.
-    page.goto("about:blank")
-    page.goto(page_file.resolve().as_uri() + "#list-13")
-    page.wait_for_selector("body[data-list-page='13']", state="attached")
+    reopen_at(page, page_file, "#list-13", list_page=13)
     assert page.inner_text("#list li .title >> nth=0") == "Photo 1201"
     assert page.evaluate("() => window.__pwned") is None and dialogs == []
     no_trouble(page)

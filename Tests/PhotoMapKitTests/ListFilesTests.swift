@@ -6,13 +6,14 @@ import PhotoMapTestSupport
 @Suite("Pages: the list files of pages clustered ahead of time")
 struct ListFilesTests {
     /// 2,345 photos over the (lowered) threshold: the page holds 1,000 entries, list files 1 and 2 the rest.
+    /// All within a few metres, so that few cluster tiles are written.
     static let photos: [Photo] = (0..<2_345).map { index in
         let tricky = ["", "a\u{0}b", "e\u{301}\"", "</script><script>x</script>", "\u{2028}", "🏳️‍🌈 flag", "x"]
         return Photo(id: "\(index)", title: tricky[index % tricky.count] + " \(index)",
                      descriptionHTML: index % 5 == 0 ? "" : "about \(index)",
                      ownerName: index % 3 == 0 ? "Owner \u{0}" : "",
                      coordinate: index % 97 == 0 ? nil
-                         : Coordinate(latitude: 48 + Double(index % 50) / 100, longitude: 2 + Double(index) / 1e4))
+                         : Coordinate(latitude: 48 + Double(index % 50) / 1e5, longitude: 2 + Double(index) / 1e7))
     }
 
     /// Exports `photos` into `folder`'s site as places/P.html, clustered ahead of time.
