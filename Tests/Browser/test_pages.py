@@ -6,6 +6,7 @@ import html.parser
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import urllib.parse
 
@@ -353,6 +354,20 @@ def test_photos_at_one_spot_open_one_by_one(page, tmp_path, threshold):
     no_trouble(page)
 
 
+def last_entry_links_its_page(page, folder):
+    """The list's last entry links to a photo page written in `folder`, and shows its credit line."""
+    last = page.locator("#list li").last
+    assert (folder / urllib.parse.unquote(last.locator("a").first.get_attribute("href"))).is_file()
+    assert last.locator(".credit").inner_text().startswith("by Someone")
+
+
+def reopen_at(page, path, fragment, list_page):
+    """Opens the page afresh at `fragment` and waits until the list shows page `list_page`."""
+    page.goto("about:blank")
+    page.goto(path.resolve().as_uri() + fragment)
+    page.wait_for_selector(f"body[data-list-page='{list_page}']", state="attached")
+
+
 def test_a_10000_photo_page_is_compact_and_lists_every_entry_page_by_page(page, big):
     assert big.stat().st_size < 1_500_000
     # No markup per entry beyond the first page: the rest is in the page's columns.
@@ -376,14 +391,10 @@ def test_a_10000_photo_page_is_compact_and_lists_every_entry_page_by_page(page, 
     assert pages == 100 and len(seen) == 10_000 and "Photo 10000" in seen
     assert page.inner_text(".pager-status") == "Entries 9901\u201310000 of 10000"
     # Its entries link to the photo pages written beside it, and show their credit line.
-    last = page.locator("#list li").last
-    assert (big.parent / urllib.parse.unquote(last.locator("a").first.get_attribute("href"))).is_file()
-    assert last.locator(".credit").inner_text().startswith("by Someone")
+    last_entry_links_its_page(page, big.parent)
     # The address keeps the page: opening it again at #list-57 shows entries 5601-5700.
     assert page.url.endswith("#list-100")
-    page.goto("about:blank")
-    page.goto(big.resolve().as_uri() + "#list-57")
-    page.wait_for_selector("body[data-list-page='57']", state="attached")
+    reopen_at(page, big, "#list-57", list_page=57)
     assert page.inner_text("#list li .title >> nth=0") == "Photo 5601"
     no_trouble(page)
 
@@ -406,6 +417,82 @@ def test_the_list_pager_works_from_the_keyboard(page, big):
     assert page.evaluate("() => document.activeElement.closest('nav.pager') !== null")
     assert page.locator("nav.pager[aria-label] .pager-status[aria-live]").count() == 1
     no_trouble(page)
+
+
+@pytest.fixture(scope="session")
+def clustered_list(tmp_path_factory):
+    """A map page of 2,550 photos clustered ahead of time (a low threshold makes it take the path of
+    20,000+ photos): the page holds the first 1,000 entries, list files 1 and 2 the others; a title in
+    the last file tries to run script."""
+    work = tmp_path_factory.mktemp("clustered-list")
+    place = {"place_id": "MANY", "latitude": 48.85, "longitude": 2.35, "photo_count": 2_550, "_content": "Many, Here"}
+    photos = [{"id": str(50_000_000_000 + i), "title": f"Photo {i + 1}", "owner": "1@N00", "ownername": "Someone",
+               "latitude": round(48.80 + (i * 7919 % 2_550) / 25_000, 6),
+               "longitude": round(2.25 + (i * 104_729 % 2_550) / 12_000, 6)} for i in range(2_550)]
+    photos[2_530]["title"] = "</script><script>window.__pwned = 1</script><img src=x onerror=\"window.__pwned = 2\">"
+    photos[2_540]["latitude"] = photos[2_540]["longitude"] = 0  # no location: listed, not on the map
+    write_catalog(work / "catalog", place, photos)
+    photomap("photos", "--place", "MANY", "--limit", "2550", "--map", "many.html", cwd=work,
+             env={"PHOTOMAP_FIXTURES": str(work / "catalog"), "PHOTOMAP_CLUSTER_THRESHOLD": "100"})
+    return work / "many.html", photos
+
+
+def test_a_pre_clustered_page_lists_every_entry_from_its_list_files(page, clustered_list):
+    page_file, photos = clustered_list
+    lists = page_file.parent / "many_files" / "lists" / "many"
+    assert sorted(path.name for path in lists.iterdir()) == ["1.js", "2.js"]
+    assert page_file.read_text().count("<li>") == 100
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    open_file(page, page_file)
+    page.wait_for_selector("body[data-list-ready='2550']", state="attached")
+    page.click("button[data-show=list]")
+    # "Last" from the keyboard reaches the last list file's entries, loaded from file:// with no server.
+    page.focus("button[data-page=last]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-list-page='26']", state="attached")
+    assert page.inner_text(".pager-status") == "Entries 2501\u20132550 of 2550"
+    titles = page.locator("#list li .title").all_inner_texts()
+    assert titles[0] == "Photo 2501" and titles[-1] == "Photo 2550" and len(titles) == 50
+    assert titles[30] == photos[2_530]["title"]
+    assert page.locator("#list li img[onerror], #list script").count() == 0
+    assert "(no location)" in page.locator("#list li").nth(40).inner_text()
+    last_entry_links_its_page(page, page_file.parent)
+    assert page.url.endswith("#list-26")
+    # Paged from the first entry to the last, every entry shows exactly once, in order.
+    reopen_at(page, page_file, "#list", list_page=1)
+    shown = []
+    while True:
+        shown += page.locator("#list li .title").all_inner_texts()
+        if page.locator("button[data-page=next]").is_disabled():
+            break
+        before = page.get_attribute("body", "data-list-page")
+        page.click("button[data-page=next]")
+        page.wait_for_selector(f"body:not([data-list-page='{before}'])", state="attached")
+    assert shown == [photo["title"] for photo in photos]
+    # "#list-N" opens a page a list file holds, straight away.
+    reopen_at(page, page_file, "#list-13", list_page=13)
+    assert page.inner_text("#list li .title >> nth=0") == "Photo 1201"
+    assert page.evaluate("() => window.__pwned") is None and dialogs == []
+    no_trouble(page)
+
+
+def test_a_missing_list_file_is_said_in_the_status_line(page, clustered_list, tmp_path):
+    page_file, _ = clustered_list
+    copy = tmp_path / "site"
+    shutil.copytree(page_file.parent, copy, ignore=shutil.ignore_patterns("catalog", "cache"))
+    (copy / "many_files" / "lists" / "many" / "2.js").unlink()
+    open_file(page, copy / "many.html")
+    page.click("button[data-show=list]")
+    page.click("button[data-page=last]")
+    page.wait_for_function("() => /could not be loaded/.test(document.querySelector('.pager-status').textContent)")
+    assert page.inner_text(".pager-status") == "Entries 2501\u20132550 of 2550 could not be loaded"
+    # The pages the other files hold still show.
+    page.fill("nav.pager input", "15")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-list-page='15']", state="attached")
+    assert page.inner_text("#list li .title >> nth=0") == "Photo 1401"
+    assert page.errors == [] and page.csp_violations == []
 
 
 def test_a_10000_photo_map_clusters_every_photo(page, big):

@@ -61,10 +61,16 @@ public struct MapData: Encodable, Sendable {
         }
     }
 
-    /// Where a pre-clustered page's tiles are, and which exist (pages above `SiteBuilder.clusterThreshold`).
+    /// Where a pre-clustered page's tiles and list files are, and which tiles exist (pages above
+    /// `SiteBuilder.clusterThreshold`).
     public struct ClusterIndex: Encodable, Sendable {
         /// The tiles' folder, relative to the page: `{folder}/{z}/{x}/{y}.js`.
         public var folder: String
+        /// The list files' folder, relative to the page: `{lists}/{n}.js` holds entries from `n × listChunk`
+        /// on (`PageEntries.chunkScript`); the page itself holds the first `listChunk`.
+        public var lists: String
+        /// How many entries each list file holds.
+        public var listChunk: Int
         /// The last zoom with its own tiles.
         public var maxZoom: Int
         /// The tiles that exist, "x/y" by zoom.

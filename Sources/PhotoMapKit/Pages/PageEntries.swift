@@ -11,6 +11,13 @@ struct PageEntries: Encodable {
         self.features = features
     }
 
+    /// A list file of a pre-clustered page (`MapData.ClusterIndex.lists`): `photomapList(n, columns)`, the
+    /// columns of the page's entries from `n × listChunk` on, links relative to the page that loads it.
+    /// A script, not JSON, so that a page opened from `file://` can load it.
+    static func chunkScript(_ number: Int, _ features: [MapData.Feature]) throws -> String {
+        "photomapList(\(number), \(try HTML.scriptJSON(PageEntries(features))));\n"
+    }
+
     func encode(to encoder: any Encoder) throws {
         enum Keys: String, CodingKey {
             case id, lat, lon, photos, kind, title, subtitle, thumbnail, link, owner, license, licenseURL, flickr

@@ -41,8 +41,10 @@ public struct SiteBuilder {
     /// Above this many located annotations a page is clustered ahead of time: markercluster copes with
     /// ~10,000–50,000 markers (its README), and tiles of pre-made clusters with any number.
     public var clusterThreshold = 20_000
-    /// How many entries a pre-clustered page lists (the map shows them all).
-    public static let listedOnClusteredPages = 1_000
+    /// How many entries a pre-clustered page holds, and each of its list files (`lists/{page}/{n}.js`)
+    /// after it: the pager loads a file when it reaches its entries. A multiple of
+    /// `PageRenderer.listPageSize`, so that a page of the list comes from one file.
+    public static let listChunk = 10 * PageRenderer.listPageSize
 
     /// Copies the assets (only what changed).
     public func writeAssets() throws(PageError) {
@@ -92,12 +94,23 @@ public struct SiteBuilder {
     /// before any page links to it); squares and medium images are placed from the store (already
     /// prefetched, ideally). Pages whose records, images and templates did not change are skipped
     /// unread: editing one photo's title rewrites its page and the lists that show it, nothing else.
+    /// A pre-clustered page's list files are pages of their own in that sense: each is made from its
+    /// entries, so an edited title rewrites the one file that lists it.
     public func writePhotosPage(at path: String, title: String, subtitle: String, photos: [AnnotatedPhoto],
                                 back: (path: String, label: String)?, defaultView: String) throws {
         let shared = sharedInputs()
         let listInputs = pageInputs(path, title: title, subtitle: subtitle, back: back, defaultView: defaultView,
                                     shared: shared)
-        for entry in photos {
+        let clustered = photos.lazy.filter { $0.annotation.coordinate != nil }.count > clusterThreshold
+        let lists = clustered ? folder("lists", of: path) : ""
+        // The list file n's inputs, for n from 1 (the page holds the entries of 0): its place, its page's.
+        let chunkInputs = stride(from: Self.listChunk, to: clustered ? photos.count : 0, by: Self.listChunk).map {
+            let inputs = pageInputs("\(lists)/\($0 / Self.listChunk).js", title: "", subtitle: "", back: nil,
+                                    defaultView: "", shared: shared)
+            inputs.add(path)
+            return inputs
+        }
+        for (index, entry) in photos.enumerated() {
             let photo = entry.record
             let digest = photo.inputDigest
             let square = try links.image(of: photo, size: .square)
@@ -115,19 +128,35 @@ public struct SiteBuilder {
             }
             listInputs.add(digest: digest)
             listInputs.add(square)
+            if clustered, index >= Self.listChunk {
+                let inputs = chunkInputs[index / Self.listChunk - 1]
+                inputs.add(digest: digest)
+                inputs.add(square)
+            }
+        }
+        for (offset, inputs) in chunkInputs.enumerated() {
+            let number = offset + 1, start = number * Self.listChunk
+            try writer.writePage("\(lists)/\(number).js", inputs: inputs) {
+                let entries = photos[start..<min(start + Self.listChunk, photos.count)]
+                return try PageEntries.chunkScript(number, try pages.features(of: Array(entries), on: path))
+            }
         }
         try writer.writePage(path, inputs: listInputs) {
             let features = try pages.features(of: photos, on: path)
-            let located = features.indices.filter { features[$0].geometry != nil }
-            guard located.count > clusterThreshold else {
+            guard clustered else {
                 return try pages.listPage(at: path, title: title, subtitle: subtitle, features: features, back: back,
                                           defaultView: defaultView)
             }
-            let clusters = try writeClusterTiles(features, located: located, page: path)
+            let clusters = try writeClusterTiles(features, page: path, lists: lists)
             return try pages.listPage(at: path, title: title, subtitle: subtitle,
-                                      features: Array(features.prefix(Self.listedOnClusteredPages)),
+                                      features: Array(features.prefix(Self.listChunk)),
                                       back: back, defaultView: defaultView, clusters: clusters)
         }
+    }
+
+    /// The folder of a pre-clustered page's files of `kind` ("clusters", "lists"): `{kind}/{page's name}`.
+    private func folder(_ kind: String, of page: String) -> String {
+        links.prefix + kind + "/" + URL(fileURLWithPath: page).deletingPathExtension().lastPathComponent
     }
 
     /// The digest of what every page of the site shares: templates, assets, credits, image mirror, clustering.
@@ -137,7 +166,7 @@ public struct SiteBuilder {
         inputs.add(catalogMirror?.base)
         for line in pages.credits.lines { inputs.add(line) }
         inputs.add(clusterThreshold)
-        inputs.add(Self.listedOnClusteredPages)
+        inputs.add(Self.listChunk)
         return inputs.finishDigest()
     }
 
@@ -153,12 +182,13 @@ public struct SiteBuilder {
     }
 
     /// Writes the page's pre-made clusters as `clusters/{page}/{z}/{x}/{y}.js` files, each calling
-    /// `photomapTile(z, x, y, [[lat, lon, count, properties or null], …])`.
-    private func writeClusterTiles(_ features: [MapData.Feature], located: [Int],
-                                   page: String) throws -> MapData.ClusterIndex {
-        let folder = links.prefix + "clusters/" + URL(fileURLWithPath: page).deletingPathExtension().lastPathComponent
+    /// `photomapTile(z, x, y, [[lat, lon, count, properties or null], …])`; the index names them and the
+    /// page's list files in `lists`.
+    private func writeClusterTiles(_ features: [MapData.Feature], page: String,
+                                   lists: String) throws -> MapData.ClusterIndex {
+        let folder = self.folder("clusters", of: page)
         let clusterer = GridClusterer()
-        let points = located.compactMap { index in
+        let points = features.indices.compactMap { index in
             features[index].geometry.flatMap { Coordinate(latitude: $0.coordinates[1],
                                                           longitude: $0.coordinates[0]) }.map { (index, $0) }
         }
@@ -176,8 +206,9 @@ public struct SiteBuilder {
             }
         }
         let latitudes = points.map(\.1.latitude), longitudes = points.map(\.1.longitude)
-        return MapData.ClusterIndex(folder: SiteWriter.link(from: page, to: folder), maxZoom: clusterer.maximumZoom,
-                                    tiles: tiles,
+        return MapData.ClusterIndex(folder: SiteWriter.link(from: page, to: folder),
+                                    lists: SiteWriter.link(from: page, to: lists), listChunk: Self.listChunk,
+                                    maxZoom: clusterer.maximumZoom, tiles: tiles,
                                     bounds: [[latitudes.min() ?? 0, longitudes.min() ?? 0],
                                              [latitudes.max() ?? 0, longitudes.max() ?? 0]],
                                     total: features.count)

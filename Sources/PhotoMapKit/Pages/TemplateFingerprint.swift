@@ -1,5 +1,6 @@
 /// The version of how pages are rendered: the digest of sample pages that use every part of the
-/// templates (each kind of feature, every detail of a photo, clusters, a back link, credits, a tile).
+/// templates (each kind of feature, every detail of a photo, clusters, a back link, credits, a tile,
+/// a list file).
 /// A photomap whose templates render differently has another fingerprint, and an export then makes
 /// every page again instead of trusting pages an older template made.
 enum TemplateFingerprint {
@@ -25,7 +26,8 @@ enum TemplateFingerprint {
                                                       link: "../photos/2.html"),
                                       MapData.Feature(adapter.annotation(for: place), thumbnail: nil, link: "P.html")],
                            placeholder: "../assets/placeholder.svg")
-        data.clusters = MapData.ClusterIndex(folder: "../clusters/P", maxZoom: 3, tiles: ["1": ["0/0"]],
+        data.clusters = MapData.ClusterIndex(folder: "../clusters/P", lists: "../lists/P", listChunk: 2, maxZoom: 3,
+                                             tiles: ["1": ["0/0"]],
                                              bounds: [[1, 2], [3, 4]], total: 9)
         data.focus = [48.85, 2.35]
         let links = PageRenderer.Links(assets: "../assets", back: ("../index.html", "Top places"))
@@ -39,6 +41,7 @@ enum TemplateFingerprint {
             try? TileItem.script(zoom: 1, tile: "0/1",
                                  [TileItem(latitude: 1.25, longitude: 2.5, count: 3,
                                            properties: data.features[0].properties)]),
+            try? PageEntries.chunkScript(1, [data.features[2]]),
         ]
         return SHA256.hex(samples.map { $0 ?? "" }.joined(separator: "\u{0}"))
     }()

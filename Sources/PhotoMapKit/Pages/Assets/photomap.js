@@ -9,29 +9,86 @@
   var body = document.body;
   var map = null;
   var entries = data.entries;
-  var total = entries.id.length;
+  /* A pre-clustered page (data.clusters) holds its first `listChunk` entries; the others are in list
+     files beside it, `{lists}/{n}.js` with entries from n × listChunk on, loaded when the list
+     reaches them. */
+  var lists = data.clusters && data.clusters.lists ? data.clusters : null;
+  var total = lists ? lists.total : entries.id.length;
+  var chunkSize = lists ? lists.listChunk : Math.max(total, 1);
+  var TEXT_FIELDS = ['kind', 'title', 'subtitle', 'thumbnail', 'link', 'owner', 'license', 'licenseURL', 'flickr'];
 
   /* A text column (PageEntries.swift): null, a shared value (its NUL standing for the entry's id),
      or the entry's own text between the column's prefix and suffix. */
-  function column(spec) {
+  function column(spec, ids) {
     return function (i) {
       var row = spec ? spec.rows[i] : null;
       if (row === null || row === undefined) return null;
-      if (typeof row === 'number') return spec.table[row].split('\u0000').join(entries.id[i]);
+      if (typeof row === 'number') return spec.table[row].split('\u0000').join(ids[i]);
       return spec.prefix + row + spec.suffix;
     };
   }
-  var fields = {};
-  ['kind', 'title', 'subtitle', 'thumbnail', 'link', 'owner', 'license', 'licenseURL', 'flickr'].forEach(function (name) {
-    fields[name] = column(entries[name]);
-  });
 
-  /* Entry i's properties, as a callout or list item wants them. */
+  /* Entries' columns (the page's, or a list file's) with a reader for each text field. */
+  function chunk(columns) {
+    var fields = {};
+    TEXT_FIELDS.forEach(function (name) { fields[name] = column(columns[name], columns.id); });
+    return { columns: columns, fields: fields };
+  }
+  var chunks = [chunk(entries)];
+
+  /* Entry i's properties, as a callout or list item wants them (its list file loaded). */
   function entry(i) {
-    var properties = { id: entries.id[i], count: entries.photos ? entries.photos[i] : null, located: entries.lat[i] !== null };
-    Object.keys(fields).forEach(function (name) { properties[name] = fields[name](i); });
+    var part = chunks[Math.floor(i / chunkSize)], k = i % chunkSize, columns = part.columns;
+    var properties = {
+      id: columns.id[k], count: columns.photos ? columns.photos[k] : null, located: columns.lat[k] !== null
+    };
+    TEXT_FIELDS.forEach(function (name) { properties[name] = part.fields[name](k); });
     return properties;
   }
+
+  /* Calls done(true) once entries from..to-1 are at hand, loading the list files that hold them as
+     scripts (file:// pages cannot fetch); done(false) if one of them cannot be loaded. */
+  var waiting = [], loading = {};
+  function withEntries(from, to, done) {
+    var missing = [];
+    for (var n = Math.floor(from / chunkSize); n <= Math.floor((to - 1) / chunkSize); n++) {
+      if (!chunks[n]) missing.push(n);
+    }
+    if (!missing.length) return done(true);
+    waiting.push({ missing: missing, done: done });
+    missing.forEach(function (n) {
+      if (loading[n]) return;
+      var script = loading[n] = document.createElement('script');
+      // Loaded (it has run by then) or not found: either way, a file that gave no entries failed.
+      function finished() {
+        delete loading[n];
+        if (!chunks[n]) { script.remove(); settle(n); }
+      }
+      script.addEventListener('load', finished);
+      script.addEventListener('error', finished);
+      script.src = lists.lists + '/' + n + '.js';
+      document.body.appendChild(script);
+    });
+  }
+
+  /* Waiters for list file n: those with all their files done, and all of them when n failed. */
+  function settle(failed) {
+    waiting = waiting.filter(function (waiter) {
+      var broken = waiter.missing.indexOf(failed) >= 0;
+      if (!broken && !waiter.missing.every(function (n) { return chunks[n]; })) return true;
+      waiter.done(!broken);
+      return false;
+    });
+  }
+
+  /* A list file: list file n's columns, kept only when they are what the page expects there. */
+  window.photomapList = function (n, columns) {
+    var expected = Math.min(chunkSize, total - n * chunkSize);
+    if (!lists || chunks[n] || n !== Math.floor(n) || n < 1 || expected < 1) return;
+    if (!columns || !columns.id || columns.id.length !== expected) return;
+    chunks[n] = chunk(columns);
+    settle(null);
+  };
 
   function safeLink(link) {
     if (typeof link !== 'string') return null;
@@ -413,8 +470,9 @@
   }
 
   /* The list shows `data.listPage` entries at a time: the page holds the first ones as HTML, the
-     others are made from the data when their page is shown. The pager's buttons and page number
-     are ordinary controls (Tab, Enter); "#list-N" in the address keeps the page across visits. */
+     others are made from the data (or a list file's) when their page is shown. The pager's buttons
+     and page number are ordinary controls (Tab, Enter); "#list-N" in the address keeps the page
+     across visits. */
   var listPage = 0, listPages = 1;
 
   function listHash() { return listPage ? '#list-' + (listPage + 1) : '#list'; }
@@ -448,27 +506,37 @@
     number.addEventListener('change', function () { show(Number(number.value) - 1); });
     list.parentNode.insertBefore(nav, list.nextSibling);
 
-    /* Shows a page of entries. On opening, the first page's, already in the page, are kept as
-       they are, and the address is left alone. */
+    /* Shows a page of entries, once their list file is loaded (at once for the page's own). On
+       opening, the first page's, already in the page, are kept as they are, and the address is
+       left alone. */
     function show(page, opening) {
-      listPage = Math.max(0, Math.min(isFinite(page) ? Math.floor(page) : 0, listPages - 1));
+      var shown = listPage = Math.max(0, Math.min(isFinite(page) ? Math.floor(page) : 0, listPages - 1));
       var from = listPage * size, to = Math.min(total, from + size);
-      if (!opening || listPage) {
-        var items = document.createDocumentFragment();
-        for (var i = from; i < to; i++) items.appendChild(listItem(i));
-        list.textContent = '';
-        list.appendChild(items);
-      }
+      var range = (from + 1) + '\u2013' + to + ' of ' + total;
       number.value = listPage + 1;
       first.disabled = previous.disabled = listPage === 0;
       next.disabled = last.disabled = listPage === listPages - 1;
-      status.textContent = 'Entries ' + (from + 1) + '\u2013' + to + ' of ' + total;
-      document.getElementById('list').scrollTop = 0;
       if (!opening) history.replaceState(null, '', listHash());
-      body.setAttribute('data-list-page', String(listPage + 1));
+      status.textContent = 'Loading entries ' + range + '\u2026';
+      withEntries(from, to, function (loaded) {
+        if (shown !== listPage) return;  // another page was asked for meanwhile
+        if (!loaded) {
+          status.textContent = 'Entries ' + range + ' could not be loaded';
+          return;
+        }
+        if (!opening || listPage) {
+          var items = document.createDocumentFragment();
+          for (var i = from; i < to; i++) items.appendChild(listItem(i));
+          list.textContent = '';
+          list.appendChild(items);
+        }
+        status.textContent = 'Entries ' + range;
+        document.getElementById('list').scrollTop = 0;
+        body.setAttribute('data-list-page', String(listPage + 1));
+        if (opening) ready('list', total);
+      });
     }
     show(initial, true);
-    ready('list', total);
   }
 
   function setView(view) {
