@@ -61,7 +61,8 @@ measure() {
     end=$(date +%s.%N)
     rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$results/time.txt")
     cpu=$(awk -F': ' '/(User|System) time \(seconds\)/ { sum += $2 } END { print sum }' "$results/time.txt")
-    awk -v a="$start" -v b="$end" -v r="$rss" -v c="$cpu" 'BEGIN { printf "%.4f %d %.2f\n", b - a, r, c }' >> "$results/$name"
+    awk -v a="$start" -v b="$end" -v r="$rss" -v c="$cpu" 'BEGIN { printf "%.4f %d %.2f\n", b - a, r, c }' \
+        >> "$results/$name"
 }
 # median RESULTS NAME COLUMN: the median of a column (the lower one for an even count).
 median() {

@@ -289,7 +289,8 @@ struct ThumbnailCacheTests {
         let first = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin(retryPolicy: .never))
         var files: [URL] = []
         for index in 10..<13 {
-            files.append(try await first.result(for: photo("\(index)", square: images.url("/ok/square-\(index).png"))).get())
+            let square = photo("\(index)", square: images.url("/ok/square-\(index).png"))
+            files.append(try await first.result(for: square).get())
         }
         first.flush()
         let modified = { (file: URL) throws -> Date in

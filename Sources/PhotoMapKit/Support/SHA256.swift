@@ -39,9 +39,11 @@ public enum SHA256 {
     }
 
     /// Writes the digest of `bytes` into `output` (32 bytes).
-    private static func hash<Bytes: Collection>(_ bytes: Bytes,
-                                                into output: UnsafeMutableBufferPointer<UInt8>) where Bytes.Element == UInt8 {
-        let hash = { (buffer: UnsafeRawBufferPointer) in photomap_sha256(buffer.baseAddress, buffer.count, output.baseAddress) }
+    private static func hash<Bytes: Collection>(_ bytes: Bytes, into output: UnsafeMutableBufferPointer<UInt8>)
+    where Bytes.Element == UInt8 {
+        let hash = { (buffer: UnsafeRawBufferPointer) in
+            photomap_sha256(buffer.baseAddress, buffer.count, output.baseAddress)
+        }
         if bytes.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0)) }) == nil {
             Array(bytes).withUnsafeBytes(hash)
         }
