@@ -12,8 +12,8 @@ import Synchronization
 /// never waits for SQLite or for an eviction. A crash can lose the last batch: files then sit on disk unrecorded. So a
 /// process holds a marker file (`.sessions/…`, under `flock`) while it has stores not yet written;
 /// the next process to open the journal finds a dead process's marker and reconciles the journal
-/// with the disk in the background. A hit on an unrecorded file records it too, and `cache verify`
-/// reconciles everything.
+/// with the disk in the background. A hit on an unrecorded file records it too (once no run has noted
+/// a use of it for a minute: see `noteUsed`), and `cache verify` reconciles everything.
 final class CacheJournal: @unchecked Sendable {
     /// The folder's totals, as recorded.
     struct Totals: Equatable {
