@@ -47,9 +47,10 @@ new_work() {
     chmod 755 "${!1}"
 }
 
-# measure RESULTS NAME COMMAND...: appends "wall_seconds peak_rss_kb" to RESULTS/NAME; output discarded.
+# measure RESULTS NAME COMMAND...: appends "wall_seconds peak_rss_kb cpu_seconds" (user + system) to
+# RESULTS/NAME; output discarded.
 measure() {
-    local results=$1 name=$2 start end rss
+    local results=$1 name=$2 start end rss cpu
     shift 2
     start=$(date +%s.%N)
     if ! /usr/bin/time -v -o "$results/time.txt" "$@" > /dev/null 2> "$results/last.err"; then
@@ -59,15 +60,17 @@ measure() {
     fi
     end=$(date +%s.%N)
     rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$results/time.txt")
-    awk -v a="$start" -v b="$end" -v r="$rss" 'BEGIN { printf "%.4f %d\n", b - a, r }' >> "$results/$name"
+    cpu=$(awk -F': ' '/(User|System) time \(seconds\)/ { sum += $2 } END { print sum }' "$results/time.txt")
+    awk -v a="$start" -v b="$end" -v r="$rss" -v c="$cpu" 'BEGIN { printf "%.4f %d %.2f\n", b - a, r, c }' \
+        >> "$results/$name"
 }
 # median RESULTS NAME COLUMN: the median of a column (the lower one for an even count).
 median() {
     awk -v c="$3" '{ print $c }' "$1/$2" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
-row() { # row RESULTS LABEL NAME [NOTE]: median wall seconds and peak RSS in MB
-    printf '  %-34s %7.3f %9.1f%s\n' "$2" "$(median "$1" "$3" 1)" "$(awk -v k="$(median "$1" "$3" 2)" 'BEGIN { print k / 1024 }')" \
-        "${4:+   $4}"
+row() { # row RESULTS LABEL NAME [NOTE]: median wall seconds, peak RSS in MB and CPU seconds (user + system)
+    printf '  %-34s %7.3f %9.1f %7.2f%s\n' "$2" "$(median "$1" "$3" 1)" \
+        "$(awk -v k="$(median "$1" "$3" 2)" 'BEGIN { print k / 1024 }')" "$(median "$1" "$3" 3)" "${4:+   $4}"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 count_files() { find "$1" -type f ! -name '.*' 2> /dev/null | wc -l; }
@@ -161,14 +164,16 @@ nginx_part() { # nginx_part LOCATION
     warm=$(median "$results" warm 1)
     listing=$(median "$results" listing 1)
     echo "nginx over HTTP/1.1 on 127.0.0.1, $N squares, $PARALLEL connections, work folder in $1 (median of $RUNS)"
-    printf '  %-34s %7s %9s\n' "" "wall s" "peak MB"
+    printf '  %-34s %7s %9s %7s\n' "" "wall s" "peak MB" "CPU s"
     row "$results" "curl --parallel-max $PARALLEL" curl
     row "$results" "photomap cold (--connections $PARALLEL)" cold "$(ratio "$cold" "$curl_cold")x curl (target <= 1.0x)"
     row "$results" "photomap warm (all hits)" warm
     row "$results" "photomap listing only" listing
-    awk -v c="$cold" -v w="$warm" -v l="$listing" 'BEGIN {
+    awk -v c="$cold" -v w="$warm" -v l="$listing" -v cc="$(median "$results" cold 3)" \
+        -v wc="$(median "$results" warm 3)" -v lc="$(median "$results" listing 3)" 'BEGIN {
         printf "  the cache alone (minus the listing): cold %.3f s, warm %.3f s = %.1f%% of cold (target < 5%%)\n",
-            c - l, w - l, 100 * (w - l) / c }'
+            c - l, w - l, 100 * (w - l) / c
+        printf "  its CPU (user + system, minus the listing\x27s): cold %.2f s, warm %.2f s\n", cc - lc, wc - lc }'
     PIDS=()
     kill -QUIT "$(cat "$work/nginx.pid")" 2> /dev/null || true
 }
@@ -230,7 +235,7 @@ latency_part() {
     h2=$(median "$results" h2-photomap 1)
     h1=$(median "$results" h1-photomap 1)
     echo "every answer after $DELAY_MS ms, TLS with a test CA, $N_LATENCY squares (median of $RUNS)"
-    printf '  %-34s %7s %9s\n' "" "wall s" "peak MB"
+    printf '  %-34s %7s %9s %7s\n' "" "wall s" "peak MB" "CPU s"
     row "$results" "curl --http2, $STREAMS streams" h2-curl
     row "$results" "photomap over HTTP/2" h2-photomap "$(ratio "$h2" "$(median "$results" h2-curl 1)")x curl (target <= 1.2x)"
     row "$results" "curl --http1.1, $STREAMS connections" h1-curl

@@ -184,10 +184,10 @@ struct SiteManifestTests {
         let folder = try TemporaryFolder()
         let store = DiskStore(root: folder.url.appendingPathComponent("thumbs"))
         let entry = store.file(for: "https://example.com/1_s.jpg")
-        try store.write(Data("old image".utf8), to: entry)
+        try store.write(Data("old image".utf8), toPath: entry.path)
         let site = folder.url.appendingPathComponent("site.png")
         #expect(link(entry.path, site.path) == 0)
-        try store.write(Data("new image".utf8), to: entry)
+        try store.write(Data("new image".utf8), toPath: entry.path)
         #expect(try Data(contentsOf: site) == Data("old image".utf8))
         #expect(try Data(contentsOf: entry) == Data("new image".utf8))
     }

@@ -284,6 +284,37 @@ struct ThumbnailCacheTests {
         #expect(!remaining.contains(files[2].lastPathComponent))
     }
 
+    @Test("a use an earlier run noted within the minute stands; an older one is noted again, with the entry's time")
+    func usesNotedOncePerMinute() async throws {
+        let first = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin(retryPolicy: .never))
+        var files: [URL] = []
+        for index in 10..<13 {
+            let square = photo("\(index)", square: images.url("/ok/square-\(index).png"))
+            files.append(try await first.result(for: square).get())
+        }
+        first.flush()
+        let modified = { (file: URL) throws -> Date in
+            try #require(FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date)
+        }
+        // Given: 10's use was last noted two minutes ago, 11's and 12's when they were stored.
+        let longAgo = Date().addingTimeInterval(-120)
+        try FileManager.default.setAttributes([.modificationDate: longAgo], ofItemAtPath: files[0].path)
+        let storedAt = try modified(files[1])
+        // When: another run uses 10 and 11.
+        let second = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin(retryPolicy: .never))
+        for index in 10..<12 {
+            _ = try await second.result(for: photo("\(index)", square: images.url("/ok/square-\(index).png"))).get()
+        }
+        second.flush()
+        // Then: 10's use is noted (and its time set), 11's is not: 11 is now the least recently used.
+        #expect(try modified(files[0]).timeIntervalSince(longAgo) > 60)
+        #expect(try modified(files[1]) == storedAt)
+        let total = second.statistics().bytes
+        second.prune(downTo: total - 1)
+        let remaining = Set(second.store.entries().map(\.url.lastPathComponent))
+        #expect(remaining == [files[0].lastPathComponent, files[2].lastPathComponent])
+    }
+
     @Test("prune and clear empty the cache as asked")
     func pruneAndClear() async throws {
         for index in 20..<24 { _ = try await square(cache, photo("\(index)", square: images.url("/ok/square-\(index).png"))).get() }

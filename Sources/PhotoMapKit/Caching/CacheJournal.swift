@@ -12,8 +12,8 @@ import Synchronization
 /// never waits for SQLite or for an eviction. A crash can lose the last batch: files then sit on disk unrecorded. So a
 /// process holds a marker file (`.sessions/…`, under `flock`) while it has stores not yet written;
 /// the next process to open the journal finds a dead process's marker and reconciles the journal
-/// with the disk in the background. A hit on an unrecorded file records it too, and `cache verify`
-/// reconciles everything.
+/// with the disk in the background. A hit on an unrecorded file records it too (once no run has noted
+/// a use of it for a minute: see `noteUsed`), and `cache verify` reconciles everything.
 final class CacheJournal: @unchecked Sendable {
     /// The folder's totals, as recorded.
     struct Totals: Equatable {
@@ -40,6 +40,8 @@ final class CacheJournal: @unchecked Sendable {
 
     /// How long a noted use stands for later uses of the same entry.
     static let useResolution: TimeInterval = 60
+    /// When this journal was made: an entry changed before was last stored or noted by an earlier run.
+    private let started = Date().timeIntervalSince1970
 
     /// How long notes wait before they are written together.
     static let flushInterval: TimeInterval = 0.05
@@ -84,9 +86,15 @@ final class CacheJournal: @unchecked Sendable {
         }
     }
 
-    /// An entry of `bytes` was used (a hit).
-    func noteUsed(_ name: String, bytes: Int) {
+    /// An entry of `bytes` was used (a hit). `lastNoted` is the entry's modification time, which a store
+    /// sets and so does each noted use (the caller, when this returns true): a use an earlier run noted
+    /// within `useResolution` stands, and a run of hits right after another writes no uses at all. This
+    /// run's own uses go by `usedRecently`, so the order of what one run stores and uses stays exact.
+    @discardableResult
+    func noteUsed(_ name: String, bytes: Int, lastNoted: Double? = nil) -> Bool {
         let now = Date().timeIntervalSince1970
+        // File times come from the kernel's coarse clock, up to a tick behind: a margin keeps this run's own.
+        if let lastNoted, lastNoted < started - 0.02, now - lastNoted < Self.useResolution { return false }
         let due = batch.withLock { batch in
             if now - batch.usedSince > Self.useResolution {
                 batch.usedRecently.removeAll(keepingCapacity: true)
@@ -95,6 +103,7 @@ final class CacheJournal: @unchecked Sendable {
             return batch.usedRecently.insert(name).inserted
         }
         if due { note { $0.used[name] = (bytes, now) } }
+        return due
     }
 
     /// Adds to the hits, misses, downloads and failures.

@@ -35,6 +35,15 @@ final class DiskStore: Sendable {
         file(named: SHA256.hex(key))
     }
 
+    /// One entry opened by the cheap check.
+    struct OpenedImage {
+        let file: OpenFile
+        let bytes: Int
+        let format: ImageDecoder.Format
+        /// Its modification time (seconds since 1970): when it was stored, or when a run last noted its use.
+        let modified: Double
+    }
+
     /// The entry's file for its name (the hash).
     func file(named name: String) -> URL {
         URL(fileURLWithPath: path(named: name), isDirectory: false)
@@ -46,17 +55,13 @@ final class DiskStore: Sendable {
         "\(rootPath)/\(name.prefix(Self.shardDigits))/\(name)"
     }
 
-    /// The size and format of `file` when it holds a whole image by its first and last bytes (a PNG
-    /// signature and IEND chunk, or a JPEG's SOI and EOI markers), else nil. This is the cheap check
-    /// made on every hit, and it catches the usual damage (truncation); a full decode happens before
-    /// storing and in `cache verify`.
-    func wholeImage(_ file: URL) -> (bytes: Int, format: ImageDecoder.Format)? {
-        openWholeImage(atPath: file.path).map { ($0.bytes, $0.format) }
-    }
-
-    /// The entry at `path` opened for reading when it holds a whole image (the same cheap check).
-    func openWholeImage(atPath path: String) -> (file: OpenFile, bytes: Int, format: ImageDecoder.Format)? {
-        guard let (file, size) = OpenFile.reading(path), size >= 20 else { return nil }
+    /// The entry at `path` opened for reading when it holds a whole image by its first and last bytes
+    /// (a PNG signature and IEND chunk, or a JPEG's SOI and EOI markers), else nil. This is the cheap
+    /// check made on every hit, and it catches the usual damage (truncation); a full decode happens
+    /// before storing and in `cache verify`.
+    func openWholeImage(atPath path: String) -> OpenedImage? {
+        guard let (file, status) = OpenFile.opened(path), status.st_size >= 20 else { return nil }
+        let size = Int(status.st_size)
         // A square (a few KB) is read in one call; a larger file by its first and last bytes.
         let format = withUnsafeTemporaryAllocation(of: UInt8.self,
                                                    capacity: Self.wholeReadBytes) { buffer -> ImageDecoder.Format? in
@@ -71,7 +76,10 @@ final class DiskStore: Sendable {
             }
             return Self.wholeFormat(head: buffer[0..<8], tail: buffer[8..<20])
         }
-        return format.map { (file, size, $0) }
+        return format.map {
+            OpenedImage(file: file, bytes: size, format: $0,
+                        modified: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
+        }
     }
 
     /// Files up to this size are read whole by the cheap check: one system call instead of two.
@@ -82,10 +90,10 @@ final class DiskStore: Sendable {
         ImageDecoder.isWhole(head: head, tail: tail) ? ImageDecoder.format(of: head) : nil
     }
 
-    /// Writes `data` as the entry `file`, whole or not at all (`AtomicFile`).
-    func write(_ data: Data, to file: URL) throws(ThumbnailError) {
-        let path = file.path
-        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+    /// Writes `data` as the entry at `path`, whole or not at all (`AtomicFile`).
+    func write(_ data: Data, toPath path: String) throws(ThumbnailError) {
+        // Looked for in the UTF-8 bytes: a search by Character costs as much as the write's other work.
+        let folder = String(path[..<(path.utf8.lastIndex(of: UInt8(ascii: "/")) ?? path.endIndex)])
         try createFolder(folder)
         do {
             try AtomicFile.write(data, toPath: path)
@@ -198,12 +206,22 @@ public final class OpenFile: Sendable {
 
     /// Opens the file at `path` for reading, with its size in bytes; nil when it cannot be.
     static func reading(_ path: String) -> (file: OpenFile, bytes: Int)? {
+        opened(path).map { ($0.file, Int($0.status.st_size)) }
+    }
+
+    /// Opens the file at `path` for reading, with its status; nil when it cannot be.
+    static func opened(_ path: String) -> (file: OpenFile, status: stat)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         let file = OpenFile(descriptor)
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return nil }
-        return (file, Int(status.st_size))
+        return (file, status)
+    }
+
+    /// Sets its modification (and access) time to now; a file this process may not change keeps its own.
+    func touch() {
+        _ = futimens(descriptor, nil)
     }
 
     deinit {

@@ -38,7 +38,7 @@ final class PrefetchTally: Sendable {
     }
 
     /// Records one answer; returns the progress, whether it was the last, and whether progress is due.
-    func record(_ result: Result<URL, ThumbnailError>,
+    func record(_ result: Result<String, ThumbnailError>,
                 photoID: String) -> (PrefetchProgress, finished: Bool, due: Bool) {
         counts.withLock { counts in
             counts.done += 1

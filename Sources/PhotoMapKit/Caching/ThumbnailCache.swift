@@ -81,7 +81,8 @@ public final class ThumbnailCache: Sendable {
                        completion: @escaping @Sendable (Result<URL, ThumbnailError>) -> Void) -> ThumbnailRequest {
         let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost)
         let request = ThumbnailRequest(cache: self, key: source?.key)
-        let waiter = Waiter(queue: queue, completion: completion)
+        // Paths become URLs only here: a prefetch needs none.
+        let waiter = Waiter(queue: queue) { completion($0.map { URL(fileURLWithPath: $0, isDirectory: false) }) }
         guard let source else {
             deliver(.failure(.noImage(photoID: photo.id)), to: waiter)
             return request
@@ -109,7 +110,7 @@ public final class ThumbnailCache: Sendable {
     /// Copying what a prefetch fetched counts no second hit.
     public func cachedFile(for photo: Photo, size: PhotoSize = .square) -> URL? {
         guard let (name, image) = lookUp(photo, size: size) else { return nil }
-        journal.noteUsed(name, bytes: image.bytes)
+        noteUse(name, of: image)
         return store.file(named: name)
     }
 
@@ -123,7 +124,7 @@ public final class ThumbnailCache: Sendable {
     /// The same, for a request that counted as a miss already (the image was just fetched for it).
     func openCachedImage(for photo: Photo, size: PhotoSize, countingHit: Bool) -> CachedImage? {
         guard let (name, image) = lookUp(photo, size: size) else { return nil }
-        journal.noteUsed(name, bytes: image.bytes)
+        noteUse(name, of: image)
         if countingHit { journal.noteCounters(Counters(hits: 1)) }
         return CachedImage(name: name, file: image.file, bytes: image.bytes, format: image.format)
     }
@@ -137,8 +138,7 @@ public final class ThumbnailCache: Sendable {
         return SHA256.hex(source.key)
     }
 
-    private func lookUp(_ photo: Photo,
-                        size: PhotoSize) -> (String, (file: OpenFile, bytes: Int, format: ImageDecoder.Format))? {
+    private func lookUp(_ photo: Photo, size: PhotoSize) -> (String, DiskStore.OpenedImage)? {
         guard let name = entryName(for: photo, size: size) else { return nil }
         return store.openWholeImage(atPath: store.path(named: name)).map { (name, $0) }
     }
@@ -178,41 +178,48 @@ public final class ThumbnailCache: Sendable {
             return deliver(.failure(.unsupportedURL(HTTPError.redacted(source.url))), to: waiter)
         }
         let key = source.key
-        let file = store.file(for: key)
-        if let image = store.wholeImage(file) {
-            return hit(source, file: file, bytes: image.bytes, id: id, waiter: waiter)
+        let name = SHA256.hex(key)
+        let path = store.path(named: name)
+        if let image = store.openWholeImage(atPath: path) {
+            noteUse(name, of: image)
+            return hit(source, path: path, id: id, waiter: waiter)
         }
         let starts = state.withLock { state in
             if state.inFlight[key] != nil {
                 state.inFlight[key]?.waiters[id] = waiter
                 return false
             }
-            state.inFlight[key] = Download(source: source, file: file, waiters: [id: waiter])
+            state.inFlight[key] = Download(source: source, name: name, path: path, waiters: [id: waiter])
             state.queued.append(key)
             return true
         }
         if starts { startQueuedDownloads() }
     }
 
-    private func hit(_ source: ThumbnailSource, file: URL, bytes: Int, id: Int, waiter: Waiter) {
-        journal.noteUsed(file.lastPathComponent, bytes: bytes)
+    /// Notes a hit's use for the LRU order; a use noted also sets the entry's modification time, which
+    /// tells later runs (of any process) that it is known to the minute.
+    private func noteUse(_ name: String, of image: DiskStore.OpenedImage) {
+        if journal.noteUsed(name, bytes: image.bytes, lastNoted: image.modified) { image.file.touch() }
+    }
+
+    private func hit(_ source: ThumbnailSource, path: String, id: Int, waiter: Waiter) {
         guard waiter.verifiesHits else {
             journal.noteCounters(Counters(hits: 1))
-            return deliver(.success(file), to: waiter)
+            return deliver(.success(path), to: waiter)
         }
         // A file damaged in the middle passes the cheap check: callers that will use the image get a
         // full decode, on the pool; a file that fails it is a miss, removed and fetched again.
         state.withLock { $0.verifying[id] = waiter }
         pool.submit { [self] in
-            let whole = (try? Data(contentsOf: file)).flatMap({ try? ImageDecoder.check($0) }) != nil
+            let whole = FileManager.default.contents(atPath: path).flatMap({ try? ImageDecoder.check($0) }) != nil
             // Cancelled meanwhile: the cancel has answered it.
             guard let waiter = state.withLock({ $0.verifying.removeValue(forKey: id) }) else { return }
             guard whole else {
-                unlink(file.path)
+                unlink(path)
                 return request(source, id: id, waiter: waiter)
             }
             journal.noteCounters(Counters(hits: 1))
-            deliver(.success(file), to: waiter)
+            deliver(.success(path), to: waiter)
         }
     }
 
@@ -245,7 +252,7 @@ public final class ThumbnailCache: Sendable {
     /// pool: settling starts the next download, which must not recurse through this call.
     private func begin(_ key: String, _ download: Download, waitingSince: DispatchTime = .now(),
                        pause: Double = 0.001) {
-        let name = download.file.lastPathComponent
+        let name = download.name
         let locks: EntryLocks, attempt: EntryLocks.Attempt
         do {
             locks = try entryLocks()
@@ -261,9 +268,9 @@ public final class ThumbnailCache: Sendable {
         }
         // Past its patience, a download goes ahead without the lock: at worst the image comes twice.
         let locked = attempt == .acquired
-        if let image = store.wholeImage(download.file) {
+        if let bytes = store.openWholeImage(atPath: download.path)?.bytes {
             if locked { locks.unlock(name) }
-            return pool.submit { [self] in finish(key, .storedByAnotherProcess(bytes: image.bytes)) }
+            return pool.submit { [self] in finish(key, .storedByAnotherProcess(bytes: bytes)) }
         }
         origin.fetch(download.source.url) { [self] result in
             pool.submit { [self] in
@@ -278,7 +285,7 @@ public final class ThumbnailCache: Sendable {
     private func store(_ result: Result<Data, ThumbnailError>, as download: Download) -> DownloadOutcome {
         do throws(ThumbnailError) {
             let bytes = try Self.checked(try result.get(), source: download.source)
-            try store.write(bytes, to: download.file)
+            try store.write(bytes, toPath: download.path)
             return .stored(bytes: bytes.count)
         } catch {
             return .failed(error)
@@ -293,22 +300,22 @@ public final class ThumbnailCache: Sendable {
         }
         switch outcome {
         case let .stored(bytes):
-            download.map { journal.noteStored($0.file.lastPathComponent, bytes: bytes) }
+            download.map { journal.noteStored($0.name, bytes: bytes) }
             journal.noteCounters(Counters(misses: 1, downloads: 1))
         case let .storedByAnotherProcess(bytes):
-            download.map { journal.noteUsed($0.file.lastPathComponent, bytes: bytes) }
+            download.map { journal.noteUsed($0.name, bytes: bytes) }
             journal.noteCounters(Counters(hits: 1))
         case .failed:
             journal.noteCounters(Counters(misses: 1, failures: 1))
         }
         if let download {
-            let result: Result<URL, ThumbnailError> = outcome.error.map { .failure($0) } ?? .success(download.file)
+            let result: Result<String, ThumbnailError> = outcome.error.map { .failure($0) } ?? .success(download.path)
             for waiter in download.waiters.values { deliver(result, to: waiter) }
         }
         startQueuedDownloads()
     }
 
-    private func deliver(_ result: Result<URL, ThumbnailError>, to waiter: Waiter) {
+    private func deliver(_ result: Result<String, ThumbnailError>, to waiter: Waiter) {
         guard let queue = waiter.queue else { return waiter.completion(result) }
         queue.async { waiter.completion(result) }
     }
@@ -372,20 +379,22 @@ public final class ThumbnailRequest: Sendable {
     public func cancel() { cache.cancel(self) }
 }
 
-/// A requester waiting for an image: where and what to call back. Without a queue the callback
-/// runs on whichever thread settles the request, so it must be quick (the prefetch tally).
+/// A requester waiting for an image: where and what to call back with the entry's path. Without a queue
+/// the callback runs on whichever thread settles the request, so it must be quick (the prefetch tally).
 /// Requesters that will use the image have hits fully decoded; a prefetch, which only makes sure the
 /// files are there, does not.
 private struct Waiter: Sendable {
     let queue: DispatchQueue?
     var verifiesHits = true
-    let completion: @Sendable (Result<URL, ThumbnailError>) -> Void
+    let completion: @Sendable (Result<String, ThumbnailError>) -> Void
 }
 
 /// One image being fetched, and everyone waiting for it.
 private struct Download: Sendable {
     let source: ThumbnailSource
-    let file: URL
+    /// The entry's name (`SHA256.hex(key)`) and path.
+    let name: String
+    let path: String
     var waiters: [Int: Waiter]
 }
 

@@ -40,7 +40,7 @@ public final class StagedFile {
     /// Starts writing a new version of the file at `path`; the error is the failing call's errno.
     public init(replacingPath path: String) throws(POSIXError) {
         self.path = path
-        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path.utf8.index(after: $0) } ?? path.startIndex
         let number = Self.counter.wrappingAdd(1, ordering: .relaxed).newValue
         temporary = "\(path[..<slash]).tmp-\(path[slash...])-\(Self.processID)-\(number)"
         descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)

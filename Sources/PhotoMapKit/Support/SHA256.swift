@@ -4,13 +4,16 @@ import CCrypto
 /// page names): the name is a hash, so no server-supplied text shapes a path; and for what an
 /// exported page is made from (`PageInputs`).
 public enum SHA256 {
-    /// The digest of `bytes` as 64 lowercase hex digits.
+    /// The digest of `bytes` as 64 lowercase hex digits (the digest itself never leaves the stack).
     public static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        hex(digest: digest(bytes))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digest in
+            hash(bytes, into: digest)
+            return hex(digest: digest)
+        }
     }
 
     /// A 32-byte digest as 64 lowercase hex digits.
-    public static func hex(digest: [UInt8]) -> String {
+    public static func hex<Digest: Collection>(digest: Digest) -> String where Digest.Element == UInt8 {
         String(unsafeUninitializedCapacity: 64) { text in
             let digits: StaticString = "0123456789abcdef"
             for (index, byte) in digest.enumerated() {
@@ -29,15 +32,21 @@ public enum SHA256 {
 
     /// The 32-byte digest of `bytes`.
     public static func digest<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
-        let digest = { (buffer: UnsafeRawBufferPointer) -> [UInt8] in
-            var output = [UInt8](repeating: 0, count: 32)
-            var size: UInt32 = 0
-            // EVP_Digest fails only when out of memory; the digest would then be all zeros, never a crash.
-            _ = EVP_Digest(buffer.baseAddress, buffer.count, &output, &size, algorithm, nil)
-            return output
+        [UInt8](unsafeUninitializedCapacity: 32) { output, count in
+            hash(bytes, into: output)
+            count = 32
         }
-        return bytes.withContiguousStorageIfAvailable { digest(UnsafeRawBufferPointer($0)) }
-            ?? Array(bytes).withUnsafeBytes(digest)
+    }
+
+    /// Writes the digest of `bytes` into `output` (32 bytes).
+    private static func hash<Bytes: Collection>(_ bytes: Bytes, into output: UnsafeMutableBufferPointer<UInt8>)
+    where Bytes.Element == UInt8 {
+        let hash = { (buffer: UnsafeRawBufferPointer) in
+            photomap_sha256(buffer.baseAddress, buffer.count, output.baseAddress)
+        }
+        if bytes.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0)) }) == nil {
+            Array(bytes).withUnsafeBytes(hash)
+        }
     }
 }
 
