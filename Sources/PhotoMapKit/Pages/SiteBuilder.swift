@@ -32,6 +32,12 @@ public struct SiteBuilder {
         set { pages.credits = newValue }
     }
 
+    /// The places maps name (`PageBuilder.placeLabels`): the embedded gazetteer's cities.
+    public var placeLabels: PlaceLabels? {
+        get { pages.placeLabels }
+        set { pages.placeLabels = newValue }
+    }
+
     /// Where the embedded catalog's images are mirrored (`PageBuilder.catalogMirror`).
     public var catalogMirror: ImageHost? {
         get { pages.catalogMirror }
@@ -97,9 +103,13 @@ public struct SiteBuilder {
         let shared = sharedInputs()
         let listInputs = pageInputs(path, title: title, subtitle: subtitle, back: back, defaultView: defaultView,
                                     shared: shared)
+        // Each photo's digest, 32 bytes after another: a cluster tile is made from those of the photos it shows.
+        var digests: [UInt8] = []
+        digests.reserveCapacity(photos.count * 32)
         for entry in photos {
             let photo = entry.record
             let digest = photo.inputDigest
+            digests += digest
             let square = try links.image(of: photo, size: .square)
             let pagePath = links.photoPage(photo)
             // A photo several places list has one page, written once, going back to the first of them.
@@ -116,25 +126,32 @@ public struct SiteBuilder {
             listInputs.add(digest: digest)
             listInputs.add(square)
         }
-        try writer.writePage(path, inputs: listInputs) {
-            let features = try pages.features(of: photos, on: path)
-            let located = features.indices.filter { features[$0].geometry != nil }
-            guard located.count > clusterThreshold else {
-                return try pages.listPage(at: path, title: title, subtitle: subtitle, features: features, back: back,
+        let located = photos.indices.filter { photos[$0].annotation.coordinate != nil }
+        let clustered = located.count > clusterThreshold
+        let rendered = try writer.writePage(path, inputs: listInputs) {
+            guard clustered else {
+                return try pages.listPage(at: path, title: title, subtitle: subtitle,
+                                          features: pages.features(of: photos, on: path), back: back,
                                           defaultView: defaultView)
             }
-            let clusters = try writeClusterTiles(features, located: located, page: path)
+            let clusters = try writeClusterTiles(of: photos, located: located, digests: digests, page: path,
+                                                 shared: shared)
             return try pages.listPage(at: path, title: title, subtitle: subtitle,
-                                      features: Array(features.prefix(Self.listedOnClusteredPages)),
+                                      features: pages.features(of: photos.prefix(Self.listedOnClusteredPages),
+                                                               on: path),
                                       back: back, defaultView: defaultView, clusters: clusters)
         }
+        // An unchanged clustered page keeps its tiles as they are, unlooked at.
+        if clustered && !rendered { writer.manifest.keep(under: clusterFolder(of: path) + "/") }
     }
 
-    /// The digest of what every page of the site shares: templates, assets, credits, image mirror, clustering.
-    /// (Image hosts show in the image names a page links, which each page's inputs hold.)
+    /// The digest of what every page of the site shares: templates, assets, credits, image mirror, clustering,
+    /// the places maps name. (Image hosts show in the image names a page links, which each page's inputs hold.)
     private func sharedInputs() -> [UInt8] {
         let inputs = PageInputs(templateFingerprint, assetsVersion, links.prefix)
         inputs.add(catalogMirror?.base)
+        inputs.add(pages.placeLabels == nil ? 0 : 1)
+        inputs.add(digest: pages.placeLabels?.version ?? [])
         for line in pages.credits.lines { inputs.add(line) }
         inputs.add(clusterThreshold)
         inputs.add(Self.listedOnClusteredPages)
@@ -152,27 +169,46 @@ public struct SiteBuilder {
         return inputs
     }
 
+    /// Where the tiles of the page at `path` go.
+    private func clusterFolder(of page: String) -> String {
+        links.prefix + "clusters/" + URL(fileURLWithPath: page).deletingPathExtension().lastPathComponent
+    }
+
     /// Writes the page's pre-made clusters as `clusters/{page}/{z}/{x}/{y}.js` files, each calling
-    /// `photomapTile(z, x, y, [[lat, lon, count, properties or null], …])`.
-    private func writeClusterTiles(_ features: [MapData.Feature], located: [Int],
-                                   page: String) throws -> MapData.ClusterIndex {
-        let folder = links.prefix + "clusters/" + URL(fileURLWithPath: page).deletingPathExtension().lastPathComponent
+    /// `photomapTile(z, x, y, [[lat, lon, count, properties or null], …])`. A tile is made from its
+    /// clusters and the records of the photos standing alone in it (`digests`, 32 bytes a photo): a
+    /// changed title makes again only the tiles that show that photo, and the features of the others
+    /// are never built.
+    private func writeClusterTiles(of photos: [AnnotatedPhoto], located: [Int], digests: [UInt8], page: String,
+                                   shared: [UInt8]) throws -> MapData.ClusterIndex {
+        let folder = clusterFolder(of: page)
         let clusterer = GridClusterer()
-        let points = located.compactMap { index in
-            features[index].geometry.flatMap { Coordinate(latitude: $0.coordinates[1],
-                                                          longitude: $0.coordinates[0]) }.map { (index, $0) }
-        }
+        let points = located.compactMap { index in photos[index].annotation.coordinate.map { (index, $0) } }
         var tiles: [String: [String]] = [:]
         for (zoom, byTile) in clusterer.clusters(of: points) {
             tiles[String(zoom)] = byTile.keys.sorted()
             for (tile, clusters) in byTile {
                 let tilePath = "\(folder)/\(zoom)/\(tile).js"
-                // Links inside a tile are made relative to the page that loads it, not to the tile file.
-                let items = clusters.map { cluster in
-                    TileItem(latitude: cluster.latitude, longitude: cluster.longitude, count: cluster.count,
-                             properties: cluster.feature.map { features[$0].properties })
+                let inputs = PageInputs(tilePath, page)
+                inputs.add(digest: shared)
+                for cluster in clusters {
+                    inputs.add(Int(truncatingIfNeeded: cluster.latitude.bitPattern))
+                    inputs.add(Int(truncatingIfNeeded: cluster.longitude.bitPattern))
+                    inputs.add(cluster.count)
+                    if let index = cluster.feature {
+                        inputs.add(digest: digests[index * 32..<index * 32 + 32])
+                        inputs.add(try links.image(of: photos[index].record, size: .square))
+                    }
                 }
-                try writer.write(try TileItem.script(zoom: zoom, tile: tile, items), to: tilePath)
+                try writer.writePage(tilePath, inputs: inputs) {
+                    // Links inside a tile are made relative to the page that loads it, not to the tile file.
+                    let items = try clusters.map { cluster in
+                        TileItem(latitude: cluster.latitude, longitude: cluster.longitude, count: cluster.count,
+                                 properties: try cluster.feature.map { try pages.feature(of: photos[$0], on: page) }?
+                                    .properties)
+                    }
+                    return try TileItem.script(zoom: zoom, tile: tile, items)
+                }
             }
         }
         let latitudes = points.map(\.1.latitude), longitudes = points.map(\.1.longitude)
@@ -180,7 +216,7 @@ public struct SiteBuilder {
                                     tiles: tiles,
                                     bounds: [[latitudes.min() ?? 0, longitudes.min() ?? 0],
                                              [latitudes.max() ?? 0, longitudes.max() ?? 0]],
-                                    total: features.count)
+                                    total: photos.count)
     }
 
     /// Writes a map page of mixed annotations (found locations, search results); the first view fits

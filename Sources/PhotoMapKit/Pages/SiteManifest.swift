@@ -126,6 +126,14 @@ public final class SiteManifest {
         }
     }
 
+    /// Keeps the files under `folder` (ending in "/") as the last run recorded them, unlooked at: the
+    /// tiles of a page found current, which are made only with it.
+    func keep(under folder: String) {
+        for index in entries.indices where !entries.values[index].seen && entries.keys[index].hasPrefix(folder) {
+            entries.values[index].seen = true
+        }
+    }
+
     /// Whether this run recorded `path` already.
     func recordedThisRun(_ path: String) -> Bool {
         entries[path]?.seen == true

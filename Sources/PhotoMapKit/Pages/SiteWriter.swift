@@ -46,14 +46,17 @@ public final class SiteWriter {
 
     /// Writes the page at `path` made from `inputs` (`PageInputs`): when the manifest says the file
     /// there was made from the same inputs and is still that file, `render` is not even called.
-    public func writePage(_ path: String, inputs pageInputs: PageInputs, render: () throws -> String) throws {
+    /// Whether it was.
+    @discardableResult
+    public func writePage(_ path: String, inputs pageInputs: PageInputs, render: () throws -> String) throws -> Bool {
         let inputs = SiteManifest.Inputs(digest: pageInputs.finishDigest())
         if manifest.isCurrent(path, inputs: inputs, identity: identity) {
             unchanged += 1
-            return
+            return false
         }
         rendered += 1
         try write(Data(try render().utf8), to: path, inputs: inputs)
+        return true
     }
 
     /// Whether a page was written (or found current) at `path` in this run already.
