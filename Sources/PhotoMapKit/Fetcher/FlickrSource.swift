@@ -108,6 +108,8 @@ public struct FlickrSource: PhotoSource {
             let answer = try decode(method: method, from: transport.call(method: method, parameters: parameters),
                                     part: .photos, PhotosAnswer.read)
             total = answer.total ?? total
+            // Grown once to the listing's size rather than doubled past it (100,000 entries take ~47 MB).
+            if page == 1, let total { entries.reserveCapacity(min(wanted, total)) }
             skipped += answer.skipped.map { "photo on page \(page), \($0)" }
             var added = 0
             for (photo, isPhoto) in answer.photos {

@@ -56,8 +56,9 @@ public struct SiteBuilder {
     }
 
     /// The photos whose square or medium image the site does not hold yet: the ones to prefetch.
-    public func photosWithoutImages(_ photos: [Photo]) -> [Photo] {
-        photos.filter { photo in
+    public func photosWithoutImages(_ photos: some Collection<Photo>) -> [Photo] {
+        writer.expectImages(photos.count * 2)
+        return photos.filter { photo in
             [PhotoSize.square, .medium].contains { size in
                 guard let name = links.images.imageName(of: photo, size: size) else { return false }
                 return writer.image(of: photo, size: size) {
@@ -68,7 +69,7 @@ public struct SiteBuilder {
     }
 
     /// Places the photos' squares and medium images from the store in the site (those it holds).
-    public func placeImages(of photos: [Photo]) throws {
+    public func placeImages(of photos: some Sequence<Photo>) throws {
         for photo in photos {
             for size in [PhotoSize.square, .medium] { _ = try links.image(of: photo, size: size) }
         }

@@ -111,6 +111,12 @@ public final class SiteWriter {
         return path
     }
 
+    /// Makes room for `count` more images found or placed in this run: the table grows once, not by
+    /// doubling (which for 200,000 images briefly held both tables, the export's peak of memory).
+    func expectImages(_ count: Int) {
+        imagesThisRun.reserveCapacity(imagesThisRun.count + count)
+    }
+
     /// The image already in the site at `stem` plus its extension (".jpg" or ".png"): placed by an
     /// earlier export, it stays even when the cache has evicted it since.
     func placedImage(stem: String) -> String? {
