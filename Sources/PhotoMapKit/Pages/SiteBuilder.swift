@@ -170,7 +170,7 @@ public struct SiteBuilder {
         return inputs
     }
 
-    /// Where the tiles of the page at `path` go.
+    /// Where the tiles of the page at `page` go.
     private func clusterFolder(of page: String) -> String {
         links.prefix + "clusters/" + URL(fileURLWithPath: page).deletingPathExtension().lastPathComponent
     }
