@@ -183,7 +183,7 @@ public final class SiteWriter {
     public func commit() throws(PageError) {
         if let file = manifest.file, manifest.changed {
             do {
-                try AtomicFile.write(Data(manifest.text().utf8), to: file)
+                try AtomicFile.write(manifest.data(), to: file)
             } catch {
                 throw Self.writeError(error.code.rawValue, path: file.path)
             }
