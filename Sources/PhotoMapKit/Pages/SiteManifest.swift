@@ -129,9 +129,10 @@ public final class SiteManifest {
     /// Keeps the files under `folder` (ending in "/") as the last run recorded them, unlooked at: the
     /// tiles of a page found current, which are made only with it.
     func keep(under folder: String) {
-        for index in entries.indices where !entries.values[index].seen && entries.keys[index].hasPrefix(folder) {
-            entries.values[index].seen = true
-        }
+        // Found first, then marked: marking while iterating `entries.indices` (which holds the table)
+        // copied the whole table, 21 MB for 100,000 pages.
+        let kept = entries.indices.filter { !entries.values[$0].seen && entries.keys[$0].hasPrefix(folder) }
+        for index in kept { entries.values[index].seen = true }
     }
 
     /// Whether this run recorded `path` already.
