@@ -36,6 +36,21 @@ struct FixtureSourceTests {
         #expect(try source.photos(inPlace: newYork.id, limit: 7).items.map(\.id) == Array(photos.prefix(7).map(\.id)))
     }
 
+    @Test("a place's records are let go after its last page, and read again for its next listing")
+    func placeListedTwice() throws {
+        let source = self.source
+        let place = try #require(try source.topPlaces().items.first)
+        let transport = FixtureTransport(catalog: catalog)
+        let search = ["place_id": place.id, "per_page": "5"]
+        let first = try source.photos(inPlace: place.id, limit: FlickrSource.maximumResults).items
+        #expect(try source.photos(inPlace: place.id, limit: FlickrSource.maximumResults).items == first)
+        // Paged past its end, then from the start: the same answers.
+        let pageOne = try transport.call(method: "flickr.photos.search", parameters: search.merging(["page": "1"]) { $1 })
+        _ = try transport.call(method: "flickr.photos.search", parameters: search.merging(["page": "9999"]) { $1 })
+        #expect(try transport.call(method: "flickr.photos.search", parameters: search.merging(["page": "1"]) { $1 })
+            == pageOne)
+    }
+
     @Test("holds Radio City Music Hall at its coordinate")
     func landmark() throws {
         let newYork = try #require(try source.topPlaces().items.first { $0.fullName.hasPrefix("New York") })

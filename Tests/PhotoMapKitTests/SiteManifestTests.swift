@@ -75,6 +75,22 @@ struct SiteManifestTests {
         #expect(builder.photosWithoutImages(photos).map(\.id) == ["2"])
     }
 
+    /// Exports `photos` as the place page places/P.html into `folder`/site, with `builder` set up by
+    /// `configure` first; the writer tells what was rendered and written.
+    private static func export(_ photos: [Photo], into folder: TemporaryFolder,
+                               configure: (inout SiteBuilder) -> Void = { _ in }) throws -> SiteWriter {
+        let writer = SiteWriter(root: folder.url.appendingPathComponent("site"), keepsManifest: true)
+        let cache = ThumbnailCache(cacheDirectory: folder.url.appendingPathComponent("cache"),
+                                   origin: FixtureImageOrigin(folder: folder.url))
+        var builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(), images: cache, prefix: "")
+        configure(&builder)
+        try builder.writePhotosPage(at: "places/P.html", title: "P", subtitle: "",
+                                    photos: AnnotationAdapter().annotated(photos),
+                                    back: nil, defaultView: "list")
+        try writer.commit()
+        return writer
+    }
+
     @Test("a page is rendered only when its inputs or its file changed; a changed template renders every page")
     func rendersOnlyWhatChanged() throws {
         let folder = try TemporaryFolder()
@@ -82,16 +98,9 @@ struct SiteManifestTests {
             Photo(id: "\($0)", title: "Photo \($0)", coordinate: Coordinate(latitude: 1, longitude: Double($0)))
         }
         func export(_ photos: [Photo], template: String? = nil) throws -> SiteWriter {
-            let writer = SiteWriter(root: folder.url.appendingPathComponent("site"), keepsManifest: true)
-            let cache = ThumbnailCache(cacheDirectory: folder.url.appendingPathComponent("cache"),
-                                       origin: FixtureImageOrigin(folder: folder.url))
-            var builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(), images: cache, prefix: "")
-            if let template { builder.templateFingerprint = template }
-            try builder.writePhotosPage(at: "places/P.html", title: "P", subtitle: "",
-                                        photos: AnnotationAdapter().annotated(photos),
-                                        back: nil, defaultView: "list")
-            try writer.commit()
-            return writer
+            try Self.export(photos, into: folder) { builder in
+                if let template { builder.templateFingerprint = template }
+            }
         }
         #expect(try export(photos).rendered == 4)
         #expect(try export(photos).rendered == 0)
@@ -109,6 +118,79 @@ struct SiteManifestTests {
         let otherTemplate = try export(edited, template: "another template")
         #expect(otherTemplate.rendered == 4 && otherTemplate.written == 0)
         #expect(try export(edited, template: "another template").rendered == 0)
+    }
+
+    @Test("a clustered place: an edited title rewrites its photo page, its place page and only the tiles showing it")
+    func clusterTilesRewrittenOnlyWhereChanged() throws {
+        let folder = try TemporaryFolder()
+        // 40 photos 0.01° apart: one cluster at low zooms, each photo alone in its tile at the highest.
+        let photos = (0..<40).map {
+            Photo(id: "\($0)", title: "Photo \($0)",
+                  coordinate: Coordinate(latitude: 48 + Double($0 % 8) * 0.01, longitude: 2 + Double($0 / 8) * 0.01))
+        }
+        func export(_ photos: [Photo]) throws -> SiteWriter {
+            try Self.export(photos, into: folder) { $0.clusterThreshold = 10 }
+        }
+        let tilesFolder = folder.url.appendingPathComponent("site/clusters/P")
+        func tiles() throws -> [String: String] {
+            let paths = FileManager.default.enumerator(atPath: tilesFolder.path)?.compactMap { $0 as? String } ?? []
+            return try Dictionary(uniqueKeysWithValues: paths.filter { $0.hasSuffix(".js") }.map {
+                ($0, try String(contentsOf: tilesFolder.appendingPathComponent($0), encoding: .utf8))
+            })
+        }
+        let cold = try export(photos)
+        let before = try tiles()
+        #expect(before.count > 17 && cold.rendered == 41 + before.count)
+        #expect(try export(photos).rendered == 0)
+        // Twice unchanged: the tiles of a page found current stay in the manifest, unlooked at.
+        #expect(try export(photos).rendered == 0)
+
+        var edited = photos
+        edited[13].title = "Edited title"
+        let afterEdit = try export(edited)
+        let after = try tiles()
+        let changed = after.keys.filter { after[$0] != before[$0] }
+        #expect(after.keys.sorted() == before.keys.sorted())
+        // The photo stands alone in its tile from some zoom up: those tiles change, the rest are not made.
+        #expect(!changed.isEmpty && changed.allSatisfy { after[$0]?.contains("Edited title") == true })
+        #expect(after.values.filter { $0.contains("Edited title") }.count == changed.count)
+        #expect(afterEdit.rendered == 2 + changed.count && afterEdit.written == 2 + changed.count)
+        #expect(try export(edited).rendered == 0)
+
+        // A photo moved: the tiles it left and the tiles it joined (and the clusters counting it) change.
+        var moved = edited
+        moved[5].coordinate = Coordinate(latitude: 48.5, longitude: 2.5)
+        let afterMove = try export(moved)
+        let movedTiles = try tiles()
+        #expect(afterMove.rendered == afterMove.written && afterMove.rendered > 2)
+        // Made from scratch, the same tiles, byte for byte (a tile the photo left empty stays behind, unlinked).
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("site"))
+        let fresh = try export(moved).rendered
+        let freshTiles = try tiles()
+        #expect(fresh == 41 + freshTiles.count && freshTiles.count <= movedTiles.count)
+        #expect(freshTiles.allSatisfy { movedTiles[$0.key] == $0.value })
+    }
+
+    @Test("pages naming the gazetteer's places are made again when its cities change, not otherwise")
+    func changedGazetteerRendersPages() throws {
+        let folder = try TemporaryFolder()
+        let photos = (1...3).map {
+            Photo(id: "\($0)", title: "Photo \($0)", coordinate: Coordinate(latitude: 48.85, longitude: 2.3 + 0.01 * Double($0)))
+        }
+        func city(_ name: String, population: Int) -> (label: PlaceLabels.Label, population: Int) {
+            (PlaceLabels.Label(name: name, latitude: 48.86, longitude: 2.35), population)
+        }
+        func export(_ cities: [(label: PlaceLabels.Label, population: Int)]) throws -> SiteWriter {
+            try Self.export(photos, into: folder) { $0.placeLabels = PlaceLabels(cities: cities) }
+        }
+        #expect(try export([city("Paris", population: 2_000_000)]).rendered == 4)
+        #expect(try export([city("Paris", population: 2_000_000)]).rendered == 0)
+        let renamed = try export([city("Paris-Ville", population: 2_000_000)])
+        #expect(renamed.rendered == 4 && renamed.written == 4)
+        let page = try String(contentsOf: folder.url.appendingPathComponent("site/places/P.html"), encoding: .utf8)
+        #expect(page.contains("Paris-Ville"))
+        // A population changes which places a page names first: that is an input too.
+        #expect(try export([city("Paris-Ville", population: 2_000_001)]).rendered == 4)
     }
 
     @Test("a damaged or unknown manifest is no manifest: every page is made and compared")

@@ -60,14 +60,25 @@ enum ExportCommand {
         try builder.writeAssets()
         // Images the site holds already are not looked for in the cache (which may have evicted them);
         // the others are fetched and placed a batch at a time, so that a cache smaller than the site's
-        // images does not evict the first before they are placed.
-        let missingImages = photosByPlace.flatMap { builder.photosWithoutImages($0.1.map(\.record)) }
+        // images does not evict the first before they are placed. Photos are looked at a batch at a
+        // time too: the photos still to fetch are never all held at once beside the listing.
         let batch = max(configuration.cacheLimitBytes / imageBytesPerPhoto, 1)
-        for start in stride(from: 0, to: missingImages.count, by: batch) {
-            let photos = Array(missingImages[start..<min(start + batch, missingImages.count)])
-            try MapOutput.prefetchImages(photos, cache: cache, console: console)
+        var missing: [Photo] = []
+        func fetchAndPlace(_ photos: ArraySlice<Photo>) throws {
+            try MapOutput.prefetchImages(Array(photos), cache: cache, console: console)
             try builder.placeImages(of: photos)
         }
+        for (_, photos) in photosByPlace {
+            for start in stride(from: 0, to: photos.count, by: batch) {
+                missing += builder.photosWithoutImages(photos[start..<min(start + batch, photos.count)].lazy
+                    .map(\.record))
+                while missing.count >= batch {
+                    try fetchAndPlace(missing.prefix(batch))
+                    missing.removeFirst(batch)
+                }
+            }
+        }
+        if !missing.isEmpty { try fetchAndPlace(missing[...]) }
         for (place, photos) in photosByPlace {
             let annotation = place.annotation
             try builder.writePhotosPage(at: builder.placePagePath(place.record), title: annotation.title,

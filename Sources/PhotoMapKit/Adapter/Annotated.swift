@@ -28,6 +28,11 @@ extension AnnotationAdapter {
 
     /// Each photo with its annotation.
     public func annotated(_ photos: [Photo]) -> [AnnotatedPhoto] {
-        photos.map { Annotated($0, annotation(for: $0)) }
+        photos.map(annotated)
+    }
+
+    /// A photo with its annotation.
+    public func annotated(_ photo: Photo) -> AnnotatedPhoto {
+        Annotated(photo, annotation(for: photo))
     }
 }

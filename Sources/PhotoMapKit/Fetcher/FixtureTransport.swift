@@ -70,8 +70,10 @@ public struct FixtureTransport: FlickrTransport {
             throw FlickrError.unknownPlace(placeID)
         }
         let photos = try placePhotos.value(for: placeID) { try recordedPhotos(placeID: placeID) }
-        return PhotosPage.answer(photos, page: page, perPage: min(max(perPage, 1), FlickrSource.maximumPerPage),
-                                 total: photos.count)
+        let perPage = min(max(perPage, 1), FlickrSource.maximumPerPage)
+        // Held while the place is paged through, not after its last page: 100,000 records are ~50 MB.
+        if page * perPage >= photos.count { placePhotos.forget(placeID) }
+        return PhotosPage.answer(photos, page: page, perPage: perPage, total: photos.count)
     }
 
     /// Every photo record of a place as its recorded JSON bytes, concatenated from its recorded pages.
@@ -104,7 +106,7 @@ public struct FixtureTransport: FlickrTransport {
     }
 }
 
-/// Place id → its photo records, filled on first use.
+/// Place id → its photo records, filled on first use, forgotten when told.
 private final class PlacePhotoMemo: Sendable {
     private let photos = Locked<[String: [Data]]>([:])
 
@@ -113,5 +115,9 @@ private final class PlacePhotoMemo: Sendable {
         let loaded = try load()
         photos.withLock { $0[placeID] = loaded }
         return loaded
+    }
+
+    func forget(_ placeID: String) {
+        photos.withLock { $0[placeID] = nil }
     }
 }

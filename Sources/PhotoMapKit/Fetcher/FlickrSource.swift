@@ -88,7 +88,9 @@ public struct FlickrSource: PhotoSource {
     public func searchPhotos(_ criteria: [String: String], limit: Int) throws -> Listing<Photo> {
         let method = "flickr.photos.search"
         let wanted = min(max(limit, 0), resultCap)
-        var photos: [Photo] = []
+        // Each photo is made ready (licence named, images on the mirror) and annotated as its page is read:
+        // one array of entries, never a second of every bare record beside it.
+        var entries: [AnnotatedPhoto] = []
         var seen = Set<String>()
         var skipped: [String] = []
         var total: Int?
@@ -97,7 +99,7 @@ public struct FlickrSource: PhotoSource {
         // Flickr serves no result past the 4,000th, whatever `pages` says.
         let lastServedPage = (resultCap + perPage - 1) / max(perPage, 1)
         var page = 1
-        while photos.count < wanted && page <= lastServedPage {
+        while entries.count < wanted && page <= lastServedPage {
             var parameters = criteria
             parameters["extras"] = Self.listingExtras
             parameters["media"] = "photos"
@@ -106,6 +108,8 @@ public struct FlickrSource: PhotoSource {
             let answer = try decode(method: method, from: transport.call(method: method, parameters: parameters),
                                     part: .photos, PhotosAnswer.read)
             total = answer.total ?? total
+            // Grown once to the listing's size rather than doubled past it (100,000 entries take ~47 MB).
+            if page == 1, let total { entries.reserveCapacity(min(wanted, total)) }
             skipped += answer.skipped.map { "photo on page \(page), \($0)" }
             var added = 0
             for (photo, isPhoto) in answer.photos {
@@ -119,22 +123,27 @@ public struct FlickrSource: PhotoSource {
                     continue
                 }
                 // Flickr can repeat a photo on consecutive pages while its index shifts.
-                guard seen.insert(photo.id).inserted, photos.count < wanted else { continue }
-                photos.append(photo)
+                guard seen.insert(photo.id).inserted, entries.count < wanted else { continue }
+                entries.append(adapter.annotated(ready(photo)))
                 added += 1
             }
             // A page that brings nothing new means the listing is exhausted, whatever `pages` claims.
             if added == 0 || page >= answer.pages ?? page { break }
             page += 1
         }
-        if photos.contains(where: { $0.license != nil }) {
-            let names = licenseNames.value { (try? licenses()) ?? fallbackLicenses() }
-            for index in photos.indices { photos[index].license = photos[index].license?.named(from: names) }
-        }
-        if let imageMirror { photos = photos.map { $0.rehosted(on: imageMirror) } }
-        let listing = Listing(entries: adapter.annotated(photos), total: total, skipped: skipped)
+        let listing = Listing(entries: entries, total: total, skipped: skipped)
         recorder?.record(places: [], photos: listing.entries)
         return listing
+    }
+
+    /// A listed photo as pages show it: its licence named (flickr.photos.licenses.getInfo, asked the first
+    /// time a listed photo has a licence), its images on the mirror when there is one.
+    private func ready(_ photo: Photo) -> Photo {
+        var photo = imageMirror.map(photo.rehosted(on:)) ?? photo
+        if let license = photo.license {
+            photo.license = license.named(from: licenseNames.value { (try? licenses()) ?? fallbackLicenses() })
+        }
+        return photo
     }
 
     /// Reads an answer in one pass: JSONP unwrapped, `stat: fail` turned into an error, the method's

@@ -30,13 +30,15 @@ public struct PageBuilder<Links: PageLinks> {
     }
 
     /// The features of photos on the page at `path`: each with its square and a link to its page.
-    public func features(of photos: [AnnotatedPhoto], on path: String) throws -> [MapData.Feature] {
-        try photos.map { photo in
-            MapData.Feature(photo.annotation,
-                            thumbnail: try links.image(of: photo.record, size: .square)
-                                .map { relative($0, from: path) },
-                            link: relative(links.photoPage(photo.record), from: path))
-        }
+    public func features(of photos: some Collection<AnnotatedPhoto>, on path: String) throws -> [MapData.Feature] {
+        try photos.map { try feature(of: $0, on: path) }
+    }
+
+    /// The feature of one photo on the page at `path` (a cluster tile's lone photo, made without the others').
+    public func feature(of photo: AnnotatedPhoto, on path: String) throws -> MapData.Feature {
+        MapData.Feature(photo.annotation,
+                        thumbnail: try links.image(of: photo.record, size: .square).map { relative($0, from: path) },
+                        link: relative(links.photoPage(photo.record), from: path))
     }
 
     /// The features of mixed annotations (found locations, search results): photos show their square

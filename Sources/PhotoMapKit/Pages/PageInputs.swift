@@ -45,7 +45,7 @@ public final class PageInputs {
     }
 
     /// Adds another digest (a photo's, from `Photo.inputDigest`).
-    public func add(digest: [UInt8]) {
+    public func add(digest: some Collection<UInt8>) {
         buffer.append(contentsOf: digest)
         flushIfFull()
     }

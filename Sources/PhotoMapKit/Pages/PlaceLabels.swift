@@ -26,14 +26,22 @@ public struct PlaceLabels: Sendable {
     static let cellSize = 0.5
     /// The cities by cell, with their population for ranking.
     private let cells: [Int: [(label: Label, population: Int)]]
+    /// The digest of every city (name, position, population): pages naming places are made again when it
+    /// changes, as when the gazetteer's cities.tsv is edited or updated.
+    public let version: [UInt8]
 
     /// Labels for `cities` (label and population).
     init(cities: [(label: Label, population: Int)]) {
         var cells: [Int: [(label: Label, population: Int)]] = [:]
+        let inputs = PageInputs()
         for city in cities {
             cells[Self.cell(latitude: city.label.latitude, longitude: city.label.longitude), default: []].append(city)
+            inputs.add(city.label.name)
+            inputs.add(Coordinate(latitude: city.label.latitude, longitude: city.label.longitude))
+            inputs.add(city.population)
         }
         self.cells = cells
+        version = inputs.finishDigest()
     }
 
     /// The cities of a gazetteer folder's cities.tsv (GeoNames: id, name, latitude, longitude, …, population).

@@ -32,6 +32,12 @@ public struct SiteBuilder {
         set { pages.credits = newValue }
     }
 
+    /// The places maps name (`PageBuilder.placeLabels`): the embedded gazetteer's cities.
+    public var placeLabels: PlaceLabels? {
+        get { pages.placeLabels }
+        set { pages.placeLabels = newValue }
+    }
+
     /// Where the embedded catalog's images are mirrored (`PageBuilder.catalogMirror`).
     public var catalogMirror: ImageHost? {
         get { pages.catalogMirror }
@@ -52,8 +58,9 @@ public struct SiteBuilder {
     }
 
     /// The photos whose square or medium image the site does not hold yet: the ones to prefetch.
-    public func photosWithoutImages(_ photos: [Photo]) -> [Photo] {
-        photos.filter { photo in
+    public func photosWithoutImages(_ photos: some Collection<Photo>) -> [Photo] {
+        writer.expectImages(photos.count * 2)
+        return photos.filter { photo in
             [PhotoSize.square, .medium].contains { size in
                 guard let name = links.images.imageName(of: photo, size: size) else { return false }
                 return writer.image(of: photo, size: size) {
@@ -64,7 +71,7 @@ public struct SiteBuilder {
     }
 
     /// Places the photos' squares and medium images from the store in the site (those it holds).
-    public func placeImages(of photos: [Photo]) throws {
+    public func placeImages(of photos: some Sequence<Photo>) throws {
         for photo in photos {
             for size in [PhotoSize.square, .medium] { _ = try links.image(of: photo, size: size) }
         }
@@ -101,7 +108,8 @@ public struct SiteBuilder {
         let shared = sharedInputs()
         let listInputs = pageInputs(path, title: title, subtitle: subtitle, back: back, defaultView: defaultView,
                                     shared: shared)
-        let clustered = photos.lazy.filter { $0.annotation.coordinate != nil }.count > clusterThreshold
+        let located = photos.indices.filter { photos[$0].annotation.coordinate != nil }
+        let clustered = located.count > clusterThreshold
         let lists = clustered ? folder("lists", of: path) : ""
         // The list file n's inputs, for n from 1 (the page holds the entries of 0): its place, its page's.
         let chunkInputs = stride(from: Self.listChunk, to: clustered ? photos.count : 0, by: Self.listChunk).map {
@@ -110,9 +118,13 @@ public struct SiteBuilder {
             inputs.add(path)
             return inputs
         }
+        // Each photo's digest, 32 bytes after another: a cluster tile is made from those of the photos it shows.
+        var digests: [UInt8] = []
+        digests.reserveCapacity(photos.count * 32)
         for (index, entry) in photos.enumerated() {
             let photo = entry.record
             let digest = photo.inputDigest
+            digests += digest
             let square = try links.image(of: photo, size: .square)
             let pagePath = links.photoPage(photo)
             // A photo several places list has one page, written once, going back to the first of them.
@@ -141,17 +153,20 @@ public struct SiteBuilder {
                 return try PageEntries.chunkScript(number, try pages.features(of: Array(entries), on: path))
             }
         }
-        try writer.writePage(path, inputs: listInputs) {
-            let features = try pages.features(of: photos, on: path)
+        let rendered = try writer.writePage(path, inputs: listInputs) {
             guard clustered else {
-                return try pages.listPage(at: path, title: title, subtitle: subtitle, features: features, back: back,
+                return try pages.listPage(at: path, title: title, subtitle: subtitle,
+                                          features: pages.features(of: photos, on: path), back: back,
                                           defaultView: defaultView)
             }
-            let clusters = try writeClusterTiles(features, page: path, lists: lists)
+            let clusters = try writeClusterTiles(of: photos, located: located, digests: digests, page: path,
+                                                 lists: lists, shared: shared)
             return try pages.listPage(at: path, title: title, subtitle: subtitle,
-                                      features: Array(features.prefix(Self.listChunk)),
+                                      features: pages.features(of: photos.prefix(Self.listChunk), on: path),
                                       back: back, defaultView: defaultView, clusters: clusters)
         }
+        // An unchanged clustered page keeps its tiles as they are, unlooked at.
+        if clustered && !rendered { writer.manifest.keep(under: folder("clusters", of: path) + "/") }
     }
 
     /// The folder of a pre-clustered page's files of `kind` ("clusters", "lists"): `{kind}/{page's name}`.
@@ -159,11 +174,13 @@ public struct SiteBuilder {
         links.prefix + kind + "/" + URL(fileURLWithPath: page).deletingPathExtension().lastPathComponent
     }
 
-    /// The digest of what every page of the site shares: templates, assets, credits, image mirror, clustering.
-    /// (Image hosts show in the image names a page links, which each page's inputs hold.)
+    /// The digest of what every page of the site shares: templates, assets, credits, image mirror, clustering,
+    /// the places maps name. (Image hosts show in the image names a page links, which each page's inputs hold.)
     private func sharedInputs() -> [UInt8] {
         let inputs = PageInputs(templateFingerprint, assetsVersion, links.prefix)
         inputs.add(catalogMirror?.base)
+        inputs.add(pages.placeLabels == nil ? 0 : 1)
+        inputs.add(digest: pages.placeLabels?.version ?? [])
         for line in pages.credits.lines { inputs.add(line) }
         inputs.add(clusterThreshold)
         inputs.add(Self.listChunk)
@@ -183,26 +200,39 @@ public struct SiteBuilder {
 
     /// Writes the page's pre-made clusters as `clusters/{page}/{z}/{x}/{y}.js` files, each calling
     /// `photomapTile(z, x, y, [[lat, lon, count, properties or null], …])`; the index names them and the
-    /// page's list files in `lists`.
-    private func writeClusterTiles(_ features: [MapData.Feature], page: String,
-                                   lists: String) throws -> MapData.ClusterIndex {
+    /// page's list files in `lists`. A tile is made from its clusters and the records of the photos standing
+    /// alone in it (`digests`, 32 bytes a photo): a changed title makes again only the tiles that show that
+    /// photo, and the features of the others are never built.
+    private func writeClusterTiles(of photos: [AnnotatedPhoto], located: [Int], digests: [UInt8], page: String,
+                                   lists: String, shared: [UInt8]) throws -> MapData.ClusterIndex {
         let folder = self.folder("clusters", of: page)
         let clusterer = GridClusterer()
-        let points = features.indices.compactMap { index in
-            features[index].geometry.flatMap { Coordinate(latitude: $0.coordinates[1],
-                                                          longitude: $0.coordinates[0]) }.map { (index, $0) }
-        }
+        let points = located.compactMap { index in photos[index].annotation.coordinate.map { (index, $0) } }
         var tiles: [String: [String]] = [:]
         for (zoom, byTile) in clusterer.clusters(of: points) {
             tiles[String(zoom)] = byTile.keys.sorted()
             for (tile, clusters) in byTile {
                 let tilePath = "\(folder)/\(zoom)/\(tile).js"
-                // Links inside a tile are made relative to the page that loads it, not to the tile file.
-                let items = clusters.map { cluster in
-                    TileItem(latitude: cluster.latitude, longitude: cluster.longitude, count: cluster.count,
-                             properties: cluster.feature.map { features[$0].properties })
+                let inputs = PageInputs(tilePath, page)
+                inputs.add(digest: shared)
+                for cluster in clusters {
+                    inputs.add(Int(truncatingIfNeeded: cluster.latitude.bitPattern))
+                    inputs.add(Int(truncatingIfNeeded: cluster.longitude.bitPattern))
+                    inputs.add(cluster.count)
+                    if let index = cluster.feature {
+                        inputs.add(digest: digests[index * 32..<index * 32 + 32])
+                        inputs.add(try links.image(of: photos[index].record, size: .square))
+                    }
                 }
-                try writer.write(try TileItem.script(zoom: zoom, tile: tile, items), to: tilePath)
+                try writer.writePage(tilePath, inputs: inputs) {
+                    // Links inside a tile are made relative to the page that loads it, not to the tile file.
+                    let items = try clusters.map { cluster in
+                        TileItem(latitude: cluster.latitude, longitude: cluster.longitude, count: cluster.count,
+                                 properties: try cluster.feature.map { try pages.feature(of: photos[$0], on: page) }?
+                                    .properties)
+                    }
+                    return try TileItem.script(zoom: zoom, tile: tile, items)
+                }
             }
         }
         let latitudes = points.map(\.1.latitude), longitudes = points.map(\.1.longitude)
@@ -211,7 +241,7 @@ public struct SiteBuilder {
                                     maxZoom: clusterer.maximumZoom, tiles: tiles,
                                     bounds: [[latitudes.min() ?? 0, longitudes.min() ?? 0],
                                              [latitudes.max() ?? 0, longitudes.max() ?? 0]],
-                                    total: features.count)
+                                    total: photos.count)
     }
 
     /// Writes a map page of mixed annotations (found locations, search results); the first view fits

@@ -46,14 +46,17 @@ public final class SiteWriter {
 
     /// Writes the page at `path` made from `inputs` (`PageInputs`): when the manifest says the file
     /// there was made from the same inputs and is still that file, `render` is not even called.
-    public func writePage(_ path: String, inputs pageInputs: PageInputs, render: () throws -> String) throws {
+    /// Whether it was.
+    @discardableResult
+    public func writePage(_ path: String, inputs pageInputs: PageInputs, render: () throws -> String) throws -> Bool {
         let inputs = SiteManifest.Inputs(digest: pageInputs.finishDigest())
         if manifest.isCurrent(path, inputs: inputs, identity: identity) {
             unchanged += 1
-            return
+            return false
         }
         rendered += 1
         try write(Data(try render().utf8), to: path, inputs: inputs)
+        return true
     }
 
     /// Whether a page was written (or found current) at `path` in this run already.
@@ -106,6 +109,12 @@ public final class SiteWriter {
         let path = try place()
         if let path { imagesThisRun[key] = path }
         return path
+    }
+
+    /// Makes room for `count` more images found or placed in this run: the table grows once, not by
+    /// doubling (which for 200,000 images briefly held both tables, the export's peak of memory).
+    func expectImages(_ count: Int) {
+        imagesThisRun.reserveCapacity(imagesThisRun.count + count)
     }
 
     /// The image already in the site at `stem` plus its extension (".jpg" or ".png"): placed by an
@@ -174,7 +183,7 @@ public final class SiteWriter {
     public func commit() throws(PageError) {
         if let file = manifest.file, manifest.changed {
             do {
-                try AtomicFile.write(Data(manifest.text().utf8), to: file)
+                try AtomicFile.write(manifest.data(), to: file)
             } catch {
                 throw Self.writeError(error.code.rawValue, path: file.path)
             }
