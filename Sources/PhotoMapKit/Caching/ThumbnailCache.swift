@@ -300,10 +300,10 @@ public final class ThumbnailCache: Sendable {
         }
         switch outcome {
         case let .stored(bytes):
-            download.map { journal.noteStored($0.name, bytes: bytes) }
+            if let download { journal.noteStored(download.name, bytes: bytes) }
             journal.noteCounters(Counters(misses: 1, downloads: 1))
         case let .storedByAnotherProcess(bytes):
-            download.map { journal.noteUsed($0.name, bytes: bytes) }
+            if let download { journal.noteUsed(download.name, bytes: bytes) }
             journal.noteCounters(Counters(hits: 1))
         case .failed:
             journal.noteCounters(Counters(misses: 1, failures: 1))

@@ -64,7 +64,7 @@ extension FlickrAnswer where Part == Never {
 extension JSONReader {
     /// The next value as text, or nil when it is null (as an optional field decodes it).
     mutating func optionalLenient() throws -> LenientValue? {
-        if try nextKind() == .literal, try takeNull() { return nil }
+        if try nextKind() == .literal, takeNull() { return nil }
         return LenientValue(text: try lenientText())
     }
 
@@ -73,7 +73,7 @@ extension JSONReader {
     mutating func records<Record>(_ part: String, _ record: (inout JSONReader) throws -> AnswerPart<Record>)
         throws -> AnswerPart<(records: [Record], skipped: [String])> {
         let kind = try nextKind()
-        if kind == .literal, try takeNull() { return .read(([], [])) }
+        if kind == .literal, takeNull() { return .read(([], [])) }
         switch kind {
         case .array:
             var records: [Record] = [], skipped: [String] = []
