@@ -265,7 +265,7 @@ struct SiteManifestTests {
     func cacheNeverWritesIntoALinkedFile() throws {
         let folder = try TemporaryFolder()
         let store = DiskStore(root: folder.url.appendingPathComponent("thumbs"))
-        let entry = store.file(for: "https://example.com/1_s.jpg")
+        let entry = store.file(named: SHA256.hex("https://example.com/1_s.jpg"))
         try store.write(Data("old image".utf8), toPath: entry.path)
         let site = folder.url.appendingPathComponent("site.png")
         #expect(link(entry.path, site.path) == 0)

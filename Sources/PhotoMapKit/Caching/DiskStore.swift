@@ -30,11 +30,6 @@ final class DiskStore: Sendable {
     /// 16 keep folders small (a 512 MB cache of 3 KB squares is ~11,000 files a folder).
     static let shardDigits = 1
 
-    /// The entry's file for a key; the name is a hash, so no server-supplied text shapes the path.
-    func file(for key: String) -> URL {
-        file(named: SHA256.hex(key))
-    }
-
     /// One entry opened by the cheap check.
     struct OpenedImage {
         let file: OpenFile
