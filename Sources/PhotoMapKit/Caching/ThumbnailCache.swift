@@ -140,7 +140,7 @@ public final class ThumbnailCache: Sendable {
 
     private func lookUp(_ photo: Photo, size: PhotoSize) -> (String, DiskStore.OpenedImage)? {
         guard let name = entryName(for: photo, size: size) else { return nil }
-        return store.openWholeImage(atPath: store.path(named: name)).map { (name, $0) }
+        return store.openWholeImage(named: name).map { (name, $0) }
     }
 
     /// Fetches the images of many photos, reporting progress on `queue` (at most every 50 ms, and
@@ -180,7 +180,7 @@ public final class ThumbnailCache: Sendable {
         let key = source.key
         let name = SHA256.hex(key)
         let path = store.path(named: name)
-        if let image = store.openWholeImage(atPath: path) {
+        if let image = store.openWholeImage(named: name) {
             noteUse(name, of: image)
             return hit(source, path: path, id: id, waiter: waiter)
         }
@@ -268,7 +268,7 @@ public final class ThumbnailCache: Sendable {
         }
         // Past its patience, a download goes ahead without the lock: at worst the image comes twice.
         let locked = attempt == .acquired
-        if let bytes = store.openWholeImage(atPath: download.path)?.bytes {
+        if let bytes = store.openWholeImage(named: download.name)?.bytes {
             if locked { locks.unlock(name) }
             return pool.submit { [self] in finish(key, .storedByAnotherProcess(bytes: bytes)) }
         }
