@@ -80,9 +80,10 @@ final class DiskStore: Sendable {
     }
 
     /// Opens the entry `name` relative to its shard folder's descriptor (`openat`): the kernel walks
-    /// one name instead of the cache's whole path on every hit and miss. A folder removed
-    /// since it was opened (another process's `cache clear`) holds nothing any more, so a miss in it
-    /// opens the folder again and looks once more: a long-running `serve` never misses for good.
+    /// one name instead of the cache's whole path on every hit and miss. A folder removed since it was
+    /// opened (another process's `cache clear`) holds nothing any more, so a miss asks whether it was
+    /// (`fstat` of the folder), and if so opens it again and looks once more: a long-running `serve`
+    /// never misses for good.
     private func openEntry(named name: String) -> (file: OpenFile, status: stat)? {
         let digits = name.prefix(Self.shardDigits)
         guard let shard = Int(digits, radix: 16) else { return OpenFile.opened(path(named: name)) }
