@@ -114,7 +114,8 @@ struct PNGCodecTests {
     /// A PNG made by hand: `rows` (each starting with its filter type) stored uncompressed in a zlib
     /// stream, cut into IDAT chunks of `chunkBytes`, with `extra` chunks (type, data) after IHDR.
     private static func handMade(width: Int, height: Int, colorType: UInt8, depth: UInt8 = 8, interlaced: Bool = false,
-                                 rows: [UInt8], chunkBytes: Int = 1 << 20, extra: [(String, [UInt8])] = []) -> Data {
+                                 rows: [UInt8], chunkBytes: Int = 1 << 20, extra: [(String, [UInt8])] = [],
+                                 checksumOffBy: UInt32 = 0) -> Data {
         func chunk(_ type: String, _ body: [UInt8]) -> Data {
             let typed = Data(type.utf8) + Data(body)
             return Data(withUnsafeBytes(of: UInt32(body.count).bigEndian, Array.init)) + typed
@@ -127,7 +128,7 @@ struct PNGCodecTests {
         let length = UInt16(rows.count)
         let stream = [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF),
                       UInt8(~length >> 8)]
-            + rows + u32(Int(b << 16 | a))
+            + rows + u32(Int((b << 16 | a) &+ checksumOffBy))
         var png = Data(signature)
             + chunk("IHDR", u32(width) + u32(height) + [depth, colorType, 0, 0, interlaced ? 1 : 0])
         for (type, body) in extra { png += chunk(type, body) }
@@ -138,6 +139,14 @@ struct PNGCodecTests {
     }
 
     private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    @Test("a zlib checksum that does not match the rows is not what decides (the chunk CRCs cover every byte): check and decode agree")
+    func zlibChecksumNotCompared() throws {
+        let rows = Array([[UInt8]](repeating: [0, 10, 20, 30], count: 3).joined())
+        let wrong = Self.handMade(width: 3, height: 3, colorType: 0, rows: rows, checksumOffBy: 1)
+        #expect(try ImageDecoder.check(wrong).width == 3)
+        #expect(try ImageDecoder.decode(wrong).0.pixels.prefix(4) == [10, 10, 10, 255])
+    }
 
     @Test("the check follows the rows: interlaced passes, IDAT cut anywhere, and refuses bad filters, missing or extra rows")
     func checkFollowsRows() throws {

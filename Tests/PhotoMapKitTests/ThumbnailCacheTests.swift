@@ -325,6 +325,22 @@ struct ThumbnailCacheTests {
         #expect(cache.statistics().entries == 0)
     }
 
+    @Test("a cache another process cleared meanwhile still finds what is stored again: hits open the new shard folder")
+    func clearedByAnotherProcess() async throws {
+        let url = images.url("/ok/square-31.png")
+        let file = try await square(cache, photo("1", square: url)).get()
+        #expect(cache.cachedFile(for: photo("1", square: url)) == file)
+        // Another process (its own cache object) clears the folder, so the shard folder this one holds
+        // open is removed, and stores the square again in a new folder of the same name.
+        let other = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin(retryPolicy: .never))
+        #expect(other.clear() == 1)
+        #expect(cache.cachedFile(for: photo("1", square: url)) == nil)
+        #expect(try await square(other, photo("1", square: url)).get() == file)
+        #expect(cache.cachedFile(for: photo("1", square: url)) == file)
+        #expect(try await square(cache, photo("1", square: url)).get() == file)
+        #expect(try images.count(of: "/ok/square-31.png") == 2)
+    }
+
     @Test("hits and misses add up across runs")
     func statisticsPersist() async throws {
         _ = try await square(cache, photo("1", square: images.url("/ok/square-40.png"))).get()

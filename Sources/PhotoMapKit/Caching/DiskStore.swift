@@ -8,6 +8,8 @@ import Synchronization
 final class DiskStore: Sendable {
     /// Shard folders known to exist, so each is created (and checked) once per process.
     private let createdFolders = Locked(Set<String>())
+    /// The shard folders opened so far, by their hex digit: entries are opened relative to them.
+    private let shardFolders = Locked([OpenFolder?](repeating: nil, count: 1 << (4 * DiskStore.shardDigits)))
 
     /// One cached image on disk.
     struct Entry: Sendable {
@@ -50,12 +52,12 @@ final class DiskStore: Sendable {
         "\(rootPath)/\(name.prefix(Self.shardDigits))/\(name)"
     }
 
-    /// The entry at `path` opened for reading when it holds a whole image by its first and last bytes
+    /// The entry named `name` opened for reading when it holds a whole image by its first and last bytes
     /// (a PNG signature and IEND chunk, or a JPEG's SOI and EOI markers), else nil. This is the cheap
     /// check made on every hit, and it catches the usual damage (truncation); a full decode happens
     /// before storing and in `cache verify`.
-    func openWholeImage(atPath path: String) -> OpenedImage? {
-        guard let (file, status) = OpenFile.opened(path), status.st_size >= 20 else { return nil }
+    func openWholeImage(named name: String) -> OpenedImage? {
+        guard let (file, status) = openEntry(named: name), status.st_size >= 20 else { return nil }
         let size = Int(status.st_size)
         // A square (a few KB) is read in one call; a larger file by its first and last bytes.
         let format = withUnsafeTemporaryAllocation(of: UInt8.self,
@@ -75,6 +77,28 @@ final class DiskStore: Sendable {
             OpenedImage(file: file, bytes: size, format: $0,
                         modified: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
         }
+    }
+
+    /// Opens the entry `name` relative to its shard folder's descriptor (`openat`): the kernel walks
+    /// one name instead of the cache's whole path on every hit and miss. A folder removed since it was
+    /// opened (another process's `cache clear`) holds nothing any more, so a miss asks whether it was
+    /// (`fstat` of the folder), and if so opens it again and looks once more: a long-running `serve`
+    /// never misses for good.
+    private func openEntry(named name: String) -> (file: OpenFile, status: stat)? {
+        let digits = name.prefix(Self.shardDigits)
+        guard let shard = Int(digits, radix: 16) else { return OpenFile.opened(path(named: name)) }
+        guard let folder = shardFolders.withLock({ $0[shard] }) ?? openShardFolder(shard, named: digits)
+        else { return nil }
+        if let opened = OpenFile.opened(name, in: folder) { return opened }
+        guard errno == ENOENT, folder.isRemoved, let again = openShardFolder(shard, named: digits) else { return nil }
+        return OpenFile.opened(name, in: again)
+    }
+
+    /// Opens shard folder `shard` (nil while it does not exist: the next look tries again).
+    private func openShardFolder(_ shard: Int, named digits: Substring) -> OpenFolder? {
+        let folder = OpenFolder(path: "\(rootPath)/\(digits)")
+        shardFolders.withLock { $0[shard] = folder }
+        return folder
     }
 
     /// Files up to this size are read whole by the cheap check: one system call instead of two.
@@ -149,6 +173,7 @@ final class DiskStore: Sendable {
             try? manager.removeItem(at: root.appendingPathComponent(shard))
         }
         createdFolders.withLock { $0.removeAll() }
+        shardFolders.withLock { $0 = $0.map { _ in nil } }
         return count
     }
 
@@ -204,9 +229,10 @@ public final class OpenFile: Sendable {
         opened(path).map { ($0.file, Int($0.status.st_size)) }
     }
 
-    /// Opens the file at `path` for reading, with its status; nil when it cannot be.
-    static func opened(_ path: String) -> (file: OpenFile, status: stat)? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// Opens the file at `path` (relative to `folder` when given) for reading, with its status; nil
+    /// when it cannot be, with `errno` telling why.
+    static func opened(_ path: String, in folder: OpenFolder? = nil) -> (file: OpenFile, status: stat)? {
+        let descriptor = openat(folder?.descriptor ?? AT_FDCWD, path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         let file = OpenFile(descriptor)
         var status = stat()
@@ -226,5 +252,27 @@ public final class OpenFile: Sendable {
     /// The descriptor, now the caller's to close; nil when it was taken already.
     func take() -> Int32? {
         taken.exchange(true, ordering: .relaxed) ? nil : descriptor
+    }
+}
+
+/// An open folder, closed when the last holder lets go: a thread may still be opening a file in it
+/// when another replaces it.
+final class OpenFolder: Sendable {
+    fileprivate let descriptor: Int32
+
+    /// Opens the folder at `path`; nil when it cannot be.
+    init?(path: String) {
+        descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Whether the folder was removed since it was opened (a removed folder has no links left).
+    var isRemoved: Bool {
+        var status = stat()
+        return fstat(descriptor, &status) != 0 || status.st_nlink == 0
     }
 }

@@ -41,9 +41,10 @@ public final class HTTPImageOrigin: ImageOrigin {
     }
 
     public func fetch(_ url: String, completion: @escaping @Sendable (Result<Data, ThumbnailError>) -> Void) {
-        let redacted = HTTPError.redacted(url)
+        // The URL without its query, made only for an error.
+        let redacted: @Sendable () -> String = { HTTPError.redacted(url) }
         guard let request = settings.request(url, acceptsCompression: false)
-        else { return completion(.failure(.unsupportedURL(redacted))) }
+        else { return completion(.failure(.unsupportedURL(redacted()))) }
         let loop = loop.withLock { loop in
             if let loop { return loop }
             let started = CurlMultiLoop(limits: limits)
@@ -52,11 +53,11 @@ public final class HTTPImageOrigin: ImageOrigin {
         }
         loop.submit(request) { outcome in
             completion(outcome.mapError { error -> ThumbnailError in
-                if case .unsupportedURL = error { return .unsupportedURL(redacted) }
+                if case .unsupportedURL = error { return .unsupportedURL(redacted()) }
                 return .download(error)
             }.flatMap { response in
                 if let announced = response.announcedLength, announced != response.body.count {
-                    return .failure(.lengthMismatch(url: redacted, expected: announced, received: response.body.count))
+                    return .failure(.lengthMismatch(url: redacted(), expected: announced, received: response.body.count))
                 }
                 return .success(response.body)
             })

@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// A request is a hit (the file is whole on disk), joins a download in flight for the same image
 /// (cancelling one requester leaves the others be), or starts one. Downloads run on the origin's
-/// event loop (one curl multi handle, HTTP/2 multiplexed); checking, decoding and storing run on a
-/// pool sized to the cores; the bookkeeping (sizes, last uses, eviction) on the journal's queue.
+/// event loop (one curl multi handle, HTTP/2 multiplexed); checking, decoding and storing (and a
+/// prefetch's lookups) run on a pool sized to the cores; the bookkeeping (sizes, last uses, eviction) on the journal's queue.
 /// One mutex guards the in-flight table and the queue of downloads waiting for a slot. Across
 /// processes, an entry's lock (`EntryLocks`) makes each image be fetched once.
 public final class ThumbnailCache: Sendable {
@@ -140,7 +140,7 @@ public final class ThumbnailCache: Sendable {
 
     private func lookUp(_ photo: Photo, size: PhotoSize) -> (String, DiskStore.OpenedImage)? {
         guard let name = entryName(for: photo, size: size) else { return nil }
-        return store.openWholeImage(atPath: store.path(named: name)).map { (name, $0) }
+        return store.openWholeImage(named: name).map { (name, $0) }
     }
 
     /// Fetches the images of many photos, reporting progress on `queue` (at most every 50 ms, and
@@ -151,19 +151,31 @@ public final class ThumbnailCache: Sendable {
                          completion: @escaping @Sendable (PrefetchReport) -> Void) {
         let tally = PrefetchTally(total: photos.count)
         guard !photos.isEmpty else { return queue.async { completion(tally.report) } }
-        for photo in photos {
-            let waiter = Waiter(queue: nil, verifiesHits: false) { result in
-                let (snapshot, finished, due) = tally.record(result, photoID: photo.id)
-                if due { queue.async { progress(snapshot) } }
-                if finished { queue.async { completion(tally.report) } }
+        // A hit is a few system calls, most of a warm prefetch's time: the photos are looked up in
+        // slices on the pool, so every core checks entries (misses queue their downloads as ever).
+        let sliceCount = (photos.count + Self.prefetchSlice - 1) / Self.prefetchSlice
+        for slice in 0..<sliceCount {
+            let part = photos[(slice * Self.prefetchSlice)..<min((slice + 1) * Self.prefetchSlice, photos.count)]
+            pool.submit { [self] in
+                for photo in part {
+                    let waiter = Waiter(queue: nil, verifiesHits: false) { result in
+                        let (snapshot, finished, due) = tally.record(result, photoID: photo.id)
+                        if due { queue.async { progress(snapshot) } }
+                        if finished { queue.async { completion(tally.report) } }
+                    }
+                    guard let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost)
+                    else {
+                        deliver(.failure(.noImage(photoID: photo.id)), to: waiter)
+                        continue
+                    }
+                    request(source, id: ThumbnailRequest.nextID(), waiter: waiter)
+                }
             }
-            guard let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost) else {
-                deliver(.failure(.noImage(photoID: photo.id)), to: waiter)
-                continue
-            }
-            request(source, id: ThumbnailRequest.nextID(), waiter: waiter)
         }
     }
+
+    /// Photos a prefetch looks up in one job on the pool.
+    static let prefetchSlice = 128
 
     /// Writes this run's bookkeeping (new entries, uses, hits and misses) to the journal now, and
     /// evicts if the limit is passed; otherwise that happens within `CacheJournal.flushInterval`.
@@ -180,7 +192,7 @@ public final class ThumbnailCache: Sendable {
         let key = source.key
         let name = SHA256.hex(key)
         let path = store.path(named: name)
-        if let image = store.openWholeImage(atPath: path) {
+        if let image = store.openWholeImage(named: name) {
             noteUse(name, of: image)
             return hit(source, path: path, id: id, waiter: waiter)
         }
@@ -268,7 +280,7 @@ public final class ThumbnailCache: Sendable {
         }
         // Past its patience, a download goes ahead without the lock: at worst the image comes twice.
         let locked = attempt == .acquired
-        if let bytes = store.openWholeImage(atPath: download.path)?.bytes {
+        if let bytes = store.openWholeImage(named: download.name)?.bytes {
             if locked { locks.unlock(name) }
             return pool.submit { [self] in finish(key, .storedByAnotherProcess(bytes: bytes)) }
         }

@@ -38,18 +38,9 @@ struct ThumbnailSource: Sendable, Hashable {
 
     /// Scheme and host lowercased, default port and fragment dropped: one image, one key.
     static func canonical(_ url: String) -> String {
-        // Most URLs are canonical already (checked on their bytes); parsing each one would cost more
-        // than the cache hit.
-        let bytes = url.utf8
-        let secure = bytes.starts(with: "https://".utf8)
-        if secure || bytes.starts(with: "http://".utf8) {
-            let authority = bytes.dropFirst(secure ? 8 : 7).prefix { $0 != UInt8(ascii: "/") }
-            let defaultPort = authority.reversed().starts(with: (secure ? ":443" : ":80").utf8.reversed())
-            if !defaultPort, !bytes.contains(UInt8(ascii: "#")),
-               !authority.contains(where: { (0x41...0x5A).contains($0) }) {
-                return url
-            }
-        }
+        // Most URLs are canonical already (checked on their bytes, by index); parsing each one would cost
+        // more than the cache hit.
+        if url.utf8.withContiguousStorageIfAvailable(isPlainlyCanonical) == true { return url }
         guard var components = URLComponents(string: url) else { return url }
         components.scheme = components.scheme?.lowercased()
         components.host = components.host?.lowercased()
@@ -59,5 +50,21 @@ struct ThumbnailSource: Sendable, Hashable {
         }
         components.fragment = nil
         return components.string ?? url
+    }
+
+    /// Whether an http(s) URL's bytes show it canonical: a lowercase authority without the scheme's
+    /// default port, and no fragment.
+    private static func isPlainlyCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let secure = bytes.starts(with: "https://".utf8)
+        guard secure || bytes.starts(with: "http://".utf8) else { return false }
+        let start = secure ? 8 : 7
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "/") {
+            if (0x41...0x5A).contains(bytes[end]) { return false }
+            end += 1
+        }
+        let authority = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        if authority.reversed().starts(with: (secure ? ":443" : ":80").utf8.reversed()) { return false }
+        return !bytes.contains(UInt8(ascii: "#"))
     }
 }

@@ -87,8 +87,9 @@ final class CurlEasy {
 
     /// The response, or the error, of a transfer that ended with `code` (from `perform()` or the multi handle).
     func outcome(_ code: CURLcode) -> Result<HTTPResponse, HTTPError> {
-        let url = HTTPError.redacted(request?.url ?? "")
         guard code == CURLE_OK else {
+            // Made only for an error: a success names no URL.
+            let url = HTTPError.redacted(request?.url ?? "")
             if collector.exceededLimit {
                 return .failure(.transport(
                     code: Int(CURLE_WRITE_ERROR.rawValue),

@@ -107,7 +107,7 @@ private final class EventLoop {
 
     private let shared: CurlMultiLoop.Shared
     private let limits: CurlMultiLoop.Limits
-    private var waiting: [String: [Transfer]] = [:]
+    private var waiting: [String: FIFO<Transfer>] = [:]
     private var running: [UnsafeMutableRawPointer: (easy: CurlEasy, transfer: Transfer)] = [:]
     private var inFlight: [String: Int] = [:]
     /// Whether each host answered over HTTP/2, once it has answered.
@@ -138,7 +138,7 @@ private final class EventLoop {
             }
             if stopping { return stop() }
             for submission in submitted {
-                waiting[submission.host, default: []].append(Transfer(submission: submission))
+                waiting[submission.host, default: FIFO()].append(Transfer(submission: submission))
             }
             moveDueRetries()
             admit()
@@ -165,13 +165,15 @@ private final class EventLoop {
         let now = DispatchTime.now().uptimeNanoseconds
         pausedUntil = pausedUntil.filter { $0.value > now }
         for host in Array(waiting.keys) where pausedUntil[host] == nil {
-            guard var queue = waiting[host] else { continue }
-            let room = min(max(window(of: host) - inFlight[host, default: 0], 0), queue.count)
-            guard room > 0 else { continue }
-            let starting = queue.prefix(room)
-            queue.removeFirst(room)
-            waiting[host] = queue.isEmpty ? nil : queue
-            starting.forEach(start)
+            var room = window(of: host) - inFlight[host, default: 0]
+            // Taken out while it is drawn from, so the dictionary holds no second reference: a queue of
+            // thousands is never copied, and each transfer leaves it in constant time.
+            guard room > 0, var queue = waiting.removeValue(forKey: host) else { continue }
+            while room > 0, let transfer = queue.popFirst() {
+                start(transfer)
+                room -= 1
+            }
+            if !queue.isEmpty { waiting[host] = queue }
         }
     }
 
@@ -238,7 +240,7 @@ private final class EventLoop {
         let now = DispatchTime.now().uptimeNanoseconds
         // Retries were asked for first: they go ahead of what has waited since.
         for retry in retries.reversed() where retry.due <= now {
-            waiting[retry.transfer.host, default: []].insert(retry.transfer, at: 0)
+            waiting[retry.transfer.host, default: FIFO()].prepend(retry.transfer)
         }
         retries.removeAll { $0.due <= now }
     }

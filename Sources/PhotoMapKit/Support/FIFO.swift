@@ -13,6 +13,16 @@ struct FIFO<Element> {
         items.append(element)
     }
 
+    /// Puts `element` ahead of every other (a retry goes before what has waited since).
+    mutating func prepend(_ element: Element) {
+        if head > 0 {
+            head -= 1
+            items[head] = element
+        } else {
+            items.insert(element, at: 0)
+        }
+    }
+
     /// The oldest, removed; nil when none waits.
     mutating func popFirst() -> Element? {
         guard head < items.count else { return nil }
