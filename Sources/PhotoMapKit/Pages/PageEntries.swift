@@ -14,8 +14,54 @@ struct PageEntries: Encodable {
     /// A list file of a pre-clustered page (`MapData.ClusterIndex.lists`): `photomapList(n, columns)`, the
     /// columns of the page's entries from `n × listChunk` on, links relative to the page that loads it.
     /// A script, not JSON, so that a page opened from `file://` can load it.
-    static func chunkScript(_ number: Int, _ features: [MapData.Feature]) throws -> String {
-        "photomapList(\(number), \(try HTML.scriptJSON(PageEntries(features))));\n"
+    static func chunkScript(_ number: Int, _ features: [MapData.Feature]) -> String {
+        var json = ScriptJSON(capacity: features.count * 160)
+        PageEntries(features).write(to: &json)
+        return "photomapList(\(number), \(json.text));\n"
+    }
+
+    /// The same bytes as `HTML.scriptJSON(self)`, written directly (`ScriptJSON`); keys in sorted order.
+    func write(to json: inout ScriptJSON) {
+        let ids = features.map(\.properties.id)
+        var first = true
+        func key(_ name: StaticString) {
+            json.raw(first ? "{\"" : ",\"")
+            json.raw(name)
+            json.raw("\":")
+            first = false
+        }
+        func column(_ name: StaticString, _ values: [String?]) {
+            key(name)
+            TextColumn(values, ids: ids).write(to: &json)
+        }
+        func optional(_ name: StaticString, _ path: KeyPath<MapData.Feature.Properties, String?>) {
+            let values = features.map { $0.properties[keyPath: path] }
+            if values.contains(where: { $0 != nil }) { column(name, values) }
+        }
+        func coordinates(_ name: StaticString, _ axis: Int) {
+            key(name)
+            json.array(features) { json, feature in
+                json.number(feature.geometry.map { ($0.coordinates[axis] * 1e6).rounded() / 1e6 })
+            }
+        }
+        optional("flickr", \.flickr)
+        key("id")
+        json.array(ids) { $0.string($1) }
+        column("kind", features.map { Optional($0.properties.kind) })
+        coordinates("lat", 1)
+        optional("license", \.license)
+        optional("licenseURL", \.licenseURL)
+        optional("link", \.link)
+        coordinates("lon", 0)
+        optional("owner", \.owner)
+        if features.contains(where: { $0.properties.count != nil }) {
+            key("photos")
+            json.array(features) { $0.number($1.properties.count) }
+        }
+        column("subtitle", features.map { Optional($0.properties.subtitle) })
+        optional("thumbnail", \.thumbnail)
+        column("title", features.map { Optional($0.properties.title) })
+        json.raw("}")
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -76,6 +122,11 @@ struct TextColumn: Encodable {
 
     /// The column of `values`, where `ids[i]` is the id of the entry `values[i]` belongs to.
     init(_ values: [String?], ids: [String]) {
+        // One value shares nothing: it is its own row (a photo page's single feature, every field).
+        guard values.count > 1 else {
+            rows = values.map { $0.map(Row.own) ?? .missing }
+            return
+        }
         // A value holding the mark itself is never shared: the page would put an id in its place.
         let templates = zip(values, ids).map { value, id in
             value.flatMap { $0.contains(Self.idMark) ? nil : Self.template($0, id: id) }
@@ -108,6 +159,25 @@ struct TextColumn: Encodable {
             guard case let .own(value) = row else { return row }
             return .own(Self.string(value.unicodeScalars.dropFirst(start.count).dropLast(end.count)))
         }
+    }
+
+    /// The same bytes as `HTML.scriptJSON(self)`, written directly (`ScriptJSON`).
+    func write(to json: inout ScriptJSON) {
+        json.raw("{\"prefix\":")
+        json.string(prefix)
+        json.raw(",\"rows\":")
+        json.array(rows) { json, row in
+            switch row {
+            case .missing: json.raw("null")
+            case let .shared(index): json.number(index)
+            case let .own(text): json.string(text)
+            }
+        }
+        json.raw(",\"suffix\":")
+        json.string(suffix)
+        json.raw(",\"table\":")
+        json.array(table) { $0.string($1) }
+        json.raw("}")
     }
 
     /// The value (which holds no mark) with the last occurrence of `id` replaced by the id mark, when

@@ -59,6 +59,61 @@ public final class SiteWriter {
         return true
     }
 
+    /// A page for `writePages`: where it goes, what it is made from, how it is made.
+    struct PageJob {
+        let path: String
+        let inputs: PageInputs
+        /// Called on any thread, beside other pages' renders: it must read nothing another thread changes.
+        let render: () throws -> String
+    }
+
+    /// Writes `pages` as `writePage` writes each, the ones not current rendered and written on every core
+    /// at once: each is its own file, and what they share (the manifest, the counts, the folders made) is
+    /// touched only on the calling thread, before and after. The first failure, in the pages' order, is
+    /// thrown once all have run; the pages written before it are recorded as written.
+    func writePages(_ pages: [PageJob]) throws {
+        var pending: [(path: String, inputs: SiteManifest.Inputs, render: () throws -> String)] = []
+        for page in pages {
+            let inputs = SiteManifest.Inputs(digest: page.inputs.finishDigest())
+            if manifest.isCurrent(page.path, inputs: inputs, identity: identity) {
+                unchanged += 1
+            } else {
+                try createFolder(of: page.path)
+                pending.append((page.path, inputs, page.render))
+            }
+        }
+        rendered += pending.count
+        let directory = openRoot(), rootPath = rootPath, renders = Renders(pending.map(\.render))
+        let paths = pending.map(\.path)
+        let outcomes = Locked([Result<StoredFile, any Error>?](repeating: nil, count: pending.count))
+        DispatchQueue.concurrentPerform(iterations: pending.count) { index in
+            let outcome = Result<StoredFile, any Error> {
+                try Self.store(Data(try renders.calls[index]().utf8), at: paths[index], root: rootPath,
+                               directory: directory)
+            }
+            outcomes.withLock { $0[index] = outcome }
+        }
+        for (page, outcome) in zip(pending, outcomes.withLock { $0 }) {
+            switch outcome {
+            case let .success(stored):
+                count(stored)
+                manifest.record(page.path, inputs: page.inputs) { _ in stored.identity }
+            case let .failure(error): throw error
+            case nil: continue
+            }
+        }
+    }
+
+    /// The renders of a batch of pages, called on several threads: each reads only values made before
+    /// the batch and never changed while it runs (`PageJob.render`), which is what makes sharing them safe.
+    private struct Renders: @unchecked Sendable {
+        let calls: [() throws -> String]
+
+        init(_ calls: [() throws -> String]) {
+            self.calls = calls
+        }
+    }
+
     /// Whether a page was written (or found current) at `path` in this run already.
     public func wroteThisRun(_ path: String) -> Bool {
         manifest.recordedThisRun(path)
@@ -71,26 +126,48 @@ public final class SiteWriter {
 
     /// The same, recording `inputs` as what it was made from (nil: not recorded).
     private func write(_ data: Data, to path: String, inputs: SiteManifest.Inputs?) throws(PageError) {
-        let file = fullPath(path)
         if let inputs, manifest.isCurrent(path, inputs: inputs, identity: identity) {
             unchanged += 1
             return
         }
-        var status = stat()
+        try createFolder(of: path)
+        let stored = try Self.store(data, at: path, root: rootPath, directory: openRoot())
+        count(stored)
+        if let inputs { manifest.record(path, inputs: inputs) { _ in stored.identity } }
+    }
+
+    /// A file `store` wrote or found as it should be, and which file it is.
+    private struct StoredFile: Sendable {
+        var written: Bool
+        var identity: SiteManifest.FileIdentity?
+    }
+
+    /// Writes `data` at `path` under `root` (open as `directory`; its folder made already) unless the file
+    /// there holds exactly that; whole or not at all. It touches no writer's state: pages are stored on
+    /// several threads at once.
+    private static func store(_ data: Data, at path: String, root: String,
+                              directory: Int32) throws(PageError) -> StoredFile {
+        let file = root + "/" + path
         // Only a file of the same size can hold the same bytes: anything else is not read at all.
-        if stat(file, &status) == 0, Int(status.st_size) == data.count,
+        if let existing = SiteManifest.FileIdentity(directory: directory, path: directory == AT_FDCWD ? file : path),
+           existing.size == data.count,
            FileManager.default.contents(atPath: file) == data {
-            unchanged += 1
-        } else {
-            try createFolder(of: path)
-            do {
-                try AtomicFile.write(data, toPath: file)
-            } catch {
-                throw Self.writeError(error.code.rawValue, path: file)
-            }
-            written += 1
+            return StoredFile(written: false, identity: existing)
         }
-        if let inputs { manifest.record(path, inputs: inputs, identity: identity) }
+        do {
+            let staged = try StagedFile(replacingPath: file)
+            try staged.write(data)
+            // The file's identity from its open descriptor: the rename keeps its inode, size and time.
+            let status = try staged.status()
+            try staged.commit()
+            return StoredFile(written: true, identity: SiteManifest.FileIdentity(status))
+        } catch {
+            throw Self.writeError(error.code.rawValue, path: file)
+        }
+    }
+
+    private func count(_ stored: StoredFile) {
+        if stored.written { written += 1 } else { unchanged += 1 }
     }
 
     /// Copies a file into the site at `path` unless an identical one is there.
@@ -211,9 +288,15 @@ public final class SiteWriter {
 
     /// Which file is at `path` now, if any.
     private func identity(_ path: String) -> SiteManifest.FileIdentity? {
+        let directory = openRoot()
+        return SiteManifest.FileIdentity(directory: directory, path: directory == AT_FDCWD ? fullPath(path) : path)
+    }
+
+    /// The root folder's descriptor, opened the first time it exists; `AT_FDCWD` until then (paths are
+    /// then full paths).
+    private func openRoot() -> Int32 {
         if rootDescriptor < 0 { rootDescriptor = open(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard rootDescriptor >= 0 else { return SiteManifest.FileIdentity(directory: AT_FDCWD, path: fullPath(path)) }
-        return SiteManifest.FileIdentity(directory: rootDescriptor, path: path)
+        return rootDescriptor >= 0 ? rootDescriptor : AT_FDCWD
     }
 
     private func createFolder(of path: String) throws(PageError) {
@@ -243,11 +326,29 @@ public final class SiteWriter {
     /// The link from the page at `from` to the file at `to`, both relative to the root; each path
     /// segment is percent-encoded, so a file named "trip #2.html" or "a:b.html" links as a path.
     public static func link(from page: String, to target: String) -> String {
-        let depth = page.split(separator: "/").count - 1
-        let encoded = target.split(separator: "/", omittingEmptySubsequences: false)
-            .map { $0.addingPercentEncoding(withAllowedCharacters: pathSegmentCharacters) ?? String($0) }
-            .joined(separator: "/")
-        return String(repeating: "../", count: max(depth, 0)) + encoded
+        // The page's folders: its non-empty segments but the last (as `split(separator: "/")` counts).
+        var segments = 0
+        var previous = UInt8(ascii: "/")
+        for byte in page.utf8 {
+            if byte != UInt8(ascii: "/") && previous == UInt8(ascii: "/") { segments += 1 }
+            previous = byte
+        }
+        // Nearly every path is plain already (ids and digests): encoded only when a byte needs it.
+        let encoded = target.utf8.allSatisfy(isPlainPathByte) ? target
+            : target.split(separator: "/", omittingEmptySubsequences: false)
+                .map { $0.addingPercentEncoding(withAllowedCharacters: pathSegmentCharacters) ?? String($0) }
+                .joined(separator: "/")
+        return String(repeating: "../", count: max(segments - 1, 0)) + encoded
+    }
+
+    /// Whether a byte stands in a link as it is: a path's slash or an unreserved character.
+    private static func isPlainPathByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"): true
+        default: false
+        }
     }
 
     /// Unreserved characters only: no "#", "?", "%" or ":" (which would read as a scheme) left raw.
