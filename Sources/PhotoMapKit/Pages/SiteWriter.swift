@@ -19,6 +19,10 @@ public final class SiteWriter {
     let manifest: SiteManifest
     private let rootPath: String
     private var createdFolders: Set<String> = []
+    /// Whether each folder looked at was missing when this run first looked: a folder this run made
+    /// holds only what this run put there, so no file in it is looked for (a cold export's images and
+    /// pages cost no failing stat each).
+    private var foldersMissingAtStart: [String: Bool] = [:]
     /// The root folder, open once its folder exists: files are looked at relative to it.
     private var rootDescriptor: Int32 = -1
     /// The images found or placed in this run, by photo and size: an export asks for each twice (which
@@ -70,38 +74,40 @@ public final class SiteWriter {
     /// Writes `pages` as `writePage` writes each, the ones not current rendered and written on every core
     /// at once: each is its own file, and what they share (the manifest, the counts, the folders made) is
     /// touched only on the calling thread, before and after. The first failure, in the pages' order, is
-    /// thrown once all have run; the pages written before it are recorded as written.
+    /// thrown once all have run and the pages written are recorded.
     func writePages(_ pages: [PageJob]) throws {
-        var pending: [(path: String, inputs: SiteManifest.Inputs, render: () throws -> String)] = []
+        var pending: [(path: String, inputs: SiteManifest.Inputs, render: () throws -> String, isNew: Bool)] = []
         for page in pages {
             let inputs = SiteManifest.Inputs(digest: page.inputs.finishDigest())
             if manifest.isCurrent(page.path, inputs: inputs, identity: identity) {
                 unchanged += 1
             } else {
                 try createFolder(of: page.path)
-                pending.append((page.path, inputs, page.render))
+                pending.append((page.path, inputs, page.render, folderWasMissing(page.path)))
             }
         }
         rendered += pending.count
         let directory = openRoot(), rootPath = rootPath, renders = Renders(pending.map(\.render))
-        let paths = pending.map(\.path)
+        let paths = pending.map(\.path), new = pending.map(\.isNew)
         let outcomes = Locked([Result<StoredFile, any Error>?](repeating: nil, count: pending.count))
         DispatchQueue.concurrentPerform(iterations: pending.count) { index in
             let outcome = Result<StoredFile, any Error> {
                 try Self.store(Data(try renders.calls[index]().utf8), at: paths[index], root: rootPath,
-                               directory: directory)
+                               directory: directory, isNew: new[index])
             }
             outcomes.withLock { $0[index] = outcome }
         }
+        var failure: (any Error)?
         for (page, outcome) in zip(pending, outcomes.withLock { $0 }) {
             switch outcome {
             case let .success(stored):
                 count(stored)
                 manifest.record(page.path, inputs: page.inputs) { _ in stored.identity }
-            case let .failure(error): throw error
+            case let .failure(error): failure = failure ?? error
             case nil: continue
             }
         }
+        if let failure { throw failure }
     }
 
     /// The renders of a batch of pages, called on several threads: each reads only values made before
@@ -131,7 +137,8 @@ public final class SiteWriter {
             return
         }
         try createFolder(of: path)
-        let stored = try Self.store(data, at: path, root: rootPath, directory: openRoot())
+        let stored = try Self.store(data, at: path, root: rootPath, directory: openRoot(),
+                                    isNew: folderWasMissing(path))
         count(stored)
         if let inputs { manifest.record(path, inputs: inputs) { _ in stored.identity } }
     }
@@ -143,13 +150,14 @@ public final class SiteWriter {
     }
 
     /// Writes `data` at `path` under `root` (open as `directory`; its folder made already) unless the file
-    /// there holds exactly that; whole or not at all. It touches no writer's state: pages are stored on
-    /// several threads at once.
-    private static func store(_ data: Data, at path: String, root: String,
-                              directory: Int32) throws(PageError) -> StoredFile {
+    /// there holds exactly that; whole or not at all. No file is looked for in a folder this run made
+    /// (`isNew`). It touches no writer's state: pages are stored on several threads at once.
+    private static func store(_ data: Data, at path: String, root: String, directory: Int32,
+                              isNew: Bool) throws(PageError) -> StoredFile {
         let file = root + "/" + path
         // Only a file of the same size can hold the same bytes: anything else is not read at all.
-        if let existing = SiteManifest.FileIdentity(directory: directory, path: directory == AT_FDCWD ? file : path),
+        if !isNew,
+           let existing = SiteManifest.FileIdentity(directory: directory, path: directory == AT_FDCWD ? file : path),
            existing.size == data.count,
            FileManager.default.contents(atPath: file) == data {
             return StoredFile(written: false, identity: existing)
@@ -197,6 +205,7 @@ public final class SiteWriter {
     /// The image already in the site at `stem` plus its extension (".jpg" or ".png"): placed by an
     /// earlier export, it stays even when the cache has evicted it since.
     func placedImage(stem: String) -> String? {
+        guard !folderWasMissing(stem) else { return nil }
         for isPNG in [lastImageWasPNG, !lastImageWasPNG] {
             let path = stem + (isPNG ? ".png" : ".jpg")
             if let file = identity(path), file.size > 0 {
@@ -299,7 +308,18 @@ public final class SiteWriter {
         return rootDescriptor >= 0 ? rootDescriptor : AT_FDCWD
     }
 
+    /// Whether `path`'s folder was missing when this run first looked at it (the root counts as a folder).
+    private func folderWasMissing(_ path: String) -> Bool {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+        if let missing = foldersMissingAtStart[folder] { return missing }
+        let missing = access(folder.isEmpty ? rootPath : fullPath(folder), F_OK) != 0 && errno == ENOENT
+        foldersMissingAtStart[folder] = missing
+        return missing
+    }
+
     private func createFolder(of path: String) throws(PageError) {
+        // Looked at before it is made, so that a folder this run makes is known as new.
+        _ = folderWasMissing(path)
         guard let slash = path.lastIndex(of: "/") else { return }
         let folder = String(path[..<slash])
         guard !createdFolders.contains(folder) else { return }
