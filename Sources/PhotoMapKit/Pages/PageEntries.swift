@@ -151,13 +151,13 @@ struct TextColumn: Encodable {
             }
         }
         guard owned.count > 1 else { return }
-        let start = Self.commonPrefix(owned.map { Array($0.unicodeScalars) })
-        let end = Self.commonPrefix(owned.map { Array($0.unicodeScalars.dropFirst(start.count).reversed()) })
-        prefix = Self.string(start)
-        suffix = Self.string(end.reversed())
+        let start = Self.sharedLength(owned, after: 0, atEnd: false)
+        let end = Self.sharedLength(owned, after: start, atEnd: true)
+        prefix = String(decoding: owned[0].utf8.prefix(start), as: UTF8.self)
+        suffix = String(decoding: owned[0].utf8.suffix(end), as: UTF8.self)
         rows = rows.map { row in
             guard case let .own(value) = row else { return row }
-            return .own(Self.string(value.unicodeScalars.dropFirst(start.count).dropLast(end.count)))
+            return .own(String(decoding: value.utf8.dropFirst(start).dropLast(end), as: UTF8.self))
         }
     }
 
@@ -180,31 +180,52 @@ struct TextColumn: Encodable {
         json.raw("}")
     }
 
-    /// The value (which holds no mark) with the last occurrence of `id` replaced by the id mark, when
-    /// that gives the value back exactly, scalar for scalar; else the value itself.
+    /// The value (which holds no mark) with the last occurrence of `id` replaced by the id mark; the value
+    /// itself when `id` is not in it. Found on the UTF-8 bytes, where a match of a whole string always
+    /// starts and ends on whole scalars, so the template gives the value back exactly.
     static func template(_ value: String, id: String) -> String {
-        guard !id.isEmpty, !id.contains(idMark),
-              let range = value.range(of: id, options: [.literal, .backwards]) else { return value }
-        let template = value.replacingCharacters(in: range, with: idMark)
-        return template.replacingOccurrences(of: idMark, with: id).unicodeScalars.elementsEqual(value.unicodeScalars)
-            ? template : value
-    }
-
-    /// The unicode scalars every sequence starts with: split there, a value joins back exactly in JavaScript.
-    private static func commonPrefix(_ sequences: [[Unicode.Scalar]]) -> [Unicode.Scalar] {
-        guard var length = sequences.first?.count else { return [] }
-        for sequence in sequences.dropFirst() where length > 0 {
-            length = min(length, sequence.count)
-            var same = 0
-            while same < length, sequence[same] == sequences[0][same] { same += 1 }
-            length = same
+        guard !id.isEmpty, !id.contains(idMark) else { return value }
+        var value = value, id = id
+        return value.withUTF8 { bytes in
+            id.withUTF8 { wanted in
+                var start = bytes.count - wanted.count
+                while start >= 0 {
+                    var same = 0
+                    while same < wanted.count && bytes[start + same] == wanted[same] { same += 1 }
+                    if same == wanted.count {
+                        var template = Array(bytes[..<start])
+                        template.append(0)
+                        template += bytes[(start + wanted.count)...]
+                        return String(decoding: template, as: UTF8.self)
+                    }
+                    start -= 1
+                }
+                return String(decoding: bytes, as: UTF8.self)
+            }
         }
-        return Array(sequences[0].prefix(length))
     }
 
-    private static func string<Scalars: Sequence<Unicode.Scalar>>(_ scalars: Scalars) -> String {
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: scalars)
-        return String(view)
+    /// How many UTF-8 bytes every value starts with (or, `atEnd`, ends with, within what follows its first
+    /// `after` bytes), cut back to whole scalars: split there, a value joins back exactly in JavaScript.
+    /// (On the bytes: an array of scalars per value was most of a 100,000-photo page's columns.)
+    private static func sharedLength(_ values: [String], after skipped: Int, atEnd: Bool) -> Int {
+        var reference = values[0]
+        return reference.withUTF8 { first in
+            var length = first.count - skipped
+            for var value in values.dropFirst() where length > 0 {
+                value.withUTF8 { bytes in
+                    length = min(length, bytes.count - skipped)
+                    var same = 0
+                    while same < length
+                        && (atEnd ? bytes[bytes.count - 1 - same] == first[first.count - 1 - same]
+                            : bytes[same] == first[same]) { same += 1 }
+                    length = same
+                }
+            }
+            // A scalar's continuation bytes (10xxxxxx) stay with its first byte.
+            func continues(_ index: Int) -> Bool { index < first.count && first[index] & 0xC0 == 0x80 }
+            while length > 0 && continues(atEnd ? first.count - length : length) { length -= 1 }
+            return length
+        }
     }
 }
