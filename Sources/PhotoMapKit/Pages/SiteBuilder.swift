@@ -73,11 +73,10 @@ public struct SiteBuilder {
         }
     }
 
-    /// Places the photos' squares and medium images from the store in the site (those it holds).
+    /// Places the photos' squares and medium images from the store in the site (those it holds), the
+    /// store's lookups and the links made on every core.
     public func placeImages(of photos: some Sequence<Photo>) throws {
-        for photo in photos {
-            for size in [PhotoSize.square, .medium] { _ = try links.image(of: photo, size: size) }
-        }
+        try links.placeImages(of: photos, sizes: [.square, .medium])
     }
 
     /// The path of a place's photos page.

@@ -216,28 +216,81 @@ public final class SiteWriter {
         return nil
     }
 
+    /// An image to place with others (`placeImages`): whose, of which size, and where it goes in the site
+    /// without its extension.
+    struct ImageJob: Sendable {
+        let photo: Photo
+        let size: PhotoSize
+        let stem: String
+    }
+
+    /// Places each job's image as `placeImage` does (one already in the site stays), the store's lookups
+    /// and the links made on every core; what they share (the images of this run, the counts, the folders
+    /// made) is touched on the calling thread only. The path each image now has in the site, or nil where
+    /// the store holds none; the first failure is thrown once all have run.
+    @discardableResult
+    func placeImages(_ jobs: [ImageJob], from store: any ImageStore) throws(PageError) -> [String?] {
+        var paths = [String?](repeating: nil, count: jobs.count)
+        var pending: [Int] = []
+        for (index, job) in jobs.enumerated() {
+            if let path = imagesThisRun[ImageKey(photo: job.photo.id, size: job.size)] ?? placedImage(stem: job.stem) {
+                paths[index] = path
+            } else {
+                try createFolder(of: job.stem)
+                pending.append(index)
+            }
+        }
+        // Each found image and what link(2) said (0 when it made the link).
+        let found = Locked([(image: LocalImage, path: String, linkError: Int32)?](repeating: nil, count: pending.count))
+        let rootPath = rootPath, lookedFor = pending
+        DispatchQueue.concurrentPerform(iterations: lookedFor.count) { index in
+            let job = jobs[lookedFor[index]]
+            guard let image = store.localImage(of: job.photo, size: job.size) else { return }
+            let path = job.stem + "." + image.fileExtension
+            // link(2) makes the name appear at once, for a file that is whole already.
+            let linkError = Glibc.link(image.path, rootPath + "/" + path) == 0 ? 0 : errno
+            found.withLock { $0[index] = (image, path, linkError) }
+        }
+        var failure: PageError?
+        for (index, outcome) in zip(pending, found.withLock { $0 }) {
+            guard let outcome else { continue }
+            do {
+                if try linked(outcome.linkError, from: outcome.image.path, at: outcome.path) { paths[index] = outcome.path }
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        for (job, path) in zip(jobs, paths) {
+            if let path { imagesThisRun[ImageKey(photo: job.photo.id, size: job.size)] = path }
+        }
+        if let failure { throw failure }
+        return paths
+    }
+
     /// Places the cache's file `source` at `path`: a hard link when the site and the cache share a
     /// file system, else a copy. Either way the site's file stays as it is when the cache later
     /// evicts or replaces its own (the cache writes new files and renames them, never into a file in
     /// place), and clearing the cache never takes it away. False when `source` is gone.
     func placeImage(from source: String, at path: String) throws(PageError) -> Bool {
-        let file = fullPath(path)
         try createFolder(of: path)
-        // link(2) makes the name appear at once, for a file that is whole already.
-        if Glibc.link(source, file) == 0 {
+        return try linked(Glibc.link(source, fullPath(path)) == 0 ? 0 : errno, from: source, at: path)
+    }
+
+    /// Counts a link(2) of `source` at `path` that failed with `linkError` (0: it made the link): an image
+    /// already there stays, a file system without hard links gets a copy. False when `source` is gone.
+    private func linked(_ linkError: Int32, from source: String, at path: String) throws(PageError) -> Bool {
+        switch linkError {
+        case 0:
             linked += 1
             written += 1
-        } else {
-            switch errno {
-            case ENOENT: return false
-            // The same name is the same image (its URL's digest): one already there stays.
-            case EEXIST: unchanged += 1
-            // Another file system, or one without hard links (or with this inode's links used up).
-            case EXDEV, EPERM, EMLINK, EOPNOTSUPP:
-                guard let data = FileManager.default.contents(atPath: source) else { return false }
-                try write(data, to: path, inputs: nil)
-            case let failure: throw Self.writeError(failure, path: file)
-            }
+        case ENOENT: return false
+        // The same name is the same image (its URL's digest): one already there stays.
+        case EEXIST: unchanged += 1
+        // Another file system, or one without hard links (or with this inode's links used up).
+        case EXDEV, EPERM, EMLINK, EOPNOTSUPP:
+            guard let data = FileManager.default.contents(atPath: source) else { return false }
+            try write(data, to: path, inputs: nil)
+        case let failure: throw Self.writeError(failure, path: fullPath(path))
         }
         return true
     }
