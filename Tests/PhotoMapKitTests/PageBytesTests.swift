@@ -7,8 +7,8 @@ import PhotoMapTestSupport
 struct PageBytesTests {
     /// Text a page must carry exactly: markup, quotes and backslashes, every control character, line
     /// separators, combining marks, a NUL (the columns' id mark), emoji.
-    static let tricky = ["", "a\u{0}b", "e\u{301}\"", "</script><script>x</script>", "\u{2028}|\u{2029}", "🏳️‍🌈 flag",
-                         "back\\slash/and/slashes", "\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}\u{7F}\u{85}", "&amp; <!--",
+    static let tricky = ["", "a\u{0}b", "e\u{301}\"", "</script><script>x</script>", "\u{2028}|\u{2029}",
+                         "🏳️‍🌈 flag", "back\\slash/and/slashes", "\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}\u{7F}\u{85}", "&amp; <!--",
                          "id-7 and id-7", "x"]
 
     /// `count` features (photos, a place, one without a coordinate) over tricky text and coordinates that
@@ -46,7 +46,8 @@ struct PageBytesTests {
     @Test("a list file and a cluster tile written as bytes are what JSONEncoder makes of them")
     func listFileAndTileBytes() throws {
         let features = Self.features(40)
-        #expect(PageEntries.chunkScript(3, features) == "photomapList(3, \(try HTML.scriptJSON(PageEntries(features))));\n")
+        #expect(PageEntries.chunkScript(3, features)
+            == "photomapList(3, \(try HTML.scriptJSON(PageEntries(features))));\n")
         let items = features.enumerated().map { index, feature in
             TileItem(latitude: 48.123456789 + Double(index), longitude: -0.0000001, count: index + 1,
                      properties: index % 4 == 0 ? nil : feature.properties)

@@ -30,19 +30,13 @@ public struct MapData: Encodable, Sendable {
             /// The same bytes as `HTML.scriptJSON(self)` (keys sorted, absent ones left out), written directly.
             func write(to json: inout ScriptJSON) {
                 var first = true
-                func key(_ name: StaticString) {
-                    json.raw(first ? "{\"" : ",\"")
-                    json.raw(name)
-                    json.raw("\":")
-                    first = false
-                }
                 func text(_ name: StaticString, _ value: String?) {
                     guard let value else { return }
-                    key(name)
+                    json.key(name, first: &first)
                     json.string(value)
                 }
                 if let count {
-                    key("count")
+                    json.key("count", first: &first)
                     json.number(count)
                 }
                 text("flickr", flickr)

@@ -24,12 +24,7 @@ struct PageEntries: Encodable {
     func write(to json: inout ScriptJSON) {
         let ids = features.map(\.properties.id)
         var first = true
-        func key(_ name: StaticString) {
-            json.raw(first ? "{\"" : ",\"")
-            json.raw(name)
-            json.raw("\":")
-            first = false
-        }
+        func key(_ name: StaticString) { json.key(name, first: &first) }
         func column(_ name: StaticString, _ values: [String?]) {
             key(name)
             TextColumn(values, ids: ids).write(to: &json)

@@ -43,7 +43,7 @@ public struct FolderLinks: PageLinks {
 
     /// The image in the site as `{squares|images}/{image name}.{png|jpg}`: the one placed there before
     /// when it is still there (even if the store has evicted it since), else the store's file placed
-    /// now (`SiteWriter.placeImage`); nil when neither has it.
+    /// now (`SiteWriter.placeImages`); nil when neither has it.
     public func image(of photo: Photo, size: PhotoSize) throws -> String? {
         try writer.image(of: photo, size: size) { try placeImages(of: [photo], sizes: [size]).first ?? nil }
     }

@@ -18,6 +18,14 @@ struct ScriptJSON {
         ascii.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
+    /// An object's member's key: `{"name":` for its first member (`first`, which it clears), else `,"name":`.
+    mutating func key(_ name: StaticString, first: inout Bool) {
+        raw(first ? "{\"" : ",\"")
+        raw(name)
+        raw("\":")
+        first = false
+    }
+
     /// A JSON string, escaped for JSON and for a script element.
     mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))

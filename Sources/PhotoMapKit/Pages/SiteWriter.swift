@@ -255,7 +255,9 @@ public final class SiteWriter {
         for (index, outcome) in zip(pending, found.withLock { $0 }) {
             guard let outcome else { continue }
             do {
-                if try linked(outcome.linkError, from: outcome.image.path, at: outcome.path) { paths[index] = outcome.path }
+                if try linked(outcome.linkError, from: outcome.image.path, at: outcome.path) {
+                    paths[index] = outcome.path
+                }
             } catch {
                 failure = failure ?? error
             }
