@@ -56,6 +56,12 @@ public enum HTML {
     /// (`javascript:`, `data:`, `file:`, relative or malformed: a space, quote, angle bracket or
     /// control character, which Foundation's URL parser would percent-encode rather than refuse).
     public static func webURL(_ url: String) -> String? {
+        // Printable ASCII but the quote and angle brackets, as nearly every URL is: nothing to trim or refuse,
+        // decided on the bytes (looking up each scalar's properties was a tenth of making a photo page).
+        if url.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "<")
+                && $0 != UInt8(ascii: ">") }) {
+            return HTTPClient.scheme(of: url) != nil ? url : nil
+        }
         let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
         guard HTTPClient.scheme(of: trimmed) != nil, !trimmed.unicodeScalars.contains(where: {
             $0.properties.isWhitespace || $0.properties.generalCategory == .control || $0 == "\"" || $0 == "<"

@@ -26,6 +26,31 @@ public struct MapData: Encodable, Sendable {
             public var licenseURL: String?
             /// Photos: the photo's page on Flickr, which Flickr's rules ask every shown photo to link to.
             public var flickr: String?
+
+            /// The same bytes as `HTML.scriptJSON(self)` (keys sorted, absent ones left out), written directly.
+            func write(to json: inout ScriptJSON) {
+                var first = true
+                func text(_ name: StaticString, _ value: String?) {
+                    guard let value else { return }
+                    json.key(name, first: &first)
+                    json.string(value)
+                }
+                if let count {
+                    json.key("count", first: &first)
+                    json.number(count)
+                }
+                text("flickr", flickr)
+                text("id", id)
+                text("kind", kind)
+                text("license", license)
+                text("licenseURL", licenseURL)
+                text("link", link)
+                text("owner", owner)
+                text("subtitle", subtitle)
+                text("thumbnail", thumbnail)
+                text("title", title)
+                json.raw("}")
+            }
         }
 
         /// A GeoJSON Point.
@@ -99,6 +124,34 @@ public struct MapData: Encodable, Sendable {
         self.features = features
         self.placeholder = placeholder
         self.span = span
+    }
+
+    /// The page's form as a script element's JSON: the same bytes as `HTML.scriptJSON(self)`, written
+    /// directly (`ScriptJSON`), keys in sorted order.
+    func scriptJSON() throws -> String {
+        var json = ScriptJSON(capacity: 2048 + features.count * 160)
+        json.raw("{")
+        if let clusters {
+            json.raw("\"clusters\":")
+            try json.encoded(clusters)
+            json.raw(",")
+        }
+        json.raw("\"entries\":")
+        PageEntries(features).write(to: &json)
+        if let focus {
+            json.raw(",\"focus\":")
+            json.array(focus) { $0.number($1) }
+        }
+        json.raw(",\"labels\":")
+        json.array(labels) { $1.write(to: &$0) }
+        json.raw(",\"listPage\":")
+        json.number(PageRenderer.listPageSize)
+        json.raw(",\"placeholder\":")
+        json.string(placeholder)
+        json.raw(",\"span\":")
+        json.number(span)
+        json.raw("}")
+        return json.text
     }
 
     /// The page's form: `entries` (the features as columns), then what the script needs besides.

@@ -76,12 +76,20 @@ public struct PageBuilder<Links: PageLinks> {
     /// A photo's page at `path`: its medium image, details and a small map.
     public func photoPage(_ entry: AnnotatedPhoto, at path: String,
                           back: (path: String, label: String)?) throws -> String {
+        try photoPage(entry, at: path, back: back, square: links.image(of: entry.record, size: .square),
+                      medium: links.image(of: entry.record, size: .medium))
+    }
+
+    /// The same page with its square and medium image (site paths) looked up already: it reads nothing
+    /// but its arguments and the builder's settings, so pages can be made on several threads at once.
+    func photoPage(_ entry: AnnotatedPhoto, at path: String, back: (path: String, label: String)?,
+                   square: String?, medium: String?) throws -> String {
         let (photo, annotation) = (entry.record, entry.annotation)
-        let square = try links.image(of: photo, size: .square).map { relative($0, from: path) }
-        let image = try links.image(of: photo, size: .medium).map { relative($0, from: path) }
-        let data = mapData([MapData.Feature(annotation, thumbnail: square, link: nil)], for: path,
-                           labels: PlaceLabels.perPhotoPage)
-        return try PageRenderer.photoPage(annotation: annotation, photo: photo, image: image, data: data,
+        let data = mapData([MapData.Feature(annotation, thumbnail: square.map { relative($0, from: path) },
+                                            link: nil)],
+                           for: path, labels: PlaceLabels.perPhotoPage)
+        return try PageRenderer.photoPage(annotation: annotation, photo: photo,
+                                          image: medium.map { relative($0, from: path) }, data: data,
                                           links: pageLinks(for: path, back: back), credits: credits)
     }
 

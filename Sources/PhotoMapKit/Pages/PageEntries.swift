@@ -14,8 +14,49 @@ struct PageEntries: Encodable {
     /// A list file of a pre-clustered page (`MapData.ClusterIndex.lists`): `photomapList(n, columns)`, the
     /// columns of the page's entries from `n × listChunk` on, links relative to the page that loads it.
     /// A script, not JSON, so that a page opened from `file://` can load it.
-    static func chunkScript(_ number: Int, _ features: [MapData.Feature]) throws -> String {
-        "photomapList(\(number), \(try HTML.scriptJSON(PageEntries(features))));\n"
+    static func chunkScript(_ number: Int, _ features: [MapData.Feature]) -> String {
+        var json = ScriptJSON(capacity: features.count * 160)
+        PageEntries(features).write(to: &json)
+        return "photomapList(\(number), \(json.text));\n"
+    }
+
+    /// The same bytes as `HTML.scriptJSON(self)`, written directly (`ScriptJSON`); keys in sorted order.
+    func write(to json: inout ScriptJSON) {
+        let ids = features.map(\.properties.id)
+        var first = true
+        func key(_ name: StaticString) { json.key(name, first: &first) }
+        func column(_ name: StaticString, _ values: [String?]) {
+            key(name)
+            TextColumn(values, ids: ids).write(to: &json)
+        }
+        func optional(_ name: StaticString, _ path: KeyPath<MapData.Feature.Properties, String?>) {
+            let values = features.map { $0.properties[keyPath: path] }
+            if values.contains(where: { $0 != nil }) { column(name, values) }
+        }
+        func coordinates(_ name: StaticString, _ axis: Int) {
+            key(name)
+            json.array(features) { json, feature in
+                json.number(feature.geometry.map { ($0.coordinates[axis] * 1e6).rounded() / 1e6 })
+            }
+        }
+        optional("flickr", \.flickr)
+        key("id")
+        json.array(ids) { $0.string($1) }
+        column("kind", features.map { Optional($0.properties.kind) })
+        coordinates("lat", 1)
+        optional("license", \.license)
+        optional("licenseURL", \.licenseURL)
+        optional("link", \.link)
+        coordinates("lon", 0)
+        optional("owner", \.owner)
+        if features.contains(where: { $0.properties.count != nil }) {
+            key("photos")
+            json.array(features) { $0.number($1.properties.count) }
+        }
+        column("subtitle", features.map { Optional($0.properties.subtitle) })
+        optional("thumbnail", \.thumbnail)
+        column("title", features.map { Optional($0.properties.title) })
+        json.raw("}")
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -76,6 +117,11 @@ struct TextColumn: Encodable {
 
     /// The column of `values`, where `ids[i]` is the id of the entry `values[i]` belongs to.
     init(_ values: [String?], ids: [String]) {
+        // One value shares nothing: it is its own row (a photo page's single feature, every field).
+        guard values.count > 1 else {
+            rows = values.map { $0.map(Row.own) ?? .missing }
+            return
+        }
         // A value holding the mark itself is never shared: the page would put an id in its place.
         let templates = zip(values, ids).map { value, id in
             value.flatMap { $0.contains(Self.idMark) ? nil : Self.template($0, id: id) }
@@ -100,41 +146,81 @@ struct TextColumn: Encodable {
             }
         }
         guard owned.count > 1 else { return }
-        let start = Self.commonPrefix(owned.map { Array($0.unicodeScalars) })
-        let end = Self.commonPrefix(owned.map { Array($0.unicodeScalars.dropFirst(start.count).reversed()) })
-        prefix = Self.string(start)
-        suffix = Self.string(end.reversed())
+        let start = Self.sharedLength(owned, after: 0, atEnd: false)
+        let end = Self.sharedLength(owned, after: start, atEnd: true)
+        prefix = String(decoding: owned[0].utf8.prefix(start), as: UTF8.self)
+        suffix = String(decoding: owned[0].utf8.suffix(end), as: UTF8.self)
         rows = rows.map { row in
             guard case let .own(value) = row else { return row }
-            return .own(Self.string(value.unicodeScalars.dropFirst(start.count).dropLast(end.count)))
+            return .own(String(decoding: value.utf8.dropFirst(start).dropLast(end), as: UTF8.self))
         }
     }
 
-    /// The value (which holds no mark) with the last occurrence of `id` replaced by the id mark, when
-    /// that gives the value back exactly, scalar for scalar; else the value itself.
+    /// The same bytes as `HTML.scriptJSON(self)`, written directly (`ScriptJSON`).
+    func write(to json: inout ScriptJSON) {
+        json.raw("{\"prefix\":")
+        json.string(prefix)
+        json.raw(",\"rows\":")
+        json.array(rows) { json, row in
+            switch row {
+            case .missing: json.raw("null")
+            case let .shared(index): json.number(index)
+            case let .own(text): json.string(text)
+            }
+        }
+        json.raw(",\"suffix\":")
+        json.string(suffix)
+        json.raw(",\"table\":")
+        json.array(table) { $0.string($1) }
+        json.raw("}")
+    }
+
+    /// The value (which holds no mark) with the last occurrence of `id` replaced by the id mark; the value
+    /// itself when `id` is not in it. Found on the UTF-8 bytes, where a match of a whole string always
+    /// starts and ends on whole scalars, so the template gives the value back exactly.
     static func template(_ value: String, id: String) -> String {
-        guard !id.isEmpty, !id.contains(idMark),
-              let range = value.range(of: id, options: [.literal, .backwards]) else { return value }
-        let template = value.replacingCharacters(in: range, with: idMark)
-        return template.replacingOccurrences(of: idMark, with: id).unicodeScalars.elementsEqual(value.unicodeScalars)
-            ? template : value
-    }
-
-    /// The unicode scalars every sequence starts with: split there, a value joins back exactly in JavaScript.
-    private static func commonPrefix(_ sequences: [[Unicode.Scalar]]) -> [Unicode.Scalar] {
-        guard var length = sequences.first?.count else { return [] }
-        for sequence in sequences.dropFirst() where length > 0 {
-            length = min(length, sequence.count)
-            var same = 0
-            while same < length, sequence[same] == sequences[0][same] { same += 1 }
-            length = same
+        guard !id.isEmpty, !id.contains(idMark) else { return value }
+        var value = value, id = id
+        return value.withUTF8 { bytes in
+            id.withUTF8 { wanted in
+                var start = bytes.count - wanted.count
+                while start >= 0 {
+                    var same = 0
+                    while same < wanted.count && bytes[start + same] == wanted[same] { same += 1 }
+                    if same == wanted.count {
+                        var template = Array(bytes[..<start])
+                        template.append(0)
+                        template += bytes[(start + wanted.count)...]
+                        return String(decoding: template, as: UTF8.self)
+                    }
+                    start -= 1
+                }
+                return String(decoding: bytes, as: UTF8.self)
+            }
         }
-        return Array(sequences[0].prefix(length))
     }
 
-    private static func string<Scalars: Sequence<Unicode.Scalar>>(_ scalars: Scalars) -> String {
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: scalars)
-        return String(view)
+    /// How many UTF-8 bytes every value starts with (or, `atEnd`, ends with, within what follows its first
+    /// `after` bytes), cut back to whole scalars: split there, a value joins back exactly in JavaScript.
+    /// (On the bytes: an array of scalars per value was most of a 100,000-photo page's columns.)
+    private static func sharedLength(_ values: [String], after skipped: Int, atEnd: Bool) -> Int {
+        var reference = values[0]
+        return reference.withUTF8 { first in
+            var length = first.count - skipped
+            for var value in values.dropFirst() where length > 0 {
+                value.withUTF8 { bytes in
+                    length = min(length, bytes.count - skipped)
+                    var same = 0
+                    while same < length
+                        && (atEnd ? bytes[bytes.count - 1 - same] == first[first.count - 1 - same]
+                            : bytes[same] == first[same]) { same += 1 }
+                    length = same
+                }
+            }
+            // A scalar's continuation bytes (10xxxxxx) stay with its first byte.
+            func continues(_ index: Int) -> Bool { index < first.count && first[index] & 0xC0 == 0x80 }
+            while length > 0 && continues(atEnd ? first.count - length : length) { length -= 1 }
+            return length
+        }
     }
 }

@@ -43,16 +43,31 @@ public struct FolderLinks: PageLinks {
 
     /// The image in the site as `{squares|images}/{image name}.{png|jpg}`: the one placed there before
     /// when it is still there (even if the store has evicted it since), else the store's file placed
-    /// now (`SiteWriter.placeImage`); nil when neither has it.
+    /// now (`SiteWriter.placeImages`); nil when neither has it.
     public func image(of photo: Photo, size: PhotoSize) throws -> String? {
-        try writer.image(of: photo, size: size) {
-            guard let name = images.imageName(of: photo, size: size) else { return nil }
-            let stem = imageStem(name, size: size)
-            if let placed = writer.placedImage(stem: stem) { return placed }
-            guard let stored = images.localImage(of: photo, size: size) else { return nil }
-            let path = stem + "." + stored.fileExtension
-            return try writer.placeImage(from: stored.path, at: path) ? path : nil
+        try writer.image(of: photo, size: size) { try placeImages(of: [photo], sizes: [size]).first ?? nil }
+    }
+
+    /// Places the images of `sizes` of `photos` as `image(of:size:)` does, many at once
+    /// (`SiteWriter.placeImages`); the path of each (photo by photo, size by size), nil where there is none.
+    @discardableResult
+    func placeImages(of photos: some Sequence<Photo>, sizes: [PhotoSize]) throws -> [String?] {
+        var paths: [String?] = []
+        var jobs: [(slot: Int, job: SiteWriter.ImageJob)] = []
+        for photo in photos {
+            for size in sizes {
+                // A photo with no image of this size to fetch has none to place.
+                if let name = images.imageName(of: photo, size: size) {
+                    jobs.append((paths.count, SiteWriter.ImageJob(photo: photo, size: size,
+                                                                  stem: imageStem(name, size: size))))
+                }
+                paths.append(nil)
+            }
         }
+        for (slot, path) in zip(jobs.map(\.slot), try writer.placeImages(jobs.map(\.job), from: images)) {
+            paths[slot] = path
+        }
+        return paths
     }
 
     /// Where an image goes in the site, without its extension: `{squares|images}/{image name}`.

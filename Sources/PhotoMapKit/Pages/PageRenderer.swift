@@ -1,7 +1,8 @@
 import Foundation
 
 /// The HTML of photomap's pages. Every piece of record text passes through `HTML.text` or
-/// `HTML.scriptJSON`; the pages run no inline script and their Content-Security-Policy forbids any.
+/// `HTML.scriptJSON` (or `ScriptJSON`, its bytes written directly); the pages run no inline script and
+/// their Content-Security-Policy forbids any.
 public enum PageRenderer {
     /// Scripts only from files beside the page; no inline scripts or handlers; images from the page's
     /// folder or OpenStreetMap's tiles; nothing fetched by script, except a served page's calls to its
@@ -147,7 +148,7 @@ public enum PageRenderer {
         \(main)
         </main>
         <footer>\(credits.lines.map { "<p>\(HTML.text($0))</p>" }.joined())</footer>
-        <script type="application/json" id="photomap-annotations">\(try HTML.scriptJSON(data))</script>
+        <script type="application/json" id="photomap-annotations">\(try data.scriptJSON())</script>
         </body>
         </html>
 

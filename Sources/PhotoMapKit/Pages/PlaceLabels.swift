@@ -16,6 +16,17 @@ public struct PlaceLabels: Sendable {
             try container.encode((latitude * 1e4).rounded() / 1e4)
             try container.encode((longitude * 1e4).rounded() / 1e4)
         }
+
+        /// The same bytes as `encode(to:)` through `HTML.scriptJSON`, written directly.
+        func write(to json: inout ScriptJSON) {
+            json.raw("[")
+            json.string(name)
+            json.raw(",")
+            json.number((latitude * 1e4).rounded() / 1e4)
+            json.raw(",")
+            json.number((longitude * 1e4).rounded() / 1e4)
+            json.raw("]")
+        }
     }
 
     /// How many places a list page's map names, and a photo page's small map.
@@ -24,7 +35,7 @@ public struct PlaceLabels: Sendable {
     /// Cells of `cellSize` degrees: a page names the places in its annotations' cells and the cells
     /// around them (up to one or two cells, 50–100 km, away).
     static let cellSize = 0.5
-    /// The cities by cell, with their population for ranking.
+    /// The cities by cell, with their population for ranking, each cell's most populous first (`ranksBefore`).
     private let cells: [Int: [(label: Label, population: Int)]]
     /// The digest of every city (name, position, population): pages naming places are made again when it
     /// changes, as when the gazetteer's cities.tsv is edited or updated.
@@ -40,7 +51,7 @@ public struct PlaceLabels: Sendable {
             inputs.add(Coordinate(latitude: city.label.latitude, longitude: city.label.longitude))
             inputs.add(city.population)
         }
-        self.cells = cells
+        self.cells = cells.mapValues { $0.sorted(by: Self.ranksBefore) }
         version = inputs.finishDigest()
     }
 
@@ -73,12 +84,29 @@ public struct PlaceLabels: Sendable {
                 for dx in -1...1 { wanted.insert((row + dy) * columns + (column + dx + columns) % columns) }
             }
         }
-        let found = wanted.flatMap { cells[$0] ?? [] }
-        // Ties broken by name and position: a page comes out the same, byte for byte, every time.
-        return found.sorted {
-            ($0.population, $1.label.name, $1.label.latitude, $1.label.longitude)
-                > ($1.population, $0.label.name, $0.label.latitude, $0.label.longitude)
-        }.prefix(limit).map(\.label)
+        // Each cell is ranked already: the first `limit` of their merge, not a sort of every city near.
+        var lists = wanted.compactMap { cells[$0]?[...] }
+        var labels: [Label] = []
+        labels.reserveCapacity(limit)
+        while labels.count < limit {
+            var best: Int?
+            for index in lists.indices where !lists[index].isEmpty {
+                if let current = best, let head = lists[index].first, let leader = lists[current].first,
+                   !Self.ranksBefore(head, leader) { continue }
+                best = index
+            }
+            guard let best, let city = lists[best].popFirst() else { break }
+            labels.append(city.label)
+        }
+        return labels
+    }
+
+    /// The order places are named in: most populous first, ties broken by name and position, so that a
+    /// page comes out the same, byte for byte, every time.
+    private static func ranksBefore(_ one: (label: Label, population: Int), _ other: (label: Label, population: Int))
+        -> Bool {
+        (one.population, other.label.name, other.label.latitude, other.label.longitude)
+            > (other.population, one.label.name, one.label.latitude, one.label.longitude)
     }
 
     /// A cell's number: rows from the south pole, columns from the antimeridian.

@@ -51,6 +51,9 @@ public struct SiteBuilder {
     /// after it: the pager loads a file when it reaches its entries. A multiple of
     /// `PageRenderer.listPageSize`, so that a page of the list comes from one file.
     public static let listChunk = 10 * PageRenderer.listPageSize
+    /// How many photo pages are made at once: enough to keep both cores busy, few enough that the
+    /// batch's pages in memory stay a few megabytes.
+    static let pageBatch = 256
 
     /// Copies the assets (only what changed).
     public func writeAssets() throws(PageError) {
@@ -70,11 +73,10 @@ public struct SiteBuilder {
         }
     }
 
-    /// Places the photos' squares and medium images from the store in the site (those it holds).
+    /// Places the photos' squares and medium images from the store in the site (those it holds), the
+    /// store's lookups and the links made on every core.
     public func placeImages(of photos: some Sequence<Photo>) throws {
-        for photo in photos {
-            for size in [PhotoSize.square, .medium] { _ = try links.image(of: photo, size: size) }
-        }
+        try links.placeImages(of: photos, sizes: [.square, .medium])
     }
 
     /// The path of a place's photos page.
@@ -121,6 +123,14 @@ public struct SiteBuilder {
         // Each photo's digest, 32 bytes after another: a cluster tile is made from those of the photos it shows.
         var digests: [UInt8] = []
         digests.reserveCapacity(photos.count * 32)
+        // Photo pages go to the writer a batch at a time, made on every core (`SiteWriter.writePages`).
+        var batch: [SiteWriter.PageJob] = []
+        var batched = Set<String>()
+        func writeBatch() throws {
+            try writer.writePages(batch)
+            batch.removeAll(keepingCapacity: true)
+            batched.removeAll(keepingCapacity: true)
+        }
         for (index, entry) in photos.enumerated() {
             let photo = entry.record
             let digest = photo.inputDigest
@@ -128,15 +138,18 @@ public struct SiteBuilder {
             let square = try links.image(of: photo, size: .square)
             let pagePath = links.photoPage(photo)
             // A photo several places list has one page, written once, going back to the first of them.
-            if !writer.wroteThisRun(pagePath) {
+            if !writer.wroteThisRun(pagePath), batched.insert(pagePath).inserted {
                 let inputs = pageInputs(pagePath, title: "", subtitle: "", back: (path, title), defaultView: "",
                                         shared: shared)
+                let medium = try links.image(of: photo, size: .medium)
                 inputs.add(digest: digest)
                 inputs.add(square)
-                inputs.add(try links.image(of: photo, size: .medium))
-                try writer.writePage(pagePath, inputs: inputs) {
-                    try pages.photoPage(entry, at: pagePath, back: (path, title))
-                }
+                inputs.add(medium)
+                let pages = self.pages
+                batch.append(SiteWriter.PageJob(path: pagePath, inputs: inputs) {
+                    try pages.photoPage(entry, at: pagePath, back: (path, title), square: square, medium: medium)
+                })
+                if batch.count == Self.pageBatch { try writeBatch() }
             }
             listInputs.add(digest: digest)
             listInputs.add(square)
@@ -146,11 +159,12 @@ public struct SiteBuilder {
                 inputs.add(square)
             }
         }
+        try writeBatch()
         for (offset, inputs) in chunkInputs.enumerated() {
             let number = offset + 1, start = number * Self.listChunk
             try writer.writePage("\(lists)/\(number).js", inputs: inputs) {
                 let entries = photos[start..<min(start + Self.listChunk, photos.count)]
-                return try PageEntries.chunkScript(number, try pages.features(of: Array(entries), on: path))
+                return PageEntries.chunkScript(number, try pages.features(of: Array(entries), on: path))
             }
         }
         let rendered = try writer.writePage(path, inputs: listInputs) {
@@ -231,7 +245,7 @@ public struct SiteBuilder {
                                  properties: try cluster.feature.map { try pages.feature(of: photos[$0], on: page) }?
                                     .properties)
                     }
-                    return try TileItem.script(zoom: zoom, tile: tile, items)
+                    return TileItem.script(zoom: zoom, tile: tile, items)
                 }
             }
         }
@@ -259,10 +273,23 @@ struct TileItem: Encodable {
     let latitude: Double, longitude: Double, count: Int
     let properties: MapData.Feature.Properties?
 
-    /// A tile's script: `photomapTile(z, x, y, [items])`, for the tile "x/y" of `zoom`.
-    static func script(zoom: Int, tile: String, _ items: [TileItem]) throws -> String {
+    /// A tile's script: `photomapTile(z, x, y, [items])`, for the tile "x/y" of `zoom`; its JSON the same
+    /// bytes as `HTML.scriptJSON(items)`, written directly (`ScriptJSON`).
+    static func script(zoom: Int, tile: String, _ items: [TileItem]) -> String {
         let xy = tile.split(separator: "/")
-        return "photomapTile(\(zoom), \(xy.first ?? ""), \(xy.last ?? ""), \(try HTML.scriptJSON(items)));\n"
+        var json = ScriptJSON(capacity: items.count * 64)
+        json.array(items) { json, item in
+            json.raw("[")
+            json.number((item.latitude * 1e6).rounded() / 1e6)
+            json.raw(",")
+            json.number((item.longitude * 1e6).rounded() / 1e6)
+            json.raw(",")
+            json.number(item.count)
+            json.raw(",")
+            if let properties = item.properties { properties.write(to: &json) } else { json.raw("null") }
+            json.raw("]")
+        }
+        return "photomapTile(\(zoom), \(xy.first ?? ""), \(xy.last ?? ""), \(json.text));\n"
     }
 
     func encode(to encoder: any Encoder) throws {

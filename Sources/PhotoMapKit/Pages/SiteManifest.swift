@@ -12,7 +12,7 @@ public final class SiteManifest {
     private static let header = "photomap site manifest 1"
 
     /// Which file a path held when it was recorded: a rename, a rewrite or a deletion changes it.
-    struct FileIdentity: Equatable {
+    struct FileIdentity: Equatable, Sendable {
         var inode: UInt64
         var size: Int64
         var modified: Int64
@@ -23,6 +23,11 @@ public final class SiteManifest {
         init?(directory: Int32, path: String) {
             var status = stat()
             guard fstatat(directory, path, &status, 0) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+            self.init(status)
+        }
+
+        /// The identity in a file's status (`stat`, `fstat`).
+        init(_ status: stat) {
             self.init(inode: UInt64(status.st_ino), size: Int64(status.st_size),
                       modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
         }

@@ -19,6 +19,10 @@ public final class SiteWriter {
     let manifest: SiteManifest
     private let rootPath: String
     private var createdFolders: Set<String> = []
+    /// Whether each folder looked at was missing when this run first looked: a folder this run made
+    /// holds only what this run put there, so no file in it is looked for (a cold export's images and
+    /// pages cost no failing stat each).
+    private var foldersMissingAtStart: [String: Bool] = [:]
     /// The root folder, open once its folder exists: files are looked at relative to it.
     private var rootDescriptor: Int32 = -1
     /// The images found or placed in this run, by photo and size: an export asks for each twice (which
@@ -59,6 +63,63 @@ public final class SiteWriter {
         return true
     }
 
+    /// A page for `writePages`: where it goes, what it is made from, how it is made.
+    struct PageJob {
+        let path: String
+        let inputs: PageInputs
+        /// Called on any thread, beside other pages' renders: it must read nothing another thread changes.
+        let render: () throws -> String
+    }
+
+    /// Writes `pages` as `writePage` writes each, the ones not current rendered and written on every core
+    /// at once: each is its own file, and what they share (the manifest, the counts, the folders made) is
+    /// touched only on the calling thread, before and after. The first failure, in the pages' order, is
+    /// thrown once all have run and the pages written are recorded.
+    func writePages(_ pages: [PageJob]) throws {
+        var pending: [(path: String, inputs: SiteManifest.Inputs, render: () throws -> String, isNew: Bool)] = []
+        for page in pages {
+            let inputs = SiteManifest.Inputs(digest: page.inputs.finishDigest())
+            if manifest.isCurrent(page.path, inputs: inputs, identity: identity) {
+                unchanged += 1
+            } else {
+                try createFolder(of: page.path)
+                pending.append((page.path, inputs, page.render, folderWasMissing(page.path)))
+            }
+        }
+        rendered += pending.count
+        let directory = openRoot(), rootPath = rootPath, renders = Renders(pending.map(\.render))
+        let paths = pending.map(\.path), new = pending.map(\.isNew)
+        let outcomes = Locked([Result<StoredFile, any Error>?](repeating: nil, count: pending.count))
+        DispatchQueue.concurrentPerform(iterations: pending.count) { index in
+            let outcome = Result<StoredFile, any Error> {
+                try Self.store(Data(try renders.calls[index]().utf8), at: paths[index], root: rootPath,
+                               directory: directory, isNew: new[index])
+            }
+            outcomes.withLock { $0[index] = outcome }
+        }
+        var failure: (any Error)?
+        for (page, outcome) in zip(pending, outcomes.withLock { $0 }) {
+            switch outcome {
+            case let .success(stored):
+                count(stored)
+                manifest.record(page.path, inputs: page.inputs) { _ in stored.identity }
+            case let .failure(error): failure = failure ?? error
+            case nil: continue
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The renders of a batch of pages, called on several threads: each reads only values made before
+    /// the batch and never changed while it runs (`PageJob.render`), which is what makes sharing them safe.
+    private struct Renders: @unchecked Sendable {
+        let calls: [() throws -> String]
+
+        init(_ calls: [() throws -> String]) {
+            self.calls = calls
+        }
+    }
+
     /// Whether a page was written (or found current) at `path` in this run already.
     public func wroteThisRun(_ path: String) -> Bool {
         manifest.recordedThisRun(path)
@@ -71,26 +132,50 @@ public final class SiteWriter {
 
     /// The same, recording `inputs` as what it was made from (nil: not recorded).
     private func write(_ data: Data, to path: String, inputs: SiteManifest.Inputs?) throws(PageError) {
-        let file = fullPath(path)
         if let inputs, manifest.isCurrent(path, inputs: inputs, identity: identity) {
             unchanged += 1
             return
         }
-        var status = stat()
+        try createFolder(of: path)
+        let stored = try Self.store(data, at: path, root: rootPath, directory: openRoot(),
+                                    isNew: folderWasMissing(path))
+        count(stored)
+        if let inputs { manifest.record(path, inputs: inputs) { _ in stored.identity } }
+    }
+
+    /// A file `store` wrote or found as it should be, and which file it is.
+    private struct StoredFile: Sendable {
+        var written: Bool
+        var identity: SiteManifest.FileIdentity?
+    }
+
+    /// Writes `data` at `path` under `root` (open as `directory`; its folder made already) unless the file
+    /// there holds exactly that; whole or not at all. No file is looked for in a folder this run made
+    /// (`isNew`). It touches no writer's state: pages are stored on several threads at once.
+    private static func store(_ data: Data, at path: String, root: String, directory: Int32,
+                              isNew: Bool) throws(PageError) -> StoredFile {
+        let file = root + "/" + path
         // Only a file of the same size can hold the same bytes: anything else is not read at all.
-        if stat(file, &status) == 0, Int(status.st_size) == data.count,
+        if !isNew,
+           let existing = SiteManifest.FileIdentity(directory: directory, path: directory == AT_FDCWD ? file : path),
+           existing.size == data.count,
            FileManager.default.contents(atPath: file) == data {
-            unchanged += 1
-        } else {
-            try createFolder(of: path)
-            do {
-                try AtomicFile.write(data, toPath: file)
-            } catch {
-                throw Self.writeError(error.code.rawValue, path: file)
-            }
-            written += 1
+            return StoredFile(written: false, identity: existing)
         }
-        if let inputs { manifest.record(path, inputs: inputs, identity: identity) }
+        do {
+            let staged = try StagedFile(replacingPath: file)
+            try staged.write(data)
+            // The file's identity from its open descriptor: the rename keeps its inode, size and time.
+            let status = try staged.status()
+            try staged.commit()
+            return StoredFile(written: true, identity: SiteManifest.FileIdentity(status))
+        } catch {
+            throw Self.writeError(error.code.rawValue, path: file)
+        }
+    }
+
+    private func count(_ stored: StoredFile) {
+        if stored.written { written += 1 } else { unchanged += 1 }
     }
 
     /// Copies a file into the site at `path` unless an identical one is there.
@@ -120,6 +205,7 @@ public final class SiteWriter {
     /// The image already in the site at `stem` plus its extension (".jpg" or ".png"): placed by an
     /// earlier export, it stays even when the cache has evicted it since.
     func placedImage(stem: String) -> String? {
+        guard !folderWasMissing(stem) else { return nil }
         for isPNG in [lastImageWasPNG, !lastImageWasPNG] {
             let path = stem + (isPNG ? ".png" : ".jpg")
             if let file = identity(path), file.size > 0 {
@@ -130,28 +216,83 @@ public final class SiteWriter {
         return nil
     }
 
+    /// An image to place with others (`placeImages`): whose, of which size, and where it goes in the site
+    /// without its extension.
+    struct ImageJob: Sendable {
+        let photo: Photo
+        let size: PhotoSize
+        let stem: String
+    }
+
+    /// Places each job's image as `placeImage` does (one already in the site stays), the store's lookups
+    /// and the links made on every core; what they share (the images of this run, the counts, the folders
+    /// made) is touched on the calling thread only. The path each image now has in the site, or nil where
+    /// the store holds none; the first failure is thrown once all have run.
+    @discardableResult
+    func placeImages(_ jobs: [ImageJob], from store: any ImageStore) throws(PageError) -> [String?] {
+        var paths = [String?](repeating: nil, count: jobs.count)
+        var pending: [Int] = []
+        for (index, job) in jobs.enumerated() {
+            if let path = imagesThisRun[ImageKey(photo: job.photo.id, size: job.size)] ?? placedImage(stem: job.stem) {
+                paths[index] = path
+            } else {
+                try createFolder(of: job.stem)
+                pending.append(index)
+            }
+        }
+        // Each found image and what link(2) said (0 when it made the link).
+        let found = Locked([(image: LocalImage, path: String, linkError: Int32)?](repeating: nil, count: pending.count))
+        let rootPath = rootPath, lookedFor = pending
+        DispatchQueue.concurrentPerform(iterations: lookedFor.count) { index in
+            let job = jobs[lookedFor[index]]
+            guard let image = store.localImage(of: job.photo, size: job.size) else { return }
+            let path = job.stem + "." + image.fileExtension
+            // link(2) makes the name appear at once, for a file that is whole already.
+            let linkError = Glibc.link(image.path, rootPath + "/" + path) == 0 ? 0 : errno
+            found.withLock { $0[index] = (image, path, linkError) }
+        }
+        var failure: PageError?
+        for (index, outcome) in zip(pending, found.withLock { $0 }) {
+            guard let outcome else { continue }
+            do {
+                if try linked(outcome.linkError, from: outcome.image.path, at: outcome.path) {
+                    paths[index] = outcome.path
+                }
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        for (job, path) in zip(jobs, paths) {
+            if let path { imagesThisRun[ImageKey(photo: job.photo.id, size: job.size)] = path }
+        }
+        if let failure { throw failure }
+        return paths
+    }
+
     /// Places the cache's file `source` at `path`: a hard link when the site and the cache share a
     /// file system, else a copy. Either way the site's file stays as it is when the cache later
     /// evicts or replaces its own (the cache writes new files and renames them, never into a file in
     /// place), and clearing the cache never takes it away. False when `source` is gone.
     func placeImage(from source: String, at path: String) throws(PageError) -> Bool {
-        let file = fullPath(path)
         try createFolder(of: path)
-        // link(2) makes the name appear at once, for a file that is whole already.
-        if Glibc.link(source, file) == 0 {
+        return try linked(Glibc.link(source, fullPath(path)) == 0 ? 0 : errno, from: source, at: path)
+    }
+
+    /// Counts a link(2) of `source` at `path` that failed with `linkError` (0: it made the link): an image
+    /// already there stays, a file system without hard links gets a copy. False when `source` is gone.
+    private func linked(_ linkError: Int32, from source: String, at path: String) throws(PageError) -> Bool {
+        switch linkError {
+        case 0:
             linked += 1
             written += 1
-        } else {
-            switch errno {
-            case ENOENT: return false
-            // The same name is the same image (its URL's digest): one already there stays.
-            case EEXIST: unchanged += 1
-            // Another file system, or one without hard links (or with this inode's links used up).
-            case EXDEV, EPERM, EMLINK, EOPNOTSUPP:
-                guard let data = FileManager.default.contents(atPath: source) else { return false }
-                try write(data, to: path, inputs: nil)
-            case let failure: throw Self.writeError(failure, path: file)
-            }
+        case ENOENT: return false
+        // The same name is the same image (its URL's digest): one already there stays.
+        case EEXIST: unchanged += 1
+        // Another file system, or one without hard links (or with this inode's links used up).
+        case EXDEV, EPERM, EMLINK, EOPNOTSUPP:
+            guard let data = FileManager.default.contents(atPath: source) else { return false }
+            try write(data, to: path, inputs: nil)
+        case let failure: throw Self.writeError(failure, path: fullPath(path))
         }
         return true
     }
@@ -211,12 +352,29 @@ public final class SiteWriter {
 
     /// Which file is at `path` now, if any.
     private func identity(_ path: String) -> SiteManifest.FileIdentity? {
+        let directory = openRoot()
+        return SiteManifest.FileIdentity(directory: directory, path: directory == AT_FDCWD ? fullPath(path) : path)
+    }
+
+    /// The root folder's descriptor, opened the first time it exists; `AT_FDCWD` until then (paths are
+    /// then full paths).
+    private func openRoot() -> Int32 {
         if rootDescriptor < 0 { rootDescriptor = open(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard rootDescriptor >= 0 else { return SiteManifest.FileIdentity(directory: AT_FDCWD, path: fullPath(path)) }
-        return SiteManifest.FileIdentity(directory: rootDescriptor, path: path)
+        return rootDescriptor >= 0 ? rootDescriptor : AT_FDCWD
+    }
+
+    /// Whether `path`'s folder was missing when this run first looked at it (the root counts as a folder).
+    private func folderWasMissing(_ path: String) -> Bool {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+        if let missing = foldersMissingAtStart[folder] { return missing }
+        let missing = access(folder.isEmpty ? rootPath : fullPath(folder), F_OK) != 0 && errno == ENOENT
+        foldersMissingAtStart[folder] = missing
+        return missing
     }
 
     private func createFolder(of path: String) throws(PageError) {
+        // Looked at before it is made, so that a folder this run makes is known as new.
+        _ = folderWasMissing(path)
         guard let slash = path.lastIndex(of: "/") else { return }
         let folder = String(path[..<slash])
         guard !createdFolders.contains(folder) else { return }
@@ -243,11 +401,29 @@ public final class SiteWriter {
     /// The link from the page at `from` to the file at `to`, both relative to the root; each path
     /// segment is percent-encoded, so a file named "trip #2.html" or "a:b.html" links as a path.
     public static func link(from page: String, to target: String) -> String {
-        let depth = page.split(separator: "/").count - 1
-        let encoded = target.split(separator: "/", omittingEmptySubsequences: false)
-            .map { $0.addingPercentEncoding(withAllowedCharacters: pathSegmentCharacters) ?? String($0) }
-            .joined(separator: "/")
-        return String(repeating: "../", count: max(depth, 0)) + encoded
+        // The page's folders: its non-empty segments but the last (as `split(separator: "/")` counts).
+        var segments = 0
+        var previous = UInt8(ascii: "/")
+        for byte in page.utf8 {
+            if byte != UInt8(ascii: "/") && previous == UInt8(ascii: "/") { segments += 1 }
+            previous = byte
+        }
+        // Nearly every path is plain already (ids and digests): encoded only when a byte needs it.
+        let encoded = target.utf8.allSatisfy(isPlainPathByte) ? target
+            : target.split(separator: "/", omittingEmptySubsequences: false)
+                .map { $0.addingPercentEncoding(withAllowedCharacters: pathSegmentCharacters) ?? String($0) }
+                .joined(separator: "/")
+        return String(repeating: "../", count: max(segments - 1, 0)) + encoded
+    }
+
+    /// Whether a byte stands in a link as it is: a path's slash or an unreserved character.
+    private static func isPlainPathByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"): true
+        default: false
+        }
     }
 
     /// Unreserved characters only: no "#", "?", "%" or ":" (which would read as a scheme) left raw.

@@ -38,10 +38,10 @@ enum TemplateFingerprint {
             try? PageRenderer.photoPage(annotation: photoAnnotation, photo: photo, image: "../images/1.jpg", data: data,
                                         links: links,
                                         credits: credits),
-            try? TileItem.script(zoom: 1, tile: "0/1",
+            TileItem.script(zoom: 1, tile: "0/1",
                                  [TileItem(latitude: 1.25, longitude: 2.5, count: 3,
                                            properties: data.features[0].properties)]),
-            try? PageEntries.chunkScript(1, [data.features[2]]),
+            PageEntries.chunkScript(1, [data.features[2]]),
         ]
         return SHA256.hex(samples.map { $0 ?? "" }.joined(separator: "\u{0}"))
     }()

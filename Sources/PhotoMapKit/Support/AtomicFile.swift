@@ -81,6 +81,15 @@ public final class StagedFile {
         }
     }
 
+    /// The status of the file written so far (`fstat`): its inode, size and time stay the same through
+    /// `commit()`'s rename.
+    public func status() throws(POSIXError) -> stat {
+        var status = stat()
+        guard descriptor >= 0 else { throw POSIXError(.EBADF) }
+        guard fstat(descriptor, &status) == 0 else { throw Self.code(errno) }
+        return status
+    }
+
     /// Closes the file and renames it into place.
     public func commit() throws(POSIXError) {
         guard descriptor >= 0 else { throw POSIXError(.EBADF) }
