@@ -266,20 +266,18 @@ enum PhotosAnswer {
         guard let id else { return .malformed("missing field \"id\"") }
         let value = { (field: Field) in values[field.rawValue] }
         let text = { (field: Field) in value(field)?.text ?? "" }
-        var references: [PhotoSize: ImageReference] = [:]
-        for (size, fields) in images {
-            guard let url = fields.url?.text, !url.isEmpty else { continue }
-            references[size] = ImageReference(url: url, width: fields.width?.int, height: fields.height?.int)
-        }
         let licenseID = text(.license).trimming(.whitespaces)
-        let photo = Photo(id: id.text, owner: text(.owner), pathAlias: text(.pathalias), secret: text(.secret),
+        var photo = Photo(id: id.text, owner: text(.owner), pathAlias: text(.pathalias), secret: text(.secret),
                           server: text(.server),
                           title: text(.title), descriptionHTML: description, ownerName: text(.ownername),
                           dateTaken: knownDateTaken(value(.datetaken)?.text, unknown: value(.datetakenunknown)),
                           tags: text(.tags).split(separator: " ").map(String.init),
                           coordinate: .flickr(latitude: value(.latitude)?.double, longitude: value(.longitude)?.double),
-                          placeID: text(.place_id), images: references,
-                          license: licenseID.isEmpty ? nil : License(id: licenseID))
+                          placeID: text(.place_id), license: licenseID.isEmpty ? nil : License(id: licenseID))
+        for (size, fields) in images {
+            guard let url = fields.url?.text, !url.isEmpty else { continue }
+            photo.images[size] = ImageReference(url: url, width: fields.width?.int, height: fields.height?.int)
+        }
         // A record without `media` (an answer recorded without the extra) is taken for a photo.
         return .read((photo, text(.media).isEmpty || text(.media) == "photo"))
     }

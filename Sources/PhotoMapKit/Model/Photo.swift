@@ -3,15 +3,15 @@ import Foundation
 /// A photo's record from flickr.photos.search with the listing extras.
 public struct Photo: Sendable, Hashable, Codable {
     /// Flickr's photo id.
-    public var id: String
+    public var id: String { didSet { anchorImages() } }
     /// The owner's NSID, e.g. "12345678@N05".
     public var owner: String
     /// The owner's chosen path alias (Flickr's `pathalias`), used in their photo pages' URLs; empty without one.
     public var pathAlias: String
     /// The secret part of the image URLs.
-    public var secret: String
+    public var secret: String { didSet { anchorImages() } }
     /// The image server part of the image URLs.
-    public var server: String
+    public var server: String { didSet { anchorImages() } }
     /// The title exactly as Flickr sends it (may be empty).
     public var title: String
     /// The description as Flickr sends it: HTML that may hold links and entities.
@@ -26,8 +26,8 @@ public struct Photo: Sendable, Hashable, Codable {
     public var coordinate: Coordinate?
     /// The place it belongs to, when reported.
     public var placeID: String
-    /// The image URLs that came with the record, by size.
-    public var images: [PhotoSize: ImageReference]
+    /// The images that came with the record, by size (their URLs exactly as sent).
+    public var images: PhotoImages
     /// Its licence (Flickr's `license` extra), named from Flickr's list of licences; nil when not reported.
     public var license: License?
 
@@ -48,14 +48,25 @@ public struct Photo: Sendable, Hashable, Codable {
         self.tags = tags
         self.coordinate = coordinate
         self.placeID = placeID
-        self.images = images
+        self.images = PhotoImages(id: id, server: server, secret: secret)
+        for (size, image) in images { self.images[size] = image }
         self.license = license
+    }
+
+    /// Keeps the images' URLs as they are when the id, server or secret they are templated on changes.
+    private mutating func anchorImages() {
+        images = images.anchored(id: id, server: server, secret: secret)
     }
 
     /// Its page on Flickr, `https://www.flickr.com/photos/{pathalias or owner}/{id}`, which Flickr's rules
     /// ask every shown photo to link to; nil without an owner or an id.
-    public var flickrPageURL: String? {
-        let user = pathAlias.isEmpty ? owner : pathAlias
+    public var flickrPageURL: String? { Self.flickrPageURL(user: flickrUser, id: id) }
+
+    /// Who the photo's page on Flickr is under: the owner's path alias, else the owner's NSID.
+    var flickrUser: String { pathAlias.isEmpty ? owner : pathAlias }
+
+    /// The page on Flickr of photo `id` of `user`, as `flickrPageURL` says.
+    static func flickrPageURL(user: String, id: String) -> String? {
         guard !user.isEmpty, !id.isEmpty,
               let userPart = Self.pathSegment(user), let idPart = Self.pathSegment(id)
         else { return nil }
