@@ -274,10 +274,12 @@ enum PhotosAnswer {
                           tags: text(.tags).split(separator: " ").map(String.init),
                           coordinate: .flickr(latitude: value(.latitude)?.double, longitude: value(.longitude)?.double),
                           placeID: text(.place_id), license: licenseID.isEmpty ? nil : License(id: licenseID))
-        for (size, fields) in images {
-            guard let url = fields.url?.text, !url.isEmpty else { continue }
-            photo.images[size] = ImageReference(url: url, width: fields.width?.int, height: fields.height?.int)
+        var held = photo.images
+        for size in PhotoSize.allCases {
+            guard let fields = images[size], let url = fields.url?.text, !url.isEmpty else { continue }
+            held[size] = ImageReference(url: url, width: fields.width?.int, height: fields.height?.int)
         }
+        photo.images = held
         // A record without `media` (an answer recorded without the extra) is taken for a photo.
         return .read((photo, text(.media).isEmpty || text(.media) == "photo"))
     }

@@ -1,17 +1,17 @@
 import Foundation
 
 /// A photo's record from flickr.photos.search with the listing extras.
-public struct Photo: Sendable, Hashable, Codable {
+public struct Photo: Sendable, Hashable {
     /// Flickr's photo id.
-    public var id: String { didSet { anchorImages() } }
+    public var id: String { didSet { images = PhotoImages(id: oldValue, server: server, secret: secret, stored: storedImages) } }
     /// The owner's NSID, e.g. "12345678@N05".
     public var owner: String
     /// The owner's chosen path alias (Flickr's `pathalias`), used in their photo pages' URLs; empty without one.
     public var pathAlias: String
     /// The secret part of the image URLs.
-    public var secret: String { didSet { anchorImages() } }
+    public var secret: String { didSet { images = PhotoImages(id: id, server: server, secret: oldValue, stored: storedImages) } }
     /// The image server part of the image URLs.
-    public var server: String { didSet { anchorImages() } }
+    public var server: String { didSet { images = PhotoImages(id: id, server: oldValue, secret: secret, stored: storedImages) } }
     /// The title exactly as Flickr sends it (may be empty).
     public var title: String
     /// The description as Flickr sends it: HTML that may hold links and entities.
@@ -27,7 +27,12 @@ public struct Photo: Sendable, Hashable, Codable {
     /// The place it belongs to, when reported.
     public var placeID: String
     /// The images that came with the record, by size (their URLs exactly as sent).
-    public var images: PhotoImages
+    public var images: PhotoImages {
+        get { PhotoImages(id: id, server: server, secret: secret, stored: storedImages) }
+        set { storedImages = newValue.anchored(id: id, server: server, secret: secret).stored }
+    }
+    /// The images without the id, server and secret their URLs are made from, which the photo holds.
+    private var storedImages: PhotoImages.Stored
     /// Its licence (Flickr's `license` extra), named from Flickr's list of licences; nil when not reported.
     public var license: License?
 
@@ -48,14 +53,10 @@ public struct Photo: Sendable, Hashable, Codable {
         self.tags = tags
         self.coordinate = coordinate
         self.placeID = placeID
-        self.images = PhotoImages(id: id, server: server, secret: secret)
-        for (size, image) in images { self.images[size] = image }
+        var held = PhotoImages(id: id, server: server, secret: secret)
+        for size in PhotoSize.allCases { held[size] = images[size] }
+        storedImages = held.stored
         self.license = license
-    }
-
-    /// Keeps the images' URLs as they are when the id, server or secret they are templated on changes.
-    private mutating func anchorImages() {
-        images = images.anchored(id: id, server: server, secret: secret)
     }
 
     /// Its page on Flickr, `https://www.flickr.com/photos/{pathalias or owner}/{id}`, which Flickr's rules
@@ -104,5 +105,41 @@ public struct ImageReference: Sendable, Hashable, Codable {
         self.url = url
         self.width = width
         self.height = height
+    }
+}
+
+extension Photo: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id, owner, pathAlias, secret, server, title, descriptionHTML, ownerName, dateTaken, tags
+        case coordinate, placeID, images, license
+    }
+
+    /// Reads a photo as `encode(to:)` writes it.
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        func text(_ key: CodingKeys) throws -> String { try values.decode(String.self, forKey: key) }
+        self.init(id: try text(.id), owner: try text(.owner), pathAlias: try text(.pathAlias), secret: try text(.secret),
+                  server: try text(.server), title: try text(.title), descriptionHTML: try text(.descriptionHTML),
+                  ownerName: try text(.ownerName),
+                  dateTaken: try values.decodeIfPresent(String.self, forKey: .dateTaken),
+                  tags: try values.decode([String].self, forKey: .tags),
+                  coordinate: try values.decodeIfPresent(Coordinate.self, forKey: .coordinate),
+                  placeID: try text(.placeID), license: try values.decodeIfPresent(License.self, forKey: .license))
+        images = try values.decode(PhotoImages.self, forKey: .images)
+    }
+
+    /// Writes every field, the images as `{"sq": {"url": …, "width": …, "height": …}, …}`.
+    public func encode(to encoder: any Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        for (key, text) in [(CodingKeys.id, id), (.owner, owner), (.pathAlias, pathAlias), (.secret, secret),
+                            (.server, server), (.title, title), (.descriptionHTML, descriptionHTML),
+                            (.ownerName, ownerName), (.placeID, placeID)] {
+            try values.encode(text, forKey: key)
+        }
+        try values.encodeIfPresent(dateTaken, forKey: .dateTaken)
+        try values.encode(tags, forKey: .tags)
+        try values.encodeIfPresent(coordinate, forKey: .coordinate)
+        try values.encode(images, forKey: .images)
+        try values.encodeIfPresent(license, forKey: .license)
     }
 }

@@ -3,14 +3,22 @@
 /// host for all the photo's templated images) keeps a few bytes and its URL is made again when asked;
 /// any other image keeps its URL exactly as sent.
 public struct PhotoImages: Sendable, ExpressibleByDictionaryLiteral {
-    /// What templated URLs are made from. Hosts are shared strings (Flickr's or a mirror's), not copies.
-    private var host = "", id = "", server = "", secret = ""
-    private var square = Slot(), largeSquare = Slot(), medium = Slot()
-    /// Images whose URL does not follow the template or whose size is not a 32-bit number; nil when none.
-    private var others: [PhotoSize: ImageReference]?
+    /// The photo's parts templated URLs are made from.
+    private var id = "", server = "", secret = ""
+    /// The images themselves: what a `Photo` holds (its own id, server and secret are the rest).
+    private(set) var stored = Stored()
+
+    /// A photo's images without the parts their URLs are made from.
+    struct Stored: Sendable, Hashable {
+        /// The templated URLs' host: a shared string (Flickr's or a mirror's), not a copy per photo.
+        fileprivate var host = ""
+        fileprivate var square = Slot(), largeSquare = Slot(), medium = Slot()
+        /// Images whose URL does not follow the template or whose size is not a 32-bit number; nil when none.
+        fileprivate var others: [PhotoSize: ImageReference]?
+    }
 
     /// One size's image when it follows the template.
-    private struct Slot: Hashable {
+    fileprivate struct Slot: Hashable {
         /// 0 for no templated image, else the extension's index in `extensions` plus one.
         var format: UInt8 = 0
         /// The suffix's one character (`_s` → "s"), 0 for none.
@@ -33,7 +41,14 @@ public struct PhotoImages: Sendable, ExpressibleByDictionaryLiteral {
         for (size, image) in elements { self[size] = image }
     }
 
-    /// The same images templated on the photo `id` of `server` with `secret`, where their URLs allow.
+    /// The images `stored` of the photo `id` of `server` with `secret`.
+    init(id: String, server: String, secret: String, stored: Stored) {
+        self.init(id: id, server: server, secret: secret)
+        self.stored = stored
+    }
+
+    /// The same images templated on the photo `id` of `server` with `secret` where their URLs allow,
+    /// each size in turn.
     func anchored(id: String, server: String, secret: String) -> PhotoImages {
         if id == self.id, server == self.server, secret == self.secret { return self }
         var anchored = PhotoImages(id: id, server: server, secret: secret)
@@ -45,39 +60,39 @@ public struct PhotoImages: Sendable, ExpressibleByDictionaryLiteral {
     public subscript(size: PhotoSize) -> ImageReference? {
         get {
             let slot = self[slot: size]
-            guard slot.format > 0 else { return others?[size] }
+            guard slot.format > 0 else { return stored.others?[size] }
             return ImageReference(url: url(of: slot), width: slot.width == .min ? nil : Int(slot.width),
                                   height: slot.height == .min ? nil : Int(slot.height))
         }
         set {
             self[slot: size] = Slot()
-            others?[size] = nil
-            if others?.isEmpty == true { others = nil }
+            stored.others?[size] = nil
+            if stored.others?.isEmpty == true { stored.others = nil }
             guard let image = newValue else { return }
             if var slot = templated(image) {
                 slot.width = image.width.map(Int32.init) ?? .min
                 slot.height = image.height.map(Int32.init) ?? .min
                 self[slot: size] = slot
             } else {
-                others = others ?? [:]
-                others?[size] = image
+                stored.others = stored.others ?? [:]
+                stored.others?[size] = image
             }
         }
     }
 
     /// Whether it holds no image.
-    public var isEmpty: Bool { PhotoSize.allCases.allSatisfy { self[slot: $0].format == 0 && others?[$0] == nil } }
+    public var isEmpty: Bool { PhotoSize.allCases.allSatisfy { self[slot: $0].format == 0 && stored.others?[$0] == nil } }
 
     /// The images on Flickr's static host moved to `host` (a local mirror of them).
     func rehosted(from flickr: ImageHost, to host: ImageHost) -> PhotoImages {
         var images = self
-        if hasTemplated, self.host == flickr.base {
-            images.host = host.base
-        } else if hasTemplated, self.host.hasPrefix(flickr.base + "/") {
-            images.host = host.base + self.host.dropFirst(flickr.base.count)
+        if hasTemplated, stored.host == flickr.base {
+            images.stored.host = host.base
+        } else if hasTemplated, stored.host.hasPrefix(flickr.base + "/") {
+            images.stored.host = host.base + stored.host.dropFirst(flickr.base.count)
         }
-        for (size, image) in others ?? [:] where image.url.hasPrefix(flickr.base + "/") {
-            images.others?[size]?.url = host.base + image.url.dropFirst(flickr.base.count)
+        for (size, image) in stored.others ?? [:] where image.url.hasPrefix(flickr.base + "/") {
+            images.stored.others?[size]?.url = host.base + image.url.dropFirst(flickr.base.count)
         }
         return images
     }
@@ -87,35 +102,35 @@ public struct PhotoImages: Sendable, ExpressibleByDictionaryLiteral {
     mutating func addTemplated(_ size: PhotoSize, on host: ImageHost) {
         guard self[size] == nil, !server.isEmpty, !secret.isEmpty else { return }
         let slot = Slot(format: 1, suffix: size.urlSuffix.utf8.last ?? 0)
-        if !hasTemplated || self.host == host.base {
-            self.host = host.base
+        if !hasTemplated || stored.host == host.base {
+            stored.host = host.base
             self[slot: size] = slot
         } else {
             self[size] = ImageReference(url: url(of: slot, host: host.base))
         }
     }
 
-    private var hasTemplated: Bool { square.format > 0 || largeSquare.format > 0 || medium.format > 0 }
+    private var hasTemplated: Bool { stored.square.format > 0 || stored.largeSquare.format > 0 || stored.medium.format > 0 }
 
     private subscript(slot size: PhotoSize) -> Slot {
         get {
             switch size {
-            case .square: square
-            case .largeSquare: largeSquare
-            case .medium: medium
+            case .square: stored.square
+            case .largeSquare: stored.largeSquare
+            case .medium: stored.medium
             }
         }
         set {
             switch size {
-            case .square: square = newValue
-            case .largeSquare: largeSquare = newValue
-            case .medium: medium = newValue
+            case .square: stored.square = newValue
+            case .largeSquare: stored.largeSquare = newValue
+            case .medium: stored.medium = newValue
             }
         }
     }
 
     private func url(of slot: Slot, host: String? = nil) -> String {
-        var url = host ?? self.host
+        var url = host ?? stored.host
         url.reserveCapacity(url.utf8.count + server.utf8.count + id.utf8.count + secret.utf8.count + 10)
         url += "/"
         url += server
@@ -143,10 +158,10 @@ public struct PhotoImages: Sendable, ExpressibleByDictionaryLiteral {
         guard let (slot, hostEnd) = url.withUTF8({ bytes in matchTemplate(bytes) }) else { return nil }
         let hostBytes = url.utf8.prefix(hostEnd)
         if hasTemplated {
-            guard host.utf8.elementsEqual(hostBytes) else { return nil }
+            guard stored.host.utf8.elementsEqual(hostBytes) else { return nil }
         } else {
             // Flickr's host is one shared string; any other is kept once per photo.
-            host = ImageHost.flickr.base.utf8.elementsEqual(hostBytes)
+            stored.host = ImageHost.flickr.base.utf8.elementsEqual(hostBytes)
                 ? ImageHost.flickr.base : String(decoding: hostBytes, as: UTF8.self)
         }
         return slot
