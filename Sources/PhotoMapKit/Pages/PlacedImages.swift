@@ -56,34 +56,51 @@ struct PlacedImages {
         }
     }
 
-    private static let extensions = (png: Array(".png".utf8), jpg: Array(".jpg".utf8))
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// `path` compactly, when it has the usual form (its folder held, up to 255 of them).
     private mutating func compact(_ path: String) -> Compact? {
-        let bytes = Array(path.utf8)
-        let digitsStart = bytes.count - 68
-        guard digitsStart >= 0 else { return nil }
-        let ending = Array(bytes[(bytes.count - 4)...])
-        guard ending == Self.extensions.png || ending == Self.extensions.jpg else { return nil }
-        var words: [UInt64] = []
-        for wordStart in stride(from: digitsStart, to: digitsStart + 64, by: 16) {
-            var word: UInt64 = 0
-            for byte in bytes[wordStart..<(wordStart + 16)] {
-                guard let value = Self.hexDigits.firstIndex(of: byte) else { return nil }
-                word = word << 4 | UInt64(value)
-            }
-            words.append(word)
-        }
-        let folder = String(decoding: bytes[..<digitsStart], as: UTF8.self)
-        var index = folders.firstIndex(of: folder)
+        var path = path
+        guard let (compact, folderEnd) = path.withUTF8({ bytes in Self.digits(bytes) }) else { return nil }
+        let folder = path.utf8.prefix(folderEnd)
+        var index = folders.firstIndex { $0.utf8.elementsEqual(folder) }
         if index == nil, folders.count < 255 {
-            folders.append(folder)
+            folders.append(String(decoding: folder, as: UTF8.self))
             index = folders.count - 1
         }
         guard let index else { return nil }
-        return Compact(digest: (words[0], words[1], words[2], words[3]), folder: UInt8(index + 1),
-                       isPNG: ending == Self.extensions.png)
+        var held = compact
+        held.folder = UInt8(index + 1)
+        return held
+    }
+
+    /// The digits and extension of a path ending in `{64 lowercase hex digits}.{png|jpg}`, and where they start.
+    private static func digits(_ bytes: UnsafeBufferPointer<UInt8>) -> (Compact, Int)? {
+        let digitsStart = bytes.count - 68
+        guard digitsStart >= 0, bytes[bytes.count - 4] == UInt8(ascii: ".") else { return nil }
+        let ending = bytes[(bytes.count - 3)...]
+        let isPNG = ending.elementsEqual("png".utf8)
+        guard isPNG || ending.elementsEqual("jpg".utf8) else { return nil }
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        for index in 0..<4 {
+            var word: UInt64 = 0
+            for byte in bytes[(digitsStart + index * 16)..<(digitsStart + index * 16 + 16)] {
+                let value: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
+                default: return nil
+                }
+                word = word << 4 | UInt64(value)
+            }
+            switch index {
+            case 0: words.0 = word
+            case 1: words.1 = word
+            case 2: words.2 = word
+            default: words.3 = word
+            }
+        }
+        return (Compact(digest: words, isPNG: isPNG), digitsStart)
     }
 
     private func path(of compact: Compact) -> String {
@@ -94,7 +111,7 @@ struct PlacedImages {
                 bytes.append(Self.hexDigits[Int(word >> UInt64(shift) & 0xF)])
             }
         }
-        bytes += compact.isPNG ? Self.extensions.png : Self.extensions.jpg
+        bytes += (compact.isPNG ? ".png" : ".jpg").utf8
         return String(decoding: bytes, as: UTF8.self)
     }
 }

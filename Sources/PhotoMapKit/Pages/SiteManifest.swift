@@ -149,7 +149,7 @@ public final class SiteManifest {
     /// Keeps the files under `folder` (ending in "/") as the last run recorded them, unlooked at: the
     /// tiles of a page found current, which are made only with it. (Files added in this run are seen.)
     func keep(under folder: String) {
-        var index = lowerBound(folder)
+        var index = search(folder).index
         while index < loaded.count, loadedPath(index).starts(with: folder.utf8) {
             loaded[index].entry.seen = true
             index += 1
@@ -197,8 +197,8 @@ public final class SiteManifest {
 
     /// Changes the entry of `path`, loaded or added, if there is one.
     private func update(_ path: String, _ change: (inout Entry) -> Void) {
-        let index = lowerBound(path)
-        if index < loaded.count, loadedPath(index).elementsEqual(path.utf8) {
+        let (index, found) = search(path)
+        if found {
             change(&loaded[index].entry)
         } else if let added = added.index(forKey: path) {
             change(&self.added.values[added])
@@ -210,14 +210,30 @@ public final class SiteManifest {
         loadedPaths[Int(loaded[index].start)..<Int(loaded[index].end)]
     }
 
-    /// The first loaded entry whose path is not before `path`.
-    private func lowerBound(_ path: String) -> Int {
-        var low = 0, high = loaded.count
-        while low < high {
-            let middle = (low + high) / 2
-            if loadedPath(middle).lexicographicallyPrecedes(path.utf8) { low = middle + 1 } else { high = middle }
+    /// The first loaded entry whose path is not before `path`, and whether its path is `path`: a binary
+    /// search comparing bytes (memcmp), as the manifest is sorted.
+    private func search(_ path: String) -> (index: Int, found: Bool) {
+        var path = path
+        return path.withUTF8 { key in
+            loadedPaths.withUnsafeBufferPointer { paths in
+                /// How `loaded[index]`'s path orders against `key`, as memcmp says.
+                func order(_ index: Int) -> Int {
+                    let start = Int(loaded[index].start), count = Int(loaded[index].end) - start
+                    let common = min(count, key.count)
+                    if common > 0, let base = paths.baseAddress, let keyBase = key.baseAddress {
+                        let bytes = memcmp(base + start, keyBase, common)
+                        if bytes != 0 { return Int(bytes) }
+                    }
+                    return count - key.count
+                }
+                var low = 0, high = loaded.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if order(middle) < 0 { low = middle + 1 } else { high = middle }
+                }
+                return (low, low < loaded.count && order(low) == 0)
+            }
         }
-        return low
     }
 
     /// Loads the entries of a manifest's text; an unknown header gives none, a malformed line is skipped,
