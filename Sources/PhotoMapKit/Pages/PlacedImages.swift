@@ -81,25 +81,8 @@ struct PlacedImages {
         let ending = bytes[(bytes.count - 3)...]
         let isPNG = ending.elementsEqual("png".utf8)
         guard isPNG || ending.elementsEqual("jpg".utf8) else { return nil }
-        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        for index in 0..<4 {
-            var word: UInt64 = 0
-            for byte in bytes[(digitsStart + index * 16)..<(digitsStart + index * 16 + 16)] {
-                let value: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
-                default: return nil
-                }
-                word = word << 4 | UInt64(value)
-            }
-            switch index {
-            case 0: words.0 = word
-            case 1: words.1 = word
-            case 2: words.2 = word
-            default: words.3 = word
-            }
-        }
+        let hex = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[digitsStart..<(digitsStart + 64)]))
+        guard let words = SiteManifest.Inputs.words(hex: hex) else { return nil }
         return (Compact(digest: words, isPNG: isPNG), digitsStart)
     }
 

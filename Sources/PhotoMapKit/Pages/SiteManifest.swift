@@ -49,6 +49,12 @@ public final class SiteManifest {
 
         /// Inputs written as 64 hex digits in a manifest; nil for anything else.
         init?(hex: UnsafeRawBufferPointer) {
+            guard let words = Self.words(hex: hex) else { return nil }
+            self.words = SIMD4(words.0, words.1, words.2, words.3)
+        }
+
+        /// The four words of 64 lowercase hex digits, most significant first; nil for anything else.
+        static func words(hex: UnsafeRawBufferPointer) -> (UInt64, UInt64, UInt64, UInt64)? {
             guard hex.count == 64 else { return nil }
             var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
             // Each word whole in a local first: updating a SIMD lane per digit cost more than the rest of a line.
@@ -65,7 +71,7 @@ public final class SiteManifest {
                 default: words.3 = word
                 }
             }
-            self.words = SIMD4(words.0, words.1, words.2, words.3)
+            return words
         }
 
         /// As 64 hex digits.
