@@ -227,7 +227,6 @@ public final class SiteWriter {
         createdFolders.insert(folder)
     }
 
-    /// Which image of which photo.
     /// ENOSPC and EDQUOT are "disk full"; anything else names the failing call's reason.
     static func writeError(_ code: Int32, path: String) -> PageError {
         if code == ENOSPC || code == EDQUOT { return .diskFull(path: path) }
