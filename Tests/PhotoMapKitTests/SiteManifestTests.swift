@@ -193,6 +193,40 @@ struct SiteManifestTests {
         #expect(try export([city("Paris-Ville", population: 2_000_001)]).rendered == 4)
     }
 
+    @Test("a manifest read back finds every file, whatever order its lines are in; of a repeated path the last counts")
+    func manifestOrder() throws {
+        let folder = try TemporaryFolder()
+        let identity = SiteManifest.FileIdentity(inode: 1, size: 2, modified: 3)
+        let paths = ["photos/2.html", "photos/10.html", "é.html", "index.html", "clusters/a/1.js", "clusters/b/1.js"]
+        let manifest = SiteManifest()
+        for (index, path) in paths.enumerated() {
+            manifest.record(path, inputs: .init(digest: [UInt8(index)]), identity: { _ in identity })
+        }
+        let text = String(decoding: manifest.data(), as: UTF8.self)
+        var lines = text.split(separator: "\n").map(String.init)
+        #expect(Array(lines.dropFirst()) == lines.dropFirst().sorted { $0.split(separator: "\t")[4].utf8
+            .lexicographicallyPrecedes($1.split(separator: "\t")[4].utf8) })
+        // Reversed, with index.html repeated (its last line recording other inputs).
+        lines = [lines[0]] + lines.dropFirst().reversed()
+        let repeated = try #require(lines.firstIndex { $0.hasSuffix("\tindex.html") })
+        lines.append(lines[repeated].replacingOccurrences(of: SiteManifest.Inputs(digest: [3]).hex,
+                                                          with: SiteManifest.Inputs(digest: [9]).hex))
+        let file = folder.url.appendingPathComponent(SiteManifest.fileName)
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+        let read = SiteManifest(site: folder.url)
+        for (index, path) in paths.enumerated() where path != "index.html" {
+            #expect(read.isCurrent(path, inputs: .init(digest: [UInt8(index)]), identity: { _ in identity }), "\(path)")
+        }
+        #expect(!read.isCurrent("index.html", inputs: .init(digest: [3]), identity: { _ in identity }))
+        #expect(read.isCurrent("index.html", inputs: .init(digest: [9]), identity: { _ in identity }))
+        #expect(!read.isCurrent("photos/1.html", inputs: .init(digest: [0]), identity: { _ in identity }))
+        read.record("photos/1.html", inputs: .init(digest: [0]), identity: { _ in identity })
+        #expect(read.recordedThisRun("photos/1.html") && read.changed)
+        let written = String(decoding: read.data(), as: UTF8.self).split(separator: "\n").dropFirst()
+        #expect(written.map { String($0.split(separator: "\t")[4]) }
+            == ["clusters/a/1.js", "clusters/b/1.js", "index.html", "photos/1.html", "photos/10.html", "photos/2.html", "é.html"])
+    }
+
     @Test("a damaged or unknown manifest is no manifest: every page is made and compared")
     func damagedManifest() throws {
         let folder = try TemporaryFolder()

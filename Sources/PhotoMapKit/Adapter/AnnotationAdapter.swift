@@ -34,17 +34,13 @@ public struct AnnotationAdapter: Sendable {
             shownTitle = "Unknown"
             subtitle = ""
         }
-        return Annotation(kind: .photo, id: photo.id, title: shownTitle, subtitle: subtitle,
-                          coordinate: photo.coordinate,
-                          thumbnailURL: imageURL(of: photo, size: .square),
-                          imageURL: imageURL(of: photo, size: .medium),
-                          owner: photo.ownerName.isEmpty ? photo.owner : photo.ownerName,
-                          dateTaken: photo.dateTaken, pageURL: photo.flickrPageURL, license: photo.license)
-    }
-
-    /// The record's own URL for `size`, else one built on the image host.
-    public func imageURL(of photo: Photo, size: PhotoSize) -> String? {
-        photo.images[size]?.url ?? imageHost.url(for: photo, size: size)
+        var images = photo.images
+        // The record's own URL for each size shown, else one built on the image host.
+        images.addTemplated(.square, on: imageHost)
+        images.addTemplated(.medium, on: imageHost)
+        return Annotation(photo: photo.id, title: shownTitle, subtitle: subtitle, coordinate: photo.coordinate,
+                          images: images, owner: photo.ownerName.isEmpty ? photo.owner : photo.ownerName,
+                          dateTaken: photo.dateTaken, flickrUser: photo.flickrUser, license: photo.license)
     }
 
     private static func splitAtFirstComma(_ name: String) -> (String, String) {

@@ -26,9 +26,7 @@ extension Photo {
     public func rehosted(on host: ImageHost) -> Photo {
         guard host != .flickr else { return self }
         var photo = self
-        for (size, image) in images where image.url.hasPrefix(ImageHost.flickr.base + "/") {
-            photo.images[size]?.url = host.base + image.url.dropFirst(ImageHost.flickr.base.count)
-        }
+        photo.images = images.rehosted(from: .flickr, to: host)
         return photo
     }
 }

@@ -207,29 +207,17 @@ enum PhotosAnswer {
         case url_sq, width_sq, height_sq, url_q, width_q, height_q, url_m, width_m, height_m
         static let lookup = JSONKeyLookup(Field.self)
 
-        /// For `url_*`, `width_*` and `height_*`: the size, and which of the three.
-        var image: (PhotoSize, KeyPath<ImageFields, LenientValue?>)? {
-            switch self {
-            case .url_sq: (.square, \.url)
-            case .width_sq: (.square, \.width)
-            case .height_sq: (.square, \.height)
-            case .url_q: (.largeSquare, \.url)
-            case .width_q: (.largeSquare, \.width)
-            case .height_q: (.largeSquare, \.height)
-            case .url_m: (.medium, \.url)
-            case .width_m: (.medium, \.width)
-            case .height_m: (.medium, \.height)
-            default: nil
+        /// The `url_*`, `width_*` and `height_*` fields of `size`.
+        static func image(_ size: PhotoSize) -> (url: Field, width: Field, height: Field) {
+            switch size {
+            case .square: (.url_sq, .width_sq, .height_sq)
+            case .largeSquare: (.url_q, .width_q, .height_q)
+            case .medium: (.url_m, .width_m, .height_m)
             }
         }
     }
 
-    /// `url_X`, `width_X` and `height_X` of one size.
-    private struct ImageFields {
-        var url: LenientValue?
-        var width: LenientValue?
-        var height: LenientValue?
-    }
+    private static let fieldCount = Field.allCases.count
 
     /// Flickr's wrapper of text extras.
     private enum ContentMember: Int, JSONMember {
@@ -241,8 +229,7 @@ enum PhotosAnswer {
     /// `{"_content": "…"}`; a bare value is taken too, and anything odd costs that field, not the record.
     static func photo(_ reader: inout JSONReader) throws -> AnswerPart<(photo: Photo, isPhoto: Bool)> {
         var id: LenientValue?, description = ""
-        var values = [LenientValue?](repeating: nil, count: Field.allCases.count)
-        var images: [PhotoSize: ImageFields] = [:]
+        var values = [LenientValue?](repeating: nil, count: fieldCount)
         if let problem = try reader.fields(of: "photo", Field.self, { field, reader in
             switch field {
             case .id: id = LenientValue(text: try reader.lenientText())
@@ -254,39 +241,29 @@ enum PhotosAnswer {
                                      { _, reader in content = try reader.lenientText() }) == nil {
                     description = content
                 }
-            default:
-                let value = try reader.optionalLenient()
-                if let (size, part) = field.image {
-                    images[size, default: ImageFields()][keyPath: writable(part)] = value
-                } else {
-                    values[field.rawValue] = value
-                }
+            default: values[field.rawValue] = try reader.optionalLenient()
             }
         }) { return .malformed(recordProblem(problem, "photo")) }
         guard let id else { return .malformed("missing field \"id\"") }
         let value = { (field: Field) in values[field.rawValue] }
         let text = { (field: Field) in value(field)?.text ?? "" }
-        var references: [PhotoSize: ImageReference] = [:]
-        for (size, fields) in images {
-            guard let url = fields.url?.text, !url.isEmpty else { continue }
-            references[size] = ImageReference(url: url, width: fields.width?.int, height: fields.height?.int)
-        }
         let licenseID = text(.license).trimming(.whitespaces)
-        let photo = Photo(id: id.text, owner: text(.owner), pathAlias: text(.pathalias), secret: text(.secret),
+        var photo = Photo(id: id.text, owner: text(.owner), pathAlias: text(.pathalias), secret: text(.secret),
                           server: text(.server),
                           title: text(.title), descriptionHTML: description, ownerName: text(.ownername),
                           dateTaken: knownDateTaken(value(.datetaken)?.text, unknown: value(.datetakenunknown)),
                           tags: text(.tags).split(separator: " ").map(String.init),
                           coordinate: .flickr(latitude: value(.latitude)?.double, longitude: value(.longitude)?.double),
-                          placeID: text(.place_id), images: references,
-                          license: licenseID.isEmpty ? nil : License(id: licenseID))
+                          placeID: text(.place_id), license: licenseID.isEmpty ? nil : License(id: licenseID))
+        var held = photo.images
+        for size in PhotoSize.allCases {
+            let fields = Field.image(size)
+            guard let url = value(fields.url)?.text, !url.isEmpty else { continue }
+            held[size] = ImageReference(url: url, width: value(fields.width)?.int, height: value(fields.height)?.int)
+        }
+        photo.images = held
         // A record without `media` (an answer recorded without the extra) is taken for a photo.
         return .read((photo, text(.media).isEmpty || text(.media) == "photo"))
-    }
-
-    private static func writable(_ path: KeyPath<ImageFields, LenientValue?>)
-        -> WritableKeyPath<ImageFields, LenientValue?> {
-        path == \ImageFields.url ? \.url : path == \ImageFields.width ? \.width : \.height
     }
 
     /// When it was taken; nil when Flickr flags the date unknown (`datetakenunknown` 1) or sends its

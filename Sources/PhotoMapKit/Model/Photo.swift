@@ -1,17 +1,17 @@
 import Foundation
 
 /// A photo's record from flickr.photos.search with the listing extras.
-public struct Photo: Sendable, Hashable, Codable {
+public struct Photo: Sendable, Hashable {
     /// Flickr's photo id.
-    public var id: String
+    public var id: String { didSet { images = PhotoImages(id: oldValue, server: server, secret: secret, stored: storedImages) } }
     /// The owner's NSID, e.g. "12345678@N05".
     public var owner: String
     /// The owner's chosen path alias (Flickr's `pathalias`), used in their photo pages' URLs; empty without one.
     public var pathAlias: String
     /// The secret part of the image URLs.
-    public var secret: String
+    public var secret: String { didSet { images = PhotoImages(id: id, server: server, secret: oldValue, stored: storedImages) } }
     /// The image server part of the image URLs.
-    public var server: String
+    public var server: String { didSet { images = PhotoImages(id: id, server: oldValue, secret: secret, stored: storedImages) } }
     /// The title exactly as Flickr sends it (may be empty).
     public var title: String
     /// The description as Flickr sends it: HTML that may hold links and entities.
@@ -26,8 +26,13 @@ public struct Photo: Sendable, Hashable, Codable {
     public var coordinate: Coordinate?
     /// The place it belongs to, when reported.
     public var placeID: String
-    /// The image URLs that came with the record, by size.
-    public var images: [PhotoSize: ImageReference]
+    /// The images that came with the record, by size (their URLs exactly as sent).
+    public var images: PhotoImages {
+        get { PhotoImages(id: id, server: server, secret: secret, stored: storedImages) }
+        set { storedImages = newValue.anchored(id: id, server: server, secret: secret).stored }
+    }
+    /// The images without the id, server and secret their URLs are made from, which the photo holds.
+    private var storedImages: PhotoImages.Stored
     /// Its licence (Flickr's `license` extra), named from Flickr's list of licences; nil when not reported.
     public var license: License?
 
@@ -48,14 +53,21 @@ public struct Photo: Sendable, Hashable, Codable {
         self.tags = tags
         self.coordinate = coordinate
         self.placeID = placeID
-        self.images = images
+        var held = PhotoImages(id: id, server: server, secret: secret)
+        for size in PhotoSize.allCases { held[size] = images[size] }
+        storedImages = held.stored
         self.license = license
     }
 
     /// Its page on Flickr, `https://www.flickr.com/photos/{pathalias or owner}/{id}`, which Flickr's rules
     /// ask every shown photo to link to; nil without an owner or an id.
-    public var flickrPageURL: String? {
-        let user = pathAlias.isEmpty ? owner : pathAlias
+    public var flickrPageURL: String? { Self.flickrPageURL(user: flickrUser, id: id) }
+
+    /// Who the photo's page on Flickr is under: the owner's path alias, else the owner's NSID.
+    var flickrUser: String { pathAlias.isEmpty ? owner : pathAlias }
+
+    /// The page on Flickr of photo `id` of `user`, as `flickrPageURL` says.
+    static func flickrPageURL(user: String, id: String) -> String? {
         guard !user.isEmpty, !id.isEmpty,
               let userPart = Self.pathSegment(user), let idPart = Self.pathSegment(id)
         else { return nil }
@@ -93,5 +105,41 @@ public struct ImageReference: Sendable, Hashable, Codable {
         self.url = url
         self.width = width
         self.height = height
+    }
+}
+
+extension Photo: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id, owner, pathAlias, secret, server, title, descriptionHTML, ownerName, dateTaken, tags
+        case coordinate, placeID, images, license
+    }
+
+    /// Reads a photo as `encode(to:)` writes it.
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        func text(_ key: CodingKeys) throws -> String { try values.decode(String.self, forKey: key) }
+        self.init(id: try text(.id), owner: try text(.owner), pathAlias: try text(.pathAlias), secret: try text(.secret),
+                  server: try text(.server), title: try text(.title), descriptionHTML: try text(.descriptionHTML),
+                  ownerName: try text(.ownerName),
+                  dateTaken: try values.decodeIfPresent(String.self, forKey: .dateTaken),
+                  tags: try values.decode([String].self, forKey: .tags),
+                  coordinate: try values.decodeIfPresent(Coordinate.self, forKey: .coordinate),
+                  placeID: try text(.placeID), license: try values.decodeIfPresent(License.self, forKey: .license))
+        images = try values.decode(PhotoImages.self, forKey: .images)
+    }
+
+    /// Writes every field, the images as `{"sq": {"url": …, "width": …, "height": …}, …}`.
+    public func encode(to encoder: any Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        for (key, text) in [(CodingKeys.id, id), (.owner, owner), (.pathAlias, pathAlias), (.secret, secret),
+                            (.server, server), (.title, title), (.descriptionHTML, descriptionHTML),
+                            (.ownerName, ownerName), (.placeID, placeID)] {
+            try values.encode(text, forKey: key)
+        }
+        try values.encodeIfPresent(dateTaken, forKey: .dateTaken)
+        try values.encode(tags, forKey: .tags)
+        try values.encodeIfPresent(coordinate, forKey: .coordinate)
+        try values.encode(images, forKey: .images)
+        try values.encodeIfPresent(license, forKey: .license)
     }
 }

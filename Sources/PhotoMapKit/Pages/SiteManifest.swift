@@ -54,6 +54,12 @@ public final class SiteManifest {
 
         /// Inputs written as 64 hex digits in a manifest; nil for anything else.
         init?(hex: UnsafeRawBufferPointer) {
+            guard let words = Self.words(hex: hex) else { return nil }
+            self.words = SIMD4(words.0, words.1, words.2, words.3)
+        }
+
+        /// The four words of 64 lowercase hex digits, most significant first; nil for anything else.
+        static func words(hex: UnsafeRawBufferPointer) -> (UInt64, UInt64, UInt64, UInt64)? {
             guard hex.count == 64 else { return nil }
             var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
             // Each word whole in a local first: updating a SIMD lane per digit cost more than the rest of a line.
@@ -70,7 +76,7 @@ public final class SiteManifest {
                 default: words.3 = word
                 }
             }
-            self.words = SIMD4(words.0, words.1, words.2, words.3)
+            return words
         }
 
         /// As 64 hex digits.
@@ -91,33 +97,46 @@ public final class SiteManifest {
 
     /// The manifest's file; nil for a writer that keeps none (a map page beside other files).
     let file: URL?
-    /// What the last complete run recorded, and what this one has: one table, not two copies of it.
-    private var entries: [String: Entry]
+    /// What the last complete run recorded, sorted by path (byte order), their paths in one buffer:
+    /// a site of 100,000 pages held them in a table of 262,144 slots and a string each (~26 MB).
+    private var loaded: [Loaded] = []
+    private var loadedPaths: [UInt8] = []
+    /// Files recorded in this run that the last run did not record.
+    private var added: [String: Entry] = [:]
     /// Whether this run recorded a file differently from the last.
     private var recordedChanges = false
+
+    /// A recorded file: its path (`loadedPaths[start..<end]`) and entry.
+    private struct Loaded {
+        var start: Int32, end: Int32
+        var entry: Entry
+    }
 
     /// The manifest of the site in `root`; an unreadable or unknown one is empty (every page is then
     /// made and compared).
     public init(site root: URL) {
         let file = root.appendingPathComponent(Self.fileName)
         self.file = file
-        entries = (try? Data(contentsOf: file)).map(Self.parse) ?? [:]
+        if let data = try? Data(contentsOf: file) { parse(data) }
     }
 
     /// A manifest kept in memory only.
     public init() {
         file = nil
-        entries = [:]
     }
 
     /// Whether the file at `path` was made from `inputs` and is still that file (`identity` looks at it).
     func isCurrent(_ path: String, inputs: Inputs, identity: (String) -> FileIdentity?) -> Bool {
-        guard let index = entries.index(forKey: path), entries.values[index].inputs == inputs else { return false }
-        // Written or checked in this run already.
-        if entries.values[index].seen { return true }
-        guard identity(path) == entries.values[index].identity else { return false }
-        entries.values[index].seen = true
-        return true
+        var current = false
+        update(path) { entry in
+            guard entry.inputs == inputs else { return }
+            // Written or checked in this run already.
+            if entry.seen { return current = true }
+            guard identity(path) == entry.identity else { return }
+            entry.seen = true
+            current = true
+        }
+        return current
     }
 
     /// Notes that `path` now holds a file made from `inputs` (`identity` looks at it).
@@ -125,53 +144,117 @@ public final class SiteManifest {
         // A name that would break the manifest's lines is never recorded: its page is simply made each time.
         guard !path.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") }),
               let identity = identity(path) else { return }
-        let entry = Entry(inputs: inputs, identity: identity, seen: true)
-        if entries.updateValue(entry, forKey: path).map({ $0.inputs != inputs || $0.identity != identity }) ?? true {
+        let recorded = Entry(inputs: inputs, identity: identity, seen: true)
+        var found = false
+        update(path) { entry in
+            found = true
+            if entry.inputs != inputs || entry.identity != identity { recordedChanges = true }
+            entry = recorded
+        }
+        if !found {
+            added[path] = recorded
             recordedChanges = true
         }
     }
 
     /// Keeps the files under `folder` (ending in "/") as the last run recorded them, unlooked at: the
-    /// tiles of a page found current, which are made only with it.
+    /// tiles of a page found current, which are made only with it. (Files added in this run are seen.)
     func keep(under folder: String) {
-        // Found first, then marked: marking while iterating `entries.indices` (which holds the table)
-        // copied the whole table, 21 MB for 100,000 pages.
-        let kept = entries.indices.filter { !entries.values[$0].seen && entries.keys[$0].hasPrefix(folder) }
-        for index in kept { entries.values[index].seen = true }
+        var index = search(folder).index
+        while index < loaded.count, loadedPath(index).starts(with: folder.utf8) {
+            loaded[index].entry.seen = true
+            index += 1
+        }
     }
 
     /// Whether this run recorded `path` already.
     func recordedThisRun(_ path: String) -> Bool {
-        entries[path]?.seen == true
+        var seen = false
+        update(path) { seen = $0.seen }
+        return seen
     }
 
     /// Whether this run's manifest differs from the last one: a file recorded differently, or one
     /// the last run made that this one did not.
-    var changed: Bool { recordedChanges || entries.values.contains { !$0.seen } }
+    var changed: Bool { recordedChanges || loaded.contains { !$0.entry.seen } }
 
-    /// This run's manifest, one `inputs<TAB>inode<TAB>size<TAB>modified<TAB>path` line per file. Made
-    /// as bytes from the sorted paths alone: a filtered copy of the table, its sorted pairs, the text and
-    /// its bytes were each held at once at the end of a run (~40 MB for 100,000 pages).
+    /// This run's manifest, one `inputs<TAB>inode<TAB>size<TAB>modified<TAB>path` line per file, sorted by
+    /// path: the files recorded last time and seen again, merged with those added in this run.
     func data() -> Data {
-        let paths = entries.indices.filter { entries.values[$0].seen }.map { entries.keys[$0] }.sorted()
+        let addedPaths = added.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         var data = Data()
-        data.reserveCapacity(paths.count * 110 + 32)
+        data.reserveCapacity((loaded.count + added.count) * 110 + 32)
         data.append(contentsOf: (Self.header + "\n").utf8)
-        for path in paths {
-            guard let entry = entries[path] else { continue }
-            let line = "\(entry.inputs.hex)\t\(entry.identity.inode)\t\(entry.identity.size)\t\(entry.identity.modified)\t\(path)\n"
-            data.append(contentsOf: line.utf8)
+        func append(_ entry: Entry, _ path: some Sequence<UInt8>) {
+            let fields = "\(entry.inputs.hex)\t\(entry.identity.inode)\t\(entry.identity.size)\t\(entry.identity.modified)\t"
+            data.append(contentsOf: fields.utf8)
+            data.append(contentsOf: path)
+            data.append(UInt8(ascii: "\n"))
         }
+        var next = 0
+        func appendAdded(before path: ArraySlice<UInt8>?) {
+            while next < addedPaths.count, path.map({ addedPaths[next].utf8.lexicographicallyPrecedes($0) }) ?? true {
+                if let entry = added[addedPaths[next]] { append(entry, addedPaths[next].utf8) }
+                next += 1
+            }
+        }
+        for index in loaded.indices where loaded[index].entry.seen {
+            appendAdded(before: loadedPath(index))
+            append(loaded[index].entry, loadedPath(index))
+        }
+        appendAdded(before: nil)
         return data
     }
 
-    /// The entries of a manifest's text; an unknown header gives none, a malformed line is skipped.
-    /// Read on its bytes: a site of 100,000 photos has 100,000 lines.
-    private static func parse(_ data: Data) -> [String: Entry] {
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> [String: Entry] in
-            var entries: [String: Entry] = [:]
-            // A line takes about 100 bytes: the table is made once at its size, not doubled and rehashed.
-            entries.reserveCapacity(bytes.count / 100)
+    /// Changes the entry of `path`, loaded or added, if there is one.
+    private func update(_ path: String, _ change: (inout Entry) -> Void) {
+        let (index, found) = search(path)
+        if found {
+            change(&loaded[index].entry)
+        } else if let added = added.index(forKey: path) {
+            change(&self.added.values[added])
+        }
+    }
+
+    /// The path of `loaded[index]`.
+    private func loadedPath(_ index: Int) -> ArraySlice<UInt8> {
+        loadedPaths[Int(loaded[index].start)..<Int(loaded[index].end)]
+    }
+
+    /// The first loaded entry whose path is not before `path`, and whether its path is `path`: a binary
+    /// search comparing bytes (memcmp), as the manifest is sorted.
+    private func search(_ path: String) -> (index: Int, found: Bool) {
+        var path = path
+        return path.withUTF8 { key in
+            loadedPaths.withUnsafeBufferPointer { paths in
+                /// How `loaded[index]`'s path orders against `key`, as memcmp says.
+                func order(_ index: Int) -> Int {
+                    let start = Int(loaded[index].start), count = Int(loaded[index].end) - start
+                    let common = min(count, key.count)
+                    if common > 0, let base = paths.baseAddress, let keyBase = key.baseAddress {
+                        let bytes = memcmp(base + start, keyBase, common)
+                        if bytes != 0 { return Int(bytes) }
+                    }
+                    return count - key.count
+                }
+                var low = 0, high = loaded.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if order(middle) < 0 { low = middle + 1 } else { high = middle }
+                }
+                return (low, low < loaded.count && order(low) == 0)
+            }
+        }
+    }
+
+    /// Loads the entries of a manifest's text; an unknown header gives none, a malformed line is skipped,
+    /// and of a path given twice the last counts. Read on its bytes: a site of 100,000 photos has 100,000 lines.
+    private func parse(_ data: Data) {
+        guard data.count < Int32.max else { return }
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            // A line takes about 100 bytes, 30 of them its path.
+            loaded.reserveCapacity(bytes.count / 100)
+            loadedPaths.reserveCapacity(bytes.count / 3)
             var lineStart = 0
             var isHeader = true
             while lineStart < bytes.count {
@@ -180,7 +263,7 @@ public final class SiteManifest {
                 let line = UnsafeRawBufferPointer(rebasing: bytes[lineStart..<lineEnd])
                 lineStart = lineEnd + 1
                 if isHeader {
-                    guard String(decoding: line, as: UTF8.self) == header else { return [:] }
+                    guard String(decoding: line, as: UTF8.self) == Self.header else { return }
                     isHeader = false
                     continue
                 }
@@ -193,11 +276,31 @@ public final class SiteManifest {
                 fields.append(UnsafeRawBufferPointer(rebasing: line[fieldStart...]))
                 guard fields.count == 5, let inputs = Inputs(hex: fields[0]), let inode = UInt64(ascii: fields[1]),
                       let size = Int64(ascii: fields[2]), let modified = Int64(ascii: fields[3]) else { continue }
-                entries[String(decoding: fields[4], as: UTF8.self)] = Entry(
-                    inputs: inputs, identity: FileIdentity(inode: inode, size: size, modified: modified))
+                let start = Int32(loadedPaths.count)
+                loadedPaths.append(contentsOf: fields[4])
+                loaded.append(Loaded(start: start, end: Int32(loadedPaths.count), entry: Entry(
+                    inputs: inputs, identity: FileIdentity(inode: inode, size: size, modified: modified))))
             }
-            return entries
         }
+        sortLoaded()
+    }
+
+    /// Sorts the loaded entries by path unless they are (as written), keeping the last of a repeated path.
+    private func sortLoaded() {
+        let inOrder = loaded.indices.dropFirst().allSatisfy {
+            loadedPath($0 - 1).lexicographicallyPrecedes(loadedPath($0))
+        }
+        guard !inOrder else { return }
+        let order = loaded.indices.sorted {
+            loadedPath($0).elementsEqual(loadedPath($1)) ? $0 < $1 : loadedPath($0).lexicographicallyPrecedes(loadedPath($1))
+        }
+        var sorted: [Loaded] = []
+        sorted.reserveCapacity(loaded.count)
+        for (position, index) in order.enumerated() {
+            if position + 1 < order.count, loadedPath(index).elementsEqual(loadedPath(order[position + 1])) { continue }
+            sorted.append(loaded[index])
+        }
+        loaded = sorted
     }
 }
 

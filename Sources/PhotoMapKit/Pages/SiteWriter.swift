@@ -27,7 +27,7 @@ public final class SiteWriter {
     private var rootDescriptor: Int32 = -1
     /// The images found or placed in this run, by photo and size: an export asks for each twice (which
     /// to fetch, then the pages' inputs), and the second time costs neither a cache key nor a lookup.
-    private var imagesThisRun: [ImageKey: String] = [:]
+    private var imagesThisRun = PlacedImages()
     /// Whether the last image found was a PNG: a site's images mostly share one format, looked for first.
     private var lastImageWasPNG = false
 
@@ -189,17 +189,16 @@ public final class SiteWriter {
     /// A photo's image of `size` in the site: the one found or placed earlier in this run, else what
     /// `place` finds or places (kept when there is one). A photo is one record in a run, as it has one page.
     func image(of photo: Photo, size: PhotoSize, place: () throws -> String?) rethrows -> String? {
-        let key = ImageKey(photo: photo.id, size: size)
-        if let path = imagesThisRun[key] { return path }
+        if let path = imagesThisRun[photo.id, size] { return path }
         let path = try place()
-        if let path { imagesThisRun[key] = path }
+        if let path { imagesThisRun[photo.id, size] = path }
         return path
     }
 
     /// Makes room for `count` more images found or placed in this run: the table grows once, not by
     /// doubling (which for 200,000 images briefly held both tables, the export's peak of memory).
     func expectImages(_ count: Int) {
-        imagesThisRun.reserveCapacity(imagesThisRun.count + count)
+        imagesThisRun.reserve(images: count)
     }
 
     /// The image already in the site at `stem` plus its extension (".jpg" or ".png"): placed by an
@@ -384,12 +383,6 @@ public final class SiteWriter {
             throw .writeFailed(path: fullPath(folder), reason: (error as NSError).localizedDescription)
         }
         createdFolders.insert(folder)
-    }
-
-    /// Which image of which photo.
-    private struct ImageKey: Hashable {
-        let photo: String
-        let size: PhotoSize
     }
 
     /// ENOSPC and EDQUOT are "disk full"; anything else names the failing call's reason.
