@@ -232,7 +232,7 @@ public final class SiteWriter {
         var paths = [String?](repeating: nil, count: jobs.count)
         var pending: [Int] = []
         for (index, job) in jobs.enumerated() {
-            if let path = imagesThisRun[ImageKey(photo: job.photo.id, size: job.size)] ?? placedImage(stem: job.stem) {
+            if let path = imagesThisRun[job.photo.id, job.size] ?? placedImage(stem: job.stem) {
                 paths[index] = path
             } else {
                 try createFolder(of: job.stem)
@@ -262,7 +262,7 @@ public final class SiteWriter {
             }
         }
         for (job, path) in zip(jobs, paths) {
-            if let path { imagesThisRun[ImageKey(photo: job.photo.id, size: job.size)] = path }
+            if let path { imagesThisRun[job.photo.id, job.size] = path }
         }
         if let failure { throw failure }
         return paths
