@@ -39,8 +39,8 @@ enum TemplateFingerprint {
                                         links: links,
                                         credits: credits),
             TileItem.script(zoom: 1, tile: "0/1",
-                                 [TileItem(latitude: 1.25, longitude: 2.5, count: 3,
-                                           properties: data.features[0].properties)]),
+                            [TileItem(latitude: 1.25, longitude: 2.5, count: 3,
+                                      properties: data.features[0].properties)]),
             PageEntries.chunkScript(1, [data.features[2]]),
         ]
         return SHA256.hex(samples.map { $0 ?? "" }.joined(separator: "\u{0}"))
