@@ -252,11 +252,13 @@ struct SiteManifestTests {
         let cached = folder.url.appendingPathComponent("cached.png")
         try Data("image".utf8).write(to: cached)
         let root = folder.url.appendingPathComponent("site")
+        let store = SameFileStore(file: cached.path)
+        let square = SiteWriter.ImageJob(photo: Self.photo, size: .square, stem: "squares/a")
+        let medium = SiteWriter.ImageJob(photo: Self.photo, size: .medium, stem: "images/b")
         let first = SiteWriter(root: root, keepsManifest: true)
         try first.begin()
         #expect(first.placedImage(stem: "squares/a") == nil)
-        #expect(try first.placeImage(from: cached.path, at: "squares/a.png"))
-        #expect(try first.placeImage(from: cached.path, at: "images/b.jpg"))
+        #expect(try first.placeImages([square, medium], from: store) == ["squares/a.png", "images/b.jpg"])
         try first.writePage("p.html", inputs: PageInputs("p")) { "p" }
         try first.commit()
         let manifest = try String(contentsOf: root.appendingPathComponent(SiteManifest.fileName), encoding: .utf8)
@@ -274,7 +276,7 @@ struct SiteManifestTests {
         try Data().write(to: root.appendingPathComponent("images/b.jpg"))
         let third = SiteWriter(root: root, keepsManifest: true)
         #expect(third.placedImage(stem: "squares/a") == nil && third.placedImage(stem: "images/b") == nil)
-        #expect(try third.placeImage(from: cached.path, at: "squares/a.png"))
+        #expect(try third.placeImages([square], from: store) == ["squares/a.png"])
         #expect(third.placedImage(stem: "squares/a") == "squares/a.png" && third.linked == 1)
         #expect(try Data(contentsOf: root.appendingPathComponent("squares/a.png")) == Data("image".utf8))
     }
@@ -306,6 +308,19 @@ struct SiteManifestTests {
         try store.write(Data("new image".utf8), toPath: entry.path)
         #expect(try Data(contentsOf: site) == Data("old image".utf8))
         #expect(try Data(contentsOf: entry) == Data("new image".utf8))
+    }
+}
+
+/// An image store holding one file as every photo's PNG square and JPEG medium image.
+private struct SameFileStore: ImageStore {
+    let file: String
+
+    func imageName(of photo: Photo, size: PhotoSize) -> String? {
+        "image-\(photo.id)-\(size)"
+    }
+
+    func localImage(of photo: Photo, size: PhotoSize) -> LocalImage? {
+        LocalImage(name: "image-\(photo.id)-\(size)", path: file, fileExtension: size == .square ? "png" : "jpg")
     }
 }
 

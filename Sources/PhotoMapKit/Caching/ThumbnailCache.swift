@@ -7,7 +7,8 @@ import Synchronization
 /// A request is a hit (the file is whole on disk), joins a download in flight for the same image
 /// (cancelling one requester leaves the others be), or starts one. Downloads run on the origin's
 /// event loop (one curl multi handle, HTTP/2 multiplexed); checking, decoding and storing (and a
-/// prefetch's lookups) run on a pool sized to the cores; the bookkeeping (sizes, last uses, eviction) on the journal's queue.
+/// prefetch's lookups) run on a pool sized to the cores; the bookkeeping (sizes, last uses, eviction)
+/// on the journal's queue.
 /// One mutex guards the in-flight table and the queue of downloads waiting for a slot. Across
 /// processes, an entry's lock (`EntryLocks`) makes each image be fetched once.
 public final class ThumbnailCache: Sendable {

@@ -3,15 +3,15 @@ import Foundation
 /// A photo's record from flickr.photos.search with the listing extras.
 public struct Photo: Sendable, Hashable {
     /// Flickr's photo id.
-    public var id: String { didSet { images = PhotoImages(id: oldValue, server: server, secret: secret, stored: storedImages) } }
+    public var id: String { didSet { keepImages(id: oldValue, server: server, secret: secret) } }
     /// The owner's NSID, e.g. "12345678@N05".
     public var owner: String
     /// The owner's chosen path alias (Flickr's `pathalias`), used in their photo pages' URLs; empty without one.
     public var pathAlias: String
     /// The secret part of the image URLs.
-    public var secret: String { didSet { images = PhotoImages(id: id, server: server, secret: oldValue, stored: storedImages) } }
+    public var secret: String { didSet { keepImages(id: id, server: server, secret: oldValue) } }
     /// The image server part of the image URLs.
-    public var server: String { didSet { images = PhotoImages(id: id, server: oldValue, secret: secret, stored: storedImages) } }
+    public var server: String { didSet { keepImages(id: id, server: oldValue, secret: secret) } }
     /// The title exactly as Flickr sends it (may be empty).
     public var title: String
     /// The description as Flickr sends it: HTML that may hold links and entities.
@@ -57,6 +57,12 @@ public struct Photo: Sendable, Hashable {
         for size in PhotoSize.allCases { held[size] = images[size] }
         storedImages = held.stored
         self.license = license
+    }
+
+    /// Keeps the images' URLs as they were made from `id`, `server` and `secret`, the parts before one
+    /// of them changed (the photo holds its templated images without them).
+    private mutating func keepImages(id: String, server: String, secret: String) {
+        images = PhotoImages(id: id, server: server, secret: secret, stored: storedImages)
     }
 
     /// Its page on Flickr, `https://www.flickr.com/photos/{pathalias or owner}/{id}`, which Flickr's rules

@@ -223,7 +223,7 @@ public final class SiteWriter {
         let stem: String
     }
 
-    /// Places each job's image as `placeImage` does (one already in the site stays), the store's lookups
+    /// Places each job's image from `store` (`linked`; one already in the site stays), the store's lookups
     /// and the links made on every core; what they share (the images of this run, the counts, the folders
     /// made) is touched on the calling thread only. The path each image now has in the site, or nil where
     /// the store holds none; the first failure is thrown once all have run.
@@ -268,17 +268,11 @@ public final class SiteWriter {
         return paths
     }
 
-    /// Places the cache's file `source` at `path`: a hard link when the site and the cache share a
-    /// file system, else a copy. Either way the site's file stays as it is when the cache later
-    /// evicts or replaces its own (the cache writes new files and renames them, never into a file in
-    /// place), and clearing the cache never takes it away. False when `source` is gone.
-    func placeImage(from source: String, at path: String) throws(PageError) -> Bool {
-        try createFolder(of: path)
-        return try linked(Glibc.link(source, fullPath(path)) == 0 ? 0 : errno, from: source, at: path)
-    }
-
-    /// Counts a link(2) of `source` at `path` that failed with `linkError` (0: it made the link): an image
-    /// already there stays, a file system without hard links gets a copy. False when `source` is gone.
+    /// Counts a link(2) of the cache's file `source` at `path` that failed with `linkError` (0: it made the
+    /// link): a hard link when the site and the cache share a file system, else a copy. Either way the
+    /// site's file stays as it is when the cache later evicts or replaces its own (the cache writes new
+    /// files and renames them, never into a file in place), and clearing the cache never takes it away.
+    /// An image already there stays. False when `source` is gone.
     private func linked(_ linkError: Int32, from source: String, at path: String) throws(PageError) -> Bool {
         switch linkError {
         case 0:
