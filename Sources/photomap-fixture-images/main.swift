@@ -18,35 +18,44 @@ guard let catalog = value(of: "--catalog").map(URL.init(fileURLWithPath:)) ?? Fi
 let output = value(of: "--out").map(URL.init(fileURLWithPath:))
     ?? catalog.deletingLastPathComponent().appendingPathComponent("images")
 let source = FixtureSource(catalog: catalog)
-var written = 0, kept = 0
-
 let images = FixtureImageOrigin(folder: output)
+/// Written and kept files, and the first failure: painting runs on every core (it is most of a fresh
+/// clone's set-up after the build).
+let tally = Locked((written: 0, kept: 0, failure: nil as (any Error)?))
+
+/// Paints one photo's medium and squares, unless all of them are already there.
+@Sendable func paint(_ photo: Photo) throws {
+    guard let medium = photo.images[.medium], let mediumFile = images.file(for: medium.url) else { return }
+    let targets: [(URL, Int?)] = [(mediumFile, nil)]
+        + [PhotoSize.square: 75, .largeSquare: 150].compactMap { size, side in
+            photo.images[size].flatMap { images.file(for: $0.url) }.map { ($0, side) }
+        }
+    if targets.allSatisfy({ FileManager.default.fileExists(atPath: $0.0.path) }) {
+        tally.withLock { $0.kept += targets.count }
+        return
+    }
+    var painter = FixturePainter(seed: photo.id)
+    let picture = painter.paint(width: medium.width ?? 240, height: medium.height ?? 180)
+    for (target, side) in targets {
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(),
+                                                withIntermediateDirectories: true)
+        try PNGCodec.encode(side.map { picture.centreSquare(side: $0) } ?? picture)
+            .write(to: target, options: .atomic)
+        tally.withLock { $0.written += 1 }
+    }
+}
 
 do {
     for place in try source.topPlaces().items {
-        for photo in try source.photos(inPlace: place.id, limit: FixtureSource.maximumResults).items {
-            guard let medium = photo.images[.medium], let mediumFile = images.file(for: medium.url) else { continue }
-            let targets: [(URL, Int?)] = [(mediumFile, nil)]
-                + [PhotoSize.square: 75, .largeSquare: 150].compactMap { size, side in
-                    photo.images[size].flatMap { images.file(for: $0.url) }.map { ($0, side) }
-                }
-            if targets.allSatisfy({ FileManager.default.fileExists(atPath: $0.0.path) }) {
-                kept += targets.count
-                continue
-            }
-            var painter = FixturePainter(seed: photo.id)
-            let picture = painter.paint(width: medium.width ?? 240, height: medium.height ?? 180)
-            for (target, side) in targets {
-                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(),
-                                                        withIntermediateDirectories: true)
-                try PNGCodec.encode(side.map { picture.centreSquare(side: $0) } ?? picture)
-                    .write(to: target, options: .atomic)
-                written += 1
-            }
+        let photos = try source.photos(inPlace: place.id, limit: FixtureSource.maximumResults).items
+        DispatchQueue.concurrentPerform(iterations: photos.count) { index in
+            do { try paint(photos[index]) } catch { tally.withLock { $0.failure = $0.failure ?? error } }
         }
+        if let failure = tally.withLock({ $0.failure }) { throw failure }
     }
 } catch {
     FileHandle.standardError.write(Data("photomap-fixture-images: error: \(error)\n".utf8))
     exit(1)
 }
+let (written, kept, _) = tally.withLock { $0 }
 print("photomap-fixture-images: \(written) images written, \(kept) already present, in \(output.path)")
