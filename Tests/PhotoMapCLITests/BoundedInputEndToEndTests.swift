@@ -14,6 +14,7 @@ struct BoundedInputEndToEndTests {
 
     init() throws {
         cache = try TemporaryFolder()
+        try PrebuiltIndexes.copy(into: cache.url)
     }
 
     /// `photomap ARGUMENTS` against the Flickr server's `scenario`, with a key and this test's cache.

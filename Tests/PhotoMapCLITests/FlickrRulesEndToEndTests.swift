@@ -19,6 +19,7 @@ struct FlickrRulesEndToEndTests {
 
     init() throws {
         work = try TemporaryFolder()
+        try PrebuiltIndexes.copy(into: work.url.appendingPathComponent("cache"))
     }
 
     var cache: URL { work.url.appendingPathComponent("cache") }

@@ -14,6 +14,7 @@ struct LocationEndToEndTests {
 
     init() throws {
         work = try TemporaryFolder()
+        try PrebuiltIndexes.copy(into: work.url.appendingPathComponent("cache"))
     }
 
     var environment: [String: String] { ["PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path] }

@@ -13,6 +13,7 @@ struct ServeBoundsEndToEndTests {
 
     init() throws {
         folder = try TemporaryFolder()
+        try PrebuiltIndexes.copy(into: folder.url)
         server = try ServeProcess(environment: ["PHOTOMAP_CACHE": folder.url.path])
     }
 

@@ -14,6 +14,7 @@ struct ServeEndToEndTests {
 
     init() throws {
         folder = try TemporaryFolder()
+        try PrebuiltIndexes.copy(into: folder.url)
     }
 
     /// A server on the embedded catalog, its images from the image server under `scenario`.
