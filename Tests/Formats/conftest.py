@@ -8,6 +8,7 @@ Set up with scripts/install-browser-test-deps (one venv for all Python-driven te
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 
 import pytest
@@ -51,17 +52,40 @@ class Run:
         return self.stdout.decode("utf-8")
 
 
+@pytest.fixture(scope="session")
+def prebuilt_indexes(tmp_path_factory):
+    """copy_into(cache): what photomap makes in an empty cache on first use of the embedded catalog
+    (the gazetteer's index and the local search index), made once by `photomap index stats` and
+    copied, since making them costs seconds a test (find, search)."""
+    made = []
+
+    def copy_into(cache):
+        if not made:
+            folder = tmp_path_factory.mktemp("indexes")
+            subprocess.run([BINARY, "index", "stats"], env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                           "HOME": str(folder), "PHOTOMAP_CACHE": str(folder), "LC_ALL": "C.UTF-8"},
+                           stdin=subprocess.DEVNULL, capture_output=True, check=True, timeout=300)
+            made.append(folder)
+        shutil.copytree(made[0], cache)
+
+    return copy_into
+
+
 @pytest.fixture
-def photomap(tmp_path):
-    """photomap(*arguments, catalog=None) runs the binary in a fresh folder with a fresh cache."""
+def photomap(tmp_path, prebuilt_indexes):
+    """photomap(*arguments, catalog=None) runs the binary in a fresh folder with a fresh cache (on the
+    embedded catalog, one holding the indexes its first use makes)."""
     home = tmp_path / "home"
     home.mkdir()
 
     def run(*arguments, catalog=None, check=True):
+        cache = tmp_path / "cache"
         environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home),
-                       "PHOTOMAP_CACHE": str(tmp_path / "cache"), "LC_ALL": "C.UTF-8"}
+                       "PHOTOMAP_CACHE": str(cache), "LC_ALL": "C.UTF-8"}
         if catalog is not None:
             environment["PHOTOMAP_FIXTURES"] = str(catalog)
+        elif not cache.exists():
+            prebuilt_indexes(cache)
         completed = subprocess.run([BINARY, *arguments], cwd=tmp_path, env=environment, capture_output=True,
                                    stdin=subprocess.DEVNULL, timeout=300)
         result = Run(completed)
