@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 from conftest import new_page, settle
-from test_pages import BINARY, REPO, REYKJAVIK, hostile, no_trouble, zoom_in_until_pins  # noqa: F401 (hostile: a fixture)
+from test_pages import BINARY, REPO, REYKJAVIK, cache_in, hostile, no_trouble, zoom_in_until_pins  # noqa: F401 (hostile: a fixture)
 
 SAN_FRANCISCO = "ls4gmTBTk_4feZKqXyis"
 
@@ -24,7 +24,7 @@ def start_serve(work, env=None, image_host=None):
     log = open(work / "serve.log", "w")
     arguments = [str(BINARY)] + (["--image-host", image_host] if image_host else []) + ["serve", "--listen", "127.0.0.1:0"]
     process = subprocess.Popen(arguments, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
-                               env={**os.environ, "PHOTOMAP_CACHE": str(work / "cache"), **(env or {})})
+                               env={**os.environ, "PHOTOMAP_CACHE": str(cache_in(work, env)), **(env or {})})
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         text = (work / "serve.log").read_text()
