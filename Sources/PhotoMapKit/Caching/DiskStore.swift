@@ -21,10 +21,16 @@ final class DiskStore: Sendable {
 
     let root: URL
     private let rootPath: String
+    /// Each shard folder's path, by its index: made once, not for every store.
+    private let shardPaths: [String]
 
     init(root: URL) {
         self.root = root
         rootPath = root.path
+        shardPaths = (0..<(1 << (4 * Self.shardDigits))).map { [rootPath] shard in
+            let digits = String(shard, radix: 16)
+            return "\(rootPath)/\(String(repeating: "0", count: Self.shardDigits - digits.count))\(digits)"
+        }
     }
 
     /// Hex digits naming a shard folder: 16 folders. Each new folder costs an inode in a block group
@@ -108,14 +114,9 @@ final class DiskStore: Sendable {
 
     /// Opens shard folder `shard` (nil while it does not exist: the next look tries again).
     private func openShardFolder(_ shard: Int) -> OpenFolder? {
-        let folder = OpenFolder(path: shardPath(shard))
+        let folder = OpenFolder(path: shardPaths[shard])
         shardFolders.withLock { $0[shard] = folder }
         return folder
-    }
-
-    private func shardPath(_ shard: Int) -> String {
-        let digits = String(shard, radix: 16)
-        return "\(rootPath)/\(String(repeating: "0", count: Self.shardDigits - digits.count))\(digits)"
     }
 
     /// Files up to this size are read whole by the cheap check: one system call instead of two.
@@ -133,7 +134,7 @@ final class DiskStore: Sendable {
         guard let shard = Self.shard(of: name) else {
             throw .writeFailed(path: path(named: name), reason: "not an entry's name")
         }
-        let folderPath = shardPath(shard)
+        let folderPath = shardPaths[shard]
         try createFolder(folderPath)
         do {
             try Self.write(data, named: name, in: shardFolder(shard))
