@@ -301,11 +301,12 @@ struct SiteManifestTests {
     func cacheNeverWritesIntoALinkedFile() throws {
         let folder = try TemporaryFolder()
         let store = DiskStore(root: folder.url.appendingPathComponent("thumbs"))
-        let entry = store.file(named: SHA256.hex("https://example.com/1_s.jpg"))
-        try store.write(Data("old image".utf8), toPath: entry.path)
+        let name = SHA256.hex("https://example.com/1_s.jpg")
+        let entry = store.file(named: name)
+        try store.write(Data("old image".utf8), named: name)
         let site = folder.url.appendingPathComponent("site.png")
         #expect(link(entry.path, site.path) == 0)
-        try store.write(Data("new image".utf8), toPath: entry.path)
+        try store.write(Data("new image".utf8), named: name)
         #expect(try Data(contentsOf: site) == Data("old image".utf8))
         #expect(try Data(contentsOf: entry) == Data("new image".utf8))
     }

@@ -284,6 +284,23 @@ struct ThumbnailCacheTests {
         #expect(!remaining.contains(files[2].lastPathComponent))
     }
 
+    @Test("an entry stored and used again before the journal's next write keeps the later use in the LRU order")
+    func storedAndUsedInOneBatch() throws {
+        let store = DiskStore(root: folder.url.appendingPathComponent("thumbs"))
+        let journal = CacheJournal(store: store, limitBytes: 1 << 30, warn: { _ in })
+        let (first, second) = (String(repeating: "a", count: 64), String(repeating: "b", count: 64))
+        for name in [first, second] {
+            try store.write(Data(count: 100), named: name)
+            journal.noteStored(name, bytes: 100)
+        }
+        journal.noteUsed(first, bytes: 100)
+        journal.writeAll()
+        let removed = journal.queue.sync { journal.evict(downTo: 100) }
+        #expect(removed.entries == 1)
+        #expect(FileManager.default.fileExists(atPath: store.path(named: first)), "used last: kept")
+        #expect(!FileManager.default.fileExists(atPath: store.path(named: second)))
+    }
+
     @Test("a use an earlier run noted within the minute stands; an older one is noted again, with the entry's time")
     func usesNotedOncePerMinute() async throws {
         let first = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin(retryPolicy: .never))

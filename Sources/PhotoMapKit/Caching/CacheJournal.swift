@@ -155,7 +155,9 @@ final class CacheJournal: @unchecked Sendable {
                     ON CONFLICT(name) DO UPDATE SET bytes = excluded.bytes, used = max(used, excluded.used)
                     """
                 let statement = try database.prepare(upsert)
-                for (name, entry) in pending.stored.merging(pending.used, uniquingKeysWith: { stored, _ in stored }) {
+                // An entry stored and then used in one batch keeps its stored size and its latest time.
+                let noted = pending.stored.merging(pending.used) { stored, used in (stored.bytes, max(stored.time, used.time)) }
+                for (name, entry) in noted {
                     try statement.bind([.text(name), .integer(Int64(entry.bytes)), .real(entry.time)])
                     try statement.step()
                 }

@@ -21,10 +21,16 @@ final class DiskStore: Sendable {
 
     let root: URL
     private let rootPath: String
+    /// Each shard folder's path, by its index: made once, not for every store.
+    private let shardPaths: [String]
 
     init(root: URL) {
         self.root = root
         rootPath = root.path
+        shardPaths = (0..<(1 << (4 * Self.shardDigits))).map { [rootPath] shard in
+            let digits = String(shard, radix: 16)
+            return "\(rootPath)/\(String(repeating: "0", count: Self.shardDigits - digits.count))\(digits)"
+        }
     }
 
     /// Hex digits naming a shard folder: 16 folders. Each new folder costs an inode in a block group
@@ -55,9 +61,12 @@ final class DiskStore: Sendable {
     /// The entry named `name` opened for reading when it holds a whole image by its first and last bytes
     /// (a PNG signature and IEND chunk, or a JPEG's SOI and EOI markers), else nil. This is the cheap
     /// check made on every hit, and it catches the usual damage (truncation); a full decode happens
-    /// before storing and in `cache verify`.
-    func openWholeImage(named name: String) -> OpenedImage? {
-        guard let (file, status) = openEntry(named: name), status.st_size >= 20 else { return nil }
+    /// before storing and in `cache verify`. `noticingRemoval`: a miss asks whether the shard folder
+    /// was removed meanwhile (see `openEntry`); a look that a checked one follows on a miss (a request's
+    /// first, then its download's) may skip that question.
+    func openWholeImage(named name: String, noticingRemoval: Bool = true) -> OpenedImage? {
+        guard let (file, status) = openEntry(named: name, noticingRemoval: noticingRemoval), status.st_size >= 20
+        else { return nil }
         let size = Int(status.st_size)
         // A square (a few KB) is read in one call; a larger file by its first and last bytes.
         let format = withUnsafeTemporaryAllocation(of: UInt8.self,
@@ -84,19 +93,28 @@ final class DiskStore: Sendable {
     /// opened (another process's `cache clear`) holds nothing any more, so a miss asks whether it was
     /// (`fstat` of the folder), and if so opens it again and looks once more: a long-running `serve`
     /// never misses for good.
-    private func openEntry(named name: String) -> (file: OpenFile, status: stat)? {
-        let digits = name.prefix(Self.shardDigits)
-        guard let shard = Int(digits, radix: 16) else { return OpenFile.opened(path(named: name)) }
-        guard let folder = shardFolders.withLock({ $0[shard] }) ?? openShardFolder(shard, named: digits)
-        else { return nil }
+    private func openEntry(named name: String, noticingRemoval: Bool) -> (file: OpenFile, status: stat)? {
+        guard let shard = Self.shard(of: name) else { return OpenFile.opened(path(named: name)) }
+        guard let folder = shardFolder(shard) else { return nil }
         if let opened = OpenFile.opened(name, in: folder) { return opened }
-        guard errno == ENOENT, folder.isRemoved, let again = openShardFolder(shard, named: digits) else { return nil }
+        guard noticingRemoval, errno == ENOENT, folder.isRemoved, let again = openShardFolder(shard) else { return nil }
         return OpenFile.opened(name, in: again)
     }
 
+    /// The index of the shard folder holding entry `name` (its first hex digits), or nil for a name
+    /// that is no hash.
+    private static func shard(of name: String) -> Int? {
+        Int(name.prefix(shardDigits), radix: 16)
+    }
+
+    /// Shard folder `shard`, as opened before or opened now.
+    private func shardFolder(_ shard: Int) -> OpenFolder? {
+        shardFolders.withLock { $0[shard] } ?? openShardFolder(shard)
+    }
+
     /// Opens shard folder `shard` (nil while it does not exist: the next look tries again).
-    private func openShardFolder(_ shard: Int, named digits: Substring) -> OpenFolder? {
-        let folder = OpenFolder(path: "\(rootPath)/\(digits)")
+    private func openShardFolder(_ shard: Int) -> OpenFolder? {
+        let folder = OpenFolder(path: shardPaths[shard])
         shardFolders.withLock { $0[shard] = folder }
         return folder
     }
@@ -109,24 +127,35 @@ final class DiskStore: Sendable {
         ImageDecoder.isWhole(head: head, tail: tail) ? ImageDecoder.format(of: head) : nil
     }
 
-    /// Writes `data` as the entry at `path`, whole or not at all (`AtomicFile`).
-    func write(_ data: Data, toPath path: String) throws(ThumbnailError) {
-        // Looked for in the UTF-8 bytes: a search by Character costs as much as the write's other work.
-        let folder = String(path[..<(path.utf8.lastIndex(of: UInt8(ascii: "/")) ?? path.endIndex)])
-        try createFolder(folder)
+    /// Writes `data` as the entry `name`, whole or not at all: staged and renamed relative to its shard
+    /// folder's descriptor (`openat`, `renameat`), so the kernel walks one name per call, not the
+    /// cache's whole path.
+    func write(_ data: Data, named name: String) throws(ThumbnailError) {
+        guard let shard = Self.shard(of: name) else {
+            throw .writeFailed(path: path(named: name), reason: "not an entry's name")
+        }
+        let folderPath = shardPaths[shard]
+        try createFolder(folderPath)
         do {
-            try AtomicFile.write(data, toPath: path)
+            try Self.write(data, named: name, in: shardFolder(shard))
         } catch where error.code == .ENOENT {
-            // Another process's `cache clear` removed the shard folder: make it again, once.
-            try createFolder(folder, again: true)
+            // Another process's `cache clear` removed the shard folder (creating in it fails with ENOENT):
+            // make it again and reopen it, once.
+            try createFolder(folderPath, again: true)
             do {
-                try AtomicFile.write(data, toPath: path)
+                try Self.write(data, named: name, in: openShardFolder(shard))
             } catch {
-                throw Self.writeError(error.code.rawValue, path: folder)
+                throw Self.writeError(error.code.rawValue, path: folderPath)
             }
         } catch {
-            throw Self.writeError(error.code.rawValue, path: folder)
+            throw Self.writeError(error.code.rawValue, path: folderPath)
         }
+    }
+
+    /// Writes the entry in `folder`; a folder that could not be opened fails with the open's errno.
+    private static func write(_ data: Data, named name: String, in folder: OpenFolder?) throws(POSIXError) {
+        guard let folder else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        try AtomicFile.write(data, named: name, in: folder)
     }
 
     /// Creates the folder `file` goes in.
@@ -258,12 +287,13 @@ public final class OpenFile: Sendable {
 /// An open folder, closed when the last holder lets go: a thread may still be opening a file in it
 /// when another replaces it.
 final class OpenFolder: Sendable {
-    fileprivate let descriptor: Int32
+    let descriptor: Int32
 
-    /// Opens the folder at `path`; nil when it cannot be.
+    /// Opens the folder at `path`; nil when it cannot be (with no descriptor to close).
     init?(path: String) {
-        descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
+        self.descriptor = descriptor
     }
 
     deinit {

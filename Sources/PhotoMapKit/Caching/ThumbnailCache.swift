@@ -193,7 +193,8 @@ public final class ThumbnailCache: Sendable {
         let key = source.key
         let name = SHA256.hex(key)
         let path = store.path(named: name)
-        if let image = store.openWholeImage(named: name) {
+        // A miss looks again before fetching (`begin`), noticing a shard folder removed meanwhile.
+        if let image = store.openWholeImage(named: name, noticingRemoval: false) {
             noteUse(name, of: image)
             return hit(source, path: path, id: id, waiter: waiter)
         }
@@ -298,7 +299,7 @@ public final class ThumbnailCache: Sendable {
     private func store(_ result: Result<Data, ThumbnailError>, as download: Download) -> DownloadOutcome {
         do throws(ThumbnailError) {
             let bytes = try Self.checked(try result.get(), source: download.source)
-            try store.write(bytes, toPath: download.path)
+            try store.write(bytes, named: download.name)
             return .stored(bytes: bytes.count)
         } catch {
             return .failed(error)

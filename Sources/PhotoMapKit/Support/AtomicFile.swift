@@ -14,7 +14,15 @@ enum AtomicFile {
 
     /// Writes `data` at `path`; the error is the failing call's errno.
     static func write(_ data: Data, toPath path: String) throws(POSIXError) {
-        let staged = try StagedFile(replacingPath: path)
+        try write(data, to: StagedFile(replacingPath: path))
+    }
+
+    /// Writes `data` as the file `name` in an open folder; the error is the failing call's errno.
+    static func write(_ data: Data, named name: String, in folder: OpenFolder) throws(POSIXError) {
+        try write(data, to: StagedFile(replacing: name, in: folder))
+    }
+
+    private static func write(_ data: Data, to staged: StagedFile) throws(POSIXError) {
         try staged.write(data)
         try staged.commit()
     }
@@ -23,10 +31,14 @@ enum AtomicFile {
 /// A file written piece by piece that appears under its name only when `commit()` succeeds; until
 /// then it is a hidden temporary file beside it, removed if the writer gives up (or is dropped).
 public final class StagedFile {
-    /// The path it will replace.
+    /// The path it will replace (relative to its folder, for a file made in an open folder).
     public let path: String
     private let temporary: String
     private var descriptor: Int32
+    /// The folder that `path` and the temporary file are relative to (`openat`, `renameat`); nil for
+    /// the working directory.
+    private let folder: OpenFolder?
+    private var folderDescriptor: Int32 { folder?.descriptor ?? AT_FDCWD }
 
     /// Numbers this process's temporary files: with the process id, a name no other writer uses.
     private static let counter = Atomic<Int>(0)
@@ -38,12 +50,23 @@ public final class StagedFile {
     }
 
     /// Starts writing a new version of the file at `path`; the error is the failing call's errno.
-    public init(replacingPath path: String) throws(POSIXError) {
+    public convenience init(replacingPath path: String) throws(POSIXError) {
+        try self.init(path: path, in: nil)
+    }
+
+    /// Starts writing a new version of the file `name` in an open folder (which it keeps open): the
+    /// kernel walks one name to create and rename it, not the whole path.
+    convenience init(replacing name: String, in folder: OpenFolder) throws(POSIXError) {
+        try self.init(path: name, in: folder)
+    }
+
+    private init(path: String, in folder: OpenFolder?) throws(POSIXError) {
         self.path = path
+        self.folder = folder
         let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path.utf8.index(after: $0) } ?? path.startIndex
         let number = Self.counter.wrappingAdd(1, ordering: .relaxed).newValue
         temporary = "\(path[..<slash]).tmp-\(path[slash...])-\(Self.processID)-\(number)"
-        descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
+        descriptor = openat(folder?.descriptor ?? AT_FDCWD, temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Self.code(errno) }
     }
 
@@ -96,9 +119,9 @@ public final class StagedFile {
         let closed = close(descriptor)
         descriptor = -1
         // close(2) is where some file systems report a failed write (NFS, quotas).
-        guard closed == 0, rename(temporary, path) == 0 else {
+        guard closed == 0, renameat(folderDescriptor, temporary, folderDescriptor, path) == 0 else {
             let failure = errno
-            unlink(temporary)
+            unlinkat(folderDescriptor, temporary, 0)
             throw Self.code(failure)
         }
     }
@@ -106,7 +129,7 @@ public final class StagedFile {
     deinit {
         guard descriptor >= 0 else { return }
         close(descriptor)
-        unlink(temporary)
+        unlinkat(folderDescriptor, temporary, 0)
     }
 
     private static func code(_ value: Int32) -> POSIXError {
