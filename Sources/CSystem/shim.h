@@ -2,6 +2,8 @@
 #define PHOTOMAP_CSYSTEM_SHIM_H
 
 #include <stddef.h>
+// mallopt (M_ARENA_MAX): Swift's Glibc module leaves <malloc.h> out.
+#include <malloc.h>
 
 // glibc's wcwidth: <wchar.h> declares it only under _XOPEN_SOURCE, which Swift's Glibc module is
 // built without, so its prototype is given here (the function is in every glibc).

@@ -72,4 +72,25 @@ struct PlacedImagesTests {
         placed["1", .square] = "other.png"
         #expect(placed["1", .square] == "other.png")
     }
+
+    @Test("thousands of photos, made room for a batch at a time, each keep their own two images")
+    func manyPhotos() {
+        func path(_ photo: Int, _ size: PhotoSize) -> String {
+            let digits = String(repeating: String(format: "%016x", photo), count: 4)
+            return (size == .square ? "squares/" : "images/") + digits + (photo % 2 == 0 ? ".png" : ".jpg")
+        }
+        var placed = PlacedImages()
+        for batch in stride(from: 0, to: 3_000, by: 500) {
+            placed.reserve(images: 1_000)
+            for photo in batch..<batch + 500 {
+                placed[String(photo), .square] = path(photo, .square)
+                placed[String(photo), .medium] = path(photo, .medium)
+            }
+        }
+        for photo in 0..<3_000 {
+            #expect(placed[String(photo), .square] == path(photo, .square))
+            #expect(placed[String(photo), .medium] == path(photo, .medium))
+        }
+        #expect(placed["3000", .square] == nil)
+    }
 }

@@ -227,6 +227,42 @@ struct SiteManifestTests {
             == ["clusters/a/1.js", "clusters/b/1.js", "index.html", "photos/1.html", "photos/10.html", "photos/2.html", "é.html"])
     }
 
+    @Test("thousands of files added in one run are each found again, re-recorded in place, and written sorted")
+    func manyAdded() {
+        let identity = SiteManifest.FileIdentity(inode: 1, size: 2, modified: 3)
+        let paths = (0..<5_000).map { "photos/\(($0 * 7_919) % 5_000).html" }
+        let manifest = SiteManifest()
+        for (index, path) in paths.enumerated() {
+            #expect(!manifest.recordedThisRun(path))
+            manifest.record(path, inputs: .init(digest: [UInt8(index % 251)]), identity: { _ in identity })
+        }
+        for (index, path) in paths.enumerated() {
+            #expect(manifest.isCurrent(path, inputs: .init(digest: [UInt8(index % 251)]), identity: { _ in nil }))
+        }
+        manifest.record(paths[42], inputs: .init(digest: [7, 7]), identity: { _ in identity })
+        #expect(manifest.isCurrent(paths[42], inputs: .init(digest: [7, 7]), identity: { _ in nil }))
+        #expect(!manifest.recordedThisRun("photos/5000.html"))
+        let lines = String(decoding: manifest.data(), as: UTF8.self).split(separator: "\n").dropFirst()
+        #expect(lines.map { String($0.split(separator: "\t")[4]) }
+            == paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(lines.filter { $0.hasPrefix(SiteManifest.Inputs(digest: [7, 7]).hex) }.count == 1)
+    }
+
+    @Test("a position table finds every key among colliding hashes, across growth")
+    func positionTable() {
+        let keys = (0..<1_000).map { "key \($0)" }
+        var table = PositionTable()
+        // Every third key shares one hash: probing must still tell them apart.
+        func hash(_ index: Int) -> Int { index % 3 == 0 ? 12_345 : keys[index].hashValue }
+        for index in keys.indices {
+            #expect(table.position(hash: hash(index)) { keys[$0] == keys[index] } == nil)
+            table.insert(index, hash: hash(index), hashOf: hash)
+        }
+        for index in keys.indices {
+            #expect(table.position(hash: hash(index)) { keys[$0] == keys[index] } == index)
+        }
+    }
+
     @Test("a damaged or unknown manifest is no manifest: every page is made and compared")
     func damagedManifest() throws {
         let folder = try TemporaryFolder()

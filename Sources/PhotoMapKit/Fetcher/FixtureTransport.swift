@@ -71,23 +71,23 @@ public struct FixtureTransport: FlickrTransport {
         }
         let photos = try placePhotos.value(for: placeID) { try recordedPhotos(placeID: placeID) }
         let perPage = min(max(perPage, 1), FlickrSource.maximumPerPage)
-        // Held while the place is paged through, not after its last page: 100,000 records are ~50 MB.
+        // Held while the place is paged through, not after its last page: 100,000 records are ~47 MB.
         if page * perPage >= photos.count { placePhotos.forget(placeID) }
         return PhotosPage.answer(photos, page: page, perPage: perPage, total: photos.count)
     }
 
     /// Every photo record of a place as its recorded JSON bytes, concatenated from its recorded pages.
-    private func recordedPhotos(placeID: String) throws -> [Data] {
+    private func recordedPhotos(placeID: String) throws -> RecordBytes {
         let folder = catalog.appendingPathComponent("photos").appendingPathComponent(placeID)
         guard FileManager.default.fileExists(atPath: folder.path) else { throw FlickrError.unknownPlace(placeID) }
-        var photos: [Data] = []
+        var photos = RecordBytes()
         var recordedPage = 1
         while case let file = folder.appendingPathComponent("page-\(recordedPage).json"),
               FileManager.default.fileExists(atPath: file.path) {
             guard let records = PhotosAnswer.recordBytes(in: try read(file))?.records else {
                 throw FlickrError.catalogUnreadable(path: file.path, reason: "not JSON with a photos.photo list")
             }
-            photos += records
+            photos.append(contentsOf: records)
             recordedPage += 1
         }
         return photos
@@ -108,9 +108,9 @@ public struct FixtureTransport: FlickrTransport {
 
 /// Place id → its photo records, filled on first use, forgotten when told.
 private final class PlacePhotoMemo: Sendable {
-    private let photos = Locked<[String: [Data]]>([:])
+    private let photos = Locked<[String: RecordBytes]>([:])
 
-    func value(for placeID: String, load: () throws -> [Data]) throws -> [Data] {
+    func value(for placeID: String, load: () throws -> RecordBytes) throws -> RecordBytes {
         if let known = photos.withLock({ $0[placeID] }) { return known }
         let loaded = try load()
         photos.withLock { $0[placeID] = loaded }

@@ -25,42 +25,39 @@ public struct GridClusterer: Sendable {
         self.radius = radius
     }
 
-    /// Clusters by zoom, then by tile "x/y" of that zoom.
-    public func clusters(of points: [(index: Int, coordinate: Coordinate)]) -> [Int: [String: [Cluster]]] {
-        var result: [Int: [String: [Cluster]]] = [:]
-        for zoom in 0...maximumZoom {
-            let worldSize = 256 * pow(2, Double(zoom))
-            var cells: [Int64: (x: Double, y: Double, count: Int, first: Int)] = [:]
-            for (point, (x, y)) in zip(points, zoom == maximumZoom
-                                       ? Self.fannedOut(points, worldSize: worldSize) : points.map {
-                Self.project($0.coordinate, worldSize: worldSize)
-            }) {
-                // At the last zoom every annotation stands alone, even photos taken at the same spot:
-                // a cluster there could never be opened.
-                let key = zoom == maximumZoom ? Int64(point.index) : Int64(x / radius) << 32 | Int64(y / radius)
-                if var existing = cells[key] {
-                    existing.x += x
-                    existing.y += y
-                    existing.count += 1
-                    cells[key] = existing
-                } else {
-                    cells[key] = (x, y, 1, point.index)
-                }
+    /// The clusters of `zoom` (0 through `maximumZoom`) by tile "x/y": asked a zoom at a time, so that
+    /// the clusters of every zoom (~400,000 for 100,000 points) are never all held at once.
+    public func clusters(of points: [(index: Int, coordinate: Coordinate)], zoom: Int) -> [String: [Cluster]] {
+        let worldSize = 256 * pow(2, Double(zoom))
+        var cells: [Int64: (x: Double, y: Double, count: Int, first: Int)] = [:]
+        for (point, (x, y)) in zip(points, zoom == maximumZoom
+                                   ? Self.fannedOut(points, worldSize: worldSize) : points.map {
+            Self.project($0.coordinate, worldSize: worldSize)
+        }) {
+            // At the last zoom every annotation stands alone, even photos taken at the same spot:
+            // a cluster there could never be opened.
+            let key = zoom == maximumZoom ? Int64(point.index) : Int64(x / radius) << 32 | Int64(y / radius)
+            if var existing = cells[key] {
+                existing.x += x
+                existing.y += y
+                existing.count += 1
+                cells[key] = existing
+            } else {
+                cells[key] = (x, y, 1, point.index)
             }
-            var tiles: [String: [Cluster]] = [:]
-            // In the order of their first points: the same tiles, byte for byte, every time (a
-            // dictionary's order changes from run to run, which made an export rewrite every tile).
-            for accumulated in cells.values.sorted(by: { $0.first < $1.first }) {
-                let x = accumulated.x / Double(accumulated.count), y = accumulated.y / Double(accumulated.count)
-                let (latitude, longitude) = Self.unproject(x: x, y: y, worldSize: worldSize)
-                let tile = "\(Int(x / 256))/\(Int(y / 256))"
-                tiles[tile, default: []].append(Cluster(latitude: latitude, longitude: longitude,
-                                                        count: accumulated.count,
-                                                        feature: accumulated.count == 1 ? accumulated.first : nil))
-            }
-            result[zoom] = tiles
         }
-        return result
+        var tiles: [String: [Cluster]] = [:]
+        // In the order of their first points: the same tiles, byte for byte, every time (a
+        // dictionary's order changes from run to run, which made an export rewrite every tile).
+        for accumulated in cells.values.sorted(by: { $0.first < $1.first }) {
+            let x = accumulated.x / Double(accumulated.count), y = accumulated.y / Double(accumulated.count)
+            let (latitude, longitude) = Self.unproject(x: x, y: y, worldSize: worldSize)
+            let tile = "\(Int(x / 256))/\(Int(y / 256))"
+            tiles[tile, default: []].append(Cluster(latitude: latitude, longitude: longitude,
+                                                    count: accumulated.count,
+                                                    feature: accumulated.count == 1 ? accumulated.first : nil))
+        }
+        return tiles
     }
 
     /// Positions at the last zoom, with annotations that share a spot (within 4 pixels) spread on a

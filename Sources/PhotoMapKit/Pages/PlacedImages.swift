@@ -22,21 +22,46 @@ struct PlacedImages {
         let size: PhotoSize
     }
 
-    private var pairs: [String: Pair] = [:]
+    /// The photos with a compact image, and their pairs, in the order they came; `positions` finds a photo's.
+    private var photos: [String] = []
+    private var pairs: [Pair] = []
+    private var positions = PositionTable()
     private var others: [Key: String] = [:]
     /// The folders of compact paths (a site's `squares/` and `images/`, each with the prefix).
     private var folders: [String] = []
 
-    /// Makes room for `count` more images without growing the table by doubling.
+    /// Makes room for `count` more images, grown by half at least (it is asked a batch at a time), so
+    /// that the pairs of 100,000 photos are not briefly held twice while their array doubles.
     mutating func reserve(images count: Int) {
-        pairs.reserveCapacity(pairs.count + (count + 1) / 2)
+        let needed = pairs.count + (count + 1) / 2
+        guard needed > pairs.capacity else { return }
+        let capacity = max(needed, pairs.capacity + pairs.capacity / 2)
+        photos.reserveCapacity(capacity)
+        pairs.reserveCapacity(capacity)
+    }
+
+    /// Where photo `photo`'s pair is, if it has one.
+    private func position(of photo: String) -> Int? {
+        positions.position(hash: photo.hashValue) { photos[$0] == photo }
+    }
+
+    /// Changes photo `photo`'s pair, made first if it has none.
+    private mutating func updatePair(_ photo: String, _ change: (inout Pair) -> Void) {
+        if let index = position(of: photo) { return change(&pairs[index]) }
+        var pair = Pair()
+        change(&pair)
+        photos.append(photo)
+        pairs.append(pair)
+        positions.insert(pairs.count - 1, hash: photo.hashValue) { photos[$0].hashValue }
     }
 
     /// The path of photo `photo`'s image of `size` placed in this run, if one was.
     subscript(photo: String, size: PhotoSize) -> String? {
         get {
-            guard size != .largeSquare, let pair = pairs[photo] else { return others[Key(photo: photo, size: size)] }
-            let compact = size == .square ? pair.square : pair.medium
+            guard size != .largeSquare, let index = position(of: photo) else {
+                return others[Key(photo: photo, size: size)]
+            }
+            let compact = size == .square ? pairs[index].square : pairs[index].medium
             guard compact.folder > 0 else { return others[Key(photo: photo, size: size)] }
             return path(of: compact)
         }
@@ -44,14 +69,14 @@ struct PlacedImages {
             guard let path = newValue else { return }
             guard size != .largeSquare, let compact = compact(path) else {
                 others[Key(photo: photo, size: size)] = path
-                if size == .square { pairs[photo]?.square.folder = 0 } else { pairs[photo]?.medium.folder = 0 }
+                if let index = position(of: photo) {
+                    if size == .square { pairs[index].square.folder = 0 } else { pairs[index].medium.folder = 0 }
+                }
                 return
             }
             others[Key(photo: photo, size: size)] = nil
-            if size == .square {
-                pairs[photo, default: Pair()].square = compact
-            } else {
-                pairs[photo, default: Pair()].medium = compact
+            updatePair(photo) { pair in
+                if size == .square { pair.square = compact } else { pair.medium = compact }
             }
         }
     }

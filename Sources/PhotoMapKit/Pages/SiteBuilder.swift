@@ -223,7 +223,8 @@ public struct SiteBuilder {
         let clusterer = GridClusterer()
         let points = located.compactMap { index in photos[index].annotation.coordinate.map { (index, $0) } }
         var tiles: [String: [String]] = [:]
-        for (zoom, byTile) in clusterer.clusters(of: points) {
+        for zoom in 0...clusterer.maximumZoom {
+            let byTile = clusterer.clusters(of: points, zoom: zoom)
             tiles[String(zoom)] = byTile.keys.sorted()
             for (tile, clusters) in byTile {
                 let tilePath = "\(folder)/\(zoom)/\(tile).js"

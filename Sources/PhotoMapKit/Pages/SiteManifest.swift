@@ -101,8 +101,12 @@ public final class SiteManifest {
     /// a site of 100,000 pages held them in a table of 262,144 slots and a string each (~26 MB).
     private var loaded: [Loaded] = []
     private var loadedPaths: [UInt8] = []
-    /// Files recorded in this run that the last run did not record.
-    private var added: [String: Entry] = [:]
+    /// Files recorded in this run that the last run did not record, in the order they came, their paths
+    /// in one buffer too (a cold export adds 100,000; a dictionary of them and their paths took ~27 MB),
+    /// found by `addedPositions`.
+    private var added: [Loaded] = []
+    private var addedPaths: [UInt8] = []
+    private var addedPositions = PositionTable()
     /// Whether this run recorded a file differently from the last.
     private var recordedChanges = false
 
@@ -152,7 +156,16 @@ public final class SiteManifest {
             entry = recorded
         }
         if !found {
-            added[path] = recorded
+            var path = path
+            let start = Int32(addedPaths.count)
+            addedPaths += path.utf8
+            added.append(Loaded(start: start, end: Int32(addedPaths.count), entry: recorded))
+            let hash = path.withUTF8 { PositionTable.hash(UnsafeRawBufferPointer($0)) }
+            addedPositions.insert(added.count - 1, hash: hash) { index in
+                addedPaths.withUnsafeBytes { paths in
+                    PositionTable.hash(UnsafeRawBufferPointer(rebasing: paths[range(added[index])]))
+                }
+            }
             recordedChanges = true
         }
     }
@@ -181,7 +194,7 @@ public final class SiteManifest {
     /// This run's manifest, one `inputs<TAB>inode<TAB>size<TAB>modified<TAB>path` line per file, sorted by
     /// path: the files recorded last time and seen again, merged with those added in this run.
     func data() -> Data {
-        let addedPaths = added.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let addedOrder = added.indices.sorted { addedPath($0).lexicographicallyPrecedes(addedPath($1)) }
         var data = Data()
         data.reserveCapacity((loaded.count + added.count) * 110 + 32)
         data.append(contentsOf: (Self.header + "\n").utf8)
@@ -193,8 +206,9 @@ public final class SiteManifest {
         }
         var next = 0
         func appendAdded(before path: ArraySlice<UInt8>?) {
-            while next < addedPaths.count, path.map({ addedPaths[next].utf8.lexicographicallyPrecedes($0) }) ?? true {
-                if let entry = added[addedPaths[next]] { append(entry, addedPaths[next].utf8) }
+            while next < addedOrder.count,
+                  path.map({ addedPath(addedOrder[next]).lexicographicallyPrecedes($0) }) ?? true {
+                append(added[addedOrder[next]].entry, addedPath(addedOrder[next]))
                 next += 1
             }
         }
@@ -211,14 +225,36 @@ public final class SiteManifest {
         let (index, found) = search(path)
         if found {
             change(&loaded[index].entry)
-        } else if let added = added.index(forKey: path) {
-            change(&self.added.values[added])
+        } else if let index = addedPosition(path) {
+            change(&added[index].entry)
         }
     }
 
     /// The path of `loaded[index]`.
     private func loadedPath(_ index: Int) -> ArraySlice<UInt8> {
-        loadedPaths[Int(loaded[index].start)..<Int(loaded[index].end)]
+        loadedPaths[range(loaded[index])]
+    }
+
+    /// The path of `added[index]`.
+    private func addedPath(_ index: Int) -> ArraySlice<UInt8> {
+        addedPaths[range(added[index])]
+    }
+
+    /// Where a recorded file's path is in its buffer.
+    private func range(_ file: Loaded) -> Range<Int> {
+        Int(file.start)..<Int(file.end)
+    }
+
+    /// The index in `added` of `path`, if this run added it.
+    private func addedPosition(_ path: String) -> Int? {
+        var path = path
+        return path.withUTF8 { key in
+            addedPaths.withUnsafeBytes { paths in
+                addedPositions.position(hash: PositionTable.hash(UnsafeRawBufferPointer(key))) { index in
+                    UnsafeRawBufferPointer(rebasing: paths[range(added[index])]).elementsEqual(key)
+                }
+            }
+        }
     }
 
     /// The first loaded entry whose path is not before `path`, and whether its path is `path`: a binary
