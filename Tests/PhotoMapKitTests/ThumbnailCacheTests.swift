@@ -313,11 +313,12 @@ struct ThumbnailCacheTests {
         let modified = { (file: URL) throws -> Date in
             try #require(FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date)
         }
-        // Given: 10's use was last noted two minutes ago, 11's just now (set here, not left to when it was
-        // stored: under a sanitizer on a busy machine, the stores above can take longer than the minute).
+        // Given: 10's use was last noted two minutes ago, 11's ten seconds ago (set here, not left to when
+        // it was stored: under a sanitizer on a busy machine, the stores above can outlast the minute).
         let longAgo = Date().addingTimeInterval(-120)
         try FileManager.default.setAttributes([.modificationDate: longAgo], ofItemAtPath: files[0].path)
-        try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: files[1].path)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-10)],
+                                              ofItemAtPath: files[1].path)
         let storedAt = try modified(files[1])
         // When: another run uses 10 and 11.
         let second = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin(retryPolicy: .never))
