@@ -2,14 +2,13 @@
 no script errors, markers and callouts work, thumbnails load, hostile text never runs, and every
 relative link and image of an exported site resolves."""
 
-import atexit
 import html.parser
 import json
 import os
 import pathlib
 import shutil
 import subprocess
-import tempfile
+import sys
 import urllib.parse
 
 import pytest
@@ -18,6 +17,8 @@ from conftest import open_file, settle
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 BINARY = pathlib.Path(os.environ.get("PHOTOMAP_BIN", REPO / ".build/debug/photomap"))
+sys.path.insert(0, str(REPO / "Tests/Support"))
+import prebuilt_indexes  # noqa: E402 (from Tests/Support, put on the path above)
 PARIS, REYKJAVIK, BERLIN = "hS4wMLD0wPIXPXB", "CTUuhTIRnlu09x0F", "yjZViTj17fo6BbLk"
 
 
@@ -41,22 +42,12 @@ def entries(annotations):
              **{name: value(column, i) for name, column in text.items()}} for i in range(len(ids))]
 
 
-PREBUILT_INDEXES = []
-
-
 def cache_in(folder, env=None):
-    """The cache folder of runs in `folder`. On the embedded catalog a new one starts with the indexes
-    its first use makes (the gazetteer's and the local search index: seconds to make), made once by
-    `photomap index stats` and copied."""
+    """The cache folder of runs in `folder`: on the embedded catalog, a new one starts with the indexes
+    its first use makes (Tests/Support/prebuilt_indexes.py)."""
     cache = folder / "cache"
     if "PHOTOMAP_FIXTURES" not in (env or {}) and not cache.exists():
-        if not PREBUILT_INDEXES:
-            made = pathlib.Path(tempfile.mkdtemp(prefix="photomap-indexes-"))
-            atexit.register(shutil.rmtree, made, True)
-            subprocess.run([str(BINARY), "index", "stats"], env={**os.environ, "PHOTOMAP_CACHE": str(made)},
-                           stdin=subprocess.DEVNULL, capture_output=True, check=True, timeout=600)
-            PREBUILT_INDEXES.append(made)
-        shutil.copytree(PREBUILT_INDEXES[0], cache)
+        prebuilt_indexes.copy_into(BINARY, cache)
     return cache
 
 

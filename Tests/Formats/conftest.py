@@ -8,13 +8,15 @@ Set up with scripts/install-browser-test-deps (one venv for all Python-driven te
 import json
 import os
 import pathlib
-import shutil
 import subprocess
+import sys
 
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 BINARY = os.environ.get("PHOTOMAP_BIN", str(REPO / ".build/debug/photomap"))
+sys.path.insert(0, str(REPO / "Tests/Support"))
+import prebuilt_indexes  # noqa: E402 (from Tests/Support, put on the path above)
 
 NEW_YORK = "LATOAYBHhITBWjUq5GkE"  # the embedded catalog's place with photos without geo
 HOSTILE_PLACE = "HOSTILEPLACE"
@@ -52,27 +54,8 @@ class Run:
         return self.stdout.decode("utf-8")
 
 
-@pytest.fixture(scope="session")
-def prebuilt_indexes(tmp_path_factory):
-    """copy_into(cache): what photomap makes in an empty cache on first use of the embedded catalog
-    (the gazetteer's index and the local search index), made once by `photomap index stats` and
-    copied, since making them costs seconds a test (find, search)."""
-    made = []
-
-    def copy_into(cache):
-        if not made:
-            folder = tmp_path_factory.mktemp("indexes")
-            subprocess.run([BINARY, "index", "stats"], env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-                           "HOME": str(folder), "PHOTOMAP_CACHE": str(folder), "LC_ALL": "C.UTF-8"},
-                           stdin=subprocess.DEVNULL, capture_output=True, check=True, timeout=300)
-            made.append(folder)
-        shutil.copytree(made[0], cache)
-
-    return copy_into
-
-
 @pytest.fixture
-def photomap(tmp_path, prebuilt_indexes):
+def photomap(tmp_path):
     """photomap(*arguments, catalog=None) runs the binary in a fresh folder with a fresh cache (on the
     embedded catalog, one holding the indexes its first use makes)."""
     home = tmp_path / "home"
@@ -85,7 +68,7 @@ def photomap(tmp_path, prebuilt_indexes):
         if catalog is not None:
             environment["PHOTOMAP_FIXTURES"] = str(catalog)
         elif not cache.exists():
-            prebuilt_indexes(cache)
+            prebuilt_indexes.copy_into(BINARY, cache)
         completed = subprocess.run([BINARY, *arguments], cwd=tmp_path, env=environment, capture_output=True,
                                    stdin=subprocess.DEVNULL, timeout=300)
         result = Run(completed)
