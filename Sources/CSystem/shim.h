@@ -2,7 +2,7 @@
 #define PHOTOMAP_CSYSTEM_SHIM_H
 
 #include <stddef.h>
-// mallopt (M_ARENA_MAX): Swift's Glibc module leaves <malloc.h> out.
+// mallopt: Swift's Glibc module leaves <malloc.h> out.
 #include <malloc.h>
 
 // glibc's wcwidth: <wchar.h> declares it only under _XOPEN_SOURCE, which Swift's Glibc module is

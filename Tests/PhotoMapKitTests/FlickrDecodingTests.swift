@@ -43,6 +43,36 @@ final class CountingTransport: FlickrTransport, @unchecked Sendable {
     }
 }
 
+/// Serves `announced` pages of two photos each, the pages after `newUntil` repeating it, noting the pages
+/// asked for in order and the most calls in progress at once.
+final class PagedTransport: FlickrTransport, Sendable {
+    private let state = Locked((pages: [Int](), inProgress: 0, mostInProgress: 0))
+    private let announced: Int, newUntil: Int
+
+    init(announced: Int, newUntil: Int) {
+        self.announced = announced
+        self.newUntil = newUntil
+    }
+
+    var pages: [Int] { state.withLock { $0.pages } }
+    var mostInProgress: Int { state.withLock { $0.mostInProgress } }
+
+    func call(method: String, parameters: [String: String]) throws -> Data {
+        let page = Int(parameters["page"] ?? "") ?? 0
+        state.withLock {
+            $0.pages.append(page)
+            $0.inProgress += 1
+            $0.mostInProgress = max($0.mostInProgress, $0.inProgress)
+        }
+        // Long enough for a second call to overlap, were one made.
+        usleep(2_000)
+        state.withLock { $0.inProgress -= 1 }
+        let first = (min(page, newUntil) - 1) * 2 + 1
+        return Data((#"{"photos":{"page":\#(page),"pages":\#(announced),"perpage":2,"total":"\#(2 * announced)","#
+            + #""photo":[{"id":"\#(first)"},{"id":"\#(first + 1)"}]},"stat":"ok"}"#).utf8)
+    }
+}
+
 @Suite("Decoding Flickr's answers")
 struct FlickrDecodingTests {
     @Test("numbers arrive as strings or numbers, even side by side")
@@ -182,6 +212,21 @@ struct FlickrDecodingTests {
         let listing = try FlickrSource(transport: transport).photos(inPlace: "p", limit: 100)
         #expect(listing.items.map(\.id) == ["1", "2"])
         #expect(transport.calls.count == 2)
+    }
+
+    @Test("pages are read while the next is asked for, yet asked for one at a time, in order, none past the last")
+    func pagesAskedOneAtATime() throws {
+        let transport = PagedTransport(announced: 6, newUntil: 6)
+        let listing = try FlickrSource(transport: transport).photos(inPlace: "p", limit: 100)
+        #expect(listing.items.map(\.id) == (1...12).map(String.init))
+        #expect(transport.pages == Array(1...6) && transport.mostInProgress == 1)
+
+        // Page 4 brings nothing new: the listing ends there. Pages asked for ahead of it are the only extra
+        // calls, at most one for each page read at once.
+        let repeating = PagedTransport(announced: 6, newUntil: 3)
+        #expect(try FlickrSource(transport: repeating).photos(inPlace: "p", limit: 100).items.count == 6)
+        #expect(repeating.pages == Array(1...repeating.pages.count) && repeating.mostInProgress == 1)
+        #expect((4...3 + FlickrSource.pagesRead).contains(repeating.pages.count))
     }
 
     @Test("paging never asks past Flickr's 4,000th result")

@@ -186,4 +186,23 @@ struct SiteWriterTests {
         #expect(Set(labels.near(taveuni, limit: 10).map(\.name)) == ["Taveuni", "Matei"])
         #expect(labels.near([], limit: 10).isEmpty)
     }
+
+    @Test("a gazetteer's labels are parsed when first asked for; their version is the file's digest (an edit remakes pages)")
+    func placeLabelsFromAGazetteer() throws {
+        let folder = try TemporaryFolder()
+        let file = folder.url.appendingPathComponent("cities.tsv")
+        let header = "geonameid\tname\tlatitude\tlongitude\tcountry\tadmin1\tpopulation\n"
+        let rows = "1\tParis\t48.85\t2.35\tFR\t11\t2000000\n2\tVersailles\t48.80\t2.13\tFR\t11\t85000\n"
+            + "3\t\t48.8\t2.3\tFR\t11\t5\n4\tNowhere\tnorth\t2.3\tFR\t11\t5\n"
+        try (header + rows).write(to: file, atomically: true, encoding: .utf8)
+        let labels = try PlaceLabels.load(gazetteer: folder.url)
+        #expect(labels.version == SHA256.digest(try Data(contentsOf: file)))
+        let paris = [Coordinate(latitude: 48.86, longitude: 2.34)].compactMap { $0 }
+        #expect(labels.near(paris, limit: 10).map(\.name) == ["Paris", "Versailles"],
+                "rows without a name or a position are skipped")
+        // Read once: the file gone since changes nothing.
+        try FileManager.default.removeItem(at: file)
+        #expect(labels.near(paris, limit: 1).map(\.name) == ["Paris"])
+        #expect(throws: FlickrError.self) { try PlaceLabels.load(gazetteer: folder.url) }
+    }
 }

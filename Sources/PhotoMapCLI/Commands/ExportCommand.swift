@@ -33,10 +33,12 @@ enum ExportCommand {
                                                "only the first N places (default: all)")
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        // One malloc arena: photo pages and images are made on both cores, and a second thread's arena
-        // kept ~25 MB of freed blocks beside the main one's to the end (a cold export of 100,000 photos
-        // peaked at 234 MB instead of 210 MB); the threads meet in malloc only briefly beside the I/O.
-        mallopt(M_ARENA_MAX, 1)
+        // Fixed thresholds: glibc raises both as large blocks are freed (up to 32 MB and 64 MB), after which
+        // each thread's arena kept its freed blocks to the end. With them, a cold export of 100,000 photos
+        // peaks at 183 MB, where one arena for every thread peaked at 189–192 MB and cost 15% more CPU
+        // (threads queued on its lock); glibc's defaults peaked at 210 MB.
+        mallopt(M_MMAP_THRESHOLD, 256 << 10)
+        mallopt(M_TRIM_THRESHOLD, 1 << 20)
         let out = parsed.value("out") ?? ""
         let limit = parsed.integer(limitOption) ?? 0
         let placeCount = parsed.integer(placesOption)

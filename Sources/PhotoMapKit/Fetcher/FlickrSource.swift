@@ -11,6 +11,8 @@ public struct FlickrSource: PhotoSource {
     public static let maximumPerPage = 500
     /// Flickr's largest page for geo queries (place_id, bbox, lat/lon).
     public static let maximumGeoPerPage = 250
+    /// How many pages of a listing are read at once (`searchPhotos`): one per core and one being asked for.
+    static let pagesRead = ProcessInfo.processInfo.activeProcessorCount + 1
     /// Flickr returns at most this many results for one query.
     public static let maximumResults = 4_000
 
@@ -98,15 +100,30 @@ public struct FlickrSource: PhotoSource {
         let perPage = min(wanted, isGeoQuery ? Self.maximumGeoPerPage : Self.maximumPerPage)
         // Flickr serves no result past the 4,000th, whatever `pages` says.
         let lastServedPage = (resultCap + perPage - 1) / max(perPage, 1)
-        var page = 1
-        while entries.count < wanted && page <= lastServedPage {
+        // Asks for a page (calls go one at a time, in order) and reads its answer on another thread.
+        func read(_ page: Int) throws -> Pending<PhotosAnswer.Page> {
             var parameters = criteria
             parameters["extras"] = Self.listingExtras
             parameters["media"] = "photos"
             parameters["per_page"] = String(perPage)
             parameters["page"] = String(page)
-            let answer = try decode(method: method, from: transport.call(method: method, parameters: parameters),
-                                    part: .photos, PhotosAnswer.read)
+            let body = try transport.call(method: method, parameters: parameters)
+            return Pending { try decode(method: method, from: body, part: .photos, PhotosAnswer.read) }
+        }
+        var page = 1
+        // The pages asked for from `page` on, in order, being read: pages that will be wanted whatever the
+        // ones before bring are asked for while those are read (reading 250 records costs about what asking
+        // does), once an answer has said how many pages there are.
+        var asked: [Result<Pending<PhotosAnswer.Page>, any Error>] = []
+        if wanted > 0 && lastServedPage > 0 { asked.append(Result { try read(page) }) }
+        var announcedPages: Int?
+        while !asked.isEmpty {
+            while let announcedPages, asked.count < Self.pagesRead, case .success? = asked.last,
+                  page + asked.count <= min(announcedPages, lastServedPage),
+                  entries.count + perPage * asked.count < wanted {
+                asked.append(Result { try read(page + asked.count) })
+            }
+            let answer = try asked.removeFirst().get().wait()
             total = answer.total ?? total
             // Grown once to the listing's size rather than doubled past it (100,000 entries take ~47 MB).
             if page == 1, let total { entries.reserveCapacity(min(wanted, total)) }
@@ -129,7 +146,10 @@ public struct FlickrSource: PhotoSource {
             }
             // A page that brings nothing new means the listing is exhausted, whatever `pages` claims.
             if added == 0 || page >= answer.pages ?? page { break }
+            announcedPages = answer.pages
             page += 1
+            guard entries.count < wanted && page <= lastServedPage else { break }
+            if asked.isEmpty { asked.append(Result { try read(page) }) }
         }
         let listing = Listing(entries: entries, total: total, skipped: skipped)
         recorder?.record(places: [], photos: listing.entries)

@@ -81,10 +81,20 @@ public struct Gazetteer: GazetteerLookup {
     /// A tab-separated file's rows after its header line, each made as it is read (34,000 rows at once
     /// held ~9 MB). Split as bytes: splitting 34,000 lines as Swift Characters took most of `find`'s time.
     static func rows(_ file: URL) throws -> some Sequence<[String]> {
+        rows(of: try contents(file))
+    }
+
+    /// A gazetteer file's bytes; an unreadable file is the catalog's error.
+    static func contents(_ file: URL) throws -> Data {
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw FlickrError.catalogUnreadable(path: file.path, reason: "cannot read it")
         }
-        return [UInt8](data).split(separator: 0x0A).dropFirst().lazy.map { line in
+        return data
+    }
+
+    /// The rows of a tab-separated file's bytes (`rows(_:)`).
+    static func rows(of data: Data) -> some Sequence<[String]> {
+        [UInt8](data).split(separator: 0x0A).dropFirst().lazy.map { line in
             line.split(separator: 0x09, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         }
     }

@@ -2,7 +2,9 @@
 /// changed (`SiteManifest`). Every value goes in with its length or a tag, so two different inputs
 /// never run together into the same bytes.
 public final class PageInputs {
-    private let hasher = SHA256.Hasher()
+    /// Made only when the inputs outgrow `flushSize`: a photo page's few hundred bytes are hashed in one
+    /// call, which costs less than making an OpenSSL context (two for each of 100,000 photos).
+    private var hasher: SHA256.Hasher?
     private var buffer: [UInt8] = []
 
     /// Inputs starting with `values` (a page's path, the site's stamp, …).
@@ -57,6 +59,7 @@ public final class PageInputs {
 
     /// The digest of everything added; the inputs are spent.
     public func finishDigest() -> [UInt8] {
+        guard let hasher else { return SHA256.digest(buffer) }
         flush()
         return hasher.finish()
     }
@@ -69,6 +72,8 @@ public final class PageInputs {
     }
 
     private func flush() {
+        let hasher = hasher ?? SHA256.Hasher()
+        self.hasher = hasher
         buffer.withUnsafeBytes { hasher.update($0) }
         buffer.removeAll(keepingCapacity: true)
     }

@@ -52,22 +52,30 @@ public struct FolderLinks: PageLinks {
     /// (`SiteWriter.placeImages`); the path of each (photo by photo, size by size), nil where there is none.
     @discardableResult
     func placeImages(of photos: some Sequence<Photo>, sizes: [PhotoSize]) throws -> [String?] {
-        var paths: [String?] = []
-        var jobs: [(slot: Int, job: SiteWriter.ImageJob)] = []
-        for photo in photos {
-            for size in sizes {
-                // A photo with no image of this size to fetch has none to place.
-                if let name = images.imageName(of: photo, size: size) {
-                    jobs.append((paths.count, SiteWriter.ImageJob(photo: photo, size: size,
-                                                                  stem: imageStem(name, size: size))))
-                }
-                paths.append(nil)
-            }
-        }
-        for (slot, path) in zip(jobs.map(\.slot), try writer.placeImages(jobs.map(\.job), from: images)) {
+        let jobs = imageJobs(of: photos, sizes: sizes)
+        var paths = [String?](repeating: nil, count: jobs.slots)
+        for (slot, path) in zip(jobs.list.map(\.slot), try writer.placeImages(jobs.list.map(\.job), from: images)) {
             paths[slot] = path
         }
         return paths
+    }
+
+    /// The images of `sizes` of `photos` to place, each with its slot (photo by photo, size by size) among
+    /// `slots`: a photo with no image of a size to fetch has none to place.
+    func imageJobs(of photos: some Sequence<Photo>, sizes: [PhotoSize])
+        -> (list: [(slot: Int, job: SiteWriter.ImageJob)], slots: Int) {
+        let photos = Array(photos), images = images
+        // Named on every core: a name is its URL's digest.
+        let names = [String?](count: photos.count * sizes.count, madeOnEveryCore: { slot in
+            images.imageName(of: photos[slot / sizes.count], size: sizes[slot % sizes.count])
+        })
+        let jobs = names.enumerated().compactMap { slot, name in
+            name.map { name in
+                let photo = photos[slot / sizes.count], size = sizes[slot % sizes.count]
+                return (slot, SiteWriter.ImageJob(photo: photo, size: size, stem: imageStem(name, size: size)))
+            }
+        }
+        return (jobs, names.count)
     }
 
     /// Where an image goes in the site, without its extension: `{squares|images}/{image name}`.

@@ -35,41 +35,74 @@ public struct PlaceLabels: Sendable {
     /// Cells of `cellSize` degrees: a page names the places in its annotations' cells and the cells
     /// around them (up to one or two cells, 50–100 km, away).
     static let cellSize = 0.5
-    /// The cities by cell, with their population for ranking, each cell's most populous first (`ranksBefore`).
-    private let cells: [Int: [(label: Label, population: Int)]]
-    /// The digest of every city (name, position, population): pages naming places are made again when it
-    /// changes, as when the gazetteer's cities.tsv is edited or updated.
+    /// A city and its population, for ranking.
+    typealias City = (label: Label, population: Int)
+    /// The cities by cell, each cell's most populous first (`ranksBefore`). Made the first time a page
+    /// asks (`near`): an export whose pages are all current never parses the gazetteer (~0.1 s).
+    private let cells: Locked<Cells>
+    /// The digest of what the labels are made from: pages naming places are made again when it changes,
+    /// as when the gazetteer's cities.tsv is edited or updated.
     public let version: [UInt8]
 
-    /// Labels for `cities` (label and population).
-    init(cities: [(label: Label, population: Int)]) {
-        var cells: [Int: [(label: Label, population: Int)]] = [:]
+    private enum Cells {
+        case unmade(@Sendable () -> [City])
+        case made([Int: [City]])
+    }
+
+    /// Labels for `cities`, their version the digest of every city (name, position, population).
+    init(cities: [City]) {
         let inputs = PageInputs()
         for city in cities {
-            cells[Self.cell(latitude: city.label.latitude, longitude: city.label.longitude), default: []].append(city)
             inputs.add(city.label.name)
             inputs.add(Coordinate(latitude: city.label.latitude, longitude: city.label.longitude))
             inputs.add(city.population)
         }
-        self.cells = cells.mapValues { $0.sorted(by: Self.ranksBefore) }
-        version = inputs.finishDigest()
+        self.init(version: inputs.finishDigest()) { cities }
     }
 
-    /// The cities of a gazetteer folder's cities.tsv (GeoNames: id, name, latitude, longitude, …, population).
+    private init(version: [UInt8], cities: @escaping @Sendable () -> [City]) {
+        self.version = version
+        cells = Locked(.unmade(cities))
+    }
+
+    /// The cities of a gazetteer folder's cities.tsv (GeoNames: id, name, latitude, longitude, …, population),
+    /// read now and parsed when first asked for; their version is the file's SHA-256.
     public static func load(gazetteer folder: URL) throws -> PlaceLabels {
-        PlaceLabels(cities: try Gazetteer.rows(folder.appendingPathComponent("cities.tsv")).compactMap { row in
-            guard row.count >= 7, let latitude = Double(row[2]), let longitude = Double(row[3]),
-                  let coordinate = Coordinate(latitude: latitude, longitude: longitude),
-                  !row[1].isEmpty else { return nil }
-            return (Label(name: row[1], latitude: coordinate.latitude, longitude: coordinate.longitude),
-                    Int(row[6]) ?? 0)
-        })
+        let data = try Gazetteer.contents(folder.appendingPathComponent("cities.tsv"))
+        return PlaceLabels(version: SHA256.digest(data)) {
+            Gazetteer.rows(of: data).compactMap { row in
+                guard row.count >= 7, let latitude = Double(row[2]), let longitude = Double(row[3]),
+                      let coordinate = Coordinate(latitude: latitude, longitude: longitude),
+                      !row[1].isEmpty else { return nil }
+                return (Label(name: row[1], latitude: coordinate.latitude, longitude: coordinate.longitude),
+                        Int(row[6]) ?? 0)
+            }
+        }
     }
 
     /// The embedded gazetteer's (Fixtures/gazetteer), read the first time a page asks for labels;
     /// nil when there is none: pages then have no labels, and work as before.
     public static let bundled: PlaceLabels? = FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv").flatMap {
         try? load(gazetteer: $0.appendingPathComponent("gazetteer"))
+    }
+
+    /// The cities by cell, made on first use; pages rendered on every core wait for the one making them.
+    private var citiesByCell: [Int: [City]] {
+        cells.withLock { cells in
+            switch cells {
+            case .made(let byCell):
+                return byCell
+            case .unmade(let cities):
+                var byCell: [Int: [City]] = [:]
+                for city in cities() {
+                    byCell[Self.cell(latitude: city.label.latitude, longitude: city.label.longitude), default: []]
+                        .append(city)
+                }
+                byCell = byCell.mapValues { $0.sorted(by: Self.ranksBefore) }
+                cells = .made(byCell)
+                return byCell
+            }
+        }
     }
 
     /// At most `limit` places around `coordinates`, most populous first.
@@ -85,6 +118,7 @@ public struct PlaceLabels: Sendable {
             }
         }
         // Each cell is ranked already: the first `limit` of their merge, not a sort of every city near.
+        let cells = citiesByCell
         var lists = wanted.compactMap { cells[$0]?[...] }
         var labels: [Label] = []
         labels.reserveCapacity(limit)
@@ -103,8 +137,7 @@ public struct PlaceLabels: Sendable {
 
     /// The order places are named in: most populous first, ties broken by name and position, so that a
     /// page comes out the same, byte for byte, every time.
-    private static func ranksBefore(_ one: (label: Label, population: Int), _ other: (label: Label, population: Int))
-        -> Bool {
+    private static func ranksBefore(_ one: City, _ other: City) -> Bool {
         (one.population, other.label.name, other.label.latitude, other.label.longitude)
             > (other.population, one.label.name, one.label.latitude, one.label.longitude)
     }

@@ -63,14 +63,12 @@ public struct SiteBuilder {
     /// The photos whose square or medium image the site does not hold yet: the ones to prefetch.
     public func photosWithoutImages(_ photos: some Collection<Photo>) -> [Photo] {
         writer.expectImages(photos.count * 2)
-        return photos.filter { photo in
-            [PhotoSize.square, .medium].contains { size in
-                guard let name = links.images.imageName(of: photo, size: size) else { return false }
-                return writer.image(of: photo, size: size) {
-                    writer.placedImage(stem: links.imageStem(name, size: size))
-                } == nil
-            }
+        let jobs = links.imageJobs(of: photos, sizes: [.square, .medium]).list.map(\.job)
+        var missing: [Photo] = []
+        for (job, path) in zip(jobs, writer.placedImages(jobs)) where path == nil && missing.last?.id != job.photo.id {
+            missing.append(job.photo)
         }
+        return missing
     }
 
     /// Places the photos' squares and medium images from the store in the site (those it holds), the
@@ -120,9 +118,10 @@ public struct SiteBuilder {
             inputs.add(path)
             return inputs
         }
-        // Each photo's digest, 32 bytes after another: a cluster tile is made from those of the photos it shows.
-        var digests: [UInt8] = []
-        digests.reserveCapacity(photos.count * 32)
+        // Each photo's digest, 32 bytes after another (made on every core): a cluster tile is made from those
+        // of the photos it shows.
+        let digests = [[UInt8]](count: photos.count, madeOnEveryCore: { photos[$0].record.inputDigest })
+            .flatMap { $0 }
         // Photo pages go to the writer a batch at a time, made on every core (`SiteWriter.writePages`).
         var batch: [SiteWriter.PageJob] = []
         var batched = Set<String>()
@@ -133,8 +132,7 @@ public struct SiteBuilder {
         }
         for (index, entry) in photos.enumerated() {
             let photo = entry.record
-            let digest = photo.inputDigest
-            digests += digest
+            let digest = digests[index * 32..<index * 32 + 32]
             let square = try links.image(of: photo, size: .square)
             let pagePath = links.photoPage(photo)
             // A photo several places list has one page, written once, going back to the first of them.

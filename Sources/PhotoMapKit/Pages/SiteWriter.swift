@@ -201,18 +201,68 @@ public final class SiteWriter {
         imagesThisRun.reserve(images: count)
     }
 
-    /// The image already in the site at `stem` plus its extension (".jpg" or ".png"): placed by an
-    /// earlier export, it stays even when the cache has evicted it since.
+    /// Each job's image in the site: found or placed earlier in this run, else the one an earlier export
+    /// placed (`placedImage(stem:)`), looked for on every core (a stat each: 200,000 for a site of
+    /// 100,000 photos). Those found are kept as this run's.
+    func placedImages(_ jobs: [ImageJob]) -> [String?] {
+        var paths = jobs.map { imagesThisRun[$0.photo.id, $0.size] }
+        let lookedFor = paths.indices.filter { paths[$0] == nil && !folderWasMissing(jobs[$0].stem) }
+        // The first says which extension the others are looked for with first.
+        let first = lookedFor.first.flatMap { placedImage(stem: jobs[$0].stem) }
+        let directory = openRoot(), base = directory == AT_FDCWD ? rootPath + "/" : "", guess = lastImageWasPNG
+        let found = [Bool?](count: lookedFor.count, madeOnEveryCore: { index in
+            index == 0 ? first.map { $0.hasSuffix(".png") }
+                : Self.placedImageIsPNG(stem: jobs[lookedFor[index]].stem, in: directory, base: base, guess: guess)
+        })
+        for (index, isPNG) in zip(lookedFor, found) {
+            guard let isPNG else { continue }
+            let path = jobs[index].stem + (isPNG ? ".png" : ".jpg")
+            paths[index] = path
+            imagesThisRun[jobs[index].photo.id, jobs[index].size] = path
+        }
+        return paths
+    }
+
+    /// The image an earlier export placed at `stem` plus ".png" or ".jpg", a non-empty file: it stays even
+    /// when the cache has evicted it since.
     func placedImage(stem: String) -> String? {
         guard !folderWasMissing(stem) else { return nil }
-        for isPNG in [lastImageWasPNG, !lastImageWasPNG] {
-            let path = stem + (isPNG ? ".png" : ".jpg")
-            if let file = identity(path), file.size > 0 {
-                lastImageWasPNG = isPNG
-                return path
+        let directory = openRoot()
+        let isPNG = Self.placedImageIsPNG(stem: stem, in: directory, base: directory == AT_FDCWD ? rootPath + "/" : "",
+                                          guess: lastImageWasPNG)
+        guard let isPNG else { return nil }
+        lastImageWasPNG = isPNG
+        return stem + (isPNG ? ".png" : ".jpg")
+    }
+
+    /// Whether the image at `base` + `stem` (relative to the folder open as `directory`) is a PNG, a JPEG, or
+    /// neither (nil), the extension `guess` says first looked at first. The path is made on the stack: on
+    /// every core, threads making a string each would meet in malloc.
+    private static func placedImageIsPNG(stem: String, in directory: Int32, base: String, guess isPNG: Bool) -> Bool? {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: base.utf8.count + stem.utf8.count + 5) { name in
+            guard let path = name.baseAddress else { return nil }
+            var end = 0
+            func append(_ text: String) {
+                for byte in text.utf8 {
+                    name[end] = CChar(bitPattern: byte)
+                    end += 1
+                }
             }
+            append(base)
+            append(stem)
+            let stemEnd = end
+            for candidate in [isPNG, !isPNG] {
+                end = stemEnd
+                append(candidate ? ".png" : ".jpg")
+                name[end] = 0
+                var status = stat()
+                if fstatat(directory, path, &status, 0) == 0, status.st_mode & S_IFMT == S_IFREG,
+                   status.st_size > 0 {
+                    return candidate
+                }
+            }
+            return nil
         }
-        return nil
     }
 
     /// An image to place with others (`placeImages`): whose, of which size, and where it goes in the site
@@ -229,15 +279,11 @@ public final class SiteWriter {
     /// the store holds none; the first failure is thrown once all have run.
     @discardableResult
     func placeImages(_ jobs: [ImageJob], from store: any ImageStore) throws(PageError) -> [String?] {
-        var paths = [String?](repeating: nil, count: jobs.count)
+        var paths = placedImages(jobs)
         var pending: [Int] = []
-        for (index, job) in jobs.enumerated() {
-            if let path = imagesThisRun[job.photo.id, job.size] ?? placedImage(stem: job.stem) {
-                paths[index] = path
-            } else {
-                try createFolder(of: job.stem)
-                pending.append(index)
-            }
+        for (index, job) in jobs.enumerated() where paths[index] == nil {
+            try createFolder(of: job.stem)
+            pending.append(index)
         }
         // Each found image and what link(2) said (0 when it made the link).
         let found = Locked([(image: LocalImage, path: String, linkError: Int32)?](repeating: nil, count: pending.count))
