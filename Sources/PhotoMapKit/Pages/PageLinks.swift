@@ -53,34 +53,30 @@ public struct FolderLinks: PageLinks {
     @discardableResult
     func placeImages(of photos: some Sequence<Photo>, sizes: [PhotoSize]) throws -> [String?] {
         let jobs = imageJobs(of: photos, sizes: sizes)
-        var paths = [String?](repeating: nil, count: jobs.slots)
-        for (slot, path) in zip(jobs.list.map(\.slot), try writer.placeImages(jobs.list.map(\.job), from: images)) {
+        var paths = [String?](repeating: nil, count: jobs.count)
+        let slots = jobs.indices.filter { jobs[$0] != nil }
+        for (slot, path) in zip(slots, try writer.placeImages(jobs.compactMap { $0 }, from: images)) {
             paths[slot] = path
         }
         return paths
     }
 
-    /// The images of `sizes` of `photos` to place, each with its slot (photo by photo, size by size) among
-    /// `slots`: a photo with no image of a size to fetch has none to place.
-    func imageJobs(of photos: some Sequence<Photo>, sizes: [PhotoSize])
-        -> (list: [(slot: Int, job: SiteWriter.ImageJob)], slots: Int) {
-        let photos = Array(photos), images = images
-        // Named on every core: a name is its URL's digest.
-        let names = [String?](count: photos.count * sizes.count, madeOnEveryCore: { slot in
-            images.imageName(of: photos[slot / sizes.count], size: sizes[slot % sizes.count])
-        })
-        let jobs = names.enumerated().compactMap { slot, name in
-            name.map { name in
-                let photo = photos[slot / sizes.count], size = sizes[slot % sizes.count]
-                return (slot, SiteWriter.ImageJob(photo: photo, size: size, stem: imageStem(name, size: size)))
+    /// The image of each of `sizes` of each of `photos` (photo by photo, size by size) to place, nil for a
+    /// photo with no image of that size to fetch.
+    func imageJobs(of photos: some Sequence<Photo>, sizes: [PhotoSize]) -> [SiteWriter.ImageJob?] {
+        let photos = Array(photos), images = images, prefix = prefix
+        // Made on every core: a name is its URL's digest.
+        return [SiteWriter.ImageJob?](count: photos.count * sizes.count, madeOnEveryCore: { slot in
+            let photo = photos[slot / sizes.count], size = sizes[slot % sizes.count]
+            return images.imageName(of: photo, size: size).map {
+                SiteWriter.ImageJob(photo: photo, size: size, stem: Self.imageStem($0, size: size, prefix: prefix))
             }
-        }
-        return (jobs, names.count)
+        })
     }
 
     /// Where an image goes in the site, without its extension: `{squares|images}/{image name}`.
-    func imageStem(_ name: String, size: PhotoSize) -> String {
-        prefix + "\(size.squareSide == nil ? "images" : "squares")/\(name)"
+    private static func imageStem(_ name: String, size: PhotoSize, prefix: String) -> String {
+        prefix + (size.squareSide == nil ? "images/" : "squares/") + name
     }
 
     public func link(from page: String, to target: String) -> String {

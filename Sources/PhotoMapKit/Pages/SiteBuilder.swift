@@ -63,7 +63,7 @@ public struct SiteBuilder {
     /// The photos whose square or medium image the site does not hold yet: the ones to prefetch.
     public func photosWithoutImages(_ photos: some Collection<Photo>) -> [Photo] {
         writer.expectImages(photos.count * 2)
-        let jobs = links.imageJobs(of: photos, sizes: [.square, .medium]).list.map(\.job)
+        let jobs = links.imageJobs(of: photos, sizes: [.square, .medium]).compactMap { $0 }
         var missing: [Photo] = []
         for (job, path) in zip(jobs, writer.placedImages(jobs)) where path == nil && missing.last?.id != job.photo.id {
             missing.append(job.photo)
