@@ -5,20 +5,12 @@ extension Array where Element: Sendable {
     /// (`DispatchQueue.concurrentPerform`): for CPU work over many small items (a digest, a stat), where
     /// a turn of the pool for each would cost more than the item.
     init(count: Int, madeOnEveryCore make: @Sendable (Int) -> Element, chunk: Int = 1024) {
-        self.init(unsafeUninitializedCapacity: count) { buffer, initialized in
-            guard let base = buffer.baseAddress else { return initialized = 0 }
-            let elements = Elements(base: base)
-            DispatchQueue.concurrentPerform(iterations: (count + chunk - 1) / chunk) { part in
-                for index in part * chunk..<Swift.min(part * chunk + chunk, count) {
-                    (elements.base + index).initialize(to: make(index))
-                }
-            }
-            initialized = count
+        // Each chunk's elements join the others under a lock (one turn a chunk), which ThreadSanitizer sees.
+        let chunks = Locked([[Element]](repeating: [], count: (count + chunk - 1) / chunk))
+        DispatchQueue.concurrentPerform(iterations: (count + chunk - 1) / chunk) { part in
+            let elements = (part * chunk..<Swift.min(part * chunk + chunk, count)).map(make)
+            chunks.withLock { $0[part] = elements }
         }
+        self = chunks.withLock { $0 }.flatMap { $0 }
     }
-}
-
-/// The array being made: each chunk initializes only its own elements, so no two threads touch the same memory.
-private struct Elements<Element>: @unchecked Sendable {
-    let base: UnsafeMutablePointer<Element>
 }

@@ -10,7 +10,10 @@ final class Pending<Value: Sendable>: @unchecked Sendable {
     /// Starts `make` on the global queue.
     init(_ make: @escaping @Sendable () throws -> Value) {
         let outcome = outcome
-        work = DispatchWorkItem { outcome.withLock { $0 = Result(catching: make) } }
+        work = DispatchWorkItem {
+            let made = Result(catching: make)
+            outcome.withLock { $0 = made }
+        }
         DispatchQueue.global().async(execute: work)
     }
 
