@@ -209,7 +209,7 @@ public final class SiteWriter {
         let lookedFor = paths.indices.filter { paths[$0] == nil && !folderWasMissing(jobs[$0].stem) }
         // The first says which extension the others are looked for with first.
         let first = lookedFor.first.flatMap { placedImage(stem: jobs[$0].stem) }
-        let directory = openRoot(), base = directory == AT_FDCWD ? rootPath + "/" : "", guess = lastImageWasPNG
+        let (directory, base) = lookupRoot(), guess = lastImageWasPNG
         let found = [Bool?](count: lookedFor.count, madeOnEveryCore: { index in
             index == 0 ? first.map { $0.hasSuffix(".png") }
                 : Self.placedImageIsPNG(stem: jobs[lookedFor[index]].stem, in: directory, base: base, guess: guess)
@@ -227,10 +227,9 @@ public final class SiteWriter {
     /// when the cache has evicted it since.
     func placedImage(stem: String) -> String? {
         guard !folderWasMissing(stem) else { return nil }
-        let directory = openRoot()
-        let isPNG = Self.placedImageIsPNG(stem: stem, in: directory, base: directory == AT_FDCWD ? rootPath + "/" : "",
-                                          guess: lastImageWasPNG)
-        guard let isPNG else { return nil }
+        let (directory, base) = lookupRoot()
+        guard let isPNG = Self.placedImageIsPNG(stem: stem, in: directory, base: base, guess: lastImageWasPNG)
+        else { return nil }
         lastImageWasPNG = isPNG
         return stem + (isPNG ? ".png" : ".jpg")
     }
@@ -391,8 +390,15 @@ public final class SiteWriter {
 
     /// Which file is at `path` now, if any.
     private func identity(_ path: String) -> SiteManifest.FileIdentity? {
+        let (directory, base) = lookupRoot()
+        return SiteManifest.FileIdentity(directory: directory, path: base + path)
+    }
+
+    /// The folder a site path is looked at relative to (`openRoot`) and what goes before the path: nothing
+    /// under the open root, the root's path and a slash under the working directory.
+    private func lookupRoot() -> (directory: Int32, base: String) {
         let directory = openRoot()
-        return SiteManifest.FileIdentity(directory: directory, path: directory == AT_FDCWD ? fullPath(path) : path)
+        return (directory, directory == AT_FDCWD ? rootPath + "/" : "")
     }
 
     /// The root folder's descriptor, opened the first time it exists; `AT_FDCWD` until then (paths are
