@@ -391,11 +391,35 @@ struct ThumbnailCacheTests {
         let stats = next.statistics()
         #expect(stats.entries == 2)
         #expect(stats.bytes == 2 * (try Data(contentsOf: file).count))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: sessions.path).isEmpty)
+        // The dead process's marker is gone; the live one's (this cache's) stays.
+        #expect(!FileManager.default.fileExists(atPath: sessions.appendingPathComponent("12345-dead").path))
         // A file removed behind the cache's back is dropped by verify.
         try FileManager.default.removeItem(at: orphan)
         #expect(next.verify().entries == 1)
         #expect(next.statistics().entries == 1)
+    }
+
+    @Test("a process keeps one marker, saying whether stores are pending; a dead one's marker saying none costs no reconcile")
+    func markerSaysPending() async throws {
+        var stored: [URL] = []
+        for index in 0..<3 {
+            stored.append(try await square(cache, photo("\(index)", square: images.url("/ok/square-4\(index + 2).png"))).get())
+            cache.flush()
+        }
+        let sessions = cache.directory.appendingPathComponent(".sessions")
+        let markers = try FileManager.default.contentsOfDirectory(atPath: sessions.path)
+        #expect(markers.count == 1)
+        #expect(try Data(contentsOf: sessions.appendingPathComponent(markers[0])) == Data("0".utf8))
+        // An unrecorded file, and a dead process's marker that said nothing was pending: left unreconciled
+        // (`cache verify` finds it), and the marker removed.
+        let orphan = cache.store.file(named: String(repeating: "cd", count: 32))
+        try FileManager.default.createDirectory(at: orphan.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(contentsOf: stored[0]).write(to: orphan)
+        try Data("0".utf8).write(to: sessions.appendingPathComponent("12345-clean"))
+        let next = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin())
+        #expect(next.statistics().entries == 3)
+        #expect(!FileManager.default.fileExists(atPath: sessions.appendingPathComponent("12345-clean").path))
+        #expect(next.verify().entries == 4)
     }
 
     @Test("the async API gives the file, and a cancelled task gets .cancelled while the download goes on")

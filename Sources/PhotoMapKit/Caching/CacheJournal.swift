@@ -10,9 +10,9 @@ import Synchronization
 /// `flushInterval`, on the journal's serial queue; when a batch takes the folder past its limit,
 /// the same queue evicts least-recently-used entries down to `trimRatio` of it. The request path
 /// never waits for SQLite or for an eviction. A crash can lose the last batch: files then sit on disk unrecorded. So a
-/// process holds a marker file (`.sessions/…`, under `flock`) while it has stores not yet written;
-/// the next process to open the journal finds a dead process's marker and reconciles the journal
-/// with the disk in the background. A hit on an unrecorded file records it too (once no run has noted
+/// process that stores holds a marker file (`.sessions/…`, under `flock`) saying whether it has stores not yet
+/// written; the next process to open the journal finds a dead process's marker and, when it said so, reconciles
+/// the journal with the disk in the background. A hit on an unrecorded file records it too (once no run has noted
 /// a use of it for a minute: see `noteUsed`), and `cache verify` reconciles everything.
 final class CacheJournal: @unchecked Sendable {
     /// The folder's totals, as recorded.
@@ -28,10 +28,12 @@ final class CacheJournal: @unchecked Sendable {
         var used: [String: (bytes: Int, time: Double)] = [:]
         var counters = Counters()
         var flushScheduled = false
-        /// This process's marker while `stored` holds entries not yet written.
+        /// This process's marker (made at its first store) and whether it says stores are pending; kept
+        /// from batch to batch, like the two below.
         var marker: SessionMarker?
-        /// Markers of batches SQLite was too busy to take, merged into this one: removed with it.
-        var olderMarkers: [SessionMarker] = []
+        var markerSaysPending = false
+        /// A batch of stores could not be written: the marker says "pending" until the process ends.
+        var storesLost = false
         /// Entries whose use was noted since `usedSince`: a busy server hits the same squares over and
         /// over, and a last use known to the minute is enough for the LRU order.
         var usedRecently: Set<String> = []
@@ -71,6 +73,9 @@ final class CacheJournal: @unchecked Sendable {
     deinit {
         // The last reference is gone, so no other thread can be here: write without the queue.
         writeBatch()
+        batch.withLock { batch in
+            if !batch.markerSaysPending { batch.marker?.remove() }
+        }
     }
 
     private var file: String { store.root.path + "/.journal.sqlite" }
@@ -81,7 +86,11 @@ final class CacheJournal: @unchecked Sendable {
     /// An entry of `bytes` was just stored.
     func noteStored(_ name: String, bytes: Int) {
         note { batch in
-            if batch.marker == nil { batch.marker = SessionMarker(folder: sessions) }
+            if !batch.markerSaysPending {
+                if batch.marker == nil { batch.marker = SessionMarker(folder: sessions) }
+                batch.marker?.say(pending: true)
+                batch.markerSaysPending = true
+            }
             batch.stored[name] = (bytes, Date().timeIntervalSince1970)
         }
     }
@@ -142,7 +151,10 @@ final class CacheJournal: @unchecked Sendable {
     @discardableResult
     func writeBatch() -> WriteOutcome {
         let pending = batch.withLock { batch in
-            defer { batch = Batch(usedRecently: batch.usedRecently, usedSince: batch.usedSince) }
+            defer {
+                batch = Batch(marker: batch.marker, markerSaysPending: batch.markerSaysPending,
+                              storesLost: batch.storesLost, usedRecently: batch.usedRecently, usedSince: batch.usedSince)
+            }
             return batch
         }
         guard !pending.stored.isEmpty || !pending.used.isEmpty || pending.counters != Counters()
@@ -167,9 +179,7 @@ final class CacheJournal: @unchecked Sendable {
                     """, [.integer(Int64(counters.hits)), .integer(Int64(counters.misses)),
                           .integer(Int64(counters.downloads)), .integer(Int64(counters.failures))]).step()
             }
-            // Written: a crash from here on loses nothing, so the markers go.
-            pending.marker?.remove()
-            pending.olderMarkers.forEach { $0.remove() }
+            if !pending.stored.isEmpty { markWritten() }
             if !pending.stored.isEmpty, recordedBytes(in: database) > limitBytes {
                 evict(downTo: Int(Double(limitBytes) * Self.trimRatio), keeping: Set(pending.stored.keys))
             }
@@ -180,14 +190,26 @@ final class CacheJournal: @unchecked Sendable {
                 batch.stored.merge(pending.stored) { newer, _ in newer }
                 batch.used.merge(pending.used) { newer, _ in newer }
                 batch.counters = batch.counters.adding(pending.counters)
-                if let marker = pending.marker { batch.olderMarkers.append(marker) }
             }
             return .busy
         } catch {
+            if !pending.stored.isEmpty { batch.withLock { $0.storesLost = true } }
             if reportedFailure.exchange(true, ordering: .relaxed) == false {
                 warn("the cache's journal could not be written (\(error)); it will be rebuilt from the disk")
             }
             return .failed
+        }
+    }
+
+    /// After a batch of stores is written: unless stores were noted since (or lost), a crash from here on
+    /// loses nothing, and the marker says so (one byte written, not a file made and removed per batch:
+    /// on a file system without a journal, ext4 skips each recently removed inode when it makes a file,
+    /// and thousands of them slowed every store of a long run).
+    private func markWritten() {
+        batch.withLock { batch in
+            guard batch.markerSaysPending, batch.stored.isEmpty, !batch.storesLost else { return }
+            batch.marker?.say(pending: false)
+            batch.markerSaysPending = false
         }
     }
 
@@ -343,8 +365,9 @@ final class CacheJournal: @unchecked Sendable {
     }
 }
 
-/// A file under `flock` that says "this process has stores not yet in the journal": when its
-/// process dies, the lock goes with it, and the next process knows to reconcile.
+/// A file under `flock` that says whether its process has stores not yet in the journal ("1") or
+/// not ("0"): when its process dies, the lock goes with it, and the next process knows whether to
+/// reconcile. A process keeps one for its life and rewrites its byte.
 final class SessionMarker: Sendable {
     private let path: String
     private let descriptor: Int32
@@ -361,33 +384,41 @@ final class SessionMarker: Sendable {
         }
     }
 
-    /// Removes the marker: everything it stood for is written.
+    /// Says whether stores are pending. A failed write leaves the byte as it was, or the file empty,
+    /// which reads as pending: the next process reconciles once more than it needed to, never less.
+    func say(pending: Bool) {
+        var byte = pending ? UInt8(ascii: "1") : UInt8(ascii: "0")
+        _ = pwrite(descriptor, &byte, 1, 0)
+    }
+
+    /// Removes the marker: nothing it stood for is pending.
     func remove() {
         guard !removed.exchange(true, ordering: .relaxed) else { return }
         unlink(path)
         close(descriptor)
     }
 
-    /// A marker released without `remove()` stays on disk, unlocked: its stores were never written,
-    /// and the next process to open the journal reconciles.
+    /// A marker released without `remove()` stays on disk, unlocked, saying what it said last.
     deinit {
         if !removed.load(ordering: .relaxed) && descriptor >= 0 { close(descriptor) }
     }
 
-    /// Removes the markers of processes that died; returns how many there were.
+    /// Removes the markers of processes that died; returns how many said stores were pending (an empty
+    /// or unreadable one counts: its process may have died before it could write).
     static func removeAbandoned(in folder: String) -> Int {
-        var abandoned = 0
+        var pending = 0
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             let path = "\(folder)/\(name)"
             let descriptor = open(path, O_RDWR | O_CLOEXEC)
             guard descriptor >= 0 else { continue }
             // A live process holds its marker's lock; getting it means the owner is gone.
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+                var byte: UInt8 = 0
+                if pread(descriptor, &byte, 1, 0) != 1 || byte != UInt8(ascii: "0") { pending += 1 }
                 unlink(path)
-                abandoned += 1
             }
             close(descriptor)
         }
-        return abandoned
+        return pending
     }
 }
