@@ -44,9 +44,9 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
         // Pages/Assets (the pages' script, style and placeholder) are copied beside the binary.
-        .target(name: "PhotoMapKit", dependencies: ["CCurl", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CMicroHTTPD"],
+        .target(name: "PhotoMapKit", dependencies: ["CCurl", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CMicroHTTPD", "CSystem"],
                 resources: [.copy("Pages/Assets")]),
-        // glibc functions Swift's Glibc module leaves out (wcwidth).
+        // glibc functions and constants Swift's Glibc module leaves out (wcwidth, O_TMPFILE).
         .systemLibrary(name: "CSystem"),
         .target(name: "PhotoMapCLI", dependencies: ["PhotoMapKit", "CSystem"]),
         // The Swift runtime and Foundation linked in (swiftc's -static-stdlib, with the static libraries

@@ -158,6 +158,22 @@ struct FormatsTests {
         try staged.commit()
         #expect(try String(contentsOf: file, encoding: .utf8) == "whole")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.csv"])
+        // A second version replaces the first whole (a nameless file is not linked over one: renamed),
+        // and one in the working directory's terms works too.
+        let again = try StagedFile(replacing: file)
+        try again.write("again")
+        let inode = try again.status().st_ino
+        try again.commit()
+        #expect(try String(contentsOf: file, encoding: .utf8) == "again")
+        var status = stat()
+        #expect(stat(file.path, &status) == 0 && status.st_ino == inode && status.st_mode & 0o777 == 0o644 & ~currentUmask())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.csv"])
         #expect(throws: POSIXError.self) { try StagedFile(replacing: folder.appendingPathComponent("missing/out.csv")) }
+    }
+
+    private func currentUmask() -> mode_t {
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
     }
 }

@@ -1,3 +1,4 @@
+import CSystem
 import Foundation
 import Synchronization
 
@@ -29,12 +30,19 @@ enum AtomicFile {
 }
 
 /// A file written piece by piece that appears under its name only when `commit()` succeeds; until
-/// then it is a hidden temporary file beside it, removed if the writer gives up (or is dropped).
+/// then it is a file without a name in its folder (`O_TMPFILE`), or where the file system cannot make
+/// one, a hidden temporary file beside it, removed if the writer gives up (or is dropped).
+///
+/// The nameless file is linked in by `commit()` with one `linkat`: the folder changes once, where a named
+/// one is made and then renamed (three changes to the folder, each under its lock). In a folder of 100,000
+/// pages written from both cores, that was a fifth of a cold export's system time.
 public final class StagedFile {
     /// The path it will replace (relative to its folder, for a file made in an open folder).
     public let path: String
     private let temporary: String
     private var descriptor: Int32
+    /// Whether the file has no name yet (`O_TMPFILE`): `temporary` was never made.
+    private let isNameless: Bool
     /// The folder that `path` and the temporary file are relative to (`openat`, `renameat`); nil for
     /// the working directory.
     private let folder: OpenFolder?
@@ -66,9 +74,28 @@ public final class StagedFile {
         let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path.utf8.index(after: $0) } ?? path.startIndex
         let number = Self.counter.wrappingAdd(1, ordering: .relaxed).newValue
         temporary = "\(path[..<slash]).tmp-\(path[slash...])-\(Self.processID)-\(number)"
-        descriptor = openat(folder?.descriptor ?? AT_FDCWD, temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
+        let directory = folder?.descriptor ?? AT_FDCWD
+        if Self.canLinkNamelessFiles {
+            let parent = slash == path.startIndex ? "." : String(path[..<path.utf8.index(before: slash)])
+            // Readable too: should linking it in fail, its bytes are copied (`commit()`).
+            descriptor = openat(directory, parent.isEmpty ? "/" : parent, Self.namelessFlag | O_RDWR | O_CLOEXEC, 0o644)
+            // A file system without nameless files says so with EOPNOTSUPP (EISDIR before Linux 3.11):
+            // the named temporary file then. Any other failure (ENOENT, EACCES, ENOSPC) is the caller's.
+            if descriptor >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+                isNameless = true
+                guard descriptor >= 0 else { throw Self.code(errno) }
+                return
+            }
+        }
+        isNameless = false
+        descriptor = openat(directory, temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Self.code(errno) }
     }
+
+    private static let namelessFlag = photomap_o_tmpfile()
+    /// A nameless file is linked in through /proc/self/fd (linkat's AT_EMPTY_PATH needs a capability):
+    /// without /proc, or without the flag, files are named from the start.
+    private static let canLinkNamelessFiles = namelessFlag != 0 && access("/proc/self/fd", X_OK) == 0
 
     /// Appends text as UTF-8.
     public func write(_ text: String) throws(POSIXError) {
@@ -113,9 +140,10 @@ public final class StagedFile {
         return status
     }
 
-    /// Closes the file and renames it into place.
+    /// Closes the file and renames it into place (a nameless one: links it in).
     public func commit() throws(POSIXError) {
         guard descriptor >= 0 else { throw POSIXError(.EBADF) }
+        if isNameless { return try linkNameless() }
         let closed = close(descriptor)
         descriptor = -1
         // close(2) is where some file systems report a failed write (NFS, quotas).
@@ -126,10 +154,74 @@ public final class StagedFile {
         }
     }
 
+    /// Links the nameless file in at `path`. link(2) never replaces a file: when one is there, the file
+    /// gets its temporary name and is renamed over it. Should the link fail otherwise (a /proc that does
+    /// not link, a folder gone), the bytes are copied to a named temporary file and renamed, whose error,
+    /// if any, is the one thrown. The descriptor stays open until then (the link goes through it).
+    private func linkNameless() throws(POSIXError) {
+        let source = "/proc/self/fd/\(descriptor)"
+        var failure: Int32 = 0
+        if linkat(AT_FDCWD, source, folderDescriptor, path, AT_SYMLINK_FOLLOW) != 0 {
+            failure = errno == EEXIST ? linkReplacing(source) : copyToNamedFile()
+        }
+        let closed = close(descriptor)
+        descriptor = -1
+        // close(2) is where some file systems report a failed write (NFS, quotas).
+        if failure == 0 && closed != 0 {
+            failure = errno
+            unlinkat(folderDescriptor, path, 0)
+        }
+        if failure != 0 { throw Self.code(failure) }
+    }
+
+    /// Links the nameless file at its temporary name and renames it over the file at `path`; 0 or errno.
+    private func linkReplacing(_ source: String) -> Int32 {
+        guard linkat(AT_FDCWD, source, folderDescriptor, temporary, AT_SYMLINK_FOLLOW) == 0 else { return errno }
+        guard renameat(folderDescriptor, temporary, folderDescriptor, path) == 0 else {
+            let failure = errno
+            unlinkat(folderDescriptor, temporary, 0)
+            return failure
+        }
+        return 0
+    }
+
+    /// Copies the nameless file's bytes to a file at its temporary name and renames it to `path`; 0 or errno.
+    private func copyToNamedFile() -> Int32 {
+        let copy = openat(folderDescriptor, temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
+        guard copy >= 0 else { return errno }
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        var offset: off_t = 0
+        var failure: Int32 = 0
+        copying: while true {
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                if count < 0 { failure = errno }
+                break
+            }
+            var written = 0
+            while written < count {
+                let step = buffer.withUnsafeBytes { Glibc.write(copy, $0.baseAddress! + written, count - written) }
+                if step < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break copying
+                }
+                written += step
+            }
+            offset += off_t(count)
+        }
+        if close(copy) != 0 && failure == 0 { failure = errno }
+        if failure == 0 && renameat(folderDescriptor, temporary, folderDescriptor, path) != 0 { failure = errno }
+        if failure != 0 { unlinkat(folderDescriptor, temporary, 0) }
+        return failure
+    }
+
     deinit {
         guard descriptor >= 0 else { return }
         close(descriptor)
-        unlinkat(folderDescriptor, temporary, 0)
+        // A nameless file goes with its descriptor.
+        if !isNameless { unlinkat(folderDescriptor, temporary, 0) }
     }
 
     private static func code(_ value: Int32) -> POSIXError {
