@@ -1,9 +1,9 @@
 import Foundation
 import Synchronization
 
-/// The thumbnails' files: `{root}/{first hex digit}/{SHA-256 of the key}`, written to a hidden
-/// temporary file in the same folder and renamed into place, so no reader ever sees half a file;
-/// temporary (`.tmp-…`) files sit beside the entries and are never entries. Sizes and last uses
+/// The thumbnails' files: `{root}/{first hex digit}/{SHA-256 of the key}`, each written whole before
+/// it appears (`StagedFile`), so no reader ever sees half a file; temporary (`.tmp-…`) files, where the
+/// file system cannot make nameless ones, sit beside the entries and are never entries. Sizes and last uses
 /// are kept by `CacheJournal`, cross-process locks by `EntryLocks`.
 final class DiskStore: Sendable {
     /// Shard folders known to exist, so each is created (and checked) once per process.
@@ -127,8 +127,8 @@ final class DiskStore: Sendable {
         ImageDecoder.isWhole(head: head, tail: tail) ? ImageDecoder.format(of: head) : nil
     }
 
-    /// Writes `data` as the entry `name`, whole or not at all: staged and renamed relative to its shard
-    /// folder's descriptor (`openat`, `renameat`), so the kernel walks one name per call, not the
+    /// Writes `data` as the entry `name`, whole or not at all: staged and linked in relative to its shard
+    /// folder's descriptor (`openat`, `linkat`), so the kernel walks one name per call, not the
     /// cache's whole path.
     func write(_ data: Data, named name: String) throws(ThumbnailError) {
         guard let shard = Self.shard(of: name) else {

@@ -2,8 +2,8 @@ import CSystem
 import Foundation
 import Synchronization
 
-/// Writes a file whole or not at all: a hidden temporary file in the same folder, renamed into place
-/// with rename(2), so no reader ever sees half a file. There is no fsync: a crash can lose the newest
+/// Writes a file whole or not at all (`StagedFile`: a nameless file linked in, or a hidden temporary
+/// file renamed), so no reader ever sees half a file. There is no fsync: a crash can lose the newest
 /// files but never leaves a partial one under the final name, and every file written here (cache
 /// entries, pages, listings) can be made again. (Foundation's atomic write syncs each file, which made
 /// an export of 10,000 photos spend a third of its time waiting for the disk.)
@@ -63,7 +63,7 @@ public final class StagedFile {
     }
 
     /// Starts writing a new version of the file `name` in an open folder (which it keeps open): the
-    /// kernel walks one name to create and rename it, not the whole path.
+    /// kernel walks one name to create and link it in, not the whole path.
     convenience init(replacing name: String, in folder: OpenFolder) throws(POSIXError) {
         try self.init(path: name, in: folder)
     }
