@@ -10,10 +10,11 @@ import Synchronization
 /// `flushInterval`, on the journal's serial queue; when a batch takes the folder past its limit,
 /// the same queue evicts least-recently-used entries down to `trimRatio` of it. The request path
 /// never waits for SQLite or for an eviction. A crash can lose the last batch: files then sit on disk unrecorded. So a
-/// process that stores holds a marker file (`.sessions/…`, under `flock`) saying whether it has stores not yet
-/// written; the next process to open the journal finds a dead process's marker and, when it said so, reconciles
-/// the journal with the disk in the background. A hit on an unrecorded file records it too (once no run has noted
-/// a use of it for a minute: see `noteUsed`), and `cache verify` reconciles everything.
+/// process that stores holds a marker file (`.sessions/…`, under `flock`) saying whether it has stores
+/// not yet written; the next process to open the journal finds a dead process's marker and, when it
+/// said so, reconciles the journal with the disk in the background. A hit on an unrecorded file records
+/// it too (once no run has noted a use of it for a minute: see `noteUsed`), and `cache verify`
+/// reconciles everything.
 final class CacheJournal: @unchecked Sendable {
     /// The folder's totals, as recorded.
     struct Totals: Equatable {
@@ -152,8 +153,8 @@ final class CacheJournal: @unchecked Sendable {
     func writeBatch() -> WriteOutcome {
         let pending = batch.withLock { batch in
             defer {
-                batch = Batch(marker: batch.marker, markerSaysPending: batch.markerSaysPending,
-                              storesLost: batch.storesLost, usedRecently: batch.usedRecently, usedSince: batch.usedSince)
+                batch = Batch(marker: batch.marker, markerSaysPending: batch.markerSaysPending, storesLost: batch.storesLost,
+                              usedRecently: batch.usedRecently, usedSince: batch.usedSince)
             }
             return batch
         }

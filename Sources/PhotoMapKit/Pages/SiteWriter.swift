@@ -2,8 +2,8 @@ import Foundation
 
 /// Writes a site's files under a root folder, each whole or not at all (`StagedFile`) and only when
 /// it changed, so running an export again rewrites only what changed (and a web server's caches stay
-/// valid). With a manifest kept in the site, a page made from
-/// the same inputs as last time is not even rendered; images are hard-linked from the thumbnail cache.
+/// valid). With a manifest kept in the site, a page made from the same inputs as last time is not even
+/// rendered; images are hard-linked from the thumbnail cache.
 public final class SiteWriter {
     /// The site's folder.
     public let root: URL
