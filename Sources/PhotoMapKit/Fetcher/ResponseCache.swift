@@ -24,7 +24,7 @@ public struct ResponseCache: Sendable {
         return try? Data(contentsOf: file)
     }
 
-    /// Stores `answer` for `key`, atomically (temporary file, then rename).
+    /// Stores `answer` for `key`, whole or not at all (`AtomicFile`).
     public func store(_ answer: Data, for key: String) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try AtomicFile.write(answer, to: fileURL(for: key))

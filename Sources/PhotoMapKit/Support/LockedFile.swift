@@ -2,7 +2,7 @@ import Foundation
 
 /// A small file several processes share (the rate bucket, the recently viewed photos). A change
 /// is read, made and written under an exclusive `flock(2)` on a lock file beside it, and written
-/// whole to a staged file renamed into place: a reader needs no lock and sees the last writer's
+/// whole or not at all (`AtomicFile`): a reader needs no lock and sees the last writer's
 /// whole contents, even after a crash mid-write.
 enum LockedFile {
     /// The contents of the file at `path`; nil when there is none (reading creates nothing).
