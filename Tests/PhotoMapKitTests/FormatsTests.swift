@@ -169,6 +169,15 @@ struct FormatsTests {
         #expect(stat(file.path, &status) == 0 && status.st_ino == inode && status.st_mode & 0o777 == 0o644 & ~currentUmask())
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.csv"])
         #expect(throws: POSIXError.self) { try StagedFile(replacing: folder.appendingPathComponent("missing/out.csv")) }
+        // A folder removed while its file was being written: the commit fails with ENOENT, leaving nothing.
+        let gone = folder.appendingPathComponent("gone")
+        try FileManager.default.createDirectory(at: gone, withIntermediateDirectories: true)
+        let orphan = try StagedFile(replacing: gone.appendingPathComponent("out.csv"))
+        try orphan.write("orphan")
+        if rmdir(gone.path) == 0 {
+            #expect(throws: POSIXError(.ENOENT)) { try orphan.commit() }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.csv"])
     }
 
     private func currentUmask() -> mode_t {

@@ -116,19 +116,26 @@ public final class StagedFile {
         if let failure { throw failure }
     }
 
-    /// Appends all of `buffer` (short writes and EINTR are retried).
+    /// Appends all of `buffer`.
     private func append(_ buffer: UnsafeRawBufferPointer) throws(POSIXError) {
         guard descriptor >= 0 else { throw POSIXError(.EBADF) }
-        guard let base = buffer.baseAddress else { return }
+        let failure = Self.write(buffer, to: descriptor)
+        if failure != 0 { throw Self.code(failure) }
+    }
+
+    /// Writes all of `buffer` to `descriptor` (short writes and EINTR are retried); 0 or errno.
+    private static func write(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
+        guard let base = buffer.baseAddress else { return 0 }
         var offset = 0
         while offset < buffer.count {
             let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
-                throw Self.code(errno)
+                return errno
             }
             offset += written
         }
+        return 0
     }
 
     /// The status of the file written so far (`fstat`): its inode, size and time stay the same through
@@ -147,11 +154,21 @@ public final class StagedFile {
         let closed = close(descriptor)
         descriptor = -1
         // close(2) is where some file systems report a failed write (NFS, quotas).
-        guard closed == 0, renameat(folderDescriptor, temporary, folderDescriptor, path) == 0 else {
+        guard closed == 0 else {
             let failure = errno
             unlinkat(folderDescriptor, temporary, 0)
             throw Self.code(failure)
         }
+        let failure = renameTemporary()
+        if failure != 0 { throw Self.code(failure) }
+    }
+
+    /// Renames the file at the temporary name to `path`, removing it should that fail; 0 or errno.
+    private func renameTemporary() -> Int32 {
+        guard renameat(folderDescriptor, temporary, folderDescriptor, path) != 0 else { return 0 }
+        let failure = errno
+        unlinkat(folderDescriptor, temporary, 0)
+        return failure
     }
 
     /// Links the nameless file in at `path`. link(2) never replaces a file: when one is there, the file
@@ -177,12 +194,7 @@ public final class StagedFile {
     /// Links the nameless file at its temporary name and renames it over the file at `path`; 0 or errno.
     private func linkReplacing(_ source: String) -> Int32 {
         guard linkat(AT_FDCWD, source, folderDescriptor, temporary, AT_SYMLINK_FOLLOW) == 0 else { return errno }
-        guard renameat(folderDescriptor, temporary, folderDescriptor, path) == 0 else {
-            let failure = errno
-            unlinkat(folderDescriptor, temporary, 0)
-            return failure
-        }
-        return 0
+        return renameTemporary()
     }
 
     /// Copies the nameless file's bytes to a file at its temporary name and renames it to `path`; 0 or errno.
@@ -192,29 +204,23 @@ public final class StagedFile {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         var offset: off_t = 0
         var failure: Int32 = 0
-        copying: while true {
+        while true {
             let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {
                 if count < 0 { failure = errno }
                 break
             }
-            var written = 0
-            while written < count {
-                let step = buffer.withUnsafeBytes { Glibc.write(copy, $0.baseAddress! + written, count - written) }
-                if step < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    break copying
-                }
-                written += step
-            }
+            failure = buffer.withUnsafeBytes { Self.write(UnsafeRawBufferPointer(rebasing: $0[..<count]), to: copy) }
+            if failure != 0 { break }
             offset += off_t(count)
         }
         if close(copy) != 0 && failure == 0 { failure = errno }
-        if failure == 0 && renameat(folderDescriptor, temporary, folderDescriptor, path) != 0 { failure = errno }
-        if failure != 0 { unlinkat(folderDescriptor, temporary, 0) }
-        return failure
+        guard failure == 0 else {
+            unlinkat(folderDescriptor, temporary, 0)
+            return failure
+        }
+        return renameTemporary()
     }
 
     deinit {
