@@ -246,8 +246,12 @@ struct FlickrDecodingTests {
         }
         let transport = CannedTransport(page(1, ids: 1...2, pages: "\"3\""), page(2, ids: 2...3, pages: "3"),
                                         page(3, ids: 4...5, pages: "3"))
-        let listing = try FlickrSource(transport: transport).photos(inPlace: "p", limit: 4)
+        var arrived: [[String]] = []
+        let listing = try FlickrSource(transport: transport).photos(inPlace: "p", limit: 4) { page in
+            arrived.append(page.map(\.record.id))
+        }
         #expect(listing.items.map(\.id) == ["1", "2", "3", "4"], "a photo repeated across pages is listed once")
+        #expect(arrived == [["1", "2"], ["3"], ["4"]], "each page's new entries are told as the page is read")
         #expect(transport.calls.map { $0["page"] } == ["1", "2", "3"])
         #expect(transport.calls.allSatisfy { $0["per_page"] == "4" && $0["place_id"] == "p" })
         #expect(transport.calls[0]["extras"]

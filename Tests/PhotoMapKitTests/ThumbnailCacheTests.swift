@@ -458,6 +458,41 @@ struct ThumbnailCacheTests {
         #expect(seen.values == seen.values.sorted())
     }
 
+    @Test("a prefetch fed as a listing arrives reports once, after the last photo added and its finish")
+    func prefetchRun() async throws {
+        let done = DispatchSemaphore(value: 0)
+        let seen = Outcomes()
+        let reports = Locked<[PrefetchReport]>([])
+        let run = cache.startPrefetch(queue: DispatchQueue(label: "test.progress"), progress: { progress in
+            seen.append(progress.done)
+        }, completion: { report in
+            reports.withLock { $0.append(report) }
+            done.signal()
+        })
+        run.add((100..<110).map { photo("\($0)", square: images.url("/ok/square-\($0).png")) })
+        // The first page's squares may all be answered before the next page comes: that is no end.
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(reports.withLock { $0.isEmpty })
+        run.add((110..<125).map { photo("\($0)", square: images.url("/ok/square-\($0).png")) })
+        run.add([Photo]())
+        run.finish()
+        done.wait()
+        try await Task.sleep(for: .milliseconds(100))
+        let report = try #require(reports.withLock { $0.count == 1 ? $0.first : nil }, "one report")
+        #expect(report.total == 25 && report.succeeded == 25 && report.failures.isEmpty)
+        #expect(seen.values.last == 25)
+        #expect((100..<125).allSatisfy { cache.cachedFile(for: photo("\($0)", square: images.url("/ok/square-\($0).png"))) != nil })
+
+        // A listing that brought nothing: the report comes at once.
+        let empty = cache.startPrefetch(queue: .global(), progress: { _ in }, completion: { report in
+            reports.withLock { $0.append(report) }
+            done.signal()
+        })
+        empty.finish()
+        done.wait()
+        #expect(reports.withLock { $0.last?.total } == 0)
+    }
+
     @Test("a cache folder that cannot be written is an error the caller sees")
     func unwritableFolder() async throws {
         try Data("not a folder".utf8).write(to: folder.url.appendingPathComponent("thumbs"))

@@ -23,13 +23,22 @@ enum PhotosCommand {
         let limit = parsed.integer(limitOption) ?? 0
         let destination = try AnnotationOutput.destination(parsed)
         let source = try configuration.makeSource(console: console)
-        let listing = try source.photos(inPlace: placeID, limit: limit)
-        let photos = listing.items
         // One thumbnail cache for the prefetch and the page, made only when one of them is asked for.
         let prefetch = parsed.has("prefetch")
         let cache = prefetch || parsed.value("map") != nil
             ? try configuration.makeThumbnailCache(console: console) : nil
-        let prefetched = try cache.flatMap { prefetch ? try Prefetcher.run(photos, cache: $0, console: console) : nil }
+        // Each page's squares are fetched while the next page is asked for.
+        let prefetcher = prefetch ? cache.map { Prefetcher(cache: $0, console: console) } : nil
+        let listing: Listing<Photo>
+        do {
+            listing = try source.photos(inPlace: placeID, limit: limit) { prefetcher?.add($0.lazy.map(\.record)) }
+        } catch {
+            // What was listed before the failure is fetched and kept all the same.
+            _ = try? prefetcher?.wait()
+            throw error
+        }
+        let photos = listing.items
+        let prefetched = try prefetcher?.wait()
         try write(listing, to: destination, title: "Photos of \(placeID)", configuration: configuration,
                   console: console, footer: "\(photos.count)\(listing.total.map { " of \($0)" } ?? "") photos")
         try Prefetcher.check(prefetched)

@@ -1,35 +1,55 @@
 import Dispatch
 import PhotoMapKit
 
-/// Fetches the squares of a listing now, with a progress bar on a terminal and a summary on stderr.
-enum Prefetcher {
+/// Fetches squares into the cache, with a progress bar on a terminal and a summary on stderr: photos are
+/// added as they are listed (so fetching overlaps the listing), then `wait` gives the report.
+struct Prefetcher {
     /// Failures listed one by one before the rest are only counted.
     static let reportedFailures = 5
 
-    /// Fetches the squares; throws only for a full disk. Returns the report.
-    @discardableResult
-    static func run(_ photos: [Photo], size: PhotoSize = .square, label: String = "squares", cache: ThumbnailCache,
-                    console: Console) throws -> PrefetchReport? {
+    private let label: String
+    private let cache: ThumbnailCache
+    private let console: Console
+    private let bar: ProgressBar
+    private let run: PrefetchRun
+    private let finished = DispatchGroup()
+    private let outcome = Locked<PrefetchReport?>(nil)
+
+    /// Starts a prefetch of `size` images, named `label` in messages.
+    init(size: PhotoSize = .square, label: String = "squares", cache: ThumbnailCache, console: Console) {
         let bar = ProgressBar(console: console, label: "fetching \(label)")
-        let finished = DispatchGroup()
-        let outcome = Locked<PrefetchReport?>(nil)
+        let (finished, outcome) = (self.finished, self.outcome)
         finished.enter()
-        cache.prefetch(photos, size: size, queue: DispatchQueue(label: "photomap.prefetch.progress"),
-                       progress: { progress in
-            bar.update(done: progress.done, total: progress.total)
-        }, completion: { report in
+        self.label = label
+        self.cache = cache
+        self.console = console
+        self.bar = bar
+        run = cache.startPrefetch(size: size, queue: DispatchQueue(label: "photomap.prefetch.progress"),
+                                  progress: { bar.update(done: $0.done, total: $0.total) },
+                                  completion: { report in
             outcome.withLock { $0 = report }
             finished.leave()
         })
+    }
+
+    /// Fetches these photos' images too.
+    func add(_ photos: some Collection<Photo>) {
+        run.add(photos)
+    }
+
+    /// Waits for every image added; throws only for a full disk. Returns the report.
+    @discardableResult
+    func wait() throws -> PrefetchReport? {
+        run.finish()
         finished.wait()
         bar.finish()
         cache.flush()
         guard let report = outcome.withLock({ $0 }) else { return nil }
-        for failure in report.failures.prefix(reportedFailures) {
+        for failure in report.failures.prefix(Self.reportedFailures) {
             console.warn("no \(label == "squares" ? "square" : "image") for photo \(failure.photoID): \(failure.error)")
         }
-        if report.failures.count > reportedFailures {
-            console.warn("\(report.failures.count - reportedFailures) more \(label) failed")
+        if report.failures.count > Self.reportedFailures {
+            console.warn("\(report.failures.count - Self.reportedFailures) more \(label) failed")
         }
         // A full disk stops the run: every later write would fail the same way.
         if let full = report.failures.first(where: { if case .diskFull = $0.error { true } else { false } }) {
@@ -37,6 +57,15 @@ enum Prefetcher {
         }
         console.err("photomap: \(report.succeeded) of \(report.total) \(label) ready in \(cache.directory.path)\n")
         return report
+    }
+
+    /// Fetches the images of `photos` now (see `wait`).
+    @discardableResult
+    static func run(_ photos: [Photo], size: PhotoSize = .square, label: String = "squares", cache: ThumbnailCache,
+                    console: Console) throws -> PrefetchReport? {
+        let prefetcher = Prefetcher(size: size, label: label, cache: cache, console: console)
+        prefetcher.add(photos)
+        return try prefetcher.wait()
     }
 
     /// A prefetch that got nothing at all is a failure (exit 1), after the listing is printed.

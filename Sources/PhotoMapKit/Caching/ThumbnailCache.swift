@@ -150,20 +150,27 @@ public final class ThumbnailCache: Sendable {
     public func prefetch(_ photos: [Photo], size: PhotoSize = .square, queue: DispatchQueue,
                          progress: @escaping @Sendable (PrefetchProgress) -> Void,
                          completion: @escaping @Sendable (PrefetchReport) -> Void) {
-        let tally = PrefetchTally(total: photos.count)
-        guard !photos.isEmpty else { return queue.async { completion(tally.report) } }
+        let run = startPrefetch(size: size, queue: queue, progress: progress, completion: completion)
+        run.add(photos)
+        run.finish()
+    }
+
+    /// A prefetch that photos are added to as they are listed (see `prefetch`).
+    public func startPrefetch(size: PhotoSize = .square, queue: DispatchQueue,
+                              progress: @escaping @Sendable (PrefetchProgress) -> Void,
+                              completion: @escaping @Sendable (PrefetchReport) -> Void) -> PrefetchRun {
+        PrefetchRun(cache: self, size: size, queue: queue, progress: progress, completion: completion)
+    }
+
+    /// Asks for the photos' images for a prefetch, answers counted by `tally`.
+    func prefetch(_ photos: [Photo], size: PhotoSize, tally: PrefetchTally) {
         // A hit is a few system calls, most of a warm prefetch's time: the photos are looked up in
         // slices on the pool, so every core checks entries (misses queue their downloads as ever).
-        let sliceCount = (photos.count + Self.prefetchSlice - 1) / Self.prefetchSlice
-        for slice in 0..<sliceCount {
-            let part = photos[(slice * Self.prefetchSlice)..<min((slice + 1) * Self.prefetchSlice, photos.count)]
+        for start in stride(from: 0, to: photos.count, by: Self.prefetchSlice) {
+            let part = photos[start..<min(start + Self.prefetchSlice, photos.count)]
             pool.submit { [self] in
                 for photo in part {
-                    let waiter = Waiter(queue: nil, verifiesHits: false) { result in
-                        let (snapshot, finished, due) = tally.record(result, photoID: photo.id)
-                        if due { queue.async { progress(snapshot) } }
-                        if finished { queue.async { completion(tally.report) } }
-                    }
+                    let waiter = Waiter(queue: nil, verifiesHits: false) { tally.record($0, photoID: photo.id) }
                     guard let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost)
                     else {
                         deliver(.failure(.noImage(photoID: photo.id)), to: waiter)

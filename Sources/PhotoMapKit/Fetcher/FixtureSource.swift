@@ -31,9 +31,10 @@ public struct FixtureSource: PhotoSource, PlaceDescribing {
         try source.licenses()
     }
 
-    /// The catalog's photos of a place, image URLs on the configured host.
-    public func photos(inPlace placeID: String, limit: Int) throws -> Listing<Photo> {
-        try source.photos(inPlace: placeID, limit: limit)
+    /// The catalog's photos of a place, image URLs on the configured host, told to `arriving` page by page.
+    public func photos(inPlace placeID: String, limit: Int,
+                       arriving: (ArraySlice<AnnotatedPhoto>) -> Void) throws -> Listing<Photo> {
+        try source.photos(inPlace: placeID, limit: limit, arriving: arriving)
     }
 
     /// The catalog folder: `$PHOTOMAP_FIXTURES`, else `Fixtures/catalog` in a folder above the

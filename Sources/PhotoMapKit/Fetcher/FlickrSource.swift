@@ -80,14 +80,21 @@ public struct FlickrSource: PhotoSource {
                           LicensesAnswer.read)
     }
 
-    /// Up to `limit` photos taken in the place (flickr.photos.search with place_id).
-    public func photos(inPlace placeID: String, limit: Int) throws -> Listing<Photo> {
-        try searchPhotos(["place_id": placeID], limit: limit)
+    /// Up to `limit` photos taken in the place (flickr.photos.search with place_id), told to `arriving` page by page.
+    public func photos(inPlace placeID: String, limit: Int,
+                       arriving: (ArraySlice<AnnotatedPhoto>) -> Void) throws -> Listing<Photo> {
+        try searchPhotos(["place_id": placeID], limit: limit, arriving: arriving)
     }
 
     /// Pages through flickr.photos.search until `limit` photos or the last page. Photos only
     /// (`media=photos`; a video in the answer anyway is dropped), their licences named.
     public func searchPhotos(_ criteria: [String: String], limit: Int) throws -> Listing<Photo> {
+        try searchPhotos(criteria, limit: limit, arriving: { _ in })
+    }
+
+    /// The same, each page's new entries told to `arriving` before the listing goes on.
+    func searchPhotos(_ criteria: [String: String], limit: Int,
+                      arriving: (ArraySlice<AnnotatedPhoto>) -> Void) throws -> Listing<Photo> {
         let method = "flickr.photos.search"
         let wanted = min(max(limit, 0), resultCap)
         // Each photo is made ready (licence named, images on the mirror) and annotated as its page is read:
@@ -129,6 +136,7 @@ public struct FlickrSource: PhotoSource {
             if page == 1, let total { entries.reserveCapacity(min(wanted, total)) }
             skipped += answer.skipped.map { "photo on page \(page), \($0)" }
             var added = 0
+            let firstNew = entries.count
             for (photo, isPhoto) in answer.photos {
                 // A video is no photo, but it is news: the listing goes on past it.
                 guard isPhoto else {
@@ -144,6 +152,7 @@ public struct FlickrSource: PhotoSource {
                 entries.append(adapter.annotated(ready(photo)))
                 added += 1
             }
+            if entries.count > firstNew { arriving(entries[firstNew...]) }
             // A page that brings nothing new means the listing is exhausted, whatever `pages` claims.
             if added == 0 || page >= answer.pages ?? page { break }
             announcedPages = answer.pages

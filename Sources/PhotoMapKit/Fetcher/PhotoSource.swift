@@ -2,8 +2,17 @@
 public protocol PhotoSource: Sendable {
     /// The top places (localities), most photographed first.
     func topPlaces() throws -> Listing<Place>
+    /// Up to `limit` photos taken in the place with this id; `arriving` is told each page's new entries as
+    /// the page is read, so work on them (fetching their squares) overlaps asking for the next.
+    func photos(inPlace placeID: String, limit: Int,
+                arriving: (ArraySlice<AnnotatedPhoto>) -> Void) throws -> Listing<Photo>
+}
+
+extension PhotoSource {
     /// Up to `limit` photos taken in the place with this id.
-    func photos(inPlace placeID: String, limit: Int) throws -> Listing<Photo>
+    public func photos(inPlace placeID: String, limit: Int) throws -> Listing<Photo> {
+        try photos(inPlace: placeID, limit: limit, arriving: { _ in })
+    }
 }
 
 /// Records from a source, each with its annotation (made once, as the listing arrives), with what had
