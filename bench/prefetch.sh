@@ -75,20 +75,27 @@ row() { # row RESULTS LABEL NAME [NOTE]: median wall seconds, peak RSS in MB and
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 count_files() { find "$1" -type f ! -name '.*' 2> /dev/null | wc -l; }
 
-# curl_config WORK HOST [PREFIX]: a curl config fetching every square into WORK/curl-out.
+# curl_config WORK HOST [PREFIX]: a curl config fetching every square, by its name, into the folder
+# given with --output-dir.
 curl_config() {
-    awk -v host="$2" -v prefix="${3:-}" -v out="$1/curl-out" '{
+    awk -v host="$2" -v prefix="${3:-}" '{
         name = $0; sub(".*/", "", name)
-        printf "url = \"%s%s%s\"\noutput = \"%s/%s\"\n", host, prefix, $0, out, name
+        printf "url = \"%s%s%s\"\noutput = \"%s\"\n", host, prefix, $0, name
     }' "$1/paths.txt" > "$1/curl.conf"
 }
 
-# photomap_command WORK IMAGE-HOST COUNT EXTRA...: sets the array PHOTOMAP (no API key: the catalog answers).
+# Each round's downloads go into folders of their own, kept until the bench ends: on ext4 without a
+# journal, making a file skips every inode removed in the last 5 s (305 s when its inode table block is
+# dirty) one by one, so removing a round's 2,000 files just before the next cold run made curl and
+# photomap pay for them (curl took 0.8-1.0 s instead of 0.15 s on disk); see FACTS.md.
+
+# photomap_command WORK CACHE IMAGE-HOST COUNT EXTRA...: sets the array PHOTOMAP (no API key: the catalog
+# answers).
 photomap_command() {
-    local work=$1 host=$2 count=$3
-    shift 3
+    local work=$1 cache=$2 host=$3 count=$4
+    shift 4
     PHOTOMAP=(env -u FLICKR_API_KEY -u CURL_CA_BUNDLE -u SSL_CERT_FILE PHOTOMAP_FIXTURES="$work/catalog" "$BIN"
-        --source fixtures --image-host "$host" --cache "$work/cache" "$@" photos --place BENCH --limit "$count")
+        --source fixtures --image-host "$host" --cache "$cache" "$@" photos --place BENCH --limit "$count")
 }
 
 catalog() { # catalog WORK COUNT
@@ -145,17 +152,17 @@ nginx_part() { # nginx_part LOCATION
     catalog "$work" "$N"
     start_nginx "$work"
     curl_config "$work" "$HOST"
-    photomap_command "$work" "$HOST" "$N" --connections "$PARALLEL"
     say "nginx on $HOST, $N squares, work folder in $1"
     for ((round = 1; round <= RUNS; round++)); do
-        rm -rf "$work/curl-out" && mkdir -p "$work/curl-out"
-        measure "$results" curl curl --parallel --parallel-max "$PARALLEL" -s --fail -K "$work/curl.conf"
-        got=$(count_files "$work/curl-out")
+        mkdir -p "$work/curl-out-$round"
+        measure "$results" curl curl --parallel --parallel-max "$PARALLEL" -s --fail -K "$work/curl.conf" \
+            --output-dir "$work/curl-out-$round"
+        got=$(count_files "$work/curl-out-$round")
         ((got == N)) || die "curl fetched $got files, expected $N"
+        photomap_command "$work" "$work/cache-$round" "$HOST" "$N" --connections "$PARALLEL"
         measure "$results" listing "${PHOTOMAP[@]}" --json
-        rm -rf "$work/cache"
         measure "$results" cold "${PHOTOMAP[@]}" --prefetch --json
-        got=$(count_files "$work/cache/thumbs")
+        got=$(count_files "$work/cache-$round/thumbs")
         ((got == N)) || die "photomap's cache holds $got thumbnails, expected $N"
         measure "$results" warm "${PHOTOMAP[@]}" --prefetch --json
     done
@@ -194,21 +201,22 @@ start_node() { # start_node WORK FLAGS...: sets HOST (https) and NODE_PID
     HOST="https://127.0.0.1:$port"
 }
 
-latency_round() { # latency_round WORK RESULTS LABEL CURL-FLAGS... -- PHOTOMAP-FLAGS...
-    local work=$1 results=$2 label=$3 got
-    shift 3
+latency_round() { # latency_round WORK RESULTS LABEL ROUND CURL-FLAGS... -- PHOTOMAP-FLAGS...
+    local work=$1 results=$2 label=$3 round=$4 got
+    shift 4
     local curl_flags=() photomap_flags=()
     while (($#)) && [[ $1 != -- ]]; do curl_flags+=("$1"); shift; done
     shift
     photomap_flags=("$@")
-    rm -rf "$work/curl-out" && mkdir -p "$work/curl-out"
-    measure "$results" "$label-curl" curl "${curl_flags[@]}" --cacert "$work/ca/ca.pem" -s --fail -K "$work/curl.conf"
-    got=$(count_files "$work/curl-out")
+    mkdir -p "$work/curl-out-$label-$round"
+    measure "$results" "$label-curl" curl "${curl_flags[@]}" --cacert "$work/ca/ca.pem" -s --fail -K "$work/curl.conf" \
+        --output-dir "$work/curl-out-$label-$round"
+    got=$(count_files "$work/curl-out-$label-$round")
     ((got == N_LATENCY)) || die "curl fetched $got files, expected $N_LATENCY"
-    photomap_command "$work" "$HOST/ok" "$N_LATENCY" --cacert "$work/ca/ca.pem" "${photomap_flags[@]}"
-    rm -rf "$work/cache"
+    photomap_command "$work" "$work/cache-$label-$round" "$HOST/ok" "$N_LATENCY" --cacert "$work/ca/ca.pem" \
+        "${photomap_flags[@]}"
     measure "$results" "$label-photomap" "${PHOTOMAP[@]}" --prefetch --json
-    got=$(count_files "$work/cache/thumbs")
+    got=$(count_files "$work/cache-$label-$round/thumbs")
     ((got == N_LATENCY)) || die "photomap's cache holds $got thumbnails, expected $N_LATENCY"
 }
 
@@ -223,14 +231,14 @@ latency_part() {
     curl_config "$work" "$HOST" /ok
     say "HTTP/2 over TLS at $HOST, every answer after $DELAY_MS ms, $N_LATENCY squares"
     for ((round = 1; round <= RUNS; round++)); do
-        latency_round "$work" "$results" h2 --http2 --parallel --parallel-max "$STREAMS" --
+        latency_round "$work" "$results" h2 "$round" --http2 --parallel --parallel-max "$STREAMS" --
     done
     kill "$NODE_PID"
     start_node "$work" --http1
     curl_config "$work" "$HOST" /ok
     say "HTTP/1.1 over TLS at $HOST, every answer after $DELAY_MS ms, $N_LATENCY squares"
     for ((round = 1; round <= RUNS; round++)); do
-        latency_round "$work" "$results" h1 --http1.1 --parallel --parallel-max "$STREAMS" -- --connections "$STREAMS"
+        latency_round "$work" "$results" h1 "$round" --http1.1 --parallel --parallel-max "$STREAMS" -- --connections "$STREAMS"
     done
     h2=$(median "$results" h2-photomap 1)
     h1=$(median "$results" h1-photomap 1)

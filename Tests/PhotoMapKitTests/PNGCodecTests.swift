@@ -55,6 +55,25 @@ struct PNGCodecTests {
         }
     }
 
+    @Test("the JPEG check (decoded at 1/8 scale) refuses exactly what a full decode refuses, and gives the full size")
+    func jpegCheckMatchesDecode() throws {
+        let data = try JPEGCodec.encode(TestImages.pattern(width: 75, height: 75, seed: 9))
+        #expect(try JPEGCodec.check(data) == (width: 75, height: 75))
+        var random = SystemRandomNumberGenerator()
+        var refused = 0
+        for _ in 0..<300 {
+            var damaged = data
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                damaged[Int.random(in: 2..<data.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
+            }
+            let decodes = (try? JPEGCodec.decode(damaged)) != nil
+            let checks = (try? JPEGCodec.check(damaged)) != nil
+            #expect(decodes == checks, "check and decode disagree on \(damaged.base64EncodedString())")
+            if !decodes { refused += 1 }
+        }
+        #expect(refused > 0)
+    }
+
     @Test("an ancillary chunk with a bad CRC is damage too (libpng alone would only warn)")
     func ancillaryCRC() throws {
         let data = try PNGCodec.encode(gradient(width: 16, height: 16))
