@@ -146,6 +146,22 @@ struct FlickrEndToEndTests {
     let server = LoopbackServer.flickr
     let key = "SECRET-\(UUID().uuidString)"
 
+    @Test("photos --prefetch fetches each page's squares as it is listed: a listing that fails on its second page keeps the first page's, and fails")
+    func prefetchKeepsListedPages() throws {
+        let cache = try TemporaryFolder()
+        let environment = ["FLICKR_API_KEY": key, "PHOTOMAP_ENDPOINT": server.endpoint("search-fails-from-page/2")]
+        // 260 photos come 250 a page (Flickr's most for a place): the first page's squares, then the failure.
+        let result = try PhotomapBinary.run(["photos", "--place", "LATOAYBHhITBWjUq5GkE", "--limit", "260", "--prefetch",
+                                             "--cache", cache.url.path], environment: environment)
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("photomap: 250 of 250 squares ready in \(cache.url.path)/thumbs\n"))
+        #expect(result.stderr.hasSuffix("Sorry, the Flickr search API is not currently available.\n"))
+        let squares = try FileManager.default.subpathsOfDirectory(atPath: cache.url.appendingPathComponent("thumbs").path)
+            .filter { ($0.split(separator: "/").last?.count ?? 0) == 64 }
+        #expect(squares.count == 250)
+    }
+
     @Test("with a key the Flickr source answers; the cache serves the second run and --offline; the key appears nowhere")
     func flickrSource() throws {
         let cache = try TemporaryFolder()

@@ -41,6 +41,8 @@ part before it is a scenario prefix chosen by each test:
     /redirect/{scenario...}      302 to the same request under {scenario...}
     /numbers-as-strings          every JSON number sent as a string
     /fail105/{token}/{n}         first n requests for token -> 200 with stat fail, code 105
+    /search-fails-from-page/{n}  flickr.photos.search for page n and later -> 200 with stat fail,
+                                 code 10 (Flickr's "search API is not currently available")
     /jsonp                       JSONP (jsonFlickrApi(...)) even with nojsoncallback=1
     /ignore-radius               lat/lon/radius not applied (real answers held photos
                                  hundreds of kilometres outside the radius)
@@ -51,8 +53,8 @@ part before it is a scenario prefix chosen by each test:
                                  1,000 deep), `bad-utf8`, `raw-nul` (a NUL byte in a string),
                                  `escaped-nul` (\u0000 in a title), `long-number` (1,000 digits)
 
-Pass-through scenarios (ok, status, fail105, reset, slow, numbers-as-strings, jsonp,
-ignore-radius, mixed-media) may be chained, e.g. ``/slow/1/numbers-as-strings/services/rest/``.
+Pass-through scenarios (ok, status, fail105, search-fails-from-page, reset, slow, numbers-as-strings,
+jsonp, ignore-radius, mixed-media) may be chained, e.g. ``/slow/1/numbers-as-strings/services/rest/``.
 
 Control endpoints: ``GET /_requests`` returns the log of API requests received
 (``[{"path": ..., "query": {...}, "time": seconds since 1970}]``); ``GET /_reset`` clears it.
@@ -555,6 +557,13 @@ class FlickrHandler(loopback.LoopbackHandler):
                     body = {"stat": "fail", "code": 105, "message": "Service currently unavailable"}
                     return self.send_api(body, query, stringify)
                 i += 3
+            elif name == "search-fails-from-page" and len(args) >= 1 and args[0].isdigit():
+                page = query.get("page", "1")
+                if query.get("method") == "flickr.photos.search" and page.isdigit() and int(page) >= int(args[0]):
+                    body = {"stat": "fail", "code": 10,
+                            "message": "Sorry, the Flickr search API is not currently available."}
+                    return self.send_api(body, query, stringify)
+                i += 2
             elif name == "fail100":
                 body = {"stat": "fail", "code": 100,
                         "message": "Invalid API Key (Key has invalid format)"}

@@ -55,7 +55,10 @@ struct Prefetcher {
         if let full = report.failures.first(where: { if case .diskFull = $0.error { true } else { false } }) {
             throw full.error
         }
-        console.err("photomap: \(report.succeeded) of \(report.total) \(label) ready in \(cache.directory.path)\n")
+        // Nothing asked for (an empty listing, or one that failed on its first page) is nothing to tell.
+        if report.total > 0 {
+            console.err("photomap: \(report.succeeded) of \(report.total) \(label) ready in \(cache.directory.path)\n")
+        }
         return report
     }
 
