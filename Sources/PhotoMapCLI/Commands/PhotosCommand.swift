@@ -30,17 +30,21 @@ enum PhotosCommand {
         // Each page's squares are fetched while the next page is asked for.
         let prefetcher = prefetch ? cache.map { Prefetcher(cache: $0, console: console) } : nil
         let listing: Listing<Photo>
+        // The listing is written while the squares are still coming, unless it goes to the terminal, where
+        // the table follows the progress bar. On a failure, what was listed is fetched and kept all the same.
+        let writesFirst = destination.file != nil || console.width == nil
         do {
             listing = try source.photos(inPlace: placeID, limit: limit) { prefetcher?.add($0.lazy.map(\.record)) }
+            if writesFirst { try write(listing, to: destination, placeID: placeID, configuration: configuration,
+                                       console: console) }
         } catch {
-            // What was listed before the failure is fetched and kept all the same.
             _ = try? prefetcher?.wait()
             throw error
         }
         let photos = listing.items
         let prefetched = try prefetcher?.wait()
-        try write(listing, to: destination, title: "Photos of \(placeID)", configuration: configuration,
-                  console: console, footer: "\(photos.count)\(listing.total.map { " of \($0)" } ?? "") photos")
+        if !writesFirst { try write(listing, to: destination, placeID: placeID, configuration: configuration,
+                                    console: console) }
         try Prefetcher.check(prefetched)
         let defaultName = "photomap-photos-\(HTML.fileName(for: placeID)).html"
         if let cache, let file = MapOutput.file(parsed, defaultName: defaultName) {
@@ -53,6 +57,13 @@ enum PhotosCommand {
                                         photos: listing.entries, back: nil, defaultView: "map")
             MapOutput.report(file, writer: writer, console: console)
         }
+    }
+
+    /// Writes the photos of a place as `write` does, titled and counted.
+    private static func write(_ listing: Listing<Photo>, to destination: AnnotationOutput.Destination, placeID: String,
+                              configuration: Configuration, console: Console) throws {
+        try write(listing, to: destination, title: "Photos of \(placeID)", configuration: configuration, console: console,
+                  footer: "\(listing.entries.count)\(listing.total.map { " of \($0)" } ?? "") photos")
     }
 
     /// The place's annotation, to title its page, when the source tells about places (flickr.places.getInfo);
