@@ -45,6 +45,17 @@ enum ExportCommand {
         let source = try configuration.makeSource(console: console)
         let places = Array(try source.topPlaces().entries.prefix(placeCount ?? .max))
         warnOfPacing(places: places.count, limit: limit, configuration: configuration, console: console)
+        let writer = SiteWriter(root: URL(fileURLWithPath: out), keepsManifest: true)
+        let cache = try configuration.makeThumbnailCache(console: console)
+        let builder = try MapOutput.siteBuilder(writer: writer, prefix: "", images: cache, configuration: configuration)
+        // What a page links to is written before it (images, assets, photo pages, place pages, the
+        // index), each file whole, the manifest last: an export stopped at any moment leaves pages
+        // that are whole, old or new, and a rerun finishes the job.
+        try writer.begin()
+        // Images the site holds already are not looked for in the cache (which may have evicted them); the
+        // others are fetched while the next places are listed, and placed a batch at a time.
+        let images = SiteImageBatches(builder: builder, cache: cache, console: console,
+                                      batch: configuration.cacheLimitBytes / imageBytesPerPhoto)
         var photosByPlace: [(AnnotatedPlace, [AnnotatedPhoto])] = []
         let bar = ProgressBar(console: console, label: "listing places")
         for (index, place) in places.enumerated() {
@@ -52,40 +63,13 @@ enum ExportCommand {
             for line in listing.skipped { console.warn("skipped \(line)") }
             photosByPlace.append((place, listing.entries))
             bar.update(done: index + 1, total: places.count)
+            try images.add(listing.items)
         }
         bar.finish()
-
-        let writer = SiteWriter(root: URL(fileURLWithPath: out), keepsManifest: true)
-        let cache = try configuration.makeThumbnailCache(console: console)
-        let builder = try MapOutput.siteBuilder(writer: writer, prefix: "", images: cache, configuration: configuration)
+        try images.placeFetched()
         // Counted, not gathered: a second array of every photo would hold 100,000 more records.
         let photoCount = photosByPlace.reduce(0) { $0 + $1.1.count }
-        // What a page links to is written before it (assets, images, photo pages, place pages, the
-        // index), each file whole, the manifest last: an export stopped at any moment leaves pages
-        // that are whole, old or new, and a rerun finishes the job.
-        try writer.begin()
         try builder.writeAssets()
-        // Images the site holds already are not looked for in the cache (which may have evicted them);
-        // the others are fetched and placed a batch at a time, so that a cache smaller than the site's
-        // images does not evict the first before they are placed. Photos are looked at a batch at a
-        // time too: the photos still to fetch are never all held at once beside the listing.
-        let batch = max(configuration.cacheLimitBytes / imageBytesPerPhoto, 1)
-        var missing: [Photo] = []
-        func fetchAndPlace(_ photos: ArraySlice<Photo>) throws {
-            try MapOutput.prefetchImages(Array(photos), cache: cache, console: console)
-            try builder.placeImages(of: photos)
-        }
-        for (_, photos) in photosByPlace {
-            for start in stride(from: 0, to: photos.count, by: batch) {
-                missing += builder.photosWithoutImages(photos[start..<min(start + batch, photos.count)].lazy
-                    .map(\.record))
-                while missing.count >= batch {
-                    try fetchAndPlace(missing.prefix(batch))
-                    missing.removeFirst(batch)
-                }
-            }
-        }
-        if !missing.isEmpty { try fetchAndPlace(missing[...]) }
         for (place, photos) in photosByPlace {
             let annotation = place.annotation
             try builder.writePhotosPage(at: builder.placePagePath(place.record), title: annotation.title,

@@ -2,7 +2,8 @@ import Dispatch
 import PhotoMapKit
 
 /// Fetches squares into the cache, with a progress bar on a terminal and a summary on stderr: photos are
-/// added as they are listed (so fetching overlaps the listing), then `wait` gives the report.
+/// added as they are listed (so fetching overlaps the listing), then `wait` gives the report. The bar is
+/// drawn while photomap waits for the images, so that it never shares the line with another.
 struct Prefetcher {
     /// Failures listed one by one before the rest are only counted.
     static let reportedFailures = 5
@@ -14,18 +15,26 @@ struct Prefetcher {
     private let run: PrefetchRun
     private let finished = DispatchGroup()
     private let outcome = Locked<PrefetchReport?>(nil)
+    /// The latest progress, and whether `wait` is drawing it.
+    private let shown = Locked((progress: PrefetchProgress?.none, drawing: false))
 
     /// Starts a prefetch of `size` images, named `label` in messages.
     init(size: PhotoSize = .square, label: String = "squares", cache: ThumbnailCache, console: Console) {
         let bar = ProgressBar(console: console, label: "fetching \(label)")
-        let (finished, outcome) = (self.finished, self.outcome)
+        let (finished, outcome, shown) = (self.finished, self.outcome, self.shown)
         finished.enter()
         self.label = label
         self.cache = cache
         self.console = console
         self.bar = bar
         run = cache.startPrefetch(size: size, queue: DispatchQueue(label: "photomap.prefetch.progress"),
-                                  progress: { bar.update(done: $0.done, total: $0.total) },
+                                  progress: { progress in
+            let drawing = shown.withLock { shown in
+                shown.progress = progress
+                return shown.drawing
+            }
+            if drawing { bar.update(done: progress.done, total: progress.total) }
+        },
                                   completion: { report in
             outcome.withLock { $0 = report }
             finished.leave()
@@ -41,7 +50,14 @@ struct Prefetcher {
     @discardableResult
     func wait() throws -> PrefetchReport? {
         run.finish()
+        if let progress = shown.withLock({ shown in
+            shown.drawing = true
+            return shown.progress
+        }) {
+            bar.update(done: progress.done, total: progress.total)
+        }
         finished.wait()
+        shown.withLock { $0.drawing = false }
         bar.finish()
         cache.flush()
         guard let report = outcome.withLock({ $0 }) else { return nil }

@@ -1,0 +1,49 @@
+import PhotoMapKit
+
+/// The images a site lacks, fetched while places are still being listed: each place's photos that lack
+/// images join the batch being fetched (squares and medium images at once) as soon as they are listed. A
+/// full batch is waited for and placed in the site before the next starts, so that a cache smaller than the
+/// site's images never evicts one before it is placed, and the photos still to place are never all held
+/// at once beside the listing.
+final class SiteImageBatches {
+    private let builder: SiteBuilder
+    private let cache: ThumbnailCache
+    private let console: Console
+    private let batch: Int
+    /// The batch being fetched, and its fetches.
+    private var fetching: (photos: [Photo], prefetchers: [Prefetcher])?
+
+    /// Batches of at most `batch` photos, fetched into `cache` and placed by `builder`.
+    init(builder: SiteBuilder, cache: ThumbnailCache, console: Console, batch: Int) {
+        self.builder = builder
+        self.cache = cache
+        self.console = console
+        self.batch = max(batch, 1)
+    }
+
+    /// Starts fetching the images the site lacks of these photos.
+    func add(_ photos: [Photo]) throws {
+        for start in stride(from: 0, to: photos.count, by: batch) {
+            var missing = builder.photosWithoutImages(photos[start..<min(start + batch, photos.count)])[...]
+            while !missing.isEmpty {
+                var (batchPhotos, prefetchers) = fetching ?? ([], [(PhotoSize.square, "squares"), (.medium, "images")]
+                    .map { Prefetcher(size: $0, label: $1, cache: cache, console: console) })
+                let joining = missing.prefix(batch - batchPhotos.count)
+                missing = missing.dropFirst(joining.count)
+                for prefetcher in prefetchers { prefetcher.add(joining) }
+                batchPhotos += joining
+                fetching = (batchPhotos, prefetchers)
+                if batchPhotos.count >= batch { try placeFetched() }
+            }
+        }
+    }
+
+    /// Waits for the batch being fetched, then places its images: every image the site lacked is then
+    /// placed (or warned about).
+    func placeFetched() throws {
+        guard let (photos, prefetchers) = fetching else { return }
+        fetching = nil
+        for prefetcher in prefetchers { try prefetcher.wait() }
+        try builder.placeImages(of: photos)
+    }
+}
