@@ -45,17 +45,25 @@ enum ExportCommand {
         let source = try configuration.makeSource(console: console)
         let places = Array(try source.topPlaces().entries.prefix(placeCount ?? .max))
         warnOfPacing(places: places.count, limit: limit, configuration: configuration, console: console)
-        let writer = SiteWriter(root: URL(fileURLWithPath: out), keepsManifest: true)
-        let cache = try configuration.makeThumbnailCache(console: console)
-        let builder = try MapOutput.siteBuilder(writer: writer, prefix: "", images: cache, configuration: configuration)
-        // What a page links to is written before it (images, assets, photo pages, place pages, the
-        // index), each file whole, the manifest last: an export stopped at any moment leaves pages
+        // The site is opened once the first place is listed (its manifest is not held beside a listing
+        // being read). What a page links to is written before it (images, assets, photo pages, place pages,
+        // the index), each file whole, the manifest last: an export stopped at any moment leaves pages
         // that are whole, old or new, and a rerun finishes the job.
-        try writer.begin()
-        // Images the site holds already are not looked for in the cache (which may have evicted them); the
-        // others are fetched while the next places are listed, and placed a batch at a time.
-        let images = SiteImageBatches(builder: builder, cache: cache, console: console,
-                                      batch: configuration.cacheLimitBytes / imageBytesPerPhoto)
+        var site: (writer: SiteWriter, builder: SiteBuilder, images: SiteImageBatches)?
+        func openSite() throws -> (writer: SiteWriter, builder: SiteBuilder, images: SiteImageBatches) {
+            if let site { return site }
+            let writer = SiteWriter(root: URL(fileURLWithPath: out), keepsManifest: true)
+            let cache = try configuration.makeThumbnailCache(console: console)
+            let builder = try MapOutput.siteBuilder(writer: writer, prefix: "", images: cache,
+                                                    configuration: configuration)
+            try writer.begin()
+            // Images the site holds already are not looked for in the cache (which may have evicted them);
+            // the others are fetched while the next places are listed, and placed a batch at a time.
+            let opened = (writer, builder, SiteImageBatches(builder: builder, cache: cache, console: console,
+                                                            batch: configuration.cacheLimitBytes / imageBytesPerPhoto))
+            site = opened
+            return opened
+        }
         var photosByPlace: [(AnnotatedPlace, [AnnotatedPhoto])] = []
         let bar = ProgressBar(console: console, label: "listing places")
         for (index, place) in places.enumerated() {
@@ -63,9 +71,10 @@ enum ExportCommand {
             for line in listing.skipped { console.warn("skipped \(line)") }
             photosByPlace.append((place, listing.entries))
             bar.update(done: index + 1, total: places.count)
-            try images.add(listing.items)
+            try openSite().images.add(listing.entries)
         }
         bar.finish()
+        let (writer, builder, images) = try openSite()
         try images.placeFetched()
         // Counted, not gathered: a second array of every photo would hold 100,000 more records.
         let photoCount = photosByPlace.reduce(0) { $0 + $1.1.count }
