@@ -27,18 +27,18 @@ struct Prefetcher {
         self.cache = cache
         self.console = console
         self.bar = bar
-        run = cache.startPrefetch(size: size, queue: DispatchQueue(label: "photomap.prefetch.progress"),
-                                  progress: { progress in
+        let progress: @Sendable (PrefetchProgress) -> Void = { progress in
             let drawing = shown.withLock { shown in
                 shown.progress = progress
                 return shown.drawing
             }
             if drawing { bar.update(done: progress.done, total: progress.total) }
-        },
-                                  completion: { report in
+        }
+        run = cache.startPrefetch(size: size, queue: DispatchQueue(label: "photomap.prefetch.progress"),
+                                  progress: progress) { report in
             outcome.withLock { $0 = report }
             finished.leave()
-        })
+        }
     }
 
     /// Fetches these photos' images too.
