@@ -74,6 +74,8 @@ row() { # row RESULTS LABEL NAME [NOTE]: median wall seconds, peak RSS in MB and
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 count_files() { find "$1" -type f ! -name '.*' 2> /dev/null | wc -l; }
+# count_entries FOLDER: the cache's entries (files named by a SHA-256), not its journal or session markers.
+count_entries() { find "$1" -type f -regextype posix-extended -regex '.*/[0-9a-f]{64}' 2> /dev/null | wc -l; }
 
 # curl_config WORK HOST [PREFIX]: a curl config fetching every square, by its name, into the folder
 # given with --output-dir.
@@ -162,7 +164,7 @@ nginx_part() { # nginx_part LOCATION
         photomap_command "$work" "$work/cache-$round" "$HOST" "$N" --connections "$PARALLEL"
         measure "$results" listing "${PHOTOMAP[@]}" --json
         measure "$results" cold "${PHOTOMAP[@]}" --prefetch --json
-        got=$(count_files "$work/cache-$round/thumbs")
+        got=$(count_entries "$work/cache-$round/thumbs")
         ((got == N)) || die "photomap's cache holds $got thumbnails, expected $N"
         measure "$results" warm "${PHOTOMAP[@]}" --prefetch --json
     done
@@ -216,7 +218,7 @@ latency_round() { # latency_round WORK RESULTS LABEL ROUND CURL-FLAGS... -- PHOT
     photomap_command "$work" "$work/cache-$label-$round" "$HOST/ok" "$N_LATENCY" --cacert "$work/ca/ca.pem" \
         "${photomap_flags[@]}"
     measure "$results" "$label-photomap" "${PHOTOMAP[@]}" --prefetch --json
-    got=$(count_files "$work/cache-$label-$round/thumbs")
+    got=$(count_entries "$work/cache-$label-$round/thumbs")
     ((got == N_LATENCY)) || die "photomap's cache holds $got thumbnails, expected $N_LATENCY"
 }
 
