@@ -39,11 +39,12 @@ enum MapOutput {
         return builder
     }
 
-    /// Fetches the squares and medium images pages show (progress on a terminal, failures as warnings).
+    /// Fetches the squares and medium images pages show, both at once (progress on a terminal, failures
+    /// as warnings).
     static func prefetchImages(_ photos: [Photo], cache: ThumbnailCache, console: Console) throws {
-        for (size, label) in [(PhotoSize.square, "squares"), (.medium, "images")] {
-            try Prefetcher.run(photos, size: size, label: label, cache: cache, console: console)
-        }
+        let prefetchers = Prefetcher.pageImages(cache: cache, console: console)
+        for prefetcher in prefetchers { prefetcher.add(photos) }
+        for prefetcher in prefetchers { try prefetcher.wait() }
     }
 
     /// Reports the page written, on stderr so that stdout stays the listing.

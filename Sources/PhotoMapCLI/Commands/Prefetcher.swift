@@ -78,13 +78,11 @@ struct Prefetcher {
         return report
     }
 
-    /// Fetches the images of `photos` now (see `wait`).
-    @discardableResult
-    static func run(_ photos: [Photo], size: PhotoSize = .square, label: String = "squares", cache: ThumbnailCache,
-                    console: Console) throws -> PrefetchReport? {
-        let prefetcher = Prefetcher(size: size, label: label, cache: cache, console: console)
-        prefetcher.add(photos)
-        return try prefetcher.wait()
+    /// A prefetch of squares and one of medium images: what pages show.
+    static func pageImages(cache: ThumbnailCache, console: Console) -> [Prefetcher] {
+        [(PhotoSize.square, "squares"), (.medium, "images")].map { size, label in
+            Prefetcher(size: size, label: label, cache: cache, console: console)
+        }
     }
 
     /// A prefetch that got nothing at all is a failure (exit 1), after the listing is printed.

@@ -28,8 +28,7 @@ final class SiteImageBatches {
             var missing = builder.photosWithoutImages(photos[start..<min(start + batch, photos.count)].lazy
                 .map(\.record))[...]
             while !missing.isEmpty {
-                var (batchPhotos, prefetchers) = fetching ?? ([], [(PhotoSize.square, "squares"), (.medium, "images")]
-                    .map { Prefetcher(size: $0, label: $1, cache: cache, console: console) })
+                var (batchPhotos, prefetchers) = fetching ?? ([], Prefetcher.pageImages(cache: cache, console: console))
                 let joining = missing.prefix(batch - batchPhotos.count)
                 missing = missing.dropFirst(joining.count)
                 for prefetcher in prefetchers { prefetcher.add(joining) }
