@@ -28,7 +28,9 @@ final class SiteImageBatches {
             var missing = builder.photosWithoutImages(photos[start..<min(start + batch, photos.count)].lazy
                 .map(\.record))[...]
             while !missing.isEmpty {
-                var (batchPhotos, prefetchers) = fetching ?? ([], Prefetcher.pageImages(cache: cache, console: console))
+                // Taken out of `fetching` while it grows, so the batch's array is not copied for each place.
+                var (batchPhotos, prefetchers) = fetching.take() ?? ([], Prefetcher.pageImages(cache: cache,
+                                                                                                console: console))
                 let joining = missing.prefix(batch - batchPhotos.count)
                 missing = missing.dropFirst(joining.count)
                 for prefetcher in prefetchers { prefetcher.add(joining) }
