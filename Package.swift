@@ -43,8 +43,13 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        .systemLibrary(
+            name: "CPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         // Pages/Assets (the pages' script, style and placeholder) are copied beside the binary.
-        .target(name: "PhotoMapKit", dependencies: ["CCurl", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CMicroHTTPD", "CSystem"],
+        .target(name: "PhotoMapKit", dependencies: ["CCurl", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CMicroHTTPD", "CPQ", "CSystem"],
                 resources: [.copy("Pages/Assets")]),
         // glibc functions and constants Swift's Glibc module leaves out (wcwidth, O_TMPFILE).
         .systemLibrary(name: "CSystem"),

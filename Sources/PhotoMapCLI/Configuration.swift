@@ -23,7 +23,13 @@ struct Configuration {
         .value("cacert", .file("FILE"),
                "trust the CA certificates in FILE instead of the system's (or CURL_CA_BUNDLE, SSL_CERT_FILE)"),
         .flag("offline", "answer from the cache only; make no request"),
+        databaseOption,
     ]
+
+    /// `--database URL`.
+    static let databaseOption = OptionSpec.value(
+        "database", .text("URL"), "keep the search index, Flickr's answers, recents and the call budget in this "
+            + "PostgreSQL database, shared by several machines (or PHOTOMAP_DATABASE; default: the cache folder)")
 
     /// Settings made only in the environment (the options name theirs in their help).
     static let environmentOnly: [(name: String, meaning: String)] = [
@@ -63,7 +69,11 @@ struct Configuration {
     var answerTimeToLive: TimeInterval
     /// Flickr API calls allowed an hour with this key (PHOTOMAP_FLICKR_CALLS_PER_HOUR; at most Flickr's 3,600).
     var callsPerHour: Int
+    /// The PostgreSQL database holding the shared state, if one was given.
+    var database: DatabaseAddress?
     var environment: [String: String]
+    /// The state stores, opened on first use and shared by copies of this configuration.
+    private let openedState = Locked<StateStores?>(nil)
 
     init(_ parsed: ParsedArguments, environment: [String: String]) throws {
         self.environment = environment
@@ -102,6 +112,21 @@ struct Configuration {
                 + "\(FlickrRateLimiter.flickrCallsPerHour) (Flickr's limit per key), not '\(rate ?? "")'")
         }
         callsPerHour = calls
+        let url = parsed.value(Self.databaseOption.name) ?? environment["PHOTOMAP_DATABASE"]
+        database = try url.flatMap { $0.isEmpty ? nil : try DatabaseAddress($0) }
+    }
+
+    /// Where the index, Flickr's answers, the recents and the call budget are kept: the database when
+    /// one was given (connected and migrated on first use), else the cache folder's files.
+    func state() throws -> StateStores {
+        try openedState.withLock { opened in
+            if let opened { return opened }
+            let made = try database.map {
+                try StateStores.database(PostgresPool(address: $0), answerTimeToLive: answerTimeToLive)
+            } ?? .files(cacheDirectory: cacheDirectory, answerTimeToLive: answerTimeToLive)
+            opened = made
+            return made
+        }
     }
 
     /// A typed option's value: given (the parser checked it), else `variable` from the environment,
@@ -124,17 +149,17 @@ struct Configuration {
         case .fixtures:
             return FixtureSource(catalog: try fixtureCatalog(), imageHost: imageHost)
         case .flickr:
-            let cache = ResponseCache(directory: cacheDirectory.appendingPathComponent("api"),
-                                      timeToLive: answerTimeToLive)
+            let state = try state()
             let warn: @Sendable (String) -> Void = { [console] in console.warn($0) }
-            let transport = try FlickrRESTTransport(endpoint: endpoint, apiKey: apiKey, cache: cache, offline: offline,
+            let transport = try FlickrRESTTransport(endpoint: endpoint, apiKey: apiKey, cache: state.answers,
+                                                    offline: offline,
                                                     client: HTTPClient(settings: HTTPSettings(caBundle: caBundle)),
-                                                    limiter: rateLimiter(console: console), warn: warn)
+                                                    limiter: try rateLimiter(console: console), warn: warn)
             let catalog = FixtureSource.locateCatalog(environment: environment)
             // Every listing fetched goes into the local index. Offline, Flickr's licence names come from the
             // embedded catalog's copy of flickr.photos.licenses.getInfo when the cache has none.
             return FlickrSource(transport: transport, adapter: adapter,
-                                recorder: IndexRecorder(file: LocalIndex.file(in: cacheDirectory), warn: warn),
+                                recorder: IndexRecorder(index: state.index, warn: warn),
                                 fallbackLicenses: {
                                     (catalog.flatMap { try? FixtureSource(catalog: $0).licenses() }) ?? [:]
                                 })
@@ -142,9 +167,9 @@ struct Configuration {
     }
 
     /// The pacing of calls to Flickr's API with this key; nil when no call is made (the embedded catalog, --offline).
-    func rateLimiter(console: Console) -> FlickrRateLimiter? {
+    func rateLimiter(console: Console) throws -> FlickrRateLimiter? {
         guard source == .flickr, !offline else { return nil }
-        return FlickrRateLimiter(cacheDirectory: cacheDirectory, apiKey: apiKey, callsPerHour: callsPerHour,
+        return FlickrRateLimiter(budget: try state().callBudget(apiKey: apiKey), callsPerHour: callsPerHour,
                                  notice: { [callsPerHour] wait in
             console.warn("waiting \(Int(wait.rounded(.up))) s: photomap paces its calls to Flickr's API to stay under "
                 + "\(callsPerHour) an hour for this key")

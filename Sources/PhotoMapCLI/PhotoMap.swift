@@ -15,6 +15,7 @@ public enum PhotoMap {
         (IndexCommand.spec, IndexCommand.run),
         (ServeCommand.spec, ServeCommand.run),
         (RecentCommand.spec, RecentCommand.run),
+        (DatabaseCommand.spec, DatabaseCommand.run),
         (CompletionsCommand.spec, CompletionsCommand.run),
         (ManCommand.spec, ManCommand.run),
     ]
@@ -85,7 +86,7 @@ struct ErrorReport {
         let text = String(describing: error)
         message = text + (Self.advice(for: error).map { "; " + $0 } ?? "")
         switch error {
-        case is UsageError, FlickrError.missingAPIKey: exitStatus = 2
+        case is UsageError, FlickrError.missingAPIKey, DatabaseError.invalidAddress: exitStatus = 2
         default: exitStatus = 1
         }
     }
@@ -107,6 +108,9 @@ struct ErrorReport {
         case let error as SQLiteError where error.path.hasSuffix(LocalIndex.fileName):
             "`photomap index rebuild` makes it anew"
         case ServerError.cannotListen: "choose another address or port with --listen"
+        case DatabaseError.invalidAddress: "give --database a URL such as postgresql://user@host/photomap"
+        case DatabaseError.unreachable: "check that PostgreSQL runs there and the URL (--database or PHOTOMAP_DATABASE)"
+        case DatabaseError.schemaTooNew: "use a photomap at least as new as the one that migrated it"
         default: nil
         }
     }

@@ -199,7 +199,7 @@ struct FlickrRulesEndToEndTests {
     // 10
     @Test("processes sharing a key share its bucket: their calls line up one interval apart")
     func pacedAcrossProcesses() throws {
-        let bucket = FlickrRateLimiter(cacheDirectory: cache, apiKey: key, sleep: { _ in })
+        let bucket = FlickrRateLimiter(budget: FileCallBudget(cacheDirectory: cache, apiKey: key), sleep: { _ in })
         for _ in 0..<60 { try bucket.acquire() }  // what an earlier run left: an empty bucket
         let places = ["hS4wMLD0wPIXPXB", reykjavik, lisbon]
         let statuses = Locked<[Int32]>([])
@@ -222,7 +222,7 @@ struct FlickrRulesEndToEndTests {
 
     @Test("an export the rate limit will slow says so first; the hourly rate can only be lowered")
     func exportWarnsOfPacing() throws {
-        let bucket = FlickrRateLimiter(cacheDirectory: cache, apiKey: key, sleep: { _ in })
+        let bucket = FlickrRateLimiter(budget: FileCallBudget(cacheDirectory: cache, apiKey: key), sleep: { _ in })
         for _ in 0..<60 { try bucket.acquire() }
         let site = work.url.appendingPathComponent("site").path
         // Nine calls at about one a second: over the five seconds that are announced, even on a slow machine.

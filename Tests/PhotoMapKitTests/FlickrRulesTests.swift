@@ -124,8 +124,13 @@ struct FlickrRateLimiterTests {
     }
 
     func limiter(_ folder: TemporaryFolder, key: String = "KEY", clock: Clock, callsPerHour: Int = 3_600) -> FlickrRateLimiter {
-        FlickrRateLimiter(cacheDirectory: folder.url, apiKey: key, callsPerHour: callsPerHour,
-                          clock: { clock.date }, sleep: { clock.sleep($0) })
+        FlickrRateLimiter(budget: FileCallBudget(cacheDirectory: folder.url, apiKey: key, clock: { clock.date }),
+                          callsPerHour: callsPerHour, sleep: { clock.sleep($0) })
+    }
+
+    /// The file a limiter of `limiter(_:key:clock:)` keeps its bucket in.
+    func file(of limiter: FlickrRateLimiter) throws -> URL {
+        try #require(limiter.budget as? FileCallBudget).file
     }
 
     @Test("a minute's calls go at once, then one every 3,600 / 3,540 s; waiting refills")
@@ -176,10 +181,10 @@ struct FlickrRateLimiterTests {
         let bucket = limiter(folder, key: key, clock: clock)
         _ = try bucket.reserve()
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("rate").path)
-        #expect(Set(names) == [bucket.file.lastPathComponent, bucket.file.lastPathComponent + ".lock"])
+        #expect(Set(names) == [try file(of: bucket).lastPathComponent, try file(of: bucket).lastPathComponent + ".lock"])
         #expect(names.allSatisfy { !$0.contains(key) && !$0.contains(key.prefix(8)) })
-        #expect(!(try String(contentsOf: bucket.file, encoding: .utf8)).contains(key))
-        #expect(limiter(folder, key: "other", clock: clock).file != bucket.file)
+        #expect(!(try String(contentsOf: try file(of: bucket), encoding: .utf8)).contains(key))
+        #expect(try file(of: limiter(folder, key: "other", clock: clock)) != (try file(of: bucket)))
     }
 
     @Test("a damaged bucket file counts as empty; a clock set back refills nothing")
@@ -187,7 +192,7 @@ struct FlickrRateLimiterTests {
         let folder = try TemporaryFolder(), clock = Clock()
         let bucket = limiter(folder, clock: clock)
         _ = try bucket.reserve()
-        try Data("garbage".utf8).write(to: bucket.file)
+        try Data("garbage".utf8).write(to: try file(of: bucket))
         #expect(try bucket.reserve() > 0)
         clock.now.withLock { $0 -= 3_600 }
         #expect(try bucket.reserve() > 0)
@@ -283,8 +288,8 @@ struct FlickrRESTRulesTests {
     @Test("a retry waits what Retry-After asks, then for its own token: every try is paced")
     func retryAfterThenToken() throws {
         let folder = try TemporaryFolder(), sleeper = SleepRecorder()
-        let limiter = FlickrRateLimiter(cacheDirectory: folder.url, apiKey: key,
-                                        clock: { Date(timeIntervalSince1970: 1_800_000_000) },
+        let limiter = FlickrRateLimiter(budget: FileCallBudget(cacheDirectory: folder.url, apiKey: key,
+                                                                 clock: { Date(timeIntervalSince1970: 1_800_000_000) }),
                                         sleep: { sleeper.sleep($0) })
         for _ in 0..<60 { try limiter.acquire() }  // an empty bucket: every token has a price
         let interval = 3_600.0 / 3_540
@@ -298,8 +303,8 @@ struct FlickrRESTRulesTests {
     @Test("Flickr's code 105, sent with HTTP 200, is retried, and the retry pays its token too")
     func serviceUnavailable() throws {
         let folder = try TemporaryFolder(), sleeper = SleepRecorder()
-        let limiter = FlickrRateLimiter(cacheDirectory: folder.url, apiKey: key,
-                                        clock: { Date(timeIntervalSince1970: 1_800_000_000) },
+        let limiter = FlickrRateLimiter(budget: FileCallBudget(cacheDirectory: folder.url, apiKey: key,
+                                                                 clock: { Date(timeIntervalSince1970: 1_800_000_000) }),
                                         sleep: { sleeper.sleep($0) })
         for _ in 0..<60 { try limiter.acquire() }
         #expect(try source("fail105/\(UUID().uuidString)/1", sleeper: sleeper, limiter: limiter).topPlaces().items.count >= 40)

@@ -126,13 +126,13 @@ struct FuzzSandbox: Sendable {
                            places: FixtureSource(catalog: catalog).topPlaces().items)
     }
 
-    /// The local index file, holding the small catalog and its landmarks.
-    func index() throws -> URL {
-        let file = LocalIndex.file(in: cache)
+    /// The local index, holding the small catalog and its landmarks.
+    func index() throws -> SQLiteIndexStore {
+        let store = SQLiteIndexStore(cacheDirectory: cache)
         let gazetteer = try gazetteer()
-        try CatalogIndexer(index: LocalIndex(file: file))
+        try CatalogIndexer(index: store.open())
             .ensureCatalog(FixtureSource(catalog: catalog),
                            catalog: catalog) { gazetteer.entries.filter { $0.kind == .landmark } }
-        return file
+        return store
     }
 }

@@ -9,7 +9,7 @@ enum LocalSearchTarget {
     /// One connection for the run: a fuzz run is one thread.
     nonisolated(unsafe) static let index: LocalIndex = {
         do {
-            return try LocalIndex(file: try FuzzSandbox.shared.index())
+            return try LocalIndex(file: try FuzzSandbox.shared.index().file)
         } catch {
             propertyFailed("the sandbox's index cannot be made: \(error)")
         }

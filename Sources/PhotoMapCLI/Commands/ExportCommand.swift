@@ -104,7 +104,7 @@ enum ExportCommand {
     /// Says how long the pacing of Flickr calls will hold the export up, when that is long: each place's
     /// listing takes a call per 250 photos, and the licences one more.
     private static func warnOfPacing(places: Int, limit: Int, configuration: Configuration, console: Console) {
-        guard let limiter = configuration.rateLimiter(console: console) else { return }
+        guard let limiter = try? configuration.rateLimiter(console: console) else { return }
         let calls = places * ((limit + FlickrSource.maximumGeoPerPage - 1) / FlickrSource.maximumGeoPerPage) + 1
         let wait = limiter.estimatedWait(forCalls: calls)
         guard wait >= announcedSlowdown else { return }

@@ -7,8 +7,9 @@ enum IndexCommand {
         name: "index",
         summary: "rebuild the local search index, or count what it holds",
         discussion: """
-        The local index (SQLite with FTS5 and an R*Tree, in the cache folder) holds every place and photo
-        fetched so far and the embedded catalog, for offline `photomap search`.
+        The local index (SQLite with FTS5 and an R*Tree in the cache folder, or PostGIS in the
+        --database) holds every place and photo fetched so far and the embedded catalog, for offline
+        `photomap search`.
         """,
         options: [],
         arguments: Action.declared)
@@ -30,20 +31,15 @@ enum IndexCommand {
         let locations = Locations(configuration: configuration, console: console)
         switch action {
         case .rebuild:
-            let file = LocalIndex.file(in: configuration.cacheDirectory)
-            // From nothing: a damaged file would fail to open, let alone empty.
-            LocalIndex.delete(file)
-            let index = try locations.index()
-            // Flickr's answers kept in the cache were fetched: they belong in the index too.
-            let kept = ResponseCache(directory: configuration.cacheDirectory.appendingPathComponent("api"),
-                                     timeToLive: .infinity)
-            let fetched = kept.recordedListings()
+            // From nothing: a damaged index would fail to open, let alone empty.
+            let index = try locations.index(emptied: true)
+            // Flickr's answers kept were fetched: they belong in the index too.
+            let fetched = try configuration.state().answers.recordedListings()
             try CatalogIndexer(index: index).add(places: configuration.adapter.annotated(fetched.places),
                                                  photos: configuration.adapter.annotated(fetched.photos))
-            console.print("indexed \(try index.count()) records in \(file.path)")
+            console.print("indexed \(try index.count()) records in \(try configuration.state().index)")
         case .stats:
-            let file = LocalIndex.file(in: configuration.cacheDirectory)
-            console.print("\(try locations.index().count()) records in \(file.path)")
+            console.print("\(try locations.index().count()) records in \(try configuration.state().index)")
         }
     }
 }

@@ -50,7 +50,7 @@ final class Locations {
     /// The search `search` and the served pages run: the local index, or Flickr's photos.search online.
     func search() throws -> PhotoSearch {
         let online = configuration.source == .flickr && !configuration.offline
-        return PhotoSearch(index: LocalIndex.file(in: configuration.cacheDirectory),
+        return PhotoSearch(index: try configuration.state().index,
                            online: online ? try configuration.makeSource(console: console) as? any PhotoSearching : nil)
     }
 
@@ -66,9 +66,10 @@ final class Locations {
         }
     }
 
-    /// The local index, holding the embedded catalog (indexed on first use).
-    func index() throws -> LocalIndex {
-        let index = try LocalIndex(file: LocalIndex.file(in: configuration.cacheDirectory))
+    /// The local index, holding the embedded catalog (indexed on first use); `emptied` first for `index rebuild`.
+    func index(emptied: Bool = false) throws -> any SearchIndex {
+        let store = try configuration.state().index
+        let index = try emptied ? store.openEmptied() : store.open()
         if let catalog = FixtureSource.locateCatalog(environment: configuration.environment) {
             try CatalogIndexer(index: index)
                 .ensureCatalog(FixtureSource(catalog: catalog), catalog: catalog) {

@@ -8,14 +8,14 @@ enum RecentCommand {
         summary: "list the photos recently viewed with photomap serve",
         discussion: """
         Lists the photos whose pages were opened through `photomap serve`, most recent first (at most
-        \(RecentPhotos.capacity)), as `photos` lists a place's. They are kept in the cache folder, shared
-        by every photomap using it.
+        \(RecentPhotos.capacity)), as `photos` lists a place's. They are kept in the cache folder (or the
+        --database), shared by every photomap using it.
         """,
         options: AnnotationOutput.options + [MapOutput.option])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let destination = try AnnotationOutput.destination(parsed)
-        let photos = try RecentPhotos(cacheDirectory: configuration.cacheDirectory).photos()
+        let photos = try configuration.state().recents.photos()
         // Kept as records: annotated once here, for the listing and the page.
         let listing = Listing(entries: configuration.adapter.annotated(photos))
         try PhotosCommand.write(listing, to: destination, title: "Recently viewed", configuration: configuration,

@@ -39,7 +39,7 @@ enum ServeCommand {
             credits: PageCredits(configuration.pageSources.union([.geonames])),
             catalogMirror: configuration.catalogMirror,
             finder: try locations.finder(),
-            search: try locations.search(), recents: RecentPhotos(cacheDirectory: configuration.cacheDirectory),
+            search: try locations.search(), recents: try configuration.state().recents,
             log: { console.warn($0) }))
         // A port given is allowed before the first request can come; port 0's is known once bound.
         if port != 0 { routes.allow(address: address, port: port) }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Flickr's REST endpoint over libcurl: `GET {endpoint}?method=…&api_key=…&format=json&nojsoncallback=1`,
-/// with answers kept in a `ResponseCache` (flickr.photos.search's as growing listings, `ListingCache`)
+/// with answers kept in an `AnswerStore` (flickr.photos.search's as growing listings, `ListingCache`)
 /// and every try, retries included, paced by a `FlickrRateLimiter`.
 public final class FlickrRESTTransport: FlickrTransport, Sendable {
     /// Flickr's production endpoint.
@@ -9,7 +9,7 @@ public final class FlickrRESTTransport: FlickrTransport, Sendable {
 
     private let endpoint: String
     private let apiKey: String
-    private let cache: ResponseCache?
+    private let cache: (any AnswerStore)?
     private let offline: Bool
     private let limiter: FlickrRateLimiter?
     private let warn: @Sendable (String) -> Void
@@ -18,7 +18,7 @@ public final class FlickrRESTTransport: FlickrTransport, Sendable {
 
     /// Creates a transport; with `offline`, only the cache answers. With a `limiter`, every request
     /// waits for its token; a retry first waits what the server asked (Retry-After), then for its token.
-    public init(endpoint: String = FlickrRESTTransport.defaultEndpoint, apiKey: String, cache: ResponseCache?,
+    public init(endpoint: String = FlickrRESTTransport.defaultEndpoint, apiKey: String, cache: (any AnswerStore)?,
                 offline: Bool = false, client: HTTPClient = HTTPClient(), limiter: FlickrRateLimiter? = nil,
                 warn: @escaping @Sendable (String) -> Void = { _ in }) throws {
         guard !apiKey.isEmpty || offline else { throw FlickrError.missingAPIKey }
@@ -59,7 +59,7 @@ public final class FlickrRESTTransport: FlickrTransport, Sendable {
             do {
                 try kept.keep(response.body)
             } catch {
-                warn("could not keep Flickr's answer in the cache at \(cache?.directory.path ?? ""): \(error.localizedDescription)")
+                warn("could not keep Flickr's answer in \(cache?.description ?? "the cache"): \(error)")
             }
         }
         return response.body
@@ -98,12 +98,12 @@ public final class FlickrRESTTransport: FlickrTransport, Sendable {
 /// Where one request's answer is kept: flickr.photos.search's in its query's listing (any page size
 /// answers from it), every other method's under the request itself.
 private struct KeptAnswer {
-    let cache: ResponseCache?
+    let cache: (any AnswerStore)?
     let key: String
     /// Set for flickr.photos.search: the page asked for.
     let paging: (page: Int, perPage: Int)?
 
-    init(endpoint: String, method: String, parameters: [(key: String, value: String)], cache: ResponseCache?) {
+    init(endpoint: String, method: String, parameters: [(key: String, value: String)], cache: (any AnswerStore)?) {
         self.cache = cache
         let value = { (name: String) in parameters.first { $0.key == name }.flatMap { Int($0.value) } }
         if method == "flickr.photos.search" {

@@ -1,8 +1,7 @@
 import Foundation
 
 /// Paces calls to Flickr's REST API under Flickr's limit of 3,600 calls an hour per API key, for every
-/// photomap process using the key: a token bucket kept in the cache folder, in a file named by a hash
-/// of the key (never the key), read and written under an exclusive `flock(2)`.
+/// photomap process using the key: a token bucket in a `CallBudgetStore` shared by them all.
 ///
 /// The bucket holds a minute's calls and refills so that no hour can see more than the limit: a burst
 /// of `capacity` calls, then one every 3,600 / (limit − capacity) seconds. A caller that finds it empty
@@ -16,39 +15,32 @@ public struct FlickrRateLimiter: Sendable {
 
     /// Calls allowed in any hour.
     public let callsPerHour: Int
-    /// The bucket's file.
-    public let file: URL
+    /// Where the bucket is kept.
+    public let budget: any CallBudgetStore
     /// Tokens the bucket holds when full.
     let capacity: Double
     /// Tokens added each second.
     let refillPerSecond: Double
-    private let clock: @Sendable () -> Date
     private let sleep: @Sendable (TimeInterval) -> Void
     private let notice: @Sendable (TimeInterval) -> Void
 
     /// Whether a wait was announced in this process.
     private static let announced = Locked(false)
 
-    /// A limiter for `apiKey` keeping its bucket under `{cacheDirectory}/rate/`; `notice` hears of the
-    /// first long wait.
-    public init(cacheDirectory: URL, apiKey: String, callsPerHour: Int = FlickrRateLimiter.flickrCallsPerHour,
-                clock: @escaping @Sendable () -> Date = { Date() },
+    /// A limiter keeping its bucket in `budget`; `notice` hears of the first long wait.
+    public init(budget: any CallBudgetStore, callsPerHour: Int = FlickrRateLimiter.flickrCallsPerHour,
                 sleep: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) },
                 notice: @escaping @Sendable (TimeInterval) -> Void = { _ in }) {
         self.callsPerHour = max(callsPerHour, 1)
-        // The key is a secret: the file is named by a hash of it, salted with what it is for.
-        file = cacheDirectory.appendingPathComponent("rate")
-            .appendingPathComponent("flickr-"
-                                    + SHA256.hex("photomap rate bucket for Flickr API key " + apiKey).prefix(24))
+        self.budget = budget
         capacity = max(Double(self.callsPerHour) / 60, 1)
         refillPerSecond = max(Double(self.callsPerHour) - capacity, 1) / 3_600
-        self.clock = clock
         self.sleep = sleep
         self.notice = notice
     }
 
     /// Takes one call's token, sleeping until it is due.
-    public func acquire() throws(FlickrError) {
+    public func acquire() throws {
         let wait = try reserve()
         guard wait > 0 else { return }
         if wait >= Self.noticeableWait, Self.announced.withLock({ done in defer { done = true }; return !done }) {
@@ -59,31 +51,30 @@ public struct FlickrRateLimiter: Sendable {
 
     /// How long `calls` more calls would wait beyond what the bucket holds now (0 when it holds enough).
     public func estimatedWait(forCalls calls: Int) -> TimeInterval {
-        let tokens = (try? withBucket { $0 }) ?? capacity
+        let tokens = (try? withBucket(taking: 0)) ?? capacity
         return max(Double(calls) - tokens, 0) / refillPerSecond
     }
 
+    /// How many calls could go at once now, without waiting (the bucket's whole tokens).
+    public func callsAvailableNow() throws -> Double {
+        max(try withBucket(taking: 0), 0).rounded(.down)
+    }
+
     /// Takes a token (the count may go below zero: a reservation) and returns how long to wait for it.
-    func reserve() throws(FlickrError) -> TimeInterval {
-        let left = try withBucket { $0 - 1 }
+    func reserve() throws -> TimeInterval {
+        let left = try withBucket(taking: 1)
         return left >= 0 ? 0 : -left / refillPerSecond
     }
 
-    /// Runs `change` on the bucket's tokens, refilled to now, under the lock; stores and returns the result.
-    private func withBucket(_ change: (Double) -> Double) throws(FlickrError) -> Double {
+    /// Takes `tokens` from the bucket, refilled to now; what is left. A database's error stays its own
+    /// (a server away is worth trying again); a file's says which file.
+    private func withBucket(taking tokens: Double) throws -> Double {
         do {
-            return try LockedFile.update(file.path) { contents in
-                let now = clock().timeIntervalSince1970
-                let fields = contents.map { String(decoding: $0.prefix(128), as: UTF8.self) }?
-                    .split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
-                // No file yet: a full bucket. An unreadable one (a damaged disk): an empty one, the safe side.
-                let (stored, updated) = fields.map { $0.count == 2 ? ($0[0], $0[1]) : (0, now) } ?? (capacity, now)
-                // A clock set back refills nothing, and the refill counts from now.
-                let tokens = change(min(capacity, stored + max(now - updated, 0) * refillPerSecond))
-                return (Data("\(tokens) \(max(now, updated))\n".utf8), tokens)
-            }
+            return try budget.take(tokens, capacity: capacity, refillPerSecond: refillPerSecond)
+        } catch let error as DatabaseError {
+            throw error
         } catch {
-            throw .rateStateUnavailable(path: file.path, reason: LockedFile.reason(error))
+            throw FlickrError.rateStateUnavailable(path: budget.description, reason: LockedFile.reason(error))
         }
     }
 }

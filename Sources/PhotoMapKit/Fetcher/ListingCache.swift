@@ -1,7 +1,7 @@
 import Foundation
 
 /// flickr.photos.search's answers kept as one growing listing per query (its parameters but `page`
-/// and `per_page`), in a `ResponseCache`. Any page of any size that the listing holds is answered from
+/// and `per_page`), in an `AnswerStore`. Any page of any size that the listing holds is answered from
 /// it: `photos --limit 5` after `--limit 100` makes no request, and `--offline` answers every listing
 /// an earlier run fetched at least as far, whatever page size it used.
 ///
@@ -10,7 +10,7 @@ import Foundation
 /// when all its records are) and whether the listing reached its end.
 struct ListingCache {
     /// Where the listings are kept.
-    let store: ResponseCache
+    let store: any AnswerStore
 
     /// What a kept listing knows besides its records.
     private struct Status: Codable {
@@ -22,10 +22,10 @@ struct ListingCache {
         var total: Int
     }
 
-    /// The listing last read, by its file and the file's size, time and inode: paging through a
+    /// The listing last read, by its key and the store's version of it: paging through a
     /// listing asks for page after page of it, and one read of its 4,000 records serves them all.
     private struct Loaded {
-        var path: String
+        var key: String
         var version: String
         var records: [Data]
         var status: Status
@@ -79,11 +79,8 @@ struct ListingCache {
     /// The kept listing, or nil when there is none or it does not read back whole. The status is read
     /// from the file's end, where it was written; the records are kept as bytes, never decoded here.
     private func load(_ key: String) -> ([Data], Status)? {
-        let path = store.fileURL(for: key).path
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        let version = "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) \(info.st_ino)"
-        if let loaded = Self.lastLoaded.withLock({ $0 }), loaded.path == path, loaded.version == version {
+        guard let version = store.version(for: key) else { return nil }
+        if let loaded = Self.lastLoaded.withLock({ $0 }), loaded.key == key, loaded.version == version {
             return (loaded.records, loaded.status)
         }
         guard let data = store.answer(for: key, allowStale: true), data.last == UInt8(ascii: "}"),
@@ -92,7 +89,7 @@ struct ListingCache {
               let records = PhotosAnswer.recordBytes(in: data)?.records,
               status.fetched.count == records.count
         else { return nil }
-        Self.lastLoaded.withLock { $0 = Loaded(path: path, version: version, records: records, status: status) }
+        Self.lastLoaded.withLock { $0 = Loaded(key: key, version: version, records: records, status: status) }
         return (records, status)
     }
 

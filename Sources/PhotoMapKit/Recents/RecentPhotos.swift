@@ -1,12 +1,9 @@
 import Foundation
 
-/// The photos most recently viewed through `photomap serve`, most recent first, at most `capacity`,
-/// kept in `{cache}/recent.json` and shared by every process using the folder: each change is
-/// read, made and written under the file's lock, so two servers never lose each other's views.
-public struct RecentPhotos: Sendable {
-    /// How many are kept.
-    public static let capacity = 50
-
+/// The recently viewed photos in `{cache}/recent.json`, shared by every process using the folder:
+/// each change is read, made and written under the file's lock, so two servers never lose each
+/// other's views.
+public struct RecentPhotos: RecentsStore {
     /// The file holding them.
     public let file: URL
 
@@ -15,7 +12,7 @@ public struct RecentPhotos: Sendable {
         file = cacheDirectory.appendingPathComponent("recent.json")
     }
 
-    /// The photos, most recently viewed first; none when there is no file yet (reading creates nothing).
+    /// None when there is no file yet (reading creates nothing).
     public func photos() throws(RecentsError) -> [Photo] {
         do {
             return Self.decode(try LockedFile.read(file.path))
@@ -24,7 +21,6 @@ public struct RecentPhotos: Sendable {
         }
     }
 
-    /// Puts `photo` first (once), keeping at most `capacity`.
     public func viewed(_ photo: Photo) throws(RecentsError) {
         do {
             try LockedFile.update(file.path) { contents in

@@ -3,10 +3,10 @@ import Foundation
 /// Fills the local index: with the embedded catalog (every place, photo and landmark) once per
 /// catalog version, and with whatever a command fetched, each record shown by its listing's annotation.
 public struct CatalogIndexer {
-    let index: LocalIndex
+    let index: any SearchIndex
 
     /// An indexer writing to `index`.
-    public init(index: LocalIndex) {
+    public init(index: any SearchIndex) {
         self.index = index
     }
 

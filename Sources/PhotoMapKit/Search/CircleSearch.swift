@@ -51,10 +51,8 @@ extension LocalIndex {
             listRows += probe.integer(0) ?? 0
         }
         if listRows <= bound { return nil }
-        let weights = try words.map { word -> Double in
-            let rows = Double(try rowsMatching(word))
-            let weight = log((averages.rows - rows + 0.5) / (rows + 0.5))
-            return weight > 0 ? weight : 1e-6
+        let weights = try words.map { word in
+            Self.bm25Weight(rows: averages.rows, matching: Double(try rowsMatching(word)))
         }
         let needles = words.map { Array($0.utf8) }
 
@@ -74,12 +72,8 @@ extension LocalIndex {
             let (counts, length) = candidates.withBytes(3) { Self.prefixCounts(of: needles, in: $0) }
             guard !counts.contains(0) else { continue }
             // The row's length counts its cell token too, as FTS5's does.
-            let lengthRatio = Double(length + 1) / averages.tokensPerRow
-            var relevance = 0.0
-            for (weight, count) in zip(weights, counts) {
-                let frequency = Double(count)
-                relevance += weight * (frequency * 2.2) / (frequency + 1.2 * (0.25 + 0.75 * lengthRatio))
-            }
+            let relevance = Self.bm25(counts: counts, weights: weights,
+                                      lengthRatio: Double(length + 1) / averages.tokensPerRow)
             best.offer(BestHits.Hit(rowid: rowid, relevance: relevance, distance: distance,
                                     rank: Self.rank(relevance, distance, radiusKilometres)))
         }
@@ -90,6 +84,24 @@ extension LocalIndex {
             guard try row.step(), let annotation = Self.annotation(from: row) else { return nil }
             return SearchHit(annotation: annotation, relevance: hit.relevance, distanceKilometres: hit.distance)
         }
+    }
+
+    /// A word's bm25 weight, log((N − n + 0.5) / (n + 0.5)) over the `rows` N of which `matching` n
+    /// hold it, as FTS5 takes it (10⁻⁶ when not positive).
+    static func bm25Weight(rows: Double, matching: Double) -> Double {
+        let weight = log((rows - matching + 0.5) / (matching + 0.5))
+        return weight > 0 ? weight : 1e-6
+    }
+
+    /// FTS5's bm25 (k1 1.2, b 0.75) of a row holding each word `counts[i]` times, its length over
+    /// the average `lengthRatio`: what every engine of the index ranks by.
+    static func bm25(counts: [Int], weights: [Double], lengthRatio: Double) -> Double {
+        var relevance = 0.0
+        for (weight, count) in zip(weights, counts) {
+            let frequency = Double(count)
+            relevance += weight * (frequency * 2.2) / (frequency + 1.2 * (0.25 + 0.75 * lengthRatio))
+        }
+        return relevance
     }
 
     /// How many rows hold a word starting with `word` in their text, as FTS5 counts for bm25; counted once

@@ -4,17 +4,17 @@ import Foundation
 /// `--offline search` later finds it, shown by the annotations the listing came with. A failure costs
 /// the listing nothing: it is a warning.
 public struct IndexRecorder: ListingRecorder {
-    /// The index file.
-    public let file: URL
+    /// The index.
+    public let index: any SearchIndexStore
     let warn: @Sendable (String) -> Void
 
-    /// A recorder writing to the index at `file`.
-    public init(file: URL, warn: @escaping @Sendable (String) -> Void) {
-        self.file = file
+    /// A recorder writing to `index`.
+    public init(index: any SearchIndexStore, warn: @escaping @Sendable (String) -> Void) {
+        self.index = index
         self.warn = warn
     }
 
-    /// Adds the records to the index (its own connection: listings arrive from parallel queries),
+    /// Adds the records to the index (its own handle: listings arrive from parallel queries),
     /// unless the same records are there already: a listing answered from the cache was indexed when
     /// it was fetched, and writing 4,000 records again would cost more than listing them.
     public func record(places: [AnnotatedPlace], photos: [AnnotatedPhoto]) {
@@ -29,10 +29,10 @@ public struct IndexRecorder: ListingRecorder {
         }
         let marker = "recorded " + fingerprint.hex
         do {
-            let index = try LocalIndex(file: file)
-            guard try index.marker(marker) == nil else { return }
-            try CatalogIndexer(index: index).add(places: places, photos: photos)
-            try index.setMarker(marker, "")
+            let handle = try index.open()
+            guard try handle.marker(marker) == nil else { return }
+            try CatalogIndexer(index: handle).add(places: places, photos: photos)
+            try handle.setMarker(marker, "")
         } catch {
             warn("could not add the listing to the local index: \(error)")
         }

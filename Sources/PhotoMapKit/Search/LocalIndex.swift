@@ -60,7 +60,7 @@ public struct SearchHit: Sendable {
 /// read and measured. Wide searches (more than `maximumCells` cells) filter by the R*Tree instead.
 /// A word that matches more rows than the circle holds does not drive at all: the circle's rows, kept
 /// together by cell in `records_cells`, are read and matched instead (CircleSearch.swift).
-public final class LocalIndex {
+public final class LocalIndex: SearchIndex {
     /// The grid cell's side in degrees (about 5.5 km of latitude).
     static let cellDegrees = 0.05
     /// Above this many cells, a search filters by the R*Tree rather than by cell tokens.
@@ -131,9 +131,8 @@ public final class LocalIndex {
         row * (Int64((360 / circleCellDegrees).rounded()) + 1) + column
     }
 
-    /// Adds or replaces records (by kind and id), all in one transaction; `origin` tells the embedded
-    /// catalog's records ("catalog") from those fetched, so a new catalog replaces only its own.
-    public func add(_ records: [IndexRecord], origin: String = "fetched") throws {
+    /// Adds or replaces records (by kind and id), all in one transaction.
+    public func add(_ records: [IndexRecord], origin: String) throws {
         guard !records.isEmpty else { return }
         try database.transaction {
             try forgetWordCounts()
@@ -206,7 +205,7 @@ public final class LocalIndex {
     /// `radiusKilometres` of `centre` (anywhere without one), ranked by relevance and distance; at most
     /// `limit`. With `photoIDs`, only those photos (a Flickr search's results, ranked as local ones are).
     public func search(_ query: String, near centre: Coordinate?, radiusKilometres: Double, limit: Int,
-                       photoIDs: [String]? = nil) throws -> [SearchHit] {
+                       photoIDs: [String]?) throws -> [SearchHit] {
         guard let words = Self.matchExpression(query) else { return [] }
         // Nothing lies within a negative radius, or one that is not a number; and the search box of one
         // would be an inverted range (found by scripts/fuzz local-search).
@@ -344,15 +343,14 @@ public final class LocalIndex {
     }
 
     /// Removes the records of one origin (the previous embedded catalog's, before the new one's go in).
-    func remove(origin: String) throws {
+    public func remove(origin: String) throws {
         try database.transaction {
             try forgetWordCounts()
-            try database.execute("""
-                DELETE FROM records_text WHERE rowid IN (SELECT rowid FROM records WHERE origin = '\(origin)');
-                DELETE FROM records_where WHERE id IN (SELECT rowid FROM records WHERE origin = '\(origin)');
-                DELETE FROM records_cells WHERE record IN (SELECT rowid FROM records WHERE origin = '\(origin)');
-                DELETE FROM records WHERE origin = '\(origin)';
-                """)
+            for table in ["records_text WHERE rowid", "records_where WHERE id", "records_cells WHERE record"] {
+                try database.prepare("DELETE FROM \(table) IN (SELECT rowid FROM records WHERE origin = ?)",
+                                     [.text(origin)]).step()
+            }
+            try database.prepare("DELETE FROM records WHERE origin = ?", [.text(origin)]).step()
         }
     }
 

@@ -5,12 +5,12 @@ import Foundation
 /// catalog, the local index answers; with a photo searcher (Flickr online) Flickr's
 /// flickr.photos.search does, its results kept within the radius and ranked as local ones are.
 public struct PhotoSearch: Sendable {
-    /// The local index's file.
-    public let index: URL
+    /// The local index.
+    public let index: any SearchIndexStore
     private let online: (any PhotoSearching)?
 
-    /// A search over the index at `index`, or over `online` when given.
-    public init(index: URL, online: (any PhotoSearching)?) {
+    /// A search over the local index `index`, or over `online` when given.
+    public init(index: any SearchIndexStore, online: (any PhotoSearching)?) {
         self.index = index
         self.online = online
     }
@@ -19,10 +19,10 @@ public struct PhotoSearch: Sendable {
     public var isOnline: Bool { online != nil }
 
     /// Matches for `query` within `radius` km of `near` (anywhere without it), at most `limit`. Each
-    /// call opens its own index connection, so searches may run in parallel.
+    /// call opens its own index handle, so searches may run in parallel.
     public func search(_ query: String, near: Coordinate?, radius: Double, limit: Int) throws -> [SearchHit] {
         guard let online else {
-            return try LocalIndex(file: index).search(query, near: near, radiusKilometres: radius, limit: limit)
+            return try index.open().search(query, near: near, radiusKilometres: radius, limit: limit)
         }
         // Flickr sorts by date posted unless asked otherwise.
         var criteria = ["text": query, "has_geo": "1", "sort": "relevance"]
@@ -47,7 +47,7 @@ public struct PhotoSearch: Sendable {
             return distance <= radius || near == nil ? SearchHit(annotation: annotation, relevance: 0,
                                                                  distanceKilometres: distance) : nil
         }
-        let byText = (try? LocalIndex(file: index).search(query, near: near, radiusKilometres: radius,
+        let byText = (try? index.open().search(query, near: near, radiusKilometres: radius,
                                                           limit: within.count,
                                                            photoIDs: within.map(\.annotation.id))) ?? []
         let found = Set(byText.map(\.annotation.id))

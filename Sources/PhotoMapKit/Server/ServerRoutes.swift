@@ -24,14 +24,14 @@ public final class ServerRoutes: Sendable {
         public var catalogMirror: ImageHost?
         public var finder: LocationFinder
         public var search: PhotoSearch
-        public var recents: RecentPhotos
+        public var recents: any RecentsStore
         /// One line for each failure worth telling the person running the server.
         public var log: @Sendable (String) -> Void
 
         /// The services.
             public init(source: any PhotoSource, cache: ThumbnailCache, assets: PageAssets, adapter: AnnotationAdapter,
                         credits: PageCredits,
-                    catalogMirror: ImageHost?, finder: LocationFinder, search: PhotoSearch, recents: RecentPhotos,
+                    catalogMirror: ImageHost?, finder: LocationFinder, search: PhotoSearch, recents: any RecentsStore,
                     log: @escaping @Sendable (String) -> Void) {
             self.source = source
             self.cache = cache
@@ -98,6 +98,13 @@ public final class ServerRoutes: Sendable {
                 if port == 80 { hosts.insert(name.lowercased()) }
             }
         }
+    }
+
+    /// Also accepts requests naming `host` as users type it in front of a proxy: a name, or a name and a
+    /// port (`photos.example.org`, `localhost:8088`). Exactly that `Host` is added; every other name is
+    /// still refused.
+    public func allow(publicHost host: String) {
+        hosts.withLock { _ = $0.insert(host.lowercased()) }
     }
 
     /// The answer to `request`.
@@ -404,6 +411,10 @@ public final class ServerRoutes: Sendable {
             self.slowWork.submit {
                 do {
                     answer(try work())
+                } catch let error as DatabaseError where error.isUnavailable {
+                    // The shared database is away (restarting): worth trying again shortly.
+                    self.services.log("\(error)")
+                    answer(failed(503, "\(failure): the database is not available; try again shortly"))
                 } catch {
                     self.services.log("\(error)")
                     answer(failed(502, "\(failure); the server's log says why"))

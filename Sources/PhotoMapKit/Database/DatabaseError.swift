@@ -1,0 +1,34 @@
+/// What can go wrong with the PostgreSQL database that holds state shared by several machines. Every
+/// case names the server as `DatabaseAddress.description` does: never with the password.
+public enum DatabaseError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// `--database` (or PHOTOMAP_DATABASE) is not a connection string libpq accepts.
+    case invalidAddress(reason: String)
+    /// The server could not be reached, or refused the connection.
+    case unreachable(server: String, reason: String)
+    /// The connection broke during a statement (the server stopped or restarted).
+    case connectionLost(server: String, reason: String)
+    /// A statement failed; `state` is PostgreSQL's SQLSTATE.
+    case statementFailed(server: String, reason: String, state: String)
+    /// The database's schema is newer than this photomap knows: a newer photomap migrated it.
+    case schemaTooNew(server: String, found: Int, known: Int)
+
+    /// Whether the database is away rather than refusing: a served page answers 503 and tries again later.
+    public var isUnavailable: Bool {
+        switch self {
+        case .unreachable, .connectionLost: true
+        default: false
+        }
+    }
+
+    /// What failed, with what.
+    public var description: String {
+        switch self {
+        case let .invalidAddress(reason): "the database address is not valid: \(reason)"
+        case let .unreachable(server, reason): "cannot connect to the database \(server): \(reason)"
+        case let .connectionLost(server, reason): "the connection to the database \(server) was lost: \(reason)"
+        case let .statementFailed(server, reason, state): "the database \(server) refused a statement: \(reason) (SQLSTATE \(state))"
+        case let .schemaTooNew(server, found, known):
+            "the database \(server) has photomap's schema version \(found), newer than this photomap's \(known)"
+        }
+    }
+}

@@ -1,0 +1,96 @@
+/// photomap's tables in PostgreSQL, as numbered migrations. `migrate` applies those a database lacks,
+/// in one transaction under an advisory lock: ten processes starting at once migrate once, and the
+/// others find the work done. A database migrated by a newer photomap is refused, not guessed at.
+public enum DatabaseSchema {
+    /// Each migration's statements, version 1 first. Never edit one that has shipped: add the next.
+    static let migrations: [String] = [
+        """
+        CREATE EXTENSION IF NOT EXISTS postgis;
+        -- The local search index: words folded as search folds them, the tsvector and point made from them.
+        CREATE TABLE index_records (
+            kind text NOT NULL, id text NOT NULL, title text NOT NULL, subtitle text NOT NULL,
+            latitude double precision, longitude double precision, thumbnail text, image text, owner text,
+            taken text, count integer, page text, license_id text, license_name text, license_url text,
+            origin text NOT NULL, body text NOT NULL, tokens integer NOT NULL,
+            words tsvector GENERATED ALWAYS AS (to_tsvector('simple', body)) STORED,
+            location geography(Point, 4326) GENERATED ALWAYS AS (
+                CASE WHEN latitude IS NULL OR longitude IS NULL THEN NULL
+                ELSE ST_SetSRID(ST_MakePoint(longitude, latitude), 4326)::geography END) STORED,
+            PRIMARY KEY (kind, id));
+        CREATE INDEX index_records_words ON index_records USING gin (words);
+        CREATE INDEX index_records_location ON index_records USING gist (location);
+        CREATE INDEX index_records_origin ON index_records (origin);
+        -- Rows and tokens in all, for bm25's averages; one row.
+        CREATE TABLE index_totals (only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+            records bigint NOT NULL, tokens bigint NOT NULL);
+        INSERT INTO index_totals VALUES (true, 0, 0);
+        CREATE TABLE index_markers (key text PRIMARY KEY, value text NOT NULL);
+        -- Rows matching each word counted so far (bm25's weights), forgotten whenever records change.
+        CREATE TABLE index_word_rows (word text PRIMARY KEY, records bigint NOT NULL);
+        -- Flickr's answers, flickr.photos.search's as growing listings; keys hold no API key.
+        CREATE TABLE kept_answers (key text PRIMARY KEY, body bytea NOT NULL,
+            stored_at timestamptz NOT NULL DEFAULT now(), version bigint NOT NULL DEFAULT 1);
+        CREATE TABLE recent_photos (id text PRIMARY KEY, photo bytea NOT NULL, viewed_at timestamptz NOT NULL);
+        CREATE INDEX recent_photos_viewed ON recent_photos (viewed_at DESC);
+        -- Flickr call budgets, one token bucket per API key, keyed by a salted hash of the key.
+        CREATE TABLE call_budgets (key_hash text PRIMARY KEY, tokens double precision NOT NULL,
+            updated_at timestamptz NOT NULL);
+        """,
+    ]
+
+    /// The schema version this photomap writes and reads.
+    public static var currentVersion: Int { migrations.count }
+
+    /// An arbitrary constant naming photomap's migration lock among the database's advisory locks.
+    static let migrationLock = 0x7068_6f74_6f6d_6170  // "photomap"
+
+    /// Applies the migrations `pool`'s database lacks; returns the versions it applied (none when it
+    /// was current). Throws `schemaTooNew` for a database a newer photomap migrated.
+    @discardableResult
+    public static func migrate(_ pool: PostgresPool) throws -> [Int] {
+        try pool.transaction { connection in
+            try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(migrationLock)])
+            try connection.execute("CREATE TABLE IF NOT EXISTS photomap_schema (version integer NOT NULL)")
+            let found = try connection.execute("SELECT max(version) FROM photomap_schema").integer(0, 0) ?? 0
+            guard found <= currentVersion else {
+                throw DatabaseError.schemaTooNew(server: pool.address.description, found: found, known: currentVersion)
+            }
+            let pending = Array((found + 1)...max(currentVersion, found + 1)).filter { $0 <= currentVersion }
+            for version in pending {
+                try connection.execute(migrations[version - 1])
+                try connection.execute("INSERT INTO photomap_schema (version) VALUES ($1)", [.integer(version)])
+            }
+            return pending
+        }
+    }
+
+    /// What `db status` shows.
+    public struct Status: Sendable {
+        /// The database's schema version (0: never migrated).
+        public var version: Int
+        /// Rows of each table, by name.
+        public var rows: [(table: String, count: Int)]
+        /// PostgreSQL's and PostGIS's versions.
+        public var server: String
+        public var postgis: String?
+    }
+
+    /// The schema version and the rows of each table.
+    public static func status(_ pool: PostgresPool) throws -> Status {
+        try pool.withConnection { connection in
+            let server = try connection.execute("SHOW server_version").text(0, 0) ?? "unknown"
+            let postgis = try? connection.execute("SELECT extversion FROM pg_extension WHERE extname = 'postgis'")
+                .text(0, 0)
+            let hasSchema = try connection.execute("SELECT to_regclass('photomap_schema') IS NOT NULL").text(0, 0) == "t"
+            guard hasSchema else { return Status(version: 0, rows: [], server: server, postgis: postgis) }
+            let version = try connection.execute("SELECT max(version) FROM photomap_schema").integer(0, 0) ?? 0
+            var rows: [(String, Int)] = []
+            if version >= 1 {
+                for table in ["index_records", "kept_answers", "recent_photos", "call_budgets"] {
+                    rows.append((table, try connection.execute("SELECT count(*) FROM \(table)").integer(0, 0) ?? 0))
+                }
+            }
+            return Status(version: version, rows: rows, server: server, postgis: postgis)
+        }
+    }
+}

@@ -1,0 +1,227 @@
+import CPQ
+import Foundation
+
+/// A value sent as a statement's parameter (`$1`…): never spliced into SQL text.
+enum PostgresValue {
+    case text(String)
+    /// Bytes, sent in binary (a `bytea`).
+    case bytes(Data)
+    case null
+
+    static func integer(_ value: Int) -> PostgresValue { .text(String(value)) }
+    static func real(_ value: Double) -> PostgresValue { .text(String(value)) }
+    static func optional(_ value: String?) -> PostgresValue { value.map { .text($0) } ?? .null }
+}
+
+/// One libpq connection. Not Sendable: it serves one thread at a time, handed out by `PostgresPool`.
+final class PostgresConnection {
+    private let handle: OpaquePointer
+    let address: DatabaseAddress
+
+    /// Connects to `address`, waiting at most 5 s unless the address says otherwise.
+    init(address: DatabaseAddress) throws(DatabaseError) {
+        let keywords = ["connect_timeout", "application_name", "dbname"]
+        let values = ["5", "photomap", address.connectionString]
+        // The address comes last, so what it sets overrides the defaults before it.
+        let connection = keywords.withCStrings { keywordPointers in
+            values.withCStrings { valuePointers in PQconnectdbParams(keywordPointers, valuePointers, 1) }
+        }
+        guard let connection else { throw .unreachable(server: address.description, reason: "out of memory") }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let reason = address.redacted(Self.message(PQerrorMessage(connection)))
+            PQfinish(connection)
+            throw .unreachable(server: address.description, reason: reason)
+        }
+        photomap_pq_quiet(connection)
+        handle = connection
+        self.address = address
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    /// Whether the connection is gone (the server stopped); `reset()` may bring it back.
+    var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
+
+    /// Connects again after a loss; false when the server is still away.
+    func reset() -> Bool {
+        PQreset(handle)
+        return !isBroken
+    }
+
+    /// Runs one statement with `values` bound to `$1`…; its rows, in text unless `binaryResult`.
+    @discardableResult
+    func execute(_ sql: String, _ values: [PostgresValue] = [],
+                 binaryResult: Bool = false) throws(DatabaseError) -> PostgresRows {
+        // Without parameters the simple protocol runs several statements at once (a migration).
+        guard !values.isEmpty || binaryResult else { return try checked(PQexec(handle, sql)) }
+        let result = withParameters(values) { count, pointers, lengths, formats in
+            PQexecParams(handle, sql, count, nil, pointers, lengths, formats, binaryResult ? 1 : 0)
+        }
+        return try checked(result)
+    }
+
+    /// Runs `body` in one transaction: all of it, or (on any error) none of it.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if !isBroken { _ = try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Sends `rows` to a `COPY … FROM STDIN` in text format (each row's fields already escaped by
+    /// `copyField`, joined by tabs, ended by a newline).
+    func copy(_ sql: String, rows: some Sequence<String>) throws(DatabaseError) {
+        _ = try checked(PQexec(handle, sql), accepting: PGRES_COPY_IN)
+        var buffer = Data()
+        func flush() -> Bool {
+            defer { buffer.removeAll(keepingCapacity: true) }
+            return buffer.withUnsafeBytes { bytes in
+                PQputCopyData(handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count)) == 1
+            }
+        }
+        var sent = true
+        for row in rows where sent {
+            buffer.append(contentsOf: row.utf8)
+            if buffer.count >= 1 << 20 { sent = flush() }
+        }
+        if sent { sent = flush() }
+        PQputCopyEnd(handle, sent ? nil : "photomap could not send the rows")
+        // The COPY's outcome, then the end of results.
+        var failure: DatabaseError?
+        while let result = PQgetResult(handle) {
+            do { _ = try checked(result) } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
+        if !sent { throw lost("could not send the rows") }
+    }
+
+    /// A field of a text-format COPY row: `\N` for null, backslash, tab and line ends escaped (and NUL,
+    /// which no PostgreSQL text holds, dropped).
+    static func copyField(_ value: String?) -> String {
+        guard let value else { return "\\N" }
+        guard value.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0 }) else {
+            return value
+        }
+        var escaped = ""
+        escaped.reserveCapacity(value.utf8.count + 8)
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\": escaped += "\\\\"
+            case "\t": escaped += "\\t"
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            case "\0": continue
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+
+    private func checked(_ result: OpaquePointer?, accepting accepted: ExecStatusType = PGRES_TUPLES_OK)
+        throws(DatabaseError) -> PostgresRows {
+        guard let result else { throw lost(Self.message(PQerrorMessage(handle))) }
+        let status = PQresultStatus(result)
+        guard status == accepted || status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            let reason = address.redacted(Self.message(PQresultErrorMessage(result)))
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+            PQclear(result)
+            if isBroken || state.hasPrefix("08") || state == "57P01" || state == "57P02" || state == "57P03" {
+                throw lost(reason)
+            }
+            throw .statementFailed(server: address.description, reason: reason, state: state)
+        }
+        return PostgresRows(result)
+    }
+
+    private func lost(_ reason: String) -> DatabaseError {
+        .connectionLost(server: address.description, reason: address.redacted(reason))
+    }
+
+    /// libpq's message, on one line.
+    private static func message(_ text: UnsafePointer<CChar>?) -> String {
+        let full = text.map { String(cString: $0) } ?? "unknown error"
+        return full.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: "; ")
+    }
+
+    /// The parameters as libpq takes them: NUL-ended text, or bytes with their lengths and the binary
+    /// format. Each value is copied to memory that stays put while libpq reads it.
+    private func withParameters<R>(_ values: [PostgresValue],
+                                   _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
+                                            UnsafePointer<Int32>?) -> R) -> R {
+        let copies: [UnsafeMutableRawBufferPointer?] = values.map { value in
+            let bytes: Data
+            switch value {
+            case let .text(text): bytes = Data(text.utf8) + [0]
+            case let .bytes(data): bytes = data
+            case .null: return nil
+            }
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+            copy.copyBytes(from: bytes)
+            return copy
+        }
+        defer { copies.forEach { $0?.deallocate() } }
+        let pointers = copies.map { $0?.baseAddress.map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) } }
+        let lengths = values.enumerated().map { index, value -> Int32 in
+            if case let .bytes(data) = value { return Int32(data.count) }
+            return copies[index].map { Int32($0.count) } ?? 0
+        }
+        let formats: [Int32] = values.map { if case .bytes = $0 { 1 } else { 0 } }
+        return pointers.withUnsafeBufferPointer { pointers in
+            lengths.withUnsafeBufferPointer { lengths in
+                formats.withUnsafeBufferPointer { formats in
+                    body(Int32(values.count), pointers.baseAddress, lengths.baseAddress, formats.baseAddress)
+                }
+            }
+        }
+    }
+}
+
+/// A statement's rows. Text columns are read as Swift values; a binary result's columns as bytes.
+final class PostgresRows {
+    private let result: OpaquePointer
+
+    init(_ result: OpaquePointer) {
+        self.result = result
+    }
+
+    deinit {
+        PQclear(result)
+    }
+
+    var count: Int { Int(PQntuples(result)) }
+
+    func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(result, Int32(row), Int32(column)) == 1 }
+
+    func text(_ row: Int, _ column: Int) -> String? {
+        guard !isNull(row, column), let value = PQgetvalue(result, Int32(row), Int32(column)) else { return nil }
+        return String(cString: value)
+    }
+
+    func integer(_ row: Int, _ column: Int) -> Int? { text(row, column).flatMap { Int($0) } }
+
+    func real(_ row: Int, _ column: Int) -> Double? { text(row, column).flatMap { Double($0) } }
+
+    /// The column's bytes (of a binary result).
+    func bytes(_ row: Int, _ column: Int) -> Data? {
+        guard !isNull(row, column), let value = PQgetvalue(result, Int32(row), Int32(column)) else { return nil }
+        return Data(bytes: value, count: Int(PQgetlength(result, Int32(row), Int32(column))))
+    }
+}
+
+extension Array where Element == String {
+    /// The strings as a NULL-ended array of C strings, valid inside `body`.
+    func withCStrings<R>(_ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+        let copies = map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        let pointers = copies.map { UnsafePointer($0) } + [nil]
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+
+/// The local search index in PostgreSQL with PostGIS, shared by every machine using the database:
+/// each record's words folded as search folds them (`LocalIndex.queryWords`) in a `tsvector` with a GIN
+/// index, its point in a `geography` with a GiST index. The database finds the records holding every
+/// word (as a word beginning) within the circle (`ST_DWithin`); they are ranked here by the same bm25
+/// and distance rule as SQLite's (`LocalIndex.bm25`, `LocalIndex.rank`), with the totals and word
+/// counts kept beside the records, so both engines give the same hits for the same records.
+public final class PostgresIndex: SearchIndex {
+    private let pool: PostgresPool
+
+    /// The index in `pool`'s database (migrated by `DatabaseSchema`).
+    public init(pool: PostgresPool) {
+        self.pool = pool
+    }
+
+    /// Writers take turns (the totals count each record once); readers never wait for them.
+    static let writeLock = 0x7068_6f74_6f69_6478  // "photoidx"
+    /// Above this many matches, the database cuts them to its own ranking's best before bm25 ranks them.
+    static let maximumCandidates = 20_000
+
+    /// The columns a record is copied in by, in order.
+    private static let columns: [(name: String, type: String)] = [
+        ("kind", "text"), ("id", "text"), ("title", "text"), ("subtitle", "text"), ("latitude", "double precision"),
+        ("longitude", "double precision"), ("thumbnail", "text"), ("image", "text"), ("owner", "text"),
+        ("taken", "text"), ("count", "integer"), ("page", "text"), ("license_id", "text"), ("license_name", "text"),
+        ("license_url", "text"), ("origin", "text"), ("body", "text"), ("tokens", "integer"),
+    ]
+
+    public func add(_ records: [IndexRecord], origin: String) throws {
+        // The last of each kind and id wins, as one upsert after another would.
+        var seen = Set<String>()
+        let unique = records.reversed().filter {
+            seen.insert($0.annotation.kind.rawValue + "\u{1F}" + $0.annotation.id).inserted
+        }
+        guard !unique.isEmpty else { return }
+        let names = Self.columns.map(\.name).joined(separator: ", ")
+        try pool.transaction { connection in
+            try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.writeLock)])
+            try connection.execute("CREATE TEMPORARY TABLE incoming ("
+                + Self.columns.map { "\($0.name) \($0.type)" }.joined(separator: ", ") + ") ON COMMIT DROP")
+            try connection.copy("COPY incoming (\(names)) FROM STDIN", rows: unique.lazy.map { Self.copyRow($0, origin) })
+            try connection.execute("""
+                UPDATE index_totals SET
+                    records = records + (SELECT count(*) FROM incoming i WHERE NOT EXISTS
+                        (SELECT 1 FROM index_records r WHERE r.kind = i.kind AND r.id = i.id)),
+                    tokens = tokens + (SELECT coalesce(sum(tokens), 0) FROM incoming)
+                        - (SELECT coalesce(sum(r.tokens), 0) FROM index_records r JOIN incoming i USING (kind, id))
+                """)
+            try connection.execute("""
+                INSERT INTO index_records (\(names)) SELECT \(names) FROM incoming
+                ON CONFLICT (kind, id) DO UPDATE SET
+                """ + " " + Self.columns.dropFirst(2).map { "\($0.name) = excluded.\($0.name)" }.joined(separator: ", "))
+            try connection.execute("DELETE FROM index_word_rows")
+        }
+    }
+
+    /// A record as a row of `COPY … FROM STDIN` in `columns`' order.
+    private static func copyRow(_ record: IndexRecord, _ origin: String) -> String {
+        let annotation = record.annotation
+        let words = LocalIndex.queryWords(record.text)
+        // A located record's length counts its grid cell's token too, as SQLite's FTS5 table does.
+        let tokens = words.count + (annotation.coordinate == nil ? 0 : 1)
+        let fields: [String?] = [
+            annotation.kind.rawValue, annotation.id, annotation.title, annotation.subtitle,
+            annotation.coordinate.map { String($0.latitude) }, annotation.coordinate.map { String($0.longitude) },
+            annotation.thumbnailURL, annotation.imageURL, annotation.owner, annotation.dateTaken,
+            annotation.photoCount.map(String.init), annotation.pageURL, annotation.license?.id,
+            annotation.license?.name, annotation.license?.url, origin, words.joined(separator: " "), String(tokens),
+        ]
+        return fields.map(PostgresConnection.copyField).joined(separator: "\t") + "\n"
+    }
+
+    public func search(_ query: String, near centre: Coordinate?, radiusKilometres: Double, limit: Int,
+                       photoIDs: [String]?) throws -> [SearchHit] {
+        let words = LocalIndex.queryWords(query)
+        guard !words.isEmpty, limit > 0, centre == nil || radiusKilometres >= 0 else { return [] }
+        var conditions = ["words @@ to_tsquery('simple', $1)", "location IS NOT NULL"]
+        var values: [PostgresValue] = [.text(Self.prefixQuery(words))]
+        if let photoIDs {
+            values.append(.text(String(decoding: try JSONEncoder().encode(photoIDs), as: UTF8.self)))
+            conditions.append("kind = 'photo' AND id IN (SELECT jsonb_array_elements_text($\(values.count)::jsonb))")
+        }
+        if let centre {
+            // A little wider than the circle: PostGIS's sphere and ours differ in the last digits; the
+            // distance measured here decides.
+            values += [.real(centre.longitude), .real(centre.latitude), .real(radiusKilometres * 1_000.5 + 1)]
+            let count = values.count
+            conditions.append("ST_DWithin(location, ST_SetSRID(ST_MakePoint($\(count - 2), $\(count - 1)), 4326)::geography, $\(count), false)")
+        }
+        let select = "SELECT kind, id, title, subtitle, latitude, longitude, thumbnail, image, owner, taken, count, "
+            + "page, license_id, license_name, license_url, body FROM index_records WHERE "
+            + conditions.joined(separator: " AND ")
+        return try pool.withConnection { connection in
+            var rows = try connection.execute(select + " LIMIT \(Self.maximumCandidates + 1)", values)
+            if rows.count > Self.maximumCandidates {
+                // Too many to rank one by one: the database's ranking cuts them first, as SQLite's bm25 does.
+                rows = try connection.execute(select + " ORDER BY ts_rank(words, to_tsquery('simple', $1)) DESC LIMIT \(limit * 3 + 50)",
+                                              values)
+            }
+            guard rows.count > 0 else { return [] }
+            let totals = try connection.execute("SELECT records, tokens FROM index_totals")
+            let records = Double(totals.integer(0, 0) ?? 0), tokens = Double(totals.integer(0, 1) ?? 0)
+            let weights = try words.map { LocalIndex.bm25Weight(rows: records, matching: Double(try rowsMatching($0, connection))) }
+            let needles = words.map { Array($0.utf8) }
+            var hits: [SearchHit] = []
+            for row in 0..<rows.count {
+                guard let annotation = Self.annotation(rows, row), let coordinate = annotation.coordinate else { continue }
+                let distance = centre?.distance(to: coordinate) ?? 0
+                guard centre == nil || distance <= radiusKilometres else { continue }
+                let body = Array((rows.text(row, 15) ?? "").utf8)
+                let (counts, length) = body.withUnsafeBytes { LocalIndex.prefixCounts(of: needles, in: $0) }
+                guard !counts.contains(0) else { continue }
+                let relevance = LocalIndex.bm25(counts: counts, weights: weights,
+                                                lengthRatio: Double(length + 1) / max(tokens / max(records, 1), 1e-9))
+                hits.append(SearchHit(annotation: annotation, relevance: relevance, distanceKilometres: distance))
+            }
+            return Array(hits.sorted {
+                LocalIndex.rank($0.relevance, $0.distanceKilometres, radiusKilometres)
+                    > LocalIndex.rank($1.relevance, $1.distanceKilometres, radiusKilometres)
+            }.prefix(limit))
+        }
+    }
+
+    /// The tsquery matching every word as a word beginning; each word quoted, so nothing typed is syntax.
+    static func prefixQuery(_ words: [String]) -> String {
+        words.map { word in
+            "'" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "':*"
+        }.joined(separator: " & ")
+    }
+
+    /// How many records hold a word beginning with `word` (bm25's n), counted once until the records change.
+    private func rowsMatching(_ word: String, _ connection: PostgresConnection) throws -> Int {
+        if let known = try connection.execute("SELECT records FROM index_word_rows WHERE word = $1", [.text(word)])
+            .integer(0, 0) {
+            return known
+        }
+        let rows = try connection.execute("SELECT count(*) FROM index_records WHERE words @@ to_tsquery('simple', $1)",
+                                          [.text(Self.prefixQuery([word]))]).integer(0, 0) ?? 0
+        try connection.execute("INSERT INTO index_word_rows (word, records) VALUES ($1, $2) ON CONFLICT (word) DO NOTHING",
+                               [.text(word), .integer(rows)])
+        return rows
+    }
+
+    /// A row's annotation; nil without a coordinate or a known kind.
+    private static func annotation(_ rows: PostgresRows, _ row: Int) -> Annotation? {
+        guard let latitude = rows.real(row, 4), let longitude = rows.real(row, 5),
+              let coordinate = Coordinate(latitude: latitude, longitude: longitude),
+              let kind = Annotation.Kind(rawValue: rows.text(row, 0) ?? "") else { return nil }
+        return Annotation(kind: kind, id: rows.text(row, 1) ?? "", title: rows.text(row, 2) ?? "",
+                          subtitle: rows.text(row, 3) ?? "", coordinate: coordinate, photoCount: rows.integer(row, 10),
+                          thumbnailURL: rows.text(row, 6), imageURL: rows.text(row, 7), owner: rows.text(row, 8),
+                          dateTaken: rows.text(row, 9), pageURL: rows.text(row, 11),
+                          license: rows.text(row, 12).map { License(id: $0, name: rows.text(row, 13) ?? "",
+                                                                     url: rows.text(row, 14)) })
+    }
+
+    public func count() throws -> Int {
+        try pool.withConnection { try $0.execute("SELECT records FROM index_totals").integer(0, 0) ?? 0 }
+    }
+
+    public func marker(_ key: String) throws -> String? {
+        try pool.withConnection { try $0.execute("SELECT value FROM index_markers WHERE key = $1", [.text(key)]).text(0, 0) }
+    }
+
+    public func setMarker(_ key: String, _ value: String) throws {
+        try pool.withConnection { connection in
+            try connection.execute("""
+                INSERT INTO index_markers (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """, [.text(key), .text(value)])
+        }
+    }
+
+    public func remove(origin: String) throws {
+        try pool.transaction { connection in
+            try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.writeLock)])
+            try connection.execute("""
+                UPDATE index_totals t SET records = t.records - gone.records, tokens = t.tokens - gone.tokens
+                FROM (SELECT count(*) AS records, coalesce(sum(tokens), 0) AS tokens FROM index_records WHERE origin = $1) gone
+                """, [.text(origin)])
+            try connection.execute("DELETE FROM index_records WHERE origin = $1", [.text(origin)])
+            try connection.execute("DELETE FROM index_word_rows")
+        }
+    }
+
+    /// Empties the index: records, totals, markers and word counts.
+    func removeAll() throws {
+        try pool.transaction { connection in
+            try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.writeLock)])
+            try connection.execute("""
+                TRUNCATE index_records, index_markers, index_word_rows; UPDATE index_totals SET records = 0, tokens = 0
+                """)
+        }
+    }
+}
+
+/// The index in PostgreSQL, as `SearchIndexStore`: every handle shares the pool.
+public struct PostgresIndexStore: SearchIndexStore {
+    let pool: PostgresPool
+
+    public func open() throws -> any SearchIndex { PostgresIndex(pool: pool) }
+
+    public func openEmptied() throws -> any SearchIndex {
+        let index = PostgresIndex(pool: pool)
+        try index.removeAll()
+        return index
+    }
+
+    public var description: String { "the database \(pool.address)" }
+}
