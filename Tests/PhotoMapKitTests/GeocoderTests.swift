@@ -128,6 +128,8 @@ struct GeocoderTests {
     }
 }
 
+/// The local index's behaviour, on both engines (SQLite in the cache folder, PostGIS); what only one
+/// engine's plan does (SQLite's cells and circle rows) is tested on that engine alone.
 @Suite("The local index")
 struct LocalIndexTests {
     let folder: TemporaryFolder
@@ -138,14 +140,21 @@ struct LocalIndexTests {
         index = try LocalIndex(file: folder.url.appendingPathComponent("index.sqlite"))
     }
 
+    /// A fresh index on `engine`.
+    func index(_ engine: StateEngine) throws -> any SearchIndex {
+        try engine.place(in: folder.url).stores().index.open()
+    }
+
     func record(_ id: String, _ text: String, _ latitude: Double, _ longitude: Double) -> IndexRecord {
         IndexRecord(annotation: Annotation(kind: .photo, id: id, title: text, subtitle: "",
                                            coordinate: Coordinate(latitude: latitude, longitude: longitude)),
                     text: text)
     }
 
-    @Test("finds by words and word beginnings, accents folded, within the radius only, nearer first")
-    func search() throws {
+    @Test("finds by words and word beginnings, accents folded, within the radius only, nearer first",
+          arguments: StateEngine.allCases)
+    func search(engine: StateEngine) throws {
+        let index = try index(engine)
         try index.add([record("1", "Golden Gate Bridge at dusk", 37.8199, -122.4783),
                        record("2", "Bay Bridge", 37.7983, -122.3778),
                        record("3", "Café de Flore", 48.854, 2.3325), record("4", "bridge far away", 40.0, -100.0),
@@ -159,8 +168,10 @@ struct LocalIndexTests {
         #expect(hits.allSatisfy { $0.distanceKilometres <= 10 })
     }
 
-    @Test("a narrow circle (grid-cell tokens) and a wide one (R*Tree) find what lies inside them")
-    func narrowAndWide() throws {
+    @Test("a narrow circle (grid-cell tokens) and a wide one (R*Tree) find what lies inside them",
+          arguments: StateEngine.allCases)
+    func narrowAndWide(engine: StateEngine) throws {
+        let index = try index(engine)
         try index.add([record("near", "lighthouse", 43.0, 5.0), record("edge", "lighthouse", 43.0, 5.12),
                        record("far", "lighthouse", 47.0, 8.0)])
         let centre = try #require(Coordinate(latitude: 43.0, longitude: 5.0))
@@ -173,8 +184,10 @@ struct LocalIndexTests {
         #expect(Set(try index.search("lighthouse", near: centre, radiusKilometres: 300, limit: 10).map(\.annotation.id)) == ["near", "edge"])
     }
 
-    @Test("a circle across the antimeridian finds both sides; near a pole, every longitude")
-    func wrapAround() throws {
+    @Test("a circle across the antimeridian finds both sides; near a pole, every longitude",
+          arguments: StateEngine.allCases)
+    func wrapAround(engine: StateEngine) throws {
+        let index = try index(engine)
         try index.add([record("east", "atoll", -16.5, 179.98), record("west", "atoll", -16.5, -179.98),
                        record("pole", "camp", 89.99, 120)])
         let dateLine = try #require(Coordinate(latitude: -16.5, longitude: 179.99))
@@ -184,8 +197,10 @@ struct LocalIndexTests {
         #expect(try index.search("camp", near: pole, radiusKilometres: 5, limit: 10).map(\.annotation.id) == ["pole"])
     }
 
-    @Test("a small circle keeps every match inside it, however many outside are more relevant")
-    func smallCircle() throws {
+    @Test("a small circle keeps every match inside it, however many outside are more relevant",
+          arguments: StateEngine.allCases)
+    func smallCircle(engine: StateEngine) throws {
+        let index = try index(engine)
         var records = (0..<400).map { record("out\($0)", "fountain fountain fountain", 45.02, 7.02) }
         records += (0..<30).map { record("in\($0)", "fountain and other words here", 45.0, 7.0) }
         try index.add(records)
@@ -245,8 +260,10 @@ struct LocalIndexTests {
                 == Array(circle.prefix(5).map(\.annotation.id)))
     }
 
-    @Test("grid-cell tokens are never matched as words; apostrophes split as the tokenizer splits them")
-    func cellsAndApostrophes() throws {
+    @Test("grid-cell tokens are never matched as words; apostrophes split as the tokenizer splits them",
+          arguments: StateEngine.allCases)
+    func cellsAndApostrophes(engine: StateEngine) throws {
+        let index = try index(engine)
         try index.add([record("1", "O'Hare terminal", 41.97, -87.9)])
         #expect(try index.search("zc", near: nil, radiusKilometres: 1, limit: 5).isEmpty)
         #expect(try index.search(LocalIndex.cellToken(latitude: 41.97, longitude: -87.9), near: nil,
@@ -254,38 +271,103 @@ struct LocalIndexTests {
         #expect(try index.search("O'Hare", near: nil, radiusKilometres: 1, limit: 5).count == 1)
     }
 
-    @Test("query text is never FTS syntax",
-          arguments: ["bridge OR cafe", "\"", "NEAR(a b)", "bridge*) OR (x", "-bridge", "a:b"])
-    func noSyntax(query: String) throws {
+    @Test("query text is never FTS or tsquery syntax", arguments: StateEngine.allCases,
+          ["bridge OR cafe", "\"", "NEAR(a b)", "bridge*) OR (x", "-bridge", "a:b", "a' | 'b", "!x & y:*", "\\'"])
+    func noSyntax(engine: StateEngine, query: String) throws {
+        let index = try index(engine)
         try index.add([record("1", "bridge", 1, 1)])
         #expect(throws: Never.self) { try index.search(query, near: nil, radiusKilometres: 1, limit: 5) }
     }
 
     @Test("a radius below zero or not a number finds nothing, and does not trap (scripts/fuzz local-search)",
-          arguments: [-1, -Double.infinity, Double.nan, -Double.nan])
-    func impossibleRadius(radius: Double) throws {
+          arguments: StateEngine.allCases, [-1, -Double.infinity, Double.nan, -Double.nan])
+    func impossibleRadius(engine: StateEngine, radius: Double) throws {
+        let index = try index(engine)
         try index.add([record("1", "gate", 52.5, 13.4)])
         let centre = try #require(Coordinate(latitude: 52.5, longitude: 13.4))
         #expect(try index.search("gate", near: centre, radiusKilometres: radius, limit: 5).isEmpty)
         #expect(try index.search("gate", near: nil, radiusKilometres: radius, limit: 5).count == 1)
     }
 
-    @Test("adding a record again replaces it; removeAll empties the index")
-    func replaceAndClear() throws {
+    @Test("adding a record again replaces it; a catalog's records go with their origin; emptied for a rebuild",
+          arguments: StateEngine.allCases)
+    func replaceAndClear(engine: StateEngine) throws {
+        let place = try engine.place(in: folder.url)
+        let index = try place.stores().index.open()
         try index.add([record("1", "old words", 1, 1)])
-        try index.add([record("1", "new words", 2, 2)])
+        try index.add([record("1", "new words", 2, 2), record("1", "newest words", 3, 3)])
         #expect(try index.count() == 1)
         #expect(try index.search("old", near: nil, radiusKilometres: 1, limit: 5).isEmpty)
-        #expect(try index.search("new", near: nil, radiusKilometres: 1, limit: 5).first?.annotation.coordinate?.latitude == 2)
-        try index.removeAll()
-        #expect(try index.count() == 0)
+        #expect(try index.search("new", near: nil, radiusKilometres: 1, limit: 5).first?.annotation.coordinate?.latitude == 3,
+                "the last of a batch wins")
+        try index.add([record("c1", "catalog words", 4, 4)], origin: "catalog")
+        try index.remove(origin: "catalog")
+        #expect(try index.count() == 1 && index.search("catalog", near: nil, radiusKilometres: 1, limit: 5).isEmpty)
+        let emptied = try place.stores().index.openEmptied()
+        #expect(try emptied.count() == 0 && emptied.search("new", near: nil, radiusKilometres: 1, limit: 5).isEmpty)
     }
 
-    @Test("a second connection reads what the first wrote (WAL)")
-    func secondConnection() throws {
-        try index.add([record("1", "shared", 1, 1)])
-        let other = try LocalIndex(file: folder.url.appendingPathComponent("index.sqlite"))
-        #expect(try other.search("shared", near: nil, radiusKilometres: 1, limit: 5).count == 1)
+    @Test("a second handle (another process's) reads what the first wrote", arguments: StateEngine.allCases)
+    func secondConnection(engine: StateEngine) throws {
+        let place = try engine.place(in: folder.url)
+        try place.stores().index.open().add([record("1", "shared", 1, 1)])
+        #expect(try place.stores().index.open().search("shared", near: nil, radiusKilometres: 1, limit: 5).count == 1)
+    }
+
+    /// The same ranks in the same order, and the same photos at each rank: only hits tied with others
+    /// (the same relevance and distance) may stand in another order, or swap at the limit's edge.
+    func expectSameHits(_ a: [SearchHit], _ b: [SearchHit], radius: Double, _ comment: Comment,
+                        sourceLocation: SourceLocation = #_sourceLocation) {
+        func rank(_ hit: SearchHit) -> Double { LocalIndex.rank(hit.relevance, hit.distanceKilometres, radius) }
+        #expect(a.count == b.count, comment, sourceLocation: sourceLocation)
+        for (x, y) in zip(a, b) {
+            #expect(abs(rank(x) - rank(y)) < 1e-6, comment, sourceLocation: sourceLocation)
+        }
+        let last = a.last.map(rank) ?? 0
+        func aboveTheEdge(_ hits: [SearchHit]) -> [String: Int] {
+            Dictionary(hits.filter { rank($0) > last + 1e-6 }.map { ($0.annotation.id, Int((rank($0) * 1e5).rounded())) },
+                       uniquingKeysWith: { first, _ in first })
+        }
+        #expect(aboveTheEdge(a) == aboveTheEdge(b), comment, sourceLocation: sourceLocation)
+    }
+
+    @Test("both engines give the same hits, in the same order, for the same records, circles and limits")
+    func enginesAgree() throws {
+        let sqlite = try index(.files), postgres = try index(.postgres)
+        // 3,000 records over half a degree around Lyon, ten words each from forty, some accented.
+        let vocabulary = ["pont", "rivière", "église", "marché", "tour", "parc", "fontaine", "place", "rue", "quai",
+                          "musée", "jardin", "colline", "gare", "théâtre", "opéra", "vieux", "nuit", "soleil", "pluie",
+                          "basilique", "traboule", "fresque", "bouchon", "saône", "rhône", "île", "port", "statue", "arc",
+                          "O'Brien", "café", "bridge", "light", "tram", "bus", "velo", "ciel", "nuage", "brume"]
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        let records = (0..<3_000).map { number in
+            let words = (0..<(3 + next(8))).map { _ in vocabulary[next(vocabulary.count) * next(vocabulary.count) / vocabulary.count] }
+            return record("p\(number)", words.joined(separator: " "), 45.5 + Double(next(50_000)) / 100_000,
+                          4.6 + Double(next(50_000)) / 100_000)
+        }
+        for index in [sqlite, postgres] {
+            try index.add(Array(records.prefix(2_000)))
+            try index.add(Array(records.dropFirst(1_500)))  // overlapping: replaced records count once
+        }
+        #expect(try sqlite.count() == postgres.count())
+        let centre = try #require(Coordinate(latitude: 45.75, longitude: 4.85))
+        for (query, radius, limit) in [("pont", 5.0, 20), ("pont", 2.0, 500), ("rivi", 5, 20), ("eglise marche", 10, 20),
+                                       ("cafe", 30, 50), ("o'brien", 3, 10), ("bridge light", 8, 15), ("zzz", 5, 10),
+                                       ("tour", 0.5, 100), ("parc fontaine place", 20, 30)] {
+            let hits = try sqlite.search(query, near: centre, radiusKilometres: radius, limit: limit)
+            #expect(hits.isEmpty == (query == "zzz"), "\(query)")
+            expectSameHits(hits, try postgres.search(query, near: centre, radiusKilometres: radius, limit: limit),
+                           radius: radius, "\(query) within \(radius) km")
+        }
+        expectSameHits(try sqlite.search("fontaine", near: nil, radiusKilometres: 1, limit: 25),
+                       try postgres.search("fontaine", near: nil, radiusKilometres: 1, limit: 25), radius: 1, "anywhere")
+        let only = ["p1", "p2", "p3", "p10", "p2999"]
+        #expect(Set(try sqlite.search("pont", near: nil, radiusKilometres: 1, limit: 10, photoIDs: only).map(\.annotation.id))
+                == Set(try postgres.search("pont", near: nil, radiusKilometres: 1, limit: 10, photoIDs: only).map(\.annotation.id)))
     }
 }
 

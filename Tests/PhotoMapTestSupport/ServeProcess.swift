@@ -12,12 +12,12 @@ public final class ServeProcess: @unchecked Sendable {
     // never be stopped by deinit, and every test would leave a server running.
     private let stderrText = Locked("")
 
-    /// Starts `photomap [arguments] serve --listen 127.0.0.1:0` with `environment` (plus what
-    /// `PhotomapBinary.environment` inherits).
-    public init(_ arguments: [String] = [], environment: [String: String]) throws {
+    /// Starts `photomap [arguments] serve --listen 127.0.0.1:0 [serveArguments]` with `environment`
+    /// (plus what `PhotomapBinary.environment` inherits).
+    public init(_ arguments: [String] = [], serveArguments: [String] = [], environment: [String: String]) throws {
         process = Process()
         process.executableURL = PhotomapBinary.url
-        process.arguments = arguments + ["serve", "--listen", "127.0.0.1:0"]
+        process.arguments = arguments + ["serve", "--listen", "127.0.0.1:0"] + serveArguments
         process.environment = PhotomapBinary.environment(environment)
         let errors = Pipe()
         process.standardError = errors

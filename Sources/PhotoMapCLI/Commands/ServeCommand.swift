@@ -15,18 +15,26 @@ enum ServeCommand {
         words show every matching photo around the map's view (the `find` and `search` behind it).
         Photo pages viewed are remembered (see `photomap recent`).
         It listens on 127.0.0.1 unless --listen says otherwise, answers only requests naming this
-        server as their Host, and only GET and HEAD. Ctrl-C (or SIGTERM) stops it: answers in progress
+        server (or --public-host, the name users type in front of a proxy) as their Host, and only GET
+        and HEAD. With --database, several instances share one search index, kept listings, recents
+        and Flickr call budget (see `photomap db` and deploy/nginx.conf). Ctrl-C (or SIGTERM) stops it: answers in progress
         finish, for a few seconds at most.
         """,
-        options: [listenOption])
+        options: [listenOption, publicHostOption])
 
     /// `--listen ADDRESS:PORT`.
     static let listenOption = OptionSpec.value("listen", .text("ADDRESS:PORT"),
                                                "where to listen: an IP address and a port (0: any free one)",
                                                default: "127.0.0.1:8080")
 
+    /// `--public-host NAME[:PORT]`.
+    static let publicHostOption = OptionSpec.value(
+        "public-host", .text("NAME[:PORT]"),
+        "also answer requests naming this host, as users type it in front of a proxy (nginx); no other name")
+
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let (address, port) = try listen(parsed.text(listenOption) ?? "")
+        let publicHost = try parsed.text(publicHostOption).map(checkedHost)
         if !["127.0.0.1", "::1"].contains(address) {
             console.warn("listening on \(address): anyone who can reach this machine on port \(port) can browse this catalog")
         }
@@ -43,6 +51,7 @@ enum ServeCommand {
             log: { console.warn($0) }))
         // A port given is allowed before the first request can come; port 0's is known once bound.
         if port != 0 { routes.allow(address: address, port: port) }
+        if let publicHost { routes.allow(publicHost: publicHost) }
         let server = try HTTPServer(.init(address: address, port: port)) { routes.handle($0) }
         routes.allow(address: address, port: server.port)
         console.err("photomap: serving http://\(address.contains(":") ? "[\(address)]" : address):\(server.port)/ (Ctrl-C to stop)\n")
@@ -64,6 +73,34 @@ enum ServeCommand {
         var probe = in6_addr()
         guard inet_pton(AF_INET, address, &probe) == 1 || inet_pton(AF_INET6, address, &probe) == 1 else { throw usage }
         return (address, port)
+    }
+
+    /// `--public-host`: a DNS name or IP address (IPv6 in brackets), and a port if users type one.
+    static func checkedHost(_ text: String) throws(UsageError) -> String {
+        var name = Substring(text)
+        // A port follows the last colon, unless that colon is inside an IPv6 address's brackets.
+        if let colon = name.lastIndex(of: ":"), !name[colon...].contains("]") {
+            guard let port = Int(name[name.index(after: colon)...]), (1...65_535).contains(port) else {
+                throw hostUsage(text)
+            }
+            name = name[..<colon]
+        }
+        if name.hasPrefix("[") && name.hasSuffix("]") {
+            var address = in6_addr()
+            guard inet_pton(AF_INET6, String(name.dropFirst().dropLast()), &address) == 1 else { throw hostUsage(text) }
+        } else {
+            let labels = name.split(separator: ".", omittingEmptySubsequences: false)
+            guard !name.isEmpty, labels.allSatisfy({ label in
+                !label.isEmpty && label.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
+                    && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+            }) else { throw hostUsage(text) }
+        }
+        return text.lowercased()
+    }
+
+    private static func hostUsage(_ text: String) -> UsageError {
+        UsageError("--public-host must be a host name or IP address, with a port if users type one "
+            + "(photos.example.org, localhost:8088, [::1]:8088), not '\(text)'")
     }
 
     /// Blocks until SIGINT or SIGTERM; a second one, while stopping, ends the process at once.

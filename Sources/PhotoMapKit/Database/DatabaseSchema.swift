@@ -11,7 +11,7 @@ public enum DatabaseSchema {
             kind text NOT NULL, id text NOT NULL, title text NOT NULL, subtitle text NOT NULL,
             latitude double precision, longitude double precision, thumbnail text, image text, owner text,
             taken text, count integer, page text, license_id text, license_name text, license_url text,
-            origin text NOT NULL, body text NOT NULL, tokens integer NOT NULL,
+            origin text NOT NULL, body text NOT NULL, tokens integer NOT NULL, photo bytea,
             words tsvector GENERATED ALWAYS AS (to_tsvector('simple', body)) STORED,
             location geography(Point, 4326) GENERATED ALWAYS AS (
                 CASE WHEN latitude IS NULL OR longitude IS NULL THEN NULL

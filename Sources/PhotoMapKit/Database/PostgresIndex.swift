@@ -24,7 +24,7 @@ public final class PostgresIndex: SearchIndex {
         ("kind", "text"), ("id", "text"), ("title", "text"), ("subtitle", "text"), ("latitude", "double precision"),
         ("longitude", "double precision"), ("thumbnail", "text"), ("image", "text"), ("owner", "text"),
         ("taken", "text"), ("count", "integer"), ("page", "text"), ("license_id", "text"), ("license_name", "text"),
-        ("license_url", "text"), ("origin", "text"), ("body", "text"), ("tokens", "integer"),
+        ("license_url", "text"), ("origin", "text"), ("body", "text"), ("tokens", "integer"), ("photo", "bytea"),
     ]
 
     public func add(_ records: [IndexRecord], origin: String) throws {
@@ -67,6 +67,8 @@ public final class PostgresIndex: SearchIndex {
             annotation.thumbnailURL, annotation.imageURL, annotation.owner, annotation.dateTaken,
             annotation.photoCount.map(String.init), annotation.pageURL, annotation.license?.id,
             annotation.license?.name, annotation.license?.url, origin, words.joined(separator: " "), String(tokens),
+            // bytea's hex form.
+            record.encodedPhoto.map { "\\x" + SHA256.hex(digest: $0) },
         ]
         return fields.map(PostgresConnection.copyField).joined(separator: "\t") + "\n"
     }
@@ -153,6 +155,14 @@ public final class PostgresIndex: SearchIndex {
                           dateTaken: rows.text(row, 9), pageURL: rows.text(row, 11),
                           license: rows.text(row, 12).map { License(id: $0, name: rows.text(row, 13) ?? "",
                                                                      url: rows.text(row, 14)) })
+    }
+
+    public func photo(id: String) throws -> Photo? {
+        let bytes = try pool.withConnection { connection in
+            try connection.execute("SELECT photo FROM index_records WHERE kind = 'photo' AND id = $1",
+                                   [.text(id)], binaryResult: true).bytes(0, 0)
+        }
+        return bytes.flatMap { try? JSONDecoder().decode(Photo.self, from: $0) }
     }
 
     public func count() throws -> Int {

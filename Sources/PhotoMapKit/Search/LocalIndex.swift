@@ -5,18 +5,24 @@ public struct IndexRecord: Sendable {
     public var annotation: Annotation
     /// Title, description, tags, names: what a query matches.
     public var text: String
+    /// A photo's whole record, kept so that any server sharing the index can show the photo by its id.
+    public var photo: Photo?
 
     /// A record for an annotation.
-    public init(annotation: Annotation, text: String) {
+    public init(annotation: Annotation, text: String, photo: Photo? = nil) {
         self.annotation = annotation
         self.text = text
+        self.photo = photo
     }
+
+    /// The photo's record as the index keeps it (JSON); nil for places and landmarks.
+    var encodedPhoto: Data? { photo.flatMap { try? JSONEncoder().encode($0) } }
 
     /// A photo, shown by its listing's annotation: found by its title, description and tags.
     public static func photo(_ entry: AnnotatedPhoto) -> IndexRecord {
         let photo = entry.record
         let words = [photo.title, PlainText.fromHTML(photo.descriptionHTML), photo.tags.joined(separator: " ")]
-        return IndexRecord(annotation: entry.annotation, text: words.joined(separator: " "))
+        return IndexRecord(annotation: entry.annotation, text: words.joined(separator: " "), photo: photo)
     }
 
     /// A place, shown by its listing's annotation: found by its full name.
@@ -66,7 +72,7 @@ public final class LocalIndex: SearchIndex {
     /// Above this many cells, a search filters by the R*Tree rather than by cell tokens.
     static let maximumCells = 400
     /// Bumped when the tables change: an older index is emptied and refilled.
-    static let schemaVersion = "6"
+    static let schemaVersion = "7"
 
     let database: SQLiteDatabase
 
@@ -103,7 +109,7 @@ public final class LocalIndex: SearchIndex {
                 rowid INTEGER PRIMARY KEY, kind TEXT NOT NULL, id TEXT NOT NULL, title TEXT NOT NULL, subtitle TEXT NOT NULL,
                 latitude REAL, longitude REAL, thumbnail TEXT, image TEXT, owner TEXT, taken TEXT, count INTEGER,
                 page TEXT, license_id TEXT, license_name TEXT, license_url TEXT,
-                origin TEXT NOT NULL DEFAULT 'fetched', UNIQUE (kind, id));
+                origin TEXT NOT NULL DEFAULT 'fetched', photo BLOB, UNIQUE (kind, id));
             CREATE VIRTUAL TABLE IF NOT EXISTS records_text USING fts5(body, cell, tokenize = 'unicode61 remove_diacritics 2');
             CREATE VIRTUAL TABLE IF NOT EXISTS records_where USING rtree(id, min_lat, max_lat, min_lon, max_lon);
             CREATE TABLE IF NOT EXISTS records_cells (cell INTEGER NOT NULL, record INTEGER NOT NULL, latitude REAL NOT NULL,
@@ -138,13 +144,13 @@ public final class LocalIndex: SearchIndex {
             try forgetWordCounts()
             let upsert = try database.prepare("""
                 INSERT INTO records (kind, id, title, subtitle, latitude, longitude, thumbnail, image, owner, taken, count,
-                    page, license_id, license_name, license_url, origin)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    page, license_id, license_name, license_url, origin, photo)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (kind, id) DO UPDATE SET title = excluded.title, subtitle = excluded.subtitle,
                     latitude = excluded.latitude, longitude = excluded.longitude, thumbnail = excluded.thumbnail,
                     image = excluded.image, owner = excluded.owner, taken = excluded.taken, count = excluded.count,
                     page = excluded.page, license_id = excluded.license_id, license_name = excluded.license_name,
-                    license_url = excluded.license_url, origin = excluded.origin
+                    license_url = excluded.license_url, origin = excluded.origin, photo = excluded.photo
                 RETURNING rowid
                 """)
             let clearText = try database.prepare("DELETE FROM records_text WHERE rowid = ?")
@@ -177,7 +183,8 @@ public final class LocalIndex: SearchIndex {
                                  text(annotation.dateTaken),
                                  annotation.photoCount.map { .integer(Int64($0)) } ?? .null, text(annotation.pageURL),
                                  text(annotation.license?.id), text(annotation.license?.name),
-                                 text(annotation.license?.url), .text(origin)])
+                                 text(annotation.license?.url), .text(origin),
+                                 record.encodedPhoto.map { .blob(Array($0)) } ?? .null])
                 try upsert.step()
                 guard let rowid = upsert.integer(0) else { continue }
                 try upsert.step()  // RETURNING yields one row; finish the statement
@@ -316,6 +323,14 @@ public final class LocalIndex: SearchIndex {
         "\"\(word.replacingOccurrences(of: "\"", with: "\"\""))\"*"
     }
 
+    /// The photo of that id, as it was indexed; nil when none was.
+    public func photo(id: String) throws -> Photo? {
+        let statement = try database.prepare("SELECT photo FROM records WHERE kind = 'photo' AND id = ? AND photo IS NOT NULL",
+                                             [.text(id)])
+        guard try statement.step() else { return nil }
+        return statement.withBytes(0) { try? JSONDecoder().decode(Photo.self, from: Data($0)) }
+    }
+
     /// How many records it holds.
     public func count() throws -> Int {
         let statement = try database.prepare("SELECT count(*) FROM records")
@@ -333,13 +348,6 @@ public final class LocalIndex: SearchIndex {
     public func setMarker(_ key: String, _ value: String) throws {
         try database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
                              [.text(key), .text(value)]).step()
-    }
-
-    /// Empties the index (its schema marker stays).
-    public func removeAll() throws {
-        try database.transaction {
-            try database.execute("DELETE FROM records; DELETE FROM records_text; DELETE FROM records_where; DELETE FROM records_cells; DELETE FROM meta WHERE key != 'schema';")
-        }
     }
 
     /// Removes the records of one origin (the previous embedded catalog's, before the new one's go in).

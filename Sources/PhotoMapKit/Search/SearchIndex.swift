@@ -12,6 +12,8 @@ public protocol SearchIndex {
     /// (anywhere without one), best first, at most `limit`; with `photoIDs`, only those photos.
     func search(_ query: String, near centre: Coordinate?, radiusKilometres: Double, limit: Int,
                 photoIDs: [String]?) throws -> [SearchHit]
+    /// The photo of that id, as it was indexed (any source, any server sharing the index); nil when none was.
+    func photo(id: String) throws -> Photo?
     /// How many records it holds.
     func count() throws -> Int
     /// A stored marker (which catalog was indexed, which listings were recorded).

@@ -205,6 +205,7 @@ public final class ServerRoutes: Sendable {
 
     private func photoPage(_ id: String) throws -> ServerResponse {
         guard let entry = try known.withLock({ $0.photos[id] }) ?? recentPhotos().first(where: { $0.record.id == id })
+            ?? indexedPhoto(id)
         else {
             return errorPage(404, "This server has not listed a photo with that id; open its place first.")
         }
@@ -237,9 +238,31 @@ public final class ServerRoutes: Sendable {
     // MARK: - Images and assets
 
     private func image(_ id: String, size: PhotoSize, request: ServerRequest) -> HTTPServer.Reply {
-        guard let photo = known.withLock({ $0.photos[id]?.record }) else {
-            return .now(placeholderImage(404))
+        if let photo = known.withLock({ $0.photos[id]?.record }) { return image(of: photo, size: size, request: request) }
+        // Listed by another server sharing the index (behind a proxy), or by this one before it restarted.
+        return .later { [self] answer in
+            slowWork.submit {
+                guard let entry = try? self.indexedPhoto(id) else {
+                    answer(self.placeholderImage(404))
+                    return
+                }
+                switch self.image(of: entry.record, size: size, request: request) {
+                case let .now(response): answer(response)
+                case let .later(work): work(answer)
+                }
+            }
         }
+    }
+
+    /// A photo the local index holds (any server sharing it may have listed it), now known here too.
+    private func indexedPhoto(_ id: String) throws -> AnnotatedPhoto? {
+        guard let photo = try services.search.index.open().photo(id: id),
+              let entry = services.adapter.annotated([photo]).first else { return nil }
+        known.withLock { $0.photos[id] = entry }
+        return entry
+    }
+
+    private func image(of photo: Photo, size: PhotoSize, request: ServerRequest) -> HTTPServer.Reply {
         if let cached = services.cache.openCachedImage(for: photo, size: size) {
             return .now(imageResponse(cached, request: request))
         }

@@ -12,15 +12,15 @@ public enum SHA256 {
         }
     }
 
-    /// A 32-byte digest as 64 lowercase hex digits.
+    /// Bytes (a digest) as lowercase hex digits, two a byte.
     public static func hex<Digest: Collection>(digest: Digest) -> String where Digest.Element == UInt8 {
-        String(unsafeUninitializedCapacity: 64) { text in
+        String(unsafeUninitializedCapacity: 2 * digest.count) { text in
             let digits: StaticString = "0123456789abcdef"
             for (index, byte) in digest.enumerated() {
                 text[2 * index] = digits.utf8Start[Int(byte >> 4)]
                 text[2 * index + 1] = digits.utf8Start[Int(byte & 0x0F)]
             }
-            return 64
+            return 2 * digest.count
         }
     }
 

@@ -1,0 +1,81 @@
+import Foundation
+import PhotoMapKit
+
+/// A fresh PostgreSQL database for one test, made from the template of the throwaway cluster that
+/// `scripts/with-postgres` starts (its admin URL in PHOTOMAP_TEST_POSTGRES): PostGIS is in it already.
+public struct TestDatabase: Sendable {
+    /// The database's URL, for `--database` and `DatabaseAddress`.
+    public let url: String
+
+    /// The cluster's admin URL; a test that needs it fails, with how to get it, when it is not set.
+    public static func adminURL() throws -> String {
+        guard let url = ProcessInfo.processInfo.environment["PHOTOMAP_TEST_POSTGRES"], !url.isEmpty else {
+            throw CocoaError(.featureUnsupported, userInfo: [NSDebugDescriptionErrorKey:
+                "PHOTOMAP_TEST_POSTGRES is not set: run the tests through scripts/test (or scripts/with-postgres)"])
+        }
+        return url
+    }
+
+    /// Makes a database of its own from the template.
+    public init() throws {
+        let admin = try Self.adminURL()
+        let name = "pm_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try Self.psql(admin, "CREATE DATABASE \(name) TEMPLATE photomap_template")
+        url = admin.replacingOccurrences(of: "/postgres?", with: "/\(name)?")
+    }
+
+    /// A pool on this database.
+    public func pool(size: Int = 4) throws -> PostgresPool {
+        try PostgresPool(address: DatabaseAddress(url), size: size)
+    }
+
+    /// Runs `sql` through psql on the database at `url`.
+    @discardableResult
+    public static func psql(_ url: String, _ sql: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        process.arguments = ["-qAt", "-v", "ON_ERROR_STOP=1", url, "-c", sql]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSDebugDescriptionErrorKey: "psql failed: \(sql)"])
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// Where a test keeps photomap's shared state: the cache folder's files, or PostgreSQL. The same
+/// behaviour tests run on both.
+public enum StateEngine: String, CaseIterable, Sendable, CustomStringConvertible {
+    case files, postgres
+
+    public var description: String { rawValue }
+
+    /// A place of this engine's for one test: `folder` for files, a database of its own for PostgreSQL.
+    public func place(in folder: URL) throws -> StatePlace {
+        switch self {
+        case .files: StatePlace(folder: folder, database: nil)
+        case .postgres: StatePlace(folder: folder, database: try TestDatabase())
+        }
+    }
+}
+
+/// One test's state, on one engine.
+public struct StatePlace: Sendable {
+    public let folder: URL
+    public let database: TestDatabase?
+
+    /// The stores (a new pool each time for the database: as another process would have).
+    public func stores(answerTimeToLive: TimeInterval = 3_600) throws -> StateStores {
+        guard let database else { return .files(cacheDirectory: folder, answerTimeToLive: answerTimeToLive) }
+        return try .database(database.pool(), answerTimeToLive: answerTimeToLive)
+    }
+
+    /// The global options that select this place for the `photomap` binary.
+    public var arguments: [String] {
+        ["--cache", folder.path] + (database.map { ["--database", $0.url] } ?? [])
+    }
+}
