@@ -213,7 +213,7 @@ struct FlickrRESTRulesTests {
     let key = "key-\(UUID().uuidString)"
     let newYork = "LATOAYBHhITBWjUq5GkE", lisbon = "TKRzEzSrM_ORpMOe"
 
-    func source(_ scenario: String = "", cache: ResponseCache? = nil, offline: Bool = false,
+    func source(_ scenario: String = "", cache: (any AnswerStore)? = nil, offline: Bool = false,
                 sleeper: SleepRecorder = SleepRecorder(),
                 limiter: FlickrRateLimiter? = nil) throws -> FlickrSource {
         let client = HTTPClient(retryPolicy: RetryPolicy(baseDelay: 0.01), sleep: sleeper.sleep)
@@ -227,10 +227,12 @@ struct FlickrRESTRulesTests {
         try server.requests(where: ("api_key", key)).filter { $0["method"] == "flickr.photos.search" }
     }
 
-    @Test("a listing fetched to 100 answers --limit 5 and, offline, any page size up to 100; not 150")
-    func keptListing() throws {
+    @Test("a listing fetched to 100 answers --limit 5 and, offline, any page size up to 100; not 150",
+          arguments: StateEngine.allCases)
+    func keptListing(engine: StateEngine) throws {
         let folder = try TemporaryFolder()
-        let cache = ResponseCache(directory: folder.url, timeToLive: 3600)
+        let place = try engine.place(in: folder.url)
+        let cache = try place.stores().answers
         let hundred = try source(cache: cache).photos(inPlace: newYork, limit: 100).items
         #expect(try source(cache: cache).photos(inPlace: newYork, limit: 5).items.map(\.id) == hundred.prefix(5).map(\.id))
         #expect(try searches().count == 1, "fresh: no request for a shorter listing")
@@ -246,13 +248,19 @@ struct FlickrRESTRulesTests {
         #expect(all.count == 287)
         #expect(try source(cache: cache, offline: true).photos(inPlace: newYork, limit: 1000).items.map(\.id) == all.map(\.id))
         #expect(try source(cache: cache, offline: true).photos(inPlace: newYork, limit: 120).items.count == 120)
+        // Another process (another machine, with the database) answers from the same listing, making no call.
+        let calls = try searches().count
+        let other = try place.stores().answers
+        #expect(try source(cache: other).photos(inPlace: newYork, limit: 200).items.map(\.id) == all.prefix(200).map(\.id))
+        #expect(try searches().count == calls)
     }
 
-    @Test("a stale listing is fetched again online, and still answers offline")
-    func staleListing() throws {
+    @Test("a stale listing is fetched again online, and still answers offline", arguments: StateEngine.allCases)
+    func staleListing(engine: StateEngine) throws {
         let folder = try TemporaryFolder()
-        _ = try source(cache: ResponseCache(directory: folder.url, timeToLive: 3600)).photos(inPlace: newYork, limit: 10)
-        let stale = ResponseCache(directory: folder.url, timeToLive: 0)
+        let place = try engine.place(in: folder.url)
+        _ = try source(cache: try place.stores().answers).photos(inPlace: newYork, limit: 10)
+        let stale = try place.stores(answerTimeToLive: 0).answers
         _ = try source(cache: stale).photos(inPlace: newYork, limit: 10)
         #expect(try searches().count == 2)
         #expect(try source(cache: stale, offline: true).photos(inPlace: newYork, limit: 10).items.count == 10)

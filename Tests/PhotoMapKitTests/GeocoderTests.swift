@@ -356,8 +356,8 @@ struct LocalIndexTests {
         #expect(try sqlite.count() == postgres.count())
         let centre = try #require(Coordinate(latitude: 45.75, longitude: 4.85))
         for (query, radius, limit) in [("pont", 5.0, 20), ("pont", 2.0, 500), ("rivi", 5, 20), ("eglise marche", 10, 20),
-                                       ("cafe", 30, 50), ("o'brien", 3, 10), ("bridge light", 8, 15), ("zzz", 5, 10),
-                                       ("tour", 0.5, 100), ("parc fontaine place", 20, 30)] {
+                                       ("cafe", 30, 50), ("o'brien", 3, 10), ("place rue", 8, 15), ("zzz", 5, 10),
+                                       ("tour", 1.5, 100), ("parc fontaine place", 20, 30)] {
             let hits = try sqlite.search(query, near: centre, radiusKilometres: radius, limit: limit)
             #expect(hits.isEmpty == (query == "zzz"), "\(query)")
             expectSameHits(hits, try postgres.search(query, near: centre, radiusKilometres: radius, limit: limit),
