@@ -64,10 +64,11 @@ public final class ServeProcess: @unchecked Sendable {
     public var processID: Int32 { process.processIdentifier }
 
     /// `GET path` (or another method) with `Host: 127.0.0.1:PORT` unless `headers` names another.
-    public func request(_ path: String, method: String = "GET", headers: [String: String] = [:]) throws -> RawHTTP.Answer {
+    public func request(_ path: String, method: String = "GET", headers: [String: String] = [:],
+                        timeout: TimeInterval = 10) throws -> RawHTTP.Answer {
         let fields = ["Host": "127.0.0.1:\(port)", "Connection": "close"].merging(headers) { $1 }
         let head = fields.map { "\($0.key): \($0.value)\r\n" }.joined()
-        return try RawHTTP.send("\(method) \(path) HTTP/1.1\r\n\(head)\r\n", port: port)
+        return try RawHTTP.send("\(method) \(path) HTTP/1.1\r\n\(head)\r\n", port: port, timeout: timeout)
     }
 
     /// Sends `signal` and waits for the exit; returns the exit status and how long it took.
