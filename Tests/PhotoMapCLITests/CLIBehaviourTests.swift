@@ -39,7 +39,7 @@ struct CLIBehaviourTests {
         #expect(warned.err == "photomap: warning: bad  [2J thing [api key]\n")
         let quoted = Captured()
         _ = PhotoMap.main(arguments: ["--api-key", key, key], environment: [:], console: quoted.console)
-        #expect(quoted.err == "photomap: error: unknown command '[api key]'; commands: places, photos, cache, export, find, search, index, serve, recent, completions, man\n")
+        #expect(quoted.err == "photomap: error: unknown command '[api key]'; commands: places, photos, cache, export, find, search, index, serve, recent, db, completions, man\n")
     }
 
     @Test("errors map to exit statuses: usage and a missing key 2, everything else 1")
