@@ -76,21 +76,30 @@ do {
     let engine = database == nil ? "SQLite" : "PostGIS"
     var generator = Generator()
     let fillStart = DispatchTime.now()
-    var batch: [IndexRecord] = []
     let filled = reuse ? try index.count() : 0
-    for number in 0..<count {
+    /// Photo `number`, drawn from the generator in order: every run indexes, and then queries, the same.
+    func photo(_ number: Int) -> IndexRecord {
         let city = cities[number % cities.count]
         let coordinate = Coordinate(latitude: city.0 + (generator.unit() - 0.5) * 0.4,
                                     longitude: city.1 + (generator.unit() - 0.5) * 0.4)
         let words = (0..<10).map { _ in vocabulary[generator.skewed(vocabulary.count)] }
         let title = words.prefix(3).joined(separator: " ")
-        batch.append(IndexRecord(annotation: Annotation(kind: .photo, id: String(number), title: title, subtitle: "",
-                                                        coordinate: coordinate),
-                                 text: words.joined(separator: " ")))
-        if batch.count == 20_000 || number == count - 1 {
-            // A reused index holds them already; the generator still runs, so the queries are the same.
-            if filled != count { try index.add(batch) }
-            batch.removeAll(keepingCapacity: true)
+        return IndexRecord(annotation: Annotation(kind: .photo, id: String(number), title: title, subtitle: "",
+                                                  coordinate: coordinate),
+                           text: words.joined(separator: " "))
+    }
+    if let postgres = index as? PostgresIndex, filled != count {
+        // One COPY of them all (made as they are sent), as a site's first load would be.
+        try postgres.load((0..<count).lazy.map(photo), origin: "fetched")
+    } else {
+        var batch: [IndexRecord] = []
+        for number in 0..<count {
+            batch.append(photo(number))
+            if batch.count == 20_000 || number == count - 1 {
+                // A reused index holds them already; the generator still runs, so the queries are the same.
+                if filled != count { try index.add(batch) }
+                batch.removeAll(keepingCapacity: true)
+            }
         }
     }
     let fillSeconds = elapsed(fillStart) / 1000

@@ -20,6 +20,7 @@ public enum DatabaseSchema {
         CREATE INDEX index_records_words ON index_records USING gin (words);
         CREATE INDEX index_records_location ON index_records USING gist (location);
         CREATE INDEX index_records_origin ON index_records (origin);
+        -- (PostgresIndex.load makes the last three again after filling an empty table.)
         -- Rows and tokens in all, for bm25's averages; one row.
         CREATE TABLE index_totals (only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
             records bigint NOT NULL, tokens bigint NOT NULL);
