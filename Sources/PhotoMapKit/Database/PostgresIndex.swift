@@ -40,8 +40,9 @@ public final class PostgresIndex: SearchIndex {
 
     /// Adds or replaces `records` in one transaction, streamed through one `COPY` however many they are
     /// (the last of each kind and id wins, as one upsert after another would). Into an empty index the
-    /// rows go before its GIN and GiST indexes are made, which is several times faster than keeping them
-    /// up to date row by row.
+    /// rows go before its GIN and GiST indexes are made, several times faster than keeping them up to
+    /// date row by row, and in the order of their points' geohash: the rows of one circle then share a
+    /// few pages instead of each being on its own.
     public func load(_ records: some Sequence<IndexRecord>, origin: String) throws {
         let names = Self.columns.map(\.name).joined(separator: ", ")
         try pool.transaction { connection in
@@ -53,7 +54,8 @@ public final class PostgresIndex: SearchIndex {
             if try connection.execute("SELECT NOT EXISTS (SELECT 1 FROM index_records)").text(0, 0) == "t" {
                 try connection.execute("DROP INDEX index_records_words, index_records_location, index_records_origin")
                 try connection.execute("""
-                    WITH added AS (INSERT INTO index_records (\(names)) \(latest) RETURNING tokens)
+                    WITH added AS (INSERT INTO index_records (\(names)) SELECT \(names) FROM (\(latest)) l
+                        ORDER BY ST_GeoHash(ST_SetSRID(ST_MakePoint(longitude, latitude), 4326), 8) RETURNING tokens)
                     UPDATE index_totals SET records = (SELECT count(*) FROM added),
                         tokens = (SELECT coalesce(sum(tokens), 0) FROM added)
                     """)
@@ -129,37 +131,55 @@ public final class PostgresIndex: SearchIndex {
             let count = values.count
             conditions.append("ST_DWithin(location, ST_SetSRID(ST_MakePoint($\(count - 2), $\(count - 1)), 4326)::geography, $\(count), false)")
         }
-        let select = "SELECT kind, id, title, subtitle, latitude, longitude, thumbnail, image, owner, taken, count, "
-            + "page, license_id, license_name, license_url, body FROM index_records WHERE "
-            + conditions.joined(separator: " AND ")
+        // The candidates' keys, points and words only: the few shown are read whole afterwards.
+        let select = "SELECT kind, id, latitude, longitude, body FROM index_records WHERE " + conditions.joined(separator: " AND ")
         return try pool.withConnection { connection in
-            var rows = try connection.execute(select + " LIMIT \(Self.maximumCandidates + 1)", values)
+            let cut = "$\(values.count + 1)"
+            var rows = try connection.execute(select + " LIMIT \(cut)", values + [.integer(Self.maximumCandidates + 1)])
             if rows.count > Self.maximumCandidates {
                 // Too many to rank one by one: the database's ranking cuts them first, as SQLite's bm25 does.
-                rows = try connection.execute(select + " ORDER BY ts_rank(words, to_tsquery('simple', $1)) DESC LIMIT \(limit * 3 + 50)",
-                                              values)
+                rows = try connection.execute(select + " ORDER BY ts_rank(words, to_tsquery('simple', $1)) DESC LIMIT \(cut)",
+                                              values + [.integer(limit * 3 + 50)])
             }
             guard rows.count > 0 else { return [] }
             let totals = try connection.execute("SELECT records, tokens FROM index_totals")
             let records = Double(totals.integer(0, 0) ?? 0), tokens = Double(totals.integer(0, 1) ?? 0)
             let weights = try words.map { LocalIndex.bm25Weight(rows: records, matching: Double(try rowsMatching($0, connection))) }
             let needles = words.map { Array($0.utf8) }
-            var hits: [SearchHit] = []
+            var ranked: [(row: Int, relevance: Double, distance: Double)] = []
             for row in 0..<rows.count {
-                guard let annotation = Self.annotation(rows, row), let coordinate = annotation.coordinate else { continue }
+                guard let latitude = rows.real(row, 2), let longitude = rows.real(row, 3),
+                      let coordinate = Coordinate(latitude: latitude, longitude: longitude) else { continue }
                 let distance = centre?.distance(to: coordinate) ?? 0
                 guard centre == nil || distance <= radiusKilometres else { continue }
-                let body = Array((rows.text(row, 15) ?? "").utf8)
+                let body = Array((rows.text(row, 4) ?? "").utf8)
                 let (counts, length) = body.withUnsafeBytes { LocalIndex.prefixCounts(of: needles, in: $0) }
                 guard !counts.contains(0) else { continue }
+                // The row's length counts its cell token too, as SQLite's FTS5 does.
                 let relevance = LocalIndex.bm25(counts: counts, weights: weights,
                                                 lengthRatio: Double(length + 1) / max(tokens / max(records, 1), 1e-9))
-                hits.append(SearchHit(annotation: annotation, relevance: relevance, distanceKilometres: distance))
+                ranked.append((row, relevance, distance))
             }
-            return Array(hits.sorted {
-                LocalIndex.rank($0.relevance, $0.distanceKilometres, radiusKilometres)
-                    > LocalIndex.rank($1.relevance, $1.distanceKilometres, radiusKilometres)
-            }.prefix(limit))
+            let best = ranked.sorted {
+                LocalIndex.rank($0.relevance, $0.distance, radiusKilometres) > LocalIndex.rank($1.relevance, $1.distance, radiusKilometres)
+            }.prefix(limit)
+            let keys = best.map { ["kind": rows.text($0.row, 0) ?? "", "id": rows.text($0.row, 1) ?? ""] }
+            let whole = try connection.execute("""
+                SELECT kind, id, title, subtitle, latitude, longitude, thumbnail, image, owner, taken, count, page,
+                    license_id, license_name, license_url
+                FROM index_records JOIN jsonb_to_recordset($1::jsonb) AS shown(kind text, id text) USING (kind, id)
+                """, [.text(String(decoding: try JSONEncoder().encode(keys), as: UTF8.self))])
+            var annotations: [String: Annotation] = [:]
+            for row in 0..<whole.count {
+                if let annotation = Self.annotation(whole, row) {
+                    annotations[annotation.kind.rawValue + "\u{1F}" + annotation.id] = annotation
+                }
+            }
+            return best.compactMap { hit in
+                annotations[(rows.text(hit.row, 0) ?? "") + "\u{1F}" + (rows.text(hit.row, 1) ?? "")].map {
+                    SearchHit(annotation: $0, relevance: hit.relevance, distanceKilometres: hit.distance)
+                }
+            }
         }
     }
 

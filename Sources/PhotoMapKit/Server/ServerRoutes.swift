@@ -242,9 +242,14 @@ public final class ServerRoutes: Sendable {
         // Listed by another server sharing the index (behind a proxy), or by this one before it restarted.
         return .later { [self] answer in
             slowWork.submit {
-                guard let entry = try? self.indexedPhoto(id) else {
-                    answer(self.placeholderImage(404))
-                    return
+                let entry: AnnotatedPhoto
+                do {
+                    guard let indexed = try self.indexedPhoto(id) else { return answer(self.placeholderImage(404)) }
+                    entry = indexed
+                } catch {
+                    // The shared index is away (a database restarting): worth asking again shortly.
+                    self.services.log("photo \(id) could not be looked up: \(error)")
+                    return answer(self.placeholderImage((error as? DatabaseError)?.isUnavailable == true ? 503 : 502))
                 }
                 switch self.image(of: entry.record, size: size, request: request) {
                 case let .now(response): answer(response)
