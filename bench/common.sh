@@ -2,7 +2,8 @@
 # needs as arguments: installs what is missing (GNU time always; no package's own service started),
 # builds the release binary unless PHOTOMAP_BIN names one, makes a work folder `work` removed on exit
 # (with any folder added to WORKS and any process added to PIDS), and defines say, die, free_port and
-# `timed`. A benchmark may define `bench_cleanup`, run first on exit.
+# `timed` (and, for the servers' benchmarks, start_h2_upstream, upstream_counts, wrk_run and column).
+# A benchmark may define `bench_cleanup`, run first on exit.
 
 say() { printf 'bench: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -67,3 +68,50 @@ timed() {
     read -r wall rss <"$work/time"
     peak_mb=$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')
 }
+
+# start_h2_upstream ROOT DELAY_MS: node's http2 image server over TLS (a throwaway CA in $WORK/ca) serving
+# ROOT, each answer after DELAY_MS; its base URL in UPSTREAM.
+start_h2_upstream() {
+    "$repo/Tests/Support/make_test_ca.sh" "$WORK/ca"
+    node "$repo/Tests/Support/h2_image_server.js" --root "$1" --cert "$WORK/ca/server.pem" --key "$WORK/ca/server.key" \
+        --delay-ms "$2" --no-stdin-watch < /dev/null > "$WORK/node.port" 2> "$WORK/node.err" &
+    PIDS+=($!)
+    for _ in $(seq 100); do [[ -s $WORK/node.port ]] && break; sleep 0.05; done
+    UPSTREAM="https://127.0.0.1:$(awk '/^PORT/ { print $2 }' "$WORK/node.port")"
+}
+
+# upstream_counts: what the h2 upstream was asked under /ok/: "requests images most-for-one".
+upstream_counts() {
+    curl -sk --cacert "$WORK/ca/ca.pem" "$UPSTREAM/_counts" | python3 -c '
+import json, sys
+counts = {path: n for path, n in json.load(sys.stdin).items() if path.startswith("/ok/")}
+print(sum(counts.values()), len(counts), max(counts.values(), default=0))'
+}
+
+# wrk_run NAME URL PATHS: wrk with CONNECTIONS connections for SECONDS_PER_RUN s, rotating over the paths in
+# the file PATHS; appends "requests/s p99-ms errors" to $WORK/NAME.
+wrk_run() {
+    [[ -s $WORK/rotate.lua ]] || cat > "$WORK/rotate.lua" <<'LUA'
+local paths = {}
+for line in io.lines(os.getenv("PATHS")) do paths[#paths + 1] = line end
+local counter = math.random(#paths)
+request = function()
+    counter = counter % #paths + 1
+    return wrk.format("GET", paths[counter])
+end
+LUA
+    PATHS=$3 wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_PER_RUN}s" --latency -s "$WORK/rotate.lua" "$2" > "$WORK/wrk.out"
+    python3 - "$WORK/wrk.out" >> "$WORK/$1" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+rate = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+value, unit = re.search(r"99%\s+([\d.]+)(us|ms|s)", text).groups()
+p99 = float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+errors = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", text))
+non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+print(rate, p99, errors + (int(non2xx.group(1)) if non2xx else 0))
+PY
+}
+
+# column NAME N: the median of column N of $WORK/NAME (what wrk_run appended).
+column() { awk -v c="$2" '{ print $c }' "$WORK/$1" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }

@@ -40,15 +40,10 @@ DATABASE=${admin/\/postgres\?/\/photomap_template?}
 images=()
 [[ -d $repo/Fixtures/images/65535 ]] && images=(--images "$repo/Fixtures/images/65535")
 python3 "$here/make_bench_catalog.py" --count "$N" --out "$WORK" "${images[@]}"
-"$repo/Tests/Support/make_test_ca.sh" "$WORK/ca"
-node "$repo/Tests/Support/h2_image_server.js" --root "$WORK/www" --cert "$WORK/ca/server.pem" --key "$WORK/ca/server.key" \
-    --delay-ms "$DELAY_MS" --no-stdin-watch < /dev/null > "$WORK/node.port" 2> "$WORK/node.err" &
-PIDS+=($!)
-for _ in $(seq 100); do [[ -s $WORK/node.port ]] && break; sleep 0.05; done
-UPSTREAM="https://127.0.0.1:$(awk '/^PORT/ { print $2 }' "$WORK/node.port")"
+start_h2_upstream "$WORK/www" "$DELAY_MS"
 NGINX_PORT=$(free_port)
 
-# serve NAME PORT: an instance with a cache folder of its own on the database; its URL in URL_NAME.
+# serve NAME PORT: an instance on PORT with a cache folder of its own, on the database, answering the fleet's name.
 serve() {
     env -u FLICKR_API_KEY PHOTOMAP_FIXTURES="$WORK/catalog" PHOTOMAP_CACHE="$WORK/cache-$1" "$BIN" --source fixtures \
         --database "$DATABASE" --image-host "$UPSTREAM/ok" --cacert "$WORK/ca/ca.pem" \
@@ -77,12 +72,6 @@ curl -sf "$DIRECT/places/BENCH?limit=$N" | grep -o '/squares/[0-9]*' | sort -u >
 
 # ---- 1. cold, through nginx ----------------------------------------------------------------------------
 
-upstream_counts() {
-    curl -sk --cacert "$WORK/ca/ca.pem" "$UPSTREAM/_counts" | python3 -c '
-import json, sys
-counts = {path: n for path, n in json.load(sys.stdin).items() if path.startswith("/ok/")}
-print(sum(counts.values()), len(counts), max(counts.values(), default=0))'
-}
 mkdir -p "$WORK/cold"
 awk -v base="$FLEET" -v out="$WORK/cold" '{ name = $0; sub(".*/", "", name); printf "url = \"%s%s\"\noutput = \"%s/%s\"\n", base, $0, out, name }' \
     "$WORK/squares.txt" > "$WORK/cold.conf"
@@ -98,29 +87,6 @@ curl --parallel --parallel-max "$CONNECTIONS" -s --fail -K "$WORK/direct.conf" |
 
 # ---- 2. warm: wrk direct and through nginx -------------------------------------------------------------
 
-cat > "$WORK/rotate.lua" <<'LUA'
-local paths = {}
-for line in io.lines(os.getenv("PATHS")) do paths[#paths + 1] = line end
-local counter = math.random(#paths)
-request = function()
-    counter = counter % #paths + 1
-    return wrk.format("GET", paths[counter], { ["Host"] = os.getenv("HOST") })
-end
-LUA
-# wrk_run NAME URL PATHS: appends "requests/s p99-ms errors" to WORK/NAME.
-wrk_run() {
-    HOST=${2#http://} PATHS=$3 wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_PER_RUN}s" --latency -s "$WORK/rotate.lua" "$2" > "$WORK/wrk.out"
-    python3 - "$WORK/wrk.out" >> "$WORK/$1" <<'PY'
-import re, sys
-text = open(sys.argv[1]).read()
-rate = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
-value, unit = re.search(r"99%\s+([\d.]+)(us|ms|s)", text).groups()
-p99 = float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
-errors = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", text))
-non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
-print(rate, p99, errors + (int(non2xx.group(1)) if non2xx else 0))
-PY
-}
 for i in $(seq 0 19); do echo "/places/BENCH?limit=100&n=$i"; done > "$WORK/pages.txt"
 for ((round = 1; round <= RUNS; round++)); do
     say "round $round: squares direct, squares through nginx, pages direct, pages through nginx"
@@ -153,8 +119,6 @@ calls=$(curl -s "${ENDPOINT%/services/rest/}/_requests" | python3 -c "
 import json, sys
 print(sum(1 for r in json.load(sys.stdin) if r.get('query', {}).get('api_key') == '$KEY'))")
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-column() { awk -v c="$2" '{ print $c }' "$WORK/$1" | median; }
 echo "fleet: two photomap serve instances on one PostgreSQL database behind nginx (deploy/nginx.conf), $N squares"
 echo "cold through nginx, upstream answering after $DELAY_MS ms (HTTP/2 over TLS), $CONNECTIONS connections:"
 echo "  $served of $N answered 200 in $cold_seconds s; upstream saw $fetched requests for $distinct images (at most $most for one; target <= 2, one per instance)"

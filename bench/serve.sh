@@ -37,12 +37,7 @@ bench_cleanup() {
 images=()
 [[ -d $repo/Fixtures/images/65535 ]] && images=(--images "$repo/Fixtures/images/65535")
 python3 "$here/make_bench_catalog.py" --count "$N" --out "$WORK" "${images[@]}"
-"$repo/Tests/Support/make_test_ca.sh" "$WORK/ca"
-node "$repo/Tests/Support/h2_image_server.js" --root "$WORK/www" --cert "$WORK/ca/server.pem" --key "$WORK/ca/server.key" \
-    --delay-ms "$DELAY_MS" --no-stdin-watch < /dev/null > "$WORK/node.port" 2> "$WORK/node.err" &
-PIDS+=($!)
-for _ in $(seq 100); do [[ -s $WORK/node.port ]] && break; sleep 0.05; done
-UPSTREAM="https://127.0.0.1:$(awk '/^PORT/ { print $2 }' "$WORK/node.port")"
+start_h2_upstream "$WORK/www" "$DELAY_MS"
 
 env -u FLICKR_API_KEY PHOTOMAP_FIXTURES="$WORK/catalog" PHOTOMAP_CACHE="$WORK/cache" "$BIN" --source fixtures \
     --image-host "$UPSTREAM/ok" --cacert "$WORK/ca/ca.pem" serve --listen 127.0.0.1:0 < /dev/null > /dev/null 2> "$WORK/serve.log" &
@@ -66,23 +61,11 @@ start=$(date +%s.%N)
 curl --parallel --parallel-max "$CONNECTIONS" -s --fail -K "$WORK/cold.conf" || die "a cold request failed"
 cold_seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
 served=$(find "$WORK/cold" -type f | wc -l)
-read -r fetched distinct most < <(curl -sk --cacert "$WORK/ca/ca.pem" "$UPSTREAM/_counts" | python3 -c '
-import json, sys
-counts = {path: n for path, n in json.load(sys.stdin).items() if path.startswith("/ok/")}
-print(sum(counts.values()), len(counts), max(counts.values(), default=0))')
+read -r fetched distinct most < <(upstream_counts)
 
 # ---- 2. warm: wrk against photomap serve and nginx ----------------------------------------------------
 
 find "$WORK/cache/thumbs" -mindepth 2 -type f ! -name '.*' -printf '/%P\n' > "$WORK/files.txt"
-cat > "$WORK/rotate.lua" <<'EOF'
-local paths = {}
-for line in io.lines(os.getenv("PATHS")) do paths[#paths + 1] = line end
-local counter = math.random(#paths)
-request = function()
-    counter = counter % #paths + 1
-    return wrk.format("GET", paths[counter])
-end
-EOF
 port=$(free_port)
 cat > "$WORK/nginx.conf" <<EOF
 worker_processes auto;
@@ -106,20 +89,6 @@ chmod -R a+rX "$WORK/cache"
 NGINX_URL="http://127.0.0.1:$port"
 for _ in $(seq 50); do curl -sf -o /dev/null "$NGINX_URL$(head -n 1 "$WORK/files.txt")" && break; sleep 0.1; done
 
-# wrk_run NAME URL PATHS: appends "requests/s p99-ms errors" to WORK/NAME.
-wrk_run() {
-    PATHS=$3 wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_PER_RUN}s" --latency -s "$WORK/rotate.lua" "$2" > "$WORK/wrk.out"
-    python3 - "$WORK/wrk.out" >> "$WORK/$1" <<'EOF'
-import re, sys
-text = open(sys.argv[1]).read()
-rate = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
-value, unit = re.search(r"99%\s+([\d.]+)(us|ms|s)", text).groups()
-p99 = float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
-errors = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", text))
-non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
-print(rate, p99, errors + (int(non2xx.group(1)) if non2xx else 0))
-EOF
-}
 for ((round = 1; round <= RUNS; round++)); do
     say "round $round: wrk against photomap serve, then nginx"
     wrk_run photomap "$SERVE" "$WORK/squares.txt"
@@ -127,8 +96,6 @@ for ((round = 1; round <= RUNS; round++)); do
 done
 peak=$(awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$SERVE_PID/status")
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-column() { awk -v c="$2" '{ print $c }' "$WORK/$1" | median; }
 echo "photomap serve: $N squares, $CONNECTIONS connections"
 echo "cold, upstream answering after $DELAY_MS ms (HTTP/2 over TLS):"
 echo "  $served of $N answered 200 in $cold_seconds s; upstream saw $fetched requests for $distinct images (at most $most for one)"

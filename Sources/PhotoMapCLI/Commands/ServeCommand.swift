@@ -17,8 +17,8 @@ enum ServeCommand {
         It listens on 127.0.0.1 unless --listen says otherwise, answers only requests naming this
         server (or --public-host, the name users type in front of a proxy) as their Host, and only GET
         and HEAD. With --database, several instances share one search index, kept listings, recents
-        and Flickr call budget (see `photomap db` and deploy/nginx.conf). Ctrl-C (or SIGTERM) stops it: answers in progress
-        finish, for a few seconds at most.
+        and Flickr call budget (see `photomap db` and deploy/nginx.conf). Ctrl-C (or SIGTERM) stops
+        it: answers in progress finish, for a few seconds at most.
         """,
         options: [listenOption, publicHostOption])
 
