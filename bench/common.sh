@@ -2,7 +2,8 @@
 # needs as arguments: installs what is missing (GNU time always; no package's own service started),
 # builds the release binary unless PHOTOMAP_BIN names one, makes a work folder `work` removed on exit
 # (with any folder added to WORKS and any process added to PIDS), and defines say, die, free_port and
-# `timed` (and, for the servers' benchmarks, start_h2_upstream, upstream_counts, wrk_run and column).
+# `timed` (and, for the servers' benchmarks, start_h2_upstream, upstream_counts, list_squares, wrk_run and
+# column).
 # A benchmark may define `bench_cleanup`, run first on exit.
 
 say() { printf 'bench: %s\n' "$*" >&2; }
@@ -115,3 +116,11 @@ PY
 
 # column NAME N: the median of column N of $WORK/NAME (what wrk_run appended).
 column() { awk -v c="$2" '{ print $c }' "$WORK/$1" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# list_squares CATALOG N OUT: the /squares/ID paths of the N photos of the bench catalog's place, as a browser
+# asks for them from its page, one a line in OUT.
+list_squares() {
+    PHOTOMAP_FIXTURES="$1" "$PHOTOMAP_BIN" --cache "$WORK/cache-list" photos --place BENCH --limit "$2" --format csv \
+        | python3 -c 'import csv, sys; print("\n".join("/squares/" + row["id"] for row in csv.DictReader(sys.stdin)))' > "$3"
+    (($(sort -u "$3" | wc -l) == $2)) || die "the place lists $(wc -l < "$3") photos, expected $2"
+}

@@ -67,8 +67,7 @@ DIRECT="http://127.0.0.1:$PORT_D"
 for _ in $(seq 50); do curl -sf -o /dev/null "$FLEET/" && break; sleep 0.1; done
 say "fleet at $FLEET (instances :$PORT_A, :$PORT_B), one instance direct at $DIRECT, upstream after $DELAY_MS ms"
 
-curl -sf "$DIRECT/places/BENCH?limit=$N" | grep -o '/squares/[0-9]*' | sort -u > "$WORK/squares.txt"
-(($(wc -l < "$WORK/squares.txt") == N)) || die "the place page lists $(wc -l < "$WORK/squares.txt") squares, expected $N"
+list_squares "$WORK/catalog" "$N" "$WORK/squares.txt"
 
 # ---- 1. cold, through nginx ----------------------------------------------------------------------------
 
@@ -76,14 +75,15 @@ mkdir -p "$WORK/cold"
 awk -v base="$FLEET" -v out="$WORK/cold" '{ name = $0; sub(".*/", "", name); printf "url = \"%s%s\"\noutput = \"%s/%s\"\n", base, $0, out, name }' \
     "$WORK/squares.txt" > "$WORK/cold.conf"
 start=$(date +%s.%N)
-curl --parallel --parallel-max "$CONNECTIONS" -s --fail -K "$WORK/cold.conf" || die "a cold request through nginx failed"
+curl --parallel --parallel-max "$CONNECTIONS" -s --no-progress-meter -w '%{http_code}\n' -K "$WORK/cold.conf" > "$WORK/cold.codes"
+sort "$WORK/cold.codes" | uniq -c | grep -v ' 200$' >&2 && die "a cold request through nginx failed (counts of statuses above)"
 cold_seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
 served=$(find "$WORK/cold" -type f | wc -l)
 read -r fetched distinct most < <(upstream_counts)
 # The direct instance's cache, warmed for the warm rounds.
 sed -e "s|$FLEET|$DIRECT|" -e "s|$WORK/cold|$WORK/direct|" "$WORK/cold.conf" > "$WORK/direct.conf"
 mkdir -p "$WORK/direct"
-curl --parallel --parallel-max "$CONNECTIONS" -s --fail -K "$WORK/direct.conf" || die "a request to the direct instance failed"
+curl --parallel --parallel-max "$CONNECTIONS" -s --no-progress-meter --fail -K "$WORK/direct.conf" || die "a request to the direct instance failed"
 
 # ---- 2. warm: wrk direct and through nginx -------------------------------------------------------------
 

@@ -48,9 +48,8 @@ SERVE=$(grep -o 'http://127.0.0.1:[0-9]*' "$WORK/serve.log" | head -n 1)
 [[ -n $SERVE ]] || { cat "$WORK/serve.log" >&2; die "photomap serve did not start"; }
 say "photomap serve at $SERVE, upstream $UPSTREAM (every answer after $DELAY_MS ms)"
 
-# The place page lists every photo (nothing is fetched for it); its squares are what a browser asks.
-curl -sf "$SERVE/places/BENCH?limit=$N" | grep -o '/squares/[0-9]*' | sort -u > "$WORK/squares.txt"
-(($(wc -l < "$WORK/squares.txt") == N)) || die "the place page lists $(wc -l < "$WORK/squares.txt") squares, expected $N"
+# The place's squares, what a browser asks for from its page (the page itself fetches nothing).
+list_squares "$WORK/catalog" "$N" "$WORK/squares.txt"
 
 # ---- 1. cold: every square fetched once upstream ------------------------------------------------------
 

@@ -99,6 +99,11 @@ struct DatabaseEndToEndTests {
             .dropFirst().first?.split(separator: "\"").first.map(String.init))
         #expect(try server.request("/squares/\(id)").status == 200)
         #expect(try server.request("/photos/\(id)").status == 200)
+        // Another server on the database shows the photo, and its square from the same mirror, unlisted.
+        let other = try ServeProcess(["--database", url, "--image-host", LoopbackServer.catalogImages.url("/ok"),
+                                      "--cache", work.url.appendingPathComponent("other").path], environment: [:])
+        #expect(try other.request("/squares/\(id)").status == 200 && other.request("/photos/\(id)").status == 200,
+                "\(other.stderr)")
         #expect(try server.request("/api/search?q=bridge&lat=37.77&lon=-122.42&radius=5").status == 200)
 
         _ = try postgres("halt")

@@ -261,8 +261,10 @@ public final class ServerRoutes: Sendable {
 
     /// A photo the local index holds (any server sharing it may have listed it), now known here too.
     private func indexedPhoto(_ id: String) throws -> AnnotatedPhoto? {
-        guard let photo = try services.search.index.open().photo(id: id),
-              let entry = services.adapter.annotated([photo]).first else { return nil }
+        guard let indexed = try services.search.index.open().photo(id: id) else { return nil }
+        // Kept as its source gave it: the catalog's images come from this server's mirror, as listed ones do.
+        let photo = services.catalogMirror.map(indexed.rehosted(on:)) ?? indexed
+        guard let entry = services.adapter.annotated([photo]).first else { return nil }
         known.withLock { $0.photos[id] = entry }
         return entry
     }
