@@ -21,7 +21,8 @@ public final class PostgresPool: Sendable {
         idle.withLock { $0.append(first) }
     }
 
-    /// Runs `body` with a connection of the pool's; a lost connection is an `unavailable` error.
+    /// Runs `body` with a connection of the pool's; a server away is `unreachable` (or `connectionLost`).
+    @discardableResult
     func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         slots.wait()
         defer { slots.signal() }
@@ -34,6 +35,7 @@ public final class PostgresPool: Sendable {
     }
 
     /// Runs `body` in one transaction on a connection of the pool's.
+    @discardableResult
     func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try withConnection { connection in try connection.transaction { try body(connection) } }
     }
