@@ -56,7 +56,7 @@ public enum DatabaseSchema {
             guard found <= currentVersion else {
                 throw DatabaseError.schemaTooNew(server: pool.address.description, found: found, known: currentVersion)
             }
-            let pending = Array((found + 1)...max(currentVersion, found + 1)).filter { $0 <= currentVersion }
+            let pending = Array((found + 1)..<(currentVersion + 1))
             for version in pending {
                 try connection.execute(migrations[version - 1])
                 try connection.execute("INSERT INTO photomap_schema (version) VALUES ($1)", [.integer(version)])

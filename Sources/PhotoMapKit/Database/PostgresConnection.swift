@@ -6,11 +6,9 @@ enum PostgresValue {
     case text(String)
     /// Bytes, sent in binary (a `bytea`).
     case bytes(Data)
-    case null
 
     static func integer(_ value: Int) -> PostgresValue { .text(String(value)) }
     static func real(_ value: Double) -> PostgresValue { .text(String(value)) }
-    static func optional(_ value: String?) -> PostgresValue { value.map { .text($0) } ?? .null }
 }
 
 /// One libpq connection. Not Sendable: it serves one thread at a time, handed out by `PostgresPool`.
@@ -156,22 +154,22 @@ final class PostgresConnection {
     private func withParameters<R>(_ values: [PostgresValue],
                                    _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
                                             UnsafePointer<Int32>?) -> R) -> R {
-        let copies: [UnsafeMutableRawBufferPointer?] = values.map { value in
+        let copies: [UnsafeMutableRawBufferPointer] = values.map { value in
             let bytes: Data
             switch value {
             case let .text(text): bytes = Data(text.utf8) + [0]
             case let .bytes(data): bytes = data
-            case .null: return nil
             }
             let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
             copy.copyBytes(from: bytes)
             return copy
         }
-        defer { copies.forEach { $0?.deallocate() } }
-        let pointers = copies.map { $0?.baseAddress.map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) } }
-        let lengths = values.enumerated().map { index, value -> Int32 in
+        defer { copies.forEach { $0.deallocate() } }
+        let pointers = copies.map { $0.baseAddress.map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) } }
+        // libpq reads a length for binary values only (text ends at its NUL).
+        let lengths = values.map { value -> Int32 in
             if case let .bytes(data) = value { return Int32(data.count) }
-            return copies[index].map { Int32($0.count) } ?? 0
+            return 0
         }
         let formats: [Int32] = values.map { if case .bytes = $0 { 1 } else { 0 } }
         return pointers.withUnsafeBufferPointer { pointers in
