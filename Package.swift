@@ -48,8 +48,20 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        // `photomap import`: EXIF metadata (libexif) and HEIC/HEIF images (libheif, through libde265).
+        .systemLibrary(
+            name: "CExif",
+            pkgConfig: "libexif",
+            providers: [.apt(["libexif-dev"])]
+        ),
+        .systemLibrary(
+            name: "CHeif",
+            pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]
+        ),
         // Pages/Assets (the pages' script, style and placeholder) are copied beside the binary.
-        .target(name: "PhotoMapKit", dependencies: ["CCurl", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CMicroHTTPD", "CPQ", "CSystem"],
+        .target(name: "PhotoMapKit", dependencies: ["CCurl", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CMicroHTTPD", "CPQ", "CExif",
+                                              "CHeif", "CSystem"],
                 resources: [.copy("Pages/Assets")]),
         // glibc functions and constants Swift's Glibc module leaves out (wcwidth, O_TMPFILE).
         .systemLibrary(name: "CSystem"),

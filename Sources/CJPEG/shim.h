@@ -110,9 +110,85 @@ static inline int photomap_jpeg_decode(const unsigned char *data, unsigned long 
     return 1;
 }
 
-// Encodes RGBA rows as a baseline JPEG in memory (alpha dropped): for the tests' images only (the
-// library never writes JPEG). Returns 1 and sets *output
-// (free with free()) on success, 0 with `message` set on error.
+// Decodes a JPEG held in memory into RGB rows (3 bytes a pixel) at the smallest of libjpeg's scales
+// (1/8, 1/4, 1/2, 1) that keeps the long side at least `min_long` and the short side at least
+// `min_short` pixels (or the whole image, when it is smaller): a 75 px square and a 500 px image of a
+// 12 MP photo need only the 1/8 decode, and the full image is never held. A header declaring more than
+// `max_pixels` is refused before anything is allocated (a decompression bomb). Sets the full size in
+// *width/*height, the decoded one in *out_width/*out_height, and *pixels (free with free()); returns 0
+// with `message` set on any error or warning (truncated data included), as photomap_jpeg_decode does.
+static inline int photomap_jpeg_decode_scaled(const unsigned char *data, unsigned long size,
+                                              unsigned long long max_pixels, unsigned int min_long,
+                                              unsigned int min_short, int *width, int *height, int *out_width,
+                                              int *out_height, unsigned char **pixels, char *message,
+                                              size_t message_size) {
+    struct jpeg_decompress_struct info;
+    struct photomap_jpeg_error error;
+    unsigned char *volatile output = NULL;
+    *pixels = NULL;
+    memset(&info, 0, sizeof info);
+    info.err = jpeg_std_error(&error.manager);
+    error.manager.error_exit = photomap_jpeg_error_exit;
+    error.manager.output_message = photomap_jpeg_ignore_message;
+    error.message[0] = 0;
+    if (setjmp(error.jump)) {
+        snprintf(message, message_size, "%s", error.message);
+        jpeg_destroy_decompress(&info);
+        free(output);
+        return 0;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_mem_src(&info, data, size);
+    jpeg_read_header(&info, TRUE);
+    unsigned long long pixels_declared = (unsigned long long)info.image_width * info.image_height;
+    if (pixels_declared == 0 || pixels_declared > max_pixels) {
+        snprintf(message, message_size, "declared size %ux%u is over the limit of %llu megapixels",
+                 info.image_width, info.image_height, max_pixels / 1000000ULL);
+        jpeg_destroy_decompress(&info);
+        return 0;
+    }
+    unsigned int long_side = info.image_width > info.image_height ? info.image_width : info.image_height;
+    unsigned int short_side = info.image_width > info.image_height ? info.image_height : info.image_width;
+    unsigned int want_long = long_side < min_long ? long_side : min_long;
+    unsigned int want_short = short_side < min_short ? short_side : min_short;
+    unsigned int denom = 8;
+    while (denom > 1 && ((long_side + denom - 1) / denom < want_long || (short_side + denom - 1) / denom < want_short))
+        denom /= 2;
+    info.scale_num = 1;
+    info.scale_denom = denom;
+    info.out_color_space = JCS_RGB;
+    jpeg_start_decompress(&info);
+    size_t stride = (size_t)info.output_width * 3;
+    output = malloc(stride * info.output_height);
+    if (!output) {
+        snprintf(message, message_size, "out of memory");
+        jpeg_destroy_decompress(&info);
+        return 0;
+    }
+    while (info.output_scanline < info.output_height) {
+        unsigned char *rows[1] = { output + (size_t)info.output_scanline * stride };
+        jpeg_read_scanlines(&info, rows, 1);
+    }
+    jpeg_finish_decompress(&info);
+    if (error.manager.num_warnings > 0) {
+        (*error.manager.format_message)((j_common_ptr)&info, error.message);
+        snprintf(message, message_size, "%s", error.message);
+        jpeg_destroy_decompress(&info);
+        free(output);
+        return 0;
+    }
+    *width = (int)info.image_width;
+    *height = (int)info.image_height;
+    *out_width = (int)info.output_width;
+    *out_height = (int)info.output_height;
+    jpeg_destroy_decompress(&info);
+    *pixels = output;
+    return 1;
+}
+
+// Encodes RGBA rows as a baseline JPEG in memory (alpha dropped): the squares and medium images of
+// imported photos, and the tests' images. Returns 1 and sets *output (free with free()) on success,
+// 0 with `message` set on error.
 static inline int photomap_jpeg_encode(const unsigned char *rgba, int width, int height, int quality,
                                        unsigned char **output, unsigned long *output_size, char *message,
                                        size_t message_size) {

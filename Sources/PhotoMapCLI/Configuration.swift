@@ -6,6 +6,8 @@ struct Configuration {
     /// Where records come from.
     enum SourceKind: String, CaseIterable {
         case fixtures, flickr
+        /// The photos `photomap import` read.
+        case local
     }
 
     /// The options every command accepts.
@@ -50,7 +52,8 @@ struct Configuration {
     /// `--source`: its choices are the source kinds.
     static let sourceOption = OptionSpec.value(
         "source", .choice(SourceKind.allCases.map(\.rawValue)),
-        "where records come from (default: flickr when an API key is given, else fixtures)")
+        "where records come from: the embedded catalog, Flickr, or the photos `photomap import` read "
+            + "(default: flickr when an API key is given, else fixtures)")
 
     var source: SourceKind
     var apiKey: String
@@ -148,6 +151,8 @@ struct Configuration {
         switch source {
         case .fixtures:
             return FixtureSource(catalog: try fixtureCatalog(), imageHost: imageHost)
+        case .local:
+            return LocalSource(catalogFile: localCatalogFile, adapter: adapter)
         case .flickr:
             let state = try state()
             let warn: @Sendable (String) -> Void = { [console] in console.warn($0) }
@@ -176,14 +181,18 @@ struct Configuration {
         })
     }
 
-    /// The thumbnail cache: the embedded catalog's images come from `Fixtures/images` unless an image
-    /// host was chosen; everything else over HTTP(S).
+    /// The thumbnail cache: imported photos' images are made from their files when the cache lacks them;
+    /// the embedded catalog's come from `Fixtures/images` unless an image host was chosen (also for the
+    /// imported photos' source, whose searches may find the catalog's); everything else over HTTP(S).
     func makeThumbnailCache(console: Console) throws -> ThumbnailCache {
-        let origin: any ImageOrigin = source == .fixtures && !imageHostGiven
-            ? FixtureImageOrigin(folder: try fixtureCatalog().deletingLastPathComponent()
+        let catalog = source == .fixtures ? try fixtureCatalog()
+            : source == .local ? FixtureSource.locateCatalog(environment: environment) : nil
+        let origin: any ImageOrigin = catalog.flatMap { catalog in
+            imageHostGiven ? nil : FixtureImageOrigin(folder: catalog.deletingLastPathComponent()
                 .appendingPathComponent("images"))
-            : imageOrigin()
-        return ThumbnailCache(cacheDirectory: cacheDirectory, origin: origin,
+        } ?? imageOrigin()
+        return ThumbnailCache(cacheDirectory: cacheDirectory,
+                              origin: LocalImageOrigin(catalogFile: localCatalogFile, fallback: origin),
                               configuration: .init(limitBytes: cacheLimitBytes, imageHost: imageHost,
                                                    warn: { console.warn($0) }))
     }
@@ -205,7 +214,16 @@ struct Configuration {
     }
 
     /// Where the records of pages made from this source come from, for their credits.
-    var pageSources: Set<PageCredits.Source> { source == .flickr ? [.flickr] : [.catalog] }
+    var pageSources: Set<PageCredits.Source> {
+        switch source {
+        case .flickr: [.flickr]
+        case .fixtures: [.catalog]
+        case .local: [.local]
+        }
+    }
+
+    /// The catalog of imported photos, in the cache folder.
+    var localCatalogFile: URL { LocalCatalog.file(in: cacheDirectory) }
 
     /// Where the embedded catalog's images are mirrored: the chosen image host, for the catalog only.
     var catalogMirror: ImageHost? { source == .fixtures && imageHostGiven ? imageHost : nil }

@@ -15,6 +15,7 @@ public enum PhotoMap {
         (IndexCommand.spec, IndexCommand.run),
         (ServeCommand.spec, ServeCommand.run),
         (RecentCommand.spec, RecentCommand.run),
+        (ImportCommand.spec, ImportCommand.run),
         (DatabaseCommand.spec, DatabaseCommand.run),
         (CompletionsCommand.spec, CompletionsCommand.run),
         (ManCommand.spec, ManCommand.run),

@@ -66,7 +66,8 @@ final class Locations {
         }
     }
 
-    /// The local index, holding the embedded catalog (indexed on first use); `emptied` first for `index rebuild`.
+    /// The local index, holding the embedded catalog and the imported photos (indexed on first use, and
+    /// again when they change); `emptied` first for `index rebuild`.
     func index(emptied: Bool = false) throws -> any SearchIndex {
         let store = try configuration.state().index
         let index = try emptied ? store.openEmptied() : store.open()
@@ -75,6 +76,9 @@ final class Locations {
                 .ensureCatalog(FixtureSource(catalog: catalog), catalog: catalog) {
                     try finder().gazetteer().landmarks()
                 }
+        }
+        if let local = try LocalCatalog.existing(in: configuration.cacheDirectory) {
+            try CatalogIndexer(index: index).ensureLocal(local, adapter: configuration.adapter)
         }
         return index
     }

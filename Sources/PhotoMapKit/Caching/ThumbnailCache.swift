@@ -63,6 +63,19 @@ public final class ThumbnailCache: Sendable {
         self.configuration = configuration
     }
 
+    /// Stores an image made on this machine (an imported photo's square or medium image) as the entry of
+    /// a photo's image of `size`, checked as a fetched one is: pages, `serve`, `export` and `cache verify`
+    /// use it unchanged.
+    public func keep(_ bytes: Data, for photo: Photo, size: PhotoSize) throws(ThumbnailError) {
+        guard let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost),
+              source.isFetchable
+        else { throw .noImage(photoID: photo.id) }
+        let name = SHA256.hex(source.key)
+        let checked = try Self.checked(bytes, source: source)
+        try store.write(checked, named: name)
+        journal.noteStored(name, bytes: checked.count)
+    }
+
     /// The entry locks, opened by the first download (so that reading a cache creates nothing).
     private func entryLocks() throws(ThumbnailError) -> EntryLocks {
         try state.withLock { state throws(ThumbnailError) in

@@ -18,6 +18,8 @@ public enum ThumbnailError: Error, CustomStringConvertible, Sendable, Equatable 
     case writeFailed(path: String, reason: String)
     /// The embedded catalog's image is missing (set-up not run).
     case fixtureImageMissing(path: String)
+    /// The origin cannot make the image (an imported photo's file is gone), with its reason.
+    case originUnavailable(String)
     /// The requester cancelled (other requesters of the same image are unaffected).
     case cancelled
 
@@ -34,6 +36,7 @@ public enum ThumbnailError: Error, CustomStringConvertible, Sendable, Equatable 
         case let .writeFailed(path, reason): return "cannot write to the cache at \(path): \(reason)"
         case let .fixtureImageMissing(path):
             return "the embedded catalog's image \(path) is missing"
+        case let .originUnavailable(reason): return reason
         case .cancelled: return "cancelled"
         }
     }

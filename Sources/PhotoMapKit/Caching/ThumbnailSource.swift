@@ -33,8 +33,8 @@ struct ThumbnailSource: Sendable, Hashable {
     /// The side a square URL's image should have; nil for derived squares and medium images.
     var expectedSide: Int? { derivedSide == nil ? size.squareSide : nil }
 
-    /// Whether the URL may be fetched at all.
-    var isFetchable: Bool { HTTPClient.scheme(of: url) != nil }
+    /// Whether the URL may be fetched at all: http(s), or an imported photo's image (made from its file).
+    var isFetchable: Bool { HTTPClient.scheme(of: url) != nil || LocalImageURL(url) != nil }
 
     /// Scheme and host lowercased, default port and fragment dropped: one image, one key.
     static func canonical(_ url: String) -> String {

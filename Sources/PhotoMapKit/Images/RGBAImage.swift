@@ -20,40 +20,39 @@ public struct RGBAImage: Sendable, Equatable {
     /// The square of `side` pixels in the middle of the image, scaled by averaging the source pixels
     /// each target pixel covers (a box filter: no aliasing when shrinking), as Flickr's square crops.
     public func centreSquare(side: Int) -> RGBAImage {
-        let crop = min(width, height)
-        let left = Double(width - crop) / 2
-        let top = Double(height - crop) / 2
-        let scale = Double(crop) / Double(side)
-        var output = [UInt8](repeating: 0, count: side * side * 4)
-        for targetY in 0..<side {
-            let y0 = top + Double(targetY) * scale
-            let y1 = y0 + scale
-            for targetX in 0..<side {
-                let x0 = left + Double(targetX) * scale
-                let x1 = x0 + scale
-                var sums = (0.0, 0.0, 0.0, 0.0)
-                var area = 0.0
-                // Each source pixel counts by the part of it the target pixel covers.
-                for sourceY in Int(y0)..<min(Int(y1.rounded(.up)), height) {
-                    let coverY = min(y1, Double(sourceY + 1)) - max(y0, Double(sourceY))
-                    for sourceX in Int(x0)..<min(Int(x1.rounded(.up)), width) {
-                        let weight = coverY * (min(x1, Double(sourceX + 1)) - max(x0, Double(sourceX)))
-                        let offset = (sourceY * width + sourceX) * 4
-                        sums.0 += Double(pixels[offset]) * weight
-                        sums.1 += Double(pixels[offset + 1]) * weight
-                        sums.2 += Double(pixels[offset + 2]) * weight
-                        sums.3 += Double(pixels[offset + 3]) * weight
-                        area += weight
-                    }
+        pixels.withUnsafeBufferPointer { buffer in
+            // An image has at least one pixel, so the buffer has an address.
+            guard let base = buffer.baseAddress else { return self }
+            // Borrowed for the call: the plane releases nothing.
+            return PixelPlane(base: base, width: width, height: height, channels: 4, stride: width * 4,
+                              release: {}).centreSquare(side: side)
+        }
+    }
+
+    /// The image as EXIF orientation `orientation` (1–8) says to show it: 2–4 mirrored or turned half
+    /// round, 5–8 turned a quarter (with or without a mirror). Other values leave it as it is.
+    public func oriented(_ orientation: Int) -> RGBAImage {
+        guard (2...8).contains(orientation) else { return self }
+        let swapsSides = orientation >= 5
+        let outWidth = swapsSides ? height : width, outHeight = swapsSides ? width : height
+        var output = [UInt8](repeating: 0, count: pixels.count)
+        for y in 0..<outHeight {
+            for x in 0..<outWidth {
+                // The source pixel shown at (x, y).
+                let (sourceX, sourceY): (Int, Int)
+                switch orientation {
+                case 2: (sourceX, sourceY) = (width - 1 - x, y)
+                case 3: (sourceX, sourceY) = (width - 1 - x, height - 1 - y)
+                case 4: (sourceX, sourceY) = (x, height - 1 - y)
+                case 5: (sourceX, sourceY) = (y, x)
+                case 6: (sourceX, sourceY) = (y, height - 1 - x)
+                case 7: (sourceX, sourceY) = (width - 1 - y, height - 1 - x)
+                default: (sourceX, sourceY) = (width - 1 - y, x)
                 }
-                let offset = (targetY * side + targetX) * 4
-                let divisor = max(area, .leastNonzeroMagnitude)
-                output[offset] = UInt8(clamping: Int((sums.0 / divisor).rounded()))
-                output[offset + 1] = UInt8(clamping: Int((sums.1 / divisor).rounded()))
-                output[offset + 2] = UInt8(clamping: Int((sums.2 / divisor).rounded()))
-                output[offset + 3] = UInt8(clamping: Int((sums.3 / divisor).rounded()))
+                let from = (sourceY * width + sourceX) * 4, to = (y * outWidth + x) * 4
+                output[to..<(to + 4)] = pixels[from..<(from + 4)]
             }
         }
-        return RGBAImage(width: side, height: side, pixels: output)
+        return RGBAImage(width: outWidth, height: outHeight, pixels: output)
     }
 }

@@ -9,6 +9,8 @@ public struct PageCredits: Sendable, Hashable {
         case catalog
         /// Place names and positions from GeoNames (the offline gazetteer).
         case geonames
+        /// The user's own photos, read by `photomap import` and grouped into GeoNames places.
+        case local
     }
 
     /// The notice Flickr's API terms ask for, word for word.
@@ -32,9 +34,11 @@ public struct PageCredits: Sendable, Hashable {
         if sources.contains(.catalog) {
             data.append("Photos: photomap's sample catalog (invented); city positions: GeoNames (CC BY 4.0).")
         }
-        if sources.contains(.geonames) && !sources.contains(.catalog) { data.append(geonames) }
+        if sources.contains(.local) { data.append("Photos: your own, imported with photomap.") }
+        let namesPlaces = sources.contains(.geonames) || sources.contains(.local)
+        if namesPlaces && !sources.contains(.catalog) { data.append(geonames) }
         // Maps name GeoNames places (PlaceLabels) whatever the records' source; CC BY asks for the credit.
-        let places = sources.contains(.catalog) || sources.contains(.geonames) ? "" : " " + geonames
+        let places = sources.contains(.catalog) || namesPlaces ? "" : " " + geonames
         let map = "Outlines: Natural Earth (public domain).\(places) Tiles when online: © OpenStreetMap contributors. Map: Leaflet."
         return [data.joined(separator: " "), map, Self.flickrNotice].filter { !$0.isEmpty }
     }

@@ -30,6 +30,16 @@ public struct CatalogIndexer {
         try index.setMarker("catalog", version)
     }
 
+    /// Indexes the imported photos unless this version of them is indexed already; their records replace
+    /// the ones indexed before (photos pruned or changed since go).
+    public func ensureLocal(_ catalog: LocalCatalog, adapter: AnnotationAdapter = AnnotationAdapter()) throws {
+        let version = String(try catalog.version())
+        guard try index.marker("local") != version else { return }
+        try index.remove(origin: "local")
+        try index.add(adapter.annotated(try catalog.allPhotos()).map(IndexRecord.photo), origin: "local")
+        try index.setMarker("local", version)
+    }
+
     /// Indexes fetched records.
     public func add(places: [AnnotatedPlace] = [], photos: [AnnotatedPhoto] = []) throws {
         try index.add(places.map(IndexRecord.place) + photos.map(IndexRecord.photo))

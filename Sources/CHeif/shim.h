@@ -1,0 +1,6 @@
+#ifndef PHOTOMAP_CHEIF_SHIM_H
+#define PHOTOMAP_CHEIF_SHIM_H
+
+#include <libheif/heif.h>
+
+#endif

@@ -1,0 +1,75 @@
+import Foundation
+import PhotoMapKit
+
+/// `photomap import PATH...`: the user's own geotagged JPEG and HEIC photos into the local catalog.
+enum ImportCommand {
+    static let spec = CommandSpec(
+        name: "import",
+        summary: "read your own geotagged JPEG and HEIC photos into a local catalog (--source local)",
+        discussion: """
+        Reads every JPEG and HEIC file below the folders given (symbolic links followed): where and when
+        each was taken, its title, artist and copyright from its EXIF, and a 75×75 square and a 500 px
+        image made from one decode, kept in the thumbnail cache. Each located photo joins the nearest
+        GeoNames place it lies within; the others are listed under "Without a location". Files unchanged
+        since the last import are not read again. Originals are never copied, and no page or listing
+        shows their paths. Then `photomap --source local places|photos|export|serve` show them.
+        """,
+        options: [
+            .flag("report", "list every file skipped or imported without a field, and why"),
+            .flag("prune", "drop the photos whose files below the folders given are gone"),
+            .flag("json", "print the counts and the report as a JSON object"),
+        ],
+        arguments: .words("PATH..."))
+
+    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+        guard !parsed.arguments.isEmpty else { throw UsageError("import needs at least one folder or file") }
+        let environment = configuration.environment
+        let importer = Importer(catalogFile: configuration.localCatalogFile,
+                                cache: try configuration.makeThumbnailCache(console: console)) {
+            guard let fixtures = FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv",
+                                                              executable: CommandLine.arguments.first ?? "")
+                ?? environment["PHOTOMAP_FIXTURES"].map({ URL(fileURLWithPath: $0).deletingLastPathComponent() })
+            else { throw LocationError.gazetteerMissing("Fixtures/gazetteer/cities.tsv") }
+            return try LocalPlaces(gazetteer: fixtures.appendingPathComponent("gazetteer"))
+        }
+        let bar = ProgressBar(console: console, label: "importing")
+        var running = importer
+        running.progress = { done, total in bar.update(done: done, total: total) }
+        let report = try running.run(roots: parsed.arguments, prune: parsed.has("prune"))
+        bar.finish()
+        // The search index follows the catalog now, rather than at the next search.
+        if let catalog = try LocalCatalog.existing(in: configuration.cacheDirectory) {
+            try CatalogIndexer(index: configuration.state().index.open())
+                .ensureLocal(catalog, adapter: configuration.adapter)
+        }
+        if parsed.has("json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            console.print(String(decoding: try encoder.encode(Summary(report)), as: UTF8.self))
+            return
+        }
+        if parsed.has("report") {
+            for line in report.lines { console.print("\(line.path): \(line.reason)") }
+        }
+        let hint = report.lines.isEmpty || parsed.has("report") ? "" : " (see --report)"
+        console.err("photomap: \(report.summary)\(hint)\n")
+    }
+
+    /// `--json`: the counts, and the report's lines.
+    private struct Summary: Encodable {
+        let photos, located, unlocated, unreadable, unchanged, otherFiles, gone, removedPhotos: Int
+        let report: [[String: String]]
+
+        init(_ report: ImportReport) {
+            photos = report.photos
+            located = report.located
+            unlocated = report.unlocated
+            unreadable = report.unreadable
+            unchanged = report.unchanged
+            otherFiles = report.otherFiles
+            gone = report.gone
+            removedPhotos = report.removedPhotos
+            self.report = report.lines.map { ["path": $0.path, "reason": $0.reason] }
+        }
+    }
+}

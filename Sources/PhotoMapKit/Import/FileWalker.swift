@@ -1,0 +1,95 @@
+import Foundation
+
+/// Walks folders for import: every regular file below the roots (symbolic links followed, each folder
+/// entered once, so a link loop ends), with what was met on the way that could not be walked. Paths are
+/// bytes: a name need not be UTF-8.
+struct FileWalker {
+    /// A regular file found.
+    struct Found {
+        /// Its path as given (the root, then the names below it).
+        let path: [UInt8]
+        /// What `stat` said of it.
+        let state: LocalCatalog.FileState
+    }
+
+    /// Files found, in a stable order (names sorted within each folder).
+    private(set) var files: [Found] = []
+    /// Paths that could not be walked, and why.
+    private(set) var problems: [(path: [UInt8], reason: String)] = []
+    private var enteredFolders = Set<[Int64]>()
+
+    /// Walks `roots` (files or folders).
+    static func walk(_ roots: [[UInt8]]) -> FileWalker {
+        var walker = FileWalker()
+        for root in roots { walker.visit(root, isRoot: true) }
+        return walker
+    }
+
+    private mutating func visit(_ path: [UInt8], isRoot: Bool = false) {
+        var info = stat()
+        guard stat(Self.cString(path), &info) == 0 else {
+            let code = errno
+            problems.append((path, code == ELOOP ? "a loop of symbolic links"
+                                : code == ENOENT && !isRoot ? "a broken symbolic link"
+                                : String(cString: strerror(code))))
+            return
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            files.append(Found(path: path, state: .init(size: Int64(info.st_size), modified: modified,
+                                                        inode: Int64(bitPattern: UInt64(info.st_ino)))))
+        case S_IFDIR:
+            // A folder reached twice (a link back up, or to a folder walked already) is walked once.
+            guard enteredFolders.insert([Int64(bitPattern: UInt64(info.st_dev)),
+                                         Int64(bitPattern: UInt64(info.st_ino))]).inserted else { return }
+            guard let folder = opendir(Self.cString(path)) else {
+                problems.append((path, String(cString: strerror(errno))))
+                return
+            }
+            var names: [[UInt8]] = []
+            while let entry = readdir(folder) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+                if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+                names.append(name)
+            }
+            closedir(folder)
+            let base = path.last == 0x2F ? path : path + [0x2F]
+            for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) { visit(base + name) }
+        default:
+            if isRoot { problems.append((path, "not a file or folder")) }
+        }
+    }
+
+    /// A path's bytes as C takes them, zero-terminated.
+    static func cString(_ path: [UInt8]) -> [CChar] {
+        path.map { CChar(bitPattern: $0) } + [0]
+    }
+
+    /// A path as a report line shows it: UTF-8 where it is, `\xNN` for other bytes, control characters
+    /// escaped (a name holding a newline stays on its line).
+    static func shown(_ path: [UInt8]) -> String {
+        var text = ""
+        var rest = path[...]
+        while !rest.isEmpty {
+            var iterator = rest.makeIterator()
+            var decoder = UTF8()
+            var consumed = 0
+            switch decoder.decode(&iterator) {
+            case let .scalarValue(scalar):
+                consumed = String(scalar).utf8.count
+                if scalar.properties.generalCategory == .control || scalar == "\\" {
+                    text += scalar == "\n" ? "\\n" : scalar == "\t" ? "\\t" : scalar == "\\" ? "\\\\"
+                        : String(format: "\\x%02X", scalar.value)
+                } else {
+                    text.unicodeScalars.append(scalar)
+                }
+            case .error, .emptyInput:
+                consumed = 1
+                text += String(format: "\\x%02X", rest[rest.startIndex])
+            }
+            rest = rest.dropFirst(consumed)
+        }
+        return text
+    }
+}

@@ -1,0 +1,16 @@
+/// What can go wrong with the imported photos as a whole (a file that cannot be read is a line of
+/// the import's report, not an error).
+public enum ImportError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// `--source local` before any import into this cache folder.
+    case nothingImported
+    /// An imported photo's image is not in the cache, and its file is gone or changed.
+    case originalGone(photoID: String)
+
+    /// What failed (the command line adds what to do about it).
+    public var description: String {
+        switch self {
+        case .nothingImported: return "no photos have been imported into this cache folder yet"
+        case let .originalGone(id): return "the file of imported photo \(id) is gone or changed since it was imported"
+        }
+    }
+}

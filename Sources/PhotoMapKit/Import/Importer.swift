@@ -1,0 +1,193 @@
+import Dispatch
+import Foundation
+
+/// `photomap import`: reads the JPEG and HEIC files below some folders into the local catalog. Files as
+/// they were at the last import (size, modification time, inode) are not read again; the others are
+/// read on every core, each decoded once into its square and medium image, which go into the thumbnail
+/// cache, while their records go into the catalog in one transaction. Nothing else is written, and the
+/// originals are never copied.
+public struct Importer: Sendable {
+    /// The catalog written.
+    public let catalogFile: URL
+    /// Where the images made go.
+    public let cache: ThumbnailCache
+    /// The places photos are grouped into, loaded when a located photo needs one.
+    public let places: @Sendable () throws -> LocalPlaces
+    /// Told how many files of how many are done, from any thread.
+    public var progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+
+    /// Files larger than this are not read (no photo is; a huge file would only fill memory).
+    static let maximumFileBytes = 512 << 20
+
+    /// An importer into `catalogFile`, images into `cache`, places from `places`.
+    public init(catalogFile: URL, cache: ThumbnailCache, places: @escaping @Sendable () throws -> LocalPlaces) {
+        self.catalogFile = catalogFile
+        self.cache = cache
+        self.places = places
+    }
+
+    /// Imports the files below `roots`; with `prune`, files of the catalog below the roots that are gone
+    /// are dropped, with the photos no other file holds.
+    public func run(roots: [String], prune: Bool) throws -> ImportReport {
+        let catalog = try LocalCatalog(file: catalogFile)
+        let rootPaths = roots.map { Array($0.utf8) }
+        let walked = FileWalker.walk(rootPaths)
+        let known = try catalog.files()
+        var report = ImportReport()
+        for (path, reason) in walked.problems { report.lines.append((FileWalker.shown(path), reason)) }
+        var toRead: [FileWalker.Found] = []
+        for file in walked.files {
+            if let before = known[file.path], before.size == file.state.size, before.modified == file.state.modified,
+               before.inode == file.state.inode {
+                report.unchanged += before.isOther ? 0 : 1
+                report.tally(before, path: file.path)
+            } else {
+                toRead.append(file)
+            }
+        }
+        let outcomes = read(toRead, catalog: catalog)
+        var loadedPlaces: LocalPlaces?
+        var gone: [[UInt8]] = []
+        if prune {
+            let seen = Set(walked.files.map(\.path))
+            gone = known.keys.filter { path in
+                !seen.contains(path) && rootPaths.contains { root in Self.isBelow(path, root) }
+            }
+        }
+        try catalog.transaction { () throws -> Void in
+            for (file, outcome) in zip(toRead, outcomes) {
+                var state = file.state
+                switch outcome {
+                case let .photo(photo, problems, offset):
+                    state.photo = photo.id
+                    state.problem = problems.isEmpty ? nil : problems.joined(separator: "; ")
+                    state.located = photo.coordinate != nil
+                    var place = LocalPlace.unlocated
+                    if let coordinate = photo.coordinate {
+                        if loadedPlaces == nil { loadedPlaces = try places() }
+                        place = loadedPlaces?.place(for: coordinate) ?? place
+                    }
+                    var placed = photo
+                    placed.placeID = place.id
+                    try catalog.add(placed, place: place, taken: Self.instant(of: placed, offset: offset))
+                case .known(let id, let located):
+                    state.photo = id
+                    state.located = located
+                case let .skipped(reason):
+                    state.problem = reason
+                case .other:
+                    state.isOther = true
+                }
+                try catalog.record(file: file.path, state)
+                report.tally(state, path: file.path)
+            }
+            report.gone = gone.count
+            report.removedPhotos = try catalog.remove(files: gone)
+            if !toRead.isEmpty || !gone.isEmpty { try catalog.changed() }
+        }
+        cache.flush()
+        return report
+    }
+
+    /// What reading one file gave.
+    enum Outcome: Sendable {
+        /// A photo, with the fields left out of it.
+        case photo(Photo, problems: [String], offset: Int?)
+        /// A photo the catalog holds already (the same bytes in another file): not decoded again.
+        case known(id: String, located: Bool)
+        /// An image that could not be read, and why.
+        case skipped(String)
+        /// No JPEG or HEIC.
+        case other
+    }
+
+    /// Reads the files on every core, in their order; the catalog is asked (on this thread, before) which
+    /// photos it holds.
+    private func read(_ files: [FileWalker.Found], catalog: LocalCatalog) -> [Outcome] {
+        guard !files.isEmpty else { return [] }
+        let knownPhotos = Locked<[String: Bool]>((try? catalog.locatedByPhoto()) ?? [:])
+        let outcomes = Locked([Outcome?](repeating: nil, count: files.count))
+        let next = Locked(0)
+        let done = Locked(0)
+        let workers = min(ProcessInfo.processInfo.activeProcessorCount, files.count)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while case let index = next.withLock({ value -> Int in defer { value += 1 }; return value }),
+                  index < files.count {
+                let outcome = readOne(files[index], knownPhotos: knownPhotos)
+                outcomes.withLock { $0[index] = outcome }
+                progress(done.withLock { $0 += 1; return $0 }, files.count)
+            }
+        }
+        return outcomes.withLock { $0.map { $0 ?? .skipped("not read") } }
+    }
+
+    private func readOne(_ file: FileWalker.Found, knownPhotos: Locked<[String: Bool]>) -> Outcome {
+        guard file.state.size <= Self.maximumFileBytes else {
+            return .skipped("larger than \(Self.maximumFileBytes >> 20) MB")
+        }
+        let data: Data
+        do {
+            data = try Self.contents(of: file.path)
+        } catch {
+            return .skipped("cannot be read: \(error.localizedDescription)")
+        }
+        guard !data.isEmpty else { return .skipped("empty file") }
+        guard let kind = PhotoFileReader.kind(of: data) else { return .other }
+        let id = LocalPhotoID.of(data)
+        if let located = knownPhotos.withLock({ $0[id] }) { return .known(id: id, located: located) }
+        do {
+            let read = try PhotoFileReader.read(data, as: kind)
+            let photo = LocalPhoto.record(id: id, fields: read.fields, fileName: file.path,
+                                          mediumSize: read.mediumSize)
+            try cache.keep(read.square, for: photo, size: .square)
+            try cache.keep(read.medium, for: photo, size: .medium)
+            knownPhotos.withLock { $0[id] = photo.coordinate != nil }
+            return .photo(photo, problems: read.fields.problems, offset: read.fields.utcOffsetSeconds)
+        } catch {
+            return .skipped("\(kind == .jpeg ? "JPEG" : "HEIF") \(error)")
+        }
+    }
+
+    /// A file's bytes, read with one open (a file that shrank as it was read is read as it now is).
+    static func contents(of path: [UInt8]) throws -> Data {
+        let descriptor = open(FileWalker.cString(path), O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        return try handle.readToEnd() ?? Data()
+    }
+
+    /// Whether `path` is `root` or below it.
+    static func isBelow(_ path: [UInt8], _ root: [UInt8]) -> Bool {
+        let folder = root.last == 0x2F ? root : root + [0x2F]
+        return path == root || path.starts(with: folder)
+    }
+
+    /// When a photo was taken, in seconds since 1970: its local time less its offset (UTC when unknown).
+    static func instant(of photo: Photo, offset: Int?) -> Double? {
+        guard let taken = photo.dateTaken else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return formatter.date(from: taken).map { $0.timeIntervalSince1970 - Double(offset ?? 0) }
+    }
+}
+
+extension ImportReport {
+    /// Counts a file as its state says, and names it in the report when it was skipped or lost a field.
+    mutating func tally(_ state: LocalCatalog.FileState, path: [UInt8]) {
+        if state.isOther {
+            otherFiles += 1
+            return
+        }
+        photos += 1
+        if state.photo == nil {
+            unreadable += 1
+        } else if state.located {
+            located += 1
+        } else {
+            unlocated += 1
+        }
+        if let problem = state.problem { lines.append((FileWalker.shown(path), problem)) }
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+
+/// The imported photos, kept between runs in `{cache}/local-catalog.sqlite`: each file seen (its path,
+/// size, modification time and inode, which decide whether a second import reads it again), each photo
+/// (one per content, however many files hold it) with its place, and the places. Paths stay here: no
+/// page, answer or listing shows them. One connection, not Sendable: a command opens its own.
+public final class LocalCatalog {
+    /// What a file was when it was last read: unchanged, it is not read again.
+    public struct FileState: Sendable, Equatable {
+        /// Size in bytes.
+        public var size: Int64
+        /// Modification time in nanoseconds since 1970.
+        public var modified: Int64
+        /// Inode number.
+        public var inode: Int64
+        /// The photo it holds; nil when it was skipped.
+        public var photo: String?
+        /// Why it was skipped, or what was left out of it (the report's line); nil when nothing was.
+        public var problem: String?
+        /// Whether its photo has a location.
+        public var located = false
+        /// Whether it is no JPEG or HEIC file.
+        public var isOther = false
+
+        /// A file as `stat` found it, not yet read.
+        public init(size: Int64, modified: Int64, inode: Int64) {
+            self.size = size
+            self.modified = modified
+            self.inode = inode
+        }
+    }
+
+    private let database: SQLiteDatabase
+
+    /// The catalog file in a cache folder.
+    public static func file(in cacheDirectory: URL) -> URL {
+        cacheDirectory.appendingPathComponent("local-catalog.sqlite")
+    }
+
+    /// Opens (creating it unless `readOnly`) the catalog at `file`.
+    public init(file: URL, readOnly: Bool = false) throws {
+        if !readOnly {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(),
+                                                    withIntermediateDirectories: true)
+        }
+        database = try SQLiteDatabase(path: file.path, readOnly: readOnly)
+        guard !readOnly else { return }
+        try database.execute("""
+            PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
+            CREATE TABLE IF NOT EXISTS files (path BLOB PRIMARY KEY, size INTEGER NOT NULL,
+                modified INTEGER NOT NULL, inode INTEGER NOT NULL, photo TEXT, problem TEXT,
+                other INTEGER NOT NULL);
+            CREATE INDEX IF NOT EXISTS files_photo ON files (photo);
+            CREATE TABLE IF NOT EXISTS photos (id TEXT PRIMARY KEY, place TEXT NOT NULL, taken REAL,
+                latitude REAL, longitude REAL, record BLOB NOT NULL);
+            CREATE INDEX IF NOT EXISTS photos_place ON photos (place, taken DESC);
+            CREATE TABLE IF NOT EXISTS places (id TEXT PRIMARY KEY, short_name TEXT NOT NULL,
+                full_name TEXT NOT NULL, latitude REAL, longitude REAL);
+            CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+            """)
+    }
+
+    /// Opens the catalog of a cache folder for reading, or nil when nothing was ever imported there.
+    public static func existing(in cacheDirectory: URL) throws -> LocalCatalog? {
+        let file = file(in: cacheDirectory)
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        return try LocalCatalog(file: file, readOnly: true)
+    }
+
+    /// Runs `body` in one transaction.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try database.transaction(body)
+    }
+
+    /// Every file seen, by path.
+    public func files() throws -> [[UInt8]: FileState] {
+        let rows = try database.prepare("""
+            SELECT f.path, f.size, f.modified, f.inode, f.photo, f.problem, f.other, p.latitude IS NOT NULL
+            FROM files f LEFT JOIN photos p ON p.id = f.photo
+            """)
+        var files: [[UInt8]: FileState] = [:]
+        while try rows.step() {
+            var state = FileState(size: rows.integer(1) ?? 0, modified: rows.integer(2) ?? 0,
+                                  inode: rows.integer(3) ?? 0)
+            state.photo = rows.optionalText(4)
+            state.problem = rows.optionalText(5)
+            state.isOther = rows.integer(6) == 1
+            state.located = rows.integer(7) == 1
+            files[rows.withBytes(0) { Array($0) }] = state
+        }
+        return files
+    }
+
+    /// Records what a file was when read, and what it held.
+    func record(file path: [UInt8], _ state: FileState) throws {
+        try database.prepare("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", [
+            .blob(path), .integer(state.size), .integer(state.modified), .integer(state.inode),
+            state.photo.map { .text($0) } ?? .null, state.problem.map { .text($0) } ?? .null,
+            .integer(state.isOther ? 1 : 0),
+        ]).step()
+    }
+
+    /// Forgets files (gone from disk), then the photos no file holds any more; returns how many photos went.
+    func remove(files paths: [[UInt8]]) throws -> Int {
+        for path in paths { try database.prepare("DELETE FROM files WHERE path = ?", [.blob(path)]).step() }
+        let orphans = try database.prepare(
+            "DELETE FROM photos WHERE id NOT IN (SELECT photo FROM files WHERE photo IS NOT NULL) RETURNING id")
+        var removed = 0
+        while try orphans.step() { removed += 1 }
+        return removed
+    }
+
+    /// A number that changes whenever an import changes the photos: the search index compares it with
+    /// the one it was filled at.
+    public func version() throws -> Int {
+        let row = try database.prepare("SELECT value FROM meta WHERE key = 'version'")
+        return try row.step() ? Int(row.integer(0) ?? 0) : 0
+    }
+
+    /// Moves `version` on.
+    func changed() throws {
+        try database.prepare(
+            "INSERT INTO meta VALUES ('version', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1").step()
+    }
+
+    /// Every photo's id, and whether it has a location.
+    func locatedByPhoto() throws -> [String: Bool] {
+        let rows = try database.prepare("SELECT id, latitude IS NOT NULL FROM photos")
+        var photos: [String: Bool] = [:]
+        while try rows.step() { photos[rows.text(0)] = rows.integer(1) == 1 }
+        return photos
+    }
+
+    /// Adds (or replaces) a photo, in `place`; `taken` orders a place's photos, newest first.
+    func add(_ photo: Photo, place: LocalPlace, taken: Double?) throws {
+        try database.prepare("INSERT OR IGNORE INTO places VALUES (?, ?, ?, ?, ?)", [
+            .text(place.id), .text(place.shortName), .text(place.fullName),
+            place.coordinate.map { .real($0.latitude) } ?? .null,
+            place.coordinate.map { .real($0.longitude) } ?? .null,
+        ]).step()
+        try database.prepare("INSERT OR REPLACE INTO photos VALUES (?, ?, ?, ?, ?, ?)", [
+            .text(photo.id), .text(place.id), taken.map { .real($0) } ?? .null,
+            photo.coordinate.map { .real($0.latitude) } ?? .null,
+            photo.coordinate.map { .real($0.longitude) } ?? .null,
+            .blob(Array(try JSONEncoder().encode(photo))),
+        ]).step()
+    }
+
+    /// The places with photos, most photos first (then by name), the photos without a location last.
+    /// A country's or area's centre is its photos' mean.
+    public func places() throws -> [Place] {
+        let rows = try database.prepare("""
+            SELECT p.id, p.short_name, p.full_name, COALESCE(p.latitude, AVG(f.latitude)),
+                   COALESCE(p.longitude, AVG(f.longitude)), COUNT(*) AS photos
+            FROM places p JOIN photos f ON f.place = p.id
+            GROUP BY p.id ORDER BY p.id = ? , photos DESC, p.full_name, p.id
+            """, [.text(LocalPlace.unlocatedID)])
+        var places: [Place] = []
+        while try rows.step() {
+            places.append(Place(id: rows.text(0), fullName: rows.text(2), shortName: rows.text(1),
+                                coordinate: Coordinate(latitude: rows.real(3), longitude: rows.real(4)),
+                                type: "locality", typeID: 7, photoCount: Int(rows.integer(5) ?? 0)))
+        }
+        return places
+    }
+
+    /// One place, or nil when no photo is in it.
+    public func place(_ id: String) throws -> Place? {
+        try places().first { $0.id == id }
+    }
+
+    /// Up to `limit` photos of a place, newest first (photos without a date last), and how many it has.
+    public func photos(inPlace id: String, limit: Int) throws -> (photos: [Photo], total: Int) {
+        let count = try database.prepare("SELECT COUNT(*) FROM photos WHERE place = ?", [.text(id)])
+        let total = try count.step() ? Int(count.integer(0) ?? 0) : 0
+        return (try decoded(database.prepare(
+            "SELECT record FROM photos WHERE place = ? ORDER BY taken IS NULL, taken DESC, id LIMIT ?",
+            [.text(id), .integer(Int64(max(limit, 0)))])), total)
+    }
+
+    /// Every photo, for the search index.
+    public func allPhotos() throws -> [Photo] {
+        try decoded(database.prepare("SELECT record FROM photos ORDER BY id"))
+    }
+
+    /// The photo of this id, or nil.
+    public func photo(id: String) throws -> Photo? {
+        try decoded(database.prepare("SELECT record FROM photos WHERE id = ?", [.text(id)])).first
+    }
+
+    /// The paths of the files holding a photo, with what they were when read.
+    func files(ofPhoto id: String) throws -> [([UInt8], FileState)] {
+        let rows = try database.prepare("SELECT path, size, modified, inode FROM files WHERE photo = ?", [.text(id)])
+        var files: [([UInt8], FileState)] = []
+        while try rows.step() {
+            files.append((rows.withBytes(0) { Array($0) },
+                          FileState(size: rows.integer(1) ?? 0, modified: rows.integer(2) ?? 0,
+                                    inode: rows.integer(3) ?? 0)))
+        }
+        return files
+    }
+
+    private func decoded(_ rows: SQLiteStatement) throws -> [Photo] {
+        var photos: [Photo] = []
+        let decoder = JSONDecoder()
+        while try rows.step() {
+            photos.append(try decoder.decode(Photo.self, from: rows.withBytes(0) { Data($0) }))
+        }
+        return photos
+    }
+}

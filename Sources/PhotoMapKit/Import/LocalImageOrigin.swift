@@ -1,0 +1,37 @@
+import Foundation
+
+/// Imported photos' images (`LocalImageURL`), made again from the photo's file when the cache no longer
+/// holds them (its limit let them go): the file is read only if it is as it was imported, and only the
+/// small image is handed over, never the original. Every other URL goes to `fallback`.
+public struct LocalImageOrigin: ImageOrigin {
+    /// The local catalog, opened only when a local image is asked for.
+    public let catalogFile: URL
+    /// Where other images come from.
+    public let fallback: any ImageOrigin
+
+    /// An origin over the catalog at `catalogFile`, other URLs to `fallback`.
+    public init(catalogFile: URL, fallback: any ImageOrigin) {
+        self.catalogFile = catalogFile
+        self.fallback = fallback
+    }
+
+    public func fetch(_ url: String, completion: @escaping @Sendable (Result<Data, ThumbnailError>) -> Void) {
+        guard let local = LocalImageURL(url) else { return fallback.fetch(url, completion: completion) }
+        completion(Result { try make(local) }.mapError { error in
+            (error as? ThumbnailError) ?? .originUnavailable("\(error)")
+        })
+    }
+
+    private func make(_ image: LocalImageURL) throws -> Data {
+        let catalog = try LocalCatalog(file: catalogFile, readOnly: true)
+        for (path, recorded) in try catalog.files(ofPhoto: image.photoID) {
+            var info = stat()
+            guard stat(FileWalker.cString(path), &info) == 0, Int64(info.st_size) == recorded.size,
+                  let data = try? Importer.contents(of: path), LocalPhotoID.of(data) == image.photoID,
+                  let kind = PhotoFileReader.kind(of: data) else { continue }
+            let read = try PhotoFileReader.read(data, as: kind)
+            return image.size == .medium ? read.medium : read.square
+        }
+        throw ThumbnailError.originUnavailable(ImportError.originalGone(photoID: image.photoID).description)
+    }
+}

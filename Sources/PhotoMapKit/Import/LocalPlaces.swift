@@ -1,0 +1,123 @@
+import Foundation
+
+/// Groups imported photos into places as Flickr does: a located photo belongs to the nearest populated
+/// place of the gazetteer (GeoNames cities over 15,000 people) that it lies within — a distance that
+/// grows with the place's size — its GeoNames id the place's id. A photo near no city belongs to its
+/// country (that of the nearest city within `countryReach`), else to a place named for its 1° square.
+public struct LocalPlaces: Sendable {
+    /// How far a country's cities claim photos that no city does, in kilometres.
+    static let countryReach = 300.0
+
+    private struct City: Sendable {
+        let id: String, name: String, country: String, context: String
+        let coordinate: Coordinate
+        let population: Int
+    }
+
+    private let cities: [City]
+    /// City indices by 1° cell, "lat/lon".
+    private let cells: [Cell: [Int]]
+    private let countryNames: [String: String]
+
+    private struct Cell: Hashable, Sendable {
+        let latitude: Int, longitude: Int
+    }
+
+    /// The gazetteer folder's cities and regions (Fixtures/gazetteer, GeoNames, CC BY 4.0).
+    public init(gazetteer folder: URL) throws {
+        var regionNames: [String: String] = [:]
+        for row in try Gazetteer.rows(folder.appendingPathComponent("regions.tsv")) where row.count >= 3 {
+            regionNames["\(row[0])/\(row[1])"] = row[2]
+        }
+        var cities: [City] = []
+        var cells: [Cell: [Int]] = [:]
+        for row in try Gazetteer.rows(folder.appendingPathComponent("cities.tsv")) where row.count >= 7 {
+            guard let coordinate = Coordinate(latitude: Double(row[2]), longitude: Double(row[3])) else { continue }
+            let context = [regionNames["\(row[4])/\(row[5])"], regionNames["\(row[4])/"]].compactMap { $0 }
+            cells[Self.cell(coordinate), default: []].append(cities.count)
+            cities.append(City(id: row[0], name: row[1], country: row[4], context: context.joined(separator: ", "),
+                               coordinate: coordinate, population: Int(row[6]) ?? 0))
+        }
+        self.cities = cities
+        self.cells = cells
+        countryNames = regionNames.filter { $0.key.hasSuffix("/") }
+            .reduce(into: [:]) { $0[String($1.key.dropLast())] = $1.value }
+    }
+
+    /// How far a city of `population` reaches: 5 km for a town of 15,000, 20 km for a city of a
+    /// million, at most 30 km.
+    static func reach(population: Int) -> Double {
+        min(30, 5 + 8.3 * log10(max(Double(population), 15_000) / 15_000))
+    }
+
+    /// The place a photo taken at `coordinate` belongs to.
+    public func place(for coordinate: Coordinate) -> LocalPlace {
+        var nearestCity: (index: Int, distance: Double)?
+        var nearestAny: (index: Int, distance: Double)?
+        for index in candidates(near: coordinate) {
+            let city = cities[index]
+            let distance = coordinate.distance(to: city.coordinate)
+            if distance <= Self.countryReach, distance < nearestAny?.distance ?? .infinity {
+                nearestAny = (index, distance)
+            }
+            if distance <= Self.reach(population: city.population), distance < nearestCity?.distance ?? .infinity {
+                nearestCity = (index, distance)
+            }
+        }
+        if let (index, _) = nearestCity {
+            let city = cities[index]
+            return LocalPlace(id: city.id, shortName: city.name,
+                              fullName: ([city.name] + (city.context.isEmpty ? [] : [city.context]))
+                                  .joined(separator: ", "),
+                              coordinate: city.coordinate)
+        }
+        if let (index, _) = nearestAny, let name = countryNames[cities[index].country] {
+            return LocalPlace(id: "country-\(cities[index].country)", shortName: name, fullName: name, coordinate: nil)
+        }
+        let cell = Self.cell(coordinate)
+        let name = "\(abs(cell.latitude))°\(cell.latitude < 0 ? "S" : "N") "
+            + "\(abs(cell.longitude))°\(cell.longitude < 0 ? "W" : "E")"
+        return LocalPlace(id: "area-\(cell.latitude)_\(cell.longitude)", shortName: name, fullName: name,
+                          coordinate: nil)
+    }
+
+    /// The cities in the cells within `countryReach` of `coordinate` (wider in longitude near the poles).
+    private func candidates(near coordinate: Coordinate) -> [Int] {
+        let centre = Self.cell(coordinate)
+        let latitudeSpan = Int((Self.countryReach / 111).rounded(.up))
+        let shrink = max(cos(coordinate.latitude * .pi / 180), 0.02)
+        let longitudeSpan = min(180, Int((Self.countryReach / (111 * shrink)).rounded(.up)))
+        var found: [Int] = []
+        for latitude in (centre.latitude - latitudeSpan)...(centre.latitude + latitudeSpan) {
+            for step in -longitudeSpan...longitudeSpan {
+                // Wrapped across the antimeridian: cells run -180…179.
+                let longitude = ((centre.longitude + step + 180) % 360 + 360) % 360 - 180
+                found += cells[Cell(latitude: latitude, longitude: longitude)] ?? []
+            }
+        }
+        return found
+    }
+
+    private static func cell(_ coordinate: Coordinate) -> Cell {
+        Cell(latitude: Int(coordinate.latitude.rounded(.down)),
+             longitude: min(Int(coordinate.longitude.rounded(.down)), 179))
+    }
+}
+
+/// A place imported photos belong to, before it has its photo count.
+public struct LocalPlace: Sendable, Hashable {
+    /// The GeoNames id, "country-XX", "area-LAT_LON" or `LocalPlace.unlocatedID`.
+    public var id: String
+    /// "Arezzo".
+    public var shortName: String
+    /// "Arezzo, Italy": the title before the first comma, the subtitle after, as for Flickr's places.
+    public var fullName: String
+    /// The city's centre; nil for a country or area (its photos' mean is shown).
+    public var coordinate: Coordinate?
+
+    /// The place of the photos without a location, listed last.
+    public static let unlocatedID = "unlocated"
+    /// Its entry.
+    public static let unlocated = LocalPlace(id: unlocatedID, shortName: "Without a location",
+                                             fullName: "Without a location", coordinate: nil)
+}
