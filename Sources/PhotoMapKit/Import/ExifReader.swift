@@ -2,7 +2,8 @@ import CExif
 import Foundation
 
 /// Reads the fields photomap uses from an EXIF block through libexif, checking each one's type, count
-/// and values itself (libexif is asked not to fix anything up).
+/// and values itself (libexif is asked not to fix anything up). The embedded thumbnail is never used:
+/// libexif checks its declared offset and length against the block and drops one that runs past it.
 public enum ExifReader {
     /// The longest text kept from a field; the rest is cut.
     static let maximumTextLength = 2_000
@@ -37,13 +38,6 @@ public enum ExifReader {
             ?? reader.utf16(EXIF_IFD_0, tag: 0x9C9B, name: "XPTitle", problems: &fields.problems)
         fields.artist = reader.ascii(EXIF_IFD_0, tag: 0x013B, name: "Artist", problems: &fields.problems)
         fields.copyright = reader.ascii(EXIF_IFD_0, tag: 0x8298, name: "Copyright", problems: &fields.problems)
-        // photomap never reads the embedded thumbnail, but one declared larger than its block is a sign
-        // of a crafted file: worth a line in the report.
-        if let (data, _) = reader.entry(EXIF_IFD_1, tag: 0x0202, name: "JPEGInterchangeFormatLength",
-                                        format: EXIF_FORMAT_LONG, count: 1, problems: &fields.problems),
-           Int(exif_get_long(data, reader.order)) > block.count {
-            fields.problems.append("the EXIF thumbnail is declared larger than the file: ignored")
-        }
         return fields
     }
 

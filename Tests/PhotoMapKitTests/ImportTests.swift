@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+@testable import PhotoMapKit
+import PhotoMapTestSupport
+
+@Suite("Import: EXIF, the images made, places and the catalog")
+struct ImportTests {
+    /// A block with a position, a date and words, in either byte order.
+    func block(latitude: Double, longitude: Double, bigEndian: Bool = false) -> ExifBlock {
+        var exif = ExifBlock(bigEndian: bigEndian)
+        exif.ifd0 = [exif.ascii(0x010E, "Piazza Grande"), exif.ascii(0x013B, "Ann Example"),
+                     exif.ascii(0x8298, "CC BY 4.0 Ann Example")]
+        exif.exif = [exif.ascii(0x9003, "2024:05:01 17:48:17"), exif.ascii(0x9011, "+02:00")]
+        exif.setPosition(latitude: latitude, longitude: longitude)
+        return exif
+    }
+
+    @Test("GPS in all four quadrants, both byte orders, with date, offset, title, artist and copyright",
+          arguments: [(43.4633, 11.8796), (40.7128, -74.0060), (-33.8688, 151.2093), (-22.9068, -43.1729)])
+    func quadrants(position: (Double, Double)) {
+        for bigEndian in [false, true] {
+            let fields = ExifReader.read(Data(block(latitude: position.0, longitude: position.1,
+                                                   bigEndian: bigEndian).bytes))
+            #expect(fields.problems.isEmpty)
+            let coordinate = fields.coordinate
+            #expect(abs((coordinate?.latitude ?? 0) - position.0) < 1e-5)
+            #expect(abs((coordinate?.longitude ?? 0) - position.1) < 1e-5)
+            #expect(fields.dateTaken == "2024-05-01 17:48:17")
+            #expect(fields.utcOffsetSeconds == 7200)
+            #expect(fields.title == "Piazza Grande")
+            #expect(fields.artist == "Ann Example")
+            #expect(fields.copyright == "CC BY 4.0 Ann Example")
+        }
+    }
+
+    @Test("malformed fields are left out and named; the others are kept")
+    func malformedFields() {
+        var exif = block(latitude: 43.46, longitude: 11.88)
+        // GPSLatitude as SHORTs, not RATIONALs.
+        exif.gps[1] = exif.short(2, 43)
+        var fields = ExifReader.read(Data(exif.bytes))
+        #expect(fields.coordinate == nil)
+        #expect(fields.problems.contains { $0.contains("GPSLatitude has the wrong type") })
+        #expect(fields.title == "Piazza Grande")
+
+        exif = block(latitude: 43.46, longitude: 11.88)
+        exif.gps[1] = exif.rationals(2, [(43, 1), (27, 1)])
+        fields = ExifReader.read(Data(exif.bytes))
+        #expect(fields.coordinate == nil)
+        #expect(fields.problems.contains { $0.contains("2 values where 3") })
+
+        exif = block(latitude: 43.46, longitude: 11.88)
+        exif.gps[3] = exif.rationals(4, [(11, 0), (52, 1), (0, 1)])
+        fields = ExifReader.read(Data(exif.bytes))
+        #expect(fields.coordinate == nil)
+        #expect(fields.problems.contains { $0.contains("zero denominator") })
+
+        exif = block(latitude: 43.46, longitude: 11.88)
+        exif.gps[1] = exif.rationals(2, [(95, 1), (0, 1), (0, 1)])
+        fields = ExifReader.read(Data(exif.bytes))
+        #expect(fields.coordinate == nil)
+        #expect(fields.problems.contains { $0.contains("out of range") })
+
+        // (0, 0) without references: a device without a fix, no location and nothing wrong.
+        exif = block(latitude: 0, longitude: 0)
+        exif.gps = [exif.degrees(2, 0), exif.degrees(4, 0)]
+        fields = ExifReader.read(Data(exif.bytes))
+        #expect(fields.coordinate == nil)
+        #expect(fields.problems.isEmpty)
+
+        // Values whose offsets point past the block, an empty title, a bad date and offset, a thumbnail declared
+        // larger than the block.
+        exif = block(latitude: 43.46, longitude: 11.88)
+        exif.gps[1].offset = 60_000
+        exif.ifd0[0] = exif.ascii(0x010E, "")
+        exif.exif = [exif.ascii(0x9003, "2024:13:45 99:00:00"), exif.ascii(0x9011, "two hours")]
+        exif.ifd1 = [exif.long(0x0201, 8), exif.long(0x0202, 5_000_000)]
+        fields = ExifReader.read(Data(exif.bytes))
+        #expect(fields.coordinate == nil)
+        #expect(fields.title == nil)
+        #expect(fields.dateTaken == nil)
+        #expect(fields.artist == "Ann Example")
+
+        // Not EXIF at all, and a block cut short.
+        #expect(ExifReader.read(Data("not exif".utf8)).problems == ["EXIF block without its header"])
+        let cut = ExifReader.read(Data(block(latitude: 1, longitude: 1).bytes.prefix(30)))
+        #expect(cut.coordinate == nil)
+    }
+
+    @Test("each of the eight orientations turns the square and the medium image as a viewer would",
+          arguments: 1...8)
+    func orientations(orientation: Int) throws {
+        var exif = ExifBlock()
+        exif.ifd0 = [exif.short(0x0112, UInt16(orientation))]
+        let data = try ExifJPEG.make(ExifJPEG.quarters(width: 160, height: 80), exif: exif)
+        let read = try PhotoFileReader.read(data, as: .jpeg)
+        #expect(read.fields.orientation == orientation)
+        let (red, green, blue, white): ([UInt8], [UInt8], [UInt8], [UInt8]) =
+            ([255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 255])
+        // Top left, top right, bottom left, bottom right as shown.
+        let expected: [[[UInt8]]] = [
+            [red, green, blue, white], [green, red, white, blue], [white, blue, green, red],
+            [blue, white, red, green], [red, blue, green, white], [blue, red, white, green],
+            [white, green, blue, red], [green, white, red, blue],
+        ]
+        let square = try JPEGCodec.decode(read.square)
+        #expect(square.width == 75 && square.height == 75)
+        let medium = try JPEGCodec.decode(read.medium)
+        #expect(orientation >= 5 ? (medium.width, medium.height) == (80, 160) : (medium.width, medium.height) == (160, 80))
+        for image in [square, medium] {
+            let corners = [(4, 4), (image.width - 5, 4), (4, image.height - 5), (image.width - 5, image.height - 5)]
+            for (corner, want) in zip(corners, expected[orientation - 1]) {
+                let offset = (corner.1 * image.width + corner.0) * 4
+                let got = Array(image.pixels[offset..<(offset + 3)])
+                #expect(zip(got, want).allSatisfy { abs(Int($0) - Int($1)) < 70 },
+                        "orientation \(orientation): \(got) where \(want) was expected")
+            }
+        }
+    }
+
+    @Test("a large JPEG is decoded at a reduced scale, its images the sizes Flickr's are")
+    func scaledDecode() throws {
+        let data = try ExifJPEG.make(ExifJPEG.quarters(width: 2400, height: 1600), exif: nil, quality: 70)
+        let scaled = try JPEGCodec.decodeScaled(data, minimumLongSide: 500, minimumShortSide: 75,
+                                                maximumPixels: 100_000_000)
+        #expect((scaled.fullWidth, scaled.fullHeight) == (2400, 1600))
+        #expect((scaled.plane.width, scaled.plane.height) == (600, 400))
+        let read = try PhotoFileReader.read(data, as: .jpeg)
+        #expect(read.mediumSize.width == 500 && read.mediumSize.height == 333)
+    }
+
+    @Test("decompression bombs, truncated and foreign files are refused before anything large is allocated")
+    func refused() throws {
+        #expect(throws: ImageError.self) { try PhotoFileReader.read(ExifJPEG.declaring(width: 20_000, height: 20_000), as: .jpeg) }
+        let whole = try ExifJPEG.make(ExifJPEG.quarters(width: 160, height: 80), exif: nil)
+        #expect(throws: ImageError.self) { try PhotoFileReader.read(whole.prefix(whole.count / 2), as: .jpeg) }
+        #expect(PhotoFileReader.kind(of: Data("hello".utf8)) == nil)
+        #expect(throws: ImageError.self) {
+            try PhotoFileReader.read(Data([0, 0, 0, 24] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 40)),
+                                     as: .heif)
+        }
+    }
+
+    @Test("a located photo joins the nearest city it lies within; others their country or their square")
+    func places() throws {
+        let places = try LocalPlaces(gazetteer: LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures/gazetteer"))
+        let arezzo = places.place(for: Coordinate(latitude: 43.4633, longitude: 11.8796)!)
+        #expect(arezzo.id == "3182884")
+        #expect(arezzo.fullName == "Arezzo, Italy")
+        // Between towns in the Tuscan hills, and in the middle of the Pacific.
+        #expect(places.place(for: Coordinate(latitude: 43.2, longitude: 11.3)!).id.hasPrefix("country-IT"))
+        let ocean = places.place(for: Coordinate(latitude: -30.5, longitude: -140.2)!)
+        #expect(ocean.id == "area--31_-141")
+        #expect(ocean.fullName == "31°S 141°W")
+    }
+}
