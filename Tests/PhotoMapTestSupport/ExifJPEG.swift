@@ -154,11 +154,13 @@ public enum ExifJPEG {
         return image
     }
 
-    /// A JPEG header alone declaring `width`×`height` (SOI, a baseline SOF0, then the end): what a
-    /// decompression bomb's first bytes look like.
-    public static func declaring(width: Int, height: Int) -> Data {
-        let sof: [UInt8] = [0xFF, 0xC0, 0, 17, 8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8),
-                            UInt8(width & 0xFF), 3, 1, 0x11, 0, 2, 0x11, 1, 3, 0x11, 1]
-        return Data([0xFF, 0xD8] + sof + [0xFF, 0xD9])
+    /// A small, valid JPEG whose frame header claims `width`×`height`: what a decompression bomb is.
+    public static func declaring(width: Int, height: Int) throws -> Data {
+        var data = try JPEGCodec.encode(quarters(width: 16, height: 16))
+        guard let sof = data.indices.first(where: { data[$0] == 0xFF && data[$0 + 1] == 0xC0 }) else { return data }
+        // After the marker: length (2), precision (1), then height and width (2 each).
+        data.replaceSubrange((sof + 5)..<(sof + 9), with: [UInt8(height >> 8), UInt8(height & 0xFF),
+                                                             UInt8(width >> 8), UInt8(width & 0xFF)])
+        return data
     }
 }
