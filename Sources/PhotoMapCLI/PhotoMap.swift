@@ -108,6 +108,7 @@ struct ErrorReport {
              LocationError.gazetteerMissing: "run photomap from its build folder or checkout (scripts/setup)"
         case let error as SQLiteError where error.path.hasSuffix(LocalIndex.fileName):
             "`photomap index rebuild` makes it anew"
+        case ImportError.nothingImported: "run `photomap import FOLDER` first (with the same --cache)"
         case ServerError.cannotListen: "choose another address or port with --listen"
         case DatabaseError.invalidAddress: "give --database a URL such as postgresql://user@host/photomap"
         case DatabaseError.unreachable: "check that PostgreSQL runs there and the URL (--database or PHOTOMAP_DATABASE)"
