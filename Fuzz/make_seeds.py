@@ -4,7 +4,7 @@ embedded catalog's answers and descriptions, small images of every kind the deco
 hostile cases photomap already refuses (so the fuzzers start past the first checks).
 
 Run from the repository root: python3 Fuzz/make_seeds.py. JPEG seeds need cjpeg and jpegtran
-(Debian's libjpeg-turbo-progs); the PNGs are written here with zlib. The seeds are committed: the
+(Debian's libjpeg-turbo-progs), the HEIC seed heif-enc (libheif-examples); the PNGs are written here with zlib. The seeds are committed: the
 fuzz runs never regenerate them.
 """
 import json
@@ -163,6 +163,40 @@ def images():
         write("images", "truncated.jpg", baseline[: len(baseline) // 2])
 
 
+def exif_and_local_photos():
+    """EXIF blocks (the TIFF structure, after "Exif\\0\\0") and the files import reads: the block builder is
+    bench/make_import_photos.py's; the HEIC comes from libheif's heif-enc (Debian libheif-examples)."""
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    from make_import_photos import exif_block
+    block = exif_block(43.4633, 11.8796, "Piazza Grande", "2024:05:01 17:48:17")
+    south_west = exif_block(-22.9068, -43.1729, "Copacabana", "2023:12:31 23:59:59")
+    write("exif", "arezzo.tiff", block[6:])
+    write("exif", "rio.tiff", south_west[6:])
+    write("exif", "truncated.tiff", block[6:40])
+    # GPSLatitude's type (RATIONAL, 5) turned into SHORT (3); an offset pointing far outside.
+    write("exif", "wrong-type.tiff", block[6:].replace(struct.pack("<HHI", 2, 5, 3), struct.pack("<HHI", 2, 3, 3)))
+    write("exif", "far-offset.tiff", block[6:].replace(struct.pack("<HHI", 4, 5, 3), struct.pack("<HHI", 4, 5, 3000000)))
+    with tempfile.TemporaryDirectory() as folder:
+        ppm = os.path.join(folder, "in.ppm")
+        with open(ppm, "wb") as file:
+            file.write(b"P6\n96 64\n255\n" + bytes((x * 5 + y * 3) % 256 for y in range(64) for x in range(288)))
+        plain = subprocess.run(["cjpeg", "-quality", "70", ppm], check=True, capture_output=True).stdout
+        app1 = b"\xff\xe1" + struct.pack(">H", len(block) + 2) + block
+        jpeg = plain[:2] + app1 + plain[2:]
+        write("local-photos", "arezzo.jpg", jpeg)
+        write("local-photos", "truncated.jpg", jpeg[: len(jpeg) // 2])
+        write("exif", "arezzo.jpg", jpeg[2:])
+        source = os.path.join(folder, "in.jpg")
+        with open(source, "wb") as file:
+            file.write(jpeg)
+        heic = os.path.join(folder, "out.heic")
+        subprocess.run(["heif-enc", "-q", "30", source, "-o", heic], check=True, capture_output=True)
+        with open(heic, "rb") as file:
+            heif = file.read()
+        write("local-photos", "arezzo.heic", heif)
+        write("local-photos", "truncated.heic", heif[: len(heif) // 2])
+
+
 def arguments():
     cases = {
         "places": ["places"],
@@ -269,7 +303,8 @@ def server_bytes():
 
 if __name__ == "__main__":
     shutil.rmtree(CORPUS, ignore_errors=True)
-    for make in (flickr_answers, html, images, arguments, gazetteer, local_search, server_routes, server_bytes):
+    for make in (flickr_answers, html, images, arguments, gazetteer, local_search, server_routes, server_bytes,
+                 exif_and_local_photos):
         make()
     for target in sorted(os.listdir(CORPUS)):
         files = os.listdir(os.path.join(CORPUS, target))

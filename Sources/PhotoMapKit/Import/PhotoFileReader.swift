@@ -1,28 +1,28 @@
 import Foundation
 
 /// One photo file read for import: its EXIF fields and the two images pages show, made from one decode.
-struct ReadPhotoFile: Sendable {
+public struct ReadPhotoFile: Sendable {
     /// What its EXIF block says.
-    var fields: ExifFields
+    public var fields: ExifFields
     /// The 75×75 centre square, JPEG.
-    var square: Data
+    public var square: Data
     /// The image at most 500 px on its longer side, JPEG.
-    var medium: Data
+    public var medium: Data
     /// The medium image's width and height.
-    var mediumSize: (width: Int, height: Int)
+    public var mediumSize: (width: Int, height: Int)
 }
 
 /// Reads JPEG and HEIC files: EXIF through libexif, pixels through libjpeg-turbo (decoded at the
 /// smallest scale the 500 px image needs: a 12 MP photo is decoded at 1/8) or libheif, the EXIF
 /// orientation applied to the small images made from them.
-enum PhotoFileReader {
+public enum PhotoFileReader {
     /// The image formats imported.
-    enum Kind: String, Sendable {
+    public enum Kind: String, Sendable {
         case jpeg, heif
     }
 
     /// Images declaring more pixels than this are refused unread (decompression bombs).
-    static let maximumPixels = 100_000_000
+    public static let maximumPixels = 100_000_000
     /// The square's side, as Flickr's `url_sq`.
     static let squareSide = PhotoSize.square.squareSide ?? 75
     /// The medium image's longer side, as Flickr's `url_m`.
@@ -31,19 +31,19 @@ enum PhotoFileReader {
     static let quality = 85
 
     /// The format the bytes claim by their signature, or nil.
-    static func kind(of data: Data) -> Kind? {
+    public static func kind(of data: Data) -> Kind? {
         if data.starts(with: JPEGCodec.signature) { return .jpeg }
         if HEIFReader.recognises(data) { return .heif }
         return nil
     }
 
-    /// The file's fields and images; throws `ImageError` for an image that cannot be decoded whole.
-    static func read(_ data: Data, as kind: Kind) throws -> ReadPhotoFile {
+    /// The file's fields and images; throws `ImageError` for an image that cannot be decoded whole, or
+    /// declares more than `maximumPixels`.
+    public static func read(_ data: Data, as kind: Kind, maximumPixels: Int = maximumPixels) throws -> ReadPhotoFile {
         let plane: PixelPlane
         var fields: ExifFields
         switch kind {
         case .jpeg:
-            // Checked before the decode: a bomb is refused whatever its EXIF says.
             fields = JPEGSegments.exifBlock(in: data).map(ExifReader.read) ?? ExifFields()
             plane = try JPEGCodec.decodeScaled(data, minimumLongSide: mediumSide, minimumShortSide: squareSide,
                                                maximumPixels: maximumPixels).plane
