@@ -98,6 +98,14 @@ struct ImportEndToEndTests {
         let placePages = try FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("places").path)
         #expect(placePages.contains { $0.contains("unlocated") }, "\(placePages)")
         #expect(filesNamingThePhotos(in: out.url).isEmpty)
+        // Blurred, the exact spot is nowhere in the site; a spot 5 km cells away from it is.
+        let blurredSite = out.url.appendingPathComponent("blurred")
+        #expect(try photomap(["--source", "local", "export", "--out", blurredSite.path, "--blur-locations", "5"])
+            .status == 0)
+        let blurredText = (FileManager.default.enumerator(at: blurredSite, includingPropertiesForKeys: nil)?
+            .allObjects as? [URL] ?? []).compactMap { try? String(contentsOf: $0, encoding: .utf8) }.joined()
+        #expect(!blurredText.contains("43.4633") && !blurredText.contains("11.8796"))
+        #expect(blurredText.contains("43.4656"))
         for output in [places, arezzo, newYork, export] { #expect(!output.stdout.contains(photos.url.path)) }
 
         let server = try ServeProcess(["--cache", cache.url.path, "--source", "local"], environment: [:])

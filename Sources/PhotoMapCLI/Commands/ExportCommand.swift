@@ -22,7 +22,14 @@ enum ExportCommand {
             .value("out", .directory("DIR"), "the site's folder", required: true),
             limitOption,
             placesOption,
+            blurOption,
         ])
+
+    /// `--blur-locations KM`.
+    static let blurOption = OptionSpec.value(
+        "blur-locations", .number("KM", 0.01...1_000),
+        "show every place and photo at the centre of its cell in a grid of KM kilometres (your own photos' "
+            + "exact spots stay off the site)")
 
     /// `--limit N`.
     static let limitOption = OptionSpec.value("limit", .integer("N", 1...FixtureSource.maximumResults),
@@ -43,7 +50,9 @@ enum ExportCommand {
         let limit = parsed.integer(limitOption) ?? 0
         let placeCount = parsed.integer(placesOption)
         let source = try configuration.makeSource(console: console)
-        let places = Array(try source.topPlaces().entries.prefix(placeCount ?? .max))
+        let blur = parsed.number(blurOption).map(LocationBlur.init(kilometres:))
+        var places = Array(try source.topPlaces().entries.prefix(placeCount ?? .max))
+        if let blur { places = places.map(blur.blurred) }
         warnOfPacing(places: places.count, limit: limit, configuration: configuration, console: console)
         // The site is opened once the first place is listed (its manifest is not held beside a listing
         // being read). What a page links to is written before it (images, assets, photo pages, place pages,
@@ -69,7 +78,7 @@ enum ExportCommand {
         for (index, place) in places.enumerated() {
             let listing = try source.photos(inPlace: place.record.id, limit: limit)
             for line in listing.skipped { console.warn("skipped \(line)") }
-            photosByPlace.append((place, listing.entries))
+            photosByPlace.append((place, blur.map { listing.entries.map($0.blurred) } ?? listing.entries))
             bar.update(done: index + 1, total: places.count)
             try openSite().images.add(listing.entries)
         }
