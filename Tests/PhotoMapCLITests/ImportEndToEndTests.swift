@@ -92,6 +92,9 @@ struct ImportEndToEndTests {
         #expect(arezzo.stdout.contains("\"title\" : \"Piazza Grande\""))
         let newYork = try photomap(["--source", "local", "photos", "--place", "5128581", "--format", "csv"])
         #expect(newYork.stdout.contains("odd name"), "the file's name is the title: \(newYork.stdout)")
+        let withPaths = try photomap(["--source", "local", "photos", "--place", "3182884", "--json", "--with-paths"])
+        #expect(withPaths.stdout.contains("\"path\" : \"\(photos.url.appendingPathComponent("arezzo.jpg").path)\""),
+                "\(withPaths.stdout)")
         let site = out.url.appendingPathComponent("site")
         let export = try photomap(["--source", "local", "export", "--out", site.path])
         #expect(export.status == 0, "\(export.stderr)")

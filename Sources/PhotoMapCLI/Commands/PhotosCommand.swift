@@ -15,6 +15,7 @@ enum PhotosCommand {
             limitOption,
         ] + AnnotationOutput.options + [
             .flag("prefetch", "fetch the listed photos' 75×75 squares into the thumbnail cache now"),
+            withPathsOption,
             MapOutput.option,
         ])
 
@@ -36,7 +37,7 @@ enum PhotosCommand {
         do {
             listing = try source.photos(inPlace: placeID, limit: limit) { prefetcher?.add($0.lazy.map(\.record)) }
             if writesFirst { try write(listing, to: destination, placeID: placeID, configuration: configuration,
-                                       console: console) }
+                                       console: console, withPaths: parsed.has("with-paths")) }
         } catch {
             _ = try? prefetcher?.wait()
             throw error
@@ -44,7 +45,7 @@ enum PhotosCommand {
         let photos = listing.items
         let prefetched = try prefetcher?.wait()
         if !writesFirst { try write(listing, to: destination, placeID: placeID, configuration: configuration,
-                                    console: console) }
+                                    console: console, withPaths: parsed.has("with-paths")) }
         try Prefetcher.check(prefetched)
         let defaultName = "photomap-photos-\(HTML.fileName(for: placeID)).html"
         if let cache, let file = MapOutput.file(parsed, defaultName: defaultName) {
@@ -59,11 +60,21 @@ enum PhotosCommand {
         }
     }
 
+    /// `--with-paths`: imported photos' files are named only when asked.
+    static let withPathsOption = OptionSpec.flag(
+        "with-paths", "with --source local, add each photo's file (a `path` field) to --json and --format output")
+
     /// Writes the photos of a place as `write` does, titled and counted.
     private static func write(_ listing: Listing<Photo>, to destination: AnnotationOutput.Destination, placeID: String,
-                              configuration: Configuration, console: Console) throws {
+                              configuration: Configuration, console: Console, withPaths: Bool) throws {
+        var paths: [String: String]?
+        if withPaths, configuration.source == .local {
+            let catalog = try LocalCatalog(file: configuration.localCatalogFile, readOnly: true)
+            paths = try Dictionary(listing.items.map { ($0.id, try catalog.paths(ofPhoto: $0.id).first ?? "") },
+                                   uniquingKeysWith: { first, _ in first })
+        }
         try write(listing, to: destination, title: "Photos of \(placeID)", configuration: configuration, console: console,
-                  footer: "\(listing.entries.count)\(listing.total.map { " of \($0)" } ?? "") photos")
+                  footer: "\(listing.entries.count)\(listing.total.map { " of \($0)" } ?? "") photos", paths: paths)
     }
 
     /// The place's annotation, to title its page, when the source tells about places (flickr.places.getInfo);
@@ -82,11 +93,16 @@ enum PhotosCommand {
     /// Writes photos as `photos` does, by the annotations the listing came with: warnings for skipped
     /// records, then a table (id, title, description, date taken, coordinate) or an open format, to the
     /// terminal or a file.
+    /// `paths` (photo id → file) adds each photo's file as a `path` field.
     static func write(_ listing: Listing<Photo>, to destination: AnnotationOutput.Destination, title: String,
-                      configuration: Configuration, console: Console, footer: String) throws {
+                      configuration: Configuration, console: Console, footer: String,
+                      paths: [String: String]? = nil) throws {
         for line in listing.skipped { console.warn("skipped \(line)") }
         let annotations = listing.entries.map(\.annotation)
-        try AnnotationOutput.write(annotations.map { OutputRecord($0) }, to: destination, title: title,
+        let records = annotations.map { annotation in
+            OutputRecord(annotation, extras: paths.map { [.init("path", .text($0[annotation.id] ?? ""))] } ?? [])
+        }
+        try AnnotationOutput.write(records, to: destination, title: title, extraFields: paths == nil ? [] : ["path"],
                                    configuration: configuration, console: console) { width in
             AnnotationOutput.table(annotations,
                                    columns: [.init(heading: "PHOTO ID"), .init(heading: "TITLE", flexible: true),

@@ -200,6 +200,11 @@ public final class LocalCatalog {
         return files
     }
 
+    /// The paths of the files holding a photo, as text (bytes that are not UTF-8 shown as U+FFFD).
+    public func paths(ofPhoto id: String) throws -> [String] {
+        try files(ofPhoto: id).map { String(decoding: $0.0, as: UTF8.self) }
+    }
+
     private func decoded(_ rows: SQLiteStatement) throws -> [Photo] {
         var photos: [Photo] = []
         let decoder = JSONDecoder()
