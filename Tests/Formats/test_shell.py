@@ -93,14 +93,14 @@ def test_bash_completes_the_line(bash, line, completed):
 
 
 @pytest.mark.parametrize("line, candidates", [
-    ("photomap ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "db", "completions", "man"}),
+    ("photomap ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "db", "completions", "man"}),
     ("photomap cache ", {"stats", "verify", "prune", "clear"}),
     ("photomap cache stats ", set()),
     ("photomap index ", {"rebuild", "stats"}),
     ("photomap places --format ", {"table", "json", "geojson", "kml", "gpx", "csv"}),
     ("photomap places --format=", {"table", "json", "geojson", "kml", "gpx", "csv"}),
     ("photomap find --format g", {"geojson", "gpx"}),
-    ("photomap --source ", {"fixtures", "flickr"}),
+    ("photomap --source ", {"fixtures", "flickr", "local"}),
     ("photomap --cache sub", {"subfolder"}),
     ("photomap export --out ", {"subfolder"}),
 ])
@@ -145,8 +145,8 @@ def test_zsh_completes_the_line(zsh, line, completed):
 @pytest.mark.parametrize("line, expected", [
     ("photomap cache ", {"stats", "verify", "prune", "clear"}),
     ("photomap places --format ", {"table", "json", "geojson", "kml", "gpx", "csv"}),
-    ("photomap ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "db", "completions", "man"}),
-    ("photomap --source ", {"fixtures", "flickr"}),
+    ("photomap ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "db", "completions", "man"}),
+    ("photomap --source ", {"fixtures", "flickr", "local"}),
 ])
 def test_fish_offers(shell_folder, line, expected):
     script = shell_folder / "photomap.fish"
