@@ -19,10 +19,12 @@ from test_pages import BINARY, REPO, REYKJAVIK, cache_in, hostile, no_trouble, z
 SAN_FRANCISCO = "ls4gmTBTk_4feZKqXyis"
 
 
-def start_serve(work, env=None, image_host=None):
-    """`photomap serve` on a free port; returns (process, base URL). Its stderr goes to a file."""
+def start_serve(work, env=None, image_host=None, extra=()):
+    """`photomap serve` on a free port (global options `extra` before it); returns (process, base URL).
+    Its stderr goes to a file."""
     log = open(work / "serve.log", "w")
-    arguments = [str(BINARY)] + (["--image-host", image_host] if image_host else []) + ["serve", "--listen", "127.0.0.1:0"]
+    arguments = ([str(BINARY), *extra] + (["--image-host", image_host] if image_host else [])
+                 + ["serve", "--listen", "127.0.0.1:0"])
     process = subprocess.Popen(arguments, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
                                env={**os.environ, "PHOTOMAP_CACHE": str(cache_in(work, env)), **(env or {})})
     deadline = time.monotonic() + 120
