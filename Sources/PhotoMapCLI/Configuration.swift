@@ -152,7 +152,7 @@ struct Configuration {
         case .fixtures:
             return FixtureSource(catalog: try fixtureCatalog(), imageHost: imageHost)
         case .local:
-            return LocalSource(catalogFile: localCatalogFile, adapter: adapter)
+            return LocalSource(catalog: { [self] in try state().importedPhotos() }, adapter: adapter)
         case .flickr:
             let state = try state()
             let warn: @Sendable (String) -> Void = { [console] in console.warn($0) }
@@ -192,7 +192,8 @@ struct Configuration {
                 .appendingPathComponent("images"))
         } ?? imageOrigin()
         return ThumbnailCache(cacheDirectory: cacheDirectory,
-                              origin: LocalImageOrigin(catalogFile: localCatalogFile, fallback: origin),
+                              origin: LocalImageOrigin(catalog: { [self] in try state().importedPhotos() },
+                                                       fallback: origin),
                               configuration: .init(limitBytes: cacheLimitBytes, imageHost: imageHost,
                                                    warn: { console.warn($0) }))
     }
@@ -221,9 +222,6 @@ struct Configuration {
         case .local: [.local]
         }
     }
-
-    /// The catalog of imported photos, in the cache folder.
-    var localCatalogFile: URL { LocalCatalog.file(in: cacheDirectory) }
 
     /// Where the embedded catalog's images are mirrored: the chosen image host, for the catalog only.
     var catalogMirror: ImageHost? { source == .fixtures && imageHostGiven ? imageHost : nil }

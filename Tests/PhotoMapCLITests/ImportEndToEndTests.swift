@@ -150,6 +150,33 @@ struct ImportEndToEndTests {
         #expect(!(try photomap(["--source", "local", "places", "--json"]).stdout.contains("\"2147714\"")))
     }
 
+    @Test("with --database the catalog is the database's: another cache folder lists and serves the photos")
+    func sharedCatalog() throws {
+        let database = try TestDatabase().url
+        let imported = try photomap(["--database", database, "import", photos.url.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cache.url.appendingPathComponent("local-catalog.sqlite").path))
+        let status = try photomap(["--database", database, "db", "status"])
+        #expect(status.stdout.contains("local_photos: 5 rows"), "\(status.stdout)")
+        // A second machine's cache: the listing comes from the database, the squares are made from the files.
+        let other = try TemporaryFolder()
+        let places = try PhotomapBinary.run(["--cache", other.url.path, "--database", database, "--source", "local",
+                                             "places", "--json"])
+        #expect(places.status == 0 && places.stdout.contains("\"3182884\""), "\(places.stderr)")
+        let arezzo = try PhotomapBinary.run(["--cache", other.url.path, "--database", database, "--source", "local",
+                                             "photos", "--place", "3182884", "--json"])
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(arezzo.stdout.utf8)) as? [[String: Any]])?
+            .first?["id"] as? String)
+        let server = try ServeProcess(["--cache", other.url.path, "--database", database, "--source", "local"],
+                                      environment: [:])
+        let square = try server.request("/squares/\(id)")
+        #expect(square.status == 200 && square.headers["content-type"] == "image/jpeg")
+        #expect(try server.request("/places/unlocated").status == 200)
+        server.stop()
+        let again = try photomap(["--database", database, "import", photos.url.path])
+        #expect(again.stderr.contains("8 unchanged"), "\(again.stderr)")
+    }
+
     @Test("the local source before any import says what to do")
     func nothingImported() throws {
         let result = try photomap(["--source", "local", "places"])

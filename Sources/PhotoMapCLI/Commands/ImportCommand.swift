@@ -24,8 +24,7 @@ enum ImportCommand {
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         guard !parsed.arguments.isEmpty else { throw UsageError("import needs at least one folder or file") }
         let environment = configuration.environment
-        let importer = Importer(catalogFile: configuration.localCatalogFile,
-                                cache: try configuration.makeThumbnailCache(console: console)) {
+        let importer = Importer(cache: try configuration.makeThumbnailCache(console: console)) {
             guard let fixtures = FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv",
                                                               executable: CommandLine.arguments.first ?? "")
                 ?? environment["PHOTOMAP_FIXTURES"].map({ URL(fileURLWithPath: $0).deletingLastPathComponent() })
@@ -35,13 +34,11 @@ enum ImportCommand {
         let bar = ProgressBar(console: console, label: "importing")
         var running = importer
         running.progress = { done, total in bar.update(done: done, total: total) }
-        let report = try running.run(roots: parsed.arguments, prune: parsed.has("prune"))
+        let catalog = try configuration.state().localCatalogForImport()
+        let report = try running.run(roots: parsed.arguments, prune: parsed.has("prune"), into: catalog)
         bar.finish()
         // The search index follows the catalog now, rather than at the next search.
-        if let catalog = try LocalCatalog.existing(in: configuration.cacheDirectory) {
-            try CatalogIndexer(index: configuration.state().index.open())
-                .ensureLocal(catalog, adapter: configuration.adapter)
-        }
+        try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(catalog, adapter: configuration.adapter)
         if parsed.has("json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -77,7 +77,7 @@ final class Locations {
                     try finder().gazetteer().landmarks()
                 }
         }
-        if let local = try LocalCatalog.existing(in: configuration.cacheDirectory) {
+        if let local = try configuration.state().importedPhotos() {
             try CatalogIndexer(index: index).ensureLocal(local, adapter: configuration.adapter)
         }
         return index

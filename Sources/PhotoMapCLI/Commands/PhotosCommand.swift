@@ -68,8 +68,7 @@ enum PhotosCommand {
     private static func write(_ listing: Listing<Photo>, to destination: AnnotationOutput.Destination, placeID: String,
                               configuration: Configuration, console: Console, withPaths: Bool) throws {
         var paths: [String: String]?
-        if withPaths, configuration.source == .local {
-            let catalog = try LocalCatalog(file: configuration.localCatalogFile, readOnly: true)
+        if withPaths, configuration.source == .local, let catalog = try configuration.state().importedPhotos() {
             paths = try Dictionary(listing.items.map { ($0.id, try catalog.paths(ofPhoto: $0.id).first ?? "") },
                                    uniquingKeysWith: { first, _ in first })
         }

@@ -37,6 +37,20 @@ public enum DatabaseSchema {
         CREATE TABLE call_budgets (key_hash text PRIMARY KEY, tokens double precision NOT NULL,
             updated_at timestamptz NOT NULL);
         """,
+        """
+        -- The imported photos (PostgresLocalCatalog): files as read, photos with their places, one version row.
+        CREATE TABLE local_files (path bytea PRIMARY KEY, size bigint NOT NULL, modified bigint NOT NULL,
+            inode bigint NOT NULL, photo text, problem text, other boolean NOT NULL);
+        CREATE INDEX local_files_photo ON local_files (photo);
+        CREATE TABLE local_photos (id text PRIMARY KEY, place text NOT NULL, taken double precision,
+            latitude double precision, longitude double precision, record bytea NOT NULL);
+        CREATE INDEX local_photos_place ON local_photos (place, taken DESC);
+        CREATE TABLE local_places (id text PRIMARY KEY, short_name text NOT NULL, full_name text NOT NULL,
+            latitude double precision, longitude double precision);
+        CREATE TABLE local_version (only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+            version bigint NOT NULL);
+        INSERT INTO local_version VALUES (true, 0);
+        """,
     ]
 
     /// The schema version this photomap writes and reads.
@@ -86,10 +100,11 @@ public enum DatabaseSchema {
             guard hasSchema else { return Status(version: 0, rows: [], server: server, postgis: postgis) }
             let version = try connection.execute("SELECT max(version) FROM photomap_schema").integer(0, 0) ?? 0
             var rows: [(String, Int)] = []
-            if version >= 1 {
-                for table in ["index_records", "kept_answers", "recent_photos", "call_budgets"] {
-                    rows.append((table, try connection.execute("SELECT count(*) FROM \(table)").integer(0, 0) ?? 0))
-                }
+            // Each table counted from the migration that made it on.
+            let tables = [("index_records", 1), ("kept_answers", 1), ("recent_photos", 1), ("call_budgets", 1),
+                          ("local_photos", 2), ("local_files", 2)]
+            for (table, since) in tables where version >= since {
+                rows.append((table, try connection.execute("SELECT count(*) FROM \(table)").integer(0, 0) ?? 0))
             }
             return Status(version: version, rows: rows, server: server, postgis: postgis)
         }

@@ -1,16 +1,29 @@
 import Foundation
 
 /// Where photomap keeps what outlives a command — the local search index, Flickr's kept answers, the
-/// recently viewed photos and the Flickr call budget: files of the cache folder (one machine, the
+/// recently viewed photos, the Flickr call budget and the imported photos' catalog: files of the cache folder (one machine, the
 /// default) or one PostgreSQL database that any number of machines share.
 public struct StateStores: Sendable {
     public let index: any SearchIndexStore
     public let answers: any AnswerStore
     public let recents: any RecentsStore
     private let budget: @Sendable (String) -> any CallBudgetStore
+    private let localCatalog: @Sendable (_ writing: Bool) throws -> (any LocalCatalogStore)?
 
     /// The call budget of `apiKey`.
     public func callBudget(apiKey: String) -> any CallBudgetStore { budget(apiKey) }
+
+    /// The imported photos' catalog, for `import` to write; made when it is not there.
+    public func localCatalogForImport() throws -> any LocalCatalogStore {
+        guard let store = try localCatalog(true) else { throw ImportError.nothingImported }
+        return store
+    }
+
+    /// The imported photos' catalog to read, or nil when nothing was ever imported.
+    public func importedPhotos() throws -> (any LocalCatalogStore)? {
+        guard let store = try localCatalog(false), try store.version() > 0 else { return nil }
+        return store
+    }
 
     /// The files of the cache folder `cacheDirectory`; answers fresh for `answerTimeToLive` seconds.
     public static func files(cacheDirectory: URL, answerTimeToLive: TimeInterval) -> StateStores {
@@ -18,7 +31,11 @@ public struct StateStores: Sendable {
                     answers: ResponseCache(directory: cacheDirectory.appendingPathComponent("api"),
                                            timeToLive: answerTimeToLive),
                     recents: RecentPhotos(cacheDirectory: cacheDirectory),
-                    budget: { FileCallBudget(cacheDirectory: cacheDirectory, apiKey: $0) })
+                    budget: { FileCallBudget(cacheDirectory: cacheDirectory, apiKey: $0) },
+                    localCatalog: { writing in
+                        try writing ? LocalCatalog(file: LocalCatalog.file(in: cacheDirectory))
+                            : LocalCatalog.existing(in: cacheDirectory)
+                    })
     }
 
     /// The database `pool` reaches, migrated to this photomap's schema first (once, however many
@@ -28,6 +45,7 @@ public struct StateStores: Sendable {
         return StateStores(index: PostgresIndexStore(pool: pool),
                            answers: PostgresAnswers(pool: pool, timeToLive: answerTimeToLive),
                            recents: PostgresRecents(pool: pool),
-                           budget: { PostgresCallBudget(pool: pool, apiKey: $0) })
+                           budget: { PostgresCallBudget(pool: pool, apiKey: $0) },
+                           localCatalog: { _ in PostgresLocalCatalog(pool: pool) })
     }
 }

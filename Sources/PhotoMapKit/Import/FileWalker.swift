@@ -9,7 +9,7 @@ struct FileWalker {
         /// Its path as given (the root, then the names below it).
         let path: [UInt8]
         /// What `stat` said of it.
-        let state: LocalCatalog.FileState
+        let state: LocalFileState
     }
 
     /// Files found, in a stable order (names sorted within each folder).

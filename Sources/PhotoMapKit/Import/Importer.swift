@@ -7,8 +7,6 @@ import Foundation
 /// cache, while their records go into the catalog in one transaction. Nothing else is written, and the
 /// originals are never copied.
 public struct Importer: Sendable {
-    /// The catalog written.
-    public let catalogFile: URL
     /// Where the images made go.
     public let cache: ThumbnailCache
     /// The places photos are grouped into, loaded when a located photo needs one.
@@ -19,17 +17,15 @@ public struct Importer: Sendable {
     /// Files larger than this are not read (no photo is; a huge file would only fill memory).
     static let maximumFileBytes = 512 << 20
 
-    /// An importer into `catalogFile`, images into `cache`, places from `places`.
-    public init(catalogFile: URL, cache: ThumbnailCache, places: @escaping @Sendable () throws -> LocalPlaces) {
-        self.catalogFile = catalogFile
+    /// An importer making images into `cache`, places from `places`.
+    public init(cache: ThumbnailCache, places: @escaping @Sendable () throws -> LocalPlaces) {
         self.cache = cache
         self.places = places
     }
 
-    /// Imports the files below `roots`; with `prune`, files of the catalog below the roots that are gone
-    /// are dropped, with the photos no other file holds.
-    public func run(roots: [String], prune: Bool) throws -> ImportReport {
-        let catalog = try LocalCatalog(file: catalogFile)
+    /// Imports the files below `roots` into `catalog`; with `prune`, files of the catalog below the roots
+    /// that are gone are dropped, with the photos no other file holds.
+    public func run(roots: [String], prune: Bool, into catalog: any LocalCatalogStore) throws -> ImportReport {
         let rootPaths = roots.map { Array($0.utf8) }
         let walked = FileWalker.walk(rootPaths)
         let known = try catalog.files()
@@ -37,8 +33,7 @@ public struct Importer: Sendable {
         for (path, reason) in walked.problems { report.lines.append((FileWalker.shown(path), reason)) }
         var toRead: [FileWalker.Found] = []
         for file in walked.files {
-            if let before = known[file.path], before.size == file.state.size, before.modified == file.state.modified,
-               before.inode == file.state.inode {
+            if let before = known[file.path], before.isUnchanged(from: file.state) {
                 report.unchanged += before.isOther ? 0 : 1
                 report.tally(before, path: file.path)
             } else {
@@ -54,37 +49,36 @@ public struct Importer: Sendable {
                 !seen.contains(path) && rootPaths.contains { root in Self.isBelow(path, root) }
             }
         }
-        try catalog.transaction { () throws -> Void in
-            for (file, outcome) in zip(toRead, outcomes) {
-                var state = file.state
-                switch outcome {
-                case let .photo(photo, problems, offset):
-                    state.photo = photo.id
-                    state.problem = problems.isEmpty ? nil : problems.joined(separator: "; ")
-                    state.located = photo.coordinate != nil
-                    var place = LocalPlace.unlocated
-                    if let coordinate = photo.coordinate {
-                        if loadedPlaces == nil { loadedPlaces = try places() }
-                        place = loadedPlaces?.place(for: coordinate) ?? place
-                    }
-                    var placed = photo
-                    placed.placeID = place.id
-                    try catalog.add(placed, place: place, taken: Self.instant(of: placed, offset: offset))
-                case .known(let id, let located):
-                    state.photo = id
-                    state.located = located
-                case let .skipped(reason):
-                    state.problem = reason
-                case .other:
-                    state.isOther = true
+        var changes = LocalCatalogChanges()
+        for (file, outcome) in zip(toRead, outcomes) {
+            var state = file.state
+            switch outcome {
+            case let .photo(photo, problems, offset):
+                state.photo = photo.id
+                state.problem = problems.isEmpty ? nil : problems.joined(separator: "; ")
+                state.located = photo.coordinate != nil
+                var place = LocalPlace.unlocated
+                if let coordinate = photo.coordinate {
+                    if loadedPlaces == nil { loadedPlaces = try places() }
+                    place = loadedPlaces?.place(for: coordinate) ?? place
                 }
-                try catalog.record(file: file.path, state)
-                report.tally(state, path: file.path)
+                var placed = photo
+                placed.placeID = place.id
+                changes.photos.append((placed, place, Self.instant(of: placed, offset: offset)))
+            case .known(let id, let located):
+                state.photo = id
+                state.located = located
+            case let .skipped(reason):
+                state.problem = reason
+            case .other:
+                state.isOther = true
             }
-            report.gone = gone.count
-            report.removedPhotos = try catalog.remove(files: gone)
-            if !toRead.isEmpty || !gone.isEmpty { try catalog.changed() }
+            changes.files.append((file.path, state))
+            report.tally(state, path: file.path)
         }
+        changes.gone = gone
+        report.gone = gone.count
+        report.removedPhotos = try catalog.apply(changes)
         cache.flush()
         return report
     }
@@ -103,7 +97,7 @@ public struct Importer: Sendable {
 
     /// Reads the files on every core, in their order; the catalog is asked (on this thread, before) which
     /// photos it holds.
-    private func read(_ files: [FileWalker.Found], catalog: LocalCatalog) -> [Outcome] {
+    private func read(_ files: [FileWalker.Found], catalog: any LocalCatalogStore) -> [Outcome] {
         guard !files.isEmpty else { return [] }
         let knownPhotos = Locked<[String: Bool]>((try? catalog.locatedByPhoto()) ?? [:])
         let outcomes = Locked([Outcome?](repeating: nil, count: files.count))
@@ -175,7 +169,7 @@ public struct Importer: Sendable {
 
 extension ImportReport {
     /// Counts a file as its state says, and names it in the report when it was skipped or lost a field.
-    mutating func tally(_ state: LocalCatalog.FileState, path: [UInt8]) {
+    mutating func tally(_ state: LocalFileState, path: [UInt8]) {
         if state.isOther {
             otherFiles += 1
             return

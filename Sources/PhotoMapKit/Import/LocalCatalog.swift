@@ -4,32 +4,7 @@ import Foundation
 /// size, modification time and inode, which decide whether a second import reads it again), each photo
 /// (one per content, however many files hold it) with its place, and the places. Paths stay here: no
 /// page, answer or listing shows them. One connection, not Sendable: a command opens its own.
-public final class LocalCatalog {
-    /// What a file was when it was last read: unchanged, it is not read again.
-    public struct FileState: Sendable, Equatable {
-        /// Size in bytes.
-        public var size: Int64
-        /// Modification time in nanoseconds since 1970.
-        public var modified: Int64
-        /// Inode number.
-        public var inode: Int64
-        /// The photo it holds; nil when it was skipped.
-        public var photo: String?
-        /// Why it was skipped, or what was left out of it (the report's line); nil when nothing was.
-        public var problem: String?
-        /// Whether its photo has a location.
-        public var located = false
-        /// Whether it is no JPEG or HEIC file.
-        public var isOther = false
-
-        /// A file as `stat` found it, not yet read.
-        public init(size: Int64, modified: Int64, inode: Int64) {
-            self.size = size
-            self.modified = modified
-            self.inode = inode
-        }
-    }
-
+public final class LocalCatalog: LocalCatalogStore {
     private let database: SQLiteDatabase
 
     /// The catalog file in a cache folder.
@@ -60,27 +35,21 @@ public final class LocalCatalog {
             """)
     }
 
-    /// Opens the catalog of a cache folder for reading, or nil when nothing was ever imported there.
-    public static func existing(in cacheDirectory: URL) throws -> LocalCatalog? {
+    /// Opens the catalog of a cache folder for reading, or nil when there is none.
+    static func existing(in cacheDirectory: URL) throws -> LocalCatalog? {
         let file = file(in: cacheDirectory)
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
         return try LocalCatalog(file: file, readOnly: true)
     }
 
-    /// Runs `body` in one transaction.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        try database.transaction(body)
-    }
-
-    /// Every file seen, by path.
-    public func files() throws -> [[UInt8]: FileState] {
+    public func files() throws -> [[UInt8]: LocalFileState] {
         let rows = try database.prepare("""
             SELECT f.path, f.size, f.modified, f.inode, f.photo, f.problem, f.other, p.latitude IS NOT NULL
             FROM files f LEFT JOIN photos p ON p.id = f.photo
             """)
-        var files: [[UInt8]: FileState] = [:]
+        var files: [[UInt8]: LocalFileState] = [:]
         while try rows.step() {
-            var state = FileState(size: rows.integer(1) ?? 0, modified: rows.integer(2) ?? 0,
+            var state = LocalFileState(size: rows.integer(1) ?? 0, modified: rows.integer(2) ?? 0,
                                   inode: rows.integer(3) ?? 0)
             state.photo = rows.optionalText(4)
             state.problem = rows.optionalText(5)
@@ -91,63 +60,55 @@ public final class LocalCatalog {
         return files
     }
 
-    /// Records what a file was when read, and what it held.
-    func record(file path: [UInt8], _ state: FileState) throws {
-        try database.prepare("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", [
-            .blob(path), .integer(state.size), .integer(state.modified), .integer(state.inode),
-            state.photo.map { .text($0) } ?? .null, state.problem.map { .text($0) } ?? .null,
-            .integer(state.isOther ? 1 : 0),
-        ]).step()
+    public func apply(_ changes: LocalCatalogChanges) throws -> Int {
+        try database.transaction {
+            for (photo, place, taken) in changes.photos {
+                try database.prepare("INSERT OR IGNORE INTO places VALUES (?, ?, ?, ?, ?)", [
+                    .text(place.id), .text(place.shortName), .text(place.fullName),
+                    place.coordinate.map { .real($0.latitude) } ?? .null,
+                    place.coordinate.map { .real($0.longitude) } ?? .null,
+                ]).step()
+                try database.prepare("INSERT OR REPLACE INTO photos VALUES (?, ?, ?, ?, ?, ?)", [
+                    .text(photo.id), .text(place.id), taken.map { .real($0) } ?? .null,
+                    photo.coordinate.map { .real($0.latitude) } ?? .null,
+                    photo.coordinate.map { .real($0.longitude) } ?? .null,
+                    .blob(Array(try JSONEncoder().encode(photo))),
+                ]).step()
+            }
+            for (path, state) in changes.files {
+                try database.prepare("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", [
+                    .blob(path), .integer(state.size), .integer(state.modified), .integer(state.inode),
+                    state.photo.map { .text($0) } ?? .null, state.problem.map { .text($0) } ?? .null,
+                    .integer(state.isOther ? 1 : 0),
+                ]).step()
+            }
+            for path in changes.gone { try database.prepare("DELETE FROM files WHERE path = ?", [.blob(path)]).step() }
+            // Photos no file holds any more: their files gone, or changed into other photos.
+            let orphans = try database.prepare(
+                "DELETE FROM photos WHERE id NOT IN (SELECT photo FROM files WHERE photo IS NOT NULL) RETURNING id")
+            var removed = 0
+            while try orphans.step() { removed += 1 }
+            if changes.changesPhotos {
+                try database.prepare(
+                    "INSERT INTO meta VALUES ('version', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1").step()
+            }
+            return removed
+        }
     }
 
-    /// Forgets files (gone from disk), then the photos no file holds any more; returns how many photos went.
-    func remove(files paths: [[UInt8]]) throws -> Int {
-        for path in paths { try database.prepare("DELETE FROM files WHERE path = ?", [.blob(path)]).step() }
-        let orphans = try database.prepare(
-            "DELETE FROM photos WHERE id NOT IN (SELECT photo FROM files WHERE photo IS NOT NULL) RETURNING id")
-        var removed = 0
-        while try orphans.step() { removed += 1 }
-        return removed
-    }
-
-    /// A number that changes whenever an import changes the photos: the search index compares it with
-    /// the one it was filled at.
     public func version() throws -> Int {
         let row = try database.prepare("SELECT value FROM meta WHERE key = 'version'")
         return try row.step() ? Int(row.integer(0) ?? 0) : 0
     }
 
-    /// Moves `version` on.
-    func changed() throws {
-        try database.prepare(
-            "INSERT INTO meta VALUES ('version', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1").step()
-    }
-
-    /// Every photo's id, and whether it has a location.
-    func locatedByPhoto() throws -> [String: Bool] {
+    public func locatedByPhoto() throws -> [String: Bool] {
         let rows = try database.prepare("SELECT id, latitude IS NOT NULL FROM photos")
         var photos: [String: Bool] = [:]
         while try rows.step() { photos[rows.text(0)] = rows.integer(1) == 1 }
         return photos
     }
 
-    /// Adds (or replaces) a photo, in `place`; `taken` orders a place's photos, newest first.
-    func add(_ photo: Photo, place: LocalPlace, taken: Double?) throws {
-        try database.prepare("INSERT OR IGNORE INTO places VALUES (?, ?, ?, ?, ?)", [
-            .text(place.id), .text(place.shortName), .text(place.fullName),
-            place.coordinate.map { .real($0.latitude) } ?? .null,
-            place.coordinate.map { .real($0.longitude) } ?? .null,
-        ]).step()
-        try database.prepare("INSERT OR REPLACE INTO photos VALUES (?, ?, ?, ?, ?, ?)", [
-            .text(photo.id), .text(place.id), taken.map { .real($0) } ?? .null,
-            photo.coordinate.map { .real($0.latitude) } ?? .null,
-            photo.coordinate.map { .real($0.longitude) } ?? .null,
-            .blob(Array(try JSONEncoder().encode(photo))),
-        ]).step()
-    }
-
-    /// The places with photos, most photos first (then by name), the photos without a location last.
-    /// A country's or area's centre is its photos' mean.
+    /// A country's or area's centre is its photos' mean; places with as many photos go by name.
     public func places() throws -> [Place] {
         let rows = try database.prepare("""
             SELECT p.id, p.short_name, p.full_name, COALESCE(p.latitude, AVG(f.latitude)),
@@ -164,12 +125,7 @@ public final class LocalCatalog {
         return places
     }
 
-    /// One place, or nil when no photo is in it.
-    public func place(_ id: String) throws -> Place? {
-        try places().first { $0.id == id }
-    }
-
-    /// Up to `limit` photos of a place, newest first (photos without a date last), and how many it has.
+    /// Photos without a date come last.
     public func photos(inPlace id: String, limit: Int) throws -> (photos: [Photo], total: Int) {
         let count = try database.prepare("SELECT COUNT(*) FROM photos WHERE place = ?", [.text(id)])
         let total = try count.step() ? Int(count.integer(0) ?? 0) : 0
@@ -178,31 +134,19 @@ public final class LocalCatalog {
             [.text(id), .integer(Int64(max(limit, 0)))])), total)
     }
 
-    /// Every photo, for the search index.
     public func allPhotos() throws -> [Photo] {
         try decoded(database.prepare("SELECT record FROM photos ORDER BY id"))
     }
 
-    /// The photo of this id, or nil.
-    public func photo(id: String) throws -> Photo? {
-        try decoded(database.prepare("SELECT record FROM photos WHERE id = ?", [.text(id)])).first
-    }
-
-    /// The paths of the files holding a photo, with what they were when read.
-    func files(ofPhoto id: String) throws -> [([UInt8], FileState)] {
+    public func files(ofPhoto id: String) throws -> [(path: [UInt8], state: LocalFileState)] {
         let rows = try database.prepare("SELECT path, size, modified, inode FROM files WHERE photo = ?", [.text(id)])
-        var files: [([UInt8], FileState)] = []
+        var files: [(path: [UInt8], state: LocalFileState)] = []
         while try rows.step() {
             files.append((rows.withBytes(0) { Array($0) },
-                          FileState(size: rows.integer(1) ?? 0, modified: rows.integer(2) ?? 0,
+                          LocalFileState(size: rows.integer(1) ?? 0, modified: rows.integer(2) ?? 0,
                                     inode: rows.integer(3) ?? 0)))
         }
         return files
-    }
-
-    /// The paths of the files holding a photo, as text (bytes that are not UTF-8 shown as U+FFFD).
-    public func paths(ofPhoto id: String) throws -> [String] {
-        try files(ofPhoto: id).map { String(decoding: $0.0, as: UTF8.self) }
     }
 
     private func decoded(_ rows: SQLiteStatement) throws -> [Photo] {

@@ -4,14 +4,14 @@ import Foundation
 /// holds them (its limit let them go): the file is read only if it is as it was imported, and only the
 /// small image is handed over, never the original. Every other URL goes to `fallback`.
 public struct LocalImageOrigin: ImageOrigin {
-    /// The local catalog, opened only when a local image is asked for.
-    public let catalogFile: URL
+    /// Opens the catalog, only when a local image is asked for (nil: nothing imported).
+    private let catalog: @Sendable () throws -> (any LocalCatalogStore)?
     /// Where other images come from.
     public let fallback: any ImageOrigin
 
-    /// An origin over the catalog at `catalogFile`, other URLs to `fallback`.
-    public init(catalogFile: URL, fallback: any ImageOrigin) {
-        self.catalogFile = catalogFile
+    /// An origin over the catalog `catalog` opens, other URLs to `fallback`.
+    public init(catalog: @escaping @Sendable () throws -> (any LocalCatalogStore)?, fallback: any ImageOrigin) {
+        self.catalog = catalog
         self.fallback = fallback
     }
 
@@ -23,8 +23,7 @@ public struct LocalImageOrigin: ImageOrigin {
     }
 
     private func make(_ image: LocalImageURL) throws -> Data {
-        let catalog = try LocalCatalog(file: catalogFile, readOnly: true)
-        for (path, recorded) in try catalog.files(ofPhoto: image.photoID) {
+        for (path, recorded) in try catalog()?.files(ofPhoto: image.photoID) ?? [] {
             var info = stat()
             guard stat(FileWalker.cString(path), &info) == 0, Int64(info.st_size) == recorded.size,
                   let data = try? Importer.contents(of: path), LocalPhotoID.of(data) == image.photoID,

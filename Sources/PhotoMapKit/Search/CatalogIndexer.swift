@@ -32,7 +32,7 @@ public struct CatalogIndexer {
 
     /// Indexes the imported photos unless this version of them is indexed already; their records replace
     /// the ones indexed before (photos pruned or changed since go).
-    public func ensureLocal(_ catalog: LocalCatalog, adapter: AnnotationAdapter = AnnotationAdapter()) throws {
+    public func ensureLocal(_ catalog: any LocalCatalogStore, adapter: AnnotationAdapter = AnnotationAdapter()) throws {
         let version = String(try catalog.version())
         guard try index.marker("local") != version else { return }
         try index.remove(origin: "local")

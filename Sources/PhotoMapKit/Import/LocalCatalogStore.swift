@@ -1,0 +1,75 @@
+import Foundation
+
+/// Where the imported photos are kept: `LocalCatalog` (SQLite beside the cache, the default) or
+/// `PostgresLocalCatalog` (the database a fleet shares). A store is used by one thread at a time.
+public protocol LocalCatalogStore {
+    /// Every file seen, by path.
+    func files() throws -> [[UInt8]: LocalFileState]
+    /// Every photo's id, and whether it has a location.
+    func locatedByPhoto() throws -> [String: Bool]
+    /// Applies what one import found, all of it or (on error) none; returns how many photos went.
+    func apply(_ changes: LocalCatalogChanges) throws -> Int
+    /// A number that moves on whenever an import changes the photos (0 before any).
+    func version() throws -> Int
+    /// The places with photos, most photos first, the photos without a location last.
+    func places() throws -> [Place]
+    /// Up to `limit` photos of a place, newest first, and how many it has.
+    func photos(inPlace id: String, limit: Int) throws -> (photos: [Photo], total: Int)
+    /// Every photo.
+    func allPhotos() throws -> [Photo]
+    /// The files holding a photo, with what they were when read.
+    func files(ofPhoto id: String) throws -> [(path: [UInt8], state: LocalFileState)]
+}
+
+extension LocalCatalogStore {
+    /// One place, or nil when no photo is in it.
+    public func place(_ id: String) throws -> Place? {
+        try places().first { $0.id == id }
+    }
+
+    /// The paths of the files holding a photo, as text (bytes that are not UTF-8 shown as U+FFFD).
+    public func paths(ofPhoto id: String) throws -> [String] {
+        try files(ofPhoto: id).map { String(decoding: $0.path, as: UTF8.self) }
+    }
+}
+
+/// What a file was when it was last read: unchanged, it is not read again.
+public struct LocalFileState: Sendable, Equatable {
+    /// Size in bytes.
+    public var size: Int64
+    /// Modification time in nanoseconds since 1970.
+    public var modified: Int64
+    /// Inode number.
+    public var inode: Int64
+    /// The photo it holds; nil when it was skipped.
+    public var photo: String?
+    /// Why it was skipped, or what was left out of it (the report's line); nil when nothing was.
+    public var problem: String?
+    /// Whether its photo has a location.
+    public var located = false
+    /// Whether it is no JPEG or HEIC file.
+    public var isOther = false
+
+    /// A file as `stat` found it, not yet read.
+    public init(size: Int64, modified: Int64, inode: Int64) {
+        self.size = size
+        self.modified = modified
+        self.inode = inode
+    }
+
+    /// Whether `other` is the same file, unchanged: size, modification time and inode.
+    func isUnchanged(from other: LocalFileState) -> Bool {
+        size == other.size && modified == other.modified && inode == other.inode
+    }
+}
+
+/// What one import found: files read, photos made (with their place, and when they were taken, in
+/// seconds since 1970, for the order of a place's photos), files gone.
+public struct LocalCatalogChanges: Sendable {
+    public var files: [(path: [UInt8], state: LocalFileState)] = []
+    public var photos: [(photo: Photo, place: LocalPlace, taken: Double?)] = []
+    public var gone: [[UInt8]] = []
+
+    /// Whether it changes the photos (and so `version`).
+    var changesPhotos: Bool { !files.isEmpty || !gone.isEmpty }
+}
