@@ -68,9 +68,11 @@ public struct PageBuilder<Links: PageLinks> {
         var data = mapData(features, for: path, labels: PlaceLabels.perListPage)
         data.clusters = clusters
         data.focus = focus.map { [$0.latitude, $0.longitude] }
+        // Nothing to put on a map (imported photos without a location): the list is what there is to see.
+        let located = clusters != nil || features.contains { $0.geometry != nil }
         return try PageRenderer.listPage(title: title, subtitle: subtitle, data: data,
                                          links: pageLinks(for: path, back: back),
-                                         defaultView: defaultView, credits: credits)
+                                         defaultView: located ? defaultView : "list", credits: credits)
     }
 
     /// A photo's page at `path`: its medium image, details and a small map.
