@@ -28,21 +28,26 @@ static void photomap_jpeg_ignore_message(j_common_ptr info) {
     (void)info;
 }
 
-// Decodes a JPEG held in memory into RGBA rows. Returns 1 and sets *pixels (free with free())
-// on success; returns 0 with `message` set on any error, including truncated data, which libjpeg
-// would otherwise pad with grey and call a success. With `pixels` NULL it decodes every scanline
-// into one scratch row and keeps nothing: the full check, without the image's memory. The check
-// decodes at 1/8 scale: every block's Huffman-coded data is still read and checked (that is where
-// truncation and corruption show), but its inverse DCT makes one pixel instead of 64 (a third less
-// time for a 75x75 square).
-static inline int photomap_jpeg_decode(const unsigned char *data, unsigned long size, unsigned int max_side,
-                                       int *width, int *height, unsigned char **pixels, char *message,
-                                       size_t message_size) {
+// Decodes a JPEG held in memory, every scanline, into rows of `channels` bytes a pixel: 4 (RGBA),
+// 3 (RGB), or 0 to keep nothing (each scanline into one scratch row: the full check, without the
+// image's memory). It decodes at the smallest of libjpeg's scales (1/8, 1/4, 1/2, 1) that keeps the
+// long side at least `min_long` and the short side at least `min_short` pixels (or the image's own,
+// when smaller): a 75 px square and a 500 px image of a 12 MP photo need only the 1/8 decode. The check
+// always decodes at 1/8: every block's Huffman-coded data is still read and checked (that is where
+// truncation and corruption show), but its inverse DCT makes one pixel instead of 64. A header with a
+// side over `max_side` or more than `max_pixels` pixels is refused before anything is allocated.
+// Returns 1 and sets the full size in *width/*height, the decoded one in *out_width/*out_height and
+// *pixels (free with free(); NULL for the check); returns 0 with `message` set on any error, including
+// truncated data, which libjpeg would otherwise pad with grey and call a success.
+static inline int photomap_jpeg_read(const unsigned char *data, unsigned long size, unsigned int max_side,
+                                     unsigned long long max_pixels, unsigned int min_long, unsigned int min_short,
+                                     int channels, int *width, int *height, int *out_width, int *out_height,
+                                     unsigned char **pixels, char *message, size_t message_size) {
     struct jpeg_decompress_struct info;
     struct photomap_jpeg_error error;
     unsigned char *volatile output = NULL;
     unsigned char *volatile row = NULL;
-    if (pixels) *pixels = NULL;
+    *pixels = NULL;
     memset(&info, 0, sizeof info);
     info.err = jpeg_std_error(&error.manager);
     error.manager.error_exit = photomap_jpeg_error_exit;
@@ -58,21 +63,34 @@ static inline int photomap_jpeg_decode(const unsigned char *data, unsigned long 
     jpeg_create_decompress(&info);
     jpeg_mem_src(&info, data, size);
     jpeg_read_header(&info, TRUE);
-    if (info.image_width == 0 || info.image_height == 0 || info.image_width > max_side || info.image_height > max_side) {
+    unsigned long long declared = (unsigned long long)info.image_width * info.image_height;
+    if (declared == 0 || info.image_width > max_side || info.image_height > max_side) {
         snprintf(message, message_size, "implausible size %ux%u", info.image_width, info.image_height);
         jpeg_destroy_decompress(&info);
         return 0;
     }
-    info.out_color_space = JCS_RGB;
-    if (!pixels) {
-        info.scale_num = 1;
-        info.scale_denom = 8;
+    if (declared > max_pixels) {
+        snprintf(message, message_size, "declared size %ux%u is over the limit of %llu megapixels",
+                 info.image_width, info.image_height, max_pixels / 1000000ULL);
+        jpeg_destroy_decompress(&info);
+        return 0;
     }
+    unsigned int long_side = info.image_width > info.image_height ? info.image_width : info.image_height;
+    unsigned int short_side = info.image_width > info.image_height ? info.image_height : info.image_width;
+    unsigned int want_long = long_side < min_long ? long_side : min_long;
+    unsigned int want_short = short_side < min_short ? short_side : min_short;
+    unsigned int denom = 8;
+    while (channels && denom > 1
+           && ((long_side + denom - 1) / denom < want_long || (short_side + denom - 1) / denom < want_short))
+        denom /= 2;
+    info.scale_num = 1;
+    info.scale_denom = denom;
+    info.out_color_space = JCS_RGB;
     jpeg_start_decompress(&info);
     size_t stride = (size_t)info.output_width * 3;
-    if (pixels) output = malloc((size_t)info.output_width * info.output_height * 4);
-    row = malloc(stride);
-    if ((pixels && !output) || !row) {
+    if (channels) output = malloc((size_t)info.output_width * info.output_height * channels);
+    if (channels != 3) row = malloc(stride);
+    if ((channels && !output) || (channels != 3 && !row)) {
         snprintf(message, message_size, "out of memory");
         jpeg_destroy_decompress(&info);
         free(output);
@@ -80,10 +98,10 @@ static inline int photomap_jpeg_decode(const unsigned char *data, unsigned long 
         return 0;
     }
     while (info.output_scanline < info.output_height) {
-        unsigned char *rows[1] = { row };
         size_t line = info.output_scanline;
+        unsigned char *rows[1] = { channels == 3 ? output + line * stride : row };
         jpeg_read_scanlines(&info, rows, 1);
-        for (size_t x = 0; output && x < info.output_width; x++) {
+        for (size_t x = 0; channels == 4 && x < info.output_width; x++) {
             unsigned char *target = output + (line * info.output_width + x) * 4;
             target[0] = row[x * 3];
             target[1] = row[x * 3 + 1];
@@ -104,84 +122,10 @@ static inline int photomap_jpeg_decode(const unsigned char *data, unsigned long 
     }
     *width = (int)info.image_width;
     *height = (int)info.image_height;
-    jpeg_destroy_decompress(&info);
-    free(row);
-    if (pixels) *pixels = output;
-    return 1;
-}
-
-// Decodes a JPEG held in memory into RGB rows (3 bytes a pixel) at the smallest of libjpeg's scales
-// (1/8, 1/4, 1/2, 1) that keeps the long side at least `min_long` and the short side at least
-// `min_short` pixels (or the whole image, when it is smaller): a 75 px square and a 500 px image of a
-// 12 MP photo need only the 1/8 decode, and the full image is never held. A header declaring more than
-// `max_pixels` is refused before anything is allocated (a decompression bomb). Sets the full size in
-// *width/*height, the decoded one in *out_width/*out_height, and *pixels (free with free()); returns 0
-// with `message` set on any error or warning (truncated data included), as photomap_jpeg_decode does.
-static inline int photomap_jpeg_decode_scaled(const unsigned char *data, unsigned long size,
-                                              unsigned long long max_pixels, unsigned int min_long,
-                                              unsigned int min_short, int *width, int *height, int *out_width,
-                                              int *out_height, unsigned char **pixels, char *message,
-                                              size_t message_size) {
-    struct jpeg_decompress_struct info;
-    struct photomap_jpeg_error error;
-    unsigned char *volatile output = NULL;
-    *pixels = NULL;
-    memset(&info, 0, sizeof info);
-    info.err = jpeg_std_error(&error.manager);
-    error.manager.error_exit = photomap_jpeg_error_exit;
-    error.manager.output_message = photomap_jpeg_ignore_message;
-    error.message[0] = 0;
-    if (setjmp(error.jump)) {
-        snprintf(message, message_size, "%s", error.message);
-        jpeg_destroy_decompress(&info);
-        free(output);
-        return 0;
-    }
-    jpeg_create_decompress(&info);
-    jpeg_mem_src(&info, data, size);
-    jpeg_read_header(&info, TRUE);
-    unsigned long long pixels_declared = (unsigned long long)info.image_width * info.image_height;
-    if (pixels_declared == 0 || pixels_declared > max_pixels) {
-        snprintf(message, message_size, "declared size %ux%u is over the limit of %llu megapixels",
-                 info.image_width, info.image_height, max_pixels / 1000000ULL);
-        jpeg_destroy_decompress(&info);
-        return 0;
-    }
-    unsigned int long_side = info.image_width > info.image_height ? info.image_width : info.image_height;
-    unsigned int short_side = info.image_width > info.image_height ? info.image_height : info.image_width;
-    unsigned int want_long = long_side < min_long ? long_side : min_long;
-    unsigned int want_short = short_side < min_short ? short_side : min_short;
-    unsigned int denom = 8;
-    while (denom > 1 && ((long_side + denom - 1) / denom < want_long || (short_side + denom - 1) / denom < want_short))
-        denom /= 2;
-    info.scale_num = 1;
-    info.scale_denom = denom;
-    info.out_color_space = JCS_RGB;
-    jpeg_start_decompress(&info);
-    size_t stride = (size_t)info.output_width * 3;
-    output = malloc(stride * info.output_height);
-    if (!output) {
-        snprintf(message, message_size, "out of memory");
-        jpeg_destroy_decompress(&info);
-        return 0;
-    }
-    while (info.output_scanline < info.output_height) {
-        unsigned char *rows[1] = { output + (size_t)info.output_scanline * stride };
-        jpeg_read_scanlines(&info, rows, 1);
-    }
-    jpeg_finish_decompress(&info);
-    if (error.manager.num_warnings > 0) {
-        (*error.manager.format_message)((j_common_ptr)&info, error.message);
-        snprintf(message, message_size, "%s", error.message);
-        jpeg_destroy_decompress(&info);
-        free(output);
-        return 0;
-    }
-    *width = (int)info.image_width;
-    *height = (int)info.image_height;
     *out_width = (int)info.output_width;
     *out_height = (int)info.output_height;
     jpeg_destroy_decompress(&info);
+    free(row);
     *pixels = output;
     return 1;
 }

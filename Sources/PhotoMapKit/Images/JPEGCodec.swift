@@ -8,36 +8,19 @@ public enum JPEGCodec {
 
     /// The image in a JPEG file's bytes; throws for anything truncated or corrupt.
     public static func decode(_ data: Data, maximumSide: Int = ImageDecoder.maximumSide) throws -> RGBAImage {
-        guard data.starts(with: signature) else { throw ImageError.undecodable("no JPEG signature") }
-        var width: Int32 = 0, height: Int32 = 0
-        var pixels: UnsafeMutablePointer<UInt8>?
-        var message = [CChar](repeating: 0, count: 256)
-        let decoded = data.withUnsafeBytes { bytes in
-            photomap_jpeg_decode(bytes.bindMemory(to: UInt8.self).baseAddress, UInt(bytes.count), UInt32(maximumSide),
-                                 &width, &height,
-                                 &pixels, &message, message.count)
-        }
-        guard decoded == 1, let pixels else { throw ImageError.undecodable(Self.text(message)) }
+        let read = try self.read(data, maximumSide: maximumSide, channels: 4)
+        guard let pixels = read.pixels else { throw ImageError.undecodable("out of memory") }
         defer { free(pixels) }
-        let count = Int(width) * Int(height) * 4
-        return RGBAImage(width: Int(width), height: Int(height),
-                         pixels: Array(UnsafeBufferPointer(start: pixels, count: count)))
+        return RGBAImage(width: read.width, height: read.height,
+                         pixels: Array(UnsafeBufferPointer(start: pixels, count: read.width * read.height * 4)))
     }
 
     /// The size of the image in a JPEG file's bytes, after decoding every scanline (into one scratch
     /// row: the full check, without the image's memory).
     public static func check(_ data: Data,
                              maximumSide: Int = ImageDecoder.maximumSide) throws -> (width: Int, height: Int) {
-        guard data.starts(with: signature) else { throw ImageError.undecodable("no JPEG signature") }
-        var width: Int32 = 0, height: Int32 = 0
-        var message = [CChar](repeating: 0, count: 256)
-        let checked = data.withUnsafeBytes { bytes in
-            photomap_jpeg_decode(bytes.bindMemory(to: UInt8.self).baseAddress, UInt(bytes.count), UInt32(maximumSide),
-                                 &width, &height,
-                                 nil, &message, message.count)
-        }
-        guard checked == 1 else { throw ImageError.undecodable(Self.text(message)) }
-        return (Int(width), Int(height))
+        let read = try self.read(data, maximumSide: maximumSide, channels: 0)
+        return (read.width, read.height)
     }
 
     /// A JPEG's image decoded at the smallest of libjpeg's scales (1/8 to 1) whose sides stay at least
@@ -46,19 +29,31 @@ public enum JPEGCodec {
     /// `maximumPixels` is refused before anything is allocated.
     public static func decodeScaled(_ data: Data, minimumLongSide: Int, minimumShortSide: Int,
                                     maximumPixels: Int) throws -> ScaledImage {
+        let read = try self.read(data, maximumSide: Int(UInt32.max), maximumPixels: maximumPixels,
+                                 minimumSides: (minimumLongSide, minimumShortSide), channels: 3)
+        guard let pixels = read.pixels else { throw ImageError.undecodable("out of memory") }
+        return ScaledImage(fullWidth: read.width, fullHeight: read.height,
+                           plane: PixelPlane(owning: pixels, width: read.decodedWidth, height: read.decodedHeight,
+                                             channels: 3))
+    }
+
+    /// `photomap_jpeg_read`: the full size, the decoded size and the pixels (nil for the check; free them).
+    private static func read(_ data: Data, maximumSide: Int, maximumPixels: Int = .max,
+                             minimumSides: (long: Int, short: Int) = (Int(UInt32.max), Int(UInt32.max)),
+                             channels: Int32) throws
+        -> (width: Int, height: Int, decodedWidth: Int, decodedHeight: Int, pixels: UnsafeMutablePointer<UInt8>?) {
         guard data.starts(with: signature) else { throw ImageError.undecodable("no JPEG signature") }
-        var width: Int32 = 0, height: Int32 = 0, outWidth: Int32 = 0, outHeight: Int32 = 0
+        var width: Int32 = 0, height: Int32 = 0, decodedWidth: Int32 = 0, decodedHeight: Int32 = 0
         var pixels: UnsafeMutablePointer<UInt8>?
         var message = [CChar](repeating: 0, count: 256)
         let decoded = data.withUnsafeBytes { bytes in
-            photomap_jpeg_decode_scaled(bytes.bindMemory(to: UInt8.self).baseAddress, UInt(bytes.count),
-                                        UInt64(maximumPixels), UInt32(minimumLongSide), UInt32(minimumShortSide),
-                                        &width, &height, &outWidth, &outHeight, &pixels, &message, message.count)
+            photomap_jpeg_read(bytes.bindMemory(to: UInt8.self).baseAddress, UInt(bytes.count),
+                               UInt32(clamping: maximumSide), UInt64(clamping: maximumPixels),
+                               UInt32(clamping: minimumSides.long), UInt32(clamping: minimumSides.short), channels,
+                               &width, &height, &decodedWidth, &decodedHeight, &pixels, &message, message.count)
         }
-        guard decoded == 1, let pixels else { throw ImageError.undecodable(Self.text(message)) }
-        return ScaledImage(fullWidth: Int(width), fullHeight: Int(height),
-                           plane: PixelPlane(owning: pixels, width: Int(outWidth), height: Int(outHeight),
-                                             channels: 3))
+        guard decoded == 1 else { throw ImageError.undecodable(Self.text(message)) }
+        return (Int(width), Int(height), Int(decodedWidth), Int(decodedHeight), pixels)
     }
 
     /// A baseline JPEG of `image` at `quality` (1–100), alpha dropped.
