@@ -23,12 +23,11 @@ enum ImportCommand {
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         guard !parsed.arguments.isEmpty else { throw UsageError("import needs at least one folder or file") }
-        let environment = configuration.environment
+        // The gazetteer `find` uses: loaded when the first located photo needs its place.
         let importer = Importer(cache: try configuration.makeThumbnailCache(console: console)) {
-            guard let fixtures = FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv",
-                                                              executable: CommandLine.arguments.first ?? "")
-                ?? environment["PHOTOMAP_FIXTURES"].map({ URL(fileURLWithPath: $0).deletingLastPathComponent() })
-            else { throw LocationError.gazetteerMissing("Fixtures/gazetteer/cities.tsv") }
+            guard let fixtures = FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv") else {
+                throw LocationError.gazetteerMissing("Fixtures/gazetteer/cities.tsv")
+            }
             return try LocalPlaces(gazetteer: fixtures.appendingPathComponent("gazetteer"))
         }
         let bar = ProgressBar(console: console, label: "importing")
