@@ -66,7 +66,9 @@ struct ImportEndToEndTests {
 
     @Test("import reads, counts and reports; every command then works on the local source")
     func importThenBrowse() throws {
-        let first = try photomap(["import", photos.url.path])
+        // Given relative to the folder photomap runs in, kept absolute.
+        let first = try PhotomapBinary.run(["--cache", cache.url.path, "import", photos.url.lastPathComponent],
+                                           in: photos.url.deletingLastPathComponent())
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains(
             "photomap: 8 photos read, 4 located, 1 without a location, 3 not readable, 1 other file skipped (see --report)"),
@@ -143,7 +145,8 @@ struct ImportEndToEndTests {
 
         try FileManager.default.removeItem(at: photos.url.appendingPathComponent("sydney.jpg"))
         let kept = try photomap(["import", photos.url.path])
-        #expect(kept.stderr.contains("7 photos read"), "\(kept.stderr)")
+        #expect(kept.stderr.contains("7 photos read") && kept.stderr.contains("1 gone (kept: --prune drops them)"),
+                "\(kept.stderr)")
         #expect(try photomap(["--source", "local", "places", "--json"]).stdout.contains("\"2147714\""))
         let pruned = try photomap(["import", "--prune", photos.url.path])
         #expect(pruned.stderr.contains("1 gone, 1 photo removed"), "\(pruned.stderr)")

@@ -53,7 +53,7 @@ enum ImportCommand {
 
     /// `--json`: the counts, and the report's lines.
     private struct Summary: Encodable {
-        let photos, located, unlocated, unreadable, unchanged, otherFiles, gone, removedPhotos: Int
+        let photos, located, unlocated, unreadable, unchanged, otherFiles, gone, goneKept, removedPhotos: Int
         let report: [[String: String]]
 
         init(_ report: ImportReport) {
@@ -64,6 +64,7 @@ enum ImportCommand {
             unchanged = report.unchanged
             otherFiles = report.otherFiles
             gone = report.gone
+            goneKept = report.goneKept
             removedPhotos = report.removedPhotos
             self.report = report.lines.map { ["path": $0.path, "reason": $0.reason] }
         }

@@ -13,8 +13,10 @@ public struct ImportReport: Sendable {
     public var unchanged = 0
     /// Files that are no JPEG or HEIC, skipped.
     public var otherFiles = 0
-    /// Files gone from disk since the last import.
+    /// Files below the folders gone from disk since the last import.
     public var gone = 0
+    /// Of those, the ones whose photos stay (no `--prune`).
+    public var goneKept = 0
     /// Photos dropped from the catalog (their files gone, with `--prune`, or changed).
     public var removedPhotos = 0
     /// One line per file skipped or imported without a field: its path as shown, and why.
@@ -26,7 +28,7 @@ public struct ImportReport: Sendable {
                      "\(Self.grouped(unlocated)) without a location", "\(Self.grouped(unreadable)) not readable"]
         if unchanged > 0 { parts.append("\(Self.grouped(unchanged)) unchanged") }
         if otherFiles > 0 { parts.append("\(Self.count(otherFiles, "other file")) skipped") }
-        if gone > 0 { parts.append("\(Self.grouped(gone)) gone") }
+        if gone > 0 { parts.append("\(Self.grouped(gone)) gone" + (goneKept > 0 ? " (kept: --prune drops them)" : "")) }
         if removedPhotos > 0 { parts.append("\(Self.count(removedPhotos, "photo")) removed") }
         return parts.joined(separator: ", ")
     }

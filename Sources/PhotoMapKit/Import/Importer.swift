@@ -26,7 +26,8 @@ public struct Importer: Sendable {
     /// Imports the files below `roots` into `catalog`; with `prune`, files of the catalog below the roots
     /// that are gone are dropped, with the photos no other file holds.
     public func run(roots: [String], prune: Bool, into catalog: any LocalCatalogStore) throws -> ImportReport {
-        let rootPaths = roots.map { Array($0.utf8) }
+        // Absolute, so that a file keeps its path whichever folder photomap runs in.
+        let rootPaths = roots.map { Array(URL(fileURLWithPath: $0).standardizedFileURL.path.utf8) }
         let walked = FileWalker.walk(rootPaths)
         let known = try catalog.files()
         var report = ImportReport()
@@ -42,12 +43,9 @@ public struct Importer: Sendable {
         }
         let outcomes = read(toRead, catalog: catalog)
         var loadedPlaces: LocalPlaces?
-        var gone: [[UInt8]] = []
-        if prune {
-            let seen = Set(walked.files.map(\.path))
-            gone = known.keys.filter { path in
-                !seen.contains(path) && rootPaths.contains { root in Self.isBelow(path, root) }
-            }
+        let seen = Set(walked.files.map(\.path))
+        let gone = known.keys.filter { path in
+            !seen.contains(path) && rootPaths.contains { root in Self.isBelow(path, root) }
         }
         var changes = LocalCatalogChanges()
         for (file, outcome) in zip(toRead, outcomes) {
@@ -76,8 +74,8 @@ public struct Importer: Sendable {
             changes.files.append((file.path, state))
             report.tally(state, path: file.path)
         }
-        changes.gone = gone
         report.gone = gone.count
+        if prune { changes.gone = gone } else { report.goneKept = gone.count }
         report.removedPhotos = try catalog.apply(changes)
         cache.flush()
         return report
