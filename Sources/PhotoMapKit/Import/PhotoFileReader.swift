@@ -43,6 +43,10 @@ public enum PhotoFileReader {
     /// The file's fields and images; throws `ImageError` for an image that cannot be decoded whole, or
     /// declares more than `maximumPixels`.
     public static func read(_ data: Data, as kind: Kind, maximumPixels: Int = maximumPixels) throws -> ReadPhotoFile {
+        // HEIF one file at a time: libheif decodes the whole image (a 12 MP HEIC takes ~150 MB until its
+        // images are made), where a JPEG is decoded at 1/8 in a few MB.
+        if kind == .heif { heifDecodes.wait() }
+        defer { if kind == .heif { heifDecodes.signal() } }
         let plane: PixelPlane
         var fields: ExifFields
         switch kind {
@@ -51,10 +55,6 @@ public enum PhotoFileReader {
             plane = try JPEGCodec.decodeScaled(data, minimumLongSide: mediumSide, minimumShortSide: squareSide,
                                                maximumPixels: maximumPixels).plane
         case .heif:
-            // One at a time: libheif decodes the whole image (a 12 MP HEIC takes ~150 MB while it does),
-            // where a JPEG is decoded at 1/8 in a few MB.
-            heifDecodes.wait()
-            defer { heifDecodes.signal() }
             let read = try HEIFReader.read(data, maximumPixels: maximumPixels)
             plane = read.plane
             fields = read.exif.map(ExifReader.read) ?? ExifFields()
