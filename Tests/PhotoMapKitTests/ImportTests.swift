@@ -138,6 +138,12 @@ struct ImportTests {
         let whole = try ExifJPEG.make(ExifJPEG.quarters(width: 160, height: 80), exif: nil)
         #expect(throws: ImageError.self) { try PhotoFileReader.read(whole.prefix(whole.count / 2), as: .jpeg) }
         #expect(PhotoFileReader.kind(of: Data("hello".utf8)) == nil)
+        // Found by the local-photos fuzzer: an overlay whose canvas made libheif ask for 1.4 GB.
+        let overlay = try Data(contentsOf: LoopbackServer.repositoryRoot
+            .appendingPathComponent("Fuzz/Corpus/local-photos/overlay-canvas-1.4gb.heic"))
+        #expect(throws: ImageError.undecodable("HEIF overlay images are not imported")) {
+            try PhotoFileReader.read(overlay, as: .heif)
+        }
         #expect(throws: ImageError.self) {
             try PhotoFileReader.read(Data([0, 0, 0, 24] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 40)),
                                      as: .heif)

@@ -22,8 +22,12 @@ enum HEIFReader {
     /// declaring more than `maximumPixels` is refused before it is decoded.
     static func read(_ data: Data, maximumPixels: Int) throws -> (plane: PixelPlane, exif: Data?) {
         _ = initialised
+        guard !declaresOverlay(data) else { throw ImageError.undecodable("HEIF overlay images are not imported") }
         guard let context = heif_context_alloc() else { throw ImageError.undecodable("out of memory") }
         defer { heif_context_free(context) }
+        // libheif's own limit on every side, which also bounds the canvas an overlay or grid declares apart
+        // from its primary image's size (a fuzzed overlay asked for 1.4 GB without it).
+        heif_context_set_maximum_image_size_limit(context, Int32(clamping: Self.maximumSide(forPixels: maximumPixels)))
         return try data.withUnsafeBytes { bytes in
             try check(heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil))
             var handle: OpaquePointer?
@@ -50,6 +54,37 @@ enum HEIFReader {
                                    stride: Int(stride), release: { heif_image_release(image) })
             guard plane.width > 0, plane.height > 0 else { throw ImageError.undecodable("HEIF image is empty") }
             return (plane, exif)
+        }
+    }
+
+    /// The longest side allowed for images of at most `pixels` pixels: a panorama four times as long as
+    /// it is high, and never over 16,384 (libheif 1.15 limits sides only, not their product).
+    static func maximumSide(forPixels pixels: Int) -> Int {
+        min(Int((Double(pixels) * 4).squareRoot()), 16_384)
+    }
+
+    /// Whether the file's `meta` box names an overlay item (`iovl`): its canvas is declared apart from the
+    /// primary image's size, and libheif 1.15 allocates it unchecked. No camera writes one.
+    static func declaresOverlay(_ data: Data) -> Bool {
+        data.withUnsafeBytes { bytes -> Bool in
+            var offset = 0
+            // Top-level boxes: a 4-byte big-endian size (1: a 64-bit size follows; 0: to the end), a 4-byte type.
+            while offset + 8 <= bytes.count {
+                var size = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+                    | Int(bytes[offset + 3])
+                if size == 0 { size = bytes.count - offset }
+                if size == 1, offset + 16 <= bytes.count {
+                    size = (8..<16).reduce(0) { $0 << 8 | Int(bytes[offset + $1]) }
+                }
+                guard size >= 8 else { return false }
+                let end = size > bytes.count - offset ? bytes.count : offset + size
+                if bytes[(offset + 4)..<(offset + 8)].elementsEqual("meta".utf8) {
+                    let box = bytes[offset..<end]
+                    return box.indices.dropLast(3).contains { box[$0..<($0 + 4)].elementsEqual("iovl".utf8) }
+                }
+                offset = end
+            }
+            return false
         }
     }
 
