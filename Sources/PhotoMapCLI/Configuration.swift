@@ -30,8 +30,8 @@ struct Configuration {
 
     /// `--database URL`.
     static let databaseOption = OptionSpec.value(
-        "database", .text("URL"), "keep the search index, Flickr's answers, recents and the call budget in this "
-            + "PostgreSQL database, shared by several machines (or PHOTOMAP_DATABASE; default: the cache folder)")
+        "database", .text("URL"), "keep the search index, Flickr's answers, recents, the call budget and the "
+            + "imported photos' catalog in this PostgreSQL database, shared by several machines (or PHOTOMAP_DATABASE; default: the cache folder)")
 
     /// Settings made only in the environment (the options name theirs in their help).
     static let environmentOnly: [(name: String, meaning: String)] = [

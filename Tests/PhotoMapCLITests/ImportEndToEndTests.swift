@@ -180,10 +180,13 @@ struct ImportEndToEndTests {
         #expect(again.stderr.contains("8 unchanged"), "\(again.stderr)")
     }
 
-    @Test("the local source before any import says what to do")
+    @Test("the local source before any import, or a folder that is not there, says what to do")
     func nothingImported() throws {
         let result = try photomap(["--source", "local", "places"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("photomap: error: no photos have been imported"), "\(result.stderr)")
+        let missing = try photomap(["import", photos.url.appendingPathComponent("nowhere").path])
+        #expect(missing.status == 1 && missing.stderr.contains("No such file or directory"), "\(missing.stderr)")
+        #expect(try photomap(["import"]).status == 2)
     }
 }

@@ -5,12 +5,15 @@ public enum ImportError: Error, CustomStringConvertible, Sendable, Equatable {
     case nothingImported
     /// An imported photo's image is not in the cache, and its file is gone or changed.
     case originalGone(photoID: String)
+    /// A folder or file given to `import` cannot be read.
+    case unreadable(path: String, reason: String)
 
     /// What failed (the command line adds what to do about it).
     public var description: String {
         switch self {
         case .nothingImported: return "no photos have been imported into this cache folder yet"
         case let .originalGone(id): return "the file of imported photo \(id) is gone or changed since it was imported"
+        case let .unreadable(path, reason): return "cannot import \(path): \(reason)"
         }
     }
 }

@@ -28,6 +28,12 @@ public struct Importer: Sendable {
     public func run(roots: [String], prune: Bool, into catalog: any LocalCatalogStore) throws -> ImportReport {
         // Absolute, so that a file keeps its path whichever folder photomap runs in.
         let rootPaths = roots.map { Array(URL(fileURLWithPath: $0).standardizedFileURL.path.utf8) }
+        for (root, given) in zip(rootPaths, roots) {
+            var info = stat()
+            guard stat(FileWalker.cString(root), &info) == 0 else {
+                throw ImportError.unreadable(path: given, reason: String(cString: strerror(errno)))
+            }
+        }
         let walked = FileWalker.walk(rootPaths)
         let known = try catalog.files()
         var report = ImportReport()
