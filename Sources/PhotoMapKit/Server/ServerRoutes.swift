@@ -154,8 +154,9 @@ public final class ServerRoutes: Sendable {
     private func topPlacesPage() throws -> ServerResponse {
         let places = try topPlaces()
         let features = pages.features(of: places, on: "/") { pages.links.placePage($0) }
-        return page(try pages.listPage(at: "/", title: "Top places", subtitle: "\(places.count) places",
-                                       features: features, back: nil,
+        return page(try pages.listPage(at: "/", title: "Top places",
+                                       subtitle: Quantity.words(places.count, "place", "places"),
+                                       features: features, back: nil, elsewhere: ("/recent", "Recently viewed"),
                                        defaultView: "list"))
     }
 
@@ -180,7 +181,7 @@ public final class ServerRoutes: Sendable {
             let place = ((try? topPlaces()) ?? []).first { $0.record.id == id }?.annotation
             let title = place?.title ?? "Photos of \(id)"
             let path = "/places/" + ServedLinks.segment(id)
-            let subtitle = "\(photos.count) photos" + (place.map { " · \($0.subtitle)" } ?? "")
+            let subtitle = Quantity.words(photos.count, "photo", "photos") + (place.map { " · \($0.subtitle)" } ?? "")
             return page(try pages.listPage(at: path, title: title, subtitle: subtitle,
                                            features: try pages.features(of: photos, on: path),
                                            back: ("/", "Top places"), defaultView: "map"))
@@ -230,7 +231,8 @@ public final class ServerRoutes: Sendable {
     private func recentPage() throws -> ServerResponse {
         let photos = try recentPhotos()
         known.withLock { known in for photo in photos { known.photos[photo.record.id] = photo } }
-        return page(try pages.listPage(at: "/recent", title: "Recently viewed", subtitle: "\(photos.count) photos",
+        return page(try pages.listPage(at: "/recent", title: "Recently viewed",
+                                       subtitle: Quantity.words(photos.count, "photo", "photos"),
                                        features: try pages.features(of: photos, on: "/recent"),
                                        back: ("/", "Top places"), defaultView: "list"))
     }
