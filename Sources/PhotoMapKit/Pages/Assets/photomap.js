@@ -217,25 +217,24 @@
   }
 
   /* A marker whose callout shows `properties`. The open callout takes the focus; when it closes with
-     the focus inside (Escape, its close button) the focus goes back to the marker. */
+     the focus inside (Escape, its close button; a closing callout fades out, still holding it) or
+     lost with it, the focus goes back to the marker. */
   function calloutMarker(at, properties, icon) {
     var marker = labelled(L.marker(at, { icon: icon || pin, title: properties.title, keyboard: true }), spoken(properties));
     marker.bindPopup(function () { return callout(properties); }, { minWidth: 220, maxWidth: 320 });
-    var focusWasInside = false;
     marker.on('popupopen', function (event) {
       var popup = event.popup.getElement(), close = popup.querySelector('.leaflet-popup-close-button');
       if (close) {
         close.setAttribute('role', 'button');
         close.setAttribute('aria-label', 'Close the callout');
       }
-      popup.addEventListener('focusin', function () { focusWasInside = true; });
       var box = popup.querySelector('.callout');
       if (box) box.focus({ preventScroll: true });
     });
-    marker.on('popupclose', function () {
-      var icon = marker.getElement();
-      if (focusWasInside && icon && (!document.activeElement || document.activeElement === document.body)) icon.focus({ preventScroll: true });
-      focusWasInside = false;
+    marker.on('popupclose', function (event) {
+      var icon = marker.getElement(), focused = document.activeElement;
+      var lost = !focused || focused === document.body || event.popup.getElement().contains(focused);
+      if (icon && lost) icon.focus({ preventScroll: true });
     });
     return marker;
   }
