@@ -362,7 +362,8 @@
           if (marker.getElement() && d < distance) { best = marker; distance = d; }
         });
       });
-      if (best) best.getElement().focus({ preventScroll: true });
+      // Tiles of a pre-clustered page may still be loading: the map itself keeps the focus meanwhile.
+      (best ? best.getElement() : map.getContainer()).focus({ preventScroll: true });
     }
 
     function refresh() {
