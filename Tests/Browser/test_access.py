@@ -165,8 +165,11 @@ def focus_a_pin(page):
         if "photomap-pin" in focused(page)[0]:
             return
         assert "cluster-" in focused(page)[0], focused(page)
+        page.evaluate("() => { document.activeElement.dataset.opened = '1'; }")
         page.keyboard.press("Enter")
-        page.wait_for_timeout(500)
+        # The map zooms in (animated), then the marker nearest to the cluster takes the focus.
+        page.wait_for_function("() => document.activeElement.classList.contains('leaflet-marker-icon')"
+                               " && !document.activeElement.dataset.opened", timeout=5000)
     pytest.fail("no marker reached")
 
 
@@ -199,7 +202,8 @@ def test_the_keyboard_alone_reaches_a_marker_opens_its_callout_and_closes_it(bro
 
 def test_search_results_are_drawn_apart_and_clear_brings_the_page_back(browser, urls):
     session, page = opened(browser, urls, "place-map", "390")
-    own = "() => document.querySelectorAll('.leaflet-marker-icon[role=button]:not(.result)').length"
+    count = "document.querySelectorAll('.leaflet-marker-icon[role=button]:not(.result)').length"
+    own = f"() => {count}"
     before = page.evaluate(own)
     assert before > 0
     page.evaluate("() => { window.__samePage = true; }")
@@ -214,7 +218,8 @@ def test_search_results_are_drawn_apart_and_clear_brings_the_page_back(browser, 
     assert page.evaluate(own) == 0, "the page's own markers are drawn among the results"
     page.click(".search-clear")
     assert page.locator(".photomap-pin.result").count() == 0
-    assert page.evaluate(own) == before
+    # The page's markers come back as the map returns to where it was (after its animation).
+    page.wait_for_function(f"() => {count} === {before}", timeout=5000)
     assert not page.locator(".search-legend").is_visible()
     assert page.evaluate("() => window.__samePage") is True, "the page was reloaded"
     no_trouble(page)
