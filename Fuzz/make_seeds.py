@@ -66,6 +66,12 @@ def flickr_answers():
                                                       "_content": "Nowhere, \u202eEvil", "photo_count": "12345678901234567890123"}]},
               "stat": "ok"}
     write("flickr-answers", "long-numbers.json", compact(places))
+    # flickr.photos.getInfo, shaped as the test Flickr server shapes it from a catalog record.
+    sys.path.insert(0, os.path.join(ROOT, "Tests", "Support"))
+    import flickr_server
+    record = photos_page(CORDOBA, 1)["photos"]["photo"][0]
+    write("flickr-answers", "photo-info.json",
+          compact(flickr_server.method_photo_info(flickr_server.Catalog(CATALOG), {"photo_id": str(record["id"])})))
     write("flickr-answers", "deep.json", '{"photos":{"photo":[' + "[" * 300 + "]" * 300 + "]},\"stat\":\"ok\"}")
     write("flickr-answers", "bad-utf8.json", b'{"photos":{"photo":[{"id":"1","title":"caf\xe9 \xff\xfe\x00 nul"}]},"stat":"ok"}')
 

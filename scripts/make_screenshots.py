@@ -1,10 +1,12 @@
 """Makes README's screenshots: a map page with an open callout, a photo page of an exported site, and a
-map served by `photomap serve` with an open callout and the search box, in Debian's headless Chromium
-with the network blocked but for the local server (the offline basemap shows).
+map served by `photomap serve` with an open callout and the search box, on a desktop and on a phone
+(390 x 844, touch, device scale 2), in Debian's headless Chromium with the network blocked but for the
+local server (the offline basemap shows).
 
-Run after scripts/setup and scripts/install-browser-test-deps:
+Run after scripts/setup and scripts/install-browser-test-deps (PHOTOMAP_BIN names another build):
     .venv-browser/bin/python scripts/make_screenshots.py
 """
+import os
 import pathlib
 import subprocess
 import sys
@@ -14,7 +16,7 @@ import time
 from playwright.sync_api import sync_playwright
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
-BINARY = REPO / ".build/release/photomap"
+BINARY = pathlib.Path(os.environ.get("PHOTOMAP_BIN", REPO / ".build/release/photomap"))
 OUT = REPO / "docs/screenshots"
 PARIS = "hS4wMLD0wPIXPXB"
 LONDON = "6BsR0Pfbopcwbrdfo"
@@ -43,7 +45,7 @@ def main():
             page.screenshot(path=str(OUT / "photo.png"), animations="disabled")
             serve_screenshot(browser, work)
             browser.close()
-    print(f"wrote map.png, photo.png and serve.png in {OUT}", file=sys.stderr)
+    print(f"wrote map.png, photo.png, serve.png and phone.png in {OUT}", file=sys.stderr)
 
 
 def open_a_callout(page):
@@ -53,11 +55,12 @@ def open_a_callout(page):
     for _ in range(6):
         if page.locator(".photomap-pin").count() >= 3:
             break
-        page.locator(".marker-cluster").first.click()
+        page.locator(".cluster-bubble").first.click()
         page.wait_for_timeout(500)
     page.locator(".photomap-pin").nth(1).click()
     page.wait_for_function("() => { const i = document.querySelector('.callout-thumb');"
                            " return i && i.complete && i.naturalWidth > 0 && !i.src.endsWith('placeholder.svg'); }")
+    page.wait_for_timeout(600)  # the map pans to show the whole callout
 
 
 def serve_screenshot(browser, work):
@@ -69,12 +72,17 @@ def serve_screenshot(browser, work):
         while "serving http" not in (work / "serve.log").read_text():
             time.sleep(0.1)
         base = (work / "serve.log").read_text().split("serving ")[1].split("/ ")[0]
-        page = browser.new_page(viewport={"width": 1000, "height": 620})
-        page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base) else route.abort())
-        page.goto(f"{base}/places/{LONDON}")
-        page.fill("form.search input", "Tower Bridge")
-        open_a_callout(page)
-        page.screenshot(path=str(OUT / "serve.png"), animations="disabled")
+        for name, device in [("serve.png", {"viewport": {"width": 1000, "height": 620}}),
+                             ("phone.png", {"viewport": {"width": 390, "height": 844}, "is_mobile": True,
+                                            "has_touch": True, "device_scale_factor": 2})]:
+            context = browser.new_context(**device)
+            page = context.new_page()
+            page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base) else route.abort())
+            page.goto(f"{base}/places/{LONDON}")
+            page.fill("form.search input", "Tower Bridge")
+            open_a_callout(page)
+            page.screenshot(path=str(OUT / name), animations="disabled")
+            context.close()
     finally:
         server.terminate()
         server.wait(timeout=10)

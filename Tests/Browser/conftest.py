@@ -63,9 +63,10 @@ def page(browser):
     yield from new_page(browser)
 
 
-def new_page(browser):
-    """A fresh context (a browser session of its own: no shared cache) and page, as `page` describes."""
-    context = browser.new_context(viewport={"width": 900, "height": 650}, service_workers="block")
+def new_page(browser, **device):
+    """A fresh context (a browser session of its own: no shared cache) and page, as `page` describes;
+    `device` are Playwright's context options for a screen (viewport, is_mobile, has_touch, …)."""
+    context = browser.new_context(**{"viewport": {"width": 900, "height": 650}, **device}, service_workers="block")
     blocked_requests, csp_violations, allowed = [], [], []
 
     # "**/*" sees file:// requests too: those go on, everything else is aborted. Requests the CSP

@@ -171,6 +171,32 @@ struct ServeEndToEndTests {
         #expect(recent?.compactMap { $0["id"] as? String } == [ids[0], ids[2], ids[1]])
     }
 
+    @Test("a photo page opened cold (a link shared) is looked up with flickr.photos.getInfo; 404 only when Flickr has no such photo")
+    func photoOpenedCold() throws {
+        // An embedded catalog of one place and no photos: the local index holds none of Flickr's.
+        let catalog = folder.url.appendingPathComponent("tiny-catalog")
+        let photos = catalog.appendingPathComponent("photos/TINY")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        try Data(#"{"places":{"total":1,"place":[{"place_id":"TINY","woeid":"1","latitude":1,"longitude":1,"_content":"Tiny, Nowhere","photo_count":0}]},"stat":"ok"}"#.utf8)
+            .write(to: catalog.appendingPathComponent("top-places.json"))
+        try Data(#"{"photos":{"page":1,"pages":1,"perpage":100,"total":0,"photo":[]},"stat":"ok"}"#.utf8)
+            .write(to: photos.appendingPathComponent("page-1.json"))
+        let flickr = LoopbackServer.flickr, key = "KEY-\(UUID().uuidString)"
+        let server = try ServeProcess(["--api-key", key, "--endpoint", flickr.endpoint(""), "--image-host", images.url("/ok")],
+                                      environment: ["PHOTOMAP_CACHE": folder.url.appendingPathComponent("cold").path,
+                                                    "PHOTOMAP_FIXTURES": catalog.path])
+        // Hallgrímskirkja, Reykjavík, as the catalog Flickr's test server answers from lists it.
+        let page = try server.request("/photos/43201728095")
+        #expect(page.status == 200, "\(server.stderr)")
+        #expect(body(page).contains("<h1>Hallgrímskirkja</h1>") && body(page).contains("Ravi"))
+        #expect(body(page).contains("https://www.flickr.com/photos/108249273@N00/43201728095"))
+        let asked = try flickr.requests(where: ("api_key", key)).filter { $0["method"] == "flickr.photos.getInfo" }
+        #expect(asked.map { $0["photo_id"] } == ["43201728095"])
+        #expect(try server.request("/squares/43201728095").status != 404, "its square is known now")
+        #expect(try server.request("/photos/99999999999").status == 404)
+        #expect(try server.request("/recent").status == 200)
+    }
+
     @Test("SIGTERM stops it at once with status 0 and no temporary file; kill -9 mid-fetch leaves a cache that verifies clean")
     func stopping() throws {
         let server = try serve("slow")

@@ -99,4 +99,20 @@ struct FixtureSourceTests {
         #expect(FixtureSource.locateCatalog(environment: ["PHOTOMAP_FIXTURES": "/tmp/x"], executable: executable)
                 == URL(fileURLWithPath: "/tmp/x"))
     }
+
+    @Test("flickr.photos.getInfo from the catalog reads into the photo its listing gives; an unknown id is none")
+    func photoInfo() throws {
+        let listed = try #require(try source.photos(inPlace: "CTUuhTIRnlu09x0F", limit: 1).entries.first)
+        let described = try #require(try source.photoInfo(listed.record.id))
+        #expect(described.annotation.title == listed.annotation.title)
+        #expect(described.annotation.subtitle == listed.annotation.subtitle)
+        #expect(described.annotation.coordinate == listed.annotation.coordinate)
+        #expect(described.record.owner == listed.record.owner && described.record.ownerName == listed.record.ownerName)
+        #expect(described.record.tags == listed.record.tags && described.record.dateTaken == listed.record.dateTaken)
+        #expect(described.record.placeID == listed.record.placeID)
+        #expect(described.record.license == listed.record.license)
+        #expect(described.annotation.pageURL == listed.annotation.pageURL)
+        #expect(try source.photoInfo("99999999999")?.record.id == nil)
+        #expect(try source.photoInfo("../../etc/passwd")?.record.id == nil)
+    }
 }

@@ -405,6 +405,44 @@ def method_place_info(catalog, query):
     return {"place": place, "stat": "ok"}
 
 
+def method_photo_info(catalog, query):
+    """flickr.photos.getInfo by photo_id, shaped as Flickr answers it: the record's owner as
+    `owner{nsid, username, path_alias}`, title and description as `{"_content"}`, `dates`, `tags{tag[…]}`
+    with each tag's raw and normalised text, `location` only for a geotagged photo, `urls{url[…]}`
+    with its photo page; no `url_*` fields (getInfo has none). Code 1 when there is no such photo."""
+    photo_id = query.get("photo_id", "")
+    found = next((p for p in catalog.all_photos() if photo_id and str(p.get("id")) == photo_id), None)
+    if found is None:
+        raise ApiError(1, "Photo not found")
+    owner = {"nsid": found.get("owner", ""), "username": found.get("ownername", ""), "realname": "",
+             "location": "", "iconserver": "0", "iconfarm": 0, "path_alias": found.get("pathalias")}
+    photo = {"id": found["id"], "secret": found.get("secret", ""), "server": found.get("server", ""),
+             "farm": found.get("farm", 0), "dateuploaded": "1300000000", "isfavorite": 0,
+             "license": found.get("license", "0"), "safety_level": "0", "rotation": 0, "owner": owner,
+             "title": {"_content": found.get("title", "")},
+             "description": found.get("description") if isinstance(found.get("description"), dict)
+             else {"_content": found.get("description", "")},
+             "visibility": {"ispublic": 1, "isfriend": 0, "isfamily": 0},
+             "dates": {"posted": "1300000000", "taken": found.get("datetaken", ""),
+                       "takengranularity": found.get("datetakengranularity", 0),
+                       "takenunknown": found.get("datetakenunknown", "0"), "lastupdate": "1300000000"},
+             "views": "0", "editability": {"cancomment": 0, "canaddmeta": 0},
+             "publiceditability": {"cancomment": 1, "canaddmeta": 0}, "usage": {"candownload": 1, "canblog": 0,
+                                                                              "canprint": 0, "canshare": 1},
+             "comments": {"_content": "0"}, "notes": {"note": []}, "people": {"haspeople": 0},
+             "tags": {"tag": [{"id": f"{found['id']}-{i}", "author": found.get("owner", ""),
+                               "authorname": found.get("ownername", ""), "raw": tag, "_content": tag,
+                               "machine_tag": 0} for i, tag in enumerate(str(found.get("tags", "")).split())]},
+             "urls": {"url": [{"type": "photopage", "_content": "https://www.flickr.com/photos/"
+                               f"{found.get('pathalias') or found.get('owner', '')}/{found['id']}/"}]},
+             "media": found.get("media", "photo")}
+    if photo_coordinates(found) != (0.0, 0.0):
+        photo["location"] = {"latitude": found.get("latitude"), "longitude": found.get("longitude"),
+                             "accuracy": found.get("accuracy", "16"), "context": found.get("context", 0),
+                             "place_id": found.get("place_id", ""), "woeid": found.get("woeid", "")}
+    return {"photo": photo, "stat": "ok"}
+
+
 def method_licenses(catalog, query):
     recorded = catalog.licenses()
     if recorded is None:
@@ -417,6 +455,7 @@ METHODS = {
     "flickr.photos.search": method_photos_search,
     "flickr.places.find": method_places_find,
     "flickr.places.getInfo": method_place_info,
+    "flickr.photos.getInfo": method_photo_info,
     "flickr.photos.licenses.getInfo": method_licenses,
 }
 
@@ -923,6 +962,20 @@ def self_test():
                 self.assertEqual((r["stat"], r["code"]), ("fail", code))
             status, _, body = self.raw("/fail100", method="flickr.places.getInfo", place_id="PAR")
             self.assertEqual(json.loads(body)["code"], 100)
+
+        def test_photo_info(self):
+            r = self.api(method="flickr.photos.getInfo", photo_id="2001")
+            self.assertEqual(r["stat"], "ok")
+            photo = r["photo"]
+            self.assertEqual((photo["id"], photo["title"]["_content"]), ("2001", "Tower Bridge"))
+            self.assertEqual(photo["owner"]["nsid"], "1@N01")
+            self.assertIn("taken", photo["dates"])
+            self.assertIn("location", photo)
+            self.assertEqual(photo["urls"]["url"][0]["type"], "photopage")
+            self.assertFalse([k for k in photo if k.startswith("url_")])
+            for params in ({"photo_id": "999999"}, {"photo_id": "../x"}, {}):
+                r = self.api(method="flickr.photos.getInfo", **params)
+                self.assertEqual((r["stat"], r["code"], r["message"]), ("fail", 1, "Photo not found"))
 
         # scenarios
         def test_fail100(self):

@@ -26,6 +26,10 @@ enum FlickrAnswersTarget {
             annotations.append(AnnotationAdapter().annotation(for: place))
         }
         _ = try? source.licenses()
+        if let photo = try? source.photoInfo("43201728095") {
+            require(!photo.record.id.isEmpty, "a photo without an id was described")
+            annotations.append(photo.annotation)
+        }
         for limit in [1, 250] {
             guard let listing = try? source.photos(inPlace: "GUxp_EgQ0EkOnY5Cq0", limit: limit) else { continue }
             require(listing.items.count <= limit, "\(listing.items.count) photos for a limit of \(limit)")

@@ -90,12 +90,14 @@ enum ExportCommand {
         try builder.writeAssets()
         for (place, photos) in photosByPlace {
             let annotation = place.annotation
+            let subtitle = Quantity.words(photos.count, "photo", "photos") + " · \(annotation.subtitle)"
             try builder.writePhotosPage(at: builder.placePagePath(place.record), title: annotation.title,
-                                        subtitle: "\(photos.count) photos · \(annotation.subtitle)", photos: photos,
+                                        subtitle: subtitle, photos: photos,
                                         back: ("index.html", "Top places"), defaultView: "list")
         }
-        try builder.writePlacesPage(at: "index.html", title: "Top places",
-                                    subtitle: "\(places.count) places · \(photoCount) photos",
+        let subtitle = Quantity.words(places.count, "place", "places") + " · "
+            + Quantity.words(photoCount, "photo", "photos")
+        try builder.writePlacesPage(at: "index.html", title: "Top places", subtitle: subtitle,
                                     places: places, back: nil, defaultView: "list") { builder.placePagePath($0) }
         try writer.commit()
         console.print("exported \(places.count) places and \(photoCount) photos to "

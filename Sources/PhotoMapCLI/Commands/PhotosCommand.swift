@@ -53,8 +53,9 @@ enum PhotosCommand {
             try MapOutput.prefetchImages(photos, cache: cache, console: console)
             try builder.writeAssets()
             let place = placeName(placeID, from: source, configuration: configuration, console: console)
+            let subtitle = Quantity.words(photos.count, "photo", "photos") + (place.map { " · \($0.subtitle)" } ?? "")
             try builder.writePhotosPage(at: file.lastPathComponent, title: place?.title ?? "Photos of \(placeID)",
-                                        subtitle: "\(photos.count) photos" + (place.map { " · \($0.subtitle)" } ?? ""),
+                                        subtitle: subtitle,
                                         photos: listing.entries, back: nil, defaultView: "map")
             MapOutput.report(file, writer: writer, console: console)
         }

@@ -32,7 +32,7 @@ enum PlacesCommand {
             try builder.writeAssets()
             // A standalone map has no place pages: each place links to its page on Flickr.
             try builder.writePlacesPage(at: file.lastPathComponent, title: "Top places",
-                                        subtitle: "\(annotations.count) places",
+                                        subtitle: Quantity.words(annotations.count, "place", "places"),
                                         places: listing.entries, back: nil, defaultView: "map") { $0.flickrPageURL }
             MapOutput.report(file, writer: writer, console: console)
         }

@@ -26,7 +26,7 @@ enum RecentCommand {
             try MapOutput.prefetchImages(photos, cache: cache, console: console)
             try builder.writeAssets()
             try builder.writePhotosPage(at: file.lastPathComponent, title: "Recently viewed",
-                                        subtitle: "\(photos.count) photos",
+                                        subtitle: Quantity.words(photos.count, "photo", "photos"),
                                         photos: listing.entries, back: nil, defaultView: "list")
             MapOutput.report(file, writer: writer, console: console)
         }

@@ -84,7 +84,8 @@ enum SearchCommand {
                                                           alsoFrom: online ? [] : [.catalog])
             try builder.writeAssets()
             try builder.writeAnnotationsPage(at: file.lastPathComponent, title: queries.joined(separator: ", "),
-                                             subtitle: "\(annotations.count) results", annotations: annotations,
+                                             subtitle: Quantity.words(annotations.count, "result", "results"),
+                                             annotations: annotations,
                                              focus: nil)
             MapOutput.report(file, writer: writer, console: console)
         }

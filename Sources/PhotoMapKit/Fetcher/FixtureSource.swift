@@ -3,7 +3,7 @@ import Foundation
 /// The embedded catalog as a photo source: no network, no API key.
 /// Its image URLs name Flickr's image host; with another host configured (a local mirror of
 /// `Fixtures/images`), they are rewritten to it.
-public struct FixtureSource: PhotoSource, PlaceDescribing {
+public struct FixtureSource: PhotoSource, PlaceDescribing, PhotoDescribing {
     /// The most photos one listing of the catalog gives.
     public static let maximumResults = 1_000_000
 
@@ -24,6 +24,11 @@ public struct FixtureSource: PhotoSource, PlaceDescribing {
     /// One of the catalog's places, answered as flickr.places.getInfo answers.
     public func placeInfo(_ placeID: String) throws -> Place {
         try source.placeInfo(placeID)
+    }
+
+    /// One of the catalog's photos, answered as flickr.photos.getInfo answers.
+    public func photoInfo(_ photoID: String) throws -> AnnotatedPhoto? {
+        try source.photoInfo(photoID)
     }
 
     /// The licences the catalog's photos carry: its copy of Flickr's list.

@@ -4,7 +4,7 @@ import Foundation
 /// `top-places.json` for flickr.places.getTopPlacesList (and, one place of it, flickr.places.getInfo),
 /// `licenses.json` for flickr.photos.licenses.getInfo
 /// and `photos/{place_id}/page-{n}.json` for flickr.photos.search by place, re-paged to the requested
-/// `per_page` as Flickr would. The pages were recorded without `media=photos`: they hold a few videos,
+/// `per_page` as Flickr would, and for flickr.photos.getInfo (one record, reshaped as that method answers). The pages were recorded without `media=photos`: they hold a few videos,
 /// which `FlickrSource` leaves out.
 public struct FixtureTransport: FlickrTransport {
     /// The catalog folder (`Fixtures/catalog`).
@@ -30,6 +30,8 @@ public struct FixtureTransport: FlickrTransport {
                 return Self.failure(code: 112, message: "the embedded catalog records no licences")
             }
             return try read(file)
+        case "flickr.photos.getInfo":
+            return try photoInfo(photoID: parameters["photo_id"] ?? "")
         case "flickr.photos.search":
             guard let placeID = parameters["place_id"] else {
                 return Self.failure(code: 3, message: "the embedded catalog answers searches by place_id only")
@@ -58,6 +60,54 @@ public struct FixtureTransport: FlickrTransport {
         guard let data = try? JSONSerialization.data(withJSONObject: ["place": place, "stat": "ok"]) else {
             throw FlickrError.catalogUnreadable(path: file.path,
                                                 reason: "place \(placeID) is not JSON Flickr would send")
+        }
+        return data
+    }
+
+    /// The photo with this id as flickr.photos.getInfo answers it, made from its recorded listing record:
+    /// `owner{nsid, username, path_alias}`, title and description as `{"_content"}`, `dates`, `tags{tag[…]}`
+    /// and `location`; code 1 ("Photo not found") when no place of the catalog holds it.
+    private func photoInfo(photoID: String) throws -> Data {
+        let notFound = Self.failure(code: 1, message: "Photo not found")
+        let folder = catalog.appendingPathComponent("photos")
+        // Only records whose bytes hold the id in quotes are parsed: the rest cannot be the one.
+        let needle = Array("\"\(photoID)\"".utf8)
+        guard !photoID.isEmpty, let places = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+            return notFound
+        }
+        for place in places.sorted() {
+            guard let records = try? recordedPhotos(placeID: place) else { continue }
+            for bytes in records where bytes.firstRange(of: needle) != nil {
+                guard let record = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+                      "\(record["id"] ?? "")" == photoID else { continue }
+                return try Self.infoAnswer(record, path: folder.appendingPathComponent(place).path)
+            }
+        }
+        return notFound
+    }
+
+    /// A listing record reshaped as flickr.photos.getInfo's `{"photo": {…}, "stat": "ok"}`.
+    private static func infoAnswer(_ record: [String: Any], path: String) throws -> Data {
+        let wrapped = { (key: String) -> [String: Any] in
+            if let object = record[key] as? [String: Any] { return object }
+            return ["_content": record[key] ?? ""]
+        }
+        var photo: [String: Any] = [:]
+        for key in ["id", "secret", "server", "farm", "license", "media"] { photo[key] = record[key] }
+        photo["owner"] = ["nsid": record["owner"] ?? "", "username": record["ownername"] ?? "",
+                          "path_alias": record["pathalias"] ?? NSNull()]
+        photo["title"] = wrapped("title")
+        photo["description"] = wrapped("description")
+        photo["dates"] = ["taken": record["datetaken"] ?? "", "takenunknown": record["datetakenunknown"] ?? "0",
+                          "takengranularity": record["datetakengranularity"] ?? 0]
+        let tags = "\(record["tags"] ?? "")".split(separator: " ")
+        photo["tags"] = ["tag": tags.map { ["raw": String($0), "_content": String($0)] }]
+        if let latitude = record["latitude"], let longitude = record["longitude"] {
+            photo["location"] = ["latitude": latitude, "longitude": longitude, "accuracy": record["accuracy"] ?? "16",
+                                 "place_id": record["place_id"] ?? "", "woeid": record["woeid"] ?? ""]
+        }
+        guard let data = try? JSONSerialization.data(withJSONObject: ["photo": photo, "stat": "ok"]) else {
+            throw FlickrError.catalogUnreadable(path: path, reason: "a photo record is not JSON Flickr would send")
         }
         return data
     }

@@ -37,7 +37,8 @@ struct FlickrAnswer<Part> {
                 case .stat: answer.stat = try reader.string()
                 case .code: answer.code = try reader.optionalLenient()
                 case .message: answer.message = try reader.string()
-                case .places, .photos, .licenses, .place: if member == key { answer.part = try readPart(&reader) }
+                case .places, .photos, .licenses, .place, .photo:
+                    if member == key { answer.part = try readPart(&reader) }
                 }
             }
         }
@@ -47,7 +48,7 @@ struct FlickrAnswer<Part> {
 
 /// The members of an answer photomap reads: the status, and each method's part.
 enum AnswerMember: Int, JSONMember {
-    case stat, code, message, places, photos, licenses, place
+    case stat, code, message, places, photos, licenses, place, photo
     static let lookup = JSONKeyLookup(AnswerMember.self)
 }
 
@@ -105,6 +106,23 @@ extension JSONReader {
         }
         return nil
     }
+
+    /// Text Flickr wraps as `{"_content": "…"}` (a description, a getInfo title); a bare value is taken
+    /// too. An object that cannot be read is no text (""), not a lost record.
+    mutating func wrappedText() throws -> String {
+        guard try nextKind() == .object else { return try lenientText() }
+        var content = ""
+        if try fields(of: "text", ContentMember.self, { _, reader in content = try reader.lenientText() }) != nil {
+            return ""
+        }
+        return content
+    }
+}
+
+/// Flickr's wrapper of text: `{"_content": "…"}`.
+private enum ContentMember: Int, JSONMember {
+    case _content
+    static let lookup = JSONKeyLookup(ContentMember.self)
 }
 
 /// flickr.places.getTopPlacesList and flickr.places.find: `places{total, place[…]}`.
@@ -219,12 +237,6 @@ enum PhotosAnswer {
 
     private static let fieldCount = Field.allCases.count
 
-    /// Flickr's wrapper of text extras.
-    private enum ContentMember: Int, JSONMember {
-        case _content
-        static let lookup = JSONKeyLookup(ContentMember.self)
-    }
-
     /// One photo record with the listing extras; only its `id` is required. Flickr wraps text extras as
     /// `{"_content": "…"}`; a bare value is taken too, and anything odd costs that field, not the record.
     static func photo(_ reader: inout JSONReader) throws -> AnswerPart<(photo: Photo, isPhoto: Bool)> {
@@ -233,14 +245,7 @@ enum PhotosAnswer {
         if let problem = try reader.fields(of: "photo", Field.self, { field, reader in
             switch field {
             case .id: id = LenientValue(text: try reader.lenientText())
-            case .description:
-                guard try reader.nextKind() == .object else { return description = try reader.lenientText() }
-                var content = ""
-                // An object that cannot be read is no description, not a lost record.
-                if try reader.fields(of: "description", ContentMember.self,
-                                     { _, reader in content = try reader.lenientText() }) == nil {
-                    description = content
-                }
+            case .description: description = try reader.wrappedText()
             default: values[field.rawValue] = try reader.optionalLenient()
             }
         }) { return .malformed(recordProblem(problem, "photo")) }

@@ -64,6 +64,24 @@ public struct FlickrSource: PhotoSource {
                           part: .place, PlacesAnswer.place)
     }
 
+    /// One photo by its id (flickr.photos.getInfo), made ready and annotated as a listed one is, and told
+    /// to the recorder (so the local index finds it next time); nil when Flickr has no such photo to show
+    /// (code 1, "Photo not found") or it is a video.
+    public func photoInfo(_ photoID: String) throws -> AnnotatedPhoto? {
+        let method = "flickr.photos.getInfo"
+        let found: (photo: Photo, isPhoto: Bool)
+        do {
+            found = try decode(method: method, from: transport.call(method: method, parameters: ["photo_id": photoID]),
+                               part: .photo, PhotoInfoAnswer.read)
+        } catch FlickrError.apiFailure(_, code: 1?, _) {
+            return nil
+        }
+        guard found.isPhoto else { return nil }
+        let entry = adapter.annotated(ready(found.photo))
+        recorder?.record(places: [], photos: [entry])
+        return entry
+    }
+
     private func places(method: String, parameters: [String: String]) throws -> Listing<Place> {
         let page = try decode(method: method, from: transport.call(method: method, parameters: parameters),
                               part: .places, PlacesAnswer.read)

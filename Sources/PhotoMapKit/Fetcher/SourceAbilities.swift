@@ -19,4 +19,11 @@ public protocol PlaceDescribing: Sendable {
     func placeInfo(_ placeID: String) throws -> Place
 }
 
-extension FlickrSource: PlaceFinding, PhotoSearching, PlaceDescribing {}
+/// A source that tells about one photo by its id (Flickr's flickr.photos.getInfo; the embedded catalog
+/// answers from its own photos): a page shared or bookmarked opens even when nothing listed it here.
+public protocol PhotoDescribing: Sendable {
+    /// The photo with this id, annotated; nil when the source has no such photo.
+    func photoInfo(_ photoID: String) throws -> AnnotatedPhoto?
+}
+
+extension FlickrSource: PlaceFinding, PhotoSearching, PlaceDescribing, PhotoDescribing {}

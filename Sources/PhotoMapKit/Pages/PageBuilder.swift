@@ -61,9 +61,11 @@ public struct PageBuilder<Links: PageLinks> {
     }
 
     /// A page listing `features` at `path`, with a list/map toggle; pre-clustered when `clusters` is
-    /// given, centred on `focus` when given (else fitting every annotation).
+    /// given, centred on `focus` when given (else fitting every annotation); linking `elsewhere` (a site
+    /// path) beside its title when given.
     public func listPage(at path: String, title: String, subtitle: String, features: [MapData.Feature],
-                         back: (path: String, label: String)?, defaultView: String,
+                         back: (path: String, label: String)?, elsewhere: (path: String, label: String)? = nil,
+                         defaultView: String,
                          clusters: MapData.ClusterIndex? = nil, focus: Coordinate? = nil) throws -> String {
         var data = mapData(features, for: path, labels: PlaceLabels.perListPage)
         data.clusters = clusters
@@ -71,7 +73,7 @@ public struct PageBuilder<Links: PageLinks> {
         // Nothing to put on a map (imported photos without a location): the list is what there is to see.
         let located = clusters != nil || features.contains { $0.geometry != nil }
         return try PageRenderer.listPage(title: title, subtitle: subtitle, data: data,
-                                         links: pageLinks(for: path, back: back),
+                                         links: pageLinks(for: path, back: back, elsewhere: elsewhere),
                                          defaultView: located ? defaultView : "list", credits: credits)
     }
 
@@ -109,9 +111,11 @@ public struct PageBuilder<Links: PageLinks> {
         return data
     }
 
-    private func pageLinks(for path: String, back: (path: String, label: String)?) -> PageRenderer.Links {
+    private func pageLinks(for path: String, back: (path: String, label: String)?,
+                           elsewhere: (path: String, label: String)? = nil) -> PageRenderer.Links {
         PageRenderer.Links(assets: links.link(from: path, to: links.assets),
                            back: back.map { (links.link(from: path, to: $0.path), $0.label) },
+                           elsewhere: elsewhere.map { (links.link(from: path, to: $0.path), $0.label) },
                            servesAPI: links.servesAPI)
     }
 }

@@ -18,13 +18,17 @@ public enum PageRenderer {
         public var assets: String
         /// The back link and its label, if any.
         public var back: (href: String, label: String)?
+        /// Another page worth going to from here (served top places: the recently viewed), and its label.
+        public var elsewhere: (href: String, label: String)?
         /// Whether the page may call its server's API: it then has the search box.
         public var servesAPI: Bool
 
         /// Links for a page.
-        public init(assets: String, back: (href: String, label: String)? = nil, servesAPI: Bool = false) {
+        public init(assets: String, back: (href: String, label: String)? = nil,
+                    elsewhere: (href: String, label: String)? = nil, servesAPI: Bool = false) {
             self.assets = assets
             self.back = back
+            self.elsewhere = elsewhere
             self.servesAPI = servesAPI
         }
     }
@@ -41,7 +45,8 @@ public enum PageRenderer {
             let properties = feature.properties
             let thumbnail = properties.kind == "photo"
                 ? "<img src=\"\(HTML.text(properties.thumbnail ?? data.placeholder))\" alt=\"\" width=\"75\" height=\"75\" loading=\"lazy\">" : ""
-            let count = properties.count.map { "<span class=\"count\">\($0) photos</span>" } ?? ""
+            let count = properties.count.map { "<span class=\"count\">\(Quantity.words($0, "photo", "photos"))</span>" }
+                ?? ""
             let nogeo = feature.geometry == nil ? " <span class=\"nogeo\">(no location)</span>" : ""
             let text = "\(thumbnail)<span class=\"text\"><span class=\"title\">\(HTML.text(properties.title))</span>"
                 + "<span class=\"subtitle\">\(HTML.text(properties.subtitle))\(nogeo)</span></span>\(count)"
@@ -49,9 +54,11 @@ public enum PageRenderer {
             list += "<li>\(item)\(credit(properties).map { "<span class=\"credit\">\($0)</span>" } ?? "")</li>\n"
         }
         list += "</ul>"
+        // Which view is shown is said by aria-pressed from the first paint; photomap.js keeps it true.
         let toggle = """
-        <div class="toggle" role="group" aria-label="View"><button type="button" data-show="list">List</button>\
-        <button type="button" data-show="map">Map</button></div>
+        <div class="toggle" role="group" aria-label="View"><button type="button" data-show="list" \
+        aria-pressed="\(defaultView == "list")">List</button><button type="button" data-show="map" \
+        aria-pressed="\(defaultView == "map")">Map</button></div>
         """
         let main = "<section id=\"list\">\n\(list)\n</section>\n<section id=\"map-view\"><div id=\"map\"></div></section>"
         return try shell(title: title, subtitle: subtitle, links: links, headerExtra: toggle, main: main, data: data,
@@ -113,7 +120,8 @@ public enum PageRenderer {
                          data: data, view: "photo", credits: credits)
     }
 
-    /// The page around a body: head with the CSP, styles and scripts, header, footer, data. The scripts
+    /// The page around a body: head with the CSP, styles and scripts, header, footer (the credits, folded
+    /// into one line on a narrow screen), data. The scripts
     /// are deferred: asked for before the list's images, run once the page is parsed (its data with it);
     /// a list of 100 squares was ready ~20 % sooner than with the scripts at the end of the body.
     private static func shell(title: String, subtitle: String, links: Links, headerExtra: String, main: String,
@@ -121,11 +129,16 @@ public enum PageRenderer {
         let assets = HTML.text(links.assets)
         let back = links.back.map { "<a class=\"back\" href=\"\(HTML.text($0.href))\">‹ \(HTML.text($0.label))</a>" }
             ?? ""
+        let elsewhere = links.elsewhere.map {
+            "<a class=\"elsewhere\" href=\"\(HTML.text($0.href))\">\(HTML.text($0.label)) ›</a>"
+        } ?? ""
         // Served pages find places and search photos through the server (photomap.js talks to /api/).
         let search = links.servesAPI ? """
             <form class="search" role="search"><input type="search" name="q" placeholder="Find a place, or search photos in view" \
             aria-label="Find a place, or search photos in view" autocomplete="off"><button type="submit">Search</button>\
-            <output class="search-status" aria-live="polite"></output></form>
+            <div class="search-legend" hidden><span class="swatch" hidden></span>\
+            <output class="search-status" aria-live="polite"></output>\
+            <button type="button" class="search-clear" hidden>Clear</button></div></form>
             """ : ""
         return """
         <!DOCTYPE html>
@@ -143,11 +156,13 @@ public enum PageRenderer {
         <script src="\(assets)/photomap.js" defer></script>
         </head>
         <body data-view="\(HTML.text(view))"\(links.servesAPI ? " data-api=\"/api\"" : "")>
-        <header>\(back)<div class="titles"><h1>\(HTML.text(title))</h1><p class="subtitle">\(HTML.text(subtitle))</p></div>\(search)\(headerExtra)</header>
+        <header><div class="heading">\(back)<div class="titles"><h1>\(HTML.text(title))</h1>\
+        <p class="subtitle">\(HTML.text(subtitle))</p></div>\(elsewhere)</div>\(search)\(headerExtra)</header>
         <main>
         \(main)
         </main>
-        <footer>\(credits.lines.map { "<p>\(HTML.text($0))</p>" }.joined())</footer>
+        <footer><details class="credits"><summary>Credits: photos, places and map</summary>\
+        \(credits.lines.map { "<p>\(HTML.text($0))</p>" }.joined())</details></footer>
         <script type="application/json" id="photomap-annotations">\(try data.scriptJSON())</script>
         </body>
         </html>

@@ -11,7 +11,8 @@ import Foundation
 /// - `/api/find?q=…[&lat=…&lon=…]` and `/api/search?q=…&lat=…&lon=…[&radius=…]`: GeoJSON
 ///
 /// Only GET and HEAD; only requests whose `Host` names this server (DNS rebinding); ids are looked up
-/// among the records this server has listed, never used as paths.
+/// among the records this server has listed, then in the local index and the source (a link shared or
+/// bookmarked), never used as paths.
 public final class ServerRoutes: Sendable {
     /// What the routes answer from.
     public struct Services: Sendable {
@@ -154,8 +155,9 @@ public final class ServerRoutes: Sendable {
     private func topPlacesPage() throws -> ServerResponse {
         let places = try topPlaces()
         let features = pages.features(of: places, on: "/") { pages.links.placePage($0) }
-        return page(try pages.listPage(at: "/", title: "Top places", subtitle: "\(places.count) places",
-                                       features: features, back: nil,
+        return page(try pages.listPage(at: "/", title: "Top places",
+                                       subtitle: Quantity.words(places.count, "place", "places"),
+                                       features: features, back: nil, elsewhere: ("/recent", "Recently viewed"),
                                        defaultView: "list"))
     }
 
@@ -180,7 +182,7 @@ public final class ServerRoutes: Sendable {
             let place = ((try? topPlaces()) ?? []).first { $0.record.id == id }?.annotation
             let title = place?.title ?? "Photos of \(id)"
             let path = "/places/" + ServedLinks.segment(id)
-            let subtitle = "\(photos.count) photos" + (place.map { " · \($0.subtitle)" } ?? "")
+            let subtitle = Quantity.words(photos.count, "photo", "photos") + (place.map { " · \($0.subtitle)" } ?? "")
             return page(try pages.listPage(at: path, title: title, subtitle: subtitle,
                                            features: try pages.features(of: photos, on: path),
                                            back: ("/", "Top places"), defaultView: "map"))
@@ -205,9 +207,9 @@ public final class ServerRoutes: Sendable {
 
     private func photoPage(_ id: String) throws -> ServerResponse {
         guard let entry = try known.withLock({ $0.photos[id] }) ?? recentPhotos().first(where: { $0.record.id == id })
-            ?? indexedPhoto(id)
+            ?? lookedUpPhoto(id)
         else {
-            return errorPage(404, "This server has not listed a photo with that id; open its place first.")
+            return errorPage(404, "There is no photo with that id.")
         }
         let photo = entry.record
         known.withLock { $0.photos[id] = entry }
@@ -230,7 +232,8 @@ public final class ServerRoutes: Sendable {
     private func recentPage() throws -> ServerResponse {
         let photos = try recentPhotos()
         known.withLock { known in for photo in photos { known.photos[photo.record.id] = photo } }
-        return page(try pages.listPage(at: "/recent", title: "Recently viewed", subtitle: "\(photos.count) photos",
+        return page(try pages.listPage(at: "/recent", title: "Recently viewed",
+                                       subtitle: Quantity.words(photos.count, "photo", "photos"),
                                        features: try pages.features(of: photos, on: "/recent"),
                                        back: ("/", "Top places"), defaultView: "list"))
     }
@@ -244,7 +247,7 @@ public final class ServerRoutes: Sendable {
             slowWork.submit {
                 let entry: AnnotatedPhoto
                 do {
-                    guard let indexed = try self.indexedPhoto(id) else { return answer(self.placeholderImage(404)) }
+                    guard let indexed = try self.lookedUpPhoto(id) else { return answer(self.placeholderImage(404)) }
                     entry = indexed
                 } catch {
                     // The shared index is away (a database restarting): worth asking again shortly.
@@ -257,6 +260,17 @@ public final class ServerRoutes: Sendable {
                 }
             }
         }
+    }
+
+    /// A photo this server has not listed (a link shared or bookmarked): the local index's, else the
+    /// source's own answer for it (flickr.photos.getInfo), now known here too; nil when neither has it.
+    private func lookedUpPhoto(_ id: String) throws -> AnnotatedPhoto? {
+        if let indexed = try indexedPhoto(id) { return indexed }
+        guard let source = services.source as? any PhotoDescribing, let entry = try source.photoInfo(id) else {
+            return nil
+        }
+        known.withLock { $0.photos[id] = entry }
+        return entry
     }
 
     /// A photo the local index holds (any server sharing it may have listed it), now known here too.

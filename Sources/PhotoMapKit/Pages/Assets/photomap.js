@@ -107,6 +107,19 @@
     return link && /^https?:\/\//i.test(link) ? link : null;
   }
 
+  /* "1 photo", "2 photos": as Quantity.words says counts in the pages' HTML. */
+  function counted(count, one, many) {
+    return count + ' ' + (count === 1 ? one : many);
+  }
+
+  /* What a marker, callout or list entry is, in one line for a screen reader: title, subtitle, photos. */
+  function spoken(properties) {
+    var parts = [properties.title];
+    if (properties.subtitle) parts.push(properties.subtitle);
+    if (properties.count) parts.push(counted(properties.count, 'photo', 'photos'));
+    return parts.join(', ');
+  }
+
   function element(tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
@@ -115,9 +128,12 @@
   }
 
   /* The callout: thumbnail on the left (loaded when the callout opens), title and subtitle,
-     a disclosure link on the right. */
+     a disclosure link on the right. A dialog named for what it shows, focused when it opens. */
   function callout(properties) {
     var box = element('div', 'callout');
+    box.setAttribute('role', 'dialog');
+    box.setAttribute('aria-label', spoken(properties));
+    box.tabIndex = -1;
     var thumb = element('img', 'callout-thumb');
     thumb.alt = '';
     thumb.width = 75;
@@ -131,7 +147,7 @@
     var text = element('div', 'callout-text');
     text.appendChild(element('div', 'callout-title', properties.title));
     if (properties.subtitle) text.appendChild(element('div', 'callout-subtitle', properties.subtitle));
-    if (properties.count) text.appendChild(element('div', 'callout-count', properties.count + ' photos'));
+    if (properties.count) text.appendChild(element('div', 'callout-count', counted(properties.count, 'photo', 'photos')));
     var credit = creditLine(properties);
     if (credit) text.appendChild(credit);
     box.appendChild(text);
@@ -187,13 +203,56 @@
   }
 
   var pin = L.divIcon({ className: 'photomap-pin', iconSize: [14, 14], iconAnchor: [7, 7], popupAnchor: [0, -8] });
+  var resultPin = L.divIcon({ className: 'photomap-pin result', iconSize: [14, 14], iconAnchor: [7, 7], popupAnchor: [0, -8] });
 
-  /* A marker for a GeoJSON feature (the served pages' search results). */
+  /* A marker's icon is a button for the keyboard (Tab reaches it, Enter opens it: Leaflet's
+     `keyboard` option) named for screen readers; set each time Leaflet makes the icon. */
+  function labelled(marker, label) {
+    marker.on('add', function () {
+      var icon = marker.getElement();
+      icon.setAttribute('role', 'button');
+      icon.setAttribute('aria-label', label);
+    });
+    return marker;
+  }
+
+  /* A marker whose callout shows `properties`. The open callout takes the focus; when it closes with
+     the focus inside (Escape, its close button; a closing callout fades out, still holding it) or
+     lost with it, the focus goes back to the marker. */
+  function calloutMarker(at, properties, icon) {
+    var marker = labelled(L.marker(at, { icon: icon || pin, title: properties.title, keyboard: true }), spoken(properties));
+    marker.bindPopup(function () { return callout(properties); }, { minWidth: 220, maxWidth: 320 });
+    marker.on('popupopen', function (event) {
+      var popup = event.popup.getElement(), close = popup.querySelector('.leaflet-popup-close-button');
+      if (close) {
+        close.setAttribute('role', 'button');
+        close.setAttribute('aria-label', 'Close the callout');
+      }
+      var box = popup.querySelector('.callout');
+      if (box) box.focus({ preventScroll: true });
+    });
+    marker.on('popupclose', function (event) {
+      var icon = marker.getElement(), focused = document.activeElement;
+      var lost = !focused || focused === document.body || event.popup.getElement().contains(focused);
+      if (icon && lost) icon.focus({ preventScroll: true });
+    });
+    return marker;
+  }
+
+  /* Escape closes the open callout wherever the focus is in the map (Leaflet's own Escape works only
+     while the map itself has the focus). */
+  function closeCalloutsOnEscape(target) {
+    target.getContainer().addEventListener('keydown', function (event) {
+      if (event.key !== 'Escape' || !target.getPane('popupPane').firstChild) return;
+      target.closePopup();
+      event.stopPropagation();
+    });
+  }
+
+  /* A marker for a GeoJSON feature (the served pages' search results), drawn apart from the page's own. */
   function markerFor(feature) {
     var c = feature.geometry.coordinates;
-    var marker = L.marker([c[1], c[0]], { icon: pin, title: feature.properties.title, keyboard: true });
-    marker.bindPopup(function () { return callout(feature.properties); }, { minWidth: 220, maxWidth: 320 });
-    return marker;
+    return calloutMarker([c[1], c[0]], feature.properties, resultPin);
   }
 
   /* Natural Earth's 1:110m outline is right for a world view and wrong closer in (its coast cuts
@@ -261,7 +320,7 @@
      when it leaves, so an open callout stays open while the map moves; tiles beyond the antimeridian
      are drawn on the world copy in view. */
   function clusteredLayer(source) {
-    var shown = {};
+    var shown = {}, hidden = false;
 
     function zoomLevel() { return Math.max(0, Math.min(Math.round(map.getZoom()), source.maxZoom)); }
 
@@ -270,22 +329,45 @@
       items.forEach(function (item) {
         var at = [item[0], item[1] + shift], marker, alone = item[3];
         if (item[2] === 1 && alone !== null && alone !== undefined) {
-          var properties = typeof alone === 'number' ? entry(alone) : alone;
-          marker = L.marker(at, { icon: pin, title: properties.title });
-          marker.bindPopup(function () { return callout(properties); }, { minWidth: 220, maxWidth: 320 });
+          marker = calloutMarker(at, typeof alone === 'number' ? entry(alone) : alone);
         } else {
-          var size = item[2] < 100 ? 30 : item[2] < 1000 ? 38 : 46;
-          marker = L.marker(at, { icon: L.divIcon({
-            className: 'cluster-' + size, iconSize: [size, size], html: element('div', 'cluster-bubble', String(Number(item[2])))
-          }) });
-          marker.on('click', function () { map.setView(at, z + 2); });
+          marker = clusterMarker(at, z, Number(item[2]));
         }
         group.addLayer(marker);
       });
       return group;
     }
 
+    /* A cluster: a click or Enter zooms in on it; from the keyboard, the focus then goes to the marker
+       nearest to where it was. */
+    function clusterMarker(at, z, count) {
+      var size = count < 100 ? 30 : count < 1000 ? 38 : 46;
+      var marker = labelled(L.marker(at, { keyboard: true, icon: L.divIcon({
+        className: 'cluster-' + size, iconSize: [size, size], html: element('div', 'cluster-bubble', String(count))
+      }) }), counted(count, 'photo', 'photos') + ' here: zoom in');
+      marker.on('click', function () { map.setView(at, z + 2); });
+      marker.on('keypress', function (event) {
+        if (event.originalEvent.key !== 'Enter') return;
+        map.once('moveend', function () { focusNearest(map.latLngToContainerPoint(at)); });
+        map.setView(at, z + 2);
+      });
+      return marker;
+    }
+
+    function focusNearest(point) {
+      var best = null, distance = Infinity;
+      Object.keys(shown).forEach(function (layerKey) {
+        shown[layerKey].eachLayer(function (marker) {
+          var d = map.latLngToContainerPoint(marker.getLatLng()).distanceTo(point);
+          if (marker.getElement() && d < distance) { best = marker; distance = d; }
+        });
+      });
+      // Tiles of a pre-clustered page may still be loading: the map itself keeps the focus meanwhile.
+      (best ? best.getElement() : map.getContainer()).focus({ preventScroll: true });
+    }
+
     function refresh() {
+      if (hidden) return;
       var z = zoomLevel(), tiles = Math.pow(2, z), bounds = map.getBounds(), wanted = {};
       var northWest = map.project(bounds.getNorthWest(), z).divideBy(256).floor();
       var southEast = map.project(bounds.getSouthEast(), z).divideBy(256).floor();
@@ -306,6 +388,14 @@
     source.changed = refresh;
     map.on('moveend', refresh);
     refresh();
+    /* Hidden while search results are shown in their place, and back when they are cleared. */
+    return {
+      hide: function () {
+        hidden = true;
+        Object.keys(shown).forEach(function (layerKey) { map.removeLayer(shown[layerKey]); delete shown[layerKey]; });
+      },
+      show: function () { hidden = false; refresh(); }
+    };
   }
 
   /* A pre-clustered page's tiles (SiteBuilder, past its threshold), loaded as script files when in
@@ -408,6 +498,8 @@
     }
   }
 
+  var ownMarkers = null;  // the page's own markers (clusteredLayer), once the map is shown
+
   function showMap() {
     if (map) { map.invalidateSize(); return; }
     var container = document.getElementById('map');
@@ -415,9 +507,10 @@
     map = L.map(container, { worldCopyJump: true, zoomSnap: 0.5 });
     addBasemap(map);
     map.on('popupopen', function (event) { loadThumbnail(event.popup); });
+    closeCalloutsOnEscape(map);
     if (data.clusters) {
       fitAround(2, data.clusters.bounds);
-      clusteredLayer(scriptTiles(data.clusters));
+      ownMarkers = clusteredLayer(scriptTiles(data.clusters));
       ready('map', data.clusters.total);
       return;
     }
@@ -429,7 +522,7 @@
       bounds = [[Math.min(bounds[0][0], lat), Math.min(bounds[0][1], lon)], [Math.max(bounds[1][0], lat), Math.max(bounds[1][1], lon)]];
     }
     fitAround(located.length, bounds);
-    clusteredLayer(pageTiles(located));
+    ownMarkers = clusteredLayer(pageTiles(located));
     ready('map', located.length);
   }
 
@@ -462,7 +555,9 @@
     }
     text.appendChild(subtitle);
     anchor.appendChild(text);
-    if (properties.count !== null && properties.count !== undefined) anchor.appendChild(element('span', 'count', properties.count + ' photos'));
+    if (properties.count !== null && properties.count !== undefined) {
+      anchor.appendChild(element('span', 'count', counted(properties.count, 'photo', 'photos')));
+    }
     item.appendChild(anchor);
     var credit = creditLine(properties, 'span', 'credit');
     if (credit) item.appendChild(credit);
@@ -549,16 +644,30 @@
     if (view === 'map') showMap();
   }
 
+  /* The line under the search box: what is going on, and with results on the map their colour's
+     swatch and a Clear button. Said politely to screen readers (the output is a live region). */
+  function searchLegend(form, onClear) {
+    var legend = form.querySelector('.search-legend'), status = form.querySelector('.search-status');
+    var swatch = form.querySelector('.search-legend .swatch'), clear = form.querySelector('.search-clear');
+    clear.addEventListener('click', onClear);
+    return function say(text, withResults) {
+      legend.hidden = !text;
+      swatch.hidden = clear.hidden = !withResults;
+      status.textContent = text;
+    };
+  }
+
   /* Served pages (body[data-api]) have a search box. A place, landmark or address the query names
      outright (the server's find: "match" exact) centres the map on it with one annotation; other words
-     show every matching photo, place and landmark around the map's view, all at once (its search). */
+     show every matching photo, place and landmark around the map's view, all at once (its search).
+     Results are drawn in their own colour in place of the page's own markers, until cleared. */
   function searchBox() {
     var api = body.getAttribute('data-api');
     var form = document.querySelector('form.search');
     if (!api || !form) return;
     var input = form.querySelector('input');
-    var status = form.querySelector('.search-status');
-    var results = null;
+    var results = null, before = null;
+    var say = searchLegend(form, clear);
 
     function ask(path, done) {
       var request = new XMLHttpRequest();
@@ -569,23 +678,34 @@
       request.send();
     }
 
-    function show(features, place, query) {
+    /* Back to the page's own markers, and to the view they were seen in. */
+    function clear() {
       if (results) map.removeLayer(results);
+      results = null;
+      body.removeAttribute('data-search-results');
+      say('', false);
+      if (ownMarkers) ownMarkers.show();
+      if (before) map.setView(before.centre, before.zoom);
+      before = null;
+      input.focus();
+    }
+
+    function show(features, place, query) {
       var located = (features || []).filter(function (f) { return f.geometry; });
-      results = L.featureGroup(located.map(markerFor)).addTo(map);
       body.setAttribute('data-search-results', String(located.length));
-      if (!located.length) {
-        status.textContent = 'Nothing found for \u201c' + query + '\u201d';
-        return;
-      }
+      if (!located.length) return say('Nothing found for \u2018' + query + '\u2019', false);
+      if (results) map.removeLayer(results);
+      if (!before) before = { centre: map.getCenter(), zoom: map.getZoom() };
+      if (ownMarkers) ownMarkers.hide();
+      results = L.featureGroup(located.map(markerFor)).addTo(map);
       if (place) {
         var c = located[0].geometry.coordinates;
         map.fitBounds([[c[1] - data.span / 2, c[0] - data.span / 2], [c[1] + data.span / 2, c[0] + data.span / 2]]);
+        say(located[0].properties.title, true);
         results.getLayers()[0].openPopup();
-        status.textContent = located[0].properties.title;
       } else {
         map.fitBounds(results.getBounds(), { padding: [30, 30], maxZoom: 16 });
-        status.textContent = located.length + (located.length === 1 ? ' result' : ' results') + ' for \u201c' + query + '\u201d';
+        say(counted(located.length, 'result', 'results') + ' for \u2018' + query + '\u2019', true);
       }
     }
 
@@ -596,7 +716,7 @@
       if (body.getAttribute('data-view') === 'list') setView('map');
       showMap();
       if (!map) return;
-      status.textContent = 'Searching\u2026';
+      say('Searching\u2026', false);
       var centre = map.getCenter();
       var around = '&lat=' + centre.lat.toFixed(6) + '&lon=' + centre.lng.toFixed(6);
       ask('/find?q=' + encodeURIComponent(query) + around, function (found) {
@@ -604,10 +724,7 @@
         // Half the view's diagonal: what is on screen, or close to it.
         var radius = Math.max(0.5, Math.min(centre.distanceTo(map.getBounds().getNorthEast()) / 1000, 20000));
         ask('/search?q=' + encodeURIComponent(query) + around + '&radius=' + radius.toFixed(3), function (hits) {
-          if (!hits) {
-            status.textContent = 'The search failed';
-            return;
-          }
+          if (!hits) return say('The search failed', false);
           show(hits.features, false, query);
         });
       });
