@@ -123,6 +123,12 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
         })
     }
 
+    public func photo(id: String) throws -> Photo? {
+        try Self.decoded(pool.withConnection { connection in
+            try connection.execute("SELECT record FROM local_photos WHERE id = $1", [.text(id)], binaryResult: true)
+        }).first
+    }
+
     public func files(ofPhoto id: String) throws -> [(path: [UInt8], state: LocalFileState)] {
         let rows = try pool.withConnection { connection in
             try connection.execute("""

@@ -3,7 +3,7 @@ import Foundation
 /// The photos `photomap import` read, as a photo source: places ranked by photo count (the photos
 /// without a location last), a place's photos newest first. Read from the imported photos' catalog;
 /// nothing here touches the photos' files.
-public struct LocalSource: PhotoSource, PlaceDescribing {
+public struct LocalSource: PhotoSource, PlaceDescribing, PhotoDescribing {
     /// Opens the catalog for each call (nil: nothing imported).
     private let catalog: @Sendable () throws -> (any LocalCatalogStore)?
     private let adapter: AnnotationAdapter
@@ -35,6 +35,12 @@ public struct LocalSource: PhotoSource, PlaceDescribing {
         let entries = adapter.annotated(photos)
         if !entries.isEmpty { arriving(entries[...]) }
         return Listing(entries: entries, total: total)
+    }
+
+    /// One imported photo, annotated; nil when there is no such photo.
+    public func photoInfo(_ photoID: String) throws -> AnnotatedPhoto? {
+        guard LocalPhotoID.isValid(photoID) else { return nil }
+        return try opened().photo(id: photoID).map(adapter.annotated)
     }
 
     private func opened() throws -> any LocalCatalogStore {

@@ -24,26 +24,12 @@ public struct ImportReport: Sendable {
 
     /// The summary line: "1,942 photos read, 1,870 located, 64 without a location, 8 not readable".
     public var summary: String {
-        var parts = ["\(Self.count(photos, "photo")) read", "\(Self.grouped(located)) located",
-                     "\(Self.grouped(unlocated)) without a location", "\(Self.grouped(unreadable)) not readable"]
-        if unchanged > 0 { parts.append("\(Self.grouped(unchanged)) unchanged") }
-        if otherFiles > 0 { parts.append("\(Self.count(otherFiles, "other file")) skipped") }
-        if gone > 0 { parts.append("\(Self.grouped(gone)) gone" + (goneKept > 0 ? " (kept: --prune drops them)" : "")) }
-        if removedPhotos > 0 { parts.append("\(Self.count(removedPhotos, "photo")) removed") }
+        var parts = ["\(Quantity.groupedWords(photos, "photo", "photos")) read", "\(Quantity.grouped(located)) located",
+                     "\(Quantity.grouped(unlocated)) without a location", "\(Quantity.grouped(unreadable)) not readable"]
+        if unchanged > 0 { parts.append("\(Quantity.grouped(unchanged)) unchanged") }
+        if otherFiles > 0 { parts.append("\(Quantity.groupedWords(otherFiles, "other file", "other files")) skipped") }
+        if gone > 0 { parts.append("\(Quantity.grouped(gone)) gone" + (goneKept > 0 ? " (kept: --prune drops them)" : "")) }
+        if removedPhotos > 0 { parts.append("\(Quantity.groupedWords(removedPhotos, "photo", "photos")) removed") }
         return parts.joined(separator: ", ")
-    }
-
-    static func count(_ number: Int, _ noun: String) -> String {
-        "\(grouped(number)) \(noun)\(number == 1 ? "" : "s")"
-    }
-
-    static func grouped(_ number: Int) -> String {
-        let digits = String(number)
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
-            result.append(digit)
-        }
-        return result
     }
 }

@@ -138,6 +138,10 @@ public final class LocalCatalog: LocalCatalogStore {
         try decoded(database.prepare("SELECT record FROM photos ORDER BY id"))
     }
 
+    public func photo(id: String) throws -> Photo? {
+        try decoded(database.prepare("SELECT record FROM photos WHERE id = ?", [.text(id)])).first
+    }
+
     public func files(ofPhoto id: String) throws -> [(path: [UInt8], state: LocalFileState)] {
         let rows = try database.prepare("SELECT path, size, modified, inode FROM files WHERE photo = ?", [.text(id)])
         var files: [(path: [UInt8], state: LocalFileState)] = []

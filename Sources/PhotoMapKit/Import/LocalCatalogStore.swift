@@ -17,6 +17,8 @@ public protocol LocalCatalogStore {
     func photos(inPlace id: String, limit: Int) throws -> (photos: [Photo], total: Int)
     /// Every photo.
     func allPhotos() throws -> [Photo]
+    /// The photo of this id, or nil.
+    func photo(id: String) throws -> Photo?
     /// The files holding a photo, with what they were when read.
     func files(ofPhoto id: String) throws -> [(path: [UInt8], state: LocalFileState)]
 }
