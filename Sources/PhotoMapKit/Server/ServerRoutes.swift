@@ -127,7 +127,9 @@ public final class ServerRoutes: Sendable {
         switch (route, rest.isEmpty) {
         case ("", true): return later(failing: "The top places could not be listed") { [self] in try topPlacesPage() }
         case ("places", false): return placePage(rest, limit: request.query["limit"])
-        case ("photos", false): return later(failing: "The photo could not be shown") { [self] in try photoPage(rest) }
+        case ("photos", false):
+            guard FlickrID.isPhotoID(rest) else { return .now(errorPage(400, "Not a photo id: \(FlickrID.photoIDRule).")) }
+            return later(failing: "The photo could not be shown") { [self] in try photoPage(rest) }
         case ("recent", true):
             return later(failing: "The recent photos could not be read") { [self] in try recentPage() }
         case ("squares", false): return image(rest, size: .square, request: request)
@@ -171,13 +173,19 @@ public final class ServerRoutes: Sendable {
     }
 
     private func placePage(_ id: String, limit text: String?) -> HTTPServer.Reply {
+        // Checked here, not by the source: an id of another shape would go to Flickr as it is.
+        guard FlickrID.isPlaceID(id) else { return .now(errorPage(400, "Not a place id: \(FlickrID.placeIDRule).")) }
         guard let limit = text.map({ Int($0) }) ?? 100, (1...Self.maximumLimit).contains(limit) else {
             return .now(errorPage(400, "limit must be a whole number from 1 to \(Self.maximumLimit)."))
         }
         return later(failing: "The place's photos could not be listed") { [self] in
-            let photos = try listing(of: id, limit: limit)
-            // Titled with the place's name when the top places (listed once per server) know it.
-            let place = ((try? topPlaces()) ?? []).first { $0.record.id == id }?.annotation
+            let place: Annotation?, photos: [AnnotatedPhoto]
+            do {
+                place = try self.place(id)?.annotation
+                photos = try listing(of: id, limit: limit)
+            } catch let error as FlickrError where error.isUnknownPlace {
+                return errorPage(404, "There is no place with that id; the top places are on the first page.")
+            }
             let title = place?.title ?? "Photos of \(id)"
             let path = "/places/" + ServedLinks.segment(id)
             let subtitle = "\(photos.count) photos" + (place.map { " · \($0.subtitle)" } ?? "")
@@ -185,6 +193,19 @@ public final class ServerRoutes: Sendable {
                                            features: try pages.features(of: photos, on: path),
                                            back: ("/", "Top places"), defaultView: "map"))
         }
+    }
+
+    /// The place with this id: among the top places (listed once per server), else as the source
+    /// describes it (flickr.places.getInfo, which throws for a place that does not exist); nil when the
+    /// source cannot describe places.
+    private func place(_ id: String) throws -> AnnotatedPlace? {
+        if let place = known.withLock({ $0.places[id] }) ?? ((try? topPlaces()) ?? []).first(where: { $0.record.id == id }) {
+            return place
+        }
+        guard let places = services.source as? any PlaceDescribing else { return nil }
+        // Not kept: the source's answer cache keeps it, and ids from outside would grow the table.
+        let place = try places.placeInfo(id)
+        return Annotated(place, services.adapter.annotation(for: place))
     }
 
     /// A place's photos, fetched through the source the first time they are asked for (at this limit).
@@ -238,6 +259,7 @@ public final class ServerRoutes: Sendable {
     // MARK: - Images and assets
 
     private func image(_ id: String, size: PhotoSize, request: ServerRequest) -> HTTPServer.Reply {
+        guard FlickrID.isPhotoID(id) else { return .now(placeholderImage(400)) }
         if let photo = known.withLock({ $0.photos[id]?.record }) { return image(of: photo, size: size, request: request) }
         // Listed by another server sharing the index (behind a proxy), or by this one before it restarted.
         return .later { [self] answer in
@@ -332,7 +354,8 @@ public final class ServerRoutes: Sendable {
 
     private func find(_ query: [String: String]) -> HTTPServer.Reply {
         guard let text = Self.queryText(query) else { return .now(apiError(400, "q must be 1 to 200 characters")) }
-        let near = Self.coordinate(query)
+        // lat and lon only favour what is near them here: a point that is no place favours nothing.
+        let near = try? SearchArea.centre(latitude: query["lat"], longitude: query["lon"])
         return later(failing: "The place could not be looked up", asJSON: true) { [self] in
             let results = try services.finder.find(text, near: near, limit: 1)
             // "exact": the query named the location outright, so the page centres on it rather than
@@ -344,11 +367,15 @@ public final class ServerRoutes: Sendable {
 
     private func searchAround(_ query: [String: String]) -> HTTPServer.Reply {
         guard let text = Self.queryText(query) else { return .now(apiError(400, "q must be 1 to 200 characters")) }
-        let limit = services.search.isOnline ? 31.9 : 20_000
-        guard let radius = query["radius"].map({ Double($0) }) ?? 5, radius > 0, radius <= limit else {
-            return .now(apiError(400, "radius must be a number of kilometres above 0 and at most \(limit)"))
+        let near: Coordinate?, radius: Double
+        do {
+            near = try SearchArea.centre(latitude: query["lat"], longitude: query["lon"])
+            radius = try SearchArea.radius(query["radius"], online: services.search.isOnline)
+        } catch {
+            let names: [SearchAreaError.Field: String] = [.latitude: "lat", .longitude: "lon", .radius: "radius"]
+            let given = error.value.isEmpty ? "missing" : "not '\(error.value)'"
+            return .now(apiError(400, "\(names[error.field] ?? error.field.rawValue) must be \(error.allowed), \(given)"))
         }
-        let near = Self.coordinate(query)
         return later(failing: "The search failed", asJSON: true) { [self] in
             let hits = try services.search.search(text, near: near, radius: radius, limit: Self.maximumResults)
             let annotations = hits.map(\.annotation)
@@ -368,10 +395,12 @@ public final class ServerRoutes: Sendable {
         return text
     }
 
-    private static func coordinate(_ query: [String: String]) -> Coordinate? {
-        guard let latitude = query["lat"].flatMap(Double.init), let longitude = query["lon"].flatMap(Double.init)
-        else { return nil }
-        return Coordinate(latitude: latitude, longitude: longitude)
+    /// The API's JSON: members in one order (JSONEncoder's follows a dictionary's, which changes from one
+    /// answer to the next), so the same data gives the same bytes.
+    private static var json: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
     }
 
     /// A GeoJSON FeatureCollection (RFC 7946), with `match` as a foreign member when given.
@@ -381,7 +410,7 @@ public final class ServerRoutes: Sendable {
             let features: [MapData.Feature]
             let match: String?
         }
-        let body = (try? JSONEncoder().encode(Collection(features: features, match: match))) ?? Data()
+        let body = (try? Self.json.encode(Collection(features: features, match: match))) ?? Data()
         return ServerResponse(status: 200,
                               headers: Self.commonHeaders + [("Content-Type", "application/geo+json"),
                                                              ("Cache-Control", "no-store")],
@@ -389,7 +418,7 @@ public final class ServerRoutes: Sendable {
     }
 
     private func apiError(_ status: Int, _ message: String) -> ServerResponse {
-        let body = (try? JSONEncoder().encode(["error": message])) ?? Data()
+        let body = (try? Self.json.encode(["error": message])) ?? Data()
         return ServerResponse(status: status, headers: Self.commonHeaders + [("Content-Type", "application/json")],
                               body: .bytes(body))
     }
@@ -445,6 +474,9 @@ public final class ServerRoutes: Sendable {
                     // The shared database is away (restarting): worth trying again shortly.
                     self.services.log("\(error)")
                     answer(failed(503, "\(failure): the database is not available; try again shortly"))
+                } catch let error as HTTPError where error.isTimeout {
+                    self.services.log("\(error)")
+                    answer(failed(504, "\(failure): the source took too long"))
                 } catch {
                     self.services.log("\(error)")
                     answer(failed(502, "\(failure); the server's log says why"))
