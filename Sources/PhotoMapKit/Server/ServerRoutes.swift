@@ -64,6 +64,11 @@ public final class ServerRoutes: Sendable {
     static let maximumListings = 256
     /// Slow work (listings, lookups) at once; the rest waits its turn, within the deadline.
     static let workers = 16
+    /// Slow work waiting its turn at most; past it, 503 at once. Each waits with its connection
+    /// suspended, which MHD does not watch: a client that gave up still holds its connection until the
+    /// work answers, so an unbounded queue of abandoned slow requests filled the connection limit and
+    /// the server stopped answering anything (the fuzzer's server-bytes lead).
+    static let maximumWaiting = 64
 
     private let services: Services
     private let pages: PageBuilder<ServedLinks>
@@ -263,7 +268,7 @@ public final class ServerRoutes: Sendable {
         if let photo = known.withLock({ $0.photos[id]?.record }) { return image(of: photo, size: size, request: request) }
         // Listed by another server sharing the index (behind a proxy), or by this one before it restarted.
         return .later { [self] answer in
-            slowWork.submit {
+            let accepted = slowWork.submit({
                 let entry: AnnotatedPhoto
                 do {
                     guard let indexed = try self.indexedPhoto(id) else { return answer(self.placeholderImage(404)) }
@@ -277,7 +282,8 @@ public final class ServerRoutes: Sendable {
                 case let .now(response): answer(response)
                 case let .later(work): work(answer)
                 }
-            }
+            }, maximumWaiting: Self.maximumWaiting)
+            if !accepted { answer(self.placeholderImage(503)) }
         }
     }
 
@@ -456,7 +462,8 @@ public final class ServerRoutes: Sendable {
     static let deadline: TimeInterval = 60
 
     /// Work that may wait (a listing from Flickr, the gazetteer, SQLite) on one of `workers` threads,
-    /// the connection suspended meanwhile, answered 504 past `deadline`. An error is logged as it is, and
+    /// the connection suspended meanwhile, answered 504 past `deadline`, or 503 at once when
+    /// `maximumWaiting` jobs wait already. An error is logged as it is, and
     /// answered with `failure` only: the error may name local paths, which stay on this machine.
     private func later(failing failure: String, asJSON: Bool = false,
                        _ work: @escaping @Sendable () throws -> ServerResponse) -> HTTPServer.Reply {
@@ -464,10 +471,7 @@ public final class ServerRoutes: Sendable {
             let failed: @Sendable (Int, String) -> ServerResponse = { status, message in
                 asJSON ? self.apiError(status, message) : self.errorPage(status, message)
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + Self.deadline) {
-                answer(failed(504, "\(failure): the answer took too long"))
-            }
-            self.slowWork.submit {
+            let accepted = self.slowWork.submit({
                 do {
                     answer(try work())
                 } catch let error as DatabaseError where error.isUnavailable {
@@ -481,6 +485,10 @@ public final class ServerRoutes: Sendable {
                     self.services.log("\(error)")
                     answer(failed(502, "\(failure); the server's log says why"))
                 }
+            }, maximumWaiting: Self.maximumWaiting)
+            guard accepted else { return answer(failed(503, "\(failure): the server is busy; try again shortly")) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.deadline) {
+                answer(failed(504, "\(failure): the answer took too long"))
             }
         }
     }
