@@ -73,7 +73,7 @@ public final class HTTPServer: Sendable {
                   || inet_pton(AF_INET6, configuration.address, &probe) == 1
         else { throw refuse("not an IP address") }
         let connectionLimit = Self.descriptorsAllowing(configuration.connectionLimit)
-        let core = Core(handler: handler, suspendedLimit: min(configuration.suspendedLimit, connectionLimit / 2))
+        let core = Core(handler: handler, suspendedLimit: min(configuration.suspendedLimit, connectionLimit))
         let context = Unmanaged.passRetained(core).toOpaque()
         errno = 0
         guard let daemon = photomap_mhd_start(

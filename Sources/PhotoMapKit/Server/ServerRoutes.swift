@@ -298,28 +298,24 @@ public final class ServerRoutes: Sendable {
     }
 
     private func image(of photo: Photo, size: PhotoSize, request: ServerRequest) -> HTTPServer.Reply {
-        if let cached = services.cache.openCachedImage(for: photo, size: size) {
-            return .now(imageResponse(cached, request: request))
+        let miss: ImageMiss
+        switch services.cache.lookUpImage(for: photo, size: size) {
+        case let .cached(image): return .now(imageResponse(image, request: request))
+        case let .missing(missed): miss = missed
         }
         let cache = services.cache, log = services.log
         return .later { [self] answer in
-            cache.image(for: photo, size: size, queue: .global()) { result in
+            // Answered from what the cache stored: the entry is not looked up and opened again.
+            cache.fetch(miss, queue: .global()) { result in
                 switch result {
-                case .success:
-                    answer(self.fetched(photo, size: size, request: request))
+                case let .success(image):
+                    answer(self.imageResponse(image, request: request))
                 case let .failure(error):
                     log("no \(size == .medium ? "image" : "square") for photo \(photo.id): \(error)")
                     answer(self.placeholderImage(error == .noImage(photoID: photo.id) ? 404 : 502))
                 }
             }
         }
-    }
-
-    /// The answer for an image the cache has just stored.
-    private func fetched(_ photo: Photo, size: PhotoSize, request: ServerRequest) -> ServerResponse {
-        guard let image = services.cache.openCachedImage(for: photo, size: size,
-                                                         countingHit: false) else { return placeholderImage(503) }
-        return imageResponse(image, request: request)
     }
 
     /// A cached image: its name is the SHA-256 of its URL, so it is its own ETag.
@@ -332,7 +328,7 @@ public final class ServerRoutes: Sendable {
         }
         return ServerResponse(status: 200,
                               headers: headers + [("Content-Type", image.format == .png ? "image/png" : "image/jpeg")],
-                              body: .open(image.file, bytes: image.bytes))
+                              body: image.body)
     }
 
     /// The pages' placeholder, with an error status: the image could not be had.
