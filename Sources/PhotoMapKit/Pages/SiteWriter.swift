@@ -48,11 +48,11 @@ public final class SiteWriter {
         try write(Data(text.utf8), to: path)
     }
 
-    /// Writes the page at `path` made from `inputs` (`PageInputs`): when the manifest says the file
+    /// Writes the page at `path` made from `inputs` (`InputDigest`): when the manifest says the file
     /// there was made from the same inputs and is still that file, `render` is not even called.
     /// Whether it was.
     @discardableResult
-    public func writePage(_ path: String, inputs pageInputs: PageInputs, render: () throws -> String) throws -> Bool {
+    public func writePage(_ path: String, inputs pageInputs: InputDigest, render: () throws -> String) throws -> Bool {
         let inputs = SiteManifest.Inputs(digest: pageInputs.finishDigest())
         if manifest.isCurrent(path, inputs: inputs, identity: identity) {
             unchanged += 1
@@ -66,7 +66,7 @@ public final class SiteWriter {
     /// A page for `writePages`: where it goes, what it is made from, how it is made.
     struct PageJob {
         let path: String
-        let inputs: PageInputs
+        let inputs: InputDigest
         /// Called on any thread, beside other pages' renders: it must read nothing another thread changes.
         let render: () throws -> String
     }
