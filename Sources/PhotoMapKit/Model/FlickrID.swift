@@ -4,9 +4,10 @@
 /// Flickr's documentation shows place ids of letters and digits with `.` and `_` among them
 /// ("4hLQygSaBJ92", ".aaSwYSbApnq6seyGw", "CrZUvXebApjI0.72", flickr.places.getInfo and
 /// placesForBoundingBox; the embedded catalog's hold `_`), and photo ids of digits ("2733",
-/// flickr.photos.getInfo; today's run to 11).
+/// flickr.photos.getInfo; the embedded catalog's have 11).
 public enum FlickrID {
-    /// The longest id accepted: Flickr's are 12 to 20 characters (places) and up to 11 digits (photos).
+    /// The longest id accepted, with room to spare: the documented place ids are 12 to 18 characters,
+    /// the catalog's 15 to 20, its photo ids 11 digits.
     public static let maximumLength = 32
 
     /// Whether `text` has the shape of a Flickr place id.
