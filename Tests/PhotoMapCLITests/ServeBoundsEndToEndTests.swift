@@ -124,7 +124,11 @@ struct ServeBoundsEndToEndTests {
         }
         // The best of five within 100 ms (the machine is shared), none slower than a second.
         #expect((times.min() ?? 1) < 0.1 && (times.max() ?? 1) < 1, "\(times)")
-        #expect(try peakKilobytes() - before < 32 << 10, "peak grew from \(before) KB")
+        // Measured: 4.6 MB for the 1,000 (75 MB under ThreadSanitizer, whose shadow memory multiplies it).
+        let environment = ProcessInfo.processInfo.environment
+        let sanitized = environment["TSAN_OPTIONS"] != nil || environment["ASAN_OPTIONS"] != nil
+        let grown = try peakKilobytes() - before
+        #expect(grown < (sanitized ? 128 : 32) << 10, "peak grew by \(grown) KB from \(before) KB")
     }
 
     @Test("slow answers whose clients gave up do not fill the connections: past 64 waiting, 503 at once")

@@ -20,8 +20,8 @@ public final class HTTPServer: Sendable {
         public var port: Int
         /// MHD's polling threads.
         public var threads: Int
-        /// Connections at once. Each costs a descriptor and ~8 KB while its request comes (measured: 1,000
-        /// half-sent requests grew the server by ~8 MB), so the limit is high enough that a crowd of slow
+        /// Connections at once. Each costs a descriptor and a few KB while its request comes (1,000
+        /// half-sent requests grew the server by 4.6 MB), so the limit is high enough that a crowd of slow
         /// clients, closed after `timeout` idle seconds, leaves room for the others.
         public var connectionLimit: Int
         /// Requests waiting suspended for slow work at once; past it, 503 at once. MHD does not watch a
