@@ -101,11 +101,11 @@ struct ErrorReport {
         case FlickrError.rateStateUnavailable:
             "photomap needs a writable cache folder (--cache DIR) to stay under Flickr's limit"
         case ThumbnailError.diskFull: "free some space or run `photomap cache prune`"
-        case ThumbnailError.fixtureImageMissing: "run scripts/setup (or photomap-fixture-images)"
+        case ThumbnailError.catalog(.catalogUnreadable): "run scripts/setup (or photomap-fixture-images)"
         case PageError.diskFull: "free some space and export again: pages not yet rewritten are still the previous ones"
         case PageError.leafletMissing: "apt-get install libjs-leaflet (or set PHOTOMAP_LEAFLET_DIR)"
-        case PageError.assetsMissing,
-             LocationError.gazetteerMissing: "run photomap from its build folder or checkout (scripts/setup)"
+        case PageError.assetsMissing, LocationError.gazetteerMissing,
+             LocationError.gazetteerUnreadable: "run photomap from its build folder or checkout (scripts/setup)"
         case let error as SQLiteError where error.path.hasSuffix(LocalIndex.fileName):
             "`photomap index rebuild` makes it anew"
         case ImportError.nothingImported: "run `photomap import FOLDER` first (with the same --cache)"

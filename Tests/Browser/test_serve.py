@@ -9,6 +9,7 @@ import pathlib
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -140,6 +141,12 @@ def test_hostile_records_stay_inert_when_served(browser, hostile, tmp_path):
         page.click("button[data-show=list]")
         assert evil[1] in page.locator("#list .title").all_inner_texts()
         for link in page.eval_on_selector_all("#list a[href^='/photos/']", "links => links.map(a => a.getAttribute('href'))"):
+            if not link[len("/photos/"):].isdigit():
+                # An id not shaped as Flickr's ("../../escaped") is refused at the door, not looked up.
+                with pytest.raises(urllib.error.HTTPError) as refused:
+                    urllib.request.urlopen(base + link)
+                assert refused.value.code == 400
+                continue
             page.goto(base + link, wait_until="load")
             settle(page)
             assert page.evaluate("() => window.__pwned") is None

@@ -61,6 +61,19 @@ struct CacheEndToEndTests {
         #expect(try images.count(of: "/ok/square-100.png") == 1)
     }
 
+    @Test("photos --prefetch --map asks the cache for each square once, while the listing arrives")
+    func prefetchWithMap() throws {
+        let catalog = try catalog((145..<160).map { "/ok/square-\($0).png" })
+        let result = try photomap(["photos", "--place", catalog.placeID, "--prefetch", "--json",
+                                   "--map", work.url.appendingPathComponent("page.html").path], catalog: catalog)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "squares ready").count == 2, "\(result.stderr)")
+        let stats = try jsonObject(try photomap(["cache", "stats", "--json"]))
+        // Each square (and medium image) was asked for once, a miss: a second request would have been a hit.
+        #expect(stats["hits"] as? Int == 0, "\(stats)")
+        #expect(result.stderr.contains("15 of 15 squares ready"), "\(result.stderr)")
+    }
+
     @Test("failed squares are warnings; the rest of the run goes on and nothing bad is kept")
     func failuresAreReported() throws {
         let catalog = try catalog(["/ok/square-140.png", "/html200/square-141.png", "/status404/square-142.png",

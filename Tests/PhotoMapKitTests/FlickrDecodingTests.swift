@@ -3,22 +3,6 @@ import Testing
 @testable import PhotoMapKit
 import PhotoMapTestSupport
 
-/// Answers a fixed body for every call, recording what was asked.
-final class CannedTransport: FlickrTransport, @unchecked Sendable {
-    // Only touched from the test's own thread.
-    var bodies: [String]
-    var calls: [[String: String]] = []
-
-    init(_ bodies: String...) {
-        self.bodies = bodies
-    }
-
-    func call(method: String, parameters: [String: String]) throws -> Data {
-        calls.append(parameters.merging(["method": method]) { $1 })
-        return Data((bodies.count > 1 ? bodies.removeFirst() : bodies[0]).utf8)
-    }
-}
-
 /// Keeps what a source told its recorder.
 final class RecorderSpy: ListingRecorder, @unchecked Sendable {
     // Only touched from the test's own thread.
@@ -30,54 +14,11 @@ final class RecorderSpy: ListingRecorder, @unchecked Sendable {
     }
 }
 
-/// Serves endless distinct pages of `per_page` photos, counting the calls.
-final class CountingTransport: FlickrTransport, @unchecked Sendable {
-    // Only touched from the test's own thread.
-    var calls = 0
-
-    func call(method: String, parameters: [String: String]) throws -> Data {
-        calls += 1
-        let page = Int(parameters["page"] ?? "1") ?? 1, perPage = Int(parameters["per_page"] ?? "100") ?? 100
-        let photos = (0..<perPage).map { #"{"id":"\#((page - 1) * perPage + $0)"}"# }.joined(separator: ",")
-        return Data(#"{"photos":{"page":\#(page),"pages":999999,"photo":[\#(photos)]},"stat":"ok"}"#.utf8)
-    }
-}
-
-/// Serves `announced` pages of two photos each, the pages after `newUntil` repeating it, noting the pages
-/// asked for in order and the most calls in progress at once.
-final class PagedTransport: FlickrTransport, Sendable {
-    private let state = Locked((pages: [Int](), inProgress: 0, mostInProgress: 0))
-    private let announced: Int, newUntil: Int
-
-    init(announced: Int, newUntil: Int) {
-        self.announced = announced
-        self.newUntil = newUntil
-    }
-
-    var pages: [Int] { state.withLock { $0.pages } }
-    var mostInProgress: Int { state.withLock { $0.mostInProgress } }
-
-    func call(method: String, parameters: [String: String]) throws -> Data {
-        let page = Int(parameters["page"] ?? "") ?? 0
-        state.withLock {
-            $0.pages.append(page)
-            $0.inProgress += 1
-            $0.mostInProgress = max($0.mostInProgress, $0.inProgress)
-        }
-        // Long enough for a second call to overlap, were one made.
-        usleep(2_000)
-        state.withLock { $0.inProgress -= 1 }
-        let first = (min(page, newUntil) - 1) * 2 + 1
-        return Data((#"{"photos":{"page":\#(page),"pages":\#(announced),"perpage":2,"total":"\#(2 * announced)","#
-            + #""photo":[{"id":"\#(first)"},{"id":"\#(first + 1)"}]},"stat":"ok"}"#).utf8)
-    }
-}
-
 @Suite("Decoding Flickr's answers")
 struct FlickrDecodingTests {
     @Test("numbers arrive as strings or numbers, even side by side")
     func stringOrNumber() throws {
-        let transport = CannedTransport("""
+        let transport = FakeFlickrTransport("""
         {"places":{"total":"2","place":[
           {"place_id":"a","woeid":615702,"latitude":48.85,"longitude":"2.35","place_type_id":"7","photo_count":"1200",
            "_content":"Paris, France"},
@@ -98,7 +39,7 @@ struct FlickrDecodingTests {
     @Test("stat fail becomes an error quoting Flickr's code and message, the code as string or number",
           arguments: ["100", "\"100\""])
     func failure(code: String) throws {
-        let transport = CannedTransport(
+        let transport = FakeFlickrTransport(
             #"{"stat":"fail","code":\#(code),"message":"Invalid API Key (Key has invalid format)"}"#)
         let error = #expect(throws: FlickrError.self) { try FlickrSource(transport: transport).topPlaces() }
         #expect(error == .apiFailure(method: "flickr.places.getTopPlacesList", code: 100,
@@ -110,7 +51,7 @@ struct FlickrDecodingTests {
     @Test("malformed JSON is an error naming the method")
     func malformed() {
         let error = #expect(throws: FlickrError.self) {
-            try FlickrSource(transport: CannedTransport(#"{"places":{"total":"#)).topPlaces()
+            try FlickrSource(transport: FakeFlickrTransport(#"{"places":{"total":"#)).topPlaces()
         }
         guard case let .malformedAnswer(method, _)? = error else {
             Issue.record("expected malformedAnswer, got \(String(describing: error))")
@@ -123,17 +64,17 @@ struct FlickrDecodingTests {
     func wrongShape() {
         #expect(throws: FlickrError.malformedAnswer(method: "flickr.places.getTopPlacesList",
                                                     detail: "no \"stat\" field")) {
-            try FlickrSource(transport: CannedTransport(#"{"places":{}}"#)).topPlaces()
+            try FlickrSource(transport: FakeFlickrTransport(#"{"places":{}}"#)).topPlaces()
         }
         let error = #expect(throws: FlickrError.self) {
-            try FlickrSource(transport: CannedTransport(#"{"stat":"ok","places":"none"}"#)).topPlaces()
+            try FlickrSource(transport: FakeFlickrTransport(#"{"stat":"ok","places":"none"}"#)).topPlaces()
         }
         #expect(error?.description.contains("places") == true)
     }
 
     @Test("a listing arrives annotated once, by the source's adapter; the recorder is told those same annotations")
     func annotatedOnce() throws {
-        let transport = CannedTransport("""
+        let transport = FakeFlickrTransport("""
         {"photos":{"page":1,"pages":1,"total":2,"photo":[
           {"id":"1","title":" Bridge ","secret":"s","server":"7","description":{"_content":"<b>Over</b> the river"}},
           {"id":"2","title":"","url_sq":"https://live.staticflickr.com/1/2_s_s.jpg",
@@ -165,14 +106,14 @@ struct FlickrDecodingTests {
 
     @Test("JSONP (no nojsoncallback=1) is unwrapped")
     func jsonp() throws {
-        let transport = CannedTransport(
+        let transport = FakeFlickrTransport(
             #"jsonFlickrApi({"places":{"place":[{"place_id":"x","_content":"Oslo, Norway"}]},"stat":"ok"})"#)
         #expect(try FlickrSource(transport: transport).topPlaces().items.map(\.id) == ["x"])
     }
 
     @Test("a record missing its id is skipped and reported; the others are kept")
     func missingField() throws {
-        let transport = CannedTransport("""
+        let transport = FakeFlickrTransport("""
         {"photos":{"page":1,"pages":1,"perpage":100,"total":3,"photo":[
           {"id":"1","title":"kept","latitude":"abc","longitude":"2.0"},
           {"title":"no id"},
@@ -191,7 +132,7 @@ struct FlickrDecodingTests {
 
     @Test("an odd field (a description as a bare string, a title as an object) costs that field, not the record")
     func oddFields() throws {
-        let transport = CannedTransport("""
+        let transport = FakeFlickrTransport("""
         {"photos":{"page":1,"pages":1,"total":2,"photo":[
           {"id":"1","title":"T","description":"plain string","tags":["not","a","string"]},
           {"id":"2","title":{"_content":"x"},"description":{"_content":42}}
@@ -207,7 +148,7 @@ struct FlickrDecodingTests {
 
     @Test("paging stops when a page brings nothing new, whatever pages says")
     func pagingStopsOnRepeats() throws {
-        let transport = CannedTransport(#"{"photos":{"page":1,"pages":"4000","perpage":2,"total":"8000","#
+        let transport = FakeFlickrTransport(#"{"photos":{"page":1,"pages":"4000","perpage":2,"total":"8000","#
             + #""photo":[{"id":"1"},{"id":"2"}]},"stat":"ok"}"#)
         let listing = try FlickrSource(transport: transport).photos(inPlace: "p", limit: 100)
         #expect(listing.items.map(\.id) == ["1", "2"])
@@ -216,14 +157,14 @@ struct FlickrDecodingTests {
 
     @Test("pages are read while the next is asked for, yet asked for one at a time, in order, none past the last")
     func pagesAskedOneAtATime() throws {
-        let transport = PagedTransport(announced: 6, newUntil: 6)
+        let transport = FakeFlickrTransport.pages(announced: 6, newUntil: 6)
         let listing = try FlickrSource(transport: transport).photos(inPlace: "p", limit: 100)
         #expect(listing.items.map(\.id) == (1...12).map(String.init))
         #expect(transport.pages == Array(1...6) && transport.mostInProgress == 1)
 
         // Page 4 brings nothing new: the listing ends there. Pages asked for ahead of it are the only extra
         // calls, at most one for each page read at once.
-        let repeating = PagedTransport(announced: 6, newUntil: 3)
+        let repeating = FakeFlickrTransport.pages(announced: 6, newUntil: 3)
         #expect(try FlickrSource(transport: repeating).photos(inPlace: "p", limit: 100).items.count == 6)
         #expect(repeating.pages == Array(1...repeating.pages.count) && repeating.mostInProgress == 1)
         #expect((4...3 + FlickrSource.pagesRead).contains(repeating.pages.count))
@@ -231,10 +172,10 @@ struct FlickrDecodingTests {
 
     @Test("paging never asks past Flickr's 4,000th result")
     func pagingStopsAt4000() throws {
-        let counter = CountingTransport()
+        let counter = FakeFlickrTransport.endlessPages()
         let listing = try FlickrSource(transport: counter).searchPhotos(["text": "x"], limit: 4_000)
         #expect(listing.items.count == 4_000)
-        #expect(counter.calls == 8, "8 pages of 500")
+        #expect(counter.calls.count == 8, "8 pages of 500")
     }
 
     @Test("paging asks for per_page up to 500 and stops at the limit or the last page")
@@ -244,7 +185,7 @@ struct FlickrDecodingTests {
             return #"{"photos":{"page":\#(number),"pages":\#(pages),"perpage":2,"total":"5","#
                 + #""photo":[\#(photos)]},"stat":"ok"}"#
         }
-        let transport = CannedTransport(page(1, ids: 1...2, pages: "\"3\""), page(2, ids: 2...3, pages: "3"),
+        let transport = FakeFlickrTransport(page(1, ids: 1...2, pages: "\"3\""), page(2, ids: 2...3, pages: "3"),
                                         page(3, ids: 4...5, pages: "3"))
         var arrived: [[String]] = []
         let listing = try FlickrSource(transport: transport).photos(inPlace: "p", limit: 4) { page in
@@ -258,7 +199,7 @@ struct FlickrDecodingTests {
             == "description,license,geo,date_taken,owner_name,path_alias,tags,media,url_sq,url_q,url_m")
         #expect(transport.calls[0]["media"] == "photos")
 
-        let short = CannedTransport(page(1, ids: 1...2, pages: "1"))
+        let short = FakeFlickrTransport(page(1, ids: 1...2, pages: "1"))
         #expect(try FlickrSource(transport: short).photos(inPlace: "p", limit: 1000).items.count == 2)
         #expect(short.calls.count == 1)
         #expect(short.calls[0]["per_page"] == "250", "geo queries are served 250 a page at most")
@@ -267,7 +208,7 @@ struct FlickrDecodingTests {
     @Test("read as JSONDecoder read them: numbers as Swift prints them, the first repeated key, a bad value lost alone")
     func asJSONDecoderDid() throws {
         let control = "\u{01}"
-        let transport = CannedTransport("""
+        let transport = FakeFlickrTransport("""
         {"photos":{"page":1,"pages":1,"total":1e1,"photo":[
           {"id":1e2,"title":"first","title":"second","latitude":"48.850000","longitude":2.35e0,
            "width_sq":75.0,"url_sq":"u"},
@@ -296,7 +237,7 @@ struct FlickrDecodingTests {
     @Test("nesting deeper than 512 is malformed, without exhausting the stack", arguments: [513, 100_000])
     func deepNesting(depth: Int) {
         let nested = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
-        let transport = CannedTransport(#"{"photos":{"photo":[{"id":"1","x":\#(nested)}]},"stat":"ok"}"#)
+        let transport = FakeFlickrTransport(#"{"photos":{"photo":[{"id":"1","x":\#(nested)}]},"stat":"ok"}"#)
         #expect(throws: FlickrError.self) { try FlickrSource(transport: transport).photos(inPlace: "p", limit: 10) }
     }
 }

@@ -14,25 +14,11 @@ private let licensesAnswer = """
 {"id":4,"name":"Attribution License","url":"https://creativecommons.org/licenses/by/2.0/"}]},"stat":"ok"}
 """
 
-/// Answers each method with its own body.
-private final class MethodTransport: FlickrTransport, @unchecked Sendable {
-    let bodies: [String: String]
-    // Only touched from the test's own thread.
-    var calls: [[String: String]] = []
-
-    init(_ bodies: [String: String]) { self.bodies = bodies }
-
-    func call(method: String, parameters: [String: String]) throws -> Data {
-        calls.append(parameters.merging(["method": method]) { $1 })
-        return Data((bodies[method] ?? #"{"stat":"fail","code":112,"message":"Method not found"}"#).utf8)
-    }
-}
-
 @Suite("Flickr's records as Flickr sends them: dates, videos, licences, links back")
 struct FlickrRecordTests {
     @Test("Flickr's unknown date taken (datetakenunknown 1, or its 1969-12-31 placeholder) is no date")
     func unknownDate() throws {
-        let transport = MethodTransport(["flickr.photos.search": photosAnswer([
+        let transport = FakeFlickrTransport(methods: ["flickr.photos.search": photosAnswer([
             #"{"id":"1","datetaken":"1969-12-31 16:00:00","datetakenunknown":"1"}"#,
             #"{"id":"2","datetaken":"2014-04-23 09:33:01","datetakenunknown":1}"#,
             #"{"id":"3","datetaken":"1969-12-31 19:00:00","datetakenunknown":"0"}"#,
@@ -53,7 +39,7 @@ struct FlickrRecordTests {
 
     @Test("media=photos is asked, and a video in the answer anyway is left out without ending the listing")
     func videos() throws {
-        let transport = MethodTransport(["flickr.photos.search": photosAnswer([
+        let transport = FakeFlickrTransport(methods: ["flickr.photos.search": photosAnswer([
             #"{"id":"1","media":"photo","title":"a"}"#, #"{"id":"2","media":"video","media_status":"ready","title":"clip"}"#,
             #"{"id":"3","title":"no media extra: a photo"}"#,
         ])])
@@ -65,7 +51,7 @@ struct FlickrRecordTests {
 
     @Test("licences are named from flickr.photos.licenses.getInfo, asked once per source")
     func licences() throws {
-        let transport = MethodTransport([
+        let transport = FakeFlickrTransport(methods: [
             "flickr.photos.search": photosAnswer([#"{"id":"1","license":"4"}"#, #"{"id":"2","license":0}"#,
                                                   #"{"id":"3","license":"99"}"#, #"{"id":"4"}"#]),
             "flickr.photos.licenses.getInfo": licensesAnswer,
@@ -83,7 +69,7 @@ struct FlickrRecordTests {
 
     @Test("without Flickr's list of licences the fallback list names them")
     func licenceFallback() throws {
-        let transport = MethodTransport(["flickr.photos.search": photosAnswer([#"{"id":"1","license":"4"}"#])])
+        let transport = FakeFlickrTransport(methods: ["flickr.photos.search": photosAnswer([#"{"id":"1","license":"4"}"#])])
         let source = FlickrSource(transport: transport,
                                   fallbackLicenses: { ["4": License(id: "4", name: "Attribution License")] })
         #expect(try source.photos(inPlace: "p", limit: 1).items.first?.license?.name == "Attribution License")
@@ -101,7 +87,7 @@ struct FlickrRecordTests {
 
     @Test("pathalias null, numbers as strings and description as {_content} decode as Flickr sends them")
     func shapes() throws {
-        let transport = MethodTransport(["flickr.photos.search": photosAnswer([
+        let transport = FakeFlickrTransport(methods: ["flickr.photos.search": photosAnswer([
             #"{"id":53212345678,"owner":"1@N05","pathalias":null,"license":"4","description":{"_content":"x"},"latitude":"48.85","longitude":2.35,"ownername":"Zoë"}"#,
         ])])
         let photo = try #require(try FlickrSource(transport: transport).photos(inPlace: "p", limit: 1).items.first)

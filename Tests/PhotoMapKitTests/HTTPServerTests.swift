@@ -22,9 +22,9 @@ struct HTTPServerTests {
     let neverAsked = Counter()
 
     /// A server answering /now at once, /later after 0.2 s from another thread, /never not at all.
-    func server(connectionLimit: Int = 64) throws -> HTTPServer {
+    func server(connectionLimit: Int = 64, suspendedLimit: Int? = nil) throws -> HTTPServer {
         let neverAsked = neverAsked
-        return try HTTPServer(.init(port: 0, connectionLimit: connectionLimit)) { request in
+        return try HTTPServer(.init(port: 0, connectionLimit: connectionLimit, suspendedLimit: suspendedLimit)) { request in
             switch request.path {
             case "/now":
                 return .now(.text(200, "now \(request.query["q"] ?? "")",
@@ -71,7 +71,7 @@ struct HTTPServerTests {
 
     @Test("200 suspended requests at once are all answered by a server with two polling threads")
     func manySuspended() async throws {
-        let server = try server(connectionLimit: 256)
+        let server = try server(connectionLimit: 256, suspendedLimit: 256)
         // Blocking clients on threads of their own, so that they really wait at the same time.
         let seen = await withCheckedContinuation { continuation in
             let statuses = Locked<[Int]>([])
@@ -86,6 +86,23 @@ struct HTTPServerTests {
             }
         }
         #expect(seen.count == 200 && seen.allSatisfy { $0 == 200 })
+    }
+
+    @Test("past its limit of suspended requests the server answers 503 at once rather than wait")
+    func suspendedLimit() throws {
+        let server = try server(suspendedLimit: 2)
+        // Two wait for ever (/never), holding the two places; the third is told to come back.
+        let waiting = try (0..<2).map { _ in try RawHTTP.connect(port: server.port) }
+        defer { waiting.forEach { close($0) } }
+        for descriptor in waiting {
+            let request = Array("GET /never HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8)
+            _ = request.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        let busy = try RawHTTP.send("GET /later HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port)
+        #expect(busy.status == 503 && busy.headers["retry-after"] == "1")
+        #expect(try RawHTTP.send("GET /now HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                                 port: server.port).status == 200)
     }
 
     @Test("a header larger than the request's memory gets an error from MHD, not a crash")

@@ -94,7 +94,7 @@ struct PageBytesTests {
     static func jobs(_ count: Int, renders: Locked<[String: Int]>) -> [SiteWriter.PageJob] {
         (0..<count).map { index in
             let path = "photos/\(index % 3)/\(index).html"
-            return SiteWriter.PageJob(path: path, inputs: PageInputs(path, "v1")) {
+            return SiteWriter.PageJob(path: path, inputs: InputDigest(path, "v1")) {
                 renders.withLock { $0[path, default: 0] += 1 }
                 return "page \(path)"
             }
@@ -148,7 +148,7 @@ struct PageBytesTests {
         let folder = try TemporaryFolder()
         let writer = SiteWriter(root: folder.url)
         let jobs = (0..<10).map { index in
-            SiteWriter.PageJob(path: "p/\(index).html", inputs: PageInputs("\(index)")) {
+            SiteWriter.PageJob(path: "p/\(index).html", inputs: InputDigest("\(index)")) {
                 if index == 6 { throw RenderFailed() }
                 return "page \(index)"
             }

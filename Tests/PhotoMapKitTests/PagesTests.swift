@@ -203,6 +203,6 @@ struct SiteWriterTests {
         // Read once: the file gone since changes nothing.
         try FileManager.default.removeItem(at: file)
         #expect(labels.near(paris, limit: 1).map(\.name) == ["Paris"])
-        #expect(throws: FlickrError.self) { try PlaceLabels.load(gazetteer: folder.url) }
+        #expect(throws: LocationError.self) { try PlaceLabels.load(gazetteer: folder.url) }
     }
 }

@@ -50,7 +50,7 @@ struct SiteManifestTests {
         #expect(Mirror(reflecting: Place(id: "p", fullName: "")).children.count == 10,
                 "Place gained a field: add it to Place.addFields")
         // Values never run together: ("ab", "c") is not ("a", "bc").
-        #expect(PageInputs("ab", "c").finish() != PageInputs("a", "bc").finish())
+        #expect(InputDigest("ab", "c").finish() != InputDigest("a", "bc").finish())
         #expect(Self.photo.inputDigest == base)
     }
 
@@ -267,17 +267,17 @@ struct SiteManifestTests {
     func damagedManifest() throws {
         let folder = try TemporaryFolder()
         let first = SiteWriter(root: folder.url, keepsManifest: true)
-        try first.writePage("a.html", inputs: PageInputs("1")) { "a" }
+        try first.writePage("a.html", inputs: InputDigest("1")) { "a" }
         try first.commit()
         let manifest = folder.url.appendingPathComponent(SiteManifest.fileName)
         #expect(try String(contentsOf: manifest, encoding: .utf8).hasPrefix("photomap site manifest 1\n"))
         let reread = SiteWriter(root: folder.url, keepsManifest: true)
-        try reread.writePage("a.html", inputs: PageInputs("1")) { "a" }
+        try reread.writePage("a.html", inputs: InputDigest("1")) { "a" }
         #expect(reread.rendered == 0)
         for damage in ["", "photomap site manifest 9\n", "garbage\u{0}\t\t\n", String(repeating: "\t", count: 100)] {
             try Data(damage.utf8).write(to: manifest)
             let writer = SiteWriter(root: folder.url, keepsManifest: true)
-            try writer.writePage("a.html", inputs: PageInputs("1")) { "a" }
+            try writer.writePage("a.html", inputs: InputDigest("1")) { "a" }
             #expect(writer.rendered == 1 && writer.written == 0 && writer.unchanged == 1)
         }
     }
@@ -295,7 +295,7 @@ struct SiteManifestTests {
         try first.begin()
         #expect(first.placedImage(stem: "squares/a") == nil)
         #expect(try first.placeImages([square, medium], from: store) == ["squares/a.png", "images/b.jpg"])
-        try first.writePage("p.html", inputs: PageInputs("p")) { "p" }
+        try first.writePage("p.html", inputs: InputDigest("p")) { "p" }
         try first.commit()
         let manifest = try String(contentsOf: root.appendingPathComponent(SiteManifest.fileName), encoding: .utf8)
         #expect(manifest.split(separator: "\n").count == 2 && manifest.hasSuffix("\tp.html\n"))

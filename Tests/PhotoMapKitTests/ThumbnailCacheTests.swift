@@ -145,6 +145,38 @@ struct ThumbnailCacheTests {
         #expect(origin.fetches == 1)
     }
 
+    @Test("a server's miss is handed the bytes it stored, nothing opened again; the next look is a hit on disk")
+    func servedMiss() throws {
+        let png = try PNGCodec.encode(TestImages.pattern(width: 75, height: 75, seed: 4))
+        let origin = GatedCountingOrigin(body: png)
+        origin.release()
+        let cache = ThumbnailCache(cacheDirectory: folder.url, origin: origin)
+        let record = photo("7", square: "http://example.invalid/served.png")
+        guard case let .missing(miss) = cache.lookUpImage(for: record) else {
+            Issue.record("an empty cache has the image")
+            return
+        }
+        let fetched = DispatchSemaphore(value: 0)
+        let answer = Locked<Result<CachedImage, ThumbnailError>?>(nil)
+        cache.fetch(miss, queue: .global()) { result in
+            answer.withLock { $0 = result }
+            fetched.signal()
+        }
+        fetched.wait()
+        let image = try #require(try answer.withLock { $0 }?.get())
+        guard case let .bytes(bytes) = image.contents else {
+            Issue.record("the fetched image was opened from disk")
+            return
+        }
+        #expect(bytes == png && image.bytes == png.count && image.format == .png)
+        guard case let .cached(hit) = cache.lookUpImage(for: record), case .file = hit.contents else {
+            Issue.record("the stored image is no hit")
+            return
+        }
+        #expect(hit.name == image.name && hit.bytes == png.count)
+        #expect(origin.fetches == 1)
+    }
+
     @Test("nothing bad is kept: truncated, short, corrupt, HTML with 200, 404, 503, reset, stalled, file://",
           arguments: ["truncate", "short", "corrupt", "html200", "status404", "status503", "reset", "stall",
                       "redirect-file"])

@@ -1,7 +1,7 @@
 import Foundation
 import PhotoMapKit
 
-/// Runs the built photomap as `PhotomapBinary.run` does, but spawned and reaped here: its arguments
+/// Runs the built photomap, spawned and reaped here (what `PhotomapBinary.run` runs too): its arguments
 /// are raw bytes (invalid UTF-8 included, which Foundation's Process cannot pass), and the exit is
 /// read with wait4, which also gives the run's peak memory (Process gives neither).
 public enum MeasuredRun {
@@ -17,8 +17,10 @@ public enum MeasuredRun {
         public let peakKilobytes: Int
     }
 
-    /// Runs `photomap arguments…` with `environment` (plus what `PhotomapBinary.environment` inherits).
-    public static func run(_ arguments: [[UInt8]], environment: [String: String] = [:]) throws -> Result {
+    /// Runs `photomap arguments…` with `environment` (plus what `PhotomapBinary.environment` inherits), in
+    /// `folder` when given (through `env -C`: posix_spawn has no portable way to change folder).
+    public static func run(_ arguments: [[UInt8]], environment: [String: String] = [:],
+                           in folder: URL? = nil) throws -> Result {
         let output = Pipe(), errors = Pipe()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -26,9 +28,11 @@ public enum MeasuredRun {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, output.fileHandleForWriting.fileDescriptor, 1)
         posix_spawn_file_actions_adddup2(&actions, errors.fileHandleForWriting.fileDescriptor, 2)
-        let path = PhotomapBinary.url.path
+        let photomap = Array(PhotomapBinary.url.path.utf8)
+        let path = folder == nil ? PhotomapBinary.url.path : "/usr/bin/env"
+        let command = folder.map { [Array(path.utf8), Array("-C".utf8), Array($0.path.utf8), photomap] } ?? [photomap]
         // C strings: a NUL inside an argument would end it there, as it would for any program.
-        let argv: [UnsafeMutablePointer<CChar>?] = ([Array(path.utf8)] + arguments).map { bytes in
+        let argv: [UnsafeMutablePointer<CChar>?] = (command + arguments).map { bytes in
             guard let copy = calloc(bytes.count + 1, 1)?.assumingMemoryBound(to: CChar.self) else { return nil }
             for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
             return copy
@@ -41,7 +45,7 @@ public enum MeasuredRun {
         try? output.fileHandleForWriting.close()
         try? errors.fileHandleForWriting.close()
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
-        let (outputData, errorData) = PhotomapBinary.readToEnd(output, errors)
+        let (outputData, errorData) = readToEnd(output, errors)
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
@@ -50,6 +54,20 @@ public enum MeasuredRun {
                       stdout: String(decoding: outputData, as: UTF8.self),
                       stderr: String(decoding: errorData, as: UTF8.self),
                       peakKilobytes: usage.ru_maxrss)
+    }
+
+    /// Everything a running process writes to `output` and `errors`, both read at once so that a large
+    /// output cannot fill one pipe and stall the process.
+    private static func readToEnd(_ output: Pipe, _ errors: Pipe) -> (output: Data, errors: Data) {
+        let errorData = Locked(Data())
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            errorData.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() }
+            done.signal()
+        }.start()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        done.wait()
+        return (outputData, errorData.withLock { $0 })
     }
 
     /// `run` with arguments given as text.

@@ -30,34 +30,9 @@ public enum PhotomapBinary {
 
     /// Runs `photomap arguments…` in `folder` with only the given environment (plus what
     /// `environment(_:)` inherits).
+    /// The status is the signal's number when a signal ended it. One runner for every test (`MeasuredRun`).
     public static func run(_ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        process.environment = Self.environment(environment)
-        if let folder { process.currentDirectoryURL = folder }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let (outputData, errorData) = readToEnd(output, errors)
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-                      stderr: String(decoding: errorData, as: UTF8.self))
-    }
-
-    /// Everything a running process writes to `output` and `errors`, both read at once so that a large
-    /// output cannot fill one pipe and stall the process.
-    static func readToEnd(_ output: Pipe, _ errors: Pipe) -> (output: Data, errors: Data) {
-        let errorData = Locked(Data())
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            errorData.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() }
-            done.signal()
-        }.start()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        done.wait()
-        return (outputData, errorData.withLock { $0 })
+        let run = try MeasuredRun.run(arguments.map { Array($0.utf8) }, environment: environment, in: folder)
+        return Result(status: run.status ?? run.signal ?? -1, stdout: run.stdout, stderr: run.stderr)
     }
 }

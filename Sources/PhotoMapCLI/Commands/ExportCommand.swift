@@ -41,9 +41,8 @@ enum ExportCommand {
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         // Fixed thresholds: glibc raises both as large blocks are freed (up to 32 MB and 64 MB), after which
-        // each thread's arena kept its freed blocks to the end. With them, a cold export of 100,000 photos
-        // peaks at 183 MB, where one arena for every thread peaked at 189–192 MB and cost 15% more CPU
-        // (threads queued on its lock); glibc's defaults peaked at 210 MB.
+        // each thread's arena keeps its freed blocks to the end of an export. One arena for every thread
+        // would keep less, but threads would queue on its lock.
         mallopt(M_MMAP_THRESHOLD, 256 << 10)
         mallopt(M_TRIM_THRESHOLD, 1 << 20)
         let out = parsed.value("out") ?? ""

@@ -24,33 +24,36 @@ enum PhotosCommand {
         let limit = parsed.integer(limitOption) ?? 0
         let destination = try AnnotationOutput.destination(parsed)
         let source = try configuration.makeSource(console: console)
+        let map = MapOutput.file(parsed, defaultName: "photomap-photos-\(HTML.fileName(for: placeID)).html")
         // One thumbnail cache for the prefetch and the page, made only when one of them is asked for.
-        let prefetch = parsed.has("prefetch")
-        let cache = prefetch || parsed.value("map") != nil
-            ? try configuration.makeThumbnailCache(console: console) : nil
-        // Each page's squares are fetched while the next page is asked for.
-        let prefetcher = prefetch ? cache.map { Prefetcher(cache: $0, console: console) } : nil
+        let cache = parsed.has("prefetch") || map != nil ? try configuration.makeThumbnailCache(console: console) : nil
+        // Each page's images are fetched while the next page is asked for, once: the squares, and for a
+        // map page its medium images too (the page is then made from the cache).
+        let prefetchers = cache.map { cache in
+            map == nil ? [Prefetcher(cache: cache, console: console)] : Prefetcher.pageImages(cache: cache, console: console)
+        } ?? []
         let listing: Listing<Photo>
         // The listing is written while the squares are still coming, unless it goes to the terminal, where
         // the table follows the progress bar. On a failure, what was listed is fetched and kept all the same.
         let writesFirst = destination.file != nil || console.width == nil
         do {
-            listing = try source.photos(inPlace: placeID, limit: limit) { prefetcher?.add($0.lazy.map(\.record)) }
+            listing = try source.photos(inPlace: placeID, limit: limit) { arriving in
+                for prefetcher in prefetchers { prefetcher.add(arriving.lazy.map(\.record)) }
+            }
             if writesFirst { try write(listing, to: destination, placeID: placeID, configuration: configuration,
                                        console: console, withPaths: parsed.has("with-paths")) }
         } catch {
-            _ = try? prefetcher?.wait()
+            for prefetcher in prefetchers { _ = try? prefetcher.wait() }
             throw error
         }
         let photos = listing.items
-        let prefetched = try prefetcher?.wait()
+        // The squares' report decides whether nothing could be fetched.
+        let prefetched = try prefetchers.map { try $0.wait() }.first ?? nil
         if !writesFirst { try write(listing, to: destination, placeID: placeID, configuration: configuration,
                                     console: console, withPaths: parsed.has("with-paths")) }
-        try Prefetcher.check(prefetched)
-        let defaultName = "photomap-photos-\(HTML.fileName(for: placeID)).html"
-        if let cache, let file = MapOutput.file(parsed, defaultName: defaultName) {
+        if parsed.has("prefetch") { try Prefetcher.check(prefetched) }
+        if let cache, let file = map {
             let (builder, writer) = try MapOutput.builder(for: file, images: cache, configuration: configuration)
-            try MapOutput.prefetchImages(photos, cache: cache, console: console)
             try builder.writeAssets()
             let place = placeName(placeID, from: source, configuration: configuration, console: console)
             let subtitle = Quantity.words(photos.count, "photo", "photos") + (place.map { " · \($0.subtitle)" } ?? "")

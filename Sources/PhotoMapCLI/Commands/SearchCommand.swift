@@ -35,18 +35,19 @@ enum SearchCommand {
         guard !queries.isEmpty else {
             throw UsageError("search needs a QUERY, e.g. photomap search bridge --near \"San Francisco\"")
         }
-        let radius = parsed.number(radiusOption) ?? 0
-        // Flickr refuses a radius of 32 km or more.
-        if configuration.source == .flickr && !configuration.offline && radius >= 32 {
-            throw UsageError("--radius must be under 32 km for Flickr's photos.search, "
-                + "not \(parsed.value("radius") ?? "")")
+        let online = configuration.source == .flickr && !configuration.offline
+        let radius: Double
+        do {
+            radius = try SearchArea.checked(radius: parsed.number(radiusOption) ?? SearchArea.defaultRadius,
+                                            online: online)
+        } catch {
+            throw UsageError("--radius must be \(error.allowed), not '\(parsed.value("radius") ?? error.value)'")
         }
         let limit = parsed.integer(limitOption) ?? 0
         let destination = try AnnotationOutput.destination(parsed)
         let locations = Locations(configuration: configuration, console: console)
         let near = try locations.near(parsed)
 
-        let online = configuration.source == .flickr && !configuration.offline
         _ = try locations.index()  // indexes the catalog, once, before the parallel searches open their own connections
         let search = try locations.search()
         // Each query on a thread of its own (they wait on SQLite or Flickr), with its own connection.
@@ -126,9 +127,10 @@ enum SearchCommand {
         }
     }
 
-    /// `--radius KM`: above 0 (half the Earth's circumference at most).
-    static let radiusOption = OptionSpec.value("radius", .number("KM", 0.001...20_000),
-                                               "the search radius around --near", default: "5")
+    /// `--radius KM`: as `SearchArea` allows (under 32 km for Flickr, checked once the source is known).
+    static let radiusOption = OptionSpec.value("radius", .number("KM", SearchArea.radiusKilometres),
+                                               "the search radius around --near",
+                                               default: "\(Int(SearchArea.defaultRadius))")
     /// `--limit N`.
     static let limitOption = OptionSpec.value("limit", .integer("N", 1...FixtureSource.maximumResults),
                                               "at most N results per query",

@@ -15,7 +15,7 @@ import Synchronization
 /// said so, reconciles the journal with the disk in the background. A hit on an unrecorded file records
 /// it too (once no run has noted a use of it for a minute: see `noteUsed`), and `cache verify`
 /// reconciles everything.
-final class CacheJournal: @unchecked Sendable {
+final class CacheJournal: Sendable {
     /// The folder's totals, as recorded.
     struct Totals: Equatable {
         var entries = 0
@@ -61,9 +61,10 @@ final class CacheJournal: @unchecked Sendable {
     /// Where a failure to write the journal is told (once per process).
     private let warn: @Sendable (String) -> Void
     private let reportedFailure = Atomic<Bool>(false)
-    // Used only on `queue` (or in deinit, when nothing else can): every method below that
-    // touches it says "Runs on `queue`". Nil until first needed.
-    private var database: SQLiteDatabase?
+    /// The database, nil until first needed. Used only on `queue` (or in deinit, when nothing else can):
+    /// every method below that touches it says "Runs on `queue`"; the lock, never contended, is what
+    /// lets the compiler see that.
+    private let database = Locked<SQLiteDatabase?>(nil)
 
     init(store: DiskStore, limitBytes: Int, warn: @escaping @Sendable (String) -> Void) {
         self.store = store
@@ -320,7 +321,7 @@ final class CacheJournal: @unchecked Sendable {
     /// is not a database, or corrupt) is replaced by a new one, rebuilt from the disk; any other
     /// failure (busy, full, read-only) is thrown, the file left as it is. Runs on `queue`.
     private func opened() throws(SQLiteError) -> SQLiteDatabase {
-        if let database { return database }
+        if let database = database.withLock({ $0 }) { return database }
         try? FileManager.default.createDirectory(atPath: store.root.path, withIntermediateDirectories: true)
         let database: SQLiteDatabase
         do {
@@ -329,7 +330,7 @@ final class CacheJournal: @unchecked Sendable {
             for suffix in ["", "-wal", "-shm"] { unlink(file + suffix) }
             database = try Self.open(file)
         }
-        self.database = database
+        self.database.withLock { $0 = database }
         let isNew = (try? database.prepare("SELECT value FROM meta WHERE key = 'reconciled'").step()) != true
         if isNew || SessionMarker.removeAbandoned(in: sessions) > 0 {
             reconcile(with: store.entries())

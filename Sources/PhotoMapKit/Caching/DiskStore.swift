@@ -34,8 +34,8 @@ final class DiskStore: Sendable {
     }
 
     /// Hex digits naming a shard folder: 16 folders. Each new folder costs an inode in a block group
-    /// of its own on ext4, which made 256 shards cost more than the downloads on a cold cache;
-    /// 16 keep folders small (a 512 MB cache of 3 KB squares is ~11,000 files a folder).
+    /// of its own on ext4, so a cold cache pays for every folder it makes; 16 still keep folders small
+    /// (a 512 MB cache of 3 KB squares is ~11,000 files a folder).
     static let shardDigits = 1
 
     /// One entry opened by the cheap check.
@@ -145,10 +145,10 @@ final class DiskStore: Sendable {
             do {
                 try Self.write(data, named: name, in: openShardFolder(shard))
             } catch {
-                throw Self.writeError(error.code.rawValue, path: folderPath)
+                throw ThumbnailError.writing(error.code.rawValue, path: folderPath)
             }
         } catch {
-            throw Self.writeError(error.code.rawValue, path: folderPath)
+            throw ThumbnailError.writing(error.code.rawValue, path: folderPath)
         }
     }
 
@@ -169,7 +169,7 @@ final class DiskStore: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw Self.writeError((error as NSError).underlyingErrorCode ?? EIO, path: folder)
+            throw ThumbnailError.writing((error as NSError).underlyingErrorCode ?? EIO, path: folder)
         }
         createdFolders.withLock { _ = $0.insert(folder) }
     }
@@ -229,11 +229,6 @@ final class DiskStore: Sendable {
         name.count == 64 && name.allSatisfy(\.isHexDigit)
     }
 
-    /// ENOSPC and EDQUOT are "disk full"; anything else names the failing call's reason.
-    static func writeError(_ code: Int32, path: String) -> ThumbnailError {
-        if code == ENOSPC || code == EDQUOT { return .diskFull(path: path) }
-        return .writeFailed(path: path, reason: String(cString: strerror(code)))
-    }
 }
 
 private extension NSError {

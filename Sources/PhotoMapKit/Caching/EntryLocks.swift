@@ -35,7 +35,7 @@ final class EntryLocks: Sendable {
         self.path = path
         self.warn = warn
         descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw DiskStore.writeError(errno, path: path) }
+        guard descriptor >= 0 else { throw ThumbnailError.writing(errno, path: path) }
     }
 
     deinit {

@@ -82,7 +82,7 @@ public struct FixtureImageOrigin: ImageOrigin {
     public func fetch(_ url: String, completion: @escaping @Sendable (Result<Data, ThumbnailError>) -> Void) {
         guard let file = file(for: url) else { return completion(.failure(.unsupportedURL(HTTPError.redacted(url)))) }
         guard let data = FileManager.default.contents(atPath: file.path) else {
-            return completion(.failure(.fixtureImageMissing(path: file.path)))
+            return completion(.failure(.catalog(.catalogUnreadable(path: file.path, reason: "the image is missing"))))
         }
         completion(.success(data))
     }

@@ -96,7 +96,7 @@ public final class ThumbnailCache: Sendable {
         let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost)
         let request = ThumbnailRequest(cache: self, key: source?.key)
         // Paths become URLs only here: a prefetch needs none.
-        let waiter = Waiter(queue: queue) { completion($0.map { URL(fileURLWithPath: $0, isDirectory: false) }) }
+        let waiter = Waiter(queue: queue) { completion($0.map { URL(fileURLWithPath: $0.path, isDirectory: false) }) }
         guard let source else {
             deliver(.failure(.noImage(photoID: photo.id)), to: waiter)
             return request
@@ -128,19 +128,51 @@ public final class ThumbnailCache: Sendable {
         return store.file(named: name)
     }
 
-    /// A request answered from disk when the image is there and whole (the cheap check), counted as a
-    /// hit: the file opened for reading (for a server to send as it is). Nil on a miss, which
-    /// `image(for:)` then fetches.
-    public func openCachedImage(for photo: Photo, size: PhotoSize = .square) -> CachedImage? {
-        openCachedImage(for: photo, size: size, countingHit: true)
+    /// A request for a server: the entry opened for reading (to send as it is) when it is on disk and
+    /// whole (the cheap check), counted as a hit; else the miss, for `fetch` to fetch without resolving,
+    /// hashing or looking again.
+    public func lookUpImage(for photo: Photo, size: PhotoSize = .square) -> ImageLookup {
+        guard let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost) else {
+            return .missing(ImageMiss(photoID: photo.id, source: nil, name: ""))
+        }
+        let name = SHA256.hex(source.key)
+        guard source.isFetchable, let image = store.openWholeImage(named: name) else {
+            return .missing(ImageMiss(photoID: photo.id, source: source, name: name))
+        }
+        noteUse(name, of: image)
+        journal.noteCounters(Counters(hits: 1))
+        return .cached(CachedImage(name: name, contents: .file(image.file), bytes: image.bytes, format: image.format))
     }
 
-    /// The same, for a request that counted as a miss already (the image was just fetched for it).
-    func openCachedImage(for photo: Photo, size: PhotoSize, countingHit: Bool) -> CachedImage? {
+    /// Fetches what `lookUpImage` missed; `completion` runs on `queue` with the entry as stored (its bytes,
+    /// as checked and written: nothing is opened again), or the error.
+    public func fetch(_ miss: ImageMiss, queue: DispatchQueue,
+                      completion: @escaping @Sendable (Result<CachedImage, ThumbnailError>) -> Void) {
+        let store = store
+        let waiter = Waiter(queue: queue) { result in
+            completion(result.flatMap { delivered in
+                if let bytes = delivered.bytes, let format = ImageDecoder.format(of: bytes) {
+                    return .success(CachedImage(name: delivered.name, contents: .bytes(bytes), bytes: bytes.count,
+                                                format: format))
+                }
+                // Stored by another process: the one case where the entry is opened here.
+                guard let image = store.openWholeImage(named: delivered.name) else {
+                    return .failure(.writeFailed(path: delivered.path, reason: "the entry went as it was stored"))
+                }
+                return .success(CachedImage(name: delivered.name, contents: .file(image.file), bytes: image.bytes,
+                                            format: image.format))
+            })
+        }
+        guard let source = miss.source else { return deliver(.failure(.noImage(photoID: miss.photoID)), to: waiter) }
+        request(source, name: miss.name, id: ThumbnailRequest.nextID(), waiter: waiter, lookedUp: true)
+    }
+
+    /// The entry of a photo's image when it is on disk and whole, for a page (no hit counted: the
+    /// request it serves was counted already).
+    func openCachedImage(for photo: Photo, size: PhotoSize) -> (name: String, format: ImageDecoder.Format)? {
         guard let (name, image) = lookUp(photo, size: size) else { return nil }
         noteUse(name, of: image)
-        if countingHit { journal.noteCounters(Counters(hits: 1)) }
-        return CachedImage(name: name, file: image.file, bytes: image.bytes, format: image.format)
+        return (name, image.format)
     }
 
     /// The name of the entry that holds (or would hold) a photo's image: the SHA-256 of its key, so
@@ -183,7 +215,7 @@ public final class ThumbnailCache: Sendable {
             let part = photos[start..<min(start + Self.prefetchSlice, photos.count)]
             pool.submit { [self] in
                 for photo in part {
-                    let waiter = Waiter(queue: nil, verifiesHits: false) { tally.record($0, photoID: photo.id) }
+                    let waiter = Waiter(queue: nil, verifiesHits: false) { tally.record($0.map(\.path), photoID: photo.id) }
                     guard let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost)
                     else {
                         deliver(.failure(.noImage(photoID: photo.id)), to: waiter)
@@ -206,15 +238,18 @@ public final class ThumbnailCache: Sendable {
 
     // MARK: - Requests
 
-    private func request(_ source: ThumbnailSource, id: Int, waiter: Waiter) {
+    /// Answers `waiter` from disk, from a download in flight, or from a new one. `name` is the key's
+    /// hash when the caller knows it; `lookedUp`: the caller has just looked on disk and missed.
+    private func request(_ source: ThumbnailSource, name known: String? = nil, id: Int, waiter: Waiter,
+                         lookedUp: Bool = false) {
         guard source.isFetchable else {
             return deliver(.failure(.unsupportedURL(HTTPError.redacted(source.url))), to: waiter)
         }
         let key = source.key
-        let name = SHA256.hex(key)
+        let name = known ?? SHA256.hex(key)
         let path = store.path(named: name)
         // A miss looks again before fetching (`begin`), noticing a shard folder removed meanwhile.
-        if let image = store.openWholeImage(named: name, noticingRemoval: false) {
+        if !lookedUp, let image = store.openWholeImage(named: name, noticingRemoval: false) {
             noteUse(name, of: image)
             return hit(source, path: path, id: id, waiter: waiter)
         }
@@ -237,15 +272,17 @@ public final class ThumbnailCache: Sendable {
     }
 
     private func hit(_ source: ThumbnailSource, path: String, id: Int, waiter: Waiter) {
+        let name = String(path.suffix(from: path.index(after: path.lastIndex(of: "/") ?? path.startIndex)))
         guard waiter.verifiesHits else {
             journal.noteCounters(Counters(hits: 1))
-            return deliver(.success(path), to: waiter)
+            return deliver(.success(Delivered(path: path, name: name, bytes: nil)), to: waiter)
         }
         // A file damaged in the middle passes the cheap check: callers that will use the image get a
         // full decode, on the pool; a file that fails it is a miss, removed and fetched again.
         state.withLock { $0.verifying[id] = waiter }
         pool.submit { [self] in
-            let whole = FileManager.default.contents(atPath: path).flatMap({ try? ImageDecoder.check($0) }) != nil
+            let bytes = FileManager.default.contents(atPath: path)
+            let whole = bytes.flatMap({ try? ImageDecoder.check($0) }) != nil
             // Cancelled meanwhile: the cancel has answered it.
             guard let waiter = state.withLock({ $0.verifying.removeValue(forKey: id) }) else { return }
             guard whole else {
@@ -253,7 +290,7 @@ public final class ThumbnailCache: Sendable {
                 return request(source, id: id, waiter: waiter)
             }
             journal.noteCounters(Counters(hits: 1))
-            deliver(.success(path), to: waiter)
+            deliver(.success(Delivered(path: path, name: name, bytes: bytes)), to: waiter)
         }
     }
 
@@ -320,7 +357,7 @@ public final class ThumbnailCache: Sendable {
         do throws(ThumbnailError) {
             let bytes = try Self.checked(try result.get(), source: download.source)
             try store.write(bytes, named: download.name)
-            return .stored(bytes: bytes.count)
+            return .stored(bytes)
         } catch {
             return .failed(error)
         }
@@ -334,7 +371,7 @@ public final class ThumbnailCache: Sendable {
         }
         switch outcome {
         case let .stored(bytes):
-            if let download { journal.noteStored(download.name, bytes: bytes) }
+            if let download { journal.noteStored(download.name, bytes: bytes.count) }
             journal.noteCounters(Counters(misses: 1, downloads: 1))
         case let .storedByAnotherProcess(bytes):
             if let download { journal.noteUsed(download.name, bytes: bytes) }
@@ -343,13 +380,14 @@ public final class ThumbnailCache: Sendable {
             journal.noteCounters(Counters(misses: 1, failures: 1))
         }
         if let download {
-            let result: Result<String, ThumbnailError> = outcome.error.map { .failure($0) } ?? .success(download.path)
+            let result: Result<Delivered, ThumbnailError> = outcome.error.map { .failure($0) }
+                ?? .success(Delivered(path: download.path, name: download.name, bytes: outcome.stored))
             for waiter in download.waiters.values { deliver(result, to: waiter) }
         }
         startQueuedDownloads()
     }
 
-    private func deliver(_ result: Result<String, ThumbnailError>, to waiter: Waiter) {
+    private func deliver(_ result: Result<Delivered, ThumbnailError>, to waiter: Waiter) {
         guard let queue = waiter.queue else { return waiter.completion(result) }
         queue.async { waiter.completion(result) }
     }
@@ -381,16 +419,41 @@ public final class ThumbnailCache: Sendable {
 
 // MARK: - Supporting types
 
-/// An image answered from the cache, open for reading.
+/// An image answered from the cache: its file open for reading, or the bytes just stored.
 public struct CachedImage: Sendable {
+    /// Where the image's bytes are.
+    public enum Contents: Sendable {
+        /// The entry on disk, open.
+        case file(OpenFile)
+        /// The bytes as checked and stored (a fetch hands them back rather than opening the file again).
+        case bytes(Data)
+    }
+
     /// Its name in the cache (the SHA-256 of its URL): an ETag that changes only with the URL.
     public let name: String
-    /// The open file.
-    public let file: OpenFile
+    /// Its bytes, open or in memory.
+    public let contents: Contents
     /// Its size.
     public let bytes: Int
     /// PNG or JPEG.
     public let format: ImageDecoder.Format
+}
+
+/// What the cache holds for a photo's image: the entry, or the miss to fetch.
+public enum ImageLookup: Sendable {
+    /// On disk and whole.
+    case cached(CachedImage)
+    /// Not on disk (or no image to fetch): `ThumbnailCache.fetch` it.
+    case missing(ImageMiss)
+}
+
+/// An image `lookUpImage` did not find, with what it resolved, so the fetch need not resolve or hash again.
+public struct ImageMiss: Sendable {
+    let photoID: String
+    /// Nil when the record names no image of that size.
+    let source: ThumbnailSource?
+    /// The entry's name (the key's hash).
+    let name: String
 }
 
 /// A handle on one request for a square; cancelling it affects only this requester.
@@ -413,14 +476,22 @@ public final class ThumbnailRequest: Sendable {
     public func cancel() { cache.cancel(self) }
 }
 
-/// A requester waiting for an image: where and what to call back with the entry's path. Without a queue
+/// What a requester is handed: the entry's path and name, and its bytes when they were in hand (just
+/// stored, or read for the full check).
+private struct Delivered: Sendable {
+    let path: String
+    let name: String
+    let bytes: Data?
+}
+
+/// A requester waiting for an image: where and what to call back with the entry. Without a queue
 /// the callback runs on whichever thread settles the request, so it must be quick (the prefetch tally).
 /// Requesters that will use the image have hits fully decoded; a prefetch, which only makes sure the
 /// files are there, does not.
 private struct Waiter: Sendable {
     let queue: DispatchQueue?
     var verifiesHits = true
-    let completion: @Sendable (Result<String, ThumbnailError>) -> Void
+    let completion: @Sendable (Result<Delivered, ThumbnailError>) -> Void
 }
 
 /// One image being fetched, and everyone waiting for it.
@@ -433,12 +504,18 @@ private struct Download: Sendable {
 }
 
 private enum DownloadOutcome {
-    case stored(bytes: Int)
+    case stored(Data)
     case storedByAnotherProcess(bytes: Int)
     case failed(ThumbnailError)
 
     var error: ThumbnailError? {
         if case let .failed(error) = self { return error }
+        return nil
+    }
+
+    /// The bytes stored by this process.
+    var stored: Data? {
+        if case let .stored(bytes) = self { return bytes }
         return nil
     }
 }

@@ -16,10 +16,10 @@ public enum ThumbnailError: Error, CustomStringConvertible, Sendable, Equatable 
     case diskFull(path: String)
     /// Writing to the cache folder failed for another reason.
     case writeFailed(path: String, reason: String)
-    /// The embedded catalog's image is missing (set-up not run).
-    case fixtureImageMissing(path: String)
-    /// The origin cannot make the image (an imported photo's file is gone), with its reason.
-    case originUnavailable(String)
+    /// The embedded catalog could not give the image (its images not made: set-up not run).
+    case catalog(FlickrError)
+    /// An imported photo's image could not be made again (its file gone or changed).
+    case imported(ImportError)
     /// The requester cancelled (other requesters of the same image are unaffected).
     case cancelled
 
@@ -34,9 +34,8 @@ public enum ThumbnailError: Error, CustomStringConvertible, Sendable, Equatable 
         case let .invalidImage(url, error): return "\(url) is \(error); nothing was cached"
         case let .diskFull(path): return "the disk holding the cache is full (\(path))"
         case let .writeFailed(path, reason): return "cannot write to the cache at \(path): \(reason)"
-        case let .fixtureImageMissing(path):
-            return "the embedded catalog's image \(path) is missing"
-        case let .originUnavailable(reason): return reason
+        case let .catalog(error): return error.description
+        case let .imported(error): return error.description
         case .cancelled: return "cancelled"
         }
     }

@@ -39,6 +39,16 @@ public enum FlickrError: Error, CustomStringConvertible, Sendable, Equatable {
         }
     }
 
+    /// Whether the place asked for does not exist: the embedded catalog has no such place, or
+    /// flickr.places.getInfo says so (code 2 "Not a valid Places ID", 3 "Place not found").
+    public var isUnknownPlace: Bool {
+        switch self {
+        case .unknownPlace: return true
+        case let .apiFailure(method, code?, _): return method == "flickr.places.getInfo" && (code == 2 || code == 3)
+        default: return false
+        }
+    }
+
     /// A decoding error told as a path into the JSON and what was wrong there.
     static func describe(decodingError error: any Error) -> String {
         func path(_ codingPath: [any CodingKey]) -> String {

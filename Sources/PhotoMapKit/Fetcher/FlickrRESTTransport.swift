@@ -83,16 +83,11 @@ public final class FlickrRESTTransport: FlickrTransport, Sendable {
     func requestURL(method: String, parameters: [(key: String, value: String)]) -> String {
         let fixed = [("method", method), ("api_key", apiKey), ("format", "json"), ("nojsoncallback", "1")]
         let query = (fixed + parameters.map { ($0.key, $0.value) })
-            .map { "\(Self.percentEncoded($0.0))=\(Self.percentEncoded($0.1))" }
+            .map { "\(URLText.percentEncoded($0.0))=\(URLText.percentEncoded($0.1))" }
             .joined(separator: "&")
         return endpoint + (endpoint.contains("?") ? "&" : "?") + query
     }
 
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    static func percentEncoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
-    }
 }
 
 /// Where one request's answer is kept: flickr.photos.search's in its query's listing (any page size

@@ -84,10 +84,10 @@ public struct Gazetteer: GazetteerLookup {
         rows(of: try contents(file))
     }
 
-    /// A gazetteer file's bytes; an unreadable file is the catalog's error.
-    static func contents(_ file: URL) throws -> Data {
+    /// A gazetteer file's bytes.
+    static func contents(_ file: URL) throws(LocationError) -> Data {
         guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw FlickrError.catalogUnreadable(path: file.path, reason: "cannot read it")
+            throw .gazetteerUnreadable(path: file.path, reason: "cannot read it")
         }
         return data
     }
@@ -131,7 +131,7 @@ struct Landmark: Decodable {
         do {
             return try JSONDecoder().decode(File.self, from: data).landmarks
         } catch {
-            throw FlickrError.catalogUnreadable(path: file.path, reason: FlickrError.describe(decodingError: error))
+            throw LocationError.gazetteerUnreadable(path: file.path, reason: FlickrError.describe(decodingError: error))
         }
     }
 }

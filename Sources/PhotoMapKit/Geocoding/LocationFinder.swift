@@ -8,6 +8,8 @@ public enum LocationError: Error, CustomStringConvertible, Sendable, Equatable {
     case coordinateOutOfRange(String)
     /// The offline gazetteer's files are not where photomap looked.
     case gazetteerMissing(String)
+    /// A gazetteer file (cities, regions, the catalog's landmarks) is there but cannot be read.
+    case gazetteerUnreadable(path: String, reason: String)
 
     /// What failed, with what.
     public var description: String {
@@ -15,6 +17,7 @@ public enum LocationError: Error, CustomStringConvertible, Sendable, Equatable {
         case let .nothingFound(query): return "no location found for \"\(query)\""
         case let .coordinateOutOfRange(text): return "\(text): latitude must be within ±90 and longitude within ±180"
         case let .gazetteerMissing(what): return "cannot find the gazetteer \(what)"
+        case let .gazetteerUnreadable(path, reason): return "cannot read the gazetteer's \(path): \(reason)"
         }
     }
 }

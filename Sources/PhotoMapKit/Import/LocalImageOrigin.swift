@@ -18,7 +18,11 @@ public struct LocalImageOrigin: ImageOrigin {
     public func fetch(_ url: String, completion: @escaping @Sendable (Result<Data, ThumbnailError>) -> Void) {
         guard let local = LocalImageURL(url) else { return fallback.fetch(url, completion: completion) }
         completion(Result { try make(local) }.mapError { error in
-            (error as? ThumbnailError) ?? .originUnavailable("\(error)")
+            switch error {
+            case let error as ThumbnailError: error
+            case let error as ImageError: .invalidImage(url: url, error)
+            default: .imported(.originalGone(photoID: local.photoID))
+            }
         })
     }
 
@@ -31,6 +35,6 @@ public struct LocalImageOrigin: ImageOrigin {
             let read = try PhotoFileReader.read(data, as: kind)
             return image.size == .medium ? read.medium : read.square
         }
-        throw ThumbnailError.originUnavailable(ImportError.originalGone(photoID: image.photoID).description)
+        throw ThumbnailError.imported(.originalGone(photoID: image.photoID))
     }
 }

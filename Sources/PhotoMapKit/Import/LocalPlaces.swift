@@ -72,13 +72,15 @@ public struct LocalPlaces: Sendable {
                               coordinate: city.coordinate)
         }
         if let (index, _) = nearestAny, let name = countryNames[cities[index].country] {
-            return LocalPlace(id: "country-\(cities[index].country)", shortName: name, fullName: name, coordinate: nil)
+            return LocalPlace(id: "country_\(cities[index].country)", shortName: name, fullName: name, coordinate: nil)
         }
         let cell = Self.cell(coordinate)
         let name = "\(abs(cell.latitude))°\(cell.latitude < 0 ? "S" : "N") "
             + "\(abs(cell.longitude))°\(cell.longitude < 0 ? "W" : "E")"
-        return LocalPlace(id: "area-\(cell.latitude)_\(cell.longitude)", shortName: name, fullName: name,
-                          coordinate: nil)
+        // Shaped as Flickr's place ids (letters, digits, "_"), which `serve` checks at the door.
+        let id = "area_\(cell.latitude < 0 ? "S" : "N")\(abs(cell.latitude))_\(cell.longitude < 0 ? "W" : "E")"
+            + "\(abs(cell.longitude))"
+        return LocalPlace(id: id, shortName: name, fullName: name, coordinate: nil)
     }
 
     /// The cities in the cells within `countryReach` of `coordinate` (wider in longitude near the poles).
@@ -106,7 +108,7 @@ public struct LocalPlaces: Sendable {
 
 /// A place imported photos belong to, before it has its photo count.
 public struct LocalPlace: Sendable, Hashable {
-    /// The GeoNames id, "country-XX", "area-LAT_LON" or `LocalPlace.unlocatedID`.
+    /// The GeoNames id, "country_XX", "area_S31_W141" or `LocalPlace.unlocatedID`.
     public var id: String
     /// "Arezzo".
     public var shortName: String

@@ -28,6 +28,12 @@ public enum HTTPError: Error, CustomStringConvertible, Sendable, Equatable {
         }
     }
 
+    /// Whether the server took too long (curl's CURLE_OPERATION_TIMEDOUT, 28): a gateway answers 504.
+    public var isTimeout: Bool {
+        if case .transport(code: 28, _, _) = self { return true }
+        return false
+    }
+
     /// `url` without its query and fragment, so an API key in the query never reaches a message or log.
     public static func redacted(_ url: String) -> String {
         String(url.prefix(while: { $0 != "?" && $0 != "#" }))

@@ -4,7 +4,11 @@ import Foundation
 /// at each zoom, points falling in the same cell of a `radius`-pixel grid over the Web Mercator world
 /// become one cluster at their mean position. The page then loads, per zoom, only the 256-pixel tiles
 /// in view, so 100,000 annotations cost the browser no more than the few hundred it shows.
-public struct GridClusterer: Sendable {
+///
+/// A page that clusters its own annotations (photomap.js, `clustersAt`) follows the same rule with the
+/// radius and last zoom this writes into the page (`MapData.cluster`); a test runs both on the same
+/// points at every zoom.
+public struct GridClusterer: Sendable, Encodable {
     /// One cluster, or a single annotation (`feature` set) when alone in its cell.
     public struct Cluster: Sendable, Equatable {
         public var latitude: Double
@@ -25,6 +29,14 @@ public struct GridClusterer: Sendable {
         self.radius = radius
     }
 
+    /// The rule as the page reads it: `{"lastZoom": 16, "radius": 60}`.
+    public func encode(to encoder: any Encoder) throws {
+        enum Keys: String, CodingKey { case lastZoom, radius }
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(maximumZoom, forKey: .lastZoom)
+        try container.encode(radius, forKey: .radius)
+    }
+
     /// The clusters of `zoom` (0 through `maximumZoom`) by tile "x/y": asked a zoom at a time, so that
     /// the clusters of every zoom (~400,000 for 100,000 points) are never all held at once.
     public func clusters(of points: [(index: Int, coordinate: Coordinate)], zoom: Int) -> [String: [Cluster]] {
@@ -36,7 +48,7 @@ public struct GridClusterer: Sendable {
         }) {
             // At the last zoom every annotation stands alone, even photos taken at the same spot:
             // a cluster there could never be opened.
-            let key = zoom == maximumZoom ? Int64(point.index) : Int64(x / radius) << 32 | Int64(y / radius)
+            let key = zoom == maximumZoom ? Int64(point.index) : Self.cell(x / radius, y / radius)
             if var existing = cells[key] {
                 existing.x += x
                 existing.y += y
@@ -48,11 +60,12 @@ public struct GridClusterer: Sendable {
         }
         var tiles: [String: [Cluster]] = [:]
         // In the order of their first points: the same tiles, byte for byte, every time (a
-        // dictionary's order changes from run to run, which made an export rewrite every tile).
+        // dictionary's order changes from run to run, and a changed tile is written again).
         for accumulated in cells.values.sorted(by: { $0.first < $1.first }) {
             let x = accumulated.x / Double(accumulated.count), y = accumulated.y / Double(accumulated.count)
             let (latitude, longitude) = Self.unproject(x: x, y: y, worldSize: worldSize)
-            let tile = "\(Int(x / 256))/\(Int(y / 256))"
+            let last = Int(worldSize / 256) - 1
+            let tile = "\(min(max(Int(x / 256), 0), last))/\(min(max(Int(y / 256), 0), last))"
             tiles[tile, default: []].append(Cluster(latitude: latitude, longitude: longitude,
                                                     count: accumulated.count,
                                                     feature: accumulated.count == 1 ? accumulated.first : nil))
@@ -66,7 +79,7 @@ public struct GridClusterer: Sendable {
         var positions = points.map { project($0.coordinate, worldSize: worldSize) }
         var spots: [Int64: [Int]] = [:]
         for (offset, (x, y)) in positions.enumerated() {
-            spots[Int64(x / 4) << 32 | Int64(y / 4), default: []].append(offset)
+            spots[cell(x / 4, y / 4), default: []].append(offset)
         }
         for members in spots.values where members.count > 1 {
             let (x, y) = positions[members[0]]
@@ -80,12 +93,19 @@ public struct GridClusterer: Sendable {
         return positions
     }
 
-    /// Web Mercator pixel position in a world `worldSize` pixels wide.
+    /// The grid cell holding a point, from its position in cells (rounded down, as the page's Math.floor).
+    static func cell(_ x: Double, _ y: Double) -> Int64 {
+        Int64(x.rounded(.down)) << 32 | Int64(UInt32(truncatingIfNeeded: Int64(y.rounded(.down))))
+    }
+
+    /// Web Mercator pixel position in a world `worldSize` pixels wide, as Leaflet projects (latitudes
+    /// past its limit held at it; longitude 180 at the world's right edge, in the last tile).
     static func project(_ coordinate: Coordinate, worldSize: Double) -> (Double, Double) {
         let x = (coordinate.longitude + 180) / 360 * worldSize
-        let sine = sin(min(max(coordinate.latitude, -85.0511), 85.0511) * .pi / 180)
+        let limit = 85.0511287798
+        let sine = sin(min(max(coordinate.latitude, -limit), limit) * .pi / 180)
         let y = (0.5 - log((1 + sine) / (1 - sine)) / (4 * .pi)) * worldSize
-        return (min(max(x, 0), worldSize - 1), min(max(y, 0), worldSize - 1))
+        return (x, y)
     }
 
     static func unproject(x: Double, y: Double, worldSize: Double) -> (Double, Double) {

@@ -35,7 +35,7 @@ extension ThumbnailCache: ImageStore {
 
     /// The cache's file when it is there and whole; using it for a page counts no hit.
     public func localImage(of photo: Photo, size: PhotoSize) -> LocalImage? {
-        openCachedImage(for: photo, size: size, countingHit: false).map {
+        openCachedImage(for: photo, size: size).map {
             LocalImage(name: $0.name, path: store.path(named: $0.name), fileExtension: $0.format.fileExtension)
         }
     }

@@ -107,6 +107,8 @@ public struct MapData: Encodable, Sendable {
     }
 
     public var features: [Feature]
+    /// The clustering rule, for a page that clusters its own annotations as `SiteBuilder` pre-clusters.
+    public var cluster = GridClusterer()
     /// Set for pre-clustered pages: the map loads tiles instead of `features`.
     public var clusters: ClusterIndex?
     /// The placeholder image's path relative to the page.
@@ -130,7 +132,9 @@ public struct MapData: Encodable, Sendable {
     /// directly (`ScriptJSON`), keys in sorted order.
     func scriptJSON() throws -> String {
         var json = ScriptJSON(capacity: 2048 + features.count * 160)
-        json.raw("{")
+        json.raw("{\"cluster\":")
+        try json.encoded(cluster)
+        json.raw(",")
         if let clusters {
             json.raw("\"clusters\":")
             try json.encoded(clusters)
@@ -156,8 +160,9 @@ public struct MapData: Encodable, Sendable {
 
     /// The page's form: `entries` (the features as columns), then what the script needs besides.
     public func encode(to encoder: any Encoder) throws {
-        enum Keys: String, CodingKey { case entries, listPage, clusters, placeholder, span, focus, labels }
+        enum Keys: String, CodingKey { case entries, listPage, cluster, clusters, placeholder, span, focus, labels }
         var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(cluster, forKey: .cluster)
         try container.encode(PageEntries(features), forKey: .entries)
         try container.encode(PageRenderer.listPageSize, forKey: .listPage)
         try container.encodeIfPresent(clusters, forKey: .clusters)

@@ -55,7 +55,7 @@ public struct PageAssets: Sendable {
 
     /// The digest of every asset's name and contents: pages are made again when it changes.
     public var version: String {
-        let inputs = PageInputs()
+        let inputs = InputDigest()
         for file in files {
             inputs.add(file.name)
             inputs.add((try? Data(contentsOf: file.source)).map { SHA256.hex($0) })

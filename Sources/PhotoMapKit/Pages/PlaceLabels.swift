@@ -51,7 +51,7 @@ public struct PlaceLabels: Sendable {
 
     /// Labels for `cities`, their version the digest of every city (name, position, population).
     init(cities: [City]) {
-        let inputs = PageInputs()
+        let inputs = InputDigest()
         for city in cities {
             inputs.add(city.label.name)
             inputs.add(Coordinate(latitude: city.label.latitude, longitude: city.label.longitude))

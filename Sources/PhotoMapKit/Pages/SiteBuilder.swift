@@ -189,7 +189,7 @@ public struct SiteBuilder {
     /// The digest of what every page of the site shares: templates, assets, credits, image mirror, clustering,
     /// the places maps name. (Image hosts show in the image names a page links, which each page's inputs hold.)
     private func sharedInputs() -> [UInt8] {
-        let inputs = PageInputs(templateFingerprint, assetsVersion, links.prefix)
+        let inputs = InputDigest(templateFingerprint, assetsVersion, links.prefix)
         inputs.add(catalogMirror?.base)
         inputs.add(pages.placeLabels == nil ? 0 : 1)
         inputs.add(digest: pages.placeLabels?.version ?? [])
@@ -201,8 +201,8 @@ public struct SiteBuilder {
 
     /// A page's inputs: what every page shares (`shared`, else computed), then its own place and headings.
     private func pageInputs(_ path: String, title: String, subtitle: String, back: (path: String, label: String)?,
-                            defaultView: String, shared: [UInt8]? = nil) -> PageInputs {
-        let inputs = PageInputs()
+                            defaultView: String, shared: [UInt8]? = nil) -> InputDigest {
+        let inputs = InputDigest()
         inputs.add(digest: shared ?? sharedInputs())
         for text in [path, title, subtitle, defaultView] { inputs.add(text) }
         inputs.add(back?.path)
@@ -226,7 +226,7 @@ public struct SiteBuilder {
             tiles[String(zoom)] = byTile.keys.sorted()
             for (tile, clusters) in byTile {
                 let tilePath = "\(folder)/\(zoom)/\(tile).js"
-                let inputs = PageInputs(tilePath, page)
+                let inputs = InputDigest(tilePath, page)
                 inputs.add(digest: shared)
                 for cluster in clusters {
                     inputs.add(Int(truncatingIfNeeded: cluster.latitude.bitPattern))

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What each page and file an export writes was made from (`PageInputs`' digest) and which file that
+/// What each page and file an export writes was made from (an `InputDigest`) and which file that
 /// was (inode, size, modification time), kept in the site as `.photomap-manifest`. A page whose inputs
 /// and file are both as recorded is neither rendered nor compared. The file identity is what makes
 /// this safe after a crash: a page a killed export replaced no longer matches the old manifest, so
@@ -43,7 +43,7 @@ public final class SiteManifest {
     struct Inputs: Equatable {
         var words: SIMD4<UInt64>
 
-        /// Inputs of a SHA-256 digest (`PageInputs.finishDigest()`).
+        /// Inputs of a SHA-256 digest (`InputDigest.finishDigest()`).
         init(digest: [UInt8]) {
             var words = SIMD4<UInt64>()
             for (index, byte) in digest.prefix(32).enumerated() {

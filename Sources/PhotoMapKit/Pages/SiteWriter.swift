@@ -48,11 +48,11 @@ public final class SiteWriter {
         try write(Data(text.utf8), to: path)
     }
 
-    /// Writes the page at `path` made from `inputs` (`PageInputs`): when the manifest says the file
+    /// Writes the page at `path` made from `inputs` (`InputDigest`): when the manifest says the file
     /// there was made from the same inputs and is still that file, `render` is not even called.
     /// Whether it was.
     @discardableResult
-    public func writePage(_ path: String, inputs pageInputs: PageInputs, render: () throws -> String) throws -> Bool {
+    public func writePage(_ path: String, inputs pageInputs: InputDigest, render: () throws -> String) throws -> Bool {
         let inputs = SiteManifest.Inputs(digest: pageInputs.finishDigest())
         if manifest.isCurrent(path, inputs: inputs, identity: identity) {
             unchanged += 1
@@ -66,7 +66,7 @@ public final class SiteWriter {
     /// A page for `writePages`: where it goes, what it is made from, how it is made.
     struct PageJob {
         let path: String
-        let inputs: PageInputs
+        let inputs: InputDigest
         /// Called on any thread, beside other pages' renders: it must read nothing another thread changes.
         let render: () throws -> String
     }
@@ -112,6 +112,7 @@ public final class SiteWriter {
 
     /// The renders of a batch of pages, called on several threads: each reads only values made before
     /// the batch and never changed while it runs (`PageJob.render`), which is what makes sharing them safe.
+    /// The compiler cannot see it: a render reads the page builder, whose links hold this writer.
     private struct Renders: @unchecked Sendable {
         let calls: [() throws -> String]
 
@@ -165,12 +166,13 @@ public final class SiteWriter {
         do {
             let staged = try StagedFile(replacingPath: file)
             try staged.write(data)
-            // The file's identity from its open descriptor: the rename keeps its inode, size and time.
+            // The file's identity from its open descriptor: linking it in (or renaming it) keeps its inode,
+            // size and time.
             let status = try staged.status()
             try staged.commit()
             return StoredFile(written: true, identity: SiteManifest.FileIdentity(status))
         } catch {
-            throw Self.writeError(error.code.rawValue, path: file)
+            throw PageError.writing(error.code.rawValue, path: file)
         }
     }
 
@@ -315,8 +317,8 @@ public final class SiteWriter {
 
     /// Counts a link(2) of the cache's file `source` at `path` that failed with `linkError` (0: it made the
     /// link): a hard link when the site and the cache share a file system, else a copy. Either way the
-    /// site's file stays as it is when the cache later evicts or replaces its own (the cache writes new
-    /// files and renames them, never into a file in place), and clearing the cache never takes it away.
+    /// site's file stays as it is when the cache later evicts or replaces its own (the cache links in a
+    /// new file written whole, never writes into one in place), and clearing the cache never takes it away.
     /// An image already there stays. False when `source` is gone.
     private func linked(_ linkError: Int32, from source: String, at path: String) throws(PageError) -> Bool {
         switch linkError {
@@ -330,7 +332,7 @@ public final class SiteWriter {
         case EXDEV, EPERM, EMLINK, EOPNOTSUPP:
             guard let data = FileManager.default.contents(atPath: source) else { return false }
             try write(data, to: path, inputs: nil)
-        case let failure: throw Self.writeError(failure, path: fullPath(path))
+        case let failure: throw PageError.writing(failure, path: fullPath(path))
         }
         return true
     }
@@ -352,7 +354,7 @@ public final class SiteWriter {
                 throw .writeFailed(path: rootPath, reason: (error as NSError).localizedDescription)
             }
             let descriptor = open(marker, O_CREAT | O_WRONLY | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw Self.writeError(errno, path: marker) }
+            guard descriptor >= 0 else { throw PageError.writing(errno, path: marker) }
             close(descriptor)
         }
     }
@@ -364,7 +366,7 @@ public final class SiteWriter {
             do {
                 try AtomicFile.write(manifest.data(), to: file)
             } catch {
-                throw Self.writeError(error.code.rawValue, path: file.path)
+                throw PageError.writing(error.code.rawValue, path: file.path)
             }
         }
         unlink(fullPath(Self.unfinishedMarker))
@@ -436,12 +438,6 @@ public final class SiteWriter {
         path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[..<$0] }
     }
 
-    /// ENOSPC and EDQUOT are "disk full"; anything else names the failing call's reason.
-    static func writeError(_ code: Int32, path: String) -> PageError {
-        if code == ENOSPC || code == EDQUOT { return .diskFull(path: path) }
-        return .writeFailed(path: path, reason: String(cString: strerror(code)))
-    }
-
     /// The link from the page at `from` to the file at `to`, both relative to the root; each path
     /// segment is percent-encoded, so a file named "trip #2.html" or "a:b.html" links as a path.
     public static func link(from page: String, to target: String) -> String {
@@ -455,7 +451,7 @@ public final class SiteWriter {
         // Nearly every path is plain already (ids and digests): encoded only when a byte needs it.
         let encoded = target.utf8.allSatisfy(isPlainPathByte) ? target
             : target.split(separator: "/", omittingEmptySubsequences: false)
-                .map { $0.addingPercentEncoding(withAllowedCharacters: pathSegmentCharacters) ?? String($0) }
+                .map { URLText.percentEncoded($0) }
                 .joined(separator: "/")
         return String(repeating: "../", count: max(segments - 1, 0)) + encoded
     }
@@ -469,7 +465,4 @@ public final class SiteWriter {
         default: false
         }
     }
-
-    /// Unreserved characters only: no "#", "?", "%" or ":" (which would read as a scheme) left raw.
-    private static let pathSegmentCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

@@ -19,15 +19,16 @@ public struct IndexRecorder: ListingRecorder {
     /// it was fetched, and writing 4,000 records again would cost more than listing them.
     public func record(places: [AnnotatedPlace], photos: [AnnotatedPhoto]) {
         guard !places.isEmpty || !photos.isEmpty else { return }
-        var fingerprint = Fingerprint()
-        for place in places { place.record.fingerprint(into: &fingerprint) }
+        let inputs = InputDigest()
+        inputs.add(places.count)
+        for place in places { place.record.addFields(to: inputs) }
         // The records, and the image URLs their annotations were given (which the image host decides).
         for photo in photos {
-            photo.record.fingerprint(into: &fingerprint)
-            fingerprint.add(photo.annotation.thumbnailURL)
-            fingerprint.add(photo.annotation.imageURL)
+            photo.record.addFields(to: inputs)
+            inputs.add(photo.annotation.thumbnailURL)
+            inputs.add(photo.annotation.imageURL)
         }
-        let marker = "recorded " + fingerprint.hex
+        let marker = "recorded " + inputs.finish()
         do {
             let handle = try index.open()
             guard try handle.marker(marker) == nil else { return }

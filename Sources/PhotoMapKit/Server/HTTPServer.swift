@@ -20,21 +20,30 @@ public final class HTTPServer: Sendable {
         public var port: Int
         /// MHD's polling threads.
         public var threads: Int
-        /// Connections at once.
+        /// Connections at once. Each costs a descriptor and a few KB while its request comes (1,000
+        /// half-sent requests grew the server by 4.6 MB), so the limit is high enough that a crowd of slow
+        /// clients, closed after `timeout` idle seconds, leaves room for the others.
         public var connectionLimit: Int
+        /// Requests waiting suspended for slow work at once; past it, 503 at once. MHD does not watch a
+        /// suspended connection, so one whose client left still holds its place until it is answered:
+        /// without this bound, abandoned slow requests could fill `connectionLimit`.
+        public var suspendedLimit: Int
         /// Seconds a connection may stay idle.
         public var timeout: Int
         /// Bytes for one request's line and headers.
         public var requestMemory: Int
 
-        /// Loopback on port 8080, a polling thread per core, 512 connections idle at most 30 s, 32 KB a request.
+        /// Loopback on port 8080, a polling thread per core, 4,096 connections (half of them at most
+        /// waiting for slow work) idle at most 30 s, 32 KB a request.
         public init(address: String = "127.0.0.1", port: Int = 8080,
                     threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                    connectionLimit: Int = 512, timeout: Int = 30, requestMemory: Int = 32 << 10) {
+                    connectionLimit: Int = 4_096, suspendedLimit: Int? = nil, timeout: Int = 30,
+                    requestMemory: Int = 32 << 10) {
             self.address = address
             self.port = port
             self.threads = max(threads, 1)
             self.connectionLimit = connectionLimit
+            self.suspendedLimit = suspendedLimit ?? connectionLimit / 2
             self.timeout = timeout
             self.requestMemory = requestMemory
         }
@@ -63,12 +72,13 @@ public final class HTTPServer: Sendable {
         guard inet_pton(AF_INET, configuration.address, &probe) == 1
                   || inet_pton(AF_INET6, configuration.address, &probe) == 1
         else { throw refuse("not an IP address") }
-        let core = Core(handler: handler)
+        let connectionLimit = Self.descriptorsAllowing(configuration.connectionLimit)
+        let core = Core(handler: handler, suspendedLimit: min(configuration.suspendedLimit, connectionLimit))
         let context = Unmanaged.passRetained(core).toOpaque()
         errno = 0
         guard let daemon = photomap_mhd_start(
             configuration.address, UInt16(configuration.port), UInt32(clamping: configuration.threads),
-            UInt32(clamping: configuration.connectionLimit), UInt32(clamping: configuration.timeout),
+            UInt32(clamping: connectionLimit), UInt32(clamping: configuration.timeout),
             max(configuration.requestMemory, 0), Self.handle, Self.completed, context)
         else {
             Unmanaged<Core>.fromOpaque(context).release()
@@ -81,6 +91,23 @@ public final class HTTPServer: Sendable {
 
     deinit {
         stop(grace: 0)
+    }
+
+    /// The connections this process can have open, `wanted` at most: the soft limit on descriptors is
+    /// raised towards its hard limit when it is lower (systemd's soft default is 1,024), keeping 256 for
+    /// files, the cache and the database.
+    private static func descriptorsAllowing(_ wanted: Int) -> Int {
+        let reserve = 256
+        var limits = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limits) == 0 else { return wanted }
+        let needed = rlim_t(wanted + reserve)
+        if limits.rlim_cur != rlim_t.max && limits.rlim_cur < needed {
+            var raised = limits
+            raised.rlim_cur = limits.rlim_max == rlim_t.max ? needed : min(needed, limits.rlim_max)
+            if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &raised) == 0 { limits = raised }
+        }
+        guard limits.rlim_cur != rlim_t.max else { return wanted }
+        return max(min(wanted, Int(limits.rlim_cur) - reserve), 1)
     }
 
     /// Stops accepting, lets answers in progress finish for up to `grace` seconds, answers the
@@ -146,6 +173,9 @@ public final class HTTPServer: Sendable {
         case .later where core.stopping.load(ordering: .relaxed):
             // Stopping: no new waits (a keep-alive connection may still ask something).
             return ServerResponse.text(503, "photomap is stopping").queue(on: connection)
+        case .later where core.suspended.withLock({ $0.count }) >= core.suspendedLimit:
+            return ServerResponse.text(503, "photomap is busy; try again shortly", headers: [("Retry-After", "1")])
+                .queue(on: connection)
         case let .later(work):
             let waiting = Waiting(connection: connection, core: core)
             requestContext.pointee = Unmanaged.passRetained(waiting).toOpaque()
@@ -175,9 +205,11 @@ public final class HTTPServer: Sendable {
         let active = Atomic<Int>(0)
         let stopping = Atomic<Bool>(false)
         let suspended = Locked<[ObjectIdentifier: Waiting]>([:])
+        let suspendedLimit: Int
 
-        init(handler: @escaping Handler) {
+        init(handler: @escaping Handler, suspendedLimit: Int) {
             self.handler = handler
+            self.suspendedLimit = max(suspendedLimit, 1)
         }
     }
 

@@ -22,9 +22,6 @@ struct ServedLinks: PageLinks, Sendable {
 
     /// `text` with everything but unreserved characters percent-encoded.
     static func segment(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        URLText.percentEncoded(text)
     }
-
-    private static let unreserved =
-        CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

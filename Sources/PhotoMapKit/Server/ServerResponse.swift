@@ -62,3 +62,13 @@ public struct ServerResponse: Sendable {
         return MHD_queue_response(connection, UInt32(status), response)
     }
 }
+
+extension CachedImage {
+    /// The image as an answer's body: the open file sent as it is, or the bytes in hand.
+    var body: ServerResponse.Body {
+        switch contents {
+        case let .file(file): return .open(file, bytes: bytes)
+        case let .bytes(data): return .bytes(data)
+        }
+    }
+}

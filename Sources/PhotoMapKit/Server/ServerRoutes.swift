@@ -65,6 +65,11 @@ public final class ServerRoutes: Sendable {
     static let maximumListings = 256
     /// Slow work (listings, lookups) at once; the rest waits its turn, within the deadline.
     static let workers = 16
+    /// Slow work waiting its turn at most; past it, 503 at once. Each waits with its connection
+    /// suspended, which MHD does not watch: a client that gave up still holds its connection until the
+    /// work answers, so an unbounded queue of abandoned slow requests filled the connection limit and
+    /// the server stopped answering anything (the fuzzer's server-bytes lead).
+    static let maximumWaiting = 64
 
     private let services: Services
     private let pages: PageBuilder<ServedLinks>
@@ -128,7 +133,9 @@ public final class ServerRoutes: Sendable {
         switch (route, rest.isEmpty) {
         case ("", true): return later(failing: "The top places could not be listed") { [self] in try topPlacesPage() }
         case ("places", false): return placePage(rest, limit: request.query["limit"])
-        case ("photos", false): return later(failing: "The photo could not be shown") { [self] in try photoPage(rest) }
+        case ("photos", false):
+            guard Self.isPhotoID(rest) else { return .now(errorPage(400, "Not a photo id: \(Self.photoIDRule).")) }
+            return later(failing: "The photo could not be shown") { [self] in try photoPage(rest) }
         case ("recent", true):
             return later(failing: "The recent photos could not be read") { [self] in try recentPage() }
         case ("squares", false): return image(rest, size: .square, request: request)
@@ -152,6 +159,12 @@ public final class ServerRoutes: Sendable {
 
     // MARK: - Pages
 
+    /// Whether a served photo id has a shape photomap knows: Flickr's, or an imported photo's.
+    static func isPhotoID(_ id: String) -> Bool { FlickrID.isPhotoID(id) || LocalPhotoID.isValid(id) }
+    /// The rule, as an error says it.
+    static let photoIDRule = FlickrID.photoIDRule + ", or an imported photo's ('\(LocalPhotoID.prefix)' and "
+        + "\(LocalPhotoID.digits) hex digits)"
+
     private func topPlacesPage() throws -> ServerResponse {
         let places = try topPlaces()
         let features = pages.features(of: places, on: "/") { pages.links.placePage($0) }
@@ -173,13 +186,19 @@ public final class ServerRoutes: Sendable {
     }
 
     private func placePage(_ id: String, limit text: String?) -> HTTPServer.Reply {
+        // Checked here, not by the source: an id of another shape would go to Flickr as it is.
+        guard FlickrID.isPlaceID(id) else { return .now(errorPage(400, "Not a place id: \(FlickrID.placeIDRule).")) }
         guard let limit = text.map({ Int($0) }) ?? 100, (1...Self.maximumLimit).contains(limit) else {
             return .now(errorPage(400, "limit must be a whole number from 1 to \(Self.maximumLimit)."))
         }
         return later(failing: "The place's photos could not be listed") { [self] in
-            let photos = try listing(of: id, limit: limit)
-            // Titled with the place's name when the top places (listed once per server) know it.
-            let place = ((try? topPlaces()) ?? []).first { $0.record.id == id }?.annotation
+            let place: Annotation?, photos: [AnnotatedPhoto]
+            do {
+                place = try self.place(id)?.annotation
+                photos = try listing(of: id, limit: limit)
+            } catch let error as FlickrError where error.isUnknownPlace {
+                return errorPage(404, "There is no place with that id; the top places are on the first page.")
+            }
             let title = place?.title ?? "Photos of \(id)"
             let path = "/places/" + ServedLinks.segment(id)
             let subtitle = Quantity.words(photos.count, "photo", "photos") + (place.map { " · \($0.subtitle)" } ?? "")
@@ -187,6 +206,19 @@ public final class ServerRoutes: Sendable {
                                            features: try pages.features(of: photos, on: path),
                                            back: ("/", "Top places"), defaultView: "map"))
         }
+    }
+
+    /// The place with this id: among the top places (listed once per server), else as the source
+    /// describes it (flickr.places.getInfo, which throws for a place that does not exist); nil when the
+    /// source cannot describe places.
+    private func place(_ id: String) throws -> AnnotatedPlace? {
+        if let place = known.withLock({ $0.places[id] }) ?? ((try? topPlaces()) ?? []).first(where: { $0.record.id == id }) {
+            return place
+        }
+        guard let places = services.source as? any PlaceDescribing else { return nil }
+        // Not kept: the source's answer cache keeps it, and ids from outside would grow the table.
+        let place = try places.placeInfo(id)
+        return Annotated(place, services.adapter.annotation(for: place))
     }
 
     /// A place's photos, fetched through the source the first time they are asked for (at this limit).
@@ -241,10 +273,11 @@ public final class ServerRoutes: Sendable {
     // MARK: - Images and assets
 
     private func image(_ id: String, size: PhotoSize, request: ServerRequest) -> HTTPServer.Reply {
+        guard Self.isPhotoID(id) else { return .now(placeholderImage(400)) }
         if let photo = known.withLock({ $0.photos[id]?.record }) { return image(of: photo, size: size, request: request) }
         // Listed by another server sharing the index (behind a proxy), or by this one before it restarted.
         return .later { [self] answer in
-            slowWork.submit {
+            let accepted = slowWork.submit({
                 let entry: AnnotatedPhoto
                 do {
                     guard let indexed = try self.lookedUpPhoto(id) else { return answer(self.placeholderImage(404)) }
@@ -258,7 +291,8 @@ public final class ServerRoutes: Sendable {
                 case let .now(response): answer(response)
                 case let .later(work): work(answer)
                 }
-            }
+            }, maximumWaiting: Self.maximumWaiting)
+            if !accepted { answer(self.placeholderImage(503)) }
         }
     }
 
@@ -284,28 +318,24 @@ public final class ServerRoutes: Sendable {
     }
 
     private func image(of photo: Photo, size: PhotoSize, request: ServerRequest) -> HTTPServer.Reply {
-        if let cached = services.cache.openCachedImage(for: photo, size: size) {
-            return .now(imageResponse(cached, request: request))
+        let miss: ImageMiss
+        switch services.cache.lookUpImage(for: photo, size: size) {
+        case let .cached(image): return .now(imageResponse(image, request: request))
+        case let .missing(missed): miss = missed
         }
         let cache = services.cache, log = services.log
         return .later { [self] answer in
-            cache.image(for: photo, size: size, queue: .global()) { result in
+            // Answered from what the cache stored: the entry is not looked up and opened again.
+            cache.fetch(miss, queue: .global()) { result in
                 switch result {
-                case .success:
-                    answer(self.fetched(photo, size: size, request: request))
+                case let .success(image):
+                    answer(self.imageResponse(image, request: request))
                 case let .failure(error):
                     log("no \(size == .medium ? "image" : "square") for photo \(photo.id): \(error)")
                     answer(self.placeholderImage(error == .noImage(photoID: photo.id) ? 404 : 502))
                 }
             }
         }
-    }
-
-    /// The answer for an image the cache has just stored.
-    private func fetched(_ photo: Photo, size: PhotoSize, request: ServerRequest) -> ServerResponse {
-        guard let image = services.cache.openCachedImage(for: photo, size: size,
-                                                         countingHit: false) else { return placeholderImage(503) }
-        return imageResponse(image, request: request)
     }
 
     /// A cached image: its name is the SHA-256 of its URL, so it is its own ETag.
@@ -318,7 +348,7 @@ public final class ServerRoutes: Sendable {
         }
         return ServerResponse(status: 200,
                               headers: headers + [("Content-Type", image.format == .png ? "image/png" : "image/jpeg")],
-                              body: .open(image.file, bytes: image.bytes))
+                              body: image.body)
     }
 
     /// The pages' placeholder, with an error status: the image could not be had.
@@ -346,7 +376,8 @@ public final class ServerRoutes: Sendable {
 
     private func find(_ query: [String: String]) -> HTTPServer.Reply {
         guard let text = Self.queryText(query) else { return .now(apiError(400, "q must be 1 to 200 characters")) }
-        let near = Self.coordinate(query)
+        // lat and lon only favour what is near them here: a point that is no place favours nothing.
+        let near = try? SearchArea.centre(latitude: query["lat"], longitude: query["lon"])
         return later(failing: "The place could not be looked up", asJSON: true) { [self] in
             let results = try services.finder.find(text, near: near, limit: 1)
             // "exact": the query named the location outright, so the page centres on it rather than
@@ -358,11 +389,15 @@ public final class ServerRoutes: Sendable {
 
     private func searchAround(_ query: [String: String]) -> HTTPServer.Reply {
         guard let text = Self.queryText(query) else { return .now(apiError(400, "q must be 1 to 200 characters")) }
-        let limit = services.search.isOnline ? 31.9 : 20_000
-        guard let radius = query["radius"].map({ Double($0) }) ?? 5, radius > 0, radius <= limit else {
-            return .now(apiError(400, "radius must be a number of kilometres above 0 and at most \(limit)"))
+        let near: Coordinate?, radius: Double
+        do {
+            near = try SearchArea.centre(latitude: query["lat"], longitude: query["lon"])
+            radius = try SearchArea.radius(query["radius"], online: services.search.isOnline)
+        } catch {
+            let names: [SearchAreaError.Field: String] = [.latitude: "lat", .longitude: "lon", .radius: "radius"]
+            let given = error.value.isEmpty ? "missing" : "not '\(error.value)'"
+            return .now(apiError(400, "\(names[error.field] ?? error.field.rawValue) must be \(error.allowed), \(given)"))
         }
-        let near = Self.coordinate(query)
         return later(failing: "The search failed", asJSON: true) { [self] in
             let hits = try services.search.search(text, near: near, radius: radius, limit: Self.maximumResults)
             let annotations = hits.map(\.annotation)
@@ -382,10 +417,12 @@ public final class ServerRoutes: Sendable {
         return text
     }
 
-    private static func coordinate(_ query: [String: String]) -> Coordinate? {
-        guard let latitude = query["lat"].flatMap(Double.init), let longitude = query["lon"].flatMap(Double.init)
-        else { return nil }
-        return Coordinate(latitude: latitude, longitude: longitude)
+    /// The API's JSON: members in one order (JSONEncoder's follows a dictionary's, which changes from one
+    /// answer to the next), so the same data gives the same bytes.
+    private static var json: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
     }
 
     /// A GeoJSON FeatureCollection (RFC 7946), with `match` as a foreign member when given.
@@ -395,7 +432,7 @@ public final class ServerRoutes: Sendable {
             let features: [MapData.Feature]
             let match: String?
         }
-        let body = (try? JSONEncoder().encode(Collection(features: features, match: match))) ?? Data()
+        let body = (try? Self.json.encode(Collection(features: features, match: match))) ?? Data()
         return ServerResponse(status: 200,
                               headers: Self.commonHeaders + [("Content-Type", "application/geo+json"),
                                                              ("Cache-Control", "no-store")],
@@ -403,7 +440,7 @@ public final class ServerRoutes: Sendable {
     }
 
     private func apiError(_ status: Int, _ message: String) -> ServerResponse {
-        let body = (try? JSONEncoder().encode(["error": message])) ?? Data()
+        let body = (try? Self.json.encode(["error": message])) ?? Data()
         return ServerResponse(status: status, headers: Self.commonHeaders + [("Content-Type", "application/json")],
                               body: .bytes(body))
     }
@@ -441,7 +478,8 @@ public final class ServerRoutes: Sendable {
     static let deadline: TimeInterval = 60
 
     /// Work that may wait (a listing from Flickr, the gazetteer, SQLite) on one of `workers` threads,
-    /// the connection suspended meanwhile, answered 504 past `deadline`. An error is logged as it is, and
+    /// the connection suspended meanwhile, answered 504 past `deadline`, or 503 at once when
+    /// `maximumWaiting` jobs wait already. An error is logged as it is, and
     /// answered with `failure` only: the error may name local paths, which stay on this machine.
     private func later(failing failure: String, asJSON: Bool = false,
                        _ work: @escaping @Sendable () throws -> ServerResponse) -> HTTPServer.Reply {
@@ -449,20 +487,24 @@ public final class ServerRoutes: Sendable {
             let failed: @Sendable (Int, String) -> ServerResponse = { status, message in
                 asJSON ? self.apiError(status, message) : self.errorPage(status, message)
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + Self.deadline) {
-                answer(failed(504, "\(failure): the answer took too long"))
-            }
-            self.slowWork.submit {
+            let accepted = self.slowWork.submit({
                 do {
                     answer(try work())
                 } catch let error as DatabaseError where error.isUnavailable {
                     // The shared database is away (restarting): worth trying again shortly.
                     self.services.log("\(error)")
                     answer(failed(503, "\(failure): the database is not available; try again shortly"))
+                } catch let error as HTTPError where error.isTimeout {
+                    self.services.log("\(error)")
+                    answer(failed(504, "\(failure): the source took too long"))
                 } catch {
                     self.services.log("\(error)")
                     answer(failed(502, "\(failure); the server's log says why"))
                 }
+            }, maximumWaiting: Self.maximumWaiting)
+            guard accepted else { return answer(failed(503, "\(failure): the server is busy; try again shortly")) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.deadline) {
+                answer(failed(504, "\(failure): the answer took too long"))
             }
         }
     }

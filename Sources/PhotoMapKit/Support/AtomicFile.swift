@@ -5,8 +5,8 @@ import Synchronization
 /// Writes a file whole or not at all (`StagedFile`: a nameless file linked in, or a hidden temporary
 /// file renamed), so no reader ever sees half a file. There is no fsync: a crash can lose the newest
 /// files but never leaves a partial one under the final name, and every file written here (cache
-/// entries, pages, listings) can be made again. (Foundation's atomic write syncs each file, which made
-/// an export of 10,000 photos spend a third of its time waiting for the disk.)
+/// entries, pages, listings) can be made again, so waiting for the disk on each (as Foundation's atomic
+/// write does) buys nothing.
 enum AtomicFile {
     /// Writes `data` at `file`; the error is the failing call's errno.
     static func write(_ data: Data, to file: URL) throws(POSIXError) {
@@ -34,8 +34,8 @@ enum AtomicFile {
 /// one, a hidden temporary file beside it, removed if the writer gives up (or is dropped).
 ///
 /// The nameless file is linked in by `commit()` with one `linkat`: the folder changes once, where a named
-/// one is made and then renamed (three changes to the folder, each under its lock). In a folder of 100,000
-/// pages written from both cores, that was a fifth of a cold export's system time.
+/// one is made and then renamed (three changes to the folder, each under its lock, which writers on
+/// every core wait for).
 public final class StagedFile {
     /// The path it will replace (relative to its folder, for a file made in an open folder).
     public let path: String

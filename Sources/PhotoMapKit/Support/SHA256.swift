@@ -2,7 +2,7 @@ import CCrypto
 
 /// SHA-256 through OpenSSL's libcrypto, for file names derived from keys (cache entries, answers,
 /// page names): the name is a hash, so no server-supplied text shapes a path; and for what an
-/// exported page is made from (`PageInputs`).
+/// exported page is made from (`InputDigest`).
 public enum SHA256 {
     /// The digest of `bytes` as 64 lowercase hex digits (the digest itself never leaves the stack).
     public static func hex<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {

@@ -20,13 +20,21 @@ final class WorkPool: Sendable {
 
     /// Queues `job`; it runs on one of the pool's threads.
     func submit(_ job: @escaping @Sendable () -> Void) {
-        let startsDrain = jobs.withLock { jobs in
+        submit(job, maximumWaiting: .max)
+    }
+
+    /// Queues `job` unless `maximumWaiting` jobs wait already; false when refused (it will not run).
+    @discardableResult
+    func submit(_ job: @escaping @Sendable () -> Void, maximumWaiting: Int) -> Bool {
+        let (accepted, startsDrain) = jobs.withLock { jobs in
+            guard jobs.running < width || jobs.waiting.count < maximumWaiting else { return (false, false) }
             jobs.waiting.append(job)
-            guard jobs.running < width else { return false }
+            guard jobs.running < width else { return (true, false) }
             jobs.running += 1
-            return true
+            return (true, true)
         }
         if startsDrain { DispatchQueue.global().async { self.drain() } }
+        return accepted
     }
 
     private func drain() {

@@ -427,8 +427,9 @@
   /* The page's own located entries, clustered as GridClusterer clusters tiles: per zoom, those in
      one cell of a CLUSTER_RADIUS-pixel grid become one cluster at their mean position; at LAST_ZOOM
      each stands alone, those at one spot fanned out on a circle. A zoom is clustered when first shown
-     (a few milliseconds for 10,000 entries), and only the markers in view are made. */
-  var CLUSTER_RADIUS = 60, LAST_ZOOM = 16;
+     (a few milliseconds for 10,000 entries), and only the markers in view are made. The radius and
+     last zoom are the page's, written by GridClusterer. */
+  var CLUSTER_RADIUS = data.cluster.radius, LAST_ZOOM = data.cluster.lastZoom;
 
   function pageTiles(located) {
     var byZoom = {};

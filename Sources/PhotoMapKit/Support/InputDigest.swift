@@ -1,7 +1,8 @@
-/// What a page is made from, reduced to a SHA-256: an export renders a page again only when this
-/// changed (`SiteManifest`). Every value goes in with its length or a tag, so two different inputs
-/// never run together into the same bytes.
-public final class PageInputs {
+/// What a page or an index entry is made from, reduced to a SHA-256: an export renders a page again only
+/// when this changed (`SiteManifest`), the index adds a listing again only when its records changed
+/// (`IndexRecorder`). Every value goes in with its length or a tag, so two different inputs never run
+/// together into the same bytes (`["a b"]` and `["a", "b"]` differ).
+public final class InputDigest {
     /// Made only when the inputs outgrow `flushSize`: a photo page's few hundred bytes are hashed in one
     /// call, which costs less than making an OpenSSL context (two for each of 100,000 photos).
     private var hasher: SHA256.Hasher?
@@ -80,10 +81,18 @@ public final class PageInputs {
 }
 
 extension Photo {
-    /// The digest of every field of the record, in a fixed order: the pages showing the photo are made
-    /// again when any of them changes. A field added to `Photo` must be added here too (a test counts them).
+    /// The digest of every field of the record: the pages showing the photo are made again when any of
+    /// them changes.
     public var inputDigest: [UInt8] {
-        let inputs = PageInputs(id, owner, pathAlias, secret, server, title, descriptionHTML, ownerName)
+        let inputs = InputDigest()
+        addFields(to: inputs)
+        return inputs.finishDigest()
+    }
+
+    /// Adds every field of the record, in a fixed order. A field added to `Photo` must be added here too
+    /// (a test counts them).
+    func addFields(to inputs: InputDigest) {
+        for text in [id, owner, pathAlias, secret, server, title, descriptionHTML, ownerName] { inputs.add(text) }
         inputs.add(dateTaken)
         inputs.add(tags.count)
         for tag in tags { inputs.add(tag) }
@@ -98,13 +107,12 @@ extension Photo {
         inputs.add(license?.id)
         inputs.add(license?.name)
         inputs.add(license?.url)
-        return inputs.finishDigest()
     }
 }
 
 extension Place {
     /// Adds every field of the record, in a fixed order (a test counts them).
-    func addFields(to inputs: PageInputs) {
+    func addFields(to inputs: InputDigest) {
         for text in [id, woeid, fullName, shortName, url, type, timezone] { inputs.add(text) }
         inputs.add(coordinate)
         inputs.add(typeID)
