@@ -60,9 +60,13 @@ let package = Package(
             providers: [.apt(["libheif-dev"])]
         ),
         // Pages/Assets (the pages' script, style and placeholder) are copied beside the binary.
-        .target(name: "PhotoMapKit", dependencies: ["CCurl", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CMicroHTTPD", "CPQ", "CExif",
-                                              "CHeif", "CSystem"],
-                resources: [.copy("Pages/Assets")]),
+        .target(
+            name: "PhotoMapKit",
+            dependencies: [
+                "CCurl", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CMicroHTTPD", "CPQ", "CExif",
+                "CHeif", "CSystem",
+            ],
+            resources: [.copy("Pages/Assets")]),
         // glibc functions and constants Swift's Glibc module leaves out (wcwidth, O_TMPFILE).
         .systemLibrary(name: "CSystem"),
         .target(name: "PhotoMapCLI", dependencies: ["PhotoMapKit", "CSystem"]),
@@ -71,21 +75,29 @@ let package = Package(
         // 15 ms instead of 23 ms spent resolving their symbols, most of what `find` costs. Release builds
         // only: the sanitizers' runtimes (debug builds in CI) cannot take a static Foundation (TSan's
         // allocator aborts in its first free).
-        .executableTarget(name: "photomap", dependencies: ["PhotoMapCLI"], linkerSettings: [.unsafeFlags([
-            "-static-stdlib", "-Xlinker", "--start-group",
-            "-lFoundation", "-lFoundationEssentials", "-lFoundationInternationalization", "-lCoreFoundation",
-            "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization",
-            "-lswiftDispatch", "-ldispatch",
-            "-lBlocksRuntime", "-Xlinker", "--end-group",
-        ], .when(configuration: .release))]),
+        .executableTarget(
+            name: "photomap", dependencies: ["PhotoMapCLI"],
+            linkerSettings: [
+                .unsafeFlags(
+                    [
+                        "-static-stdlib", "-Xlinker", "--start-group",
+                        "-lFoundation", "-lFoundationEssentials", "-lFoundationInternationalization",
+                        "-lCoreFoundation",
+                        "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization",
+                        "-lswiftDispatch", "-ldispatch",
+                        "-lBlocksRuntime", "-Xlinker", "--end-group",
+                    ], .when(configuration: .release))
+            ]),
         .executableTarget(name: "photomap-fixture-images", dependencies: ["PhotoMapKit"]),
         // bench/search.sh: fills a local index with generated photos and times searches.
-        .executableTarget(name: "photomap-bench-index", dependencies: ["PhotoMapKit", "CSQLite"],
-                          path: "bench/IndexBench"),
+        .executableTarget(
+            name: "photomap-bench-index", dependencies: ["PhotoMapKit", "CSQLite"],
+            path: "bench/IndexBench"),
         // bench/find.sh: times `photomap find` over varied queries and checks its answers against the parsed gazetteer.
         .executableTarget(name: "photomap-bench-find", dependencies: ["PhotoMapKit"], path: "bench/FindBench"),
         // Starts the loopback servers and temporary folders both test targets use.
-        .target(name: "PhotoMapTestSupport", dependencies: ["PhotoMapKit", "CJPEG"], path: "Tests/PhotoMapTestSupport"),
+        .target(
+            name: "PhotoMapTestSupport", dependencies: ["PhotoMapKit", "CJPEG"], path: "Tests/PhotoMapTestSupport"),
         .testTarget(name: "PhotoMapKitTests", dependencies: ["PhotoMapKit", "PhotoMapTestSupport"]),
         .testTarget(name: "PhotoMapCLITests", dependencies: ["PhotoMapCLI", "PhotoMapKit", "PhotoMapTestSupport"]),
     ],

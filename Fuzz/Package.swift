@@ -10,11 +10,13 @@ let package = Package(
     targets: [
         // libFuzzer's entry point, LLVMFuzzerRunDriver, declared for Swift (the toolchain's runtime provides it).
         .systemLibrary(name: "CLibFuzzer"),
-        .executableTarget(name: "PhotoMapFuzz", dependencies: [
-            "CLibFuzzer",
-            .product(name: "PhotoMapKit", package: "photomap"),
-            .product(name: "PhotoMapCLI", package: "photomap"),
-        ]),
+        .executableTarget(
+            name: "PhotoMapFuzz",
+            dependencies: [
+                "CLibFuzzer",
+                .product(name: "PhotoMapKit", package: "photomap"),
+                .product(name: "PhotoMapCLI", package: "photomap"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

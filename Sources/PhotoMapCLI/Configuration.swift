@@ -14,36 +14,46 @@ struct Configuration {
     static let globalOptions: [OptionSpec] = [
         sourceOption,
         .value("api-key", .text("KEY"), "Flickr API key (or FLICKR_API_KEY); never printed or stored"),
-        .value("endpoint", .text("URL"),
-               "Flickr REST endpoint (or PHOTOMAP_ENDPOINT; default \(FlickrRESTTransport.defaultEndpoint))"),
-        .value("image-host", .text("URL"), "image host for records without url_* extras "
-               + "(or PHOTOMAP_IMAGE_HOST; default \(ImageHost.flickr.base))"),
-        .value("cache", .directory("DIR"),
-               "cache folder (or PHOTOMAP_CACHE; default ./Cache when it exists, else $XDG_CACHE_HOME/photomap)"),
+        .value(
+            "endpoint", .text("URL"),
+            "Flickr REST endpoint (or PHOTOMAP_ENDPOINT; default \(FlickrRESTTransport.defaultEndpoint))"),
+        .value(
+            "image-host", .text("URL"),
+            "image host for records without url_* extras "
+                + "(or PHOTOMAP_IMAGE_HOST; default \(ImageHost.flickr.base))"),
+        .value(
+            "cache", .directory("DIR"),
+            "cache folder (or PHOTOMAP_CACHE; default ./Cache when it exists, else $XDG_CACHE_HOME/photomap)"),
         cacheLimitOption,
         connectionsOption,
-        .value("cacert", .file("FILE"),
-               "trust the CA certificates in FILE instead of the system's (or CURL_CA_BUNDLE, SSL_CERT_FILE)"),
+        .value(
+            "cacert", .file("FILE"),
+            "trust the CA certificates in FILE instead of the system's (or CURL_CA_BUNDLE, SSL_CERT_FILE)"),
         .flag("offline", "answer from the cache only; make no request"),
         databaseOption,
     ]
 
     /// `--database URL`.
     static let databaseOption = OptionSpec.value(
-        "database", .text("URL"), "keep the search index, Flickr's answers, recents, the call budget and the "
-            + "imported photos' catalog in this PostgreSQL database, shared by several machines (or PHOTOMAP_DATABASE; default: the cache folder)")
+        "database", .text("URL"),
+        "keep the search index, Flickr's answers, recents, the call budget and the "
+            + "imported photos' catalog in this PostgreSQL database, shared by several machines (or PHOTOMAP_DATABASE; default: the cache folder)"
+    )
 
     /// Settings made only in the environment (the options name theirs in their help).
     static let environmentOnly: [(name: String, meaning: String)] = [
         ("PHOTOMAP_TTL", "seconds Flickr's answers stay fresh in the cache (default 3600)"),
-        ("PHOTOMAP_FIXTURES",
-         "the embedded catalog's folder, when it is not found above the binary or the current folder"),
+        (
+            "PHOTOMAP_FIXTURES",
+            "the embedded catalog's folder, when it is not found above the binary or the current folder"
+        ),
     ]
 
     /// `--cache-limit SIZE`.
-    static let cacheLimitOption = OptionSpec.value("cache-limit", .size("SIZE"),
-                                                   "thumbnail cache size limit, e.g. 200MB (or PHOTOMAP_CACHE_LIMIT)",
-                                                   default: "512MB")
+    static let cacheLimitOption = OptionSpec.value(
+        "cache-limit", .size("SIZE"),
+        "thumbnail cache size limit, e.g. 200MB (or PHOTOMAP_CACHE_LIMIT)",
+        default: "512MB")
     /// `--connections N`.
     static let connectionsOption = OptionSpec.value(
         "connections", .integer("N", 1...256), "connections per image host (over HTTP/2, up to 100 images share one)",
@@ -86,17 +96,22 @@ struct Configuration {
         } else {
             source = apiKey.isEmpty ? .fixtures : .flickr
         }
-        endpoint = try Self.httpURL(parsed.value("endpoint") ?? environment["PHOTOMAP_ENDPOINT"],
-                                    default: FlickrRESTTransport.defaultEndpoint, option: "endpoint")
+        endpoint = try Self.httpURL(
+            parsed.value("endpoint") ?? environment["PHOTOMAP_ENDPOINT"],
+            default: FlickrRESTTransport.defaultEndpoint, option: "endpoint")
         let chosenHost = parsed.value("image-host") ?? environment["PHOTOMAP_IMAGE_HOST"]
         imageHostGiven = chosenHost?.isEmpty == false
         imageHost = ImageHost(base: try Self.httpURL(chosenHost, default: ImageHost.flickr.base, option: "image-host"))
         offline = parsed.has("offline")
         if source == .flickr && apiKey.isEmpty && !offline { throw FlickrError.missingAPIKey }
-        cacheDirectory = Self.cacheDirectory(parsed.value("cache") ?? environment["PHOTOMAP_CACHE"],
-                                             environment: environment)
-        cacheLimitBytes = ByteSize.parse(try Self.setting(Self.cacheLimitOption, parsed, environment,
-                                                          variable: "PHOTOMAP_CACHE_LIMIT")) ?? 0
+        cacheDirectory = Self.cacheDirectory(
+            parsed.value("cache") ?? environment["PHOTOMAP_CACHE"],
+            environment: environment)
+        cacheLimitBytes =
+            ByteSize.parse(
+                try Self.setting(
+                    Self.cacheLimitOption, parsed, environment,
+                    variable: "PHOTOMAP_CACHE_LIMIT")) ?? 0
         connectionsPerHost = Int(try Self.setting(Self.connectionsOption, parsed, environment)) ?? 0
         caBundle = [parsed.value("cacert"), environment["CURL_CA_BUNDLE"], environment["SSL_CERT_FILE"]]
             .compactMap { $0 }.first { !$0.isEmpty }
@@ -110,9 +125,11 @@ struct Configuration {
         answerTimeToLive = seconds
         let rate = environment["PHOTOMAP_FLICKR_CALLS_PER_HOUR"]
         guard let calls = rate.map({ Int($0) }) ?? FlickrRateLimiter.flickrCallsPerHour,
-              (1...FlickrRateLimiter.flickrCallsPerHour).contains(calls) else {
-            throw UsageError("PHOTOMAP_FLICKR_CALLS_PER_HOUR must be a whole number from 1 to "
-                + "\(FlickrRateLimiter.flickrCallsPerHour) (Flickr's limit per key), not '\(rate ?? "")'")
+            (1...FlickrRateLimiter.flickrCallsPerHour).contains(calls)
+        else {
+            throw UsageError(
+                "PHOTOMAP_FLICKR_CALLS_PER_HOUR must be a whole number from 1 to "
+                    + "\(FlickrRateLimiter.flickrCallsPerHour) (Flickr's limit per key), not '\(rate ?? "")'")
         }
         callsPerHour = calls
         let url = parsed.value(Self.databaseOption.name) ?? environment["PHOTOMAP_DATABASE"]
@@ -124,9 +141,10 @@ struct Configuration {
     func state() throws -> StateStores {
         try openedState.withLock { opened in
             if let opened { return opened }
-            let made = try database.map {
-                try StateStores.database(PostgresPool(address: $0), answerTimeToLive: answerTimeToLive)
-            } ?? .files(cacheDirectory: cacheDirectory, answerTimeToLive: answerTimeToLive)
+            let made =
+                try database.map {
+                    try StateStores.database(PostgresPool(address: $0), answerTimeToLive: answerTimeToLive)
+                } ?? .files(cacheDirectory: cacheDirectory, answerTimeToLive: answerTimeToLive)
             opened = made
             return made
         }
@@ -134,8 +152,10 @@ struct Configuration {
 
     /// A typed option's value: given (the parser checked it), else `variable` from the environment,
     /// checked as the option is, else the option's declared default.
-    private static func setting(_ option: OptionSpec, _ parsed: ParsedArguments, _ environment: [String: String],
-                                variable: String? = nil) throws(UsageError) -> String {
+    private static func setting(
+        _ option: OptionSpec, _ parsed: ParsedArguments, _ environment: [String: String],
+        variable: String? = nil
+    ) throws(UsageError) -> String {
         if let given = parsed.value(option.name) { return given }
         if let variable, let text = environment[variable], !text.isEmpty {
             return try option.checked(text, as: variable)
@@ -156,46 +176,59 @@ struct Configuration {
         case .flickr:
             let state = try state()
             let warn: @Sendable (String) -> Void = { [console] in console.warn($0) }
-            let transport = try FlickrRESTTransport(endpoint: endpoint, apiKey: apiKey, cache: state.answers,
-                                                    offline: offline,
-                                                    client: HTTPClient(settings: HTTPSettings(caBundle: caBundle)),
-                                                    limiter: try rateLimiter(console: console), warn: warn)
+            let transport = try FlickrRESTTransport(
+                endpoint: endpoint, apiKey: apiKey, cache: state.answers,
+                offline: offline,
+                client: HTTPClient(settings: HTTPSettings(caBundle: caBundle)),
+                limiter: try rateLimiter(console: console), warn: warn)
             let catalog = FixtureSource.locateCatalog(environment: environment)
             // Every listing fetched goes into the local index. Offline, Flickr's licence names come from the
             // embedded catalog's copy of flickr.photos.licenses.getInfo when the cache has none.
-            return FlickrSource(transport: transport, adapter: adapter,
-                                recorder: IndexRecorder(index: state.index, warn: warn),
-                                fallbackLicenses: {
-                                    (catalog.flatMap { try? FixtureSource(catalog: $0).licenses() }) ?? [:]
-                                })
+            return FlickrSource(
+                transport: transport, adapter: adapter,
+                recorder: IndexRecorder(index: state.index, warn: warn),
+                fallbackLicenses: {
+                    (catalog.flatMap { try? FixtureSource(catalog: $0).licenses() }) ?? [:]
+                })
         }
     }
 
     /// The pacing of calls to Flickr's API with this key; nil when no call is made (the embedded catalog, --offline).
     func rateLimiter(console: Console) throws -> FlickrRateLimiter? {
         guard source == .flickr, !offline else { return nil }
-        return FlickrRateLimiter(budget: try state().callBudget(apiKey: apiKey), callsPerHour: callsPerHour,
-                                 notice: { [callsPerHour] wait in
-            console.warn("waiting \(Int(wait.rounded(.up))) s: photomap paces its calls to Flickr's API to stay under "
-                + "\(callsPerHour) an hour for this key")
-        })
+        return FlickrRateLimiter(
+            budget: try state().callBudget(apiKey: apiKey), callsPerHour: callsPerHour,
+            notice: { [callsPerHour] wait in
+                console.warn(
+                    "waiting \(Int(wait.rounded(.up))) s: photomap paces its calls to Flickr's API to stay under "
+                        + "\(callsPerHour) an hour for this key")
+            })
     }
 
     /// The thumbnail cache: imported photos' images are made from their files when the cache lacks them;
     /// the embedded catalog's come from `Fixtures/images` unless an image host was chosen (also for the
     /// imported photos' source, whose searches may find the catalog's); everything else over HTTP(S).
     func makeThumbnailCache(console: Console) throws -> ThumbnailCache {
-        let catalog = source == .fixtures ? try fixtureCatalog()
+        let catalog =
+            source == .fixtures
+            ? try fixtureCatalog()
             : source == .local ? FixtureSource.locateCatalog(environment: environment) : nil
-        let origin: any ImageOrigin = catalog.flatMap { catalog in
-            imageHostGiven ? nil : FixtureImageOrigin(folder: catalog.deletingLastPathComponent()
-                .appendingPathComponent("images"))
-        } ?? imageOrigin()
-        return ThumbnailCache(cacheDirectory: cacheDirectory,
-                              origin: LocalImageOrigin(catalog: { [self] in try state().importedPhotos() },
-                                                       fallback: origin),
-                              configuration: .init(limitBytes: cacheLimitBytes, imageHost: imageHost,
-                                                   warn: { console.warn($0) }))
+        let origin: any ImageOrigin =
+            catalog.flatMap { catalog in
+                imageHostGiven
+                    ? nil
+                    : FixtureImageOrigin(
+                        folder: catalog.deletingLastPathComponent()
+                            .appendingPathComponent("images"))
+            } ?? imageOrigin()
+        return ThumbnailCache(
+            cacheDirectory: cacheDirectory,
+            origin: LocalImageOrigin(
+                catalog: { [self] in try state().importedPhotos() },
+                fallback: origin),
+            configuration: .init(
+                limitBytes: cacheLimitBytes, imageHost: imageHost,
+                warn: { console.warn($0) }))
     }
 
     /// Images over HTTP(S) with the options' connections and CA file.
@@ -229,8 +262,10 @@ struct Configuration {
     /// The adapter for this configuration's image host.
     var adapter: AnnotationAdapter { AnnotationAdapter(imageHost: imageHost) }
 
-    private static func httpURL(_ value: String?, default fallback: String,
-                                option: String) throws(UsageError) -> String {
+    private static func httpURL(
+        _ value: String?, default fallback: String,
+        option: String
+    ) throws(UsageError) -> String {
         guard let value, !value.isEmpty else { return fallback }
         guard HTTPClient.scheme(of: value) != nil else {
             throw UsageError("--\(option) must be an http or https URL, not '\(value)'")
@@ -245,7 +280,8 @@ struct Configuration {
         if FileManager.default.fileExists(atPath: "Cache", isDirectory: &isFolder), isFolder.boolValue {
             return URL(fileURLWithPath: "Cache")
         }
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
         return URL(fileURLWithPath: base).appendingPathComponent("photomap")
     }

@@ -14,27 +14,29 @@ enum Help {
 
     static func general(_ interface: Interface) -> String {
         let width = interface.commands.map(\.name.count).max() ?? 0
-        let list = interface.commands.map { "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)" }
+        let list = interface.commands.map {
+            "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)"
+        }
         return """
-        photomap — \(tagline)
+            photomap — \(tagline)
 
-        Usage: photomap [global options] COMMAND [options]
-               photomap COMMAND --help
+            Usage: photomap [global options] COMMAND [options]
+                   photomap COMMAND --help
 
-        Commands:
-        \(list.joined(separator: "\n"))
+            Commands:
+            \(list.joined(separator: "\n"))
 
-        Global options (before or after the command):
-        \(optionLines(interface.globalOptions))
+            Global options (before or after the command):
+            \(optionLines(interface.globalOptions))
 
-        Environment (besides the variables the options name):
-        \(lines(Configuration.environmentOnly.map { ($0.name, $0.meaning) }))
+            Environment (besides the variables the options name):
+            \(lines(Configuration.environmentOnly.map { ($0.name, $0.meaning) }))
 
-        \(notes.joined(separator: "\n"))
-        Exit status: 0 success, 1 failure, 2 usage error.
+            \(notes.joined(separator: "\n"))
+            Exit status: 0 success, 1 failure, 2 usage error.
 
-        \(PageCredits.flickrNotice)
-        """
+            \(PageCredits.flickrNotice)
+            """
     }
 
     static func command(_ command: CommandSpec, globalOptions: [OptionSpec]) -> String {

@@ -25,12 +25,15 @@ public enum PhotoMap {
     static let version = "0.1.0"
 
     /// Every command and option, as declared.
-    static let interface = Interface(commands: commands.map(\.spec),
-                                     globalOptions: Configuration.globalOptions + ArgumentParser.standardOptions)
+    static let interface = Interface(
+        commands: commands.map(\.spec),
+        globalOptions: Configuration.globalOptions + ArgumentParser.standardOptions)
 
     /// Runs a command line (without the program name) and returns the exit status.
-    public static func main(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
-                            console: Console? = nil) -> Int32 {
+    public static func main(
+        arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        console: Console? = nil
+    ) -> Int32 {
         let console = (console ?? .standard(environment: environment))
             .redacting(apiKey(in: arguments) ?? environment["FLICKR_API_KEY"] ?? "")
         do {
@@ -64,15 +67,19 @@ public enum PhotoMap {
 
     /// `--version`: photomap's version, then each C library's as it reports itself at run time.
     static func versions() -> String {
-        (["photomap \(version)"] + LinkedLibraries.versions().map { library in
-            "\(library.name) \(library.version)" + (library.detail.map { " (\($0))" } ?? "")
-        }).joined(separator: "\n")
+        (["photomap \(version)"]
+            + LinkedLibraries.versions().map { library in
+                "\(library.name) \(library.version)" + (library.detail.map { " (\($0))" } ?? "")
+            }).joined(separator: "\n")
     }
 
     /// The value of `--api-key`, found before parsing so that even a usage error cannot print it.
     private static func apiKey(in arguments: [String]) -> String? {
         if let index = arguments.firstIndex(of: "--api-key"),
-           index + 1 < arguments.count { return arguments[index + 1] }
+            index + 1 < arguments.count
+        {
+            return arguments[index + 1]
+        }
         return arguments.last { $0.hasPrefix("--api-key=") }.map { String($0.dropFirst("--api-key=".count)) }
     }
 }
@@ -105,7 +112,8 @@ struct ErrorReport {
         case PageError.diskFull: "free some space and export again: pages not yet rewritten are still the previous ones"
         case PageError.leafletMissing: "apt-get install libjs-leaflet (or set PHOTOMAP_LEAFLET_DIR)"
         case PageError.assetsMissing, LocationError.gazetteerMissing,
-             LocationError.gazetteerUnreadable: "run photomap from its build folder or checkout (scripts/setup)"
+            LocationError.gazetteerUnreadable:
+            "run photomap from its build folder or checkout (scripts/setup)"
         case let error as SQLiteError where error.path.hasSuffix(LocalIndex.fileName):
             "`photomap index rebuild` makes it anew"
         case ImportError.nothingImported: "run `photomap import FOLDER` first (with the same --cache)"

@@ -22,8 +22,10 @@ struct FixturePainter {
         let hue = unit()
         let skyTop = color(hue: hue, saturation: 0.55, value: 0.95)
         let skyBottom = color(hue: hue + 0.08, saturation: 0.25, value: 1.0)
-        let sun = (x: unit() * Double(width), y: (0.15 + unit() * 0.3) * Double(height),
-                   r: (0.06 + unit() * 0.08) * Double(min(width, height)))
+        let sun = (
+            x: unit() * Double(width), y: (0.15 + unit() * 0.3) * Double(height),
+            r: (0.06 + unit() * 0.08) * Double(min(width, height))
+        )
         var hills: [Hill] = []
         for layer in 0..<3 {
             let depth = Double(layer)
@@ -41,7 +43,8 @@ struct FixturePainter {
                 let dx = Double(x) - sun.x, dy = Double(y) - sun.y
                 if dx * dx + dy * dy < sun.r * sun.r { pixel = (255, 236, 160) }
                 for hill in hills {
-                    let ridge = hill.base
+                    let ridge =
+                        hill.base
                         + hill.amplitude * sin(hill.phase + hill.frequency * 6.28 * Double(x) / Double(width))
                     if Double(y) > ridge { pixel = hill.color }
                 }
@@ -66,14 +69,15 @@ struct FixturePainter {
         let h = (hue - hue.rounded(.down)) * 6
         let c = value * saturation
         let x = c * (1 - abs(h.truncatingRemainder(dividingBy: 2) - 1))
-        let (r, g, b): (Double, Double, Double) = switch Int(h) {
-        case 0: (c, x, 0)
-        case 1: (x, c, 0)
-        case 2: (0, c, x)
-        case 3: (0, x, c)
-        case 4: (x, 0, c)
-        default: (c, 0, x)
-        }
+        let (r, g, b): (Double, Double, Double) =
+            switch Int(h) {
+            case 0: (c, x, 0)
+            case 1: (x, c, 0)
+            case 2: (0, c, x)
+            case 3: (0, x, c)
+            case 4: (x, 0, c)
+            default: (c, 0, x)
+            }
         let m = value - c
         return (UInt8((r + m) * 255), UInt8((g + m) * 255), UInt8((b + m) * 255))
     }

@@ -12,10 +12,12 @@ func value(of option: String) -> String? {
 }
 
 guard let catalog = value(of: "--catalog").map(URL.init(fileURLWithPath:)) ?? FixtureSource.locateCatalog() else {
-    FileHandle.standardError.write(Data("photomap-fixture-images: error: no Fixtures/catalog found; pass --catalog DIR\n".utf8))
+    FileHandle.standardError.write(
+        Data("photomap-fixture-images: error: no Fixtures/catalog found; pass --catalog DIR\n".utf8))
     exit(1)
 }
-let output = value(of: "--out").map(URL.init(fileURLWithPath:))
+let output =
+    value(of: "--out").map(URL.init(fileURLWithPath:))
     ?? catalog.deletingLastPathComponent().appendingPathComponent("images")
 let source = FixtureSource(catalog: catalog)
 let images = FixtureImageOrigin(folder: output)
@@ -26,7 +28,8 @@ let tally = Locked((written: 0, kept: 0, failure: nil as (any Error)?))
 /// Paints one photo's medium and squares, unless all of them are already there.
 @Sendable func paint(_ photo: Photo) throws {
     guard let medium = photo.images[.medium], let mediumFile = images.file(for: medium.url) else { return }
-    let targets: [(URL, Int?)] = [(mediumFile, nil)]
+    let targets: [(URL, Int?)] =
+        [(mediumFile, nil)]
         + [PhotoSize.square: 75, .largeSquare: 150].compactMap { size, side in
             photo.images[size].flatMap { images.file(for: $0.url) }.map { ($0, side) }
         }
@@ -37,8 +40,9 @@ let tally = Locked((written: 0, kept: 0, failure: nil as (any Error)?))
     var painter = FixturePainter(seed: photo.id)
     let picture = painter.paint(width: medium.width ?? 240, height: medium.height ?? 180)
     for (target, side) in targets {
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(),
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(),
+            withIntermediateDirectories: true)
         try PNGCodec.encode(side.map { picture.centreSquare(side: $0) } ?? picture)
             .write(to: target, options: .atomic)
         tally.withLock { $0.written += 1 }

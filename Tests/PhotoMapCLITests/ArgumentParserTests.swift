@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PhotoMapCLI
 
 @Suite("Command-line parsing")
@@ -9,12 +10,18 @@ struct ArgumentParserTests {
     }
 
     let parser = ArgumentParser(
-        globalOptions: [.value("cache", .directory("DIR"), ""), .flag("offline", ""),
-                        .value("source", .choice(["fixtures", "flickr"]), "")],
+        globalOptions: [
+            .value("cache", .directory("DIR"), ""), .flag("offline", ""),
+            .value("source", .choice(["fixtures", "flickr"]), ""),
+        ],
         commands: [
-            CommandSpec(name: "photos", summary: "", options: [.value("place", .text("ID"), "", required: true),
-                                                               .value("near", .text("LAT,LON"), ""),
-                                                               .flag("json", "")]),
+            CommandSpec(
+                name: "photos", summary: "",
+                options: [
+                    .value("place", .text("ID"), "", required: true),
+                    .value("near", .text("LAT,LON"), ""),
+                    .flag("json", ""),
+                ]),
             CommandSpec(name: "find", summary: "", options: [], arguments: .words("QUERY")),
             CommandSpec(name: "cache", summary: "", options: [], arguments: Action.declared),
         ])
@@ -39,23 +46,25 @@ struct ArgumentParserTests {
         #expect(try parser.parse(["find", "--", "--literal"]).arguments == ["--literal"])
     }
 
-    @Test("mistakes are usage errors that say what to do", arguments: [
-        (["photos", "--place"], "--place needs a value: --place ID"),
-        (["photos", "--place", "--json"], "--place needs a value: --place ID"),
-        (["photos", "--place", "p", "--json=yes"], "--json takes no value"),
-        (["--json", "photos"], "--json belongs after the command: photomap photos --json …"),
-        (["photos", "--nope"], "unknown option --nope for photomap photos; see photomap photos --help"),
-        (["photos", "-x"], "unknown option '-x' (options are spelled --name)"),
-        (["photos", "stray"], "'photos' takes no argument 'stray'; see photomap photos --help"),
-        (["walk"], "unknown command 'walk'; commands: photos, find, cache"),
-        (["photos"], "photos needs --place ID"),
-        (["photos", "--place="], "photos needs --place ID"),
-        (["find", "--source", "bing"], "--source must be fixtures or flickr, not 'bing'"),
-        (["find", "--source=Flickr"], "--source must be fixtures or flickr, not 'Flickr'"),
-        (["cache"], "cache needs one action: stats or clear"),
-        (["cache", "drop"], "unknown cache action 'drop': use stats or clear"),
-        (["cache", "stats", "clear"], "cache takes one action; 'clear' is one too many"),
-    ])
+    @Test(
+        "mistakes are usage errors that say what to do",
+        arguments: [
+            (["photos", "--place"], "--place needs a value: --place ID"),
+            (["photos", "--place", "--json"], "--place needs a value: --place ID"),
+            (["photos", "--place", "p", "--json=yes"], "--json takes no value"),
+            (["--json", "photos"], "--json belongs after the command: photomap photos --json …"),
+            (["photos", "--nope"], "unknown option --nope for photomap photos; see photomap photos --help"),
+            (["photos", "-x"], "unknown option '-x' (options are spelled --name)"),
+            (["photos", "stray"], "'photos' takes no argument 'stray'; see photomap photos --help"),
+            (["walk"], "unknown command 'walk'; commands: photos, find, cache"),
+            (["photos"], "photos needs --place ID"),
+            (["photos", "--place="], "photos needs --place ID"),
+            (["find", "--source", "bing"], "--source must be fixtures or flickr, not 'bing'"),
+            (["find", "--source=Flickr"], "--source must be fixtures or flickr, not 'Flickr'"),
+            (["cache"], "cache needs one action: stats or clear"),
+            (["cache", "drop"], "unknown cache action 'drop': use stats or clear"),
+            (["cache", "stats", "clear"], "cache takes one action; 'clear' is one too many"),
+        ])
     func usageErrors(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try parser.parse(arguments) }
     }

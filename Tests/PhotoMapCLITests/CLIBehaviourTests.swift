@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import PhotoMapCLI
 import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
+
+@testable import PhotoMapCLI
 
 /// Collects what a command prints.
 private final class Captured: @unchecked Sendable {
@@ -12,8 +13,9 @@ private final class Captured: @unchecked Sendable {
     var err: String { lock.withLock { errText } }
 
     var console: Console {
-        Console(out: { text in self.lock.withLock { self.outText += text } },
-                err: { text in self.lock.withLock { self.errText += text } })
+        Console(
+            out: { text in self.lock.withLock { self.outText += text } },
+            err: { text in self.lock.withLock { self.errText += text } })
     }
 }
 
@@ -27,10 +29,13 @@ struct CLIBehaviourTests {
         let captured = Captured()
         let cache = try TemporaryFolder()
         // The server echoes the method name in its code-112 message: make it hostile and key-bearing.
-        let status = PhotoMap.main(arguments: ["places", "--cache", cache.url.path],
-                                   environment: ["FLICKR_API_KEY": key,
-                                                 "PHOTOMAP_ENDPOINT": server.endpoint("fail100")],
-                                   console: captured.console)
+        let status = PhotoMap.main(
+            arguments: ["places", "--cache", cache.url.path],
+            environment: [
+                "FLICKR_API_KEY": key,
+                "PHOTOMAP_ENDPOINT": server.endpoint("fail100"),
+            ],
+            console: captured.console)
         #expect(status == 1)
         #expect(captured.err.hasPrefix("photomap: error: Flickr rejected the API key (code 100)"))
 
@@ -39,7 +44,10 @@ struct CLIBehaviourTests {
         #expect(warned.err == "photomap: warning: bad  [2J thing [api key]\n")
         let quoted = Captured()
         _ = PhotoMap.main(arguments: ["--api-key", key, key], environment: [:], console: quoted.console)
-        #expect(quoted.err == "photomap: error: unknown command '[api key]'; commands: places, photos, cache, export, find, search, index, serve, recent, db, completions, man\n")
+        #expect(
+            quoted.err
+                == "photomap: error: unknown command '[api key]'; commands: places, photos, cache, export, find, search, index, serve, recent, db, completions, man\n"
+        )
     }
 
     @Test("errors map to exit statuses: usage and a missing key 2, everything else 1")
@@ -54,12 +62,15 @@ struct CLIBehaviourTests {
     @Test("the library says what failed; the command line adds what to do about it")
     func advice() {
         #expect(ThumbnailError.diskFull(path: "/c").description == "the disk holding the cache is full (/c)")
-        #expect(ErrorReport(ThumbnailError.diskFull(path: "/c")).message
+        #expect(
+            ErrorReport(ThumbnailError.diskFull(path: "/c")).message
                 == "the disk holding the cache is full (/c); free some space or run `photomap cache prune`")
         let index = SQLiteError(message: "file is not a database", code: 26, path: "/c/index.sqlite")
         #expect(!index.description.contains("photomap"))
         #expect(ErrorReport(index).message.hasSuffix("; `photomap index rebuild` makes it anew"))
-        #expect(ErrorReport(SQLiteError(message: "busy", code: 5, path: "/c/thumbs/.journal.sqlite")).message.contains("rebuild") == false)
+        #expect(
+            ErrorReport(SQLiteError(message: "busy", code: 5, path: "/c/thumbs/.journal.sqlite")).message.contains(
+                "rebuild") == false)
         #expect(ErrorReport(HTTPError.status(404, url: "u")).message == "u answered HTTP 404")
         #expect(ErrorReport(LocationError.gazetteerMissing("g")).message.hasSuffix("(scripts/setup)"))
     }
@@ -79,8 +90,12 @@ struct CLIBehaviourTests {
         #expect(throws: UsageError.self) { try folder(["places", "--cache-limit", "lots"], [:]) }
     }
 
-    @Test("sizes read as people type them", arguments: [("200MB", 200 << 20), ("500KB", 500 << 10), ("1.5G", 3 << 29),
-                                                        ("4096", 4096), ("12 kib", 12 << 10)])
+    @Test(
+        "sizes read as people type them",
+        arguments: [
+            ("200MB", 200 << 20), ("500KB", 500 << 10), ("1.5G", 3 << 29),
+            ("4096", 4096), ("12 kib", 12 << 10),
+        ])
     func sizes(text: String, bytes: Int) {
         #expect(ByteSize.parse(text) == bytes)
     }

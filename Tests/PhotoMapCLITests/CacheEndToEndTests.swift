@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PhotoMapTestSupport
+import Testing
 
 /// The JSON object a command printed.
 private func jsonObject(_ result: PhotomapBinary.Result) throws -> [String: Any] {
@@ -64,8 +64,11 @@ struct CacheEndToEndTests {
     @Test("photos --prefetch --map asks the cache for each square once, while the listing arrives")
     func prefetchWithMap() throws {
         let catalog = try catalog((145..<160).map { "/ok/square-\($0).png" })
-        let result = try photomap(["photos", "--place", catalog.placeID, "--prefetch", "--json",
-                                   "--map", work.url.appendingPathComponent("page.html").path], catalog: catalog)
+        let result = try photomap(
+            [
+                "photos", "--place", catalog.placeID, "--prefetch", "--json",
+                "--map", work.url.appendingPathComponent("page.html").path,
+            ], catalog: catalog)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.components(separatedBy: "squares ready").count == 2, "\(result.stderr)")
         let stats = try jsonObject(try photomap(["cache", "stats", "--json"]))
@@ -76,8 +79,10 @@ struct CacheEndToEndTests {
 
     @Test("failed squares are warnings; the rest of the run goes on and nothing bad is kept")
     func failuresAreReported() throws {
-        let catalog = try catalog(["/ok/square-140.png", "/html200/square-141.png", "/status404/square-142.png",
-                                   "/truncate/square-143.png", "/ok/square-144.png"])
+        let catalog = try catalog([
+            "/ok/square-140.png", "/html200/square-141.png", "/status404/square-142.png",
+            "/truncate/square-143.png", "/ok/square-144.png",
+        ])
         let result = try photomap(["photos", "--place", catalog.placeID, "--prefetch"], catalog: catalog)
         #expect(result.status == 0)
         #expect(result.stderr.contains("photomap: warning: no square for photo 10000000001: "))
@@ -93,7 +98,9 @@ struct CacheEndToEndTests {
         let result = try photomap(["photos", "--place", catalog.placeID, "--prefetch"], catalog: catalog)
         #expect(result.status == 1)
         #expect(result.stdout.hasSuffix("2 of 2 photos\n"))
-        #expect(result.stderr.hasSuffix("photomap: error: none of the 2 images could be fetched (see the warnings above)\n"))
+        #expect(
+            result.stderr.hasSuffix("photomap: error: none of the 2 images could be fetched (see the warnings above)\n")
+        )
     }
 
     @Test("kill -9 in the middle of a prefetch leaves nothing corrupt, and the next run completes it")
@@ -101,10 +108,14 @@ struct CacheEndToEndTests {
         let catalog = try catalog((0..<120).map { "/slow/photo-\($0).jpg" })
         let process = Process()
         process.executableURL = PhotomapBinary.url
-        process.arguments = ["--image-host", images.url(""), "photos", "--place", catalog.placeID, "--limit", "120",
-                             "--prefetch"]
-        process.environment = PhotomapBinary.environment(["PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path,
-                                                          "PHOTOMAP_FIXTURES": catalog.folder.path])
+        process.arguments = [
+            "--image-host", images.url(""), "photos", "--place", catalog.placeID, "--limit", "120",
+            "--prefetch",
+        ]
+        process.environment = PhotomapBinary.environment([
+            "PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path,
+            "PHOTOMAP_FIXTURES": catalog.folder.path,
+        ])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -119,8 +130,9 @@ struct CacheEndToEndTests {
         #expect(verify["corrupt"] as? Int == 0)
         let stored = verify["entries"] as? Int ?? -1
         #expect(stored > 0 && stored < 120, "killed part-way: \(stored) stored")
-        let rerun = try photomap(["photos", "--place", catalog.placeID, "--limit", "120", "--prefetch"],
-                                 catalog: catalog)
+        let rerun = try photomap(
+            ["photos", "--place", catalog.placeID, "--limit", "120", "--prefetch"],
+            catalog: catalog)
         #expect(rerun.stderr.hasSuffix("120 of 120 squares ready in \(work.url.path)/cache/thumbs\n"))
         #expect(try jsonObject(try photomap(["cache", "verify", "--json"]))["entries"] as? Int == 120)
     }
@@ -133,8 +145,10 @@ struct CacheEndToEndTests {
             let process = Process()
             process.executableURL = PhotomapBinary.url
             process.arguments = ["--image-host", images.url(""), "photos", "--place", catalog.placeID, "--prefetch"]
-            process.environment = ["PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path,
-                                   "PHOTOMAP_FIXTURES": catalog.folder.path]
+            process.environment = [
+                "PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path,
+                "PHOTOMAP_FIXTURES": catalog.folder.path,
+            ]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             return process
@@ -160,8 +174,10 @@ struct CacheEndToEndTests {
         #expect((stats["bytes"] as? Int ?? .max) <= 5 * 1024)
         #expect(try photomap(["cache", "clear"]).status == 0)
         #expect(try jsonObject(try photomap(["cache", "stats", "--json"]))["entries"] as? Int == 0)
-        for arguments in [["cache"], ["cache", "shrink"], ["cache", "prune", "--max-size", "huge"],
-                          ["cache", "stats", "--max-size", "1MB"]] {
+        for arguments in [
+            ["cache"], ["cache", "shrink"], ["cache", "prune", "--max-size", "huge"],
+            ["cache", "stats", "--max-size", "1MB"],
+        ] {
             let result = try photomap(arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.hasPrefix("photomap: error: "))
@@ -171,8 +187,9 @@ struct CacheEndToEndTests {
     @Test("the embedded catalog's squares come from Fixtures/images, with no network")
     func fixtureImages() throws {
         let images = LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures/images")
-        let result = try PhotomapBinary.run(["photos", "--place", "ZF5fjTrbzrajYU5bkA", "--prefetch"],
-                                            environment: ["PHOTOMAP_CACHE": work.url.path])
+        let result = try PhotomapBinary.run(
+            ["photos", "--place", "ZF5fjTrbzrajYU5bkA", "--prefetch"],
+            environment: ["PHOTOMAP_CACHE": work.url.path])
         if FileManager.default.fileExists(atPath: images.path) {
             #expect(result.status == 0)
             #expect(result.stderr.hasSuffix("10 of 10 squares ready in \(work.url.path)/thumbs\n"))

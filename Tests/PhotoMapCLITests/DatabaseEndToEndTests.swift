@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
-import Testing
 import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
 
 /// `--database` as a user meets it: migrations, status, a server that goes away, bad addresses.
 @Suite("photomap with a PostgreSQL database, end to end")
@@ -21,7 +21,9 @@ struct DatabaseEndToEndTests {
         url.replacingOccurrences(of: "postgresql://postgres@", with: "postgresql://postgres:Sw0rdf1sh-SECRET@")
     }
 
-    @Test("ten processes migrating at once: one migration, no error; status shows the schema and rows, never the password")
+    @Test(
+        "ten processes migrating at once: one migration, no error; status shows the schema and rows, never the password"
+    )
     func migrateAtOnce() throws {
         let url = withPassword(try TestDatabase().url)
         let outputs = Locked<[PhotomapBinary.Result]>([])
@@ -34,15 +36,22 @@ struct DatabaseEndToEndTests {
         #expect(results.count == 10 && results.allSatisfy { $0.status == 0 }, "\(results.map(\.stderr))")
         #expect(results.filter { $0.stdout.contains("applied migration") }.count == 1)
         #expect(results.filter { $0.stdout.contains("already current") }.count == 9)
-        #expect(try TestDatabase.psql(url, "SELECT count(*) FROM photomap_schema") == "\(DatabaseSchema.currentVersion)")
+        #expect(
+            try TestDatabase.psql(url, "SELECT count(*) FROM photomap_schema") == "\(DatabaseSchema.currentVersion)")
 
-        let search = try PhotomapBinary.run(["--database", url, "search", "bridge", "--near", "37.77,-122.42", "--json"],
-                                            environment: environment)
+        let search = try PhotomapBinary.run(
+            ["--database", url, "search", "bridge", "--near", "37.77,-122.42", "--json"],
+            environment: environment)
         #expect(search.status == 0, "\(search.stderr)")
-        let status = try PhotomapBinary.run(["db", "status"], environment: environment.merging(["PHOTOMAP_DATABASE": url]) { $1 })
+        let status = try PhotomapBinary.run(
+            ["db", "status"], environment: environment.merging(["PHOTOMAP_DATABASE": url]) { $1 })
         #expect(status.status == 0)
-        #expect(status.stdout.contains("schema version: \(DatabaseSchema.currentVersion)") && status.stdout.contains("PostGIS 3"))
-        #expect(status.stdout.range(of: #"index_records: [1-9]\d* rows"#, options: .regularExpression) != nil, "\(status.stdout)")
+        #expect(
+            status.stdout.contains("schema version: \(DatabaseSchema.currentVersion)")
+                && status.stdout.contains("PostGIS 3"))
+        #expect(
+            status.stdout.range(of: #"index_records: [1-9]\d* rows"#, options: .regularExpression) != nil,
+            "\(status.stdout)")
         for result in results + [search, status] {
             #expect(!(result.stdout + result.stderr).contains("SECRET"))
         }
@@ -56,12 +65,16 @@ struct DatabaseEndToEndTests {
         for arguments in [["search", "bridge"], ["db", "status"], ["serve", "--listen", "127.0.0.1:0"], ["recent"]] {
             let result = try PhotomapBinary.run(["--database", url] + arguments, environment: environment)
             #expect(result.status == 1, "\(arguments): \(result.stderr)")
-            #expect(result.stderr.hasPrefix("photomap: error: cannot connect to the database pm@/nonexistent-socket-dir/photomap"),
-                    "\(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix(
+                    "photomap: error: cannot connect to the database pm@/nonexistent-socket-dir/photomap"),
+                "\(result.stderr)")
             #expect(!result.stderr.contains("SECRET") && !result.stdout.contains("SECRET"))
         }
-        let malformed = try PhotomapBinary.run(["--database", "postgresql://x:SECRET@[bad", "search", "x"], environment: environment)
-        #expect(malformed.status == 2 && malformed.stderr.hasPrefix("photomap: error: the database address is not valid"))
+        let malformed = try PhotomapBinary.run(
+            ["--database", "postgresql://x:SECRET@[bad", "search", "x"], environment: environment)
+        #expect(
+            malformed.status == 2 && malformed.stderr.hasPrefix("photomap: error: the database address is not valid"))
         #expect(!malformed.stderr.contains("SECRET"))
         let noDatabase = try PhotomapBinary.run(["db", "status"], environment: environment)
         #expect(noDatabase.status == 2 && noDatabase.stderr.contains("needs a database"))
@@ -74,14 +87,19 @@ struct DatabaseEndToEndTests {
         try TestDatabase.psql(url, "INSERT INTO photomap_schema VALUES (99)")
         for arguments in [["search", "bridge"], ["db", "migrate"]] {
             let result = try PhotomapBinary.run(["--database", url] + arguments, environment: environment)
-            #expect(result.status == 1 && result.stderr.contains("schema version 99, newer than this photomap's \(DatabaseSchema.currentVersion)"),
-                    "\(result.stderr)")
+            #expect(
+                result.status == 1
+                    && result.stderr.contains(
+                        "schema version 99, newer than this photomap's \(DatabaseSchema.currentVersion)"),
+                "\(result.stderr)")
         }
         let status = try PhotomapBinary.run(["--database", url, "db", "status"], environment: environment)
         #expect(status.status == 0 && status.stdout.contains("schema version: 99"))
     }
 
-    @Test("the database stopped and started while serve runs: 503 while it is away, cached images still served, then answers again with nothing lost")
+    @Test(
+        "the database stopped and started while serve runs: 503 while it is away, cached images still served, then answers again with nothing lost"
+    )
     func databaseGoesAway() throws {
         let cluster = try TemporaryFolder()
         let script = LoopbackServer.repositoryRoot.appendingPathComponent("scripts/postgres").path
@@ -91,32 +109,40 @@ struct DatabaseEndToEndTests {
         let admin = try postgres("start")
         defer { _ = try? postgres("stop") }
         let url = admin.replacingOccurrences(of: "/postgres?", with: "/photomap_template?")
-        let server = try ServeProcess(["--database", url, "--image-host", LoopbackServer.catalogImages.url("/ok")],
-                                      environment: environment)
+        let server = try ServeProcess(
+            ["--database", url, "--image-host", LoopbackServer.catalogImages.url("/ok")],
+            environment: environment)
         // Vienna: no other test asks the shared image server for its squares (ServeEndToEndTests counts theirs).
         let place = try server.request("/places/JU5AsQDwSS_JO12FTq?limit=5")
         #expect(place.status == 200)
-        let id = try #require(String(decoding: place.body, as: UTF8.self).components(separatedBy: "href=\"/photos/")
-            .dropFirst().first?.split(separator: "\"").first.map(String.init))
+        let id = try #require(
+            String(decoding: place.body, as: UTF8.self).components(separatedBy: "href=\"/photos/")
+                .dropFirst().first?.split(separator: "\"").first.map(String.init))
         #expect(try server.request("/squares/\(id)").status == 200)
         #expect(try server.request("/photos/\(id)").status == 200)
         // Another server on the database shows the photo, and its square from the same mirror, unlisted.
-        let other = try ServeProcess(["--database", url, "--image-host", LoopbackServer.catalogImages.url("/ok"),
-                                      "--cache", work.url.appendingPathComponent("other").path], environment: [:])
-        #expect(try other.request("/squares/\(id)").status == 200 && other.request("/photos/\(id)").status == 200,
-                "\(other.stderr)")
+        let other = try ServeProcess(
+            [
+                "--database", url, "--image-host", LoopbackServer.catalogImages.url("/ok"),
+                "--cache", work.url.appendingPathComponent("other").path,
+            ], environment: [:])
+        #expect(
+            try other.request("/squares/\(id)").status == 200 && other.request("/photos/\(id)").status == 200,
+            "\(other.stderr)")
         #expect(try server.request("/api/search?q=bridge&lat=37.77&lon=-122.42&radius=5").status == 200)
 
         _ = try postgres("halt")
         let recent = try server.request("/recent")
-        #expect(recent.status == 503 && String(decoding: recent.body, as: UTF8.self).contains("database is not available"))
+        #expect(
+            recent.status == 503 && String(decoding: recent.body, as: UTF8.self).contains("database is not available"))
         #expect(try server.request("/api/search?q=bridge&lat=37.77&lon=-122.42&radius=5").status == 503)
         #expect(try server.request("/squares/\(id)").status == 200, "images in the cache need no database")
 
         _ = try postgres("resume")
         let back = try server.request("/recent")
-        #expect(back.status == 200 && String(decoding: back.body, as: UTF8.self).contains("/photos/\(id)"),
-                "the view remembered before the database went away is still there")
+        #expect(
+            back.status == 200 && String(decoding: back.body, as: UTF8.self).contains("/photos/\(id)"),
+            "the view remembered before the database went away is still there")
         #expect(try server.request("/api/search?q=bridge&lat=37.77&lon=-122.42&radius=5").status == 200)
         #expect(server.stderr.contains("the database") && !server.stderr.contains("SECRET"))
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PhotoMapTestSupport
+import Testing
 
 /// Runs the built binary and decodes its `--json` output.
 private func jsonArray(_ result: PhotomapBinary.Result) throws -> [[String: Any]] {
@@ -102,8 +102,9 @@ struct EmbeddedCatalogEndToEndTests {
         #expect(try jsonArray(result).count >= 40)
     }
 
-    @Test("--help on every command prints usage on stdout and exits 0",
-          arguments: [["--help"], ["places", "--help"], ["photos", "-h"], ["--help", "photos"]])
+    @Test(
+        "--help on every command prints usage on stdout and exits 0",
+        arguments: [["--help"], ["places", "--help"], ["photos", "-h"], ["--help", "photos"]])
     func help(arguments: [String]) throws {
         let result = try PhotomapBinary.run(arguments)
         #expect(result.status == 0)
@@ -111,20 +112,22 @@ struct EmbeddedCatalogEndToEndTests {
         #expect(result.stderr.isEmpty)
     }
 
-    @Test("usage errors exit 2 with photomap: error: on stderr and nothing on stdout", arguments: [
-        ([], "no command given"),
-        (["fly"], "unknown command 'fly'"),
-        (["places", "--bogus"], "unknown option --bogus"),
-        (["--json", "places"], "--json belongs after the command"),
-        (["photos"], "photos needs --place ID"),
-        (["photos", "--place", "x", "--limit", "abc"], "--limit must be a whole number"),
-        (["photos", "--place", "x", "--limit", "0"], "--limit must be a whole number"),
-        (["photos", "--place"], "--place needs a value"),
-        (["places", "--source", "bing"], "--source must be fixtures or flickr"),
-        (["places", "--source", "flickr"], "needs an API key"),
-        (["places", "--endpoint", "file:///etc/passwd"], "--endpoint must be an http or https URL"),
-        (["places", "extra"], "takes no argument 'extra'"),
-    ])
+    @Test(
+        "usage errors exit 2 with photomap: error: on stderr and nothing on stdout",
+        arguments: [
+            ([], "no command given"),
+            (["fly"], "unknown command 'fly'"),
+            (["places", "--bogus"], "unknown option --bogus"),
+            (["--json", "places"], "--json belongs after the command"),
+            (["photos"], "photos needs --place ID"),
+            (["photos", "--place", "x", "--limit", "abc"], "--limit must be a whole number"),
+            (["photos", "--place", "x", "--limit", "0"], "--limit must be a whole number"),
+            (["photos", "--place"], "--place needs a value"),
+            (["places", "--source", "bing"], "--source must be fixtures or flickr"),
+            (["places", "--source", "flickr"], "needs an API key"),
+            (["places", "--endpoint", "file:///etc/passwd"], "--endpoint must be an http or https URL"),
+            (["places", "extra"], "takes no argument 'extra'"),
+        ])
     func usageErrors(arguments: [String], message: String) throws {
         let result = try PhotomapBinary.run(arguments)
         #expect(result.status == 2)
@@ -137,7 +140,10 @@ struct EmbeddedCatalogEndToEndTests {
     func unknownPlace() throws {
         let result = try PhotomapBinary.run(["photos", "--place", "../../etc"])
         #expect(result.status == 1)
-        #expect(result.stderr == "photomap: error: no place with id \"../../etc\" in the embedded catalog; the ids are in `photomap places`\n")
+        #expect(
+            result.stderr
+                == "photomap: error: no place with id \"../../etc\" in the embedded catalog; the ids are in `photomap places`\n"
+        )
     }
 }
 
@@ -146,23 +152,31 @@ struct FlickrEndToEndTests {
     let server = LoopbackServer.flickr
     let key = "SECRET-\(UUID().uuidString)"
 
-    @Test("photos --prefetch fetches each page's squares as it is listed: a listing that fails on its second page keeps the first page's, and fails")
+    @Test(
+        "photos --prefetch fetches each page's squares as it is listed: a listing that fails on its second page keeps the first page's, and fails"
+    )
     func prefetchKeepsListedPages() throws {
         let cache = try TemporaryFolder()
         let environment = ["FLICKR_API_KEY": key, "PHOTOMAP_ENDPOINT": server.endpoint("search-fails-from-page/2")]
         // 260 photos come 250 a page (Flickr's most for a place): the first page's squares, then the failure.
-        let result = try PhotomapBinary.run(["photos", "--place", "LATOAYBHhITBWjUq5GkE", "--limit", "260", "--prefetch",
-                                             "--cache", cache.url.path], environment: environment)
+        let result = try PhotomapBinary.run(
+            [
+                "photos", "--place", "LATOAYBHhITBWjUq5GkE", "--limit", "260", "--prefetch",
+                "--cache", cache.url.path,
+            ], environment: environment)
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("photomap: 250 of 250 squares ready in \(cache.url.path)/thumbs\n"))
         #expect(result.stderr.hasSuffix("Sorry, the Flickr search API is not currently available.\n"))
-        let squares = try FileManager.default.subpathsOfDirectory(atPath: cache.url.appendingPathComponent("thumbs").path)
-            .filter { ($0.split(separator: "/").last?.count ?? 0) == 64 }
+        let squares = try FileManager.default.subpathsOfDirectory(
+            atPath: cache.url.appendingPathComponent("thumbs").path
+        )
+        .filter { ($0.split(separator: "/").last?.count ?? 0) == 64 }
         #expect(squares.count == 250)
     }
 
-    @Test("with a key the Flickr source answers; the cache serves the second run and --offline; the key appears nowhere")
+    @Test(
+        "with a key the Flickr source answers; the cache serves the second run and --offline; the key appears nowhere")
     func flickrSource() throws {
         let cache = try TemporaryFolder()
         let environment = ["FLICKR_API_KEY": key, "PHOTOMAP_ENDPOINT": server.endpoint()]
@@ -172,14 +186,17 @@ struct FlickrEndToEndTests {
         let second = try PhotomapBinary.run(["places", "--json", "--cache", cache.url.path], environment: environment)
         #expect(second.stdout == first.stdout)
         #expect(try server.requests(where: ("api_key", key)).count == 1)
-        let offline = try PhotomapBinary.run(["--offline", "--cache", cache.url.path, "places", "--json"],
-                                             environment: ["PHOTOMAP_ENDPOINT": server.endpoint(), "PHOTOMAP_TTL": "0"])
+        let offline = try PhotomapBinary.run(
+            ["--offline", "--cache", cache.url.path, "places", "--json"],
+            environment: ["PHOTOMAP_ENDPOINT": server.endpoint(), "PHOTOMAP_TTL": "0"])
         #expect(offline.status == 0)
         #expect(offline.stdout == first.stdout)
 
-        let photos = try PhotomapBinary.run(["photos", "--place", "hS4wMLD0wPIXPXB", "--limit", "10", "--json",
-                                             "--api-key", key, "--endpoint", server.endpoint(),
-                                             "--cache", cache.url.path])
+        let photos = try PhotomapBinary.run([
+            "photos", "--place", "hS4wMLD0wPIXPXB", "--limit", "10", "--json",
+            "--api-key", key, "--endpoint", server.endpoint(),
+            "--cache", cache.url.path,
+        ])
         #expect(photos.status == 0)
         #expect(try jsonArray(photos).count == 10)
 
@@ -197,19 +214,26 @@ struct FlickrEndToEndTests {
     @Test("Flickr's code 100 is a failure quoting Flickr, and the key is not printed")
     func rejectedKey() throws {
         let cache = try TemporaryFolder()
-        let result = try PhotomapBinary.run(["places", "--api-key", key, "--endpoint", server.endpoint("fail100"),
-                                             "--cache", cache.url.path])
+        let result = try PhotomapBinary.run([
+            "places", "--api-key", key, "--endpoint", server.endpoint("fail100"),
+            "--cache", cache.url.path,
+        ])
         #expect(result.status == 1)
-        #expect(result.stderr == "photomap: error: Flickr rejected the API key (code 100): Invalid API Key (Key has invalid format)\n")
+        #expect(
+            result.stderr
+                == "photomap: error: Flickr rejected the API key (code 100): Invalid API Key (Key has invalid format)\n"
+        )
         #expect(!result.stderr.contains(key))
     }
 
     @Test("an unreachable endpoint is a failure naming the host, not the key")
     func unreachable() throws {
         let cache = try TemporaryFolder()
-        let result = try PhotomapBinary.run(["places", "--api-key", key, "--endpoint",
-                                             "http://127.0.0.1:9/services/rest/",
-                                             "--cache", cache.url.path])
+        let result = try PhotomapBinary.run([
+            "places", "--api-key", key, "--endpoint",
+            "http://127.0.0.1:9/services/rest/",
+            "--cache", cache.url.path,
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("photomap: error: cannot fetch http://127.0.0.1:9/services/rest/"))
         #expect(!result.stderr.contains(key))
@@ -218,11 +242,13 @@ struct FlickrEndToEndTests {
 
 @Suite("Map pages and export, end to end")
 struct MapEndToEndTests {
-    @Test("--map with no file writes photomap-….html in the current folder and prints its path; stdout stays the listing")
+    @Test(
+        "--map with no file writes photomap-….html in the current folder and prints its path; stdout stays the listing")
     func defaultMapName() throws {
         let folder = try TemporaryFolder()
-        let result = try PhotomapBinary.run(["photos", "--place", "CTUuhTIRnlu09x0F", "--json", "--map"],
-                                            environment: ["PHOTOMAP_CACHE": folder.url.appendingPathComponent("cache").path], in: folder.url)
+        let result = try PhotomapBinary.run(
+            ["photos", "--place", "CTUuhTIRnlu09x0F", "--json", "--map"],
+            environment: ["PHOTOMAP_CACHE": folder.url.appendingPathComponent("cache").path], in: folder.url)
         #expect(result.status == 0)
         let page = folder.url.appendingPathComponent("photomap-photos-CTUuhTIRnlu09x0F.html")
         #expect(result.stderr.contains("photomap: map written to \(page.path)"))
@@ -230,7 +256,10 @@ struct MapEndToEndTests {
         let html = try String(contentsOf: page, encoding: .utf8)
         #expect(html.contains("<title>Reykjavík · photomap</title>"))
         #expect(html.contains("src=\"photomap-photos-CTUuhTIRnlu09x0F_files/assets/leaflet.min.js\""))
-        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("photomap-photos-CTUuhTIRnlu09x0F_files/assets/countries.js").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: folder.url.appendingPathComponent("photomap-photos-CTUuhTIRnlu09x0F_files/assets/countries.js")
+                    .path))
     }
 
     @Test("export writes the site; a second run rewrites nothing; no machine path or key in any page")
@@ -238,19 +267,25 @@ struct MapEndToEndTests {
         let folder = try TemporaryFolder()
         let environment = ["PHOTOMAP_CACHE": folder.url.appendingPathComponent("cache").path]
         let out = folder.url.appendingPathComponent("site").path
-        let first = try PhotomapBinary.run(["export", "--out", out, "--places", "3", "--limit", "10"],
-                                           environment: environment)
+        let first = try PhotomapBinary.run(
+            ["export", "--out", out, "--places", "3", "--limit", "10"],
+            environment: environment)
         #expect(first.status == 0)
         #expect(first.stdout.contains("exported 3 places and 30 photos"))
-        let second = try PhotomapBinary.run(["export", "--out", out, "--places", "3", "--limit", "10"],
-                                            environment: environment)
-        #expect(second.stdout.hasSuffix("0 files written, 112 unchanged\n")
+        let second = try PhotomapBinary.run(
+            ["export", "--out", out, "--places", "3", "--limit", "10"],
+            environment: environment)
+        #expect(
+            second.stdout.hasSuffix("0 files written, 112 unchanged\n")
                 || second.stdout.contains(" 0 files written"))
-        let pages = FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") } ?? []
+        let pages =
+            FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") }
+            ?? []
         #expect(pages.count == 34)
         for page in pages {
             let html = try String(contentsOfFile: out + "/" + page, encoding: .utf8)
-            #expect(!html.contains(folder.url.path) && !html.contains("/root")
+            #expect(
+                !html.contains(folder.url.path) && !html.contains("/root")
                     && !html.contains("/usr/share"), "\(page)")
         }
     }
@@ -260,9 +295,12 @@ struct MapEndToEndTests {
         let missing = try PhotomapBinary.run(["export"])
         #expect(missing.status == 2 && missing.stderr.contains("export needs --out DIR"))
         let folder = try TemporaryFolder()
-        let noLeaflet = try PhotomapBinary.run(["export", "--out", folder.url.path, "--places", "1", "--limit", "1"],
-                                               environment: ["PHOTOMAP_LEAFLET_DIR": "/nonexistent",
-                                                             "PHOTOMAP_CACHE": folder.url.appendingPathComponent("c").path])
+        let noLeaflet = try PhotomapBinary.run(
+            ["export", "--out", folder.url.path, "--places", "1", "--limit", "1"],
+            environment: [
+                "PHOTOMAP_LEAFLET_DIR": "/nonexistent",
+                "PHOTOMAP_CACHE": folder.url.appendingPathComponent("c").path,
+            ])
         #expect(noLeaflet.status == 1)
         #expect(noLeaflet.stderr.contains("apt-get install libjs-leaflet (or set PHOTOMAP_LEAFLET_DIR)"))
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PhotoMapTestSupport
+import Testing
 
 /// What a browser finds in a site: whole pages, and links that lead somewhere.
 struct SiteCheck {
@@ -33,7 +33,11 @@ struct SiteCheck {
 
     /// Links of `pages` (href, src, and the map data's links and squares) whose file is missing.
     func danglingLinks(in pages: [String]) -> [String] {
-        pages.flatMap { page in links(of: page).filter { !FileManager.default.fileExists(atPath: root + "/" + $0) }.map { "\(page) → \($0)" } }
+        pages.flatMap { page in
+            links(of: page).filter { !FileManager.default.fileExists(atPath: root + "/" + $0) }.map {
+                "\(page) → \($0)"
+            }
+        }
     }
 
     /// The site paths a page links to.
@@ -45,9 +49,11 @@ struct SiteCheck {
         return expression.matches(in: html, range: NSRange(html.startIndex..., in: html)).compactMap { match in
             let range = [1, 2].map { match.range(at: $0) }.first { $0.location != NSNotFound }
             guard let range, let swiftRange = Range(range, in: html) else { return nil }
-            let link = html[swiftRange].replacingOccurrences(of: "\\/", with: "/").replacingOccurrences(of: "&amp;", with: "&")
+            let link = html[swiftRange].replacingOccurrences(of: "\\/", with: "/").replacingOccurrences(
+                of: "&amp;", with: "&")
             guard !link.contains("://"), !link.hasPrefix("#"), !link.hasPrefix("data:"), !link.isEmpty,
-                  let decoded = link.removingPercentEncoding else { return nil }
+                let decoded = link.removingPercentEncoding
+            else { return nil }
             return String(folder.appendingPathComponent(decoded).standardized.path.dropFirst())
         }
     }
@@ -121,7 +127,9 @@ struct ExportCrashTests {
         #expect(dangling.isEmpty, "\(comment): \(dangling.prefix(5))")
     }
 
-    @Test("killed (SIGKILL) at ten random moments, an export leaves whole pages whose links resolve, and a rerun completes")
+    @Test(
+        "killed (SIGKILL) at ten random moments, an export leaves whole pages whose links resolve, and a rerun completes"
+    )
     func killedTenTimes() throws {
         let site = work.url.appendingPathComponent("site").path
         #expect(try PhotomapBinary.run(arguments(site), environment: environment).status == 0)
@@ -155,34 +163,42 @@ struct ExportCrashTests {
         let place = try catalog.firstPlace()
         #expect(try String(contentsOfFile: "\(site)/places/\(place).html", encoding: .utf8).contains("of round 9"))
         let again = try PhotomapBinary.run(arguments(site), environment: environment)
-        #expect(again.stdout.contains(" 0 files written") && again.stdout.hasSuffix(" 0 pages rendered\n"),
-                "\(again.stdout)")
+        #expect(
+            again.stdout.contains(" 0 files written") && again.stdout.hasSuffix(" 0 pages rendered\n"),
+            "\(again.stdout)")
     }
 
-    @Test("a write refused midway (files limited to 12 KB, as a full disk refuses them) is a clear error; the site stays whole")
+    @Test(
+        "a write refused midway (files limited to 12 KB, as a full disk refuses them) is a clear error; the site stays whole"
+    )
     func writeRefused() throws {
         let site = work.url.appendingPathComponent("site").path
         #expect(try PhotomapBinary.run(arguments(site), environment: environment).status == 0)
         try catalog.retitleEveryPhoto(round: 1)
         // Photo pages fit in 12 KB, the place pages do not: the export stops at the first of them.
         let errors = Pipe()
-        let export = try launch(arguments(site), shell: "trap '' XFSZ; ulimit -f 12; exec \"$0\" \"$@\"",
-                                errors: errors)
+        let export = try launch(
+            arguments(site), shell: "trap '' XFSZ; ulimit -f 12; exec \"$0\" \"$@\"",
+            errors: errors)
         export.waitUntilExit()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(export.terminationStatus == 1)
-        #expect(message.hasPrefix("photomap: error: cannot write \(site)/places/")
+        #expect(
+            message.hasPrefix("photomap: error: cannot write \(site)/places/")
                 && message.hasSuffix(": File too large\n"), "\(message)")
         expectConsistent(site, allPages: true, "after the refused write")
         #expect(SiteCheck(root: site).temporaryFiles().isEmpty)
         let rerun = try PhotomapBinary.run(arguments(site), environment: environment)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         expectConsistent(site, allPages: true, "the rerun")
-        #expect(try String(contentsOfFile: "\(site)/places/\(try catalog.firstPlace()).html", encoding: .utf8).contains("of round 1"))
+        #expect(
+            try String(contentsOfFile: "\(site)/places/\(try catalog.firstPlace()).html", encoding: .utf8).contains(
+                "of round 1"))
     }
 
-    @Test("a full disk (ENOSPC on a tiny tmpfs) is reported as such; the site stays whole, and completes once there is room",
-          .enabled(if: TinyDisk.canMount, "needs root to mount a tmpfs"))
+    @Test(
+        "a full disk (ENOSPC on a tiny tmpfs) is reported as such; the site stays whole, and completes once there is room",
+        .enabled(if: TinyDisk.canMount, "needs root to mount a tmpfs"))
     func diskFull() throws {
         let disk = try TinyDisk(kilobytes: 1024)
         let site = disk.url.appendingPathComponent("site").path
@@ -190,9 +206,11 @@ struct ExportCrashTests {
         #expect(full.status == 1)
         // After the prefetch's report, the error.
         let error = full.stderr.split(separator: "\n").last ?? ""
-        #expect(error.hasPrefix("photomap: error: the disk holding the site is full (writing \(site)/"),
-                "\(full.stderr)")
-        #expect(error.hasSuffix("; free some space and export again: pages not yet rewritten are still the previous ones"))
+        #expect(
+            error.hasPrefix("photomap: error: the disk holding the site is full (writing \(site)/"),
+            "\(full.stderr)")
+        #expect(
+            error.hasSuffix("; free some space and export again: pages not yet rewritten are still the previous ones"))
         expectConsistent(site, allPages: false, "on the full disk")
         #expect(SiteCheck(root: site).temporaryFiles().isEmpty)
         try disk.resize(kilobytes: 64 << 10)

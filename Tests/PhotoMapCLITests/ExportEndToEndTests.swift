@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PhotoMapTestSupport
+import Testing
 
 /// A copy of the embedded catalog that a test may edit; its images are the checkout's.
 struct EditableCatalog {
@@ -10,17 +10,20 @@ struct EditableCatalog {
     init(in parent: URL) throws {
         let fixtures = LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures")
         folder = parent.appendingPathComponent("fixtures/catalog")
-        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(),
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.deletingLastPathComponent(),
+            withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("catalog"), to: folder)
-        try FileManager.default.createSymbolicLink(at: folder.deletingLastPathComponent().appendingPathComponent("images"),
-                                                   withDestinationURL: fixtures.appendingPathComponent("images"))
+        try FileManager.default.createSymbolicLink(
+            at: folder.deletingLastPathComponent().appendingPathComponent("images"),
+            withDestinationURL: fixtures.appendingPathComponent("images"))
     }
 
     /// The first place's id.
     func firstPlace() throws -> String {
-        let answer = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("top-places.json")))
-            as? [String: Any])
+        let answer = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("top-places.json")))
+                as? [String: Any])
         let places = try #require((answer["places"] as? [String: Any])?["place"] as? [[String: Any]])
         return try #require(places.first?["place_id"] as? String)
     }
@@ -46,7 +49,8 @@ func siteFiles(_ root: String) -> [String: [Int]] {
     while let path = enumerator?.nextObject() as? String {
         var status = stat()
         guard path != ".photomap-manifest", stat(root + "/" + path, &status) == 0,
-              (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            (status.st_mode & S_IFMT) == S_IFREG
+        else { continue }
         files[path] = [Int(status.st_ino), status.st_mtim.tv_sec, status.st_mtim.tv_nsec, Int(status.st_nlink)]
     }
     return files
@@ -65,10 +69,13 @@ struct ExportEndToEndTests {
 
     /// Exports 3 places of 10 photos from this test's catalog, with `cache` as the cache folder.
     func export(cache: String = "cache", environment: [String: String] = [:]) throws -> PhotomapBinary.Result {
-        let result = try PhotomapBinary.run(["export", "--out", site, "--places", "3", "--limit", "10"],
-                                            environment: ["PHOTOMAP_FIXTURES": catalog.folder.path,
-                                                          "PHOTOMAP_CACHE": work.url.appendingPathComponent(cache).path]
-                                                .merging(environment) { $1 })
+        let result = try PhotomapBinary.run(
+            ["export", "--out", site, "--places", "3", "--limit", "10"],
+            environment: [
+                "PHOTOMAP_FIXTURES": catalog.folder.path,
+                "PHOTOMAP_CACHE": work.url.appendingPathComponent(cache).path,
+            ]
+            .merging(environment) { $1 })
         #expect(result.status == 0, "\(result.stderr)")
         return result
     }
@@ -86,11 +93,15 @@ struct ExportEndToEndTests {
         let rewritten = Set(after.keys.filter { after[$0] != before[$0] })
         #expect(rewritten == ["photos/\(photo).html", "places/\(place).html"])
         for page in rewritten {
-            #expect(try String(contentsOfFile: site + "/" + page, encoding: .utf8).contains("A title edited since"), "\(page)")
+            #expect(
+                try String(contentsOfFile: site + "/" + page, encoding: .utf8).contains("A title edited since"),
+                "\(page)")
         }
     }
 
-    @Test("on pages clustered ahead of time, an edited title rewrites only the tiles that show it (tiles are the same bytes every run)")
+    @Test(
+        "on pages clustered ahead of time, an edited title rewrites only the tiles that show it (tiles are the same bytes every run)"
+    )
     func oneTitleEditedOnClusteredPages() throws {
         let clustered = ["PHOTOMAP_CLUSTER_THRESHOLD": "5"]
         _ = try export(environment: clustered)
@@ -103,7 +114,9 @@ struct ExportEndToEndTests {
         let rewritten = after.keys.filter { after[$0] != before[$0] }
         #expect(rewritten.contains("photos/\(photo).html") && rewritten.contains("places/\(place).html"))
         for file in rewritten {
-            #expect(try String(contentsOfFile: site + "/" + file, encoding: .utf8).contains("A title edited since"), "\(file)")
+            #expect(
+                try String(contentsOfFile: site + "/" + file, encoding: .utf8).contains("A title edited since"),
+                "\(file)")
         }
     }
 
@@ -124,21 +137,27 @@ struct ExportEndToEndTests {
         // Exported again with an empty cache: nothing rewritten, and every page still shows its images.
         let again = try export(cache: "empty-cache")
         #expect(again.stdout.contains(" 0 files written"), "\(again.stdout)")
-        let page = try String(contentsOfFile: site + "/"
-                              + (siteFiles(site).keys.first { $0.hasPrefix("photos/") } ?? ""), encoding: .utf8)
+        let page = try String(
+            contentsOfFile: site + "/"
+                + (siteFiles(site).keys.first { $0.hasPrefix("photos/") } ?? ""), encoding: .utf8)
         let shown = page.components(separatedBy: "src=\"../").dropFirst().compactMap { $0.split(separator: "\"").first }
             .filter { $0.hasPrefix("squares/") || $0.hasPrefix("images/") }
         #expect(!shown.isEmpty && shown.allSatisfy { images[String($0)] != nil }, "\(shown)")
         #expect(!page.contains("placeholder.svg\" alt=\"\" width=\"240\""))
     }
 
-    @Test("a cache smaller than the site's images: each batch is placed before the next evicts it, so every page has its images")
+    @Test(
+        "a cache smaller than the site's images: each batch is placed before the next evicts it, so every page has its images"
+    )
     func cacheSmallerThanTheSite() throws {
         // 6 places of up to 40 photos: ~1 MB of squares and images, in a cache of 600 KB (batches of 9 photos).
-        let result = try PhotomapBinary.run(["export", "--out", site, "--places", "6", "--limit", "40"],
-                                            environment: ["PHOTOMAP_FIXTURES": catalog.folder.path,
-                                                          "PHOTOMAP_CACHE_LIMIT": "600KB",
-                                                          "PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path])
+        let result = try PhotomapBinary.run(
+            ["export", "--out", site, "--places", "6", "--limit", "40"],
+            environment: [
+                "PHOTOMAP_FIXTURES": catalog.folder.path,
+                "PHOTOMAP_CACHE_LIMIT": "600KB",
+                "PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path,
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         let files = siteFiles(site)
         let photoPages = files.keys.filter { $0.hasPrefix("photos/") }
@@ -149,7 +168,9 @@ struct ExportEndToEndTests {
         let stats = try PhotomapBinary.run(
             ["cache", "stats", "--json"],
             environment: ["PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path])
-        let entries = try #require(JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])["entries"] as? Int
+        let entries =
+            try #require(JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])["entries"]
+            as? Int
         #expect((entries ?? .max) < 2 * photoPages.count, "\(stats.stdout)")
         for page in photoPages {
             let html = try String(contentsOfFile: site + "/" + page, encoding: .utf8)
@@ -171,8 +192,10 @@ struct ExportEndToEndTests {
 
         // photomap's own assets, one of them changed.
         let assets = work.url.appendingPathComponent("assets")
-        try FileManager.default.copyItem(at: PhotomapBinary.url.deletingLastPathComponent().appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
-                                         to: assets)
+        try FileManager.default.copyItem(
+            at: PhotomapBinary.url.deletingLastPathComponent().appendingPathComponent(
+                "photomap_PhotoMapKit.resources/Assets"),
+            to: assets)
         let style = assets.appendingPathComponent("photomap.css")
         try (try Data(contentsOf: style) + Data("\n.changed { color: red }\n".utf8)).write(to: style)
         let before = siteFiles(site)
@@ -184,8 +207,9 @@ struct ExportEndToEndTests {
         let manifest = try String(contentsOfFile: site + "/.photomap-manifest", encoding: .utf8)
         #expect(pages.allSatisfy { page in manifest.contains("\t\(page)\n") })
         let unchangedRun = try export(environment: ["PHOTOMAP_ASSETS": assets.path])
-        #expect(unchangedRun.stdout.contains(" 0 files written")
+        #expect(
+            unchangedRun.stdout.contains(" 0 files written")
                 && unchangedRun.stdout.hasSuffix(" 0 pages rendered\n"),
-                "\(unchangedRun.stdout)")
+            "\(unchangedRun.stdout)")
     }
 }

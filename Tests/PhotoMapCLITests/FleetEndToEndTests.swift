@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
-import Testing
 import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
 
 /// Two `photomap serve` instances on one PostgreSQL database behind nginx running deploy/nginx.conf,
 /// against the Flickr-protocol server: what one fetched, the other lists and searches; what one
@@ -19,13 +19,18 @@ struct FleetEndToEndTests {
     }
 
     /// An instance with a cache folder of its own, on `database`, answering the name users type for nginx.
-    func instance(_ name: String, database: String, nginxPort: Int, online: Bool = true,
-                  environment: [String: String] = [:]) throws -> ServeProcess {
+    func instance(
+        _ name: String, database: String, nginxPort: Int, online: Bool = true,
+        environment: [String: String] = [:]
+    ) throws -> ServeProcess {
         let cache = work.url.appendingPathComponent(name)
         try PrebuiltIndexes.copy(into: cache)
-        return try ServeProcess(["--database", database, "--cache", cache.path, "--source", "flickr", "--api-key", key,
-                                 "--endpoint", flickr.endpoint()] + (online ? [] : ["--offline"]),
-                                serveArguments: ["--public-host", "127.0.0.1:\(nginxPort)"], environment: environment)
+        return try ServeProcess(
+            [
+                "--database", database, "--cache", cache.path, "--source", "flickr", "--api-key", key,
+                "--endpoint", flickr.endpoint(),
+            ] + (online ? [] : ["--offline"]),
+            serveArguments: ["--public-host", "127.0.0.1:\(nginxPort)"], environment: environment)
     }
 
     func body(_ answer: RawHTTP.Answer) -> String { String(decoding: answer.body, as: UTF8.self) }
@@ -35,7 +40,9 @@ struct FleetEndToEndTests {
             .compactMap { $0.split(separator: "\"").first.map(String.init) }
     }
 
-    @Test("a listing fetched through one is listed and searched offline through the other; views are shared; nginx caches images and survives kill -9")
+    @Test(
+        "a listing fetched through one is listed and searched offline through the other; views are shared; nginx caches images and survives kill -9"
+    )
     func sharedState() throws {
         let database = try TestDatabase().url
         let port = try NginxProcess.freePort()
@@ -53,17 +60,27 @@ struct FleetEndToEndTests {
         #expect(offline.status == 200 && photoIDs(offline) == ids, "the kept listing, shared")
 
         // Searched through the other, offline: the shared index holds what the first fetched.
-        let listing = try PhotomapBinary.run(["--database", database, "--cache", work.url.appendingPathComponent("c").path,
-                                              "--source", "flickr", "--endpoint", flickr.endpoint(), "--offline",
-                                              "photos", "--place", newYork,
-                                              "--limit", "20", "--json"])
-        let records = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout.utf8)) as? [[String: Any]],
-                                   "\(listing.stderr)")
-        let located = try #require(records.first { ($0["latitude"] as? Double).map { $0 != 0 } == true
-                                                   && !($0["title"] as? String ?? "").isEmpty })
-        let word = try #require((located["title"] as? String)?.split(whereSeparator: { !$0.isLetter }).first.map(String.init))
-        let search = try b.request("/api/search?q=\(word)&lat=\(located["latitude"] ?? 0)&lon=\(located["longitude"] ?? 0)&radius=1")
-        #expect(search.status == 200 && body(search).contains("\"\(located["id"] as? String ?? "?")\""), "\(word): \(body(search))")
+        let listing = try PhotomapBinary.run([
+            "--database", database, "--cache", work.url.appendingPathComponent("c").path,
+            "--source", "flickr", "--endpoint", flickr.endpoint(), "--offline",
+            "photos", "--place", newYork,
+            "--limit", "20", "--json",
+        ])
+        let records = try #require(
+            try JSONSerialization.jsonObject(with: Data(listing.stdout.utf8)) as? [[String: Any]],
+            "\(listing.stderr)")
+        let located = try #require(
+            records.first {
+                ($0["latitude"] as? Double).map { $0 != 0 } == true
+                    && !($0["title"] as? String ?? "").isEmpty
+            })
+        let word = try #require(
+            (located["title"] as? String)?.split(whereSeparator: { !$0.isLetter }).first.map(String.init))
+        let search = try b.request(
+            "/api/search?q=\(word)&lat=\(located["latitude"] ?? 0)&lon=\(located["longitude"] ?? 0)&radius=1")
+        #expect(
+            search.status == 200 && body(search).contains("\"\(located["id"] as? String ?? "?")\""),
+            "\(word): \(body(search))")
 
         // Viewed through one, in the other's /recent.
         #expect(try a.request("/photos/\(ids[3])").status == 200)
@@ -108,8 +125,10 @@ struct FleetEndToEndTests {
         let started = Date()
         // Each page wants a call; the bucket (two calls, then one every 31 s) makes the rest wait.
         let group = DispatchGroup()
-        for (server, path) in [(a, "/"), (b, "/"), (a, "/places/\(newYork)"), (b, "/places/\(paris)"),
-                               (a, "/places/\(paris)?limit=7"), (b, "/places/\(newYork)?limit=9")] {
+        for (server, path) in [
+            (a, "/"), (b, "/"), (a, "/places/\(newYork)"), (b, "/places/\(paris)"),
+            (a, "/places/\(paris)?limit=7"), (b, "/places/\(newYork)?limit=9"),
+        ] {
             DispatchQueue.global().async(group: group) { _ = try? server.request(path, timeout: 4) }
         }
         _ = group.wait(timeout: .now() + 6)

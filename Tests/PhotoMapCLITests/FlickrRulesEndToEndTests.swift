@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
-import Testing
 import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
 
 private func json(_ result: PhotomapBinary.Result) throws -> [[String: Any]] {
     try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]], "\(result.stderr)")
@@ -26,10 +26,13 @@ struct FlickrRulesEndToEndTests {
     var environment: [String: String] { ["PHOTOMAP_CACHE": cache.path] }
 
     /// `photomap ARGS` with the Flickr source on the test server (a scenario such as "ignore-radius" first).
-    func flickr(_ arguments: [String], scenario: String = "",
-                environment extra: [String: String] = [:]) throws -> PhotomapBinary.Result {
-        try PhotomapBinary.run(arguments + ["--api-key", key, "--endpoint", server.endpoint(scenario)],
-                               environment: environment.merging(extra) { $1 }, in: work.url)
+    func flickr(
+        _ arguments: [String], scenario: String = "",
+        environment extra: [String: String] = [:]
+    ) throws -> PhotomapBinary.Result {
+        try PhotomapBinary.run(
+            arguments + ["--api-key", key, "--endpoint", server.endpoint(scenario)],
+            environment: environment.merging(extra) { $1 }, in: work.url)
     }
 
     func requests(_ method: String) throws -> [[String: String]] {
@@ -47,8 +50,10 @@ struct FlickrRulesEndToEndTests {
         #expect(online.count > 3)
         #expect(online.allSatisfy { ($0["distanceKm"] as? Double ?? 99) <= 5 && $0["kind"] as? String == "photo" })
         // Online and offline rank alike: relevance over the text, then distance.
-        let offline = try json(try PhotomapBinary.run(["search", "bridge", "--offline", "--source", "flickr"] + london,
-                                                      environment: environment))
+        let offline = try json(
+            try PhotomapBinary.run(
+                ["search", "bridge", "--offline", "--source", "flickr"] + london,
+                environment: environment))
         let onlineIDs = online.compactMap { $0["id"] as? String }
         #expect(offline.compactMap { $0["id"] as? String }.filter(onlineIDs.contains) == onlineIDs)
     }
@@ -83,19 +88,23 @@ struct FlickrRulesEndToEndTests {
         let exported = try flickr(["export", "--out", site, "--places", "1", "--limit", "20"], environment: env)
         #expect(exported.status == 0, "\(exported.stderr)")
         let offline = ["--offline", "--source", "flickr", "--endpoint", server.endpoint()]
-        let listed = try json(try PhotomapBinary.run(["photos", "--place", newYork, "--limit", "5", "--json"] + offline,
-                                                     environment: environment.merging(env) { $1 }))
+        let listed = try json(
+            try PhotomapBinary.run(
+                ["photos", "--place", newYork, "--limit", "5", "--json"] + offline,
+                environment: environment.merging(env) { $1 }))
         #expect(listed.count == 5)
         func words(_ record: [String: Any]) -> [Substring] { (record["title"] as? String ?? "").split { !$0.isLetter } }
         let photo = try #require(listed.first { words($0).contains { $0.count >= 4 } })
         let word = String(try #require(words(photo).first { $0.count >= 4 }))
         let near = "\(photo["latitude"] as? Double ?? 0),\(photo["longitude"] as? Double ?? 0)"
-        let found = try PhotomapBinary.run(["search", word, "--near", near, "--radius", "1", "--json"] + offline,
-                                           environment: environment.merging(env) { $1 })
+        let found = try PhotomapBinary.run(
+            ["search", word, "--near", near, "--radius", "1", "--json"] + offline,
+            environment: environment.merging(env) { $1 })
         #expect(found.status == 0, "\(found.stderr)")
         #expect(try json(found).contains { $0["id"] as? String == photo["id"] as? String })
-        let tooFar = try PhotomapBinary.run(["photos", "--place", newYork, "--limit", "30"] + offline,
-                                            environment: environment)
+        let tooFar = try PhotomapBinary.run(
+            ["photos", "--place", newYork, "--limit", "30"] + offline,
+            environment: environment)
         #expect(tooFar.status == 1 && tooFar.stderr.contains("no cached answer"), "20 fetched, 30 asked")
     }
 
@@ -108,12 +117,16 @@ struct FlickrRulesEndToEndTests {
         #expect(page.contains("Photos and places: Flickr") && page.contains(PageCredits.flickrNotice))
         // Its map names the GeoNames places around Reykjavík past the outline's zoom: GeoNames is credited
         // once, for them.
-        #expect(page.components(separatedBy: "GeoNames").count == 2
+        #expect(
+            page.components(separatedBy: "GeoNames").count == 2
                 && page.contains("Place names: GeoNames (geonames.org), CC BY 4.0."))
         #expect(page.contains("[\"Reykjavík\","), "the place names around the photos")
         // Every photo links to https://www.flickr.com/photos/{pathalias or owner}/{id}, as its record says.
-        let recorded = try JSONSerialization.jsonObject(with: Data(contentsOf: LoopbackServer.repositoryRoot
-            .appendingPathComponent("Fixtures/catalog/photos/\(reykjavik)/page-1.json"))) as? [String: Any]
+        let recorded =
+            try JSONSerialization.jsonObject(
+                with: Data(
+                    contentsOf: LoopbackServer.repositoryRoot
+                        .appendingPathComponent("Fixtures/catalog/photos/\(reykjavik)/page-1.json"))) as? [String: Any]
         let records = ((recorded?["photos"] as? [String: Any])?["photo"] as? [[String: Any]]) ?? []
         #expect(records.count == 7)
         for photo in try json(result) {
@@ -122,18 +135,21 @@ struct FlickrRulesEndToEndTests {
             let link = "https://www.flickr.com/photos/\(user)/\(record["id"] as? String ?? "")"
             #expect(photo["pageURL"] as? String == link)
             let id = record["id"] as? String ?? ""
-            let photoPage = try String(contentsOf: work.url.appendingPathComponent("r_files/photos/\(id).html"),
-                                       encoding: .utf8)
+            let photoPage = try String(
+                contentsOf: work.url.appendingPathComponent("r_files/photos/\(id).html"),
+                encoding: .utf8)
             #expect(photoPage.contains("href=\"\(link)\""), "the photo page links back")
             #expect(page.contains("\(link)"), "the list and the callouts link back")
             #expect(photoPage.contains("<dt>By</dt><dd>\(HTML.text(record["ownername"] as? String ?? ""))</dd>"))
             let license = try #require(photo["license"] as? [String: Any])
-            #expect(photoPage.contains("<dt>Licence</dt><dd>")
-                && photoPage.contains(HTML.text(license["name"] as? String ?? "?")))
+            #expect(
+                photoPage.contains("<dt>Licence</dt><dd>")
+                    && photoPage.contains(HTML.text(license["name"] as? String ?? "?")))
             if let url = license["url"] as? String { #expect(photoPage.contains("href=\"\(url)\" rel=\"license")) }
         }
-        #expect(records.contains { $0["pathalias"] is NSNull } && records.contains { $0["pathalias"] is String },
-                "both kinds of link are checked")
+        #expect(
+            records.contains { $0["pathalias"] is NSNull } && records.contains { $0["pathalias"] is String },
+            "both kinds of link are checked")
     }
 
     @Test("photos --map titles its page by flickr.places.getInfo, not the top places; an unknown id costs the name")
@@ -147,8 +163,10 @@ struct FlickrRulesEndToEndTests {
         #expect(try requests("flickr.places.getTopPlacesList").isEmpty)
         let unknown = try flickr(["photos", "--place", "nowhere", "--map", "n.html"])
         #expect(unknown.status == 0, "\(unknown.stderr)")
-        #expect(unknown.stderr.contains("photomap: warning: the page is not titled with the place's name: "
-            + "Flickr refused flickr.places.getInfo (code 2): Not a valid Places ID"), "\(unknown.stderr)")
+        #expect(
+            unknown.stderr.contains(
+                "photomap: warning: the page is not titled with the place's name: "
+                    + "Flickr refused flickr.places.getInfo (code 2): Not a valid Places ID"), "\(unknown.stderr)")
         let untitled = try String(contentsOf: work.url.appendingPathComponent("n.html"), encoding: .utf8)
         #expect(untitled.contains("<title>Photos of nowhere · photomap</title>"))
     }
@@ -161,8 +179,9 @@ struct FlickrRulesEndToEndTests {
         #expect(page.contains("sample catalog") && page.contains("GeoNames") && page.contains(PageCredits.flickrNotice))
         #expect(!page.contains("Photos and places: Flickr"))
         for arguments in [["--help"], ["export", "--help"], ["search", "--help"]] {
-            #expect(try PhotomapBinary.run(arguments).stdout.contains(
-                "This product uses the Flickr API but is not endorsed or certified by SmugMug, Inc."))
+            #expect(
+                try PhotomapBinary.run(arguments).stdout.contains(
+                    "This product uses the Flickr API but is not endorsed or certified by SmugMug, Inc."))
         }
     }
 
@@ -177,10 +196,12 @@ struct FlickrRulesEndToEndTests {
         let table = try flickr(["photos", "--place", newYork, "--limit", "300"])
         let row = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix(unknown) })
         #expect(!row.contains("1969") && !row.contains("1970"))
-        _ = try PhotomapBinary.run(["photos", "--place", newYork, "--limit", "300", "--map", "ny.html"],
-                                   environment: environment, in: work.url)
-        let page = try String(contentsOf: work.url.appendingPathComponent("ny_files/photos/\(unknown).html"),
-                              encoding: .utf8)
+        _ = try PhotomapBinary.run(
+            ["photos", "--place", newYork, "--limit", "300", "--map", "ny.html"],
+            environment: environment, in: work.url)
+        let page = try String(
+            contentsOf: work.url.appendingPathComponent("ny_files/photos/\(unknown).html"),
+            encoding: .utf8)
         #expect(!page.contains("<dt>Taken</dt>") && !page.contains("1969"))
     }
 
@@ -188,8 +209,10 @@ struct FlickrRulesEndToEndTests {
     @Test("videos are not listed: the catalog's, and one in an answer that ignored media=photos")
     func videos() throws {
         let video = "51503240637"
-        let fixtures = try json(try PhotomapBinary.run(["photos", "--place", lisbon, "--json"],
-                                                       environment: environment))
+        let fixtures = try json(
+            try PhotomapBinary.run(
+                ["photos", "--place", lisbon, "--json"],
+                environment: environment))
         let mixed = try json(try flickr(["photos", "--place", lisbon, "--json"], scenario: "mixed-media"))
         #expect(!fixtures.isEmpty && !fixtures.contains { $0["id"] as? String == video })
         #expect(mixed.map { $0["id"] as? String } == fixtures.map { $0["id"] as? String })
@@ -216,8 +239,9 @@ struct FlickrRulesEndToEndTests {
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: cache.appendingPathComponent("rate").path)
         // One bucket and its lock, for the one key; neither named by it.
-        #expect(names.count == 2 && names.filter { $0.hasSuffix(".lock") }.count == 1
-            && names.allSatisfy { !$0.contains(key) })
+        #expect(
+            names.count == 2 && names.filter { $0.hasSuffix(".lock") }.count == 1
+                && names.allSatisfy { !$0.contains(key) })
     }
 
     @Test("an export the rate limit will slow says so first; the hourly rate can only be lowered")
@@ -228,9 +252,10 @@ struct FlickrRulesEndToEndTests {
         // Nine calls at about one a second: over the five seconds that are announced, even on a slow machine.
         let result = try flickr(["export", "--out", site, "--places", "8", "--limit", "2"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("exporting 8 places takes up to 9 calls to Flickr's API")
+        #expect(
+            result.stderr.contains("exporting 8 places takes up to 9 calls to Flickr's API")
                 && result.stderr.contains("limit of 3600 an hour for this key, photomap paces them"),
-                "\(result.stderr)")
+            "\(result.stderr)")
         let tooFast = try flickr(["places"], environment: ["PHOTOMAP_FLICKR_CALLS_PER_HOUR": "5000"])
         #expect(tooFast.status == 2 && tooFast.stderr.contains("from 1 to 3600"))
     }

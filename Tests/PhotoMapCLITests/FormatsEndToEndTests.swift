@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import PhotoMapCLI
 import PhotoMapTestSupport
+import Testing
+
+@testable import PhotoMapCLI
 
 /// The formats' readers from elsewhere (geojson, lxml and fastkml, gpxpy, csv) check the same
 /// output in Tests/Formats; these runs check the command line around it.
@@ -12,7 +13,9 @@ struct FormatsEndToEndTests {
     @Test("--format json is --json; the formats agree on how many records there are")
     func formatsAgree() throws {
         let json = try PhotomapBinary.run(["photos", "--place", newYork, "--limit", "4000", "--json"])
-        #expect(try PhotomapBinary.run(["photos", "--place", newYork, "--limit", "4000", "--format", "json"]).stdout == json.stdout)
+        #expect(
+            try PhotomapBinary.run(["photos", "--place", newYork, "--limit", "4000", "--format", "json"]).stdout
+                == json.stdout)
         let count = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [Any]).count
         let csv = try PhotomapBinary.run(["photos", "--place", newYork, "--limit", "4000", "--format=csv"])
         #expect(csv.status == 0 && csv.stderr.isEmpty)
@@ -22,7 +25,10 @@ struct FormatsEndToEndTests {
         let gpx = try PhotomapBinary.run(["photos", "--place", newYork, "--limit", "4000", "--format", "gpx"])
         let waypoints = gpx.stdout.components(separatedBy: "<wpt ").count - 1
         #expect(waypoints > 0 && waypoints < count)
-        #expect(gpx.stderr == "photomap: warning: \(count - waypoints) of \(count) records have no coordinate and are not in the GPX: a waypoint needs one\n")
+        #expect(
+            gpx.stderr
+                == "photomap: warning: \(count - waypoints) of \(count) records have no coordinate and are not in the GPX: a waypoint needs one\n"
+        )
     }
 
     @Test("--output writes the file whole, chooses the format by extension, and says so on stderr only")
@@ -32,7 +38,8 @@ struct FormatsEndToEndTests {
         let result = try PhotomapBinary.run(["places", "--output", file.path])
         #expect(result.status == 0 && result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("photomap: listing written to \(file.path) ("))
-        #expect(try String(contentsOf: file, encoding: .utf8)
+        #expect(
+            try String(contentsOf: file, encoding: .utf8)
                 == (try PhotomapBinary.run(["places", "--format", "geojson"])).stdout)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["places.geojson"])
         // A table goes to the file too, unclipped.
@@ -44,20 +51,30 @@ struct FormatsEndToEndTests {
     @Test("a file that cannot be written is a failure that leaves nothing behind")
     func unwritable() throws {
         let folder = try TemporaryFolder()
-        let result = try PhotomapBinary.run(["places", "--format", "kml", "--output",
-                                             folder.url.appendingPathComponent("no/such/places.kml").path])
+        let result = try PhotomapBinary.run([
+            "places", "--format", "kml", "--output",
+            folder.url.appendingPathComponent("no/such/places.kml").path,
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.contains("could not write") && result.stderr.contains("No such file or directory"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
     }
 
-    @Test("format mistakes are usage errors", arguments: [
-        (["places", "--format", "xml"], "--format must be one of table, json, geojson, kml, gpx or csv, not 'xml'"),
-        (["places", "--json", "--format", "csv"], "--json is short for --format json; it cannot go with --format csv"),
-        (["places", "--output="], "--output needs a file name"),
-        (["completions"], "completions needs one action: bash, zsh or fish"),
-        (["completions", "tcsh"], "unknown completions action 'tcsh': use bash, zsh or fish"),
-    ])
+    @Test(
+        "format mistakes are usage errors",
+        arguments: [
+            (
+                ["places", "--format", "xml"],
+                "--format must be one of table, json, geojson, kml, gpx or csv, not 'xml'"
+            ),
+            (
+                ["places", "--json", "--format", "csv"],
+                "--json is short for --format json; it cannot go with --format csv"
+            ),
+            (["places", "--output="], "--output needs a file name"),
+            (["completions"], "completions needs one action: bash, zsh or fish"),
+            (["completions", "tcsh"], "unknown completions action 'tcsh': use bash, zsh or fish"),
+        ])
     func mistakes(arguments: [String], message: String) throws {
         let result = try PhotomapBinary.run(arguments)
         #expect(result.status == 2)
@@ -70,8 +87,10 @@ struct FormatsEndToEndTests {
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "photomap \(PhotoMap.version)")
-        for (name, index) in [("libcurl", 1), ("libpng", 2), ("libjpeg-turbo", 3), ("SQLite", 4), ("libcrypto", 5),
-                              ("glibc", 6)] {
+        for (name, index) in [
+            ("libcurl", 1), ("libpng", 2), ("libjpeg-turbo", 3), ("SQLite", 4), ("libcrypto", 5),
+            ("glibc", 6),
+        ] {
             let words = lines[index].split(separator: " ")
             #expect(words.first.map(String.init) == name)
             #expect(words.count > 1 && words[1].first?.isNumber == true)
@@ -81,8 +100,10 @@ struct FormatsEndToEndTests {
     @Test("every command and option declared is in each shell's completions and in the man page")
     func everythingDeclaredIsCompleted() throws {
         let interface = PhotoMap.interface
-        let scripts = [BashCompletion.script(interface), ZshCompletion.script(interface),
-                       FishCompletion.script(interface)]
+        let scripts = [
+            BashCompletion.script(interface), ZshCompletion.script(interface),
+            FishCompletion.script(interface),
+        ]
         let man = ManPage.render(interface, version: PhotoMap.version)
         for command in interface.commands {
             for script in scripts { #expect(script.contains(command.name)) }
@@ -101,7 +122,8 @@ struct FormatsEndToEndTests {
 
     @Test("the man page text: escapes, code in bold, non-ASCII as groff's Unicode escapes, no line read as a request")
     func roffText() {
-        #expect(ManPage.text("--map `photomap places` 75×75 \\n") == "\\-\\-map \\fBphotomap places\\fR 75\\[u00D7]75 \\en")
+        #expect(
+            ManPage.text("--map `photomap places` 75×75 \\n") == "\\-\\-map \\fBphotomap places\\fR 75\\[u00D7]75 \\en")
         #expect(ManPage.text(".hostile") == "\\&.hostile")
         #expect(ManPage.text("'quoted") == "\\&'quoted")
     }

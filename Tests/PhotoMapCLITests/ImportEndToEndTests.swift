@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
 
 /// `photomap import` run as a user would: a folder of JPEGs and a HEIC, good and bad, then every command
 /// on `--source local`; no path of the folder in anything a page, a listing or the server shows.
@@ -29,10 +29,12 @@ struct ImportEndToEndTests {
         try ExifJPEG.make(image, exif: located(-33.8688, 151.2093, title: "Opera House"))
             .write(to: folder.appendingPathComponent("sydney.jpg"))
         try ExifJPEG.make(image, exif: nil).write(to: folder.appendingPathComponent("no-gps.jpg"))
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("phone"),
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("phone"),
+            withIntermediateDirectories: true)
         // A name with a newline and a byte that is not UTF-8, which the report must show on one line.
-        let odd = Array(folder.appendingPathComponent("phone").path.utf8) + Array("/odd\nname".utf8) + [0xFF]
+        let odd =
+            Array(folder.appendingPathComponent("phone").path.utf8) + Array("/odd\nname".utf8) + [0xFF]
             + Array(".jpg".utf8)
         let bytes = try ExifJPEG.make(image, exif: located(40.7128, -74.0060, title: nil))
         let descriptor = open(odd.map { CChar(bitPattern: $0) } + [0], O_CREAT | O_WRONLY, 0o644)
@@ -43,13 +45,18 @@ struct ImportEndToEndTests {
         try Data().write(to: folder.appendingPathComponent("empty.jpg"))
         try ExifJPEG.declaring(width: 20_000, height: 20_000).write(to: folder.appendingPathComponent("bomb.jpg"))
         try Data("shopping list".utf8).write(to: folder.appendingPathComponent("notes.txt"))
-        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("loop").path,
-                                                   withDestinationPath: "loop")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("loop").path,
+            withDestinationPath: "loop")
         // A HEIC with GPS: libheif's encoder keeps the JPEG's EXIF.
         let source = out.url.appendingPathComponent("rio.jpg")
         try ExifJPEG.make(image, exif: located(-22.9068, -43.1729, title: "Copacabana")).write(to: source)
-        _ = try Subprocess.output("/usr/bin/heif-enc", ["-q", "50", source.path, "-o",
-                                                       folder.appendingPathComponent("phone/rio.heic").path])
+        _ = try Subprocess.output(
+            "/usr/bin/heif-enc",
+            [
+                "-q", "50", source.path, "-o",
+                folder.appendingPathComponent("phone/rio.heic").path,
+            ])
     }
 
     func photomap(_ arguments: [String]) throws -> PhotomapBinary.Result {
@@ -67,12 +74,15 @@ struct ImportEndToEndTests {
     @Test("import reads, counts and reports; every command then works on the local source")
     func importThenBrowse() throws {
         // Given relative to the folder photomap runs in, kept absolute.
-        let first = try PhotomapBinary.run(["--cache", cache.url.path, "import", photos.url.lastPathComponent],
-                                           in: photos.url.deletingLastPathComponent())
+        let first = try PhotomapBinary.run(
+            ["--cache", cache.url.path, "import", photos.url.lastPathComponent],
+            in: photos.url.deletingLastPathComponent())
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stderr.contains(
-            "photomap: 8 photos read, 4 located, 1 without a location, 3 not readable, 1 other file skipped (see --report)"),
-                "\(first.stderr)")
+        #expect(
+            first.stderr.contains(
+                "photomap: 8 photos read, 4 located, 1 without a location, 3 not readable, 1 other file skipped (see --report)"
+            ),
+            "\(first.stderr)")
         let report = try photomap(["import", "--report", photos.url.path])
         #expect(report.stdout.contains("truncated.jpg: JPEG not a valid image"), "\(report.stdout)")
         #expect(report.stdout.contains("bomb.jpg: JPEG not a valid image: declared size 20000x20000 is over the limit"))
@@ -83,20 +93,24 @@ struct ImportEndToEndTests {
         let places = try photomap(["--source", "local", "places", "--json"])
         #expect(places.status == 0, "\(places.stderr)")
         let listed = try #require(try JSONSerialization.jsonObject(with: Data(places.stdout.utf8)) as? [[String: Any]])
-        #expect(Set(listed.compactMap { $0["id"] as? String })
+        #expect(
+            Set(listed.compactMap { $0["id"] as? String })
                 == ["3182884", "2147714", "5128581", "3451190", "unlocated"])
         #expect(listed.last?["id"] as? String == "unlocated")
         #expect(listed.first { $0["id"] as? String == "3182884" }?["title"] as? String == "Arezzo")
 
-        let arezzo = try photomap(["--source", "local", "photos", "--place", "3182884", "--json",
-                                   "--map", out.url.appendingPathComponent("arezzo.html").path])
+        let arezzo = try photomap([
+            "--source", "local", "photos", "--place", "3182884", "--json",
+            "--map", out.url.appendingPathComponent("arezzo.html").path,
+        ])
         #expect(arezzo.status == 0, "\(arezzo.stderr)")
         #expect(arezzo.stdout.contains("\"title\" : \"Piazza Grande\""))
         let newYork = try photomap(["--source", "local", "photos", "--place", "5128581", "--format", "csv"])
         #expect(newYork.stdout.contains("odd name"), "the file's name is the title: \(newYork.stdout)")
         let withPaths = try photomap(["--source", "local", "photos", "--place", "3182884", "--json", "--with-paths"])
-        #expect(withPaths.stdout.contains("\"path\" : \"\(photos.url.appendingPathComponent("arezzo.jpg").path)\""),
-                "\(withPaths.stdout)")
+        #expect(
+            withPaths.stdout.contains("\"path\" : \"\(photos.url.appendingPathComponent("arezzo.jpg").path)\""),
+            "\(withPaths.stdout)")
         let site = out.url.appendingPathComponent("site")
         let export = try photomap(["--source", "local", "export", "--out", site.path])
         #expect(export.status == 0, "\(export.stderr)")
@@ -105,17 +119,23 @@ struct ImportEndToEndTests {
         #expect(filesNamingThePhotos(in: out.url).isEmpty)
         // Blurred, the exact spot is nowhere in the site; a spot 5 km cells away from it is.
         let blurredSite = out.url.appendingPathComponent("blurred")
-        #expect(try photomap(["--source", "local", "export", "--out", blurredSite.path, "--blur-locations", "5"])
-            .status == 0)
-        let blurredText = (FileManager.default.enumerator(at: blurredSite, includingPropertiesForKeys: nil)?
+        #expect(
+            try photomap(["--source", "local", "export", "--out", blurredSite.path, "--blur-locations", "5"])
+                .status == 0)
+        let blurredText =
+            (FileManager.default.enumerator(at: blurredSite, includingPropertiesForKeys: nil)?
             .allObjects as? [URL] ?? []).compactMap { try? String(contentsOf: $0, encoding: .utf8) }.joined()
         #expect(!blurredText.contains("43.4633") && !blurredText.contains("11.8796"))
         #expect(blurredText.contains("43.4656"))
         for output in [places, arezzo, newYork, export] { #expect(!output.stdout.contains(photos.url.path)) }
 
         let server = try ServeProcess(["--cache", cache.url.path, "--source", "local"], environment: [:])
-        let id = try #require(listed.isEmpty ? nil : try JSONSerialization.jsonObject(
-            with: Data(arezzo.stdout.utf8)) as? [[String: Any]])?.first?["id"] as? String
+        let id =
+            try #require(
+                listed.isEmpty
+                    ? nil
+                    : try JSONSerialization.jsonObject(
+                        with: Data(arezzo.stdout.utf8)) as? [[String: Any]])?.first?["id"] as? String
         for path in ["/", "/places/3182884", "/places/unlocated", "/photos/\(id ?? "")", "/squares/\(id ?? "")"] {
             let answer = try server.request(path)
             #expect(answer.status == 200, "\(path): \(answer.status)")
@@ -145,8 +165,9 @@ struct ImportEndToEndTests {
 
         try FileManager.default.removeItem(at: photos.url.appendingPathComponent("sydney.jpg"))
         let kept = try photomap(["import", photos.url.path])
-        #expect(kept.stderr.contains("7 photos read") && kept.stderr.contains("1 gone (kept: --prune drops them)"),
-                "\(kept.stderr)")
+        #expect(
+            kept.stderr.contains("7 photos read") && kept.stderr.contains("1 gone (kept: --prune drops them)"),
+            "\(kept.stderr)")
         #expect(try photomap(["--source", "local", "places", "--json"]).stdout.contains("\"2147714\""))
         let pruned = try photomap(["import", "--prune", photos.url.path])
         #expect(pruned.stderr.contains("1 gone, 1 photo removed"), "\(pruned.stderr)")
@@ -163,15 +184,21 @@ struct ImportEndToEndTests {
         #expect(status.stdout.contains("local_photos: 5 rows"), "\(status.stdout)")
         // A second machine's cache: the listing comes from the database, the squares are made from the files.
         let other = try TemporaryFolder()
-        let places = try PhotomapBinary.run(["--cache", other.url.path, "--database", database, "--source", "local",
-                                             "places", "--json"])
+        let places = try PhotomapBinary.run([
+            "--cache", other.url.path, "--database", database, "--source", "local",
+            "places", "--json",
+        ])
         #expect(places.status == 0 && places.stdout.contains("\"3182884\""), "\(places.stderr)")
-        let arezzo = try PhotomapBinary.run(["--cache", other.url.path, "--database", database, "--source", "local",
-                                             "photos", "--place", "3182884", "--json"])
-        let id = try #require((try JSONSerialization.jsonObject(with: Data(arezzo.stdout.utf8)) as? [[String: Any]])?
-            .first?["id"] as? String)
-        let server = try ServeProcess(["--cache", other.url.path, "--database", database, "--source", "local"],
-                                      environment: [:])
+        let arezzo = try PhotomapBinary.run([
+            "--cache", other.url.path, "--database", database, "--source", "local",
+            "photos", "--place", "3182884", "--json",
+        ])
+        let id = try #require(
+            (try JSONSerialization.jsonObject(with: Data(arezzo.stdout.utf8)) as? [[String: Any]])?
+                .first?["id"] as? String)
+        let server = try ServeProcess(
+            ["--cache", other.url.path, "--database", database, "--source", "local"],
+            environment: [:])
         let square = try server.request("/squares/\(id)")
         #expect(square.status == 200 && square.headers["content-type"] == "image/jpeg")
         #expect(try server.request("/places/unlocated").status == 200)

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
 
 /// `photomap serve` against requests no browser sends, as bytes on a socket: MHD's bounds answer
 /// the oversized ones, the routes the rest; the server stays up, keeps answering others, and its
@@ -57,13 +57,16 @@ struct ServeBoundsEndToEndTests {
         try expectStillServing()
     }
 
-    @Test("invalid UTF-8 and NUL in paths and queries, raw or percent-encoded: 400 or 404 for a page, 400 or GeoJSON from the API")
+    @Test(
+        "invalid UTF-8 and NUL in paths and queries, raw or percent-encoded: 400 or 404 for a page, 400 or GeoJSON from the API"
+    )
     func badBytes() throws {
         let targets: [[UInt8]] = [
             Array("/photos/".utf8) + [0xFF, 0xFE, 0xC3, 0x28], Array("/photos/%FF%FE%C3%28".utf8),
             Array("/photos/a%00b".utf8), Array("/places/%00?limit=%00".utf8), Array("/squares/".utf8) + [0x80],
             Array("/assets/photomap.css%00.png".utf8),
-            Array("/api/find?q=%00".utf8), Array("/api/find?q=%FF%FE".utf8), Array("/api/search?q=a%00b&lat=%FF&lon=1".utf8),
+            Array("/api/find?q=%00".utf8), Array("/api/find?q=%FF%FE".utf8),
+            Array("/api/search?q=a%00b&lat=%FF&lon=1".utf8),
             Array("/api/find?q=".utf8) + [0xFF, 0xFE],
         ]
         for target in targets {
@@ -73,9 +76,11 @@ struct ServeBoundsEndToEndTests {
             if target.starts(with: Array("/api/".utf8)) {
                 // The query as it reads (U+FFFD for what is not UTF-8): an error, or whatever it finds.
                 let collection = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
-                #expect(answer.status == 400 || answer.status == 200
-                        && collection?["type"] as? String == "FeatureCollection",
-                        "\(described): \(answer.status)")
+                #expect(
+                    answer.status == 400
+                        || answer.status == 200
+                            && collection?["type"] as? String == "FeatureCollection",
+                    "\(described): \(answer.status)")
             } else {
                 #expect([400, 404].contains(answer.status), "\(described): \(answer.status)")
             }
@@ -87,17 +92,22 @@ struct ServeBoundsEndToEndTests {
         try expectStillServing()
     }
 
-    @Test("methods other than GET and HEAD are refused, known or not, their bodies unread", arguments: [
-        "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT", "PROPFIND", "BREW", "get",
-    ])
+    @Test(
+        "methods other than GET and HEAD are refused, known or not, their bodies unread",
+        arguments: [
+            "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT", "PROPFIND", "BREW", "get",
+        ])
     func otherMethods(method: String) throws {
-        let answer = try send(Array("\(method) /recent HTTP/1.1\r\n\(host)Content-Length: 5\r\nConnection: close\r\n\r\nhello".utf8))
+        let answer = try send(
+            Array("\(method) /recent HTTP/1.1\r\n\(host)Content-Length: 5\r\nConnection: close\r\n\r\nhello".utf8))
         #expect([400, 405, 501].contains(answer.status), "\(method): \(answer.status)")
         if answer.status == 405 { #expect(answer.headers["allow"] == "GET, HEAD") }
         try expectStillServing()
     }
 
-    @Test("1,000 connections that send half a request and wait: a normal request is still answered at once, memory bounded")
+    @Test(
+        "1,000 connections that send half a request and wait: a normal request is still answered at once, memory bounded"
+    )
     func halfRequests() throws {
         // The test holds 1,000 sockets too.
         var limits = rlimit()
@@ -135,8 +145,9 @@ struct ServeBoundsEndToEndTests {
     func abandonedSlowWork() throws {
         // Every place lookup takes Flickr 3 s; 600 are asked for and abandoned at once.
         let flickr = LoopbackServer.flickr
-        let slow = try ServeProcess(["--source", "flickr", "--api-key", "test-key", "--endpoint", flickr.endpoint("slow/3")],
-                                    environment: ["PHOTOMAP_CACHE": folder.url.path])
+        let slow = try ServeProcess(
+            ["--source", "flickr", "--api-key", "test-key", "--endpoint", flickr.endpoint("slow/3")],
+            environment: ["PHOTOMAP_CACHE": folder.url.path])
         for index in 0..<600 {
             let descriptor = try RawHTTP.connect(port: slow.port)
             let request = Array("GET /places/GONE\(index) HTTP/1.1\r\nHost: 127.0.0.1:\(slow.port)\r\n\r\n".utf8)
@@ -150,7 +161,9 @@ struct ServeBoundsEndToEndTests {
             #expect(Date().timeIntervalSince(started) < 1)
         }
         let busy = try slow.request("/places/GONEAGAIN", timeout: 5)
-        #expect(busy.status == 503 && String(decoding: busy.body, as: UTF8.self).contains("busy"), "the queue is still full")
+        #expect(
+            busy.status == 503 && String(decoding: busy.body, as: UTF8.self).contains("busy"), "the queue is still full"
+        )
     }
 
     @Test("slow clients hold a connection each, not the server: 30 trickling ones and one that never reads")

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
 
 /// `photomap serve`, run as a user runs it, against the catalog's images on a counting image server.
 @Suite("photomap serve, end to end")
@@ -19,27 +19,34 @@ struct ServeEndToEndTests {
 
     /// A server on the embedded catalog, its images from the image server under `scenario`.
     func serve(_ scenario: String = "ok") throws -> ServeProcess {
-        try ServeProcess(["--image-host", images.url("/\(scenario)")],
-                         environment: ["PHOTOMAP_CACHE": folder.url.path, "PHOTOMAP_CLUSTER_THRESHOLD": "1000000"])
+        try ServeProcess(
+            ["--image-host", images.url("/\(scenario)")],
+            environment: ["PHOTOMAP_CACHE": folder.url.path, "PHOTOMAP_CLUSTER_THRESHOLD": "1000000"])
     }
 
     /// The ids of the photos a place page lists, in order.
     func photoIDs(on page: RawHTTP.Answer) -> [String] {
         let html = String(decoding: page.body, as: UTF8.self)
-        return html.components(separatedBy: "href=\"/photos/").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+        return html.components(separatedBy: "href=\"/photos/").dropFirst().compactMap {
+            $0.split(separator: "\"").first.map(String.init)
+        }
     }
 
     func body(_ answer: RawHTTP.Answer) -> String { String(decoding: answer.body, as: UTF8.self) }
 
-    @Test("pages from the same renderer as export, with its CSP; a callout's square fetched once when asked for, then from the cache")
+    @Test(
+        "pages from the same renderer as export, with its CSP; a callout's square fetched once when asked for, then from the cache"
+    )
     func browse() throws {
         let server = try serve()
         let index = try server.request("/")
         #expect(index.status == 200 && index.headers["content-type"] == "text/html; charset=utf-8")
         #expect(index.headers["content-security-policy"]?.contains("script-src 'self'") == true)
-        #expect(index.headers["x-content-type-options"] == "nosniff"
+        #expect(
+            index.headers["x-content-type-options"] == "nosniff"
                 && index.headers["referrer-policy"] == "no-referrer")
-        #expect(body(index).contains("href=\"/places/\(newYork)\"")
+        #expect(
+            body(index).contains("href=\"/places/\(newYork)\"")
                 && body(index).contains("id=\"photomap-annotations\""))
         let place = try server.request("/places/\(newYork)?limit=20")
         #expect(place.status == 200)
@@ -48,11 +55,14 @@ struct ServeEndToEndTests {
         // Nothing was fetched to make the page: squares come when the browser asks.
         let id = try #require(ids.first)
         #expect(body(place).contains("/squares/\(id)"))
-        let counts = try JSONSerialization.jsonObject(with: try HTTPClient(retryPolicy: .never).get(images.url("/_counts")).body) as? [String: Int]
+        let counts =
+            try JSONSerialization.jsonObject(with: try HTTPClient(retryPolicy: .never).get(images.url("/_counts")).body)
+            as? [String: Int]
         #expect(counts?.keys.contains { $0.hasPrefix("/ok/") && $0.contains("/\(id)_") } != true)
 
         let square = try server.request("/squares/\(id)")
-        #expect(square.status == 200 && square.headers["content-type"] == "image/png"
+        #expect(
+            square.status == 200 && square.headers["content-type"] == "image/png"
                 && square.body.starts(with: [0x89, 0x50]))
         let etag = try #require(square.headers["etag"])
         #expect(square.headers["cache-control"]?.contains("max-age") == true)
@@ -64,7 +74,8 @@ struct ServeEndToEndTests {
         #expect(head.status == 200 && head.body.isEmpty && head.headers["content-length"] == String(square.body.count))
         // The photo page: medium image on demand, link back to Flickr, no key or local path anywhere.
         let photo = try server.request("/photos/\(id)")
-        #expect(photo.status == 200 && body(photo).contains("/images/\(id)")
+        #expect(
+            photo.status == 200 && body(photo).contains("/images/\(id)")
                 && body(photo).contains("https://www.flickr.com/photos/"))
         #expect(try server.request("/images/\(id)").status == 200)
         for answer in [index, place, photo] { #expect(!body(answer).contains(folder.url.path)) }
@@ -72,8 +83,11 @@ struct ServeEndToEndTests {
 
     /// The upstream path the image server counts for a catalog photo's square, under `scenario`.
     func upstreamPath(of id: String, scenario: String = "ok") throws -> String {
-        let counts = try JSONSerialization.jsonObject(with: try HTTPClient(retryPolicy: .never).get(images.url("/_counts")).body) as? [String: Int]
-        return try #require(counts?.keys.first { $0.hasPrefix("/\(scenario)/") && $0.contains("/\(id)_") && $0.hasSuffix("_s.png") })
+        let counts =
+            try JSONSerialization.jsonObject(with: try HTTPClient(retryPolicy: .never).get(images.url("/_counts")).body)
+            as? [String: Int]
+        return try #require(
+            counts?.keys.first { $0.hasPrefix("/\(scenario)/") && $0.contains("/\(id)_") && $0.hasSuffix("_s.png") })
     }
 
     @Test("100 concurrent requests for one uncached square: one upstream fetch, 100 good answers")
@@ -99,7 +113,8 @@ struct ServeEndToEndTests {
         let server = try serve("status404")
         let id = try #require(photoIDs(on: try server.request("/places/\(melbourne)?limit=3")).first)
         let answer = try server.request("/squares/\(id)")
-        #expect(answer.status == 502 && answer.headers["content-type"] == "image/svg+xml"
+        #expect(
+            answer.status == 502 && answer.headers["content-type"] == "image/svg+xml"
                 && body(answer).contains("<svg"))
         Thread.sleep(forTimeInterval: 0.2)
         #expect(server.stderr.components(separatedBy: "no square for photo \(id)").count == 2, "\(server.stderr)")
@@ -112,13 +127,16 @@ struct ServeEndToEndTests {
         #expect(try server.request("/", headers: ["Host": "127.0.0.1.evil.example:\(server.port)"]).status == 421)
         let post = try server.request("/", method: "POST", headers: ["Content-Length": "0"])
         #expect(post.status == 405 && post.headers["allow"] == "GET, HEAD")
-        for path in ["/photos/..%2F..%2F..%2Fetc%2Fpasswd", "/assets/../Package.swift", "/assets/%2E%2E/Package.swift",
-                     "/squares/nope",
-                     "/nothing", "/places/"] {
+        for path in [
+            "/photos/..%2F..%2F..%2Fetc%2Fpasswd", "/assets/../Package.swift", "/assets/%2E%2E/Package.swift",
+            "/squares/nope",
+            "/nothing", "/places/",
+        ] {
             let answer = try server.request(path)
             // An id not shaped as Flickr's is the request's fault; a path that names nothing is not found.
-            #expect(answer.status == (path.hasPrefix("/photos/") || path.hasPrefix("/squares/") ? 400 : 404),
-                    "\(path): \(answer.status)")
+            #expect(
+                answer.status == (path.hasPrefix("/photos/") || path.hasPrefix("/squares/") ? 400 : 404),
+                "\(path): \(answer.status)")
             #expect(!body(answer).contains("root:") && !body(answer).contains("swift-tools-version"))
         }
         #expect(try server.request("/places/\(newYork)?limit=0").status == 400)
@@ -143,9 +161,12 @@ struct ServeEndToEndTests {
         #expect(place?["match"] as? String == "exact")
         let features = try #require(place?["features"] as? [[String: Any]])
         #expect((features.first?["properties"] as? [String: Any])?["title"] as? String == "Paris")
-        let partial = try JSONSerialization.jsonObject(with: try server.request("/api/find?q=bridg").body) as? [String: Any]
+        let partial =
+            try JSONSerialization.jsonObject(with: try server.request("/api/find?q=bridg").body) as? [String: Any]
         #expect(partial?["match"] as? String != "exact")
-        let search = try JSONSerialization.jsonObject(with: try server.request("/api/search?q=bridge&lat=37.77&lon=-122.42&radius=20").body)
+        let search =
+            try JSONSerialization.jsonObject(
+                with: try server.request("/api/search?q=bridge&lat=37.77&lon=-122.42&radius=20").body)
             as? [String: Any]
         let hits = try #require(search?["features"] as? [[String: Any]])
         #expect(!hits.isEmpty)
@@ -159,8 +180,9 @@ struct ServeEndToEndTests {
     func recents() throws {
         // Before any view, `recent` lists none and writes nothing.
         let none = try PhotomapBinary.run(["recent", "--json"], environment: ["PHOTOMAP_CACHE": folder.url.path])
-        #expect(none.status == 0 && none.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]",
-                "\(none.stderr)")
+        #expect(
+            none.status == 0 && none.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]",
+            "\(none.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("recent.json").path))
         let server = try serve()
         let ids = photoIDs(on: try server.request("/places/\(capeTown)?limit=4"))
@@ -173,20 +195,28 @@ struct ServeEndToEndTests {
         #expect(recent?.compactMap { $0["id"] as? String } == [ids[0], ids[2], ids[1]])
     }
 
-    @Test("a photo page opened cold (a link shared) is looked up with flickr.photos.getInfo; 404 only when Flickr has no such photo")
+    @Test(
+        "a photo page opened cold (a link shared) is looked up with flickr.photos.getInfo; 404 only when Flickr has no such photo"
+    )
     func photoOpenedCold() throws {
         // An embedded catalog of one place and no photos: the local index holds none of Flickr's.
         let catalog = folder.url.appendingPathComponent("tiny-catalog")
         let photos = catalog.appendingPathComponent("photos/TINY")
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
-        try Data(#"{"places":{"total":1,"place":[{"place_id":"TINY","woeid":"1","latitude":1,"longitude":1,"_content":"Tiny, Nowhere","photo_count":0}]},"stat":"ok"}"#.utf8)
-            .write(to: catalog.appendingPathComponent("top-places.json"))
+        try Data(
+            #"{"places":{"total":1,"place":[{"place_id":"TINY","woeid":"1","latitude":1,"longitude":1,"_content":"Tiny, Nowhere","photo_count":0}]},"stat":"ok"}"#
+                .utf8
+        )
+        .write(to: catalog.appendingPathComponent("top-places.json"))
         try Data(#"{"photos":{"page":1,"pages":1,"perpage":100,"total":0,"photo":[]},"stat":"ok"}"#.utf8)
             .write(to: photos.appendingPathComponent("page-1.json"))
         let flickr = LoopbackServer.flickr, key = "KEY-\(UUID().uuidString)"
-        let server = try ServeProcess(["--api-key", key, "--endpoint", flickr.endpoint(""), "--image-host", images.url("/ok")],
-                                      environment: ["PHOTOMAP_CACHE": folder.url.appendingPathComponent("cold").path,
-                                                    "PHOTOMAP_FIXTURES": catalog.path])
+        let server = try ServeProcess(
+            ["--api-key", key, "--endpoint", flickr.endpoint(""), "--image-host", images.url("/ok")],
+            environment: [
+                "PHOTOMAP_CACHE": folder.url.appendingPathComponent("cold").path,
+                "PHOTOMAP_FIXTURES": catalog.path,
+            ])
         // Hallgrímskirkja, Reykjavík, as the catalog Flickr's test server answers from lists it.
         let page = try server.request("/photos/43201728095")
         #expect(page.status == 200, "\(server.stderr)")
@@ -199,7 +229,9 @@ struct ServeEndToEndTests {
         #expect(try server.request("/recent").status == 200)
     }
 
-    @Test("SIGTERM stops it at once with status 0 and no temporary file; kill -9 mid-fetch leaves a cache that verifies clean")
+    @Test(
+        "SIGTERM stops it at once with status 0 and no temporary file; kill -9 mid-fetch leaves a cache that verifies clean"
+    )
     func stopping() throws {
         let server = try serve("slow")
         let ids = photoIDs(on: try server.request("/places/\(moscow)?limit=40"))
@@ -212,12 +244,14 @@ struct ServeEndToEndTests {
         for id in ids.dropFirst() { Thread { _ = try? killed.request("/squares/\(id)") }.start() }
         Thread.sleep(forTimeInterval: 0.5)
         killed.stop(signal: SIGKILL)
-        let verify = try PhotomapBinary.run(["cache", "verify", "--json"],
-                                            environment: ["PHOTOMAP_CACHE": folder.url.path])
+        let verify = try PhotomapBinary.run(
+            ["cache", "verify", "--json"],
+            environment: ["PHOTOMAP_CACHE": folder.url.path])
         #expect(verify.status == 0)
         let report = try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Int]
         #expect(report?["corrupt"] == 0)
-        let leftovers = FileManager.default.enumerator(atPath: folder.url.path)?.compactMap { $0 as? String }
+        let leftovers =
+            FileManager.default.enumerator(atPath: folder.url.path)?.compactMap { $0 as? String }
             .filter { ($0 as NSString).lastPathComponent.hasPrefix(".tmp-") } ?? []
         #expect(leftovers.isEmpty)
     }

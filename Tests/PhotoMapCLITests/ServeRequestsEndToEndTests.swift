@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
 
 /// `photomap serve` tells a bad request from a failure: ids not shaped as Flickr's and search areas out
 /// of range are the client's fault (400, saying why), a well-formed id nobody knows is 404, and only the
@@ -19,18 +19,24 @@ struct ServeRequestsEndToEndTests {
 
     /// A server on the embedded catalog ("catalog"), or on the Flickr-protocol server under `scenario`.
     func serve(_ source: String, scenario: String = "") throws -> ServeProcess {
-        let arguments = source == "catalog" ? ["--source", "fixtures"]
+        let arguments =
+            source == "catalog"
+            ? ["--source", "fixtures"]
             : ["--source", "flickr", "--api-key", "test-key", "--endpoint", flickr.endpoint(scenario)]
         return try ServeProcess(arguments, environment: ["PHOTOMAP_CACHE": folder.url.path])
     }
 
     func body(_ answer: RawHTTP.Answer) -> String { String(decoding: answer.body, as: UTF8.self) }
 
-    @Test("place ids: of another shape 400 (never sent to Flickr), well formed but unknown 404, known 200",
-          arguments: ["catalog", "flickr"])
+    @Test(
+        "place ids: of another shape 400 (never sent to Flickr), well formed but unknown 404, known 200",
+        arguments: ["catalog", "flickr"])
     func placeIDs(source: String) throws {
         let server = try serve(source)
-        for path in ["/places/..%2F..%2F..%2Fetc%2Fpasswd", "/places/%zz", "/places/a%20b", "/places/" + String(repeating: "x", count: 33)] {
+        for path in [
+            "/places/..%2F..%2F..%2Fetc%2Fpasswd", "/places/%zz", "/places/a%20b",
+            "/places/" + String(repeating: "x", count: 33),
+        ] {
             let answer = try server.request(path)
             #expect(answer.status == 400, "\(path): \(answer.status)")
             #expect(body(answer).contains("letters, digits"), "\(path): \(body(answer))")
@@ -62,8 +68,9 @@ struct ServeRequestsEndToEndTests {
         #expect(answer.status == 502, "\(answer.status)")
     }
 
-    @Test("/api/search: a centre or radius out of range is 400 naming the parameter and its range",
-          arguments: ["catalog", "flickr"])
+    @Test(
+        "/api/search: a centre or radius out of range is 400 naming the parameter and its range",
+        arguments: ["catalog", "flickr"])
     func searchArea(source: String) throws {
         let server = try serve(source)
         let cases: [(query: String, names: String)] = [

@@ -1,12 +1,15 @@
 import Testing
+
 @testable import PhotoMapCLI
 
 @Suite("Tables for the terminal")
 struct TableTests {
     @Test("columns are aligned and the flexible ones shrink to fit the width")
     func fitsWidth() {
-        var table = Table(columns: [.init(heading: "ID"), .init(heading: "TITLE", flexible: true),
-                                    .init(heading: "N", alignRight: true)])
+        var table = Table(columns: [
+            .init(heading: "ID"), .init(heading: "TITLE", flexible: true),
+            .init(heading: "N", alignRight: true),
+        ])
         table.rows = [["1", String(repeating: "long title ", count: 10), "7"], ["22", "short", "123"]]
         let wide = table.render(width: nil)
         #expect(wide[1].count > 100)

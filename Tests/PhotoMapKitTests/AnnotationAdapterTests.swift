@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PhotoMapKit
 
 @Suite("Annotation adapter")
@@ -7,9 +8,11 @@ struct AnnotationAdapterTests {
 
     @Test("a place's title is its name up to the first comma, the rest its subtitle")
     func placeSplitsAtFirstComma() {
-        let annotation = adapter.annotation(for: Place(id: "p1", fullName: "Paris, Ile-de-France, France",
-                                                       coordinate: Coordinate(latitude: 48.85, longitude: 2.35),
-                                                       photoCount: 12))
+        let annotation = adapter.annotation(
+            for: Place(
+                id: "p1", fullName: "Paris, Ile-de-France, France",
+                coordinate: Coordinate(latitude: 48.85, longitude: 2.35),
+                photoCount: 12))
         #expect(annotation.kind == .place)
         #expect(annotation.title == "Paris")
         #expect(annotation.subtitle == "Ile-de-France, France")
@@ -26,23 +29,27 @@ struct AnnotationAdapterTests {
 
     @Test("place names keep their characters, markup included")
     func placeNamesAreNotInterpreted() {
-        let annotation = adapter.annotation(for: Place(id: "p",
-                                                       fullName: "Zürich &amp; <b>Co</b>, Zurich, Switzerland"))
+        let annotation = adapter.annotation(
+            for: Place(
+                id: "p",
+                fullName: "Zürich &amp; <b>Co</b>, Zurich, Switzerland"))
         #expect(annotation.title == "Zürich &amp; <b>Co</b>")
         #expect(annotation.subtitle == "Zurich, Switzerland")
     }
 
     @Test("a photo's title is its title, trimmed; the subtitle the description's first words")
     func photoWithTitle() {
-        let photo = Photo(id: "1", title: "  Golden Gate Bridge \n",
-                          descriptionHTML: "Fog over the <a href=\"https://example.org\">bay</a> &amp; the city")
+        let photo = Photo(
+            id: "1", title: "  Golden Gate Bridge \n",
+            descriptionHTML: "Fog over the <a href=\"https://example.org\">bay</a> &amp; the city")
         let annotation = adapter.annotation(for: photo)
         #expect(annotation.title == "Golden Gate Bridge")
         #expect(annotation.subtitle == "Fog over the bay & the city")
     }
 
-    @Test("an empty or blank title gives way to the description, and the subtitle is then empty",
-          arguments: ["", "   ", "\n\t"])
+    @Test(
+        "an empty or blank title gives way to the description, and the subtitle is then empty",
+        arguments: ["", "   ", "\n\t"])
     func photoWithoutTitle(title: String) {
         let annotation = adapter.annotation(for: Photo(id: "1", title: title, descriptionHTML: "<b>Rainy</b> morning"))
         #expect(annotation.title == "Rainy morning")
@@ -56,9 +63,12 @@ struct AnnotationAdapterTests {
         #expect(annotation.subtitle == "")
     }
 
-    @Test("hostile titles stay exactly as Flickr sent them: escaping is the output's job",
-          arguments: ["<img src=x onerror=alert(1)>", "</script><script>alert(\"pwned\")</script>",
-                      "\" onmouseover=\"alert(1)"])
+    @Test(
+        "hostile titles stay exactly as Flickr sent them: escaping is the output's job",
+        arguments: [
+            "<img src=x onerror=alert(1)>", "</script><script>alert(\"pwned\")</script>",
+            "\" onmouseover=\"alert(1)",
+        ])
     func hostileTitlesAreKept(title: String) {
         #expect(adapter.annotation(for: Photo(id: "1", title: title)).title == title)
     }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
+
+@testable import PhotoMapKit
 
 /// The clustering rule exists twice: `GridClusterer` pre-clusters a large site's pages, and the page's
 /// script (photomap.js, `clustersAt`) clusters a smaller page's own annotations with the radius and last
@@ -19,13 +20,17 @@ struct ClusteringParityTests {
         var coordinates: [Coordinate] = []
         for (latitude, longitude, spread) in [(48.8566, 2.3522, 0.2), (40.7128, -74.006, 2.0), (-33.92, 18.42, 30.0)] {
             for _ in 0..<150 {
-                coordinates.append(Coordinate(latitude: latitude + (random() - 0.5) * spread,
-                                              longitude: longitude + (random() - 0.5) * spread)!)
+                coordinates.append(
+                    Coordinate(
+                        latitude: latitude + (random() - 0.5) * spread,
+                        longitude: longitude + (random() - 0.5) * spread)!)
             }
         }
         for _ in 0..<6 { coordinates.append(Coordinate(latitude: 51.5, longitude: -0.12)!) }
-        coordinates += [Coordinate(latitude: 89.9, longitude: 180)!, Coordinate(latitude: -89.9, longitude: -180)!,
-                        Coordinate(latitude: 0, longitude: 179.9999)!]
+        coordinates += [
+            Coordinate(latitude: 89.9, longitude: 180)!, Coordinate(latitude: -89.9, longitude: -180)!,
+            Coordinate(latitude: 0, longitude: 179.9999)!,
+        ]
         return coordinates.enumerated().map { ($0.offset, $0.element) }
     }()
 
@@ -39,17 +44,21 @@ struct ClusteringParityTests {
         #expect(rule["radius"] as? Double == clusterer.radius && rule["lastZoom"] as? Int == clusterer.maximumZoom)
 
         let input = try JSONSerialization.data(withJSONObject: [
-            "cluster": rule, "lat": Self.points.map(\.coordinate.latitude), "lon": Self.points.map(\.coordinate.longitude),
+            "cluster": rule, "lat": Self.points.map(\.coordinate.latitude),
+            "lon": Self.points.map(\.coordinate.longitude),
         ])
         let folder = try TemporaryFolder()
         let inputFile = folder.url.appendingPathComponent("points.json")
         try input.write(to: inputFile)
         let root = LoopbackServer.repositoryRoot
-        let output = try Subprocess.output("/usr/bin/env", [
-            "node", root.appendingPathComponent("Tests/Support/page_clusters.js").path,
-            root.appendingPathComponent("Sources/PhotoMapKit/Pages/Assets/photomap.js").path, inputFile.path,
-        ])
-        let script = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: [String: [[Any]]]])
+        let output = try Subprocess.output(
+            "/usr/bin/env",
+            [
+                "node", root.appendingPathComponent("Tests/Support/page_clusters.js").path,
+                root.appendingPathComponent("Sources/PhotoMapKit/Pages/Assets/photomap.js").path, inputFile.path,
+            ])
+        let script = try #require(
+            try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: [String: [[Any]]]])
         #expect(script.count == clusterer.maximumZoom + 1)
         for zoom in 0...clusterer.maximumZoom {
             let swift = clusterer.clusters(of: Self.points, zoom: zoom)
@@ -60,10 +69,12 @@ struct ClusteringParityTests {
                 #expect(clusters.count == theirs.count, "zoom \(zoom), tile \(tile): cluster count")
                 for (mine, their) in zip(clusters, theirs) {
                     let latitude = their[0] as? Double ?? .nan, longitude = their[1] as? Double ?? .nan
-                    #expect(abs(mine.latitude - latitude) < 1e-9 && abs(mine.longitude - longitude) < 1e-9,
-                            "zoom \(zoom), tile \(tile): \(mine) vs \(their)")
-                    #expect(mine.count == their[2] as? Int && mine.feature == their[3] as? Int,
-                            "zoom \(zoom), tile \(tile): \(mine) vs \(their)")
+                    #expect(
+                        abs(mine.latitude - latitude) < 1e-9 && abs(mine.longitude - longitude) < 1e-9,
+                        "zoom \(zoom), tile \(tile): \(mine) vs \(their)")
+                    #expect(
+                        mine.count == their[2] as? Int && mine.feature == their[3] as? Int,
+                        "zoom \(zoom), tile \(tile): \(mine) vs \(their)")
                 }
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import PhotoMapKit
 
 /// Flickr's API in the tests that need no server: each call answered by `answer` (given the call's number

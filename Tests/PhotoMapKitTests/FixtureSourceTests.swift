@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
+
+@testable import PhotoMapKit
 
 @Suite("Embedded catalog")
 struct FixtureSourceTests {
@@ -45,23 +46,29 @@ struct FixtureSourceTests {
         let first = try source.photos(inPlace: place.id, limit: FlickrSource.maximumResults).items
         #expect(try source.photos(inPlace: place.id, limit: FlickrSource.maximumResults).items == first)
         // Paged past its end, then from the start: the same answers.
-        let pageOne = try transport.call(method: "flickr.photos.search", parameters: search.merging(["page": "1"]) { $1 })
+        let pageOne = try transport.call(
+            method: "flickr.photos.search", parameters: search.merging(["page": "1"]) { $1 })
         _ = try transport.call(method: "flickr.photos.search", parameters: search.merging(["page": "9999"]) { $1 })
-        #expect(try transport.call(method: "flickr.photos.search", parameters: search.merging(["page": "1"]) { $1 })
-            == pageOne)
+        #expect(
+            try transport.call(method: "flickr.photos.search", parameters: search.merging(["page": "1"]) { $1 })
+                == pageOne)
     }
 
     @Test("holds Radio City Music Hall at its coordinate")
     func landmark() throws {
         let newYork = try #require(try source.topPlaces().items.first { $0.fullName.hasPrefix("New York") })
-        let hall = try #require(try source.photos(inPlace: newYork.id,
-                                                  limit: 4000).items.first { $0.title == "Radio City Music Hall" })
+        let hall = try #require(
+            try source.photos(
+                inPlace: newYork.id,
+                limit: 4000
+            ).items.first { $0.title == "Radio City Music Hall" })
         let coordinate = try #require(hall.coordinate)
         #expect(abs(coordinate.latitude - 40.7600) < 0.001 && abs(coordinate.longitude + 73.9799) < 0.001)
     }
 
-    @Test("an unknown place, or an id that tries to leave the catalog, is a clear error",
-          arguments: ["nowhere", "../catalog", "..", "a/b", ""])
+    @Test(
+        "an unknown place, or an id that tries to leave the catalog, is a clear error",
+        arguments: ["nowhere", "../catalog", "..", "a/b", ""])
     func unknownPlace(id: String) {
         #expect(throws: FlickrError.unknownPlace(id)) { try source.photos(inPlace: id, limit: 5) }
     }
@@ -75,8 +82,11 @@ struct FixtureSourceTests {
             #expect(place == listed)
         }
         for id in ["nowhere", "../catalog"] {
-            #expect(throws: FlickrError.apiFailure(method: "flickr.places.getInfo", code: 2,
-                                                   message: "Not a valid Places ID")) {
+            #expect(
+                throws: FlickrError.apiFailure(
+                    method: "flickr.places.getInfo", code: 2,
+                    message: "Not a valid Places ID")
+            ) {
                 try source.placeInfo(id)
             }
         }
@@ -94,9 +104,11 @@ struct FixtureSourceTests {
     @Test("the catalog is found above the executable, or where PHOTOMAP_FIXTURES says")
     func locate() {
         let executable = LoopbackServer.repositoryRoot.appendingPathComponent(".build/release/photomap").path
-        #expect(FixtureSource.locateCatalog(environment: [:], executable: executable)?.standardizedFileURL
+        #expect(
+            FixtureSource.locateCatalog(environment: [:], executable: executable)?.standardizedFileURL
                 == catalog.standardizedFileURL)
-        #expect(FixtureSource.locateCatalog(environment: ["PHOTOMAP_FIXTURES": "/tmp/x"], executable: executable)
+        #expect(
+            FixtureSource.locateCatalog(environment: ["PHOTOMAP_FIXTURES": "/tmp/x"], executable: executable)
                 == URL(fileURLWithPath: "/tmp/x"))
     }
 

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
+
+@testable import PhotoMapKit
 
 /// Collects the waits an HTTPClient asks for, so retries are tested without sleeping.
 final class SleepRecorder: @unchecked Sendable {
@@ -18,14 +19,18 @@ struct FlickrRESTTransportTests {
     /// A key of this test's own, so its requests can be picked out of the server's log.
     let key = "key-\(UUID().uuidString)"
 
-    func source(_ scenario: String = "", cache: ResponseCache? = nil, offline: Bool = false,
-                sleeper: SleepRecorder = SleepRecorder(), timeouts: HTTPTimeouts = HTTPTimeouts(),
-                retry: RetryPolicy = RetryPolicy(baseDelay: 0.01),
-                limiter: FlickrRateLimiter? = nil) throws -> FlickrSource {
+    func source(
+        _ scenario: String = "", cache: ResponseCache? = nil, offline: Bool = false,
+        sleeper: SleepRecorder = SleepRecorder(), timeouts: HTTPTimeouts = HTTPTimeouts(),
+        retry: RetryPolicy = RetryPolicy(baseDelay: 0.01),
+        limiter: FlickrRateLimiter? = nil
+    ) throws -> FlickrSource {
         let client = HTTPClient(retryPolicy: retry, timeouts: timeouts, sleep: sleeper.sleep)
-        return FlickrSource(transport: try FlickrRESTTransport(endpoint: server.endpoint(scenario),
-                                                               apiKey: offline ? "" : key, cache: cache,
-                                                               offline: offline, client: client, limiter: limiter))
+        return FlickrSource(
+            transport: try FlickrRESTTransport(
+                endpoint: server.endpoint(scenario),
+                apiKey: offline ? "" : key, cache: cache,
+                offline: offline, client: client, limiter: limiter))
     }
 
     @Test("photos.search sends the documented parameters and pages by per_page")
@@ -57,12 +62,18 @@ struct FlickrRESTTransportTests {
         #expect(place.type == "locality" && place.typeID == 7 && place.photoCount == nil)
         let query = try #require(try server.requests(where: ("api_key", key)).first)
         #expect(query["method"] == "flickr.places.getInfo" && query["place_id"] == newYork)
-        #expect(throws: FlickrError.apiFailure(method: "flickr.places.getInfo", code: 2,
-                                               message: "Not a valid Places ID")) {
+        #expect(
+            throws: FlickrError.apiFailure(
+                method: "flickr.places.getInfo", code: 2,
+                message: "Not a valid Places ID")
+        ) {
             try source().placeInfo("nowhere")
         }
-        #expect(throws: FlickrError.apiFailure(method: "flickr.places.getInfo", code: 100,
-                                               message: "Invalid API Key (Key has invalid format)")) {
+        #expect(
+            throws: FlickrError.apiFailure(
+                method: "flickr.places.getInfo", code: 100,
+                message: "Invalid API Key (Key has invalid format)")
+        ) {
             try source("fail100").placeInfo(newYork)
         }
     }
@@ -100,7 +111,10 @@ struct FlickrRESTTransportTests {
         let error = #expect(throws: HTTPError.self) {
             try source("status/502/\(UUID().uuidString)/99", sleeper: sleeper).topPlaces()
         }
-        guard case .status(502, _)? = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .status(502, _)? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(sleeper.recorded.count == 3)
         #expect(error?.description.contains(key) == false)
     }
@@ -127,7 +141,10 @@ struct FlickrRESTTransportTests {
         let error = #expect(throws: HTTPError.self) {
             try source("slow/3", timeouts: HTTPTimeouts(connect: 1, total: 1), retry: .never).topPlaces()
         }
-        guard case .transport(28, _, _)? = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .transport(28, _, _)? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
     }
 
     @Test("malformed JSON and an HTML page sent with 200 are errors", arguments: ["malformed", "html200"])
@@ -143,7 +160,10 @@ struct FlickrRESTTransportTests {
     func redirects() throws {
         #expect(try source("redirect/ok").topPlaces().items.count >= 40)
         let error = #expect(throws: HTTPError.self) { try source("redirect-file").topPlaces() }
-        guard case .transport(1, _, _)? = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .transport(1, _, _)? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(throws: HTTPError.unsupportedURL("file:///etc/passwd")) {
             try HTTPClient().get("file:///etc/passwd")
         }
@@ -189,13 +209,17 @@ struct FlickrRESTTransportTests {
             try HTTPClient(retryPolicy: policy)
                 .get(server.endpoint("status/503/\(UUID().uuidString)/5") + "?api_key=\(key)")
         }
-        guard case .retryAfterTooLong(1, _)? = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .retryAfterTooLong(1, _)? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
     }
 
     @Test("a body over the size limit is refused")
     func bodyLimit() {
         let error = #expect(throws: HTTPError.self) {
-            let query = "?method=flickr.places.getTopPlacesList&place_type_id=7&api_key=\(key)"
+            let query =
+                "?method=flickr.places.getTopPlacesList&place_type_id=7&api_key=\(key)"
                 + "&nojsoncallback=1&format=json"
             try HTTPClient(retryPolicy: .never).get(server.endpoint() + query, maximumBodyBytes: 1_000)
         }
@@ -215,8 +239,9 @@ struct FlickrRESTTransportTests {
         #expect(response.status == 200)
         let waits = sleeper.recorded
         #expect(waits.count == 1 && (1...3).contains(waits[0]), "\(waits)")
-        #expect(RetryPolicy.isTransient(status: 429) && RetryPolicy.isTransient(status: 503)
-            && !RetryPolicy.isTransient(status: 404))
+        #expect(
+            RetryPolicy.isTransient(status: 429) && RetryPolicy.isTransient(status: 503)
+                && !RetryPolicy.isTransient(status: 404))
     }
 
     @Test("on the multi loop, a 503 with Retry-After holds back the host's whole queue until then")
@@ -241,8 +266,9 @@ struct FlickrRESTTransportTests {
         // Retry-After is a date 2 s ahead, to the second: 1 to 2 s. Without the pause the others
         // would be done within milliseconds of the 503, long before the retry.
         #expect(firstDone - asked >= 0.9, "the retry waited")
-        #expect(others.allSatisfy { $0 >= firstDone - 0.01 },
-                "the others waited, and the retry went first: \(others.map { $0 - firstDone })")
+        #expect(
+            others.allSatisfy { $0 >= firstDone - 0.01 },
+            "the others waited, and the retry went first: \(others.map { $0 - firstDone })")
     }
 
     /// When `url`'s body arrived through `origin`, as a reference-date time.
@@ -261,12 +287,19 @@ struct FlickrRESTTransportTests {
         // libcurl refuses string options over 8 MB (CURL_MAX_INPUT_LENGTH): here the CA file's path.
         let settings = HTTPSettings(retryPolicy: .never, caBundle: String(repeating: "x", count: 9_000_000))
         let error = #expect(throws: HTTPError.self) { try HTTPClient(settings: settings).get(images.url(path)) }
-        guard case .optionRefused? = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .optionRefused? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(try images.count(of: path) == 0, "no request went out")
-        let cache = ThumbnailCache(cacheDirectory: try TemporaryFolder().url,
-                                   origin: HTTPImageOrigin(settings: settings))
+        let cache = ThumbnailCache(
+            cacheDirectory: try TemporaryFolder().url,
+            origin: HTTPImageOrigin(settings: settings))
         let result = await cache.result(for: Photo(id: "1", images: [.square: ImageReference(url: images.url(path))]))
-        guard case .failure(.download(.optionRefused)) = result else { Issue.record("got \(result)"); return }
+        guard case .failure(.download(.optionRefused)) = result else {
+            Issue.record("got \(result)")
+            return
+        }
         #expect(try images.count(of: path) == 0)
     }
 

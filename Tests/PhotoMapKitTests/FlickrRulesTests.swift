@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
+
+@testable import PhotoMapKit
 
 /// A photos.search answer holding `records` (JSON objects), as Flickr shapes it.
 private func photosAnswer(_ records: [String]) -> String {
@@ -10,21 +11,23 @@ private func photosAnswer(_ records: [String]) -> String {
 
 /// Flickr's answer to flickr.photos.licenses.getInfo (two of its licences), numbers as numbers.
 private let licensesAnswer = """
-{"licenses":{"license":[{"id":0,"name":"All Rights Reserved","url":""},
-{"id":4,"name":"Attribution License","url":"https://creativecommons.org/licenses/by/2.0/"}]},"stat":"ok"}
-"""
+    {"licenses":{"license":[{"id":0,"name":"All Rights Reserved","url":""},
+    {"id":4,"name":"Attribution License","url":"https://creativecommons.org/licenses/by/2.0/"}]},"stat":"ok"}
+    """
 
 @Suite("Flickr's records as Flickr sends them: dates, videos, licences, links back")
 struct FlickrRecordTests {
     @Test("Flickr's unknown date taken (datetakenunknown 1, or its 1969-12-31 placeholder) is no date")
     func unknownDate() throws {
-        let transport = FakeFlickrTransport(methods: ["flickr.photos.search": photosAnswer([
-            #"{"id":"1","datetaken":"1969-12-31 16:00:00","datetakenunknown":"1"}"#,
-            #"{"id":"2","datetaken":"2014-04-23 09:33:01","datetakenunknown":1}"#,
-            #"{"id":"3","datetaken":"1969-12-31 19:00:00","datetakenunknown":"0"}"#,
-            #"{"id":"4","datetaken":"2011-04-15 17:48:17","datetakenunknown":"0"}"#,
-            #"{"id":"5","datetaken":"0000-00-00 00:00:00"}"#,
-        ])])
+        let transport = FakeFlickrTransport(methods: [
+            "flickr.photos.search": photosAnswer([
+                #"{"id":"1","datetaken":"1969-12-31 16:00:00","datetakenunknown":"1"}"#,
+                #"{"id":"2","datetaken":"2014-04-23 09:33:01","datetakenunknown":1}"#,
+                #"{"id":"3","datetaken":"1969-12-31 19:00:00","datetakenunknown":"0"}"#,
+                #"{"id":"4","datetaken":"2011-04-15 17:48:17","datetakenunknown":"0"}"#,
+                #"{"id":"5","datetaken":"0000-00-00 00:00:00"}"#,
+            ])
+        ])
         let photos = try FlickrSource(transport: transport).photos(inPlace: "p", limit: 10).items
         #expect(photos.map(\.dateTaken) == [nil, nil, nil, "2011-04-15 17:48:17", nil])
         let records = photos.map { OutputRecord(AnnotationAdapter().annotation(for: $0)) }
@@ -39,10 +42,13 @@ struct FlickrRecordTests {
 
     @Test("media=photos is asked, and a video in the answer anyway is left out without ending the listing")
     func videos() throws {
-        let transport = FakeFlickrTransport(methods: ["flickr.photos.search": photosAnswer([
-            #"{"id":"1","media":"photo","title":"a"}"#, #"{"id":"2","media":"video","media_status":"ready","title":"clip"}"#,
-            #"{"id":"3","title":"no media extra: a photo"}"#,
-        ])])
+        let transport = FakeFlickrTransport(methods: [
+            "flickr.photos.search": photosAnswer([
+                #"{"id":"1","media":"photo","title":"a"}"#,
+                #"{"id":"2","media":"video","media_status":"ready","title":"clip"}"#,
+                #"{"id":"3","title":"no media extra: a photo"}"#,
+            ])
+        ])
         let listing = try FlickrSource(transport: transport).photos(inPlace: "p", limit: 10)
         #expect(listing.items.map(\.id) == ["1", "3"])
         #expect(listing.skipped.isEmpty, "a video is not a broken record")
@@ -52,15 +58,20 @@ struct FlickrRecordTests {
     @Test("licences are named from flickr.photos.licenses.getInfo, asked once per source")
     func licences() throws {
         let transport = FakeFlickrTransport(methods: [
-            "flickr.photos.search": photosAnswer([#"{"id":"1","license":"4"}"#, #"{"id":"2","license":0}"#,
-                                                  #"{"id":"3","license":"99"}"#, #"{"id":"4"}"#]),
+            "flickr.photos.search": photosAnswer([
+                #"{"id":"1","license":"4"}"#, #"{"id":"2","license":0}"#,
+                #"{"id":"3","license":"99"}"#, #"{"id":"4"}"#,
+            ]),
             "flickr.photos.licenses.getInfo": licensesAnswer,
         ])
         let source = FlickrSource(transport: transport)
         let photos = try source.photos(inPlace: "p", limit: 10).items
         _ = try source.photos(inPlace: "q", limit: 10)
-        #expect(photos[0].license == License(id: "4", name: "Attribution License",
-                                             url: "https://creativecommons.org/licenses/by/2.0/"))
+        #expect(
+            photos[0].license
+                == License(
+                    id: "4", name: "Attribution License",
+                    url: "https://creativecommons.org/licenses/by/2.0/"))
         #expect(photos[1].license == License(id: "0", name: "All Rights Reserved"), "Flickr's empty url is none")
         #expect(photos[2].license?.displayName == "Flickr licence 99", "an id Flickr's list lacks is still shown")
         #expect(photos[3].license == nil)
@@ -69,27 +80,36 @@ struct FlickrRecordTests {
 
     @Test("without Flickr's list of licences the fallback list names them")
     func licenceFallback() throws {
-        let transport = FakeFlickrTransport(methods: ["flickr.photos.search": photosAnswer([#"{"id":"1","license":"4"}"#])])
-        let source = FlickrSource(transport: transport,
-                                  fallbackLicenses: { ["4": License(id: "4", name: "Attribution License")] })
+        let transport = FakeFlickrTransport(methods: [
+            "flickr.photos.search": photosAnswer([#"{"id":"1","license":"4"}"#])
+        ])
+        let source = FlickrSource(
+            transport: transport,
+            fallbackLicenses: { ["4": License(id: "4", name: "Attribution License")] })
         #expect(try source.photos(inPlace: "p", limit: 1).items.first?.license?.name == "Attribution License")
     }
 
     @Test("a photo links to its page on Flickr: the owner's path alias, else the owner's NSID")
     func linkBack() {
-        #expect(Photo(id: "53212345678", owner: "12345678@N05", pathAlias: "jdoe").flickrPageURL
+        #expect(
+            Photo(id: "53212345678", owner: "12345678@N05", pathAlias: "jdoe").flickrPageURL
                 == "https://www.flickr.com/photos/jdoe/53212345678")
-        #expect(Photo(id: "53212345678", owner: "12345678@N05").flickrPageURL == "https://www.flickr.com/photos/12345678@N05/53212345678")
+        #expect(
+            Photo(id: "53212345678", owner: "12345678@N05").flickrPageURL
+                == "https://www.flickr.com/photos/12345678@N05/53212345678")
         #expect(Photo(id: "1").flickrPageURL == nil, "no owner, no page")
-        #expect(Photo(id: "1/../2", owner: "a/b?c").flickrPageURL == "https://www.flickr.com/photos/a%2Fb%3Fc/1%2F..%2F2",
-                "a hostile id or owner cannot add a path segment or a query")
+        #expect(
+            Photo(id: "1/../2", owner: "a/b?c").flickrPageURL == "https://www.flickr.com/photos/a%2Fb%3Fc/1%2F..%2F2",
+            "a hostile id or owner cannot add a path segment or a query")
     }
 
     @Test("pathalias null, numbers as strings and description as {_content} decode as Flickr sends them")
     func shapes() throws {
-        let transport = FakeFlickrTransport(methods: ["flickr.photos.search": photosAnswer([
-            #"{"id":53212345678,"owner":"1@N05","pathalias":null,"license":"4","description":{"_content":"x"},"latitude":"48.85","longitude":2.35,"ownername":"Zoë"}"#,
-        ])])
+        let transport = FakeFlickrTransport(methods: [
+            "flickr.photos.search": photosAnswer([
+                #"{"id":53212345678,"owner":"1@N05","pathalias":null,"license":"4","description":{"_content":"x"},"latitude":"48.85","longitude":2.35,"ownername":"Zoë"}"#
+            ])
+        ])
         let photo = try #require(try FlickrSource(transport: transport).photos(inPlace: "p", limit: 1).items.first)
         #expect(photo.id == "53212345678" && photo.pathAlias == "" && photo.descriptionHTML == "x")
         #expect(AnnotationAdapter().annotation(for: photo).pageURL == "https://www.flickr.com/photos/1@N05/53212345678")
@@ -109,9 +129,12 @@ struct FlickrRateLimiterTests {
         }
     }
 
-    func limiter(_ folder: TemporaryFolder, key: String = "KEY", clock: Clock, callsPerHour: Int = 3_600) -> FlickrRateLimiter {
-        FlickrRateLimiter(budget: FileCallBudget(cacheDirectory: folder.url, apiKey: key, clock: { clock.date }),
-                          callsPerHour: callsPerHour, sleep: { clock.sleep($0) })
+    func limiter(_ folder: TemporaryFolder, key: String = "KEY", clock: Clock, callsPerHour: Int = 3_600)
+        -> FlickrRateLimiter
+    {
+        FlickrRateLimiter(
+            budget: FileCallBudget(cacheDirectory: folder.url, apiKey: key, clock: { clock.date }),
+            callsPerHour: callsPerHour, sleep: { clock.sleep($0) })
     }
 
     /// The file a limiter of `limiter(_:key:clock:)` keeps its bucket in.
@@ -167,7 +190,8 @@ struct FlickrRateLimiterTests {
         let bucket = limiter(folder, key: key, clock: clock)
         _ = try bucket.reserve()
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("rate").path)
-        #expect(Set(names) == [try file(of: bucket).lastPathComponent, try file(of: bucket).lastPathComponent + ".lock"])
+        #expect(
+            Set(names) == [try file(of: bucket).lastPathComponent, try file(of: bucket).lastPathComponent + ".lock"])
         #expect(names.allSatisfy { !$0.contains(key) && !$0.contains(key.prefix(8)) })
         #expect(!(try String(contentsOf: try file(of: bucket), encoding: .utf8)).contains(key))
         #expect(try file(of: limiter(folder, key: "other", clock: clock)) != (try file(of: bucket)))
@@ -199,31 +223,38 @@ struct FlickrRESTRulesTests {
     let key = "key-\(UUID().uuidString)"
     let newYork = "LATOAYBHhITBWjUq5GkE", lisbon = "TKRzEzSrM_ORpMOe"
 
-    func source(_ scenario: String = "", cache: (any AnswerStore)? = nil, offline: Bool = false,
-                sleeper: SleepRecorder = SleepRecorder(),
-                limiter: FlickrRateLimiter? = nil) throws -> FlickrSource {
+    func source(
+        _ scenario: String = "", cache: (any AnswerStore)? = nil, offline: Bool = false,
+        sleeper: SleepRecorder = SleepRecorder(),
+        limiter: FlickrRateLimiter? = nil
+    ) throws -> FlickrSource {
         let client = HTTPClient(retryPolicy: RetryPolicy(baseDelay: 0.01), sleep: sleeper.sleep)
-        return FlickrSource(transport: try FlickrRESTTransport(endpoint: server.endpoint(scenario),
-                                                               apiKey: offline ? "" : key,
-                                                               cache: cache, offline: offline, client: client,
-                                                               limiter: limiter))
+        return FlickrSource(
+            transport: try FlickrRESTTransport(
+                endpoint: server.endpoint(scenario),
+                apiKey: offline ? "" : key,
+                cache: cache, offline: offline, client: client,
+                limiter: limiter))
     }
 
     func searches() throws -> [[String: String]] {
         try server.requests(where: ("api_key", key)).filter { $0["method"] == "flickr.photos.search" }
     }
 
-    @Test("a listing fetched to 100 answers --limit 5 and, offline, any page size up to 100; not 150",
-          arguments: StateEngine.allCases)
+    @Test(
+        "a listing fetched to 100 answers --limit 5 and, offline, any page size up to 100; not 150",
+        arguments: StateEngine.allCases)
     func keptListing(engine: StateEngine) throws {
         let folder = try TemporaryFolder()
         let place = try engine.place(in: folder.url)
         let cache = try place.stores().answers
         let hundred = try source(cache: cache).photos(inPlace: newYork, limit: 100).items
-        #expect(try source(cache: cache).photos(inPlace: newYork, limit: 5).items.map(\.id) == hundred.prefix(5).map(\.id))
+        #expect(
+            try source(cache: cache).photos(inPlace: newYork, limit: 5).items.map(\.id) == hundred.prefix(5).map(\.id))
         #expect(try searches().count == 1, "fresh: no request for a shorter listing")
         for limit in [5, 37, 100] {
-            #expect(try source(cache: cache, offline: true).photos(inPlace: newYork, limit: limit).items.map(\.id)
+            #expect(
+                try source(cache: cache, offline: true).photos(inPlace: newYork, limit: limit).items.map(\.id)
                     == hundred.prefix(limit).map(\.id))
         }
         #expect(throws: FlickrError.notCached(method: "flickr.photos.search")) {
@@ -232,12 +263,15 @@ struct FlickrRESTRulesTests {
         // Fetched on to the end, the listing answers offline whatever the size, and past its end.
         let all = try source(cache: cache).photos(inPlace: newYork, limit: 4000).items
         #expect(all.count == 287)
-        #expect(try source(cache: cache, offline: true).photos(inPlace: newYork, limit: 1000).items.map(\.id) == all.map(\.id))
+        #expect(
+            try source(cache: cache, offline: true).photos(inPlace: newYork, limit: 1000).items.map(\.id)
+                == all.map(\.id))
         #expect(try source(cache: cache, offline: true).photos(inPlace: newYork, limit: 120).items.count == 120)
         // Another process (another machine, with the database) answers from the same listing, making no call.
         let calls = try searches().count
         let other = try place.stores().answers
-        #expect(try source(cache: other).photos(inPlace: newYork, limit: 200).items.map(\.id) == all.prefix(200).map(\.id))
+        #expect(
+            try source(cache: other).photos(inPlace: newYork, limit: 200).items.map(\.id) == all.prefix(200).map(\.id))
         #expect(try searches().count == calls)
     }
 
@@ -282,26 +316,33 @@ struct FlickrRESTRulesTests {
     @Test("a retry waits what Retry-After asks, then for its own token: every try is paced")
     func retryAfterThenToken() throws {
         let folder = try TemporaryFolder(), sleeper = SleepRecorder()
-        let limiter = FlickrRateLimiter(budget: FileCallBudget(cacheDirectory: folder.url, apiKey: key,
-                                                                 clock: { Date(timeIntervalSince1970: 1_800_000_000) }),
-                                        sleep: { sleeper.sleep($0) })
+        let limiter = FlickrRateLimiter(
+            budget: FileCallBudget(
+                cacheDirectory: folder.url, apiKey: key,
+                clock: { Date(timeIntervalSince1970: 1_800_000_000) }),
+            sleep: { sleeper.sleep($0) })
         for _ in 0..<60 { try limiter.acquire() }  // an empty bucket: every token has a price
         let interval = 3_600.0 / 3_540
         _ = try source("status/429/\(UUID().uuidString)/1", sleeper: sleeper, limiter: limiter).topPlaces()
         let waits = sleeper.recorded
         #expect(waits.count == 3)
-        #expect(abs(waits[0] - interval) < 1e-6 && waits[1] == 1 && abs(waits[2] - 2 * interval) < 1e-6,
-                "the first token, Retry-After's 1 s, the retry's token: \(waits)")
+        #expect(
+            abs(waits[0] - interval) < 1e-6 && waits[1] == 1 && abs(waits[2] - 2 * interval) < 1e-6,
+            "the first token, Retry-After's 1 s, the retry's token: \(waits)")
     }
 
     @Test("Flickr's code 105, sent with HTTP 200, is retried, and the retry pays its token too")
     func serviceUnavailable() throws {
         let folder = try TemporaryFolder(), sleeper = SleepRecorder()
-        let limiter = FlickrRateLimiter(budget: FileCallBudget(cacheDirectory: folder.url, apiKey: key,
-                                                                 clock: { Date(timeIntervalSince1970: 1_800_000_000) }),
-                                        sleep: { sleeper.sleep($0) })
+        let limiter = FlickrRateLimiter(
+            budget: FileCallBudget(
+                cacheDirectory: folder.url, apiKey: key,
+                clock: { Date(timeIntervalSince1970: 1_800_000_000) }),
+            sleep: { sleeper.sleep($0) })
         for _ in 0..<60 { try limiter.acquire() }
-        #expect(try source("fail105/\(UUID().uuidString)/1", sleeper: sleeper, limiter: limiter).topPlaces().items.count >= 40)
+        #expect(
+            try source("fail105/\(UUID().uuidString)/1", sleeper: sleeper, limiter: limiter).topPlaces().items.count
+                >= 40)
         #expect(sleeper.recorded.count == 3, "token, backoff, token: \(sleeper.recorded)")
         #expect(try server.requests(where: ("api_key", key)).count == 2)
     }
@@ -310,9 +351,12 @@ struct FlickrRESTRulesTests {
     func realRetryAfter() throws {
         let token = UUID().uuidString
         let client = HTTPClient(retryPolicy: RetryPolicy(baseDelay: 0.01))
-        _ = try FlickrSource(transport: try FlickrRESTTransport(endpoint: server.endpoint("status/503/\(token)/1"),
-                                                                apiKey: key,
-                                                                cache: nil, client: client)).topPlaces()
+        _ = try FlickrSource(
+            transport: try FlickrRESTTransport(
+                endpoint: server.endpoint("status/503/\(token)/1"),
+                apiKey: key,
+                cache: nil, client: client)
+        ).topPlaces()
         let times = try server.times(where: ("api_key", key))
         #expect(times.count == 2)
         #expect(times[1] - times[0] >= 0.99, "retried after \(times[1] - times[0]) s, Retry-After said 1")

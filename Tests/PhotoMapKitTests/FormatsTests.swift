@@ -1,24 +1,31 @@
 import Foundation
 import Testing
+
 @testable import PhotoMapKit
 
 /// Writes `records` in `format` and returns the text and the chunks the sink received.
 private func written(_ format: AnnotationFormat, _ records: [OutputRecord], extraFields: [String] = []) throws
-    -> (text: String, chunks: [String], writer: AnnotationWriter) {
+    -> (text: String, chunks: [String], writer: AnnotationWriter)
+{
     var chunks: [String] = []
-    let writer = AnnotationWriter(format: format, title: "Test & <title>", extraFields: extraFields) { chunks.append($0) }
+    let writer = AnnotationWriter(format: format, title: "Test & <title>", extraFields: extraFields) {
+        chunks.append($0)
+    }
     for record in records { try writer.write(record) }
     try writer.finish()
     return (chunks.joined(), chunks, writer)
 }
 
 private let located = OutputRecord(
-    Annotation(kind: .photo, id: "1", title: "Café \"Zoë\" <b>&", subtitle: "line one\nline two",
-               coordinate: Coordinate(latitude: -33.5, longitude: 151.25),
-               thumbnailURL: "https://live.staticflickr.com/1/1_a_s.jpg", imageURL: "https://live.staticflickr.com/1/1_a.jpg",
-               owner: "Ayşe", dateTaken: "2011-04-15 17:48:17", pageURL: "https://www.flickr.com/photos/1%40N05/1"))
-private let unlocated = OutputRecord(Annotation(kind: .photo, id: "2", title: "=HYPERLINK(\"http://x\")", subtitle: "",
-                                                coordinate: nil))
+    Annotation(
+        kind: .photo, id: "1", title: "Café \"Zoë\" <b>&", subtitle: "line one\nline two",
+        coordinate: Coordinate(latitude: -33.5, longitude: 151.25),
+        thumbnailURL: "https://live.staticflickr.com/1/1_a_s.jpg", imageURL: "https://live.staticflickr.com/1/1_a.jpg",
+        owner: "Ayşe", dateTaken: "2011-04-15 17:48:17", pageURL: "https://www.flickr.com/photos/1%40N05/1"))
+private let unlocated = OutputRecord(
+    Annotation(
+        kind: .photo, id: "2", title: "=HYPERLINK(\"http://x\")", subtitle: "",
+        coordinate: nil))
 
 @Suite("Open formats")
 struct FormatsTests {
@@ -41,8 +48,9 @@ struct FormatsTests {
 
     @Test("JSON: the listing's array, latitude and longitude null without a coordinate, extras after the fields")
     func json() throws {
-        let withExtras = OutputRecord(located.annotation,
-                                      extras: [.init("query", .text("bridge")), .init("distanceKm", .null)])
+        let withExtras = OutputRecord(
+            located.annotation,
+            extras: [.init("query", .text("bridge")), .init("distanceKm", .null)])
         let text = try written(.json, [withExtras, unlocated], extraFields: ["query", "distanceKm"]).text
         let array = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
         #expect(array.count == 2)
@@ -53,8 +61,10 @@ struct FormatsTests {
 
     @Test("control characters stay valid in JSON and are replaced in XML, which cannot hold them")
     func controlCharacters() throws {
-        let record = OutputRecord(Annotation(kind: .place, id: "p", title: "a\u{01}b\u{1B}c\u{FFFF}", subtitle: "",
-                                             coordinate: nil))
+        let record = OutputRecord(
+            Annotation(
+                kind: .place, id: "p", title: "a\u{01}b\u{1B}c\u{FFFF}", subtitle: "",
+                coordinate: nil))
         let json = try written(.json, [record]).text
         #expect(json.contains(#""a\u0001b\u001bc\#u{FFFF}""#))
         #expect(try written(.kml, [record]).text.contains("<name>a\u{FFFD}b\u{FFFD}c\u{FFFD}</name>"))
@@ -76,17 +86,25 @@ struct FormatsTests {
     func gpx() throws {
         let (text, _, writer) = try written(.gpx, [located, unlocated])
         #expect(writer.written == 1 && writer.leftOut == 1)
-        #expect(text.contains("<wpt lat=\"-33.5\" lon=\"151.25\">\n<time>2011-04-15T17:48:17</time>\n<name>Café &quot;Zoë&quot; &lt;b&gt;&amp;</name>"))
-        #expect(text.contains("<link href=\"https://www.flickr.com/photos/1%40N05/1\"><text>The photo on Flickr</text></link>"))
+        #expect(
+            text.contains(
+                "<wpt lat=\"-33.5\" lon=\"151.25\">\n<time>2011-04-15T17:48:17</time>\n<name>Café &quot;Zoë&quot; &lt;b&gt;&amp;</name>"
+            ))
+        #expect(
+            text.contains(
+                "<link href=\"https://www.flickr.com/photos/1%40N05/1\"><text>The photo on Flickr</text></link>"))
         #expect(!text.contains("HYPERLINK"))
     }
 
-    @Test("CSV cells: formula starts neutralised in text, not in numbers; quotes doubled; line breaks quoted",
-          arguments: [
-              (OutputRecord.Value.text("=1+2"), "'=1+2"), (.text("+1"), "'+1"), (.text("-1"), "'-1"), (.text("@SUM(A1)"), "'@SUM(A1)"),
-              (.text("\tx"), "'\tx"), (.text("\rx"), "\"'\rx\""), (.number(-73.98), "-73.98"), (.text("a,b"), "\"a,b\""),
-              (.text("say \"hi\""), "\"say \"\"hi\"\"\""), (.text("a\nb"), "\"a\nb\""), (.null, ""), (.text("שלום"), "שלום"),
-          ])
+    @Test(
+        "CSV cells: formula starts neutralised in text, not in numbers; quotes doubled; line breaks quoted",
+        arguments: [
+            (OutputRecord.Value.text("=1+2"), "'=1+2"), (.text("+1"), "'+1"), (.text("-1"), "'-1"),
+            (.text("@SUM(A1)"), "'@SUM(A1)"),
+            (.text("\tx"), "'\tx"), (.text("\rx"), "\"'\rx\""), (.number(-73.98), "-73.98"), (.text("a,b"), "\"a,b\""),
+            (.text("say \"hi\""), "\"say \"\"hi\"\"\""), (.text("a\nb"), "\"a\nb\""), (.null, ""),
+            (.text("שלום"), "שלום"),
+        ])
     func csvCells(value: OutputRecord.Value, cell: String) {
         #expect(CSVFormatter.cell(value) == cell)
     }
@@ -103,9 +121,11 @@ struct FormatsTests {
     @Test("a listing streams: the sink gets whole records in chunks of about 64 KB, never the whole output")
     func streams() throws {
         let records = (0..<5000).map { index in
-            OutputRecord(Annotation(kind: .photo, id: String(index), title: "Photo \(index)",
-                                    subtitle: String(repeating: "x", count: 100),
-                                    coordinate: Coordinate(latitude: 10, longitude: 20)))
+            OutputRecord(
+                Annotation(
+                    kind: .photo, id: String(index), title: "Photo \(index)",
+                    subtitle: String(repeating: "x", count: 100),
+                    coordinate: Coordinate(latitude: 10, longitude: 20)))
         }
         for format in AnnotationFormat.allCases {
             let (text, chunks, writer) = try written(format, records)
@@ -116,10 +136,13 @@ struct FormatsTests {
         }
     }
 
-    @Test("Flickr's date taken becomes an xsd:dateTime; unknown and malformed dates none", arguments: [
-        ("2011-04-15 17:48:17", "2011-04-15T17:48:17"), ("1969-12-31 16:00:00", nil), ("0000-00-00 00:00:00", nil),
-        ("2011-13-15 17:48:17", nil), ("2011-04-15", nil), ("2011-04-15 17:48:17x", nil), ("", nil), ("2011-04-15T17:48:17", nil),
-    ])
+    @Test(
+        "Flickr's date taken becomes an xsd:dateTime; unknown and malformed dates none",
+        arguments: [
+            ("2011-04-15 17:48:17", "2011-04-15T17:48:17"), ("1969-12-31 16:00:00", nil), ("0000-00-00 00:00:00", nil),
+            ("2011-13-15 17:48:17", nil), ("2011-04-15", nil), ("2011-04-15 17:48:17x", nil), ("", nil),
+            ("2011-04-15T17:48:17", nil),
+        ])
     func dateTaken(text: String, expected: String?) {
         #expect(DateTaken.dateTime(text) == expected)
     }
@@ -132,12 +155,19 @@ struct FormatsTests {
         #expect(AnnotationFormat(fileName: "csv") == nil)
     }
 
-    @Test("Flickr pages: a photo's from its owner's NSID, a place's from its place_url; hostile parts stay in their segment")
+    @Test(
+        "Flickr pages: a photo's from its owner's NSID, a place's from its place_url; hostile parts stay in their segment"
+    )
     func flickrPages() {
-        #expect(Photo(id: "53329638863", owner: "12345678@N05").flickrPageURL == "https://www.flickr.com/photos/12345678@N05/53329638863")
-        #expect(Photo(id: "1/../../x", owner: "a b").flickrPageURL == "https://www.flickr.com/photos/a%20b/1%2F..%2F..%2Fx")
+        #expect(
+            Photo(id: "53329638863", owner: "12345678@N05").flickrPageURL
+                == "https://www.flickr.com/photos/12345678@N05/53329638863")
+        #expect(
+            Photo(id: "1/../../x", owner: "a b").flickrPageURL == "https://www.flickr.com/photos/a%20b/1%2F..%2F..%2Fx")
         #expect(Photo(id: "1").flickrPageURL == nil)
-        #expect(Place(id: "p", fullName: "P", url: "/France/Paris").flickrPageURL == "https://www.flickr.com/places/France/Paris")
+        #expect(
+            Place(id: "p", fullName: "P", url: "/France/Paris").flickrPageURL
+                == "https://www.flickr.com/places/France/Paris")
         #expect(Place(id: "p", fullName: "P").flickrPageURL == nil)
     }
 
@@ -166,7 +196,9 @@ struct FormatsTests {
         try again.commit()
         #expect(try String(contentsOf: file, encoding: .utf8) == "again")
         var status = stat()
-        #expect(stat(file.path, &status) == 0 && status.st_ino == inode && status.st_mode & 0o777 == 0o644 & ~currentUmask())
+        #expect(
+            stat(file.path, &status) == 0 && status.st_ino == inode && status.st_mode & 0o777 == 0o644 & ~currentUmask()
+        )
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.csv"])
         #expect(throws: POSIXError.self) { try StagedFile(replacing: folder.appendingPathComponent("missing/out.csv")) }
         // A folder removed while its file was being written: the commit fails with ENOENT, leaving nothing.

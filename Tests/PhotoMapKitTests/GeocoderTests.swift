@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
+
+@testable import PhotoMapKit
 
 /// Where the geocoder looks names up in a test: the files parsed, or the index made from them.
 enum GazetteerKind: String, CaseIterable, Sendable {
@@ -12,8 +13,9 @@ enum GazetteerKind: String, CaseIterable, Sendable {
 struct GeocoderTests {
     static let sources: GazetteerSources = {
         let fixtures = LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures")
-        return GazetteerSources(folder: fixtures.appendingPathComponent("gazetteer"),
-                                catalog: fixtures.appendingPathComponent("catalog"))
+        return GazetteerSources(
+            folder: fixtures.appendingPathComponent("gazetteer"),
+            catalog: fixtures.appendingPathComponent("catalog"))
     }()
 
     static let parsed: Gazetteer = {
@@ -52,10 +54,12 @@ struct GeocoderTests {
         #expect(try best("Paris, TX", in: kind).admin1 == "TX")
     }
 
-    @Test("a qualifier after a comma narrows by country or US state", arguments: GazetteerKind.allCases, [
-        ("Portland, Maine", "US", "ME"), ("Portland, Oregon", "US", "OR"), ("Córdoba, Argentina", "AR", ""),
-        ("Cordoba, Spain", "ES", ""),
-    ])
+    @Test(
+        "a qualifier after a comma narrows by country or US state", arguments: GazetteerKind.allCases,
+        [
+            ("Portland, Maine", "US", "ME"), ("Portland, Oregon", "US", "OR"), ("Córdoba, Argentina", "AR", ""),
+            ("Cordoba, Spain", "ES", ""),
+        ])
     func qualifiers(kind: GazetteerKind, expected: (query: String, country: String, admin1: String)) throws {
         let (query, country, admin1) = expected
         let entry = try best(query, in: kind)
@@ -63,15 +67,17 @@ struct GeocoderTests {
         if !admin1.isEmpty { #expect(entry.admin1 == admin1) }
     }
 
-    @Test("accents, case and alternate names do not matter", arguments: GazetteerKind.allCases,
-          [("zurich", "Zürich"), ("CÓRDOBA", "Córdoba"), ("Munich", "Munich")])
+    @Test(
+        "accents, case and alternate names do not matter", arguments: GazetteerKind.allCases,
+        [("zurich", "Zürich"), ("CÓRDOBA", "Córdoba"), ("Munich", "Munich")])
     func folding(kind: GazetteerKind, names: (query: String, name: String)) throws {
         let (query, name) = names
         #expect(SearchText.normalized(try best(query, in: kind).name) == SearchText.normalized(name))
     }
 
-    @Test("a landmark is found by name or street, titled by its name, subtitled by its coordinate",
-          arguments: GazetteerKind.allCases)
+    @Test(
+        "a landmark is found by name or street, titled by its name, subtitled by its coordinate",
+        arguments: GazetteerKind.allCases)
     func landmark(kind: GazetteerKind) throws {
         let hall = try best("Radio City Music Hall", in: kind)
         #expect(hall.kind == .landmark)
@@ -90,22 +96,31 @@ struct GeocoderTests {
         #expect(here.annotation.subtitle == "Lat:40.700000 Lon:-73.900000")
     }
 
-    @Test("another geocoder's candidates (flickr.places.find's) are ranked with the gazetteer's under one rule",
-          arguments: GazetteerKind.allCases)
+    @Test(
+        "another geocoder's candidates (flickr.places.find's) are ranked with the gazetteer's under one rule",
+        arguments: GazetteerKind.allCases)
     func candidates(kind: GazetteerKind) throws {
-        func place(_ id: String, _ name: String, _ type: Int, _ latitude: Double, _ longitude: Double) throws -> GazetteerEntry {
-            try #require(GazetteerEntry(place: Place(id: id, fullName: name,
-                                                     coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                                                     typeID: type)))
+        func place(_ id: String, _ name: String, _ type: Int, _ latitude: Double, _ longitude: Double) throws
+            -> GazetteerEntry
+        {
+            try #require(
+                GazetteerEntry(
+                    place: Place(
+                        id: id, fullName: name,
+                        coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                        typeID: type)))
         }
         // In Flickr's order: the state first, the town last.
-        let flickr = [try place("state", "Idaho, United States", 8, 44.389, -114.659),
-                      try place("falls", "Idaho Falls, Idaho, United States", 7, 43.491, -112.034),
-                      try place("town", "Idaho, Tennessee, United States", 7, 35.0921, -87.2888)]
+        let flickr = [
+            try place("state", "Idaho, United States", 8, 44.389, -114.659),
+            try place("falls", "Idaho Falls, Idaho, United States", 7, 43.491, -112.034),
+            try place("town", "Idaho, Tennessee, United States", 7, 35.0921, -87.2888),
+        ]
         let near = Coordinate(latitude: 35.09, longitude: -87.29)
         #expect(try Self.geocoder(kind).find("Idaho", near: near, candidates: flickr).first?.entry.id == "town")
-        #expect(try Self.geocoder(kind).find("Idaho", candidates: flickr).first?.entry.id == "state",
-                "a region outranks a town of its name")
+        #expect(
+            try Self.geocoder(kind).find("Idaho", candidates: flickr).first?.entry.id == "state",
+            "a region outranks a town of its name")
         // A candidate whose name does not hold the query (an abbreviation Flickr resolved) is kept.
         let nyc = try place("ny", "New York, NY, United States", 7, 40.71, -74.0)
         #expect(try Self.geocoder(kind).find("NYC", candidates: [nyc]).contains { $0.entry.id == "ny" })
@@ -118,9 +133,11 @@ struct GeocoderTests {
         #expect(try Self.geocoder(kind).find(query).isEmpty)
     }
 
-    @Test("great-circle distances", arguments: [
-        (48.8566, 2.3522, 51.5074, -0.1278, 343.5), (0.0, 0.0001, 0.0, 180.0, 20_015.1),
-    ])
+    @Test(
+        "great-circle distances",
+        arguments: [
+            (48.8566, 2.3522, 51.5074, -0.1278, 343.5), (0.0, 0.0001, 0.0, 180.0, 20_015.1),
+        ])
     func distance(lat1: Double, lon1: Double, lat2: Double, lon2: Double, kilometres: Double) throws {
         let a = try #require(Coordinate(latitude: lat1, longitude: lon1)),
             b = try #require(Coordinate(latitude: lat2, longitude: lon2))
@@ -146,59 +163,88 @@ struct LocalIndexTests {
     }
 
     func record(_ id: String, _ text: String, _ latitude: Double, _ longitude: Double) -> IndexRecord {
-        IndexRecord(annotation: Annotation(kind: .photo, id: id, title: text, subtitle: "",
-                                           coordinate: Coordinate(latitude: latitude, longitude: longitude)),
-                    text: text)
+        IndexRecord(
+            annotation: Annotation(
+                kind: .photo, id: id, title: text, subtitle: "",
+                coordinate: Coordinate(latitude: latitude, longitude: longitude)),
+            text: text)
     }
 
-    @Test("finds by words and word beginnings, accents folded, within the radius only, nearer first",
-          arguments: StateEngine.allCases)
+    @Test(
+        "finds by words and word beginnings, accents folded, within the radius only, nearer first",
+        arguments: StateEngine.allCases)
     func search(engine: StateEngine) throws {
         let index = try index(engine)
-        try index.add([record("1", "Golden Gate Bridge at dusk", 37.8199, -122.4783),
-                       record("2", "Bay Bridge", 37.7983, -122.3778),
-                       record("3", "Café de Flore", 48.854, 2.3325), record("4", "bridge far away", 40.0, -100.0),
-                       record("5", "Bridges of the bay", 37.80, -122.40)])
+        try index.add([
+            record("1", "Golden Gate Bridge at dusk", 37.8199, -122.4783),
+            record("2", "Bay Bridge", 37.7983, -122.3778),
+            record("3", "Café de Flore", 48.854, 2.3325), record("4", "bridge far away", 40.0, -100.0),
+            record("5", "Bridges of the bay", 37.80, -122.40),
+        ])
         let sf = try #require(Coordinate(latitude: 37.7749, longitude: -122.4194))
         let hits = try index.search("bridge", near: sf, radiusKilometres: 10, limit: 10)
         #expect(Set(hits.map(\.annotation.id)) == ["1", "2", "5"])
         #expect(try index.search("cafe", near: nil, radiusKilometres: 1, limit: 10).map(\.annotation.id) == ["3"])
-        #expect(try index.search("golden gate", near: sf, radiusKilometres: 10, limit: 10).map(\.annotation.id) == ["1"])
+        #expect(
+            try index.search("golden gate", near: sf, radiusKilometres: 10, limit: 10).map(\.annotation.id) == ["1"])
         #expect(try index.search("bridge", near: nil, radiusKilometres: 1, limit: 10).count == 4)
         #expect(hits.allSatisfy { $0.distanceKilometres <= 10 })
     }
 
-    @Test("a narrow circle (grid-cell tokens) and a wide one (R*Tree) find what lies inside them",
-          arguments: StateEngine.allCases)
+    @Test(
+        "a narrow circle (grid-cell tokens) and a wide one (R*Tree) find what lies inside them",
+        arguments: StateEngine.allCases)
     func narrowAndWide(engine: StateEngine) throws {
         let index = try index(engine)
-        try index.add([record("near", "lighthouse", 43.0, 5.0), record("edge", "lighthouse", 43.0, 5.12),
-                       record("far", "lighthouse", 47.0, 8.0)])
+        try index.add([
+            record("near", "lighthouse", 43.0, 5.0), record("edge", "lighthouse", 43.0, 5.12),
+            record("far", "lighthouse", 47.0, 8.0),
+        ])
         let centre = try #require(Coordinate(latitude: 43.0, longitude: 5.0))
         #expect(SearchBox(centre: centre, radiusKilometres: 12).cellTokens != nil)
-        #expect(Set(try index.search("lighthouse", near: centre, radiusKilometres: 5, limit: 10).map(\.annotation.id)) == ["near"])
-        #expect(Set(try index.search("lighthouse", near: centre, radiusKilometres: 12, limit: 10).map(\.annotation.id)) == ["near", "edge"])
+        #expect(
+            Set(try index.search("lighthouse", near: centre, radiusKilometres: 5, limit: 10).map(\.annotation.id)) == [
+                "near"
+            ])
+        #expect(
+            Set(try index.search("lighthouse", near: centre, radiusKilometres: 12, limit: 10).map(\.annotation.id)) == [
+                "near", "edge",
+            ])
         // 600 km spans thousands of cells: the R*Tree path.
         #expect(SearchBox(centre: centre, radiusKilometres: 600).cellTokens == nil)
-        #expect(Set(try index.search("lighthouse", near: centre, radiusKilometres: 600, limit: 10).map(\.annotation.id)) == ["near", "edge", "far"])
-        #expect(Set(try index.search("lighthouse", near: centre, radiusKilometres: 300, limit: 10).map(\.annotation.id)) == ["near", "edge"])
+        #expect(
+            Set(try index.search("lighthouse", near: centre, radiusKilometres: 600, limit: 10).map(\.annotation.id))
+                == ["near", "edge", "far"])
+        #expect(
+            Set(try index.search("lighthouse", near: centre, radiusKilometres: 300, limit: 10).map(\.annotation.id))
+                == ["near", "edge"])
     }
 
-    @Test("a circle across the antimeridian finds both sides; near a pole, every longitude",
-          arguments: StateEngine.allCases)
+    @Test(
+        "a circle across the antimeridian finds both sides; near a pole, every longitude",
+        arguments: StateEngine.allCases)
     func wrapAround(engine: StateEngine) throws {
         let index = try index(engine)
-        try index.add([record("east", "atoll", -16.5, 179.98), record("west", "atoll", -16.5, -179.98),
-                       record("pole", "camp", 89.99, 120)])
+        try index.add([
+            record("east", "atoll", -16.5, 179.98), record("west", "atoll", -16.5, -179.98),
+            record("pole", "camp", 89.99, 120),
+        ])
         let dateLine = try #require(Coordinate(latitude: -16.5, longitude: 179.99))
-        #expect(Set(try index.search("atoll", near: dateLine, radiusKilometres: 5, limit: 10).map(\.annotation.id)) == ["east", "west"])
-        #expect(Set(try index.search("atoll", near: dateLine, radiusKilometres: 900, limit: 10).map(\.annotation.id)) == ["east", "west"])
+        #expect(
+            Set(try index.search("atoll", near: dateLine, radiusKilometres: 5, limit: 10).map(\.annotation.id)) == [
+                "east", "west",
+            ])
+        #expect(
+            Set(try index.search("atoll", near: dateLine, radiusKilometres: 900, limit: 10).map(\.annotation.id)) == [
+                "east", "west",
+            ])
         let pole = try #require(Coordinate(latitude: 89.99, longitude: -60))
         #expect(try index.search("camp", near: pole, radiusKilometres: 5, limit: 10).map(\.annotation.id) == ["pole"])
     }
 
-    @Test("a small circle keeps every match inside it, however many outside are more relevant",
-          arguments: StateEngine.allCases)
+    @Test(
+        "a small circle keeps every match inside it, however many outside are more relevant",
+        arguments: StateEngine.allCases)
     func smallCircle(engine: StateEngine) throws {
         let index = try index(engine)
         var records = (0..<400).map { record("out\($0)", "fountain fountain fountain", 45.02, 7.02) }
@@ -208,79 +254,108 @@ struct LocalIndexTests {
         #expect(try index.search("fountain", near: centre, radiusKilometres: 0.5, limit: 100).count == 30)
     }
 
-    @Test("a common word in a small circle: the circle's rows drive, with FTS5's bm25 and the same hits, however the index changes")
+    @Test(
+        "a common word in a small circle: the circle's rows drive, with FTS5's bm25 and the same hits, however the index changes"
+    )
     func circleDrives() throws {
         // "bridge" is in 600 records, 40 of them (and 3 without it) inside 2 km of the centre.
-        var records = (0..<560).map { record("out\($0)", "bridge bridges over water \($0 % 7 == 0 ? "bridge" : "")", 46.0 + Double($0 % 40) * 0.1, 8.0) }
-        records += (0..<40).map { record("in\($0)", "Bridge \(String(repeating: "river ", count: $0 % 5))\($0 % 3 == 0 ? "bridges" : "")",
-                                         45.0 + Double($0) * 0.0002, 7.0 + Double($0 % 4) * 0.001) }
+        var records = (0..<560).map {
+            record(
+                "out\($0)", "bridge bridges over water \($0 % 7 == 0 ? "bridge" : "")", 46.0 + Double($0 % 40) * 0.1,
+                8.0)
+        }
+        records += (0..<40).map {
+            record(
+                "in\($0)", "Bridge \(String(repeating: "river ", count: $0 % 5))\($0 % 3 == 0 ? "bridges" : "")",
+                45.0 + Double($0) * 0.0002, 7.0 + Double($0 % 4) * 0.001)
+        }
         records += (0..<3).map { record("other\($0)", "a tower", 45.0, 7.0) }
         try index.add(records)
         let centre = try #require(Coordinate(latitude: 45.0, longitude: 7.0))
         let box = SearchBox(centre: centre, radiusKilometres: 2)
-        let circle = try #require(try index.searchCircle(["bridge"], box: box, centre: centre,
-                                                         radiusKilometres: 2, limit: 100))
+        let circle = try #require(
+            try index.searchCircle(
+                ["bridge"], box: box, centre: centre,
+                radiusKilometres: 2, limit: 100))
         #expect(circle.count == 40)
-        #expect(try index.search("bridge", near: centre, radiusKilometres: 2, limit: 100).map(\.annotation.id) == circle.map(\.annotation.id))
+        #expect(
+            try index.search("bridge", near: centre, radiusKilometres: 2, limit: 100).map(\.annotation.id)
+                == circle.map(\.annotation.id))
         // FTS5's own bm25 for each hit, as the word-driven search ranks.
         for hit in circle {
-            let rank = try index.database.prepare("""
+            let rank = try index.database.prepare(
+                """
                 SELECT bm25(records_text, 1.0, 0.0) FROM records_text JOIN records r ON r.rowid = records_text.rowid
                 WHERE records_text MATCH 'body : ("bridge"*)' AND r.id = ?
                 """, [.text(hit.annotation.id)])
             #expect(try rank.step())
             #expect(abs(-(rank.real(0) ?? 0) - hit.relevance) < 1e-9, "\(hit.annotation.id)")
         }
-        #expect(try index.searchCircle(["tower"], box: box, centre: centre, radiusKilometres: 2, limit: 100) == nil,
-                "a word rarer than the circle drives")
+        #expect(
+            try index.searchCircle(["tower"], box: box, centre: centre, radiusKilometres: 2, limit: 100) == nil,
+            "a word rarer than the circle drives")
         // A record moved out, one changed, one removed from the words: the counts and cells follow.
-        try index.add([record("in0", "bridge", 47.0, 9.0), record("in1", "a tower now", 45.0, 7.0),
-                       record("out1", "bridge", 45.0, 7.0)])
+        try index.add([
+            record("in0", "bridge", 47.0, 9.0), record("in1", "a tower now", 45.0, 7.0),
+            record("out1", "bridge", 45.0, 7.0),
+        ])
         let again = try index.search("bridge", near: centre, radiusKilometres: 2, limit: 100)
         #expect(Set(again.map(\.annotation.id)) == Set((2..<40).map { "in\($0)" } + ["out1"]))
     }
 
-    @Test("the words' lists together decide which side drives: two words each rarer than the circle's rows but common together")
+    @Test(
+        "the words' lists together decide which side drives: two words each rarer than the circle's rows but common together"
+    )
     func wordsTogetherDecide() throws {
         // 20 records inside 2 km hold both words; 10 far away hold each. Each list (30 rows) is under twice
         // the circle's 20 rows, the two together (60) over it.
         var records = (0..<20).map { record("in\($0)", "alpha beta", 45.0 + Double($0) * 0.0002, 7.0) }
-        records += (0..<10).map { record("a\($0)", "alpha", 55.0, 7.0) }
+        records +=
+            (0..<10).map { record("a\($0)", "alpha", 55.0, 7.0) }
             + (0..<10).map { record("b\($0)", "beta", 55.0, 7.0) }
         try index.add(records)
         let centre = try #require(Coordinate(latitude: 45.0, longitude: 7.0))
         let box = SearchBox(centre: centre, radiusKilometres: 2)
         #expect(LocalIndex.circleRowCost == 2)
         #expect(try index.searchCircle(["alpha"], box: box, centre: centre, radiusKilometres: 2, limit: 100) == nil)
-        let circle = try #require(try index.searchCircle(["alpha", "beta"], box: box, centre: centre,
-                                                         radiusKilometres: 2, limit: 100))
+        let circle = try #require(
+            try index.searchCircle(
+                ["alpha", "beta"], box: box, centre: centre,
+                radiusKilometres: 2, limit: 100))
         #expect(Set(circle.map(\.annotation.id)) == Set((0..<20).map { "in\($0)" }))
         // Counted once, the words are known the next time: the same side drives, with the same hits.
-        #expect(try index.search("alpha beta", near: centre, radiusKilometres: 2, limit: 5).map(\.annotation.id)
+        #expect(
+            try index.search("alpha beta", near: centre, radiusKilometres: 2, limit: 5).map(\.annotation.id)
                 == Array(circle.prefix(5).map(\.annotation.id)))
     }
 
-    @Test("grid-cell tokens are never matched as words; apostrophes split as the tokenizer splits them",
-          arguments: StateEngine.allCases)
+    @Test(
+        "grid-cell tokens are never matched as words; apostrophes split as the tokenizer splits them",
+        arguments: StateEngine.allCases)
     func cellsAndApostrophes(engine: StateEngine) throws {
         let index = try index(engine)
         try index.add([record("1", "O'Hare terminal", 41.97, -87.9)])
         #expect(try index.search("zc", near: nil, radiusKilometres: 1, limit: 5).isEmpty)
-        #expect(try index.search(LocalIndex.cellToken(latitude: 41.97, longitude: -87.9), near: nil,
-                                 radiusKilometres: 1, limit: 5).isEmpty)
+        #expect(
+            try index.search(
+                LocalIndex.cellToken(latitude: 41.97, longitude: -87.9), near: nil,
+                radiusKilometres: 1, limit: 5
+            ).isEmpty)
         #expect(try index.search("O'Hare", near: nil, radiusKilometres: 1, limit: 5).count == 1)
     }
 
-    @Test("query text is never FTS or tsquery syntax", arguments: StateEngine.allCases,
-          ["bridge OR cafe", "\"", "NEAR(a b)", "bridge*) OR (x", "-bridge", "a:b", "a' | 'b", "!x & y:*", "\\'"])
+    @Test(
+        "query text is never FTS or tsquery syntax", arguments: StateEngine.allCases,
+        ["bridge OR cafe", "\"", "NEAR(a b)", "bridge*) OR (x", "-bridge", "a:b", "a' | 'b", "!x & y:*", "\\'"])
     func noSyntax(engine: StateEngine, query: String) throws {
         let index = try index(engine)
         try index.add([record("1", "bridge", 1, 1)])
         #expect(throws: Never.self) { try index.search(query, near: nil, radiusKilometres: 1, limit: 5) }
     }
 
-    @Test("a radius below zero or not a number finds nothing, and does not trap (scripts/fuzz local-search)",
-          arguments: StateEngine.allCases, [-1, -Double.infinity, Double.nan, -Double.nan])
+    @Test(
+        "a radius below zero or not a number finds nothing, and does not trap (scripts/fuzz local-search)",
+        arguments: StateEngine.allCases, [-1, -Double.infinity, Double.nan, -Double.nan])
     func impossibleRadius(engine: StateEngine, radius: Double) throws {
         let index = try index(engine)
         try index.add([record("1", "gate", 52.5, 13.4)])
@@ -289,8 +364,9 @@ struct LocalIndexTests {
         #expect(try index.search("gate", near: nil, radiusKilometres: radius, limit: 5).count == 1)
     }
 
-    @Test("adding a record again replaces it; a catalog's records go with their origin; emptied for a rebuild",
-          arguments: StateEngine.allCases)
+    @Test(
+        "adding a record again replaces it; a catalog's records go with their origin; emptied for a rebuild",
+        arguments: StateEngine.allCases)
     func replaceAndClear(engine: StateEngine) throws {
         let place = try engine.place(in: folder.url)
         let index = try place.stores().index.open()
@@ -298,8 +374,10 @@ struct LocalIndexTests {
         try index.add([record("1", "new words", 2, 2), record("1", "newest words", 3, 3)])
         #expect(try index.count() == 1)
         #expect(try index.search("old", near: nil, radiusKilometres: 1, limit: 5).isEmpty)
-        #expect(try index.search("new", near: nil, radiusKilometres: 1, limit: 5).first?.annotation.coordinate?.latitude == 3,
-                "the last of a batch wins")
+        #expect(
+            try index.search("new", near: nil, radiusKilometres: 1, limit: 5).first?.annotation.coordinate?.latitude
+                == 3,
+            "the last of a batch wins")
         try index.add([record("c1", "catalog words", 4, 4)], origin: "catalog")
         try index.remove(origin: "catalog")
         #expect(try index.count() == 1 && index.search("catalog", near: nil, radiusKilometres: 1, limit: 5).isEmpty)
@@ -316,8 +394,10 @@ struct LocalIndexTests {
 
     /// The same ranks in the same order, and the same photos at each rank: only hits tied with others
     /// (the same relevance and distance) may stand in another order, or swap at the limit's edge.
-    func expectSameHits(_ a: [SearchHit], _ b: [SearchHit], radius: Double, _ comment: Comment,
-                        sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectSameHits(
+        _ a: [SearchHit], _ b: [SearchHit], radius: Double, _ comment: Comment,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         func rank(_ hit: SearchHit) -> Double { LocalIndex.rank(hit.relevance, hit.distanceKilometres, radius) }
         #expect(a.count == b.count, comment, sourceLocation: sourceLocation)
         for (x, y) in zip(a, b) {
@@ -325,8 +405,9 @@ struct LocalIndexTests {
         }
         let last = a.last.map(rank) ?? 0
         func aboveTheEdge(_ hits: [SearchHit]) -> [String: Int] {
-            Dictionary(hits.filter { rank($0) > last + 1e-6 }.map { ($0.annotation.id, Int((rank($0) * 1e5).rounded())) },
-                       uniquingKeysWith: { first, _ in first })
+            Dictionary(
+                hits.filter { rank($0) > last + 1e-6 }.map { ($0.annotation.id, Int((rank($0) * 1e5).rounded())) },
+                uniquingKeysWith: { first, _ in first })
         }
         #expect(aboveTheEdge(a) == aboveTheEdge(b), comment, sourceLocation: sourceLocation)
     }
@@ -335,19 +416,24 @@ struct LocalIndexTests {
     func enginesAgree() throws {
         let sqlite = try index(.files), postgres = try index(.postgres)
         // 3,000 records over half a degree around Lyon, ten words each from forty, some accented.
-        let vocabulary = ["pont", "rivière", "église", "marché", "tour", "parc", "fontaine", "place", "rue", "quai",
-                          "musée", "jardin", "colline", "gare", "théâtre", "opéra", "vieux", "nuit", "soleil", "pluie",
-                          "basilique", "traboule", "fresque", "bouchon", "saône", "rhône", "île", "port", "statue", "arc",
-                          "O'Brien", "café", "bridge", "light", "tram", "bus", "velo", "ciel", "nuage", "brume"]
+        let vocabulary = [
+            "pont", "rivière", "église", "marché", "tour", "parc", "fontaine", "place", "rue", "quai",
+            "musée", "jardin", "colline", "gare", "théâtre", "opéra", "vieux", "nuit", "soleil", "pluie",
+            "basilique", "traboule", "fresque", "bouchon", "saône", "rhône", "île", "port", "statue", "arc",
+            "O'Brien", "café", "bridge", "light", "tram", "bus", "velo", "ciel", "nuage", "brume",
+        ]
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ bound: Int) -> Int {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((seed >> 33) % UInt64(bound))
         }
         let records = (0..<3_000).map { number in
-            let words = (0..<(3 + next(8))).map { _ in vocabulary[next(vocabulary.count) * next(vocabulary.count) / vocabulary.count] }
-            return record("p\(number)", words.joined(separator: " "), 45.5 + Double(next(50_000)) / 100_000,
-                          4.6 + Double(next(50_000)) / 100_000)
+            let words = (0..<(3 + next(8))).map { _ in
+                vocabulary[next(vocabulary.count) * next(vocabulary.count) / vocabulary.count]
+            }
+            return record(
+                "p\(number)", words.joined(separator: " "), 45.5 + Double(next(50_000)) / 100_000,
+                4.6 + Double(next(50_000)) / 100_000)
         }
         for index in [sqlite, postgres] {
             try index.add(Array(records.prefix(2_000)))
@@ -355,19 +441,28 @@ struct LocalIndexTests {
         }
         #expect(try sqlite.count() == postgres.count())
         let centre = try #require(Coordinate(latitude: 45.75, longitude: 4.85))
-        for (query, radius, limit) in [("pont", 5.0, 20), ("pont", 2.0, 500), ("rivi", 5, 20), ("eglise marche", 10, 20),
-                                       ("cafe", 30, 50), ("o'brien", 3, 10), ("place rue", 8, 15), ("zzz", 5, 10),
-                                       ("tour", 1.5, 100), ("parc fontaine place", 20, 30)] {
+        for (query, radius, limit) in [
+            ("pont", 5.0, 20), ("pont", 2.0, 500), ("rivi", 5, 20), ("eglise marche", 10, 20),
+            ("cafe", 30, 50), ("o'brien", 3, 10), ("place rue", 8, 15), ("zzz", 5, 10),
+            ("tour", 1.5, 100), ("parc fontaine place", 20, 30),
+        ] {
             let hits = try sqlite.search(query, near: centre, radiusKilometres: radius, limit: limit)
             #expect(hits.isEmpty == (query == "zzz"), "\(query)")
-            expectSameHits(hits, try postgres.search(query, near: centre, radiusKilometres: radius, limit: limit),
-                           radius: radius, "\(query) within \(radius) km")
+            expectSameHits(
+                hits, try postgres.search(query, near: centre, radiusKilometres: radius, limit: limit),
+                radius: radius, "\(query) within \(radius) km")
         }
-        expectSameHits(try sqlite.search("fontaine", near: nil, radiusKilometres: 1, limit: 25),
-                       try postgres.search("fontaine", near: nil, radiusKilometres: 1, limit: 25), radius: 1, "anywhere")
+        expectSameHits(
+            try sqlite.search("fontaine", near: nil, radiusKilometres: 1, limit: 25),
+            try postgres.search("fontaine", near: nil, radiusKilometres: 1, limit: 25), radius: 1, "anywhere")
         let only = ["p1", "p2", "p3", "p10", "p2999"]
-        #expect(Set(try sqlite.search("pont", near: nil, radiusKilometres: 1, limit: 10, photoIDs: only).map(\.annotation.id))
-                == Set(try postgres.search("pont", near: nil, radiusKilometres: 1, limit: 10, photoIDs: only).map(\.annotation.id)))
+        #expect(
+            Set(
+                try sqlite.search("pont", near: nil, radiusKilometres: 1, limit: 10, photoIDs: only).map(
+                    \.annotation.id))
+                == Set(
+                    try postgres.search("pont", near: nil, radiusKilometres: 1, limit: 10, photoIDs: only).map(
+                        \.annotation.id)))
     }
 }
 
@@ -376,21 +471,26 @@ struct GazetteerIndexTests {
     /// Sources copied into a folder of the test's own, so that one can change.
     func sources(in folder: TemporaryFolder) throws -> GazetteerSources {
         let fixtures = LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures")
-        let gazetteer = folder.url.appendingPathComponent("gazetteer"), catalog = folder.url.appendingPathComponent("catalog")
+        let gazetteer = folder.url.appendingPathComponent("gazetteer"),
+            catalog = folder.url.appendingPathComponent("catalog")
         try FileManager.default.createDirectory(at: gazetteer, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: catalog, withIntermediateDirectories: true)
         for name in ["cities.tsv", "regions.tsv"] {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("gazetteer/\(name)"),
-                                             to: gazetteer.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: fixtures.appendingPathComponent("gazetteer/\(name)"),
+                to: gazetteer.appendingPathComponent(name))
         }
         for name in ["landmarks.json", "top-places.json"] {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("catalog/\(name)"),
-                                             to: catalog.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: fixtures.appendingPathComponent("catalog/\(name)"),
+                to: catalog.appendingPathComponent(name))
         }
         return GazetteerSources(folder: gazetteer, catalog: catalog)
     }
 
-    @Test("made on first use, opened as it is afterwards, made anew when a file changes; a read-only cache parses instead")
+    @Test(
+        "made on first use, opened as it is afterwards, made anew when a file changes; a read-only cache parses instead"
+    )
     func lifecycle() throws {
         let folder = try TemporaryFolder()
         let sources = try sources(in: folder)
@@ -399,8 +499,9 @@ struct GazetteerIndexTests {
         let file = GazetteerIndex.file(in: cache)
         let made = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
         #expect(try GazetteerIndex.lookup(for: sources, in: cache) is GazetteerIndex)
-        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date == made,
-                "opened, not made again")
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date == made,
+            "opened, not made again")
 
         // A city the files gain is found once the index is made again.
         let cities = sources.folder.appendingPathComponent("cities.tsv")
@@ -432,10 +533,13 @@ struct GazetteerIndexTests {
         #expect(try Geocoder(gazetteer: lookup).find("Reykjavik").first?.entry.country == "IS")
     }
 
-    @Test("the index answers as the parsed files do, for every kind of query", arguments: [
-        "Paris", "paris, tx", "New York", "new yo", "San", "st louis", "Saint-Étienne", "München", "東京", "Sao Paulo, Brazil",
-        "Golden Gate", "1260 6th", "Springfield, Illinois", "a", "x", "Rio", "Los Angeles, USA", "zzzz",
-    ])
+    @Test(
+        "the index answers as the parsed files do, for every kind of query",
+        arguments: [
+            "Paris", "paris, tx", "New York", "new yo", "San", "st louis", "Saint-Étienne", "München", "東京",
+            "Sao Paulo, Brazil",
+            "Golden Gate", "1260 6th", "Springfield, Illinois", "a", "x", "Rio", "Los Angeles, USA", "zzzz",
+        ])
     func sameAnswers(query: String) throws {
         let parsed = try Geocoder(gazetteer: GeocoderTests.parsed).find(query, limit: 10)
         let indexed = try Geocoder(gazetteer: GeocoderTests.indexed).find(query, limit: 10)
@@ -446,9 +550,12 @@ struct GazetteerIndexTests {
 
 @Suite("Name matching by bytes")
 struct NameMatchingTests {
-    @Test("for every name of the gazetteer, the byte comparison agrees with the character comparison", arguments: [
-        "s", "sa", "san", "san j", "new york", "paris", "st", "saint p", "sao", "lodz", "malmo", "koln", "a b", "rio de", "zur", "1260 6th",
-    ])
+    @Test(
+        "for every name of the gazetteer, the byte comparison agrees with the character comparison",
+        arguments: [
+            "s", "sa", "san", "san j", "new york", "paris", "st", "saint p", "sao", "lodz", "malmo", "koln", "a b",
+            "rio de", "zur", "1260 6th",
+        ])
     func agrees(query: String) {
         let wanted = SearchText.normalized(query), words = wanted.split(separator: " ")
         for names in GeocoderTests.parsed.names {

@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
-import Testing
-@testable import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
+
+@testable import PhotoMapKit
 
 /// The thumbnail engine against node's HTTP/2 server over TLS with a test CA: multiplexing, the
 /// per-host stream window, and the faults HTTP/2 adds (stream reset, GOAWAY, short body).
@@ -16,13 +17,16 @@ struct HTTP2EngineTests {
     }
 
     /// A cache trusting the test CA, with these retries and this many streams per connection.
-    func cache(retries: RetryPolicy = .never, streams: Int = 100, caBundle: String? = TestCA.certificate.path) -> ThumbnailCache {
+    func cache(retries: RetryPolicy = .never, streams: Int = 100, caBundle: String? = TestCA.certificate.path)
+        -> ThumbnailCache
+    {
         var settings = HTTPImageOrigin.defaultSettings
         settings.retryPolicy = retries
         settings.timeouts = HTTPTimeouts(connect: 3, total: 10, stall: 3)
         settings.caBundle = caBundle
-        return ThumbnailCache(cacheDirectory: folder.url,
-                              origin: HTTPImageOrigin(settings: settings, streamsPerConnection: streams))
+        return ThumbnailCache(
+            cacheDirectory: folder.url,
+            origin: HTTPImageOrigin(settings: settings, streamsPerConnection: streams))
     }
 
     func photo(_ path: String) -> Photo {
@@ -39,12 +43,14 @@ struct HTTP2EngineTests {
     /// Prefetches and returns the report.
     func prefetch(_ photos: [Photo], with cache: ThumbnailCache) async -> PrefetchReport {
         await withCheckedContinuation { continuation in
-            cache.prefetch(photos, queue: .global(), progress: { _ in },
-                           completion: { continuation.resume(returning: $0) })
+            cache.prefetch(
+                photos, queue: .global(), progress: { _ in },
+                completion: { continuation.resume(returning: $0) })
         }
     }
 
-    @Test("120 squares at once travel as HTTP/2 streams on one TLS connection, never more than the stream limit at once")
+    @Test(
+        "120 squares at once travel as HTTP/2 streams on one TLS connection, never more than the stream limit at once")
     func multiplexed() async throws {
         let tag = UUID().uuidString
         let photos = (0..<120).map { photo("/t/\(tag)/slow/square-\($0).png") }
@@ -61,12 +67,16 @@ struct HTTP2EngineTests {
     func verificationStaysOn() async throws {
         let result = await cache(caBundle: nil).result(for: photo("/ok/square-1.png"))
         guard case let .failure(.download(.transport(code, _, _))) = result
-        else { Issue.record("got \(result)"); return }
+        else {
+            Issue.record("got \(result)")
+            return
+        }
         #expect(code == 60, "CURLE_PEER_FAILED_VERIFICATION")
     }
 
-    @Test("a stream reset and a body cut short on an HTTP/2 stream are errors, and nothing is kept",
-          arguments: ["rst", "short"])
+    @Test(
+        "a stream reset and a body cut short on an HTTP/2 stream are errors, and nothing is kept",
+        arguments: ["rst", "short"])
     func streamFaults(scenario: String) async throws {
         let cache = cache()
         let result = await cache.result(for: photo("/\(scenario)/square-2.png"))

@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
+import PhotoMapTestSupport
 import Synchronization
 import Testing
+
 @testable import PhotoMapKit
-import PhotoMapTestSupport
 
 /// Runs blocking `work` on a thread of its own: a blocked client must not hold one of the few
 /// threads the tests' tasks share.
@@ -24,11 +25,14 @@ struct HTTPServerTests {
     /// A server answering /now at once, /later after 0.2 s from another thread, /never not at all.
     func server(connectionLimit: Int = 64, suspendedLimit: Int? = nil) throws -> HTTPServer {
         let neverAsked = neverAsked
-        return try HTTPServer(.init(port: 0, connectionLimit: connectionLimit, suspendedLimit: suspendedLimit)) { request in
+        return try HTTPServer(.init(port: 0, connectionLimit: connectionLimit, suspendedLimit: suspendedLimit)) {
+            request in
             switch request.path {
             case "/now":
-                return .now(.text(200, "now \(request.query["q"] ?? "")",
-                                  headers: [("X-Seen-Host", request.headers["host"] ?? "")]))
+                return .now(
+                    .text(
+                        200, "now \(request.query["q"] ?? "")",
+                        headers: [("X-Seen-Host", request.headers["host"] ?? "")]))
             case "/later":
                 return .later { answer in
                     DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { answer(.text(200, "later")) }
@@ -45,15 +49,18 @@ struct HTTPServerTests {
     @Test("answers now and later; query arguments and header fields reach the handler; HEAD has no body")
     func answers() throws {
         let server = try server()
-        let now = try RawHTTP.send("GET /now?q=a%20b HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
-                                   port: server.port)
+        let now = try RawHTTP.send(
+            "GET /now?q=a%20b HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+            port: server.port)
         #expect(now.status == 200 && String(decoding: now.body, as: UTF8.self) == "now a b\n")
         #expect(now.headers["x-seen-host"] == "localhost")
-        let later = try RawHTTP.send("GET /later HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
-                                     port: server.port)
+        let later = try RawHTTP.send(
+            "GET /later HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+            port: server.port)
         #expect(later.status == 200 && String(decoding: later.body, as: UTF8.self) == "later\n")
-        let head = try RawHTTP.send("HEAD /now HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
-                                    port: server.port)
+        let head = try RawHTTP.send(
+            "HEAD /now HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+            port: server.port)
         #expect(head.status == 200 && head.body.isEmpty && head.headers["content-length"] == "5")
     }
 
@@ -61,11 +68,13 @@ struct HTTPServerTests {
     func encodedNUL() throws {
         let server = try server()
         // MHD's own unescaping made "/now%00.png" the path "/now".
-        let path = try RawHTTP.send("GET /now%00.png HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
-                                    port: server.port)
+        let path = try RawHTTP.send(
+            "GET /now%00.png HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+            port: server.port)
         #expect(path.status == 404)
-        let query = try RawHTTP.send("GET /now?q=a%00b%ffc HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
-                                     port: server.port)
+        let query = try RawHTTP.send(
+            "GET /now?q=a%00b%ffc HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+            port: server.port)
         #expect(query.status == 200 && String(decoding: query.body, as: UTF8.self) == "now a\u{FFFD}b\u{FFFD}c\n")
     }
 
@@ -77,9 +86,15 @@ struct HTTPServerTests {
             let statuses = Locked<[Int]>([])
             for _ in 0..<200 {
                 Thread {
-                    let status = (try? RawHTTP.send("GET /later HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
-                                                    port: server.port).status) ?? 0
-                    if let all = statuses.withLock({ $0.append(status); return $0.count == 200 ? $0 : nil }) {
+                    let status =
+                        (try? RawHTTP.send(
+                            "GET /later HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                            port: server.port
+                        ).status) ?? 0
+                    if let all = statuses.withLock({
+                        $0.append(status)
+                        return $0.count == 200 ? $0 : nil
+                    }) {
                         continuation.resume(returning: all)
                     }
                 }.start()
@@ -99,20 +114,26 @@ struct HTTPServerTests {
             _ = request.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
         Thread.sleep(forTimeInterval: 0.2)
-        let busy = try RawHTTP.send("GET /later HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port)
+        let busy = try RawHTTP.send(
+            "GET /later HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port)
         #expect(busy.status == 503 && busy.headers["retry-after"] == "1")
-        #expect(try RawHTTP.send("GET /now HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
-                                 port: server.port).status == 200)
+        #expect(
+            try RawHTTP.send(
+                "GET /now HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                port: server.port
+            ).status == 200)
     }
 
     @Test("a header larger than the request's memory gets an error from MHD, not a crash")
     func oversizedHeader() throws {
         let server = try server()
         let huge = String(repeating: "x", count: 100_000)
-        let answer = try RawHTTP.send("GET /now HTTP/1.1\r\nHost: localhost\r\nX-Huge: \(huge)\r\nConnection: close\r\n\r\n", port: server.port)
+        let answer = try RawHTTP.send(
+            "GET /now HTTP/1.1\r\nHost: localhost\r\nX-Huge: \(huge)\r\nConnection: close\r\n\r\n", port: server.port)
         #expect([413, 414, 431].contains(answer.status), "\(answer.status)")
-        let long = try RawHTTP.send("GET /\(huge) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
-                                    port: server.port)
+        let long = try RawHTTP.send(
+            "GET /\(huge) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+            port: server.port)
         #expect([413, 414, 431].contains(long.status), "\(long.status)")
     }
 
@@ -120,22 +141,31 @@ struct HTTPServerTests {
     func stopAnswersWaiting() async throws {
         let server = try server()
         let port = server.port
-        let waiting = Task { try await onThread { try RawHTTP.send("GET /never HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: port) } }
+        let waiting = Task {
+            try await onThread {
+                try RawHTTP.send("GET /never HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: port)
+            }
+        }
         while neverAsked.value.load(ordering: .relaxed) == 0 { try await Task.sleep(nanoseconds: 20_000_000) }
         let started = Date()
         server.stop(grace: 0.5)
         #expect(Date().timeIntervalSince(started) < 3)
         let answer = try await waiting.value
-        #expect(answer.status == 503,
-                "\(answer.status) \(answer.headers) \(String(decoding: answer.body, as: UTF8.self))")
+        #expect(
+            answer.status == 503,
+            "\(answer.status) \(answer.headers) \(String(decoding: answer.body, as: UTF8.self))")
         #expect(throws: (any Error).self) { try RawHTTP.send("GET /now HTTP/1.1\r\n\r\n", port: port, timeout: 1) }
     }
 
     @Test("an address that is not an IP literal, or a port in use, is a clear error")
     func cannotListen() throws {
-        #expect(throws: ServerError.self) { try HTTPServer(.init(address: "localhost", port: 0)) { _ in .now(.text(200, "")) } }
+        #expect(throws: ServerError.self) {
+            try HTTPServer(.init(address: "localhost", port: 0)) { _ in .now(.text(200, "")) }
+        }
         let first = try server()
-        let error = #expect(throws: ServerError.self) { try HTTPServer(.init(port: first.port)) { _ in .now(.text(200, "")) } }
+        let error = #expect(throws: ServerError.self) {
+            try HTTPServer(.init(port: first.port)) { _ in .now(.text(200, "")) }
+        }
         #expect(error?.description.contains("\(first.port)") == true)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
+
+@testable import PhotoMapKit
 
 /// Answers no decoder should trust, over libcurl from the Flickr-protocol server's `/hostile/…` and
 /// `/huge/…` scenarios: each is a clear error (the JSON cannot be read) or a record kept without the
@@ -12,17 +13,21 @@ struct HostileAnswerTests {
     let place = "LATOAYBHhITBWjUq5GkE"
 
     func source(_ scenario: String) throws -> FlickrSource {
-        FlickrSource(transport: try FlickrRESTTransport(endpoint: server.endpoint(scenario),
-                                                        apiKey: "key-\(UUID().uuidString)",
-                                                        cache: nil, client: HTTPClient(retryPolicy: .never)))
+        FlickrSource(
+            transport: try FlickrRESTTransport(
+                endpoint: server.endpoint(scenario),
+                apiKey: "key-\(UUID().uuidString)",
+                cache: nil, client: HTTPClient(retryPolicy: .never)))
     }
 
     /// Every method's call, each answering what the scenario sends.
     func everyMethod(_ source: FlickrSource) -> [(method: String, call: () throws -> Void)] {
-        [("flickr.places.getTopPlacesList", { _ = try source.topPlaces() }),
-         ("flickr.places.find", { _ = try source.findPlaces("Portland") }),
-         ("flickr.photos.search", { _ = try source.photos(inPlace: place, limit: 10) }),
-         ("flickr.photos.licenses.getInfo", { _ = try source.licenses() })]
+        [
+            ("flickr.places.getTopPlacesList", { _ = try source.topPlaces() }),
+            ("flickr.places.find", { _ = try source.findPlaces("Portland") }),
+            ("flickr.photos.search", { _ = try source.photos(inPlace: place, limit: 10) }),
+            ("flickr.photos.licenses.getInfo", { _ = try source.licenses() }),
+        ]
     }
 
     @Test("JSON nested 1,000 deep: a clear error naming the method")
@@ -37,8 +42,9 @@ struct HostileAnswerTests {
         }
     }
 
-    @Test("invalid UTF-8 or a raw NUL in a string costs that field: the record is kept without it",
-          arguments: ["bad-utf8", "raw-nul"])
+    @Test(
+        "invalid UTF-8 or a raw NUL in a string costs that field: the record is kept without it",
+        arguments: ["bad-utf8", "raw-nul"])
     func unreadableText(kind: String) throws {
         let places = try source("hostile/\(kind)").topPlaces().items
         #expect(places.map(\.id) == ["1"] && places[0].fullName.isEmpty && places[0].coordinate != nil)
@@ -63,10 +69,13 @@ struct HostileAnswerTests {
         #expect(photos.items.count == 1 && photos.items[0].coordinate == nil)
     }
 
-    @Test("an answer past the limit is refused as it arrives, with a length given or not",
-          arguments: ["length", "close"])
+    @Test(
+        "an answer past the limit is refused as it arrives, with a length given or not",
+        arguments: ["length", "close"])
     func pastTheLimit(framing: String) throws {
-        let error = #expect(throws: HTTPError.self) { try source("huge/40/\(framing)").photos(inPlace: place, limit: 10) }
+        let error = #expect(throws: HTTPError.self) {
+            try source("huge/40/\(framing)").photos(inPlace: place, limit: 10)
+        }
         guard case let .transport(_, message, _)? = error else {
             Issue.record("got \(String(describing: error))")
             return

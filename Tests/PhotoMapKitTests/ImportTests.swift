@@ -1,26 +1,34 @@
 import Foundation
-import Testing
-@testable import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
+
+@testable import PhotoMapKit
 
 @Suite("Import: EXIF, the images made, places and the catalog")
 struct ImportTests {
     /// A block with a position, a date and words, in either byte order.
     func block(latitude: Double, longitude: Double, bigEndian: Bool = false) -> ExifBlock {
         var exif = ExifBlock(bigEndian: bigEndian)
-        exif.ifd0 = [exif.ascii(0x010E, "Piazza Grande"), exif.ascii(0x013B, "Ann Example"),
-                     exif.ascii(0x8298, "CC BY 4.0 Ann Example")]
+        exif.ifd0 = [
+            exif.ascii(0x010E, "Piazza Grande"), exif.ascii(0x013B, "Ann Example"),
+            exif.ascii(0x8298, "CC BY 4.0 Ann Example"),
+        ]
         exif.exif = [exif.ascii(0x9003, "2024:05:01 17:48:17"), exif.ascii(0x9011, "+02:00")]
         exif.setPosition(latitude: latitude, longitude: longitude)
         return exif
     }
 
-    @Test("GPS in all four quadrants, both byte orders, with date, offset, title, artist and copyright",
-          arguments: [(43.4633, 11.8796), (40.7128, -74.0060), (-33.8688, 151.2093), (-22.9068, -43.1729)])
+    @Test(
+        "GPS in all four quadrants, both byte orders, with date, offset, title, artist and copyright",
+        arguments: [(43.4633, 11.8796), (40.7128, -74.0060), (-33.8688, 151.2093), (-22.9068, -43.1729)])
     func quadrants(position: (Double, Double)) {
         for bigEndian in [false, true] {
-            let fields = ExifReader.read(Data(block(latitude: position.0, longitude: position.1,
-                                                   bigEndian: bigEndian).bytes))
+            let fields = ExifReader.read(
+                Data(
+                    block(
+                        latitude: position.0, longitude: position.1,
+                        bigEndian: bigEndian
+                    ).bytes))
             #expect(fields.problems.isEmpty)
             let coordinate = fields.coordinate
             #expect(abs((coordinate?.latitude ?? 0) - position.0) < 1e-5)
@@ -87,8 +95,9 @@ struct ImportTests {
         #expect(cut.coordinate == nil)
     }
 
-    @Test("each of the eight orientations turns the square and the medium image as a viewer would",
-          arguments: 1...8)
+    @Test(
+        "each of the eight orientations turns the square and the medium image as a viewer would",
+        arguments: 1...8)
     func orientations(orientation: Int) throws {
         var exif = ExifBlock()
         exif.ifd0 = [exif.short(0x0112, UInt16(orientation))]
@@ -106,14 +115,16 @@ struct ImportTests {
         let square = try JPEGCodec.decode(read.square)
         #expect(square.width == 75 && square.height == 75)
         let medium = try JPEGCodec.decode(read.medium)
-        #expect(orientation >= 5 ? (medium.width, medium.height) == (80, 160) : (medium.width, medium.height) == (160, 80))
+        #expect(
+            orientation >= 5 ? (medium.width, medium.height) == (80, 160) : (medium.width, medium.height) == (160, 80))
         for image in [square, medium] {
             let corners = [(4, 4), (image.width - 5, 4), (4, image.height - 5), (image.width - 5, image.height - 5)]
             for (corner, want) in zip(corners, expected[orientation - 1]) {
                 let offset = (corner.1 * image.width + corner.0) * 4
                 let got = Array(image.pixels[offset..<(offset + 3)])
-                #expect(zip(got, want).allSatisfy { abs(Int($0) - Int($1)) < 70 },
-                        "orientation \(orientation): \(got) where \(want) was expected")
+                #expect(
+                    zip(got, want).allSatisfy { abs(Int($0) - Int($1)) < 70 },
+                    "orientation \(orientation): \(got) where \(want) was expected")
             }
         }
     }
@@ -121,8 +132,9 @@ struct ImportTests {
     @Test("a large JPEG is decoded at a reduced scale, its images the sizes Flickr's are")
     func scaledDecode() throws {
         let data = try ExifJPEG.make(ExifJPEG.quarters(width: 2400, height: 1600), exif: nil, quality: 70)
-        let scaled = try JPEGCodec.decodeScaled(data, minimumLongSide: 500, minimumShortSide: 75,
-                                                maximumPixels: 100_000_000)
+        let scaled = try JPEGCodec.decodeScaled(
+            data, minimumLongSide: 500, minimumShortSide: 75,
+            maximumPixels: 100_000_000)
         #expect((scaled.fullWidth, scaled.fullHeight) == (2400, 1600))
         #expect((scaled.plane.width, scaled.plane.height) == (600, 400))
         let read = try PhotoFileReader.read(data, as: .jpeg)
@@ -139,20 +151,23 @@ struct ImportTests {
         #expect(throws: ImageError.self) { try PhotoFileReader.read(whole.prefix(whole.count / 2), as: .jpeg) }
         #expect(PhotoFileReader.kind(of: Data("hello".utf8)) == nil)
         // Found by the local-photos fuzzer: an overlay whose canvas made libheif ask for 1.4 GB.
-        let overlay = try Data(contentsOf: LoopbackServer.repositoryRoot
-            .appendingPathComponent("Fuzz/Corpus/local-photos/overlay-canvas-1.4gb.heic"))
+        let overlay = try Data(
+            contentsOf: LoopbackServer.repositoryRoot
+                .appendingPathComponent("Fuzz/Corpus/local-photos/overlay-canvas-1.4gb.heic"))
         #expect(throws: ImageError.undecodable("HEIF overlay images are not imported")) {
             try PhotoFileReader.read(overlay, as: .heif)
         }
         #expect(throws: ImageError.self) {
-            try PhotoFileReader.read(Data([0, 0, 0, 24] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 40)),
-                                     as: .heif)
+            try PhotoFileReader.read(
+                Data([0, 0, 0, 24] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 40)),
+                as: .heif)
         }
     }
 
     @Test("a located photo joins the nearest city it lies within; others their country or their square")
     func places() throws {
-        let places = try LocalPlaces(gazetteer: LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures/gazetteer"))
+        let places = try LocalPlaces(
+            gazetteer: LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures/gazetteer"))
         let arezzo = places.place(for: Coordinate(latitude: 43.4633, longitude: 11.8796)!)
         #expect(arezzo.id == "3182884")
         #expect(arezzo.fullName == "Arezzo, Italy")

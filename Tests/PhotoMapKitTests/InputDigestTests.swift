@@ -1,13 +1,15 @@
 import Foundation
-import Testing
-@testable import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
+
+@testable import PhotoMapKit
 
 /// One digest of a record's fields, for the pages (`SiteManifest`) and the index (`IndexRecorder`):
 /// fields that run together differently never give the same digest.
 @Suite("Input digests")
 struct InputDigestTests {
-    static let photo = Photo(id: "1", title: "a", descriptionHTML: "b c", coordinate: Coordinate(latitude: 1, longitude: 2))
+    static let photo = Photo(
+        id: "1", title: "a", descriptionHTML: "b c", coordinate: Coordinate(latitude: 1, longitude: 2))
 
     @Test("tags, texts split differently, and the old separators give different digests")
     func runTogether() {

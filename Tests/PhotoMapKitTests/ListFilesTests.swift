@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
+
+@testable import PhotoMapKit
 
 @Suite("Pages: the list files of pages clustered ahead of time")
 struct ListFilesTests {
@@ -9,22 +10,26 @@ struct ListFilesTests {
     /// All within a few metres, so that few cluster tiles are written.
     static let photos: [Photo] = (0..<2_345).map { index in
         let tricky = ["", "a\u{0}b", "e\u{301}\"", "</script><script>x</script>", "\u{2028}", "🏳️‍🌈 flag", "x"]
-        return Photo(id: "\(index)", title: tricky[index % tricky.count] + " \(index)",
-                     descriptionHTML: index % 5 == 0 ? "" : "about \(index)",
-                     ownerName: index % 3 == 0 ? "Owner \u{0}" : "",
-                     coordinate: index % 97 == 0 ? nil
-                         : Coordinate(latitude: 48 + Double(index % 50) / 1e5, longitude: 2 + Double(index) / 1e7))
+        return Photo(
+            id: "\(index)", title: tricky[index % tricky.count] + " \(index)",
+            descriptionHTML: index % 5 == 0 ? "" : "about \(index)",
+            ownerName: index % 3 == 0 ? "Owner \u{0}" : "",
+            coordinate: index % 97 == 0
+                ? nil
+                : Coordinate(latitude: 48 + Double(index % 50) / 1e5, longitude: 2 + Double(index) / 1e7))
     }
 
     /// Exports `photos` into `folder`'s site as places/P.html, clustered ahead of time.
     static func export(_ photos: [Photo], into folder: TemporaryFolder) throws -> SiteWriter {
         let writer = SiteWriter(root: folder.url.appendingPathComponent("site"), keepsManifest: true)
-        let cache = ThumbnailCache(cacheDirectory: folder.url.appendingPathComponent("cache"),
-                                   origin: FixtureImageOrigin(folder: folder.url))
+        let cache = ThumbnailCache(
+            cacheDirectory: folder.url.appendingPathComponent("cache"),
+            origin: FixtureImageOrigin(folder: folder.url))
         var builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(), images: cache, prefix: "")
         builder.clusterThreshold = 10
-        try builder.writePhotosPage(at: "places/P.html", title: "P", subtitle: "",
-                                    photos: AnnotationAdapter().annotated(photos), back: nil, defaultView: "list")
+        try builder.writePhotosPage(
+            at: "places/P.html", title: "P", subtitle: "",
+            photos: AnnotationAdapter().annotated(photos), back: nil, defaultView: "list")
         try writer.commit()
         return writer
     }
@@ -46,8 +51,9 @@ struct ListFilesTests {
         let clusters = try #require(data["clusters"] as? [String: Any])
         #expect(clusters["lists"] as? String == "../lists/P" && clusters["listChunk"] as? Int == 1_000)
         #expect(clusters["total"] as? Int == Self.photos.count)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("lists/P").path)
-            .sorted() == ["1.js", "2.js"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("lists/P").path)
+                .sorted() == ["1.js", "2.js"])
         var parts = [try #require(data["entries"] as? [String: Any])]
         for number in 1...2 {
             let script = try String(contentsOf: site.appendingPathComponent("lists/P/\(number).js"), encoding: .utf8)
@@ -74,8 +80,9 @@ struct ListFilesTests {
                 for (name, value) in fields {
                     let column = try #require(part[name] as? [String: Any], "column \(name)")
                     let read = try SiteWriterTests.value(column, row: row, id: id)
-                    #expect(read.map { Array($0.unicodeScalars) } == value.map { Array($0.unicodeScalars) },
-                            "\(name) of \(id)")
+                    #expect(
+                        read.map { Array($0.unicodeScalars) } == value.map { Array($0.unicodeScalars) },
+                        "\(name) of \(id)")
                 }
                 index += 1
             }

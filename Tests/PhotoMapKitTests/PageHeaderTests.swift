@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PhotoMapKit
 
 @Suite("Pages: the header, the credits and counts in words")
@@ -7,8 +8,9 @@ struct PageHeaderTests {
     let credits = PageCredits([.catalog])
 
     func listPage(view: String, links: PageRenderer.Links) throws -> String {
-        try PageRenderer.listPage(title: "Paris", subtitle: "1 photo", data: data, links: links, defaultView: view,
-                                  credits: credits)
+        try PageRenderer.listPage(
+            title: "Paris", subtitle: "1 photo", data: data, links: links, defaultView: view,
+            credits: credits)
     }
 
     @Test("counts say one thing in the singular, any other number in the plural")
@@ -28,9 +30,15 @@ struct PageHeaderTests {
 
     @Test("back link and title in one heading; a link elsewhere only when given; the credits fold in a details")
     func heading() throws {
-        let served = try listPage(view: "list", links: PageRenderer.Links(
-            assets: "/assets", back: ("/", "Top places"), elsewhere: ("/recent", "Recently viewed"), servesAPI: true))
-        #expect(served.contains("<div class=\"heading\"><a class=\"back\" href=\"/\">‹ Top places</a><div class=\"titles\"><h1>Paris</h1>"))
+        let served = try listPage(
+            view: "list",
+            links: PageRenderer.Links(
+                assets: "/assets", back: ("/", "Top places"), elsewhere: ("/recent", "Recently viewed"), servesAPI: true
+            ))
+        #expect(
+            served.contains(
+                "<div class=\"heading\"><a class=\"back\" href=\"/\">‹ Top places</a><div class=\"titles\"><h1>Paris</h1>"
+            ))
         #expect(served.contains("<a class=\"elsewhere\" href=\"/recent\">Recently viewed ›</a>"))
         #expect(served.contains("<div class=\"search-legend\" hidden>"))
         let file = try listPage(view: "list", links: PageRenderer.Links(assets: "assets"))

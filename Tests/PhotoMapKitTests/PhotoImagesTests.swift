@@ -1,25 +1,28 @@
 import Testing
+
 @testable import PhotoMapKit
 
 @Suite("A photo's compact images")
 struct PhotoImagesTests {
-    @Test("URLs on Flickr's template and any other URL read back exactly as given, sizes too",
-          arguments: [
-              "https://live.staticflickr.com/65535/52000000001_abcdef0123_s.jpg",
-              "https://live.staticflickr.com/65535/52000000001_abcdef0123.jpg",
-              "http://127.0.0.1:8080/mirror/65535/52000000001_abcdef0123_q.png",
-              "https://live.staticflickr.com/65535/52000000001_abcdef0123_3k.jpg",
-              "https://live.staticflickr.com/65535/52000000001_abcdef0123_s.jpeg",
-              "https://live.staticflickr.com/65535/52000000002_abcdef0123_s.jpg",
-              "https://live.staticflickr.com/65535/52000000001_abcdef0123_s.jpg?x=1",
-              "/65535/52000000001_abcdef0123_s.jpg",
-              "not a url at all",
-          ])
+    @Test(
+        "URLs on Flickr's template and any other URL read back exactly as given, sizes too",
+        arguments: [
+            "https://live.staticflickr.com/65535/52000000001_abcdef0123_s.jpg",
+            "https://live.staticflickr.com/65535/52000000001_abcdef0123.jpg",
+            "http://127.0.0.1:8080/mirror/65535/52000000001_abcdef0123_q.png",
+            "https://live.staticflickr.com/65535/52000000001_abcdef0123_3k.jpg",
+            "https://live.staticflickr.com/65535/52000000001_abcdef0123_s.jpeg",
+            "https://live.staticflickr.com/65535/52000000002_abcdef0123_s.jpg",
+            "https://live.staticflickr.com/65535/52000000001_abcdef0123_s.jpg?x=1",
+            "/65535/52000000001_abcdef0123_s.jpg",
+            "not a url at all",
+        ])
     func exact(url: String) {
         for (width, height) in [(75, 75), (nil, nil), (Int(Int32.max) + 1, -1)] as [(Int?, Int?)] {
             let image = ImageReference(url: url, width: width, height: height)
-            let photo = Photo(id: "52000000001", secret: "abcdef0123", server: "65535",
-                              images: [.square: image, .medium: ImageReference(url: url + "#m")])
+            let photo = Photo(
+                id: "52000000001", secret: "abcdef0123", server: "65535",
+                images: [.square: image, .medium: ImageReference(url: url + "#m")])
             #expect(photo.images[.square] == image)
             #expect(photo.images[.medium]?.url == url + "#m")
             #expect(photo.images[.largeSquare] == nil)
@@ -40,10 +43,12 @@ struct PhotoImagesTests {
 
     @Test("a mirror's host replaces Flickr's in templated and kept URLs alike")
     func rehosting() {
-        let photo = Photo(id: "1", secret: "abc", server: "65535", images: [
-            .square: ImageReference(url: "https://live.staticflickr.com/65535/1_abc_s.jpg"),
-            .medium: ImageReference(url: "https://live.staticflickr.com/other/1.jpg"),
-        ])
+        let photo = Photo(
+            id: "1", secret: "abc", server: "65535",
+            images: [
+                .square: ImageReference(url: "https://live.staticflickr.com/65535/1_abc_s.jpg"),
+                .medium: ImageReference(url: "https://live.staticflickr.com/other/1.jpg"),
+            ])
         let mirrored = photo.rehosted(on: ImageHost(base: "http://127.0.0.1:9"))
         #expect(mirrored.images[.square]?.url == "http://127.0.0.1:9/65535/1_abc_s.jpg")
         #expect(mirrored.images[.medium]?.url == "http://127.0.0.1:9/other/1.jpg")

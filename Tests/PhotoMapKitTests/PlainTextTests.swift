@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PhotoMapKit
 
 @Suite("Plain text from description HTML")
@@ -27,7 +28,9 @@ struct PlainTextTests {
 
     @Test("named, decimal and hexadecimal references are decoded")
     func referencesDecoded() {
-        #expect(PlainText.fromHTML("Tom &amp; Jerry &#8212; &#x263A; &quot;hi&quot; caf&eacute;") == "Tom & Jerry — ☺ \"hi\" café")
+        #expect(
+            PlainText.fromHTML("Tom &amp; Jerry &#8212; &#x263A; &quot;hi&quot; caf&eacute;")
+                == "Tom & Jerry — ☺ \"hi\" café")
     }
 
     @Test("decoded markup stays text: &lt;script&gt; is not a tag")
@@ -63,10 +66,13 @@ struct PlainTextTests {
         #expect(PlainText.summary(String(repeating: "x", count: 20), limit: 10) == "xxxxxxxxxx…")
     }
 
-    @Test("text taken as it is, or in runs of bytes, reads as splitting it into characters did",
-          arguments: ["plain words", " lead", "trail ", "a  b", "a\tb", "a\r\nb", "café crème", "a\u{A0}b",
-                      "a \u{301}b", "\u{600} x", "é", "", " ", "é è", "a\u{3000}\u{301}b", "a \u{200D}b",
-                      "👍🏽 ok", "a \u{1F3FD}", "x\u{2028}y"])
+    @Test(
+        "text taken as it is, or in runs of bytes, reads as splitting it into characters did",
+        arguments: [
+            "plain words", " lead", "trail ", "a  b", "a\tb", "a\r\nb", "café crème", "a\u{A0}b",
+            "a \u{301}b", "\u{600} x", "é", "", " ", "é è", "a\u{3000}\u{301}b", "a \u{200D}b",
+            "👍🏽 ok", "a \u{1F3FD}", "x\u{2028}y",
+        ])
     func sameAsCharacters(text: String) {
         let reference = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         #expect(PlainText.collapsingWhitespace(text) == reference)

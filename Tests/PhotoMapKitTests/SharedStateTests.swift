@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
-import Testing
-@testable import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
+
+@testable import PhotoMapKit
 
 /// The recently viewed photos and the Flickr call budget behave the same on both engines: the cache
 /// folder's files and PostgreSQL. "Another process" is another store on the same folder or database.
@@ -15,13 +16,16 @@ struct SharedStateTests {
     }
 
     func photo(_ id: String) -> Photo {
-        var photo = Photo(id: id, owner: "owner\(id)", secret: "s", server: "1", title: "Photo \(id) — “quoted”", placeID: "P")
+        var photo = Photo(
+            id: id, owner: "owner\(id)", secret: "s", server: "1", title: "Photo \(id) — “quoted”", placeID: "P")
         photo.coordinate = Coordinate(latitude: 48.85, longitude: 2.35)
         photo.tags = ["a", "b c"]
         return photo
     }
 
-    @Test("a viewed photo goes first, once; at most 50 are kept; another process sees them", arguments: StateEngine.allCases)
+    @Test(
+        "a viewed photo goes first, once; at most 50 are kept; another process sees them",
+        arguments: StateEngine.allCases)
     func recents(engine: StateEngine) throws {
         let place = try engine.place(in: folder.url)
         let recents = try place.stores().recents
@@ -51,11 +55,14 @@ struct SharedStateTests {
     }
 
     func limiter(_ place: StatePlace, key: String = "KEY", callsPerHour: Int = 3_600) throws -> FlickrRateLimiter {
-        FlickrRateLimiter(budget: try place.stores().callBudget(apiKey: key), callsPerHour: callsPerHour,
-                          sleep: { _ in })
+        FlickrRateLimiter(
+            budget: try place.stores().callBudget(apiKey: key), callsPerHour: callsPerHour,
+            sleep: { _ in })
     }
 
-    @Test("a minute's calls go at once, then each waits its own slot, one interval apart", arguments: StateEngine.allCases)
+    @Test(
+        "a minute's calls go at once, then each waits its own slot, one interval apart", arguments: StateEngine.allCases
+    )
     func burstThenSlots(engine: StateEngine) throws {
         let place = try engine.place(in: folder.url)
         let first = try limiter(place)
@@ -91,8 +98,9 @@ struct SharedStateTests {
         #expect(!stored.contains(key) && !stored.contains(key.prefix(8)))
     }
 
-    @Test("two processes wanting 200 calls each with a budget of 60 an hour get one minute's worth between them",
-          arguments: StateEngine.allCases)
+    @Test(
+        "two processes wanting 200 calls each with a budget of 60 an hour get one minute's worth between them",
+        arguments: StateEngine.allCases)
     func sharedBudget(engine: StateEngine) throws {
         let place = try engine.place(in: folder.url)
         let granted = Locked(0)

@@ -1,22 +1,30 @@
 import Foundation
-import Testing
-@testable import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
+
+@testable import PhotoMapKit
 
 @Suite("Export's manifest: what each page is made from")
 struct SiteManifestTests {
-    static let photo = Photo(id: "1", owner: "1@N01", pathAlias: "alias", secret: "s", server: "2", title: "Title",
-                             descriptionHTML: "<b>d</b>", ownerName: "Owner", dateTaken: "2011-04-15 17:48:17",
-                             tags: ["a"],
-                             coordinate: Coordinate(latitude: 1, longitude: 2), placeID: "P",
-                             images: [.square: ImageReference(url: "https://example.com/1_s.jpg",
-                                                              width: 75, height: 75)],
-                             license: License(id: "4", name: "CC BY", url: "https://creativecommons.org/"))
+    static let photo = Photo(
+        id: "1", owner: "1@N01", pathAlias: "alias", secret: "s", server: "2", title: "Title",
+        descriptionHTML: "<b>d</b>", ownerName: "Owner", dateTaken: "2011-04-15 17:48:17",
+        tags: ["a"],
+        coordinate: Coordinate(latitude: 1, longitude: 2), placeID: "P",
+        images: [
+            .square: ImageReference(
+                url: "https://example.com/1_s.jpg",
+                width: 75, height: 75)
+        ],
+        license: License(id: "4", name: "CC BY", url: "https://creativecommons.org/"))
 
-    @Test("every field of a photo is part of its pages' inputs", arguments: [
-        \Photo.id, \Photo.owner, \Photo.pathAlias, \Photo.secret, \Photo.server, \Photo.title, \Photo.descriptionHTML,
-        \Photo.ownerName, \Photo.placeID,
-    ] as [WritableKeyPath<Photo, String> & Sendable])
+    @Test(
+        "every field of a photo is part of its pages' inputs",
+        arguments: [
+            \Photo.id, \Photo.owner, \Photo.pathAlias, \Photo.secret, \Photo.server, \Photo.title,
+            \Photo.descriptionHTML,
+            \Photo.ownerName, \Photo.placeID,
+        ] as [WritableKeyPath<Photo, String> & Sendable])
     func photoFields(field: WritableKeyPath<Photo, String> & Sendable) {
         var changed = Self.photo
         changed[keyPath: field] += "x"
@@ -45,10 +53,12 @@ struct SiteManifestTests {
         photo.license = License(id: "5")
         #expect(photo.inputDigest != base)
         // The digest lists Photo's fields one by one: this count is the reminder to extend it.
-        #expect(Mirror(reflecting: Self.photo).children.count == 14,
-                "Photo gained a field: add it to Photo.inputDigest")
-        #expect(Mirror(reflecting: Place(id: "p", fullName: "")).children.count == 10,
-                "Place gained a field: add it to Place.addFields")
+        #expect(
+            Mirror(reflecting: Self.photo).children.count == 14,
+            "Photo gained a field: add it to Photo.inputDigest")
+        #expect(
+            Mirror(reflecting: Place(id: "p", fullName: "")).children.count == 10,
+            "Place gained a field: add it to Place.addFields")
         // Values never run together: ("ab", "c") is not ("a", "bc").
         #expect(InputDigest("ab", "c").finish() != InputDigest("a", "bc").finish())
         #expect(Self.photo.inputDigest == base)
@@ -64,9 +74,10 @@ struct SiteManifestTests {
         let writer = SiteWriter(root: folder.url.appendingPathComponent("site"))
         let builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(), images: store, prefix: "map_files/")
         #expect(builder.photosWithoutImages(photos).map(\.id) == ["1", "2"])
-        try builder.writePhotosPage(at: "map.html", title: "T", subtitle: "",
-                                    photos: AnnotationAdapter().annotated(photos),
-                                    back: nil, defaultView: "list")
+        try builder.writePhotosPage(
+            at: "map.html", title: "T", subtitle: "",
+            photos: AnnotationAdapter().annotated(photos),
+            back: nil, defaultView: "list")
         let site = folder.url.appendingPathComponent("site/map_files")
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("squares/image-1.png").path))
         #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("squares/image-2.png").path))
@@ -77,16 +88,20 @@ struct SiteManifestTests {
 
     /// Exports `photos` as the place page places/P.html into `folder`/site, with `builder` set up by
     /// `configure` first; the writer tells what was rendered and written.
-    private static func export(_ photos: [Photo], into folder: TemporaryFolder,
-                               configure: (inout SiteBuilder) -> Void = { _ in }) throws -> SiteWriter {
+    private static func export(
+        _ photos: [Photo], into folder: TemporaryFolder,
+        configure: (inout SiteBuilder) -> Void = { _ in }
+    ) throws -> SiteWriter {
         let writer = SiteWriter(root: folder.url.appendingPathComponent("site"), keepsManifest: true)
-        let cache = ThumbnailCache(cacheDirectory: folder.url.appendingPathComponent("cache"),
-                                   origin: FixtureImageOrigin(folder: folder.url))
+        let cache = ThumbnailCache(
+            cacheDirectory: folder.url.appendingPathComponent("cache"),
+            origin: FixtureImageOrigin(folder: folder.url))
         var builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(), images: cache, prefix: "")
         configure(&builder)
-        try builder.writePhotosPage(at: "places/P.html", title: "P", subtitle: "",
-                                    photos: AnnotationAdapter().annotated(photos),
-                                    back: nil, defaultView: "list")
+        try builder.writePhotosPage(
+            at: "places/P.html", title: "P", subtitle: "",
+            photos: AnnotationAdapter().annotated(photos),
+            back: nil, defaultView: "list")
         try writer.commit()
         return writer
     }
@@ -125,8 +140,9 @@ struct SiteManifestTests {
         let folder = try TemporaryFolder()
         // 40 photos 0.01° apart: one cluster at low zooms, each photo alone in its tile at the highest.
         let photos = (0..<40).map {
-            Photo(id: "\($0)", title: "Photo \($0)",
-                  coordinate: Coordinate(latitude: 48 + Double($0 % 8) * 0.01, longitude: 2 + Double($0 / 8) * 0.01))
+            Photo(
+                id: "\($0)", title: "Photo \($0)",
+                coordinate: Coordinate(latitude: 48 + Double($0 % 8) * 0.01, longitude: 2 + Double($0 / 8) * 0.01))
         }
         func export(_ photos: [Photo]) throws -> SiteWriter {
             try Self.export(photos, into: folder) { $0.clusterThreshold = 10 }
@@ -134,9 +150,10 @@ struct SiteManifestTests {
         let tilesFolder = folder.url.appendingPathComponent("site/clusters/P")
         func tiles() throws -> [String: String] {
             let paths = FileManager.default.enumerator(atPath: tilesFolder.path)?.compactMap { $0 as? String } ?? []
-            return try Dictionary(uniqueKeysWithValues: paths.filter { $0.hasSuffix(".js") }.map {
-                ($0, try String(contentsOf: tilesFolder.appendingPathComponent($0), encoding: .utf8))
-            })
+            return try Dictionary(
+                uniqueKeysWithValues: paths.filter { $0.hasSuffix(".js") }.map {
+                    ($0, try String(contentsOf: tilesFolder.appendingPathComponent($0), encoding: .utf8))
+                })
         }
         let cold = try export(photos)
         let before = try tiles()
@@ -175,7 +192,9 @@ struct SiteManifestTests {
     func changedGazetteerRendersPages() throws {
         let folder = try TemporaryFolder()
         let photos = (1...3).map {
-            Photo(id: "\($0)", title: "Photo \($0)", coordinate: Coordinate(latitude: 48.85, longitude: 2.3 + 0.01 * Double($0)))
+            Photo(
+                id: "\($0)", title: "Photo \($0)",
+                coordinate: Coordinate(latitude: 48.85, longitude: 2.3 + 0.01 * Double($0)))
         }
         func city(_ name: String, population: Int) -> (label: PlaceLabels.Label, population: Int) {
             (PlaceLabels.Label(name: name, latitude: 48.86, longitude: 2.35), population)
@@ -204,13 +223,19 @@ struct SiteManifestTests {
         }
         let text = String(decoding: manifest.data(), as: UTF8.self)
         var lines = text.split(separator: "\n").map(String.init)
-        #expect(Array(lines.dropFirst()) == lines.dropFirst().sorted { $0.split(separator: "\t")[4].utf8
-            .lexicographicallyPrecedes($1.split(separator: "\t")[4].utf8) })
+        #expect(
+            Array(lines.dropFirst())
+                == lines.dropFirst().sorted {
+                    $0.split(separator: "\t")[4].utf8
+                        .lexicographicallyPrecedes($1.split(separator: "\t")[4].utf8)
+                })
         // Reversed, with index.html repeated (its last line recording other inputs).
         lines = [lines[0]] + lines.dropFirst().reversed()
         let repeated = try #require(lines.firstIndex { $0.hasSuffix("\tindex.html") })
-        lines.append(lines[repeated].replacingOccurrences(of: SiteManifest.Inputs(digest: [3]).hex,
-                                                          with: SiteManifest.Inputs(digest: [9]).hex))
+        lines.append(
+            lines[repeated].replacingOccurrences(
+                of: SiteManifest.Inputs(digest: [3]).hex,
+                with: SiteManifest.Inputs(digest: [9]).hex))
         let file = folder.url.appendingPathComponent(SiteManifest.fileName)
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
         let read = SiteManifest(site: folder.url)
@@ -223,8 +248,12 @@ struct SiteManifestTests {
         read.record("photos/1.html", inputs: .init(digest: [0]), identity: { _ in identity })
         #expect(read.recordedThisRun("photos/1.html") && read.changed)
         let written = String(decoding: read.data(), as: UTF8.self).split(separator: "\n").dropFirst()
-        #expect(written.map { String($0.split(separator: "\t")[4]) }
-            == ["clusters/a/1.js", "clusters/b/1.js", "index.html", "photos/1.html", "photos/10.html", "photos/2.html", "é.html"])
+        #expect(
+            written.map { String($0.split(separator: "\t")[4]) }
+                == [
+                    "clusters/a/1.js", "clusters/b/1.js", "index.html", "photos/1.html", "photos/10.html",
+                    "photos/2.html", "é.html",
+                ])
     }
 
     @Test("thousands of files added in one run are each found again, re-recorded in place, and written sorted")
@@ -243,8 +272,9 @@ struct SiteManifestTests {
         #expect(manifest.isCurrent(paths[42], inputs: .init(digest: [7, 7]), identity: { _ in nil }))
         #expect(!manifest.recordedThisRun("photos/5000.html"))
         let lines = String(decoding: manifest.data(), as: UTF8.self).split(separator: "\n").dropFirst()
-        #expect(lines.map { String($0.split(separator: "\t")[4]) }
-            == paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(
+            lines.map { String($0.split(separator: "\t")[4]) }
+                == paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
         #expect(lines.filter { $0.hasPrefix(SiteManifest.Inputs(digest: [7, 7]).hex) }.count == 1)
     }
 
@@ -282,7 +312,9 @@ struct SiteManifestTests {
         }
     }
 
-    @Test("placed images are found in the site's folder, not listed in the manifest: one removed from the site is placed again")
+    @Test(
+        "placed images are found in the site's folder, not listed in the manifest: one removed from the site is placed again"
+    )
     func imagesFoundInTheSite() throws {
         let folder = try TemporaryFolder()
         let cached = folder.url.appendingPathComponent("cached.png")
@@ -317,7 +349,8 @@ struct SiteManifestTests {
         #expect(try Data(contentsOf: root.appendingPathComponent("squares/a.png")) == Data("image".utf8))
     }
 
-    @Test("a photo's image is looked for once a run once found; one not found yet is looked for again (after a prefetch)")
+    @Test(
+        "a photo's image is looked for once a run once found; one not found yet is looked for again (after a prefetch)")
     func imagesLookedForOncePerRun() throws {
         let folder = try TemporaryFolder()
         let writer = SiteWriter(root: folder.url, keepsManifest: true)

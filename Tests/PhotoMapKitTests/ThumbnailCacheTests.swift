@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
-import Testing
-@testable import PhotoMapKit
 import PhotoMapTestSupport
+import Testing
+
+@testable import PhotoMapKit
 
 /// A photo whose 75×75 square is at `url`.
 private func photo(_ id: String, square url: String) -> Photo {
@@ -69,9 +70,11 @@ struct ThumbnailCacheTests {
 
     init() throws {
         folder = try TemporaryFolder()
-        cache = ThumbnailCache(cacheDirectory: folder.url,
-                               origin: HTTPImageOrigin(retryPolicy: .never,
-                                                       timeouts: HTTPTimeouts(connect: 2, total: 3, stall: 1)))
+        cache = ThumbnailCache(
+            cacheDirectory: folder.url,
+            origin: HTTPImageOrigin(
+                retryPolicy: .never,
+                timeouts: HTTPTimeouts(connect: 2, total: 3, stall: 1)))
     }
 
     /// Files in the cache folder that are not entries, the lock file or the journal: there must never be any.
@@ -82,7 +85,8 @@ struct ThumbnailCacheTests {
             let name = (path as NSString).lastPathComponent
             let isFolder = (enumerator?.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory
             if !isFolder && !DiskStore.isEntryName(name) && name != ".fetching.lock"
-                   && !name.hasPrefix(".journal.sqlite") {
+                && !name.hasPrefix(".journal.sqlite")
+            {
                 stray.append(path)
             }
         }
@@ -94,7 +98,9 @@ struct ThumbnailCacheTests {
         let url = images.url("/ok/square-1.png")
         let first = try await square(cache, photo("1", square: url)).get()
         #expect(first.lastPathComponent == SHA256.hex(url))
-        #expect(first.deletingLastPathComponent().lastPathComponent == String(SHA256.hex(url).prefix(DiskStore.shardDigits)))
+        #expect(
+            first.deletingLastPathComponent().lastPathComponent == String(SHA256.hex(url).prefix(DiskStore.shardDigits))
+        )
         #expect(try PNGCodec.decode(Data(contentsOf: first)).width == 75)
         let second = try await square(cache, photo("other id, same URL", square: url)).get()
         #expect(second == first)
@@ -110,7 +116,9 @@ struct ThumbnailCacheTests {
             for index in 0..<100 {
                 group.addTask { [cache, images] in
                     await withCheckedContinuation { continuation in
-                        cache.image(for: photo("p\(index)", square: images.url(path)), queue: .global()) { continuation.resume(returning: $0) }
+                        cache.image(for: photo("p\(index)", square: images.url(path)), queue: .global()) {
+                            continuation.resume(returning: $0)
+                        }
                     }
                 }
             }
@@ -130,11 +138,14 @@ struct ThumbnailCacheTests {
         var requests: [ThumbnailRequest] = []
         for index in 0..<3 {
             done.enter()
-            requests.append(cache.image(for: photo("\(index)", square: "http://example.invalid/a.png"),
-                                        queue: .global()) { result in
-                outcomes.add(index, result)
-                done.leave()
-            })
+            requests.append(
+                cache.image(
+                    for: photo("\(index)", square: "http://example.invalid/a.png"),
+                    queue: .global()
+                ) { result in
+                    outcomes.add(index, result)
+                    done.leave()
+                })
         }
         requests[1].cancel()
         origin.release()
@@ -177,9 +188,12 @@ struct ThumbnailCacheTests {
         #expect(origin.fetches == 1)
     }
 
-    @Test("nothing bad is kept: truncated, short, corrupt, HTML with 200, 404, 503, reset, stalled, file://",
-          arguments: ["truncate", "short", "corrupt", "html200", "status404", "status503", "reset", "stall",
-                      "redirect-file"])
+    @Test(
+        "nothing bad is kept: truncated, short, corrupt, HTML with 200, 404, 503, reset, stalled, file://",
+        arguments: [
+            "truncate", "short", "corrupt", "html200", "status404", "status503", "reset", "stall",
+            "redirect-file",
+        ])
     func badAnswersAreNotStored(scenario: String) async throws {
         let result = await square(cache, photo("1", square: images.url("/\(scenario)/square-3.png")))
         #expect(throws: ThumbnailError.self) { try result.get() }
@@ -187,18 +201,24 @@ struct ThumbnailCacheTests {
         #expect(strayFiles().isEmpty)
     }
 
-    @Test("the error says what was wrong", arguments: [
-        ("html200", "it looks like HTML"), ("status404", "HTTP 404"), ("truncate", "curl error 18"),
-        ("short", "not a valid image"), ("redirect-file", "curl error 1"),
-    ])
+    @Test(
+        "the error says what was wrong",
+        arguments: [
+            ("html200", "it looks like HTML"), ("status404", "HTTP 404"), ("truncate", "curl error 18"),
+            ("short", "not a valid image"), ("redirect-file", "curl error 1"),
+        ])
     func errorMessages(scenario: String, fragment: String) async {
         let result = await square(cache, photo("1", square: images.url("/\(scenario)/square-4.png")))
-        guard case let .failure(error) = result else { Issue.record("expected a failure"); return }
+        guard case let .failure(error) = result else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(error.description.contains(fragment), "\(error)")
     }
 
-    @Test("a file:// or ftp:// square is refused without any fetch",
-          arguments: ["file:///etc/passwd", "ftp://127.0.0.1/a.png", "not a url"])
+    @Test(
+        "a file:// or ftp:// square is refused without any fetch",
+        arguments: ["file:///etc/passwd", "ftp://127.0.0.1/a.png", "not a url"])
     func nonHTTP(url: String) async {
         #expect(await square(cache, photo("1", square: url)) == .failure(.unsupportedURL(url)))
     }
@@ -215,15 +235,19 @@ struct ThumbnailCacheTests {
     func jpeg() async throws {
         let file = try await square(cache, photo("1", square: images.url("/ok/photo-1.jpg"))).get()
         #expect(try JPEGCodec.decode(Data(contentsOf: file)).width == 75)
-        await #expect(throws: ThumbnailError.self) { try await square(cache, photo("2", square: images.url("/short/photo-2.jpg"))).get() }
+        await #expect(throws: ThumbnailError.self) {
+            try await square(cache, photo("2", square: images.url("/short/photo-2.jpg"))).get()
+        }
         #expect(cache.statistics().entries == 1)
     }
 
-    @Test("with no square URL, the square is cropped from the larger image and stored as PNG",
-          arguments: ["large-1.png", "big-1.jpg"])
+    @Test(
+        "with no square URL, the square is cropped from the larger image and stored as PNG",
+        arguments: ["large-1.png", "big-1.jpg"])
     func derivedSquare(name: String) async throws {
-        let record = Photo(id: "1",
-                           images: [.medium: ImageReference(url: images.url("/ok/\(name)"), width: 240, height: 180)])
+        let record = Photo(
+            id: "1",
+            images: [.medium: ImageReference(url: images.url("/ok/\(name)"), width: 240, height: 180)])
         let file = try await cache.result(for: record, size: .square).get()
         let image = try PNGCodec.decode(Data(contentsOf: file))
         #expect(image.width == 75 && image.height == 75)
@@ -275,10 +299,14 @@ struct ThumbnailCacheTests {
     @Test("a square URL whose image claims a huge size is refused before it is decoded")
     func hugeSquare() async throws {
         let name = "huge-\(UUID().uuidString).png"
-        try PNGCodec.encode(TestImages.pattern(width: 400, height: 400, seed: 1)).write(to: TestImages.folder.appendingPathComponent(name))
+        try PNGCodec.encode(TestImages.pattern(width: 400, height: 400, seed: 1)).write(
+            to: TestImages.folder.appendingPathComponent(name))
         let result = await square(cache, photo("1", square: images.url("/ok/\(name)")))
         guard case .failure(.invalidImage(_, .implausibleSize(400, 400))) = result
-        else { Issue.record("got \(result)"); return }
+        else {
+            Issue.record("got \(result)")
+            return
+        }
     }
 
     @Test("verify decodes every entry, removes the corrupt ones and counts them")
@@ -297,12 +325,17 @@ struct ThumbnailCacheTests {
     @Test("the LRU limit evicts the least recently used entries down to about 70%")
     func lruEviction() async throws {
         let entrySize = try Data(contentsOf: TestImages.folder.appendingPathComponent("square-10.png")).count
-        let limited = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin(retryPolicy: .never),
-                                     configuration: .init(limitBytes: entrySize * 4 + entrySize / 2))
+        let limited = ThumbnailCache(
+            cacheDirectory: folder.url, origin: HTTPImageOrigin(retryPolicy: .never),
+            configuration: .init(limitBytes: entrySize * 4 + entrySize / 2))
         var files: [URL] = []
         for index in 10..<14 {
-            files.append(try await limited.result(for: photo("\(index)",
-                                                             square: images.url("/ok/square-\(index).png"))).get())
+            files.append(
+                try await limited.result(
+                    for: photo(
+                        "\(index)",
+                        square: images.url("/ok/square-\(index).png"))
+                ).get())
         }
         // Stored in order, 10 oldest … 13 newest; then 10 is used again, so 11 becomes the oldest.
         _ = try await limited.result(for: photo("10", square: images.url("/ok/square-10.png"))).get()
@@ -349,8 +382,9 @@ struct ThumbnailCacheTests {
         // it was stored: under a sanitizer on a busy machine, the stores above can outlast the minute).
         let longAgo = Date().addingTimeInterval(-120)
         try FileManager.default.setAttributes([.modificationDate: longAgo], ofItemAtPath: files[0].path)
-        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-10)],
-                                              ofItemAtPath: files[1].path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-10)],
+            ofItemAtPath: files[1].path)
         let storedAt = try modified(files[1])
         // When: another run uses 10 and 11.
         let second = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin(retryPolicy: .never))
@@ -369,7 +403,9 @@ struct ThumbnailCacheTests {
 
     @Test("prune and clear empty the cache as asked")
     func pruneAndClear() async throws {
-        for index in 20..<24 { _ = try await square(cache, photo("\(index)", square: images.url("/ok/square-\(index).png"))).get() }
+        for index in 20..<24 {
+            _ = try await square(cache, photo("\(index)", square: images.url("/ok/square-\(index).png"))).get()
+        }
         let removed = cache.prune(downTo: 1)
         #expect(removed.entries == 4)
         _ = try await square(cache, photo("30", square: images.url("/ok/square-30.png"))).get()
@@ -413,8 +449,9 @@ struct ThumbnailCacheTests {
         // A store the journal never heard of, as if its process was killed right after the rename,
         // with that process's marker left behind, unlocked.
         let orphan = cache.store.file(named: String(repeating: "ab", count: 32))
-        try FileManager.default.createDirectory(at: orphan.deletingLastPathComponent(),
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: orphan.deletingLastPathComponent(),
+            withIntermediateDirectories: true)
         try Data(contentsOf: file).write(to: orphan)
         let sessions = cache.directory.appendingPathComponent(".sessions")
         try FileManager.default.createDirectory(at: sessions, withIntermediateDirectories: true)
@@ -431,11 +468,14 @@ struct ThumbnailCacheTests {
         #expect(next.statistics().entries == 1)
     }
 
-    @Test("a process keeps one marker, saying whether stores are pending; a dead one's marker saying none costs no reconcile")
+    @Test(
+        "a process keeps one marker, saying whether stores are pending; a dead one's marker saying none costs no reconcile"
+    )
     func markerSaysPending() async throws {
         var stored: [URL] = []
         for index in 0..<3 {
-            stored.append(try await square(cache, photo("\(index)", square: images.url("/ok/square-4\(index + 2).png"))).get())
+            stored.append(
+                try await square(cache, photo("\(index)", square: images.url("/ok/square-4\(index + 2).png"))).get())
             cache.flush()
         }
         let sessions = cache.directory.appendingPathComponent(".sessions")
@@ -445,7 +485,8 @@ struct ThumbnailCacheTests {
         // An unrecorded file, and a dead process's marker that said nothing was pending: left unreconciled
         // (`cache verify` finds it), and the marker removed.
         let orphan = cache.store.file(named: String(repeating: "cd", count: 32))
-        try FileManager.default.createDirectory(at: orphan.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: orphan.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(contentsOf: stored[0]).write(to: orphan)
         try Data("0".utf8).write(to: sessions.appendingPathComponent("12345-clean"))
         let next = ThumbnailCache(cacheDirectory: folder.url, origin: HTTPImageOrigin())
@@ -471,17 +512,21 @@ struct ThumbnailCacheTests {
 
     @Test("prefetch reports rising progress ending at the total, and the failures by photo")
     func prefetch() async throws {
-        let photos = (50..<80).map { photo("\($0)", square: images.url("/ok/square-\($0).png")) }
+        let photos =
+            (50..<80).map { photo("\($0)", square: images.url("/ok/square-\($0).png")) }
             + [photo("bad", square: images.url("/status404/square-1.png"))]
         let done = DispatchSemaphore(value: 0)
         let seen = Outcomes()
         let reportBox = Outcomes()
-        cache.prefetch(photos, queue: DispatchQueue(label: "test.progress"), progress: { progress in
-            seen.append(progress.done)
-        }, completion: { report in
-            reportBox.report = report
-            done.signal()
-        })
+        cache.prefetch(
+            photos, queue: DispatchQueue(label: "test.progress"),
+            progress: { progress in
+                seen.append(progress.done)
+            },
+            completion: { report in
+                reportBox.report = report
+                done.signal()
+            })
         done.wait()
         let report = try #require(reportBox.report)
         #expect(report.total == 31 && report.succeeded == 30)
@@ -495,12 +540,15 @@ struct ThumbnailCacheTests {
         let done = DispatchSemaphore(value: 0)
         let seen = Outcomes()
         let reports = Locked<[PrefetchReport]>([])
-        let run = cache.startPrefetch(queue: DispatchQueue(label: "test.progress"), progress: { progress in
-            seen.append(progress.done)
-        }, completion: { report in
-            reports.withLock { $0.append(report) }
-            done.signal()
-        })
+        let run = cache.startPrefetch(
+            queue: DispatchQueue(label: "test.progress"),
+            progress: { progress in
+                seen.append(progress.done)
+            },
+            completion: { report in
+                reports.withLock { $0.append(report) }
+                done.signal()
+            })
         // JPEG squares under paths no other test asks for: the image server's counts are shared.
         func jpegSquare(_ index: Int) -> Photo { photo("\(index)", square: images.url("/ok/photo-\(index).jpg")) }
         run.add((100..<110).map(jpegSquare))
@@ -518,10 +566,12 @@ struct ThumbnailCacheTests {
         #expect((100..<125).allSatisfy { cache.cachedFile(for: jpegSquare($0)) != nil })
 
         // A listing that brought nothing: the report comes at once.
-        let empty = cache.startPrefetch(queue: .global(), progress: { _ in }, completion: { report in
-            reports.withLock { $0.append(report) }
-            done.signal()
-        })
+        let empty = cache.startPrefetch(
+            queue: .global(), progress: { _ in },
+            completion: { report in
+                reports.withLock { $0.append(report) }
+                done.signal()
+            })
         empty.finish()
         done.wait()
         #expect(reports.withLock { $0.last?.total } == 0)
@@ -531,13 +581,17 @@ struct ThumbnailCacheTests {
     func unwritableFolder() async throws {
         try Data("not a folder".utf8).write(to: folder.url.appendingPathComponent("thumbs"))
         let result = await square(cache, photo("1", square: images.url("/ok/square-60.png")))
-        guard case let .failure(.writeFailed(path, reason)) = result else { Issue.record("got \(result)"); return }
+        guard case let .failure(.writeFailed(path, reason)) = result else {
+            Issue.record("got \(result)")
+            return
+        }
         #expect(path.hasPrefix(folder.url.path))
         #expect(!reason.isEmpty)
     }
 
-    @Test("a full disk (ENOSPC on a tiny tmpfs) is reported as such, and leaves no partial file",
-          .enabled(if: TinyDisk.canMount, "needs root to mount a tmpfs"))
+    @Test(
+        "a full disk (ENOSPC on a tiny tmpfs) is reported as such, and leaves no partial file",
+        .enabled(if: TinyDisk.canMount, "needs root to mount a tmpfs"))
     func diskFull() async throws {
         let disk = try TinyDisk(kilobytes: 64)
         let (failures, corrupt) = await fill(disk.url)
@@ -553,8 +607,9 @@ struct ThumbnailCacheTests {
         let full = ThumbnailCache(cacheDirectory: folder, origin: HTTPImageOrigin(retryPolicy: .never))
         var failures: [ThumbnailError] = []
         for index in 100..<160 {
-            let medium = Photo(id: "\(index)",
-                               images: [.medium: ImageReference(url: images.url("/ok/large-\(index).png"))])
+            let medium = Photo(
+                id: "\(index)",
+                images: [.medium: ImageReference(url: images.url("/ok/large-\(index).png"))])
             if case let .failure(error) = await full.result(for: medium, size: .medium) {
                 failures.append(error)
             }

@@ -63,8 +63,10 @@ public struct ExifBlock: Sendable {
 
     /// GPS entries for a position, with its references.
     public mutating func setPosition(latitude: Double, longitude: Double) {
-        gps = [ascii(1, latitude < 0 ? "S" : "N"), degrees(2, latitude), ascii(3, longitude < 0 ? "W" : "E"),
-               degrees(4, longitude)]
+        gps = [
+            ascii(1, latitude < 0 ? "S" : "N"), degrees(2, latitude), ascii(3, longitude < 0 ? "W" : "E"),
+            degrees(4, longitude),
+        ]
     }
 
     // MARK: Bytes
@@ -79,7 +81,8 @@ public struct ExifBlock: Sendable {
         let ifds = [first, exif, gps, ifd1]
         // Each IFD: its entries, then the data of values over 4 bytes.
         func size(_ entries: [Entry]) -> Int {
-            entries.isEmpty ? 0 : 2 + 12 * entries.count + 4 + entries.reduce(0) { $0 + ($1.value.count > 4 ? $1.value.count : 0) }
+            entries.isEmpty
+                ? 0 : 2 + 12 * entries.count + 4 + entries.reduce(0) { $0 + ($1.value.count > 4 ? $1.value.count : 0) }
         }
         var starts: [Int] = []
         var position = 8
@@ -141,12 +144,13 @@ public enum ExifJPEG {
         var image = RGBAImage(width: width, height: height)
         for y in 0..<height {
             for x in 0..<width {
-                let colour: [UInt8] = switch (x < width / 2, y < height / 2) {
-                case (true, true): [255, 0, 0]
-                case (false, true): [0, 255, 0]
-                case (true, false): [0, 0, 255]
-                case (false, false): [255, 255, 255]
-                }
+                let colour: [UInt8] =
+                    switch (x < width / 2, y < height / 2) {
+                    case (true, true): [255, 0, 0]
+                    case (false, true): [0, 255, 0]
+                    case (true, false): [0, 0, 255]
+                    case (false, false): [255, 255, 255]
+                    }
                 let offset = (y * width + x) * 4
                 image.pixels[offset..<(offset + 3)] = colour[...]
             }
@@ -159,8 +163,12 @@ public enum ExifJPEG {
         var data = try JPEGCodec.encode(quarters(width: 16, height: 16))
         guard let sof = data.indices.first(where: { data[$0] == 0xFF && data[$0 + 1] == 0xC0 }) else { return data }
         // After the marker: length (2), precision (1), then height and width (2 each).
-        data.replaceSubrange((sof + 5)..<(sof + 9), with: [UInt8(height >> 8), UInt8(height & 0xFF),
-                                                             UInt8(width >> 8), UInt8(width & 0xFF)])
+        data.replaceSubrange(
+            (sof + 5)..<(sof + 9),
+            with: [
+                UInt8(height >> 8), UInt8(height & 0xFF),
+                UInt8(width >> 8), UInt8(width & 0xFF),
+            ])
         return data
     }
 }

@@ -5,22 +5,27 @@ import PhotoMapKit
 /// that need it and stopped when the test process ends (it exits when its stdin closes).
 public final class LoopbackServer: Sendable {
     /// The Flickr-protocol server over the embedded catalog; scenarios are chosen by URL, so tests share it.
-    public static let flickr = start("flickr_server.py",
-                                     ["--catalog", repositoryRoot.appendingPathComponent("Fixtures/catalog").path])
+    public static let flickr = start(
+        "flickr_server.py",
+        ["--catalog", repositoryRoot.appendingPathComponent("Fixtures/catalog").path])
 
     /// The image server with faults (`/{scenario}/{path}`) over `TestImages.folder`.
     public static let images = start("image_server.py", ["--root", TestImages.folder.path])
 
     /// The image server with faults over the embedded catalog's images (Fixtures/images): with
     /// `--image-host {url("/ok")}` the catalog's squares come from it, counted.
-    public static let catalogImages = start("image_server.py",
-                                            ["--root", repositoryRoot.appendingPathComponent("Fixtures/images").path])
+    public static let catalogImages = start(
+        "image_server.py",
+        ["--root", repositoryRoot.appendingPathComponent("Fixtures/images").path])
 
     /// The HTTP/2 image server over TLS with faults (`/{scenario}/{path}`, HTTP/1.1 too when asked by
     /// ALPN) over `TestImages.folder`, its certificate signed by `TestCA`.
-    public static let http2Images = start("h2_image_server.js",
-                                          ["--root", TestImages.folder.path, "--cert", TestCA.server.path,
-                                           "--key", TestCA.key.path], interpreter: "node", scheme: "https")
+    public static let http2Images = start(
+        "h2_image_server.js",
+        [
+            "--root", TestImages.folder.path, "--cert", TestCA.server.path,
+            "--key", TestCA.key.path,
+        ], interpreter: "node", scheme: "https")
 
     /// The folder holding Package.swift.
     public static let repositoryRoot = URL(fileURLWithPath: #filePath)
@@ -34,8 +39,10 @@ public final class LoopbackServer: Sendable {
     // Kept open so the server lives until the test process ends.
     private let input: Pipe
 
-    private static func start(_ script: String, _ arguments: [String], interpreter: String = "python3",
-                              scheme: String = "http") -> LoopbackServer {
+    private static func start(
+        _ script: String, _ arguments: [String], interpreter: String = "python3",
+        scheme: String = "http"
+    ) -> LoopbackServer {
         do {
             return try LoopbackServer(script: script, arguments: arguments, interpreter: interpreter, scheme: scheme)
         } catch {
@@ -47,7 +54,8 @@ public final class LoopbackServer: Sendable {
         self.scheme = scheme
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [interpreter, Self.repositoryRoot.appendingPathComponent("Tests/Support/\(script)").path]
+        process.arguments =
+            [interpreter, Self.repositoryRoot.appendingPathComponent("Tests/Support/\(script)").path]
             + arguments + ["--port", "0"]
         input = Pipe()
         let output = Pipe()
@@ -82,7 +90,9 @@ public final class LoopbackServer: Sendable {
     /// When the server received each Flickr request carrying `marker` (seconds since 1970), in order.
     public func times(where marker: (key: String, value: String)) throws -> [Double] {
         let log = try JSONSerialization.jsonObject(with: get("/_requests")) as? [[String: Any]] ?? []
-        return log.filter { ($0["query"] as? [String: String])?[marker.key] == marker.value }.compactMap { $0["time"] as? Double }.sorted()
+        return log.filter { ($0["query"] as? [String: String])?[marker.key] == marker.value }.compactMap {
+            $0["time"] as? Double
+        }.sorted()
     }
 
     /// How many times the image server was asked for `path` (scenario included).
@@ -92,7 +102,8 @@ public final class LoopbackServer: Sendable {
     }
 
     private func get(_ path: String) throws -> Data {
-        try HTTPClient(settings: HTTPSettings(retryPolicy: .never, caBundle: TestCA.certificate.path)).get(url(path)).body
+        try HTTPClient(settings: HTTPSettings(retryPolicy: .never, caBundle: TestCA.certificate.path)).get(url(path))
+            .body
     }
 }
 
@@ -115,7 +126,8 @@ public final class TemporaryFolder: Sendable {
 public enum TestCA {
     /// The folder holding ca.pem, server.pem and server.key.
     public static let folder: URL = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photomap-test-ca-\(ProcessInfo.processInfo.processIdentifier)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "photomap-test-ca-\(ProcessInfo.processInfo.processIdentifier)")
         let make = Process()
         make.executableURL = LoopbackServer.repositoryRoot.appendingPathComponent("Tests/Support/make_test_ca.sh")
         make.arguments = [folder.path]

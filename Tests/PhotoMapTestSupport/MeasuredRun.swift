@@ -19,8 +19,10 @@ public enum MeasuredRun {
 
     /// Runs `photomap arguments…` with `environment` (plus what `PhotomapBinary.environment` inherits), in
     /// `folder` when given (through `env -C`: posix_spawn has no portable way to change folder).
-    public static func run(_ arguments: [[UInt8]], environment: [String: String] = [:],
-                           in folder: URL? = nil) throws -> Result {
+    public static func run(
+        _ arguments: [[UInt8]], environment: [String: String] = [:],
+        in folder: URL? = nil
+    ) throws -> Result {
         let output = Pipe(), errors = Pipe()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -50,10 +52,11 @@ public enum MeasuredRun {
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let signal = status & 0x7F
-        return Result(status: signal == 0 ? (status >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal,
-                      stdout: String(decoding: outputData, as: UTF8.self),
-                      stderr: String(decoding: errorData, as: UTF8.self),
-                      peakKilobytes: usage.ru_maxrss)
+        return Result(
+            status: signal == 0 ? (status >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal,
+            stdout: String(decoding: outputData, as: UTF8.self),
+            stderr: String(decoding: errorData, as: UTF8.self),
+            peakKilobytes: usage.ru_maxrss)
     }
 
     /// Everything a running process writes to `output` and `errors`, both read at once so that a large

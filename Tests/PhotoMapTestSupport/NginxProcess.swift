@@ -14,8 +14,9 @@ public final class NginxProcess: Sendable {
         prefix = try TemporaryFolder()
         // Workers drop to an unprivileged user when nginx starts as root: they must reach the prefix.
         chmod(prefix.url.path, 0o777)
-        let deployed = try String(contentsOf: LoopbackServer.repositoryRoot.appendingPathComponent("deploy/nginx.conf"),
-                                  encoding: .utf8)
+        let deployed = try String(
+            contentsOf: LoopbackServer.repositoryRoot.appendingPathComponent("deploy/nginx.conf"),
+            encoding: .utf8)
         var config = deployed.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(port)")
         let defaults = ["127.0.0.1:8081", "127.0.0.1:8082"]
         for (name, upstream) in zip(defaults, upstreams) {
@@ -48,8 +49,9 @@ public final class NginxProcess: Sendable {
 
     /// `GET path` through nginx, naming `host` (default: what a user would type for it).
     public func request(_ path: String, host: String? = nil, timeout: TimeInterval = 10) throws -> RawHTTP.Answer {
-        try RawHTTP.send("GET \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n\r\n",
-                         port: port, timeout: timeout)
+        try RawHTTP.send(
+            "GET \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n\r\n",
+            port: port, timeout: timeout)
     }
 
     /// A port no one listens on now.

@@ -31,7 +31,9 @@ public enum PhotomapBinary {
     /// Runs `photomap arguments…` in `folder` with only the given environment (plus what
     /// `environment(_:)` inherits).
     /// The status is the signal's number when a signal ended it. One runner for every test (`MeasuredRun`).
-    public static func run(_ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil) throws -> Result {
+    public static func run(_ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil) throws
+        -> Result
+    {
         let run = try MeasuredRun.run(arguments.map { Array($0.utf8) }, environment: environment, in: folder)
         return Result(status: run.status ?? run.signal ?? -1, stdout: run.stdout, stderr: run.stderr)
     }

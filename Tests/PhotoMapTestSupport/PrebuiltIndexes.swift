@@ -13,13 +13,15 @@ public enum PrebuiltIndexes {
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         atexit {
-            try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory
-                .appendingPathComponent("photomap-test-indexes-\(ProcessInfo.processInfo.processIdentifier)"))
+            try? FileManager.default.removeItem(
+                at: FileManager.default.temporaryDirectory
+                    .appendingPathComponent("photomap-test-indexes-\(ProcessInfo.processInfo.processIdentifier)"))
         }
         let made = try PhotomapBinary.run(["index", "stats"], environment: ["PHOTOMAP_CACHE": folder.path])
         guard made.status == 0 else {
-            throw CocoaError(.fileWriteUnknown,
-                             userInfo: [NSDebugDescriptionErrorKey: "photomap index stats said: \(made.stderr)"])
+            throw CocoaError(
+                .fileWriteUnknown,
+                userInfo: [NSDebugDescriptionErrorKey: "photomap index stats said: \(made.stderr)"])
         }
         return folder
     }
@@ -29,8 +31,9 @@ public enum PrebuiltIndexes {
         let template = try folder.get()
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         for name in try FileManager.default.contentsOfDirectory(atPath: template.path) {
-            try FileManager.default.copyItem(at: template.appendingPathComponent(name),
-                                             to: cache.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: template.appendingPathComponent(name),
+                to: cache.appendingPathComponent(name))
         }
     }
 }

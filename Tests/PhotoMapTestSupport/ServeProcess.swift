@@ -40,8 +40,9 @@ public final class ServeProcess: @unchecked Sendable {
         stderrText.withLock { $0 = pending }
         guard let found else {
             process.terminate()
-            throw CocoaError(.fileReadCorruptFile,
-                             userInfo: [NSDebugDescriptionErrorKey: "photomap serve said: \(pending)"])
+            throw CocoaError(
+                .fileReadCorruptFile,
+                userInfo: [NSDebugDescriptionErrorKey: "photomap serve said: \(pending)"])
         }
         port = found
         Thread { [stderrText] in
@@ -64,8 +65,10 @@ public final class ServeProcess: @unchecked Sendable {
     public var processID: Int32 { process.processIdentifier }
 
     /// `GET path` (or another method) with `Host: 127.0.0.1:PORT` unless `headers` names another.
-    public func request(_ path: String, method: String = "GET", headers: [String: String] = [:],
-                        timeout: TimeInterval = 10) throws -> RawHTTP.Answer {
+    public func request(
+        _ path: String, method: String = "GET", headers: [String: String] = [:],
+        timeout: TimeInterval = 10
+    ) throws -> RawHTTP.Answer {
         let fields = ["Host": "127.0.0.1:\(port)", "Connection": "close"].merging(headers) { $1 }
         let head = fields.map { "\($0.key): \($0.value)\r\n" }.joined()
         return try RawHTTP.send("\(method) \(path) HTTP/1.1\r\n\(head)\r\n", port: port, timeout: timeout)

@@ -32,7 +32,8 @@ public enum Subprocess {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         guard status == 0 else {
-            throw CocoaError(.fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: "\(executable) \(arguments) failed"])
+            throw CocoaError(
+                .fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: "\(executable) \(arguments) failed"])
         }
         return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -10,8 +10,12 @@ public struct TestDatabase: Sendable {
     /// The cluster's admin URL; a test that needs it fails, with how to get it, when it is not set.
     public static func adminURL() throws -> String {
         guard let url = ProcessInfo.processInfo.environment["PHOTOMAP_TEST_POSTGRES"], !url.isEmpty else {
-            throw CocoaError(.featureUnsupported, userInfo: [NSDebugDescriptionErrorKey:
-                "PHOTOMAP_TEST_POSTGRES is not set: run the tests through scripts/test (or scripts/with-postgres)"])
+            throw CocoaError(
+                .featureUnsupported,
+                userInfo: [
+                    NSDebugDescriptionErrorKey:
+                        "PHOTOMAP_TEST_POSTGRES is not set: run the tests through scripts/test (or scripts/with-postgres)"
+                ])
         }
         return url
     }

@@ -9,11 +9,14 @@ public enum TestImages {
 
     /// The folder the image server serves.
     public static let folder: URL = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photomap-test-images-\(ProcessInfo.processInfo.processIdentifier)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "photomap-test-images-\(ProcessInfo.processInfo.processIdentifier)")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            for (name, width, height, jpeg) in [("square", 75, 75, false), ("large", 240, 180, false),
-                                                ("photo", 75, 75, true), ("big", 320, 240, true)] {
+            for (name, width, height, jpeg) in [
+                ("square", 75, 75, false), ("large", 240, 180, false),
+                ("photo", 75, 75, true), ("big", 320, 240, true),
+            ] {
                 for index in 0..<count {
                     let image = pattern(width: width, height: height, seed: index)
                     let data = jpeg ? try JPEGCodec.encode(image) : try PNGCodec.encode(image)

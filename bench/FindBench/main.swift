@@ -13,8 +13,9 @@ func option(_ name: String) -> String? {
 let queryCount = option("--queries").flatMap(Int.init) ?? 200
 let rounds = max(option("--rounds").flatMap(Int.init) ?? 3, 1)
 guard let binary = option("--photomap"),
-      let fixtures = FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv"),
-      let catalog = FixtureSource.locateCatalog() else {
+    let fixtures = FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv"),
+    let catalog = FixtureSource.locateCatalog()
+else {
     FileHandle.standardError.write(Data("usage: photomap-bench-find --photomap BINARY (run from the checkout)\n".utf8))
     exit(2)
 }
@@ -32,7 +33,9 @@ struct Generator {
     mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
 }
 
-func milliseconds(since start: DispatchTime) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6 }
+func milliseconds(since start: DispatchTime) -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+}
 func percentile(_ values: [Double], _ p: Double) -> Double {
     let sorted = values.sorted()
     return sorted.isEmpty ? 0 : sorted[min(Int(Double(sorted.count) * p), sorted.count - 1)]
@@ -61,7 +64,9 @@ func run(_ command: [String], environment: [String: String]) throws -> (output: 
         throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)
     }
     var output = Data(), buffer = [UInt8](repeating: 0, count: 65_536)
-    while case let count = read(pipeEnds[0], &buffer, buffer.count), count > 0 { output.append(contentsOf: buffer[..<count]) }
+    while case let count = read(pipeEnds[0], &buffer, buffer.count), count > 0 {
+        output.append(contentsOf: buffer[..<count])
+    }
     close(pipeEnds[0])
     var status: Int32 = 0
     waitpid(child, &status, 0)
@@ -97,7 +102,9 @@ do {
         let city = generator.pick(populous)
         // Its context is "region, country": a US state qualifies as in "Portland, Maine", elsewhere the country.
         let context = city.context.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        add(context.isEmpty ? city.name : "\(city.name), \(city.country == "US" ? context[0] : context[context.count - 1])")
+        add(
+            context.isEmpty
+                ? city.name : "\(city.name), \(city.country == "US" ? context[0] : context[context.count - 1])")
     }
     for _ in 0..<(share * 2) {
         let name = generator.pick(populous).name
@@ -132,7 +139,8 @@ do {
     for _ in 0..<rounds {
         for (number, query) in queries.enumerated() {
             let near = query.near.map { ["--near", String(format: "%.5f,%.5f", $0.latitude, $0.longitude)] } ?? []
-            let (output, time) = try run(["find", query.text, "--json", "--limit", "1"] + near, environment: environment)
+            let (output, time) = try run(
+                ["find", query.text, "--json", "--limit", "1"] + near, environment: environment)
             times[number].append(time)
             let records = (try? JSONSerialization.jsonObject(with: output)) as? [[String: Any]]
             answers[number] = records?.first.map { "\($0["id"] ?? "")" } ?? "(nothing)"
@@ -141,16 +149,31 @@ do {
     let perQuery = times.map { percentile($0, 0.5) }
     var changed: [String] = []
     for (number, query) in queries.enumerated() {
-        let expected = try Geocoder(gazetteer: parsed).find(query.text, near: query.near, limit: 1).first.map { $0.entry.annotation.id } ?? "(nothing)"
-        if expected != answers[number] { changed.append("  \"\(query.text)\": \(answers[number]), parsed gazetteer: \(expected)") }
+        let expected =
+            try Geocoder(gazetteer: parsed).find(query.text, near: query.near, limit: 1).first.map {
+                $0.entry.annotation.id
+            } ?? "(nothing)"
+        if expected != answers[number] {
+            changed.append("  \"\(query.text)\": \(answers[number]), parsed gazetteer: \(expected)")
+        }
     }
-    let slowest = perQuery.indices.max { perQuery[$0] < perQuery[$1] }.map { (queries[$0].text, perQuery[$0]) } ?? ("", 0)
-    print("photomap find, \(queries.count) varied queries, \(rounds) rounds (each query's median), warm gazetteer index:")
-    print(String(format: "  find:      median %.1f ms   p95 %.1f ms   max %.1f ms (\"%@\")      target: median <= 30 ms, p95 <= 50 ms",
-                 percentile(perQuery, 0.5), percentile(perQuery, 0.95), slowest.1, slowest.0))
-    print(String(format: "  baseline:  the gazetteer parsed and ranked, as every find did before the index: median %.0f ms", percentile(parseTimes, 0.5)))
-    print(String(format: "  process start alone (photomap --help): median %.1f ms; first find, making the index: %.0f ms",
-                 percentile(startTimes, 0.5), first.milliseconds))
+    let slowest =
+        perQuery.indices.max { perQuery[$0] < perQuery[$1] }.map { (queries[$0].text, perQuery[$0]) } ?? ("", 0)
+    print(
+        "photomap find, \(queries.count) varied queries, \(rounds) rounds (each query's median), warm gazetteer index:")
+    print(
+        String(
+            format:
+                "  find:      median %.1f ms   p95 %.1f ms   max %.1f ms (\"%@\")      target: median <= 30 ms, p95 <= 50 ms",
+            percentile(perQuery, 0.5), percentile(perQuery, 0.95), slowest.1, slowest.0))
+    print(
+        String(
+            format: "  baseline:  the gazetteer parsed and ranked, as every find did before the index: median %.0f ms",
+            percentile(parseTimes, 0.5)))
+    print(
+        String(
+            format: "  process start alone (photomap --help): median %.1f ms; first find, making the index: %.0f ms",
+            percentile(startTimes, 0.5), first.milliseconds))
     if changed.isEmpty {
         print("  top answers: all \(queries.count) the same as the parsed gazetteer's")
     } else {

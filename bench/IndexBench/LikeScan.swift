@@ -12,10 +12,12 @@ final class LikeScan {
     /// Opens the index file read-only.
     init(file: URL) throws {
         guard sqlite3_open_v2(file.path, &database, SQLITE_OPEN_READONLY, nil) == SQLITE_OK,
-              sqlite3_prepare_v2(database, """
-                  SELECT count(*) FROM (SELECT r.rowid FROM records r
-                  WHERE r.latitude BETWEEN ? AND ? AND r.longitude BETWEEN ? AND ? AND r.title LIKE ? LIMIT ?)
-                  """, -1, &statement, nil) == SQLITE_OK
+            sqlite3_prepare_v2(
+                database,
+                """
+                SELECT count(*) FROM (SELECT r.rowid FROM records r
+                WHERE r.latitude BETWEEN ? AND ? AND r.longitude BETWEEN ? AND ? AND r.title LIKE ? LIMIT ?)
+                """, -1, &statement, nil) == SQLITE_OK
         else {
             let message = database.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close(database)

@@ -25,11 +25,15 @@ enum ArgumentsTarget {
             }
         }
     ) { bytes in
-        let arguments = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        let arguments = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
         guard !arguments.contains(where: leavesSandbox) else { return false }
         let sandbox = FuzzSandbox.shared
-        let environment = ["PHOTOMAP_CACHE": sandbox.cache.path, "PHOTOMAP_FIXTURES": sandbox.catalog.path,
-                           "HOME": sandbox.work.path, "PATH": "/usr/bin:/bin"]
+        let environment = [
+            "PHOTOMAP_CACHE": sandbox.cache.path, "PHOTOMAP_FIXTURES": sandbox.catalog.path,
+            "HOME": sandbox.work.path, "PATH": "/usr/bin:/bin",
+        ]
         let output = Collected()
         let console = Console(out: { output.append(out: $0) }, err: { output.append(err: $0) })
         let status = PhotoMap.main(arguments: arguments, environment: environment, console: console)
@@ -40,11 +44,15 @@ enum ArgumentsTarget {
         }
         require([0, 1, 2].contains(status), "exit status \(status) for \(arguments)")
         if status != 0 {
-            require(errors.contains("photomap: error: "), "exit status \(status) without an error message for \(arguments): \(errors.debugDescription)")
+            require(
+                errors.contains("photomap: error: "),
+                "exit status \(status) without an error message for \(arguments): \(errors.debugDescription)")
         }
-        for line in errors.split(separator: "\n") where line.hasPrefix("photomap: error: ") || line.hasPrefix("photomap: warning: ") {
-            require(!line.unicodeScalars.contains { $0.properties.generalCategory == .control },
-                    "a control character in \(line.debugDescription) for \(arguments)")
+        for line in errors.split(separator: "\n")
+        where line.hasPrefix("photomap: error: ") || line.hasPrefix("photomap: warning: ") {
+            require(
+                !line.unicodeScalars.contains { $0.properties.generalCategory == .control },
+                "a control character in \(line.debugDescription) for \(arguments)")
         }
         return true
     }

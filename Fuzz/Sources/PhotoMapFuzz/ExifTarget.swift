@@ -12,8 +12,9 @@ enum ExifTarget {
     ) { bytes in
         let fields = ExifReader.read(Data(ExifReader.header + bytes))
         if let coordinate = fields.coordinate {
-            require((-90...90).contains(coordinate.latitude) && (-180...180).contains(coordinate.longitude),
-                    "coordinate \(coordinate) out of range")
+            require(
+                (-90...90).contains(coordinate.latitude) && (-180...180).contains(coordinate.longitude),
+                "coordinate \(coordinate) out of range")
         }
         require((1...8).contains(fields.orientation), "orientation \(fields.orientation)")
         for text in [fields.title, fields.artist, fields.copyright, fields.dateTaken].compactMap({ $0 }) {

@@ -36,8 +36,10 @@ enum FlickrAnswersTarget {
             require(listing.items.allSatisfy { !$0.id.isEmpty }, "a photo without an id was kept")
             annotations += listing.entries.map(\.annotation)
         }
-        if let found = try? source.searchPhotos(["text": "bridge", "lat": "45.5", "lon": "-122.6", "radius": "5"],
-                                                limit: 20) {
+        if let found = try? source.searchPhotos(
+            ["text": "bridge", "lat": "45.5", "lon": "-122.6", "radius": "5"],
+            limit: 20)
+        {
             require(found.items.count <= 20, "\(found.items.count) search results for a limit of 20")
         }
         require(annotations.allSatisfy { !$0.title.isEmpty }, "an annotation without a title")

@@ -8,12 +8,16 @@ import PhotoMapKit
 struct FuzzSandbox: Sendable {
     /// Places of the embedded catalog kept: two names shared with other cities (Portland, Córdoba),
     /// accents, landmarks, the hostile titles and descriptions (Berlin, Lisbon) and a video (Lisbon).
-    static let placeIDs = ["GUxp_EgQ0EkOnY5Cq0", "Pl2joxq8zgPsQPTa1u7", "CTUuhTIRnlu09x0F", "yjZViTj17fo6BbLk",
-                           "TKRzEzSrM_ORpMOe"]
+    static let placeIDs = [
+        "GUxp_EgQ0EkOnY5Cq0", "Pl2joxq8zgPsQPTa1u7", "CTUuhTIRnlu09x0F", "yjZViTj17fo6BbLk",
+        "TKRzEzSrM_ORpMOe",
+    ]
     /// Cities of the gazetteer kept, by name (every city of that name): ambiguous ones and accented ones.
-    static let cityNames: Set<String> = ["Portland", "Córdoba", "Reykjavík", "Berlin", "Lisbon", "Paris", "London",
-                                         "Springfield", "San José", "Moscow", "Zürich", "São Paulo", "Kraków",
-                                         "Montréal", "New York City"]
+    static let cityNames: Set<String> = [
+        "Portland", "Córdoba", "Reykjavík", "Berlin", "Lisbon", "Paris", "London",
+        "Springfield", "San José", "Moscow", "Zürich", "São Paulo", "Kraków",
+        "Montréal", "New York City",
+    ]
 
     /// The sandbox folder.
     let root: URL
@@ -49,8 +53,9 @@ struct FuzzSandbox: Sendable {
         try writeCatalog(from: fixtures.appendingPathComponent("catalog"))
         try writeGazetteer(from: fixtures.appendingPathComponent("gazetteer"))
         for shared in ["images", "basemap"] {
-            try manager.createSymbolicLink(at: self.fixtures.appendingPathComponent(shared),
-                                           withDestinationURL: fixtures.appendingPathComponent(shared))
+            try manager.createSymbolicLink(
+                at: self.fixtures.appendingPathComponent(shared),
+                withDestinationURL: fixtures.appendingPathComponent(shared))
         }
     }
 
@@ -98,32 +103,41 @@ struct FuzzSandbox: Sendable {
             .filter { keep.contains($0["place_id"] as? String ?? "") }
         try JSONSerialization.data(withJSONObject: landmarks)
             .write(to: catalog.appendingPathComponent("landmarks.json"))
-        try manager.copyItem(at: source.appendingPathComponent("licenses.json"),
-                             to: catalog.appendingPathComponent("licenses.json"))
+        try manager.copyItem(
+            at: source.appendingPathComponent("licenses.json"),
+            to: catalog.appendingPathComponent("licenses.json"))
         for id in Self.placeIDs {
-            try manager.copyItem(at: source.appendingPathComponent("photos").appendingPathComponent(id),
-                                 to: catalog.appendingPathComponent("photos").appendingPathComponent(id))
+            try manager.copyItem(
+                at: source.appendingPathComponent("photos").appendingPathComponent(id),
+                to: catalog.appendingPathComponent("photos").appendingPathComponent(id))
         }
     }
 
     /// The regions whole; the cities named in `cityNames` only.
     private func writeGazetteer(from source: URL) throws {
-        try FileManager.default.copyItem(at: source.appendingPathComponent("regions.tsv"),
-                                         to: gazetteerFolder.appendingPathComponent("regions.tsv"))
-        let lines = try String(contentsOf: source.appendingPathComponent("cities.tsv"),
-                               encoding: .utf8).split(separator: "\n")
-        let kept = lines.prefix(1) + lines.dropFirst().filter { line in
-            let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
-            return columns.count > 1 && Self.cityNames.contains(String(columns[1]))
-        }
-        try (kept.joined(separator: "\n") + "\n").write(to: gazetteerFolder.appendingPathComponent("cities.tsv"),
-                                                        atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(
+            at: source.appendingPathComponent("regions.tsv"),
+            to: gazetteerFolder.appendingPathComponent("regions.tsv"))
+        let lines = try String(
+            contentsOf: source.appendingPathComponent("cities.tsv"),
+            encoding: .utf8
+        ).split(separator: "\n")
+        let kept =
+            lines.prefix(1)
+            + lines.dropFirst().filter { line in
+                let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
+                return columns.count > 1 && Self.cityNames.contains(String(columns[1]))
+            }
+        try (kept.joined(separator: "\n") + "\n").write(
+            to: gazetteerFolder.appendingPathComponent("cities.tsv"),
+            atomically: true, encoding: .utf8)
     }
 
     /// The small gazetteer: its cities, the kept places and their landmarks.
     func gazetteer() throws -> Gazetteer {
-        try Gazetteer.load(gazetteer: gazetteerFolder, landmarks: catalog.appendingPathComponent("landmarks.json"),
-                           places: FixtureSource(catalog: catalog).topPlaces().items)
+        try Gazetteer.load(
+            gazetteer: gazetteerFolder, landmarks: catalog.appendingPathComponent("landmarks.json"),
+            places: FixtureSource(catalog: catalog).topPlaces().items)
     }
 
     /// The local index, holding the small catalog and its landmarks.
@@ -131,8 +145,10 @@ struct FuzzSandbox: Sendable {
         let store = SQLiteIndexStore(cacheDirectory: cache)
         let gazetteer = try gazetteer()
         try CatalogIndexer(index: store.open())
-            .ensureCatalog(FixtureSource(catalog: catalog),
-                           catalog: catalog) { gazetteer.entries.filter { $0.kind == .landmark } }
+            .ensureCatalog(
+                FixtureSource(catalog: catalog),
+                catalog: catalog
+            ) { gazetteer.entries.filter { $0.kind == .landmark } }
         return store
     }
 }

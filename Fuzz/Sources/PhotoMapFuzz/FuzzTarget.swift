@@ -22,7 +22,10 @@ func propertyFailed(_ what: String, file: StaticString = #fileID, line: UInt = #
 }
 
 /// Checks a property of one input.
-func require(_ condition: @autoclosure () -> Bool, _ what: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) {
+func require(
+    _ condition: @autoclosure () -> Bool, _ what: @autoclosure () -> String, file: StaticString = #fileID,
+    line: UInt = #line
+) {
     if !condition() { propertyFailed(what(), file: file, line: line) }
 }
 
@@ -33,7 +36,9 @@ struct FuzzLines {
     /// `bytes` split at newlines, each line decoded as UTF-8 (invalid bytes become U+FFFD, as every
     /// String made from outside bytes does); NUL and other control characters stay.
     init(_ bytes: [UInt8]) {
-        lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }[...]
+        lines =
+            bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }[
+                ...]
     }
 
     /// The next line, or nil past the end.

@@ -30,16 +30,24 @@ enum GazetteerTarget {
         } catch {
             propertyFailed("find threw \(error) for \(query.debugDescription)")
         }
-        require(results.count <= max(limit, 0) || Geocoder.coordinate(in: query) != nil, "\(results.count) results for a limit of \(limit)")
-        require(zip(results, results.dropFirst()).allSatisfy { $0.score >= $1.score }, "results out of order for \(query.debugDescription)")
+        require(
+            results.count <= max(limit, 0) || Geocoder.coordinate(in: query) != nil,
+            "\(results.count) results for a limit of \(limit)")
+        require(
+            zip(results, results.dropFirst()).allSatisfy { $0.score >= $1.score },
+            "results out of order for \(query.debugDescription)")
         for result in results {
             require(result.score.isFinite, "score \(result.score) for \(query.debugDescription)")
             let point = result.entry.coordinate
-            require(Coordinate(latitude: point.latitude, longitude: point.longitude) != nil || (point.latitude == 0 && point.longitude == 0),
-                    "a location off the Earth: \(point)")
+            require(
+                Coordinate(latitude: point.latitude, longitude: point.longitude) != nil
+                    || (point.latitude == 0 && point.longitude == 0),
+                "a location off the Earth: \(point)")
         }
         if let point = Geocoder.coordinate(in: query) {
-            require(results.first?.entry.coordinate == point, "\(query.debugDescription) found \(results.first.map { "\($0.entry.coordinate)" } ?? "nothing")")
+            require(
+                results.first?.entry.coordinate == point,
+                "\(query.debugDescription) found \(results.first.map { "\($0.entry.coordinate)" } ?? "nothing")")
         }
         return true
     }

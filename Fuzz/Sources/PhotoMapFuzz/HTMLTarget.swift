@@ -15,9 +15,10 @@ enum HTMLTarget {
         let text = PlainText.fromHTML(html)
         // Collapsed: single spaces between words, none at either end, no other whitespace. (A space
         // joining words may take a combining mark that follows it: it stays one space.)
-        require(!text.hasPrefix(" ") && !text.hasSuffix(" ") && !text.contains("  ")
-                    && !text.unicodeScalars.contains { $0 != " " && $0.properties.isWhitespace && $0.isASCII },
-                "plain text not collapsed: \(text.debugDescription)")
+        require(
+            !text.hasPrefix(" ") && !text.hasSuffix(" ") && !text.contains("  ")
+                && !text.unicodeScalars.contains { $0 != " " && $0.properties.isWhitespace && $0.isASCII },
+            "plain text not collapsed: \(text.debugDescription)")
         let summary = PlainText.summary(text, limit: 80)
         require(summary.count <= 81, "a summary of \(summary.count) characters")
         if let problem = SafeHTMLCheck.problem(in: HTML.safeDescription(html)) {
@@ -64,10 +65,15 @@ enum SafeHTMLCheck {
                 }
                 let url = decoded(String(decoding: bytes[start..<end], as: UTF8.self))
                 // Schemes are case-insensitive (RFC 3986 §3.1): HTTPS://… is https.
-                guard url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") else { return "a link to \(url.debugDescription)" }
-                guard !url.unicodeScalars.contains(where: {
-                    $0.properties.isWhitespace || $0.properties.generalCategory == .control || $0 == "\"" || $0 == "<" || $0 == ">"
-                }) else {
+                guard url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") else {
+                    return "a link to \(url.debugDescription)"
+                }
+                guard
+                    !url.unicodeScalars.contains(where: {
+                        $0.properties.isWhitespace || $0.properties.generalCategory == .control || $0 == "\""
+                            || $0 == "<" || $0 == ">"
+                    })
+                else {
                     return "a link with a space, quote, angle bracket or control character: \(url.debugDescription)"
                 }
                 linkOpened = true

@@ -10,7 +10,8 @@ enum ImageTarget {
 
     static let target = FuzzTarget(
         name: "images",
-        summary: "PNG and JPEG check and decode (libpng, libjpeg-turbo): agree, stay within the size limit and its memory",
+        summary:
+            "PNG and JPEG check and decode (libpng, libjpeg-turbo): agree, stay within the size limit and its memory",
         options: ["-max_len=131072", "-malloc_limit_mb=32", "-rss_limit_mb=1024"]
     ) { bytes in
         let data = Data(bytes)
@@ -18,9 +19,12 @@ enum ImageTarget {
         let decoded = try? ImageDecoder.decode(data, maximumSide: maximumSide)
         switch (checked, decoded) {
         case let (checked?, (image, format)?):
-            require(checked.width == image.width && checked.height == image.height && checked.format == format,
-                    "check says \(checked), decode \(image.width)×\(image.height) \(format)")
-            require(image.width <= maximumSide && image.height <= maximumSide, "an image of \(image.width)×\(image.height) accepted")
+            require(
+                checked.width == image.width && checked.height == image.height && checked.format == format,
+                "check says \(checked), decode \(image.width)×\(image.height) \(format)")
+            require(
+                image.width <= maximumSide && image.height <= maximumSide,
+                "an image of \(image.width)×\(image.height) accepted")
         case (nil, nil):
             break
         case let (checked?, nil):
@@ -29,8 +33,9 @@ enum ImageTarget {
             propertyFailed("decode accepts \(image.width)×\(image.height) \(format) but check refuses")
         }
         if let trimmed = ImageDecoder.trimmedToEnd(data) {
-            require(ImageDecoder.isWhole(head: trimmed.prefix(8), tail: trimmed.suffix(12)) || trimmed.count < 12,
-                    "trimmedToEnd gives bytes isWhole refuses")
+            require(
+                ImageDecoder.isWhole(head: trimmed.prefix(8), tail: trimmed.suffix(12)) || trimmed.count < 12,
+                "trimmedToEnd gives bytes isWhole refuses")
         }
         return true
     }

@@ -13,13 +13,15 @@ enum LocalPhotoTarget {
     ) { bytes in
         let data = Data(bytes)
         guard let kind = PhotoFileReader.kind(of: data),
-              let read = try? PhotoFileReader.read(data, as: kind, maximumPixels: 4_000_000) else { return true }
+            let read = try? PhotoFileReader.read(data, as: kind, maximumPixels: 4_000_000)
+        else { return true }
         guard let square = try? JPEGCodec.decode(read.square), let medium = try? JPEGCodec.decode(read.medium) else {
             propertyFailed("an image made does not decode")
         }
         require(square.width == 75 && square.height == 75, "square \(square.width)×\(square.height)")
-        require(max(medium.width, medium.height) <= 500 && (medium.width, medium.height) == read.mediumSize,
-                "medium \(medium.width)×\(medium.height), said \(read.mediumSize)")
+        require(
+            max(medium.width, medium.height) <= 500 && (medium.width, medium.height) == read.mediumSize,
+            "medium \(medium.width)×\(medium.height), said \(read.mediumSize)")
         return true
     }
 }

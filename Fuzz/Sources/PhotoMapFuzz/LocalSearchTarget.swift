@@ -31,11 +31,15 @@ enum LocalSearchTarget {
         do {
             hits = try index.search(query, near: near, radiusKilometres: radius, limit: limit, photoIDs: photoIDs)
         } catch {
-            propertyFailed("search \(query.debugDescription) near \(String(describing: near)) within \(radius) km failed: \(error)")
+            propertyFailed(
+                "search \(query.debugDescription) near \(String(describing: near)) within \(radius) km failed: \(error)"
+            )
         }
         require(hits.count <= limit, "\(hits.count) hits for a limit of \(limit)")
         if near != nil {
-            require(hits.allSatisfy { $0.distanceKilometres <= radius }, "a hit beyond \(radius) km for \(query.debugDescription)")
+            require(
+                hits.allSatisfy { $0.distanceKilometres <= radius },
+                "a hit beyond \(radius) km for \(query.debugDescription)")
         }
         return true
     }

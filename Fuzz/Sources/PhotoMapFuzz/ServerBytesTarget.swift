@@ -12,7 +12,8 @@ enum ServerBytesTarget {
     /// A server on a free loopback port, idle connections closed after a second.
     static let server: HTTPServer = {
         do {
-            return try HTTPServer(.init(address: "127.0.0.1", port: 0, threads: 2, connectionLimit: 64, timeout: 1)) { request in
+            return try HTTPServer(.init(address: "127.0.0.1", port: 0, threads: 2, connectionLimit: 64, timeout: 1)) {
+                request in
                 ServerRoutesTarget.routes.handle(request)
             }
         } catch {
@@ -31,12 +32,22 @@ enum ServerBytesTarget {
         let answer = exchange(bytes)
         for statusLine in statusLines(in: answer) {
             let parts = statusLine.split(separator: " ", maxSplits: 2)
-            require(parts.count >= 2 && (parts[0] == "HTTP/1.1" || parts[0] == "HTTP/1.0"), "a status line \(statusLine.debugDescription)")
-            require(Int(parts[1]).map(allowedStatuses.contains) == true, "status \(statusLine.debugDescription) for \(String(decoding: bytes.prefix(200), as: UTF8.self).debugDescription)")
+            require(
+                parts.count >= 2 && (parts[0] == "HTTP/1.1" || parts[0] == "HTTP/1.0"),
+                "a status line \(statusLine.debugDescription)")
+            require(
+                Int(parts[1]).map(allowedStatuses.contains) == true,
+                "status \(statusLine.debugDescription) for \(String(decoding: bytes.prefix(200), as: UTF8.self).debugDescription)"
+            )
         }
         // Still serving: a plain request after the hostile one is answered.
-        let probe = exchange(Array("GET /assets/photomap.css HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\n\r\n".utf8))
-        require(statusLines(in: probe).first?.hasPrefix("HTTP/1.1 200") == true, "the server stopped answering: \(String(decoding: probe.prefix(200), as: UTF8.self).debugDescription)")
+        let probe = exchange(
+            Array(
+                "GET /assets/photomap.css HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\n\r\n".utf8)
+        )
+        require(
+            statusLines(in: probe).first?.hasPrefix("HTTP/1.1 200") == true,
+            "the server stopped answering: \(String(decoding: probe.prefix(200), as: UTF8.self).debugDescription)")
         return true
     }
 
@@ -52,12 +63,16 @@ enum ServerBytesTarget {
         address.sin_port = in_port_t(UInt16(server.port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         require(connected == 0, "the server refuses connections: \(String(cString: strerror(errno)))")
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let count = bytes[sent...].withUnsafeBytes {
+                send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             // The server may answer and close before reading everything.
             guard count > 0 else { break }
             sent += count

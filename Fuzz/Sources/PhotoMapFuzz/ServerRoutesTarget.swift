@@ -18,15 +18,17 @@ enum ServerRoutesTarget {
         do {
             let adapter = AnnotationAdapter()
             let gazetteer = try sandbox.gazetteer()
-            let routes = ServerRoutes(services: .init(
-                source: FixtureSource(catalog: sandbox.catalog),
-                cache: ThumbnailCache(cacheDirectory: sandbox.cache,
-                                      origin: FixtureImageOrigin(folder: sandbox.images)),
-                assets: try PageAssets.locate(environment: [:]), adapter: adapter,
-                credits: PageCredits([.catalog, .geonames]),
-                catalogMirror: nil, finder: LocationFinder(gazetteer: { gazetteer }, places: nil),
-                search: PhotoSearch(index: try sandbox.index(), online: nil),
-                recents: RecentPhotos(cacheDirectory: sandbox.cache), log: { _ in }))
+            let routes = ServerRoutes(
+                services: .init(
+                    source: FixtureSource(catalog: sandbox.catalog),
+                    cache: ThumbnailCache(
+                        cacheDirectory: sandbox.cache,
+                        origin: FixtureImageOrigin(folder: sandbox.images)),
+                    assets: try PageAssets.locate(environment: [:]), adapter: adapter,
+                    credits: PageCredits([.catalog, .geonames]),
+                    catalogMirror: nil, finder: LocationFinder(gazetteer: { gazetteer }, places: nil),
+                    search: PhotoSearch(index: try sandbox.index(), online: nil),
+                    recents: RecentPhotos(cacheDirectory: sandbox.cache), log: { _ in }))
             routes.allow(address: "127.0.0.1", port: 8080)
             return routes
         } catch {
@@ -53,8 +55,9 @@ enum ServerRoutesTarget {
             let (key, value) = split(line, at: "=")
             query[key] = value
         }
-        check(answer(to: ServerRequest(method: method, path: path, headers: headers, query: query)),
-              for: "\(method) \(path)")
+        check(
+            answer(to: ServerRequest(method: method, path: path, headers: headers, query: query)),
+            for: "\(method) \(path)")
         return true
     }
 
@@ -86,13 +89,15 @@ enum ServerRoutesTarget {
         require(allowedStatuses.contains(response.status), "status \(response.status) for \(request.debugDescription)")
         require(response.header("X-Content-Type-Options") == "nosniff", "no nosniff for \(request.debugDescription)")
         if response.header("Content-Type")?.hasPrefix("text/html") == true {
-            require(response.header("Content-Security-Policy") != nil,
-                    "an HTML answer without its CSP for \(request.debugDescription)")
+            require(
+                response.header("Content-Security-Policy") != nil,
+                "an HTML answer without its CSP for \(request.debugDescription)")
         }
         if case let .bytes(body) = response.body {
             let text = String(decoding: body, as: UTF8.self)
-            require(!text.contains(FuzzSandbox.shared.root.path),
-                    "a local path in the answer to \(request.debugDescription): \(text)")
+            require(
+                !text.contains(FuzzSandbox.shared.root.path),
+                "a local path in the answer to \(request.debugDescription): \(text)")
         }
     }
 

@@ -15,7 +15,10 @@ if arguments.count >= 2, arguments[1] == "--list" {
     exit(0)
 }
 guard arguments.count >= 2, let target = targets.first(where: { $0.name == arguments[1] }) else {
-    FileHandle.standardError.write(Data("usage: photomap-fuzz TARGET [libFuzzer options] [CORPUS…]; targets: \(targets.map(\.name).joined(separator: ", "))\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "usage: photomap-fuzz TARGET [libFuzzer options] [CORPUS…]; targets: \(targets.map(\.name).joined(separator: ", "))\n"
+                .utf8))
     exit(2)
 }
 exit(LibFuzzer.run(target, arguments: [arguments[0]] + arguments.dropFirst(2)))

@@ -6,8 +6,9 @@ import PhotoMapKit
 enum AnnotationOutput {
     /// The options every listing command declares.
     static let options: [OptionSpec] = [
-        .value("format", .choice(["table"] + AnnotationFormat.allCases.map(\.rawValue)),
-               "table (the default), json, geojson, kml, gpx or csv; with --output, the default is the file's extension"),
+        .value(
+            "format", .choice(["table"] + AnnotationFormat.allCases.map(\.rawValue)),
+            "table (the default), json, geojson, kml, gpx or csv; with --output, the default is the file's extension"),
         .flag("json", "short for --format json"),
         .value("output", .file("FILE"), "write the listing to FILE, whole or not at all, instead of standard output"),
     ]
@@ -28,7 +29,9 @@ enum AnnotationOutput {
         }
         if let output = parsed.value("output"), output.isEmpty { throw UsageError("--output needs a file name") }
         let file = parsed.value("output").map { URL(fileURLWithPath: $0) }
-        let format = parsed.has("json") ? .json
+        let format =
+            parsed.has("json")
+            ? .json
             : named.map { AnnotationFormat(rawValue: $0) }
                 ?? file.flatMap { AnnotationFormat(fileName: $0.lastPathComponent) }
         return Destination(format: format, file: file)
@@ -36,8 +39,10 @@ enum AnnotationOutput {
 
     /// Writes a listing: `table(width)`'s lines, or the records in the chosen format. `title` names
     /// the collection (KML, GPX); `extraFields` are the names of the fields each record adds.
-    static func write(_ records: [OutputRecord], to destination: Destination, title: String, extraFields: [String] = [],
-                      configuration: Configuration, console: Console, table: (Int?) -> [String]) throws {
+    static func write(
+        _ records: [OutputRecord], to destination: Destination, title: String, extraFields: [String] = [],
+        configuration: Configuration, console: Console, table: (Int?) -> [String]
+    ) throws {
         let staged = try destination.file.map { file in
             do { return try StagedFile(replacing: file) } catch { throw failure(writing: file.path, error) }
         }
@@ -56,7 +61,9 @@ enum AnnotationOutput {
         for record in records { try writer.write(record) }
         try writer.finish()
         if writer.leftOut > 0 {
-            console.warn("\(writer.leftOut) of \(records.count) records have no coordinate and are not in the GPX: a waypoint needs one")
+            console.warn(
+                "\(writer.leftOut) of \(records.count) records have no coordinate and are not in the GPX: a waypoint needs one"
+            )
         }
         try commit(staged, console: console, summary: " (\(writer.written) records)")
     }
@@ -74,12 +81,18 @@ enum AnnotationOutput {
     }
 
     /// A listing's table with `cells(annotation)` then the latitude and longitude, and `footer` below.
-    static func table(_ annotations: [Annotation], columns: [Table.Column], width: Int?, footer: String,
-                      cells: (Annotation) -> [String]) -> [String] {
-        var table = Table(columns: columns + [.init(heading: "LATITUDE", alignRight: true),
-                                              .init(heading: "LONGITUDE", alignRight: true)])
+    static func table(
+        _ annotations: [Annotation], columns: [Table.Column], width: Int?, footer: String,
+        cells: (Annotation) -> [String]
+    ) -> [String] {
+        var table = Table(
+            columns: columns + [
+                .init(heading: "LATITUDE", alignRight: true),
+                .init(heading: "LONGITUDE", alignRight: true),
+            ])
         table.rows = annotations.map { annotation in
-            cells(annotation) + [annotation.coordinate?.latitude, annotation.coordinate?.longitude]
+            cells(annotation)
+                + [annotation.coordinate?.latitude, annotation.coordinate?.longitude]
                 .map { $0.map { String(format: "%.4f", $0) } ?? "" }
         }
         return table.render(width: width) + [footer]

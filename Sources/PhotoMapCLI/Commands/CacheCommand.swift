@@ -38,24 +38,30 @@ enum CacheCommand {
         switch action {
         case .stats:
             let stats = cache.statistics()
-            try print(stats, json: json, console: console, lines: [
-                "entries  \(stats.entries)",
-                "size     \(ByteSize.format(stats.bytes)) of \(ByteSize.format(stats.limitBytes))",
-                "hits     \(stats.hits)",
-                "misses   \(stats.misses)",
-                "folder   \(cache.directory.path)",
-            ])
+            try print(
+                stats, json: json, console: console,
+                lines: [
+                    "entries  \(stats.entries)",
+                    "size     \(ByteSize.format(stats.bytes)) of \(ByteSize.format(stats.limitBytes))",
+                    "hits     \(stats.hits)",
+                    "misses   \(stats.misses)",
+                    "folder   \(cache.directory.path)",
+                ])
         case .verify:
             let report = cache.verify()
-            try print(report, json: json, console: console, lines: [
-                "checked \(report.entries + report.corrupt) entries: \(report.corrupt) corrupt (removed), \(report.entries) good, \(ByteSize.format(report.bytes))"
-                    + (report.abandonedTemporaryFiles > 0
-                       ? "; removed \(report.abandonedTemporaryFiles) abandoned temporary files" : ""),
-            ])
+            try print(
+                report, json: json, console: console,
+                lines: [
+                    "checked \(report.entries + report.corrupt) entries: \(report.corrupt) corrupt (removed), \(report.entries) good, \(ByteSize.format(report.bytes))"
+                        + (report.abandonedTemporaryFiles > 0
+                            ? "; removed \(report.abandonedTemporaryFiles) abandoned temporary files" : "")
+                ])
         case .prune:
             let limit = parsed.size(maxSizeOption) ?? configuration.cacheLimitBytes
             let removed = cache.prune(downTo: limit)
-            console.print("removed \(removed.entries) entries (\(ByteSize.format(removed.bytes))); at most \(ByteSize.format(limit)) remain")
+            console.print(
+                "removed \(removed.entries) entries (\(ByteSize.format(removed.bytes))); at most \(ByteSize.format(limit)) remain"
+            )
         case .clear:
             console.print("removed \(cache.clear()) entries from \(cache.directory.path)")
         }

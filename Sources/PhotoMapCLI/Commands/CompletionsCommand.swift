@@ -5,11 +5,11 @@ enum CompletionsCommand {
         name: "completions",
         summary: "print a shell completion script (bash, zsh or fish)",
         discussion: """
-        Prints a script that completes photomap's commands, options and option values (sources, formats,
-        actions, files and folders). Load it in the current shell, e.g. `source <(photomap completions bash)`,
-        or save it where the shell looks: bash ~/.local/share/bash-completion/completions/photomap,
-        zsh a file _photomap in a folder of $fpath, fish ~/.config/fish/completions/photomap.fish.
-        """,
+            Prints a script that completes photomap's commands, options and option values (sources, formats,
+            actions, files and folders). Load it in the current shell, e.g. `source <(photomap completions bash)`,
+            or save it where the shell looks: bash ~/.local/share/bash-completion/completions/photomap,
+            zsh a file _photomap in a folder of $fpath, fish ~/.config/fish/completions/photomap.fish.
+            """,
         options: [],
         arguments: Shell.declared)
 

@@ -7,13 +7,13 @@ enum DatabaseCommand {
         name: "db",
         summary: "create or upgrade the shared PostgreSQL database, or show what it holds",
         discussion: """
-        With --database URL (or PHOTOMAP_DATABASE), photomap keeps the local search index, Flickr's
-        kept answers, the recently viewed photos and the Flickr call budget in PostgreSQL with PostGIS,
-        so that any number of `photomap serve` instances on several machines share them. Every command
-        given the database migrates it when it needs to; `db migrate` does it alone, once, however many
-        processes run it at once. The database needs the PostGIS extension available (Debian's
-        postgresql-15-postgis-3); a role that may not create it needs it created once by its owner.
-        """,
+            With --database URL (or PHOTOMAP_DATABASE), photomap keeps the local search index, Flickr's
+            kept answers, the recently viewed photos and the Flickr call budget in PostgreSQL with PostGIS,
+            so that any number of `photomap serve` instances on several machines share them. Every command
+            given the database migrates it when it needs to; `db migrate` does it alone, once, however many
+            processes run it at once. The database needs the PostGIS extension available (Debian's
+            postgresql-15-postgis-3); a role that may not create it needs it created once by its owner.
+            """,
         options: [],
         arguments: Action.declared)
 
@@ -38,19 +38,26 @@ enum DatabaseCommand {
         switch action {
         case .migrate:
             let applied = try DatabaseSchema.migrate(pool)
-            console.print(applied.isEmpty
-                ? "\(address): schema version \(DatabaseSchema.currentVersion), already current"
-                : "\(address): applied migration\(applied.count == 1 ? "" : "s") "
-                    + "\(applied.map(String.init).joined(separator: ", ")); schema version \(DatabaseSchema.currentVersion)")
+            console.print(
+                applied.isEmpty
+                    ? "\(address): schema version \(DatabaseSchema.currentVersion), already current"
+                    : "\(address): applied migration\(applied.count == 1 ? "" : "s") "
+                        + "\(applied.map(String.init).joined(separator: ", ")); schema version \(DatabaseSchema.currentVersion)"
+            )
         case .status:
             let status = try DatabaseSchema.status(pool)
-            var lines = ["database: \(address)", "server: PostgreSQL \(status.server), PostGIS \(status.postgis ?? "not installed")",
-                         "schema version: \(status.version) (this photomap's: \(DatabaseSchema.currentVersion))"]
+            var lines = [
+                "database: \(address)",
+                "server: PostgreSQL \(status.server), PostGIS \(status.postgis ?? "not installed")",
+                "schema version: \(status.version) (this photomap's: \(DatabaseSchema.currentVersion))",
+            ]
             lines += status.rows.map { "\($0.table): \($0.count) rows" }
             if status.version == DatabaseSchema.currentVersion, configuration.source == .flickr,
-               let limiter = try configuration.rateLimiter(console: console) {
+                let limiter = try configuration.rateLimiter(console: console)
+            {
                 let left = Int(try limiter.callsAvailableNow())
-                lines.append("Flickr call budget: \(left) calls may go at once now, then \(limiter.callsPerHour) an hour")
+                lines.append(
+                    "Flickr call budget: \(left) calls may go at once now, then \(limiter.callsPerHour) an hour")
             } else if status.version < DatabaseSchema.currentVersion {
                 lines.append("run `photomap db migrate` to bring the schema up to date")
             }

@@ -8,16 +8,16 @@ enum ExportCommand {
         name: "export",
         summary: "write a browsable static site: places, their photos, photo pages, maps",
         discussion: """
-        Writes DIR/index.html (the top places, list or map), one page per place listing its photos
-        (list or map), and one page per photo (medium image, description, owner, licence, date, small
-        map, link to its page on Flickr), with the squares and images from the thumbnail cache (hard links
-        to the cache's files when both are on one file system, copies otherwise: clearing the cache never
-        takes them from the site). Links are relative: open DIR/index.html from disk or serve DIR with
-        any web server. Running it again renders and rewrites only what changed (DIR/.photomap-manifest
-        records what each page was made from); an export stopped midway leaves the previous pages whole,
-        and the next run finishes the job. With Flickr, calls are paced under Flickr's limit of 3,600 an hour
-        per key; a large export says how long that adds.
-        """,
+            Writes DIR/index.html (the top places, list or map), one page per place listing its photos
+            (list or map), and one page per photo (medium image, description, owner, licence, date, small
+            map, link to its page on Flickr), with the squares and images from the thumbnail cache (hard links
+            to the cache's files when both are on one file system, copies otherwise: clearing the cache never
+            takes them from the site). Links are relative: open DIR/index.html from disk or serve DIR with
+            any web server. Running it again renders and rewrites only what changed (DIR/.photomap-manifest
+            records what each page was made from); an export stopped midway leaves the previous pages whole,
+            and the next run finishes the job. With Flickr, calls are paced under Flickr's limit of 3,600 an hour
+            per key; a large export says how long that adds.
+            """,
         options: [
             .value("out", .directory("DIR"), "the site's folder", required: true),
             limitOption,
@@ -32,12 +32,14 @@ enum ExportCommand {
             + "exact spots stay off the site)")
 
     /// `--limit N`.
-    static let limitOption = OptionSpec.value("limit", .integer("N", 1...FixtureSource.maximumResults),
-                                              "at most N photos per place",
-                                              default: "100")
+    static let limitOption = OptionSpec.value(
+        "limit", .integer("N", 1...FixtureSource.maximumResults),
+        "at most N photos per place",
+        default: "100")
     /// `--places N`.
-    static let placesOption = OptionSpec.value("places", .integer("N", 1...Int.max),
-                                               "only the first N places (default: all)")
+    static let placesOption = OptionSpec.value(
+        "places", .integer("N", 1...Int.max),
+        "only the first N places (default: all)")
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         // Fixed thresholds: glibc raises both as large blocks are freed (up to 32 MB and 64 MB), after which
@@ -62,13 +64,18 @@ enum ExportCommand {
             if let site { return site }
             let writer = SiteWriter(root: URL(fileURLWithPath: out), keepsManifest: true)
             let cache = try configuration.makeThumbnailCache(console: console)
-            let builder = try MapOutput.siteBuilder(writer: writer, prefix: "", images: cache,
-                                                    configuration: configuration)
+            let builder = try MapOutput.siteBuilder(
+                writer: writer, prefix: "", images: cache,
+                configuration: configuration)
             try writer.begin()
             // Images the site holds already are not looked for in the cache (which may have evicted them);
             // the others are fetched while the next places are listed, and placed a batch at a time.
-            let opened = (writer, builder, SiteImageBatches(builder: builder, cache: cache, console: console,
-                                                            batch: configuration.cacheLimitBytes / imageBytesPerPhoto))
+            let opened = (
+                writer, builder,
+                SiteImageBatches(
+                    builder: builder, cache: cache, console: console,
+                    batch: configuration.cacheLimitBytes / imageBytesPerPhoto)
+            )
             site = opened
             return opened
         }
@@ -90,19 +97,24 @@ enum ExportCommand {
         for (place, photos) in photosByPlace {
             let annotation = place.annotation
             let subtitle = Quantity.words(photos.count, "photo", "photos") + " · \(annotation.subtitle)"
-            try builder.writePhotosPage(at: builder.placePagePath(place.record), title: annotation.title,
-                                        subtitle: subtitle, photos: photos,
-                                        back: ("index.html", "Top places"), defaultView: "list")
+            try builder.writePhotosPage(
+                at: builder.placePagePath(place.record), title: annotation.title,
+                subtitle: subtitle, photos: photos,
+                back: ("index.html", "Top places"), defaultView: "list")
         }
-        let subtitle = Quantity.words(places.count, "place", "places") + " · "
+        let subtitle =
+            Quantity.words(places.count, "place", "places") + " · "
             + Quantity.words(photoCount, "photo", "photos")
-        try builder.writePlacesPage(at: "index.html", title: "Top places", subtitle: subtitle,
-                                    places: places, back: nil, defaultView: "list") { builder.placePagePath($0) }
+        try builder.writePlacesPage(
+            at: "index.html", title: "Top places", subtitle: subtitle,
+            places: places, back: nil, defaultView: "list"
+        ) { builder.placePagePath($0) }
         try writer.commit()
-        console.print("exported \(places.count) places and \(photoCount) photos to "
-            + "\(writer.root.path)/index.html: \(writer.written) files written "
-            + "(\(writer.linked) images linked from the cache), "
-            + "\(writer.unchanged) unchanged; \(writer.rendered) pages rendered")
+        console.print(
+            "exported \(places.count) places and \(photoCount) photos to "
+                + "\(writer.root.path)/index.html: \(writer.written) files written "
+                + "(\(writer.linked) images linked from the cache), "
+                + "\(writer.unchanged) unchanged; \(writer.rendered) pages rendered")
     }
 
     /// Room kept in the cache for each photo of a batch: a square and a medium image take far less.
@@ -119,9 +131,10 @@ enum ExportCommand {
         let wait = limiter.estimatedWait(forCalls: calls)
         guard wait >= announcedSlowdown else { return }
         let minutes = Int((wait / 60).rounded(.up))
-        console.warn("exporting \(places) places takes up to \(calls) calls to Flickr's API; to stay under Flickr's "
-            + "limit of \(limiter.callsPerHour) an hour for this key, photomap paces them, which adds about "
-            + (wait < 90 ? "\(Int(wait.rounded(.up))) s" : "\(minutes) min")
-            + " (answers already in the cache cost no call)")
+        console.warn(
+            "exporting \(places) places takes up to \(calls) calls to Flickr's API; to stay under Flickr's "
+                + "limit of \(limiter.callsPerHour) an hour for this key, photomap paces them, which adds about "
+                + (wait < 90 ? "\(Int(wait.rounded(.up))) s" : "\(minutes) min")
+                + " (answers already in the cache cost no call)")
     }
 }

@@ -7,14 +7,14 @@ enum FindCommand {
         name: "find",
         summary: "find a place, landmark or address (geocoding)",
         discussion: """
-        Prints the locations QUERY names, best first: by how well the text matches, then importance
-        (population), favouring those near --near. A qualifier after a comma narrows by country or US
-        state ("Portland, Maine", "Córdoba, Argentina"). Accents and case do not matter. The title is the
-        landmark's name, else the street, else the city; the subtitle the coordinate. Offline (the default)
-        it searches GeoNames cities over 15,000 people and the catalog's places and landmarks; with Flickr
-        as the source, flickr.places.find. --map centres a map page on the best location.
-        \(Locations.geonamesCredit)
-        """,
+            Prints the locations QUERY names, best first: by how well the text matches, then importance
+            (population), favouring those near --near. A qualifier after a comma narrows by country or US
+            state ("Portland, Maine", "Córdoba, Argentina"). Accents and case do not matter. The title is the
+            landmark's name, else the street, else the city; the subtitle the coordinate. Offline (the default)
+            it searches GeoNames cities over 15,000 people and the catalog's places and landmarks; with Flickr
+            as the source, flickr.places.find. --map centres a map page on the best location.
+            \(Locations.geonamesCredit)
+            """,
         options: [
             Locations.nearOption,
             limitOption,
@@ -36,18 +36,25 @@ enum FindCommand {
         let results = try locations.finder().find(query, near: near, limit: limit)
         guard !results.isEmpty else { throw CommandFailure("no location found for \"\(query)\"") }
         let annotations = results.map(\.entry.annotation)
-        try AnnotationOutput.write(annotations.map { OutputRecord($0) }, to: destination,
-                                   title: "Locations for \(query)",
-                                   configuration: configuration, console: console) { width in
-            var table = Table(columns: [.init(heading: "TITLE", flexible: true),
-                                        .init(heading: "WHERE", flexible: true),
-                                        .init(heading: "LATITUDE", alignRight: true),
-                                        .init(heading: "LONGITUDE", alignRight: true)]
-                              + (near == nil ? [] : [.init(heading: "KM", alignRight: true)]))
+        try AnnotationOutput.write(
+            annotations.map { OutputRecord($0) }, to: destination,
+            title: "Locations for \(query)",
+            configuration: configuration, console: console
+        ) { width in
+            var table = Table(
+                columns: [
+                    .init(heading: "TITLE", flexible: true),
+                    .init(heading: "WHERE", flexible: true),
+                    .init(heading: "LATITUDE", alignRight: true),
+                    .init(heading: "LONGITUDE", alignRight: true),
+                ]
+                    + (near == nil ? [] : [.init(heading: "KM", alignRight: true)]))
             table.rows = results.map { result in
-                [result.entry.annotation.title, result.entry.context,
-                 String(format: "%.6f", result.entry.coordinate.latitude),
-                 String(format: "%.6f", result.entry.coordinate.longitude)]
+                [
+                    result.entry.annotation.title, result.entry.context,
+                    String(format: "%.6f", result.entry.coordinate.latitude),
+                    String(format: "%.6f", result.entry.coordinate.longitude),
+                ]
                     + (result.distanceKilometres.map { [String(format: "%.1f", $0)] } ?? [])
             }
             return table.render(width: width)
@@ -55,13 +62,15 @@ enum FindCommand {
         let defaultName = "photomap-find-\(HTML.fileName(for: SearchTextSlug.slug(query))).html"
         if let file = MapOutput.file(parsed, defaultName: defaultName) {
             // Locations come from the gazetteer too, whatever the source.
-            let (builder, writer) = try MapOutput.builder(for: file,
-                                                          images: configuration.makeThumbnailCache(console: console),
-                                                          configuration: configuration, alsoFrom: [.geonames])
+            let (builder, writer) = try MapOutput.builder(
+                for: file,
+                images: configuration.makeThumbnailCache(console: console),
+                configuration: configuration, alsoFrom: [.geonames])
             try builder.writeAssets()
-            try builder.writeAnnotationsPage(at: file.lastPathComponent, title: annotations[0].title,
-                                             subtitle: annotations[0].subtitle,
-                                             annotations: annotations, focus: annotations[0].coordinate)
+            try builder.writeAnnotationsPage(
+                at: file.lastPathComponent, title: annotations[0].title,
+                subtitle: annotations[0].subtitle,
+                annotations: annotations, focus: annotations[0].coordinate)
             MapOutput.report(file, writer: writer, console: console)
         }
     }

@@ -7,13 +7,13 @@ enum ImportCommand {
         name: "import",
         summary: "read your own geotagged JPEG and HEIC photos into a local catalog (--source local)",
         discussion: """
-        Reads every JPEG and HEIC file below the folders given (symbolic links followed): where and when
-        each was taken, its title, artist and copyright from its EXIF, and a 75×75 square and a 500 px
-        image made from one decode, kept in the thumbnail cache. Each located photo joins the nearest
-        GeoNames place it lies within; the others are listed under "Without a location". Files unchanged
-        since the last import are not read again. Originals are never copied, and no page or listing
-        shows their paths. Then `photomap --source local places|photos|export|serve` show them.
-        """,
+            Reads every JPEG and HEIC file below the folders given (symbolic links followed): where and when
+            each was taken, its title, artist and copyright from its EXIF, and a 75×75 square and a 500 px
+            image made from one decode, kept in the thumbnail cache. Each located photo joins the nearest
+            GeoNames place it lies within; the others are listed under "Without a location". Files unchanged
+            since the last import are not read again. Originals are never copied, and no page or listing
+            shows their paths. Then `photomap --source local places|photos|export|serve` show them.
+            """,
         options: [
             .flag("report", "list every file skipped or imported without a field, and why"),
             .flag("prune", "drop the photos whose files below the folders given are gone"),
@@ -37,7 +37,8 @@ enum ImportCommand {
         let report = try running.run(roots: parsed.arguments, prune: parsed.has("prune"), into: catalog)
         bar.finish()
         // The search index follows the catalog now, rather than at the next search.
-        try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(catalog, adapter: configuration.adapter)
+        try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
+            catalog, adapter: configuration.adapter)
         if parsed.has("json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -7,10 +7,10 @@ enum IndexCommand {
         name: "index",
         summary: "rebuild the local search index, or count what it holds",
         discussion: """
-        The local index (SQLite with FTS5 and an R*Tree in the cache folder, or PostGIS in the
-        --database) holds every place and photo fetched so far and the embedded catalog, for offline
-        `photomap search`.
-        """,
+            The local index (SQLite with FTS5 and an R*Tree in the cache folder, or PostGIS in the
+            --database) holds every place and photo fetched so far and the embedded catalog, for offline
+            `photomap search`.
+            """,
         options: [],
         arguments: Action.declared)
 
@@ -35,8 +35,9 @@ enum IndexCommand {
             let index = try locations.index(emptied: true)
             // Flickr's answers kept were fetched: they belong in the index too.
             let fetched = try configuration.state().answers.recordedListings()
-            try CatalogIndexer(index: index).add(places: configuration.adapter.annotated(fetched.places),
-                                                 photos: configuration.adapter.annotated(fetched.photos))
+            try CatalogIndexer(index: index).add(
+                places: configuration.adapter.annotated(fetched.places),
+                photos: configuration.adapter.annotated(fetched.photos))
             console.print("indexed \(try index.count()) records in \(try configuration.state().index)")
         case .stats:
             console.print("\(try locations.index().count()) records in \(try configuration.state().index)")

@@ -18,20 +18,26 @@ final class Locations {
     }
 
     /// `--near LAT,LON|NAME`.
-    static let nearOption = OptionSpec.value("near", .text("LAT,LON|NAME"),
-                                             "favour (find) or search around this point or place")
+    static let nearOption = OptionSpec.value(
+        "near", .text("LAT,LON|NAME"),
+        "favour (find) or search around this point or place")
 
     /// The offline gazetteer: GeoNames cities, the catalog's places and landmarks, through its index
     /// in the cache folder (made on first use, and again when a file changes).
-    private static func openGazetteer(environment: [String: String],
-                                      cacheDirectory: URL) throws -> any GazetteerLookup {
+    private static func openGazetteer(
+        environment: [String: String],
+        cacheDirectory: URL
+    ) throws -> any GazetteerLookup {
         guard let fixtures = FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv"),
-              let catalog = FixtureSource.locateCatalog(environment: environment) else {
+            let catalog = FixtureSource.locateCatalog(environment: environment)
+        else {
             throw LocationError.gazetteerMissing("Fixtures/gazetteer/cities.tsv")
         }
-        return try GazetteerIndex.lookup(for: GazetteerSources(folder: fixtures.appendingPathComponent("gazetteer"),
-                                                               catalog: catalog),
-                                         in: cacheDirectory)
+        return try GazetteerIndex.lookup(
+            for: GazetteerSources(
+                folder: fixtures.appendingPathComponent("gazetteer"),
+                catalog: catalog),
+            in: cacheDirectory)
     }
 
     /// The finder `find`, `--near` and the served pages geocode with: the gazetteer, and with the Flickr
@@ -50,8 +56,9 @@ final class Locations {
     /// The search `search` and the served pages run: the local index, or Flickr's photos.search online.
     func search() throws -> PhotoSearch {
         let online = configuration.source == .flickr && !configuration.offline
-        return PhotoSearch(index: try configuration.state().index,
-                           online: online ? try configuration.makeSource(console: console) as? any PhotoSearching : nil)
+        return PhotoSearch(
+            index: try configuration.state().index,
+            online: online ? try configuration.makeSource(console: console) as? any PhotoSearching : nil)
     }
 
     /// `--near`: a "lat,lon" pair, or a name geocoded to its best location.

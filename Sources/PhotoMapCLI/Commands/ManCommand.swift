@@ -4,9 +4,9 @@ enum ManCommand {
         name: "man",
         summary: "print the manual page, photomap.1 (man(7) format)",
         discussion: """
-        Prints photomap's manual page in man(7) format, made from the same declarations as --help.
-        Read it with `photomap man | man -l -`, or save it as photomap.1 in a man1 folder of $MANPATH.
-        """,
+            Prints photomap's manual page in man(7) format, made from the same declarations as --help.
+            Read it with `photomap man | man -l -`, or save it as photomap.1 in a man1 folder of $MANPATH.
+            """,
         options: [])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {

@@ -17,20 +17,28 @@ enum MapOutput {
 
     /// A builder for a page at `file`, images placed from `images`: its own folders under "{stem}_files/";
     /// its records come from the configured source and `alsoFrom`.
-    static func builder(for file: URL, images: any ImageStore, configuration: Configuration,
-                        alsoFrom sources: Set<PageCredits.Source> = []) throws -> (SiteBuilder, SiteWriter) {
+    static func builder(
+        for file: URL, images: any ImageStore, configuration: Configuration,
+        alsoFrom sources: Set<PageCredits.Source> = []
+    ) throws -> (SiteBuilder, SiteWriter) {
         let writer = SiteWriter(root: file.deletingLastPathComponent())
         let stem = file.deletingPathExtension().lastPathComponent
-        return (try siteBuilder(writer: writer, prefix: "\(stem)_files/", images: images, configuration: configuration,
-                                alsoFrom: sources), writer)
+        return (
+            try siteBuilder(
+                writer: writer, prefix: "\(stem)_files/", images: images, configuration: configuration,
+                alsoFrom: sources), writer
+        )
     }
 
     /// A site builder over `writer`, images placed from `images`, crediting the configured source and
     /// `alsoFrom`; PHOTOMAP_CLUSTER_THRESHOLD overrides when pages are clustered ahead of time.
-    static func siteBuilder(writer: SiteWriter, prefix: String, images: any ImageStore, configuration: Configuration,
-                            alsoFrom sources: Set<PageCredits.Source> = []) throws -> SiteBuilder {
-        var builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(environment: configuration.environment),
-                                  images: images, prefix: prefix)
+    static func siteBuilder(
+        writer: SiteWriter, prefix: String, images: any ImageStore, configuration: Configuration,
+        alsoFrom sources: Set<PageCredits.Source> = []
+    ) throws -> SiteBuilder {
+        var builder = SiteBuilder(
+            writer: writer, assets: try PageAssets.locate(environment: configuration.environment),
+            images: images, prefix: prefix)
         builder.credits = PageCredits(configuration.pageSources.union(sources))
         builder.catalogMirror = configuration.catalogMirror
         if let threshold = configuration.environment["PHOTOMAP_CLUSTER_THRESHOLD"].flatMap(Int.init) {
@@ -49,7 +57,8 @@ enum MapOutput {
 
     /// Reports the page written, on stderr so that stdout stays the listing.
     static func report(_ file: URL, writer: SiteWriter, console: Console) {
-        console.err("photomap: map written to \(file.path) "
-            + "(\(writer.written) files written, \(writer.unchanged) unchanged)\n")
+        console.err(
+            "photomap: map written to \(file.path) "
+                + "(\(writer.written) files written, \(writer.unchanged) unchanged)\n")
     }
 }

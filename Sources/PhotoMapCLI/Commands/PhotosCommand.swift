@@ -6,10 +6,10 @@ enum PhotosCommand {
         name: "photos",
         summary: "list the photos taken in a place (flickr.photos.search)",
         discussion: """
-        Lists up to N photos taken in the place (its id is in `photomap places`): title, the first words
-        of the description, date taken (blank when Flickr does not know it) and coordinate. Photos without
-        geo are listed with no coordinate; videos are left out.
-        """,
+            Lists up to N photos taken in the place (its id is in `photomap places`): title, the first words
+            of the description, date taken (blank when Flickr does not know it) and coordinate. Photos without
+            geo are listed with no coordinate; videos are left out.
+            """,
         options: [
             .value("place", .text("ID"), "the place's id, from `photomap places`", required: true),
             limitOption,
@@ -29,9 +29,12 @@ enum PhotosCommand {
         let cache = parsed.has("prefetch") || map != nil ? try configuration.makeThumbnailCache(console: console) : nil
         // Each page's images are fetched while the next page is asked for, once: the squares, and for a
         // map page its medium images too (the page is then made from the cache).
-        let prefetchers = cache.map { cache in
-            map == nil ? [Prefetcher(cache: cache, console: console)] : Prefetcher.pageImages(cache: cache, console: console)
-        } ?? []
+        let prefetchers =
+            cache.map { cache in
+                map == nil
+                    ? [Prefetcher(cache: cache, console: console)]
+                    : Prefetcher.pageImages(cache: cache, console: console)
+            } ?? []
         let listing: Listing<Photo>
         // The listing is written while the squares are still coming, unless it goes to the terminal, where
         // the table follows the progress bar. On a failure, what was listed is fetched and kept all the same.
@@ -40,8 +43,11 @@ enum PhotosCommand {
             listing = try source.photos(inPlace: placeID, limit: limit) { arriving in
                 for prefetcher in prefetchers { prefetcher.add(arriving.lazy.map(\.record)) }
             }
-            if writesFirst { try write(listing, to: destination, placeID: placeID, configuration: configuration,
-                                       console: console, withPaths: parsed.has("with-paths")) }
+            if writesFirst {
+                try write(
+                    listing, to: destination, placeID: placeID, configuration: configuration,
+                    console: console, withPaths: parsed.has("with-paths"))
+            }
         } catch {
             for prefetcher in prefetchers { _ = try? prefetcher.wait() }
             throw error
@@ -49,17 +55,21 @@ enum PhotosCommand {
         let photos = listing.items
         // The squares' report decides whether nothing could be fetched.
         let prefetched = try prefetchers.map { try $0.wait() }.first ?? nil
-        if !writesFirst { try write(listing, to: destination, placeID: placeID, configuration: configuration,
-                                    console: console, withPaths: parsed.has("with-paths")) }
+        if !writesFirst {
+            try write(
+                listing, to: destination, placeID: placeID, configuration: configuration,
+                console: console, withPaths: parsed.has("with-paths"))
+        }
         if parsed.has("prefetch") { try Prefetcher.check(prefetched) }
         if let cache, let file = map {
             let (builder, writer) = try MapOutput.builder(for: file, images: cache, configuration: configuration)
             try builder.writeAssets()
             let place = placeName(placeID, from: source, configuration: configuration, console: console)
             let subtitle = Quantity.words(photos.count, "photo", "photos") + (place.map { " · \($0.subtitle)" } ?? "")
-            try builder.writePhotosPage(at: file.lastPathComponent, title: place?.title ?? "Photos of \(placeID)",
-                                        subtitle: subtitle,
-                                        photos: listing.entries, back: nil, defaultView: "map")
+            try builder.writePhotosPage(
+                at: file.lastPathComponent, title: place?.title ?? "Photos of \(placeID)",
+                subtitle: subtitle,
+                photos: listing.entries, back: nil, defaultView: "map")
             MapOutput.report(file, writer: writer, console: console)
         }
     }
@@ -69,21 +79,27 @@ enum PhotosCommand {
         "with-paths", "with --source local, add each photo's file (a `path` field) to --json and --format output")
 
     /// Writes the photos of a place as `write` does, titled and counted.
-    private static func write(_ listing: Listing<Photo>, to destination: AnnotationOutput.Destination, placeID: String,
-                              configuration: Configuration, console: Console, withPaths: Bool) throws {
+    private static func write(
+        _ listing: Listing<Photo>, to destination: AnnotationOutput.Destination, placeID: String,
+        configuration: Configuration, console: Console, withPaths: Bool
+    ) throws {
         var paths: [String: String]?
         if withPaths, configuration.source == .local, let catalog = try configuration.state().importedPhotos() {
-            paths = try Dictionary(listing.items.map { ($0.id, try catalog.paths(ofPhoto: $0.id).first ?? "") },
-                                   uniquingKeysWith: { first, _ in first })
+            paths = try Dictionary(
+                listing.items.map { ($0.id, try catalog.paths(ofPhoto: $0.id).first ?? "") },
+                uniquingKeysWith: { first, _ in first })
         }
-        try write(listing, to: destination, title: "Photos of \(placeID)", configuration: configuration, console: console,
-                  footer: "\(listing.entries.count)\(listing.total.map { " of \($0)" } ?? "") photos", paths: paths)
+        try write(
+            listing, to: destination, title: "Photos of \(placeID)", configuration: configuration, console: console,
+            footer: "\(listing.entries.count)\(listing.total.map { " of \($0)" } ?? "") photos", paths: paths)
     }
 
     /// The place's annotation, to title its page, when the source tells about places (flickr.places.getInfo);
     /// a failure costs the page its name only, with a warning.
-    static func placeName(_ placeID: String, from source: any PhotoSource, configuration: Configuration,
-                          console: Console) -> Annotation? {
+    static func placeName(
+        _ placeID: String, from source: any PhotoSource, configuration: Configuration,
+        console: Console
+    ) -> Annotation? {
         guard let places = source as? any PlaceDescribing else { return nil }
         do {
             return configuration.adapter.annotation(for: try places.placeInfo(placeID))
@@ -97,27 +113,36 @@ enum PhotosCommand {
     /// records, then a table (id, title, description, date taken, coordinate) or an open format, to the
     /// terminal or a file.
     /// `paths` (photo id → file) adds each photo's file as a `path` field.
-    static func write(_ listing: Listing<Photo>, to destination: AnnotationOutput.Destination, title: String,
-                      configuration: Configuration, console: Console, footer: String,
-                      paths: [String: String]? = nil) throws {
+    static func write(
+        _ listing: Listing<Photo>, to destination: AnnotationOutput.Destination, title: String,
+        configuration: Configuration, console: Console, footer: String,
+        paths: [String: String]? = nil
+    ) throws {
         for line in listing.skipped { console.warn("skipped \(line)") }
         let annotations = listing.entries.map(\.annotation)
         let records = annotations.map { annotation in
             OutputRecord(annotation, extras: paths.map { [.init("path", .text($0[annotation.id] ?? ""))] } ?? [])
         }
-        try AnnotationOutput.write(records, to: destination, title: title, extraFields: paths == nil ? [] : ["path"],
-                                   configuration: configuration, console: console) { width in
-            AnnotationOutput.table(annotations,
-                                   columns: [.init(heading: "PHOTO ID"), .init(heading: "TITLE", flexible: true),
-                                             .init(heading: "DESCRIPTION", flexible: true), .init(heading: "TAKEN")],
-                                   width: width, footer: footer) {
+        try AnnotationOutput.write(
+            records, to: destination, title: title, extraFields: paths == nil ? [] : ["path"],
+            configuration: configuration, console: console
+        ) { width in
+            AnnotationOutput.table(
+                annotations,
+                columns: [
+                    .init(heading: "PHOTO ID"), .init(heading: "TITLE", flexible: true),
+                    .init(heading: "DESCRIPTION", flexible: true), .init(heading: "TAKEN"),
+                ],
+                width: width, footer: footer
+            ) {
                 [$0.id, $0.title, $0.subtitle, String(($0.dateTaken ?? "").prefix(10))]
             }
         }
     }
 
     /// `--limit N`.
-    static let limitOption = OptionSpec.value("limit", .integer("N", 1...FixtureSource.maximumResults),
-                                              "at most N photos (Flickr gives at most \(FlickrSource.maximumResults))",
-                                              default: "100")
+    static let limitOption = OptionSpec.value(
+        "limit", .integer("N", 1...FixtureSource.maximumResults),
+        "at most N photos (Flickr gives at most \(FlickrSource.maximumResults))",
+        default: "100")
 }

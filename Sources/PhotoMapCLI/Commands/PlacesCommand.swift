@@ -14,26 +14,35 @@ enum PlacesCommand {
         let listing = try configuration.makeSource(console: console).topPlaces()
         for line in listing.skipped { console.warn("skipped \(line)") }
         let annotations = listing.entries.map(\.annotation)
-        try AnnotationOutput.write(annotations.map { OutputRecord($0) }, to: destination, title: "Top places",
-                                   configuration: configuration,
-                                   console: console) { width in
-            AnnotationOutput.table(annotations,
-                                   columns: [.init(heading: "PLACE ID"), .init(heading: "NAME", flexible: true),
-                                             .init(heading: "REGION", flexible: true),
-                                             .init(heading: "PHOTOS", alignRight: true)],
-                                   width: width, footer: "\(annotations.count) places") {
+        try AnnotationOutput.write(
+            annotations.map { OutputRecord($0) }, to: destination, title: "Top places",
+            configuration: configuration,
+            console: console
+        ) { width in
+            AnnotationOutput.table(
+                annotations,
+                columns: [
+                    .init(heading: "PLACE ID"), .init(heading: "NAME", flexible: true),
+                    .init(heading: "REGION", flexible: true),
+                    .init(heading: "PHOTOS", alignRight: true),
+                ],
+                width: width, footer: "\(annotations.count) places"
+            ) {
                 [$0.id, $0.title, $0.subtitle, $0.photoCount.map(String.init) ?? ""]
             }
         }
         if let file = MapOutput.file(parsed, defaultName: "photomap-places.html") {
-            let (builder, writer) = try MapOutput.builder(for: file,
-                                                          images: configuration.makeThumbnailCache(console: console),
-                                                          configuration: configuration)
+            let (builder, writer) = try MapOutput.builder(
+                for: file,
+                images: configuration.makeThumbnailCache(console: console),
+                configuration: configuration)
             try builder.writeAssets()
             // A standalone map has no place pages: each place links to its page on Flickr.
-            try builder.writePlacesPage(at: file.lastPathComponent, title: "Top places",
-                                        subtitle: Quantity.words(annotations.count, "place", "places"),
-                                        places: listing.entries, back: nil, defaultView: "map") { $0.flickrPageURL }
+            try builder.writePlacesPage(
+                at: file.lastPathComponent, title: "Top places",
+                subtitle: Quantity.words(annotations.count, "place", "places"),
+                places: listing.entries, back: nil, defaultView: "map"
+            ) { $0.flickrPageURL }
             MapOutput.report(file, writer: writer, console: console)
         }
     }

@@ -34,8 +34,10 @@ struct Prefetcher {
             }
             if drawing { bar.update(done: progress.done, total: progress.total) }
         }
-        run = cache.startPrefetch(size: size, queue: DispatchQueue(label: "photomap.prefetch.progress"),
-                                  progress: progress) { report in
+        run = cache.startPrefetch(
+            size: size, queue: DispatchQueue(label: "photomap.prefetch.progress"),
+            progress: progress
+        ) { report in
             outcome.withLock { $0 = report }
             finished.leave()
         }

@@ -7,10 +7,10 @@ enum RecentCommand {
         name: "recent",
         summary: "list the photos recently viewed with photomap serve",
         discussion: """
-        Lists the photos whose pages were opened through `photomap serve`, most recent first (at most
-        \(RecentPhotos.capacity)), as `photos` lists a place's. They are kept in the cache folder (or the
-        --database), shared by every photomap using it.
-        """,
+            Lists the photos whose pages were opened through `photomap serve`, most recent first (at most
+            \(RecentPhotos.capacity)), as `photos` lists a place's. They are kept in the cache folder (or the
+            --database), shared by every photomap using it.
+            """,
         options: AnnotationOutput.options + [MapOutput.option])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
@@ -18,16 +18,18 @@ enum RecentCommand {
         let photos = try configuration.state().recents.photos()
         // Kept as records: annotated once here, for the listing and the page.
         let listing = Listing(entries: configuration.adapter.annotated(photos))
-        try PhotosCommand.write(listing, to: destination, title: "Recently viewed", configuration: configuration,
-                                console: console, footer: "\(photos.count) recently viewed photos")
+        try PhotosCommand.write(
+            listing, to: destination, title: "Recently viewed", configuration: configuration,
+            console: console, footer: "\(photos.count) recently viewed photos")
         if let file = MapOutput.file(parsed, defaultName: "photomap-recent.html") {
             let cache = try configuration.makeThumbnailCache(console: console)
             let (builder, writer) = try MapOutput.builder(for: file, images: cache, configuration: configuration)
             try MapOutput.prefetchImages(photos, cache: cache, console: console)
             try builder.writeAssets()
-            try builder.writePhotosPage(at: file.lastPathComponent, title: "Recently viewed",
-                                        subtitle: Quantity.words(photos.count, "photo", "photos"),
-                                        photos: listing.entries, back: nil, defaultView: "list")
+            try builder.writePhotosPage(
+                at: file.lastPathComponent, title: "Recently viewed",
+                subtitle: Quantity.words(photos.count, "photo", "photos"),
+                photos: listing.entries, back: nil, defaultView: "list")
             MapOutput.report(file, writer: writer, console: console)
         }
     }

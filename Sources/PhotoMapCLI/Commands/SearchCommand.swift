@@ -8,14 +8,14 @@ enum SearchCommand {
         name: "search",
         summary: "find photos, places and landmarks matching words around a point (local search)",
         discussion: """
-        Each QUERY is one search (quote a query of several words); they run in parallel. Every photo, place
-        and landmark whose title, description, tags or name holds all the query's words (as words or word
-        beginnings, accents ignored) within --radius of --near is listed, by relevance then distance.
-        With Flickr as the source: flickr.photos.search with text, lat, lon, radius, has_geo and
-        sort=relevance (Flickr needs a radius under 32 km), its results kept within the radius and ranked as
-        local ones are; offline or with the embedded catalog: the local index of everything fetched so far
-        plus the catalog (see `photomap index`). --map shows every result on one map.
-        """,
+            Each QUERY is one search (quote a query of several words); they run in parallel. Every photo, place
+            and landmark whose title, description, tags or name holds all the query's words (as words or word
+            beginnings, accents ignored) within --radius of --near is listed, by relevance then distance.
+            With Flickr as the source: flickr.photos.search with text, lat, lon, radius, has_geo and
+            sort=relevance (Flickr needs a radius under 32 km), its results kept within the radius and ranked as
+            local ones are; offline or with the embedded catalog: the local index of everything fetched so far
+            plus the catalog (see `photomap index`). --map shows every result on one map.
+            """,
         options: [
             Locations.nearOption,
             radiusOption,
@@ -38,8 +38,9 @@ enum SearchCommand {
         let online = configuration.source == .flickr && !configuration.offline
         let radius: Double
         do {
-            radius = try SearchArea.checked(radius: parsed.number(radiusOption) ?? SearchArea.defaultRadius,
-                                            online: online)
+            radius = try SearchArea.checked(
+                radius: parsed.number(radiusOption) ?? SearchArea.defaultRadius,
+                online: online)
         } catch {
             throw UsageError("--radius must be \(error.allowed), not '\(parsed.value("radius") ?? error.value)'")
         }
@@ -69,8 +70,9 @@ enum SearchCommand {
         finished.wait()
         let answers = found.withLock { $0.compactMap { $0 } }
         // What the other queries found is printed before a failed one ends the run.
-        try write(answers.filter { $0.error == nil }, near: near, to: destination, configuration: configuration,
-                  console: console)
+        try write(
+            answers.filter { $0.error == nil }, near: near, to: destination, configuration: configuration,
+            console: console)
         if let failure = answers.first(where: { $0.error != nil }), let error = failure.error { throw error }
         if answers.allSatisfy({ $0.hits.isEmpty }) {
             throw CommandFailure("nothing found for \(queries.map { "\"\($0)\"" }.joined(separator: ", "))")
@@ -79,47 +81,60 @@ enum SearchCommand {
         if let file = MapOutput.file(parsed, defaultName: defaultName) {
             let annotations = answers.flatMap { $0.hits.map(\.annotation) }
             // The local index holds the embedded catalog beside what was fetched.
-            let (builder, writer) = try MapOutput.builder(for: file,
-                                                          images: configuration.makeThumbnailCache(console: console),
-                                                          configuration: configuration,
-                                                          alsoFrom: online ? [] : [.catalog])
+            let (builder, writer) = try MapOutput.builder(
+                for: file,
+                images: configuration.makeThumbnailCache(console: console),
+                configuration: configuration,
+                alsoFrom: online ? [] : [.catalog])
             try builder.writeAssets()
-            try builder.writeAnnotationsPage(at: file.lastPathComponent, title: queries.joined(separator: ", "),
-                                             subtitle: Quantity.words(annotations.count, "result", "results"),
-                                             annotations: annotations,
-                                             focus: nil)
+            try builder.writeAnnotationsPage(
+                at: file.lastPathComponent, title: queries.joined(separator: ", "),
+                subtitle: Quantity.words(annotations.count, "result", "results"),
+                annotations: annotations,
+                focus: nil)
             MapOutput.report(file, writer: writer, console: console)
         }
     }
 
     /// Every answer's hits as one listing, each with its query and distance; as a table, one per query.
-    private static func write(_ answers: [Answer], near: Coordinate?, to destination: AnnotationOutput.Destination,
-                              configuration: Configuration, console: Console) throws {
+    private static func write(
+        _ answers: [Answer], near: Coordinate?, to destination: AnnotationOutput.Destination,
+        configuration: Configuration, console: Console
+    ) throws {
         let records = answers.flatMap { answer in
             answer.hits.map { hit in
-                OutputRecord(hit.annotation, extras: [
-                    .init("query", .text(answer.query)),
-                    .init("distanceKm",
-                          near == nil ? .null : .number((hit.distanceKilometres * 1000).rounded() / 1000)),
-                ])
+                OutputRecord(
+                    hit.annotation,
+                    extras: [
+                        .init("query", .text(answer.query)),
+                        .init(
+                            "distanceKm",
+                            near == nil ? .null : .number((hit.distanceKilometres * 1000).rounded() / 1000)),
+                    ])
             }
         }
-        try AnnotationOutput.write(records, to: destination, title: answers.map(\.query).joined(separator: ", "),
-                                   extraFields: ["query", "distanceKm"], configuration: configuration,
-                                   console: console) { width in
+        try AnnotationOutput.write(
+            records, to: destination, title: answers.map(\.query).joined(separator: ", "),
+            extraFields: ["query", "distanceKm"], configuration: configuration,
+            console: console
+        ) { width in
             answers.flatMap { answer in
                 var lines = ["\(answer.query): \(answer.hits.count) result\(answer.hits.count == 1 ? "" : "s")"]
                 guard !answer.hits.isEmpty else { return lines }
-                var table = Table(columns: [.init(heading: "KIND"), .init(heading: "TITLE", flexible: true),
-                                            .init(heading: "SUBTITLE", flexible: true),
-                                            .init(heading: "KM", alignRight: true),
-                                            .init(heading: "LATITUDE", alignRight: true),
-                                            .init(heading: "LONGITUDE", alignRight: true)])
+                var table = Table(columns: [
+                    .init(heading: "KIND"), .init(heading: "TITLE", flexible: true),
+                    .init(heading: "SUBTITLE", flexible: true),
+                    .init(heading: "KM", alignRight: true),
+                    .init(heading: "LATITUDE", alignRight: true),
+                    .init(heading: "LONGITUDE", alignRight: true),
+                ])
                 table.rows = answer.hits.map { hit in
-                    [hit.annotation.kind.rawValue, hit.annotation.title, hit.annotation.subtitle,
-                     near == nil ? "" : String(format: "%.1f", hit.distanceKilometres),
-                     String(format: "%.4f", hit.annotation.coordinate?.latitude ?? 0),
-                     String(format: "%.4f", hit.annotation.coordinate?.longitude ?? 0)]
+                    [
+                        hit.annotation.kind.rawValue, hit.annotation.title, hit.annotation.subtitle,
+                        near == nil ? "" : String(format: "%.1f", hit.distanceKilometres),
+                        String(format: "%.4f", hit.annotation.coordinate?.latitude ?? 0),
+                        String(format: "%.4f", hit.annotation.coordinate?.longitude ?? 0),
+                    ]
                 }
                 lines += table.render(width: width.map { $0 - 2 }).map { "  " + $0 }
                 return lines
@@ -128,11 +143,13 @@ enum SearchCommand {
     }
 
     /// `--radius KM`: as `SearchArea` allows (under 32 km for Flickr, checked once the source is known).
-    static let radiusOption = OptionSpec.value("radius", .number("KM", SearchArea.radiusKilometres),
-                                               "the search radius around --near",
-                                               default: "\(Int(SearchArea.defaultRadius))")
+    static let radiusOption = OptionSpec.value(
+        "radius", .number("KM", SearchArea.radiusKilometres),
+        "the search radius around --near",
+        default: "\(Int(SearchArea.defaultRadius))")
     /// `--limit N`.
-    static let limitOption = OptionSpec.value("limit", .integer("N", 1...FixtureSource.maximumResults),
-                                              "at most N results per query",
-                                              default: "100")
+    static let limitOption = OptionSpec.value(
+        "limit", .integer("N", 1...FixtureSource.maximumResults),
+        "at most N results per query",
+        default: "100")
 }

@@ -8,24 +8,25 @@ enum ServeCommand {
         name: "serve",
         summary: "browse places and photos in a web browser, images fetched on demand",
         discussion: """
-        Serves the pages `export` writes — the top places, each place's photos, each photo — from the
-        configured source, without writing anything first. A callout's square, and a photo's image, is
-        fetched through the thumbnail cache when the browser asks for it, and comes from the cache the
-        next time. Every map page has a search box: a place, landmark or address centres the map on it;
-        words show every matching photo around the map's view (the `find` and `search` behind it).
-        Photo pages viewed are remembered (see `photomap recent`).
-        It listens on 127.0.0.1 unless --listen says otherwise, answers only requests naming this
-        server (or --public-host, the name users type in front of a proxy) as their Host, and only GET
-        and HEAD. With --database, several instances share one search index, kept listings, recents
-        and Flickr call budget (see `photomap db` and deploy/nginx.conf). Ctrl-C (or SIGTERM) stops
-        it: answers in progress finish, for a few seconds at most.
-        """,
+            Serves the pages `export` writes — the top places, each place's photos, each photo — from the
+            configured source, without writing anything first. A callout's square, and a photo's image, is
+            fetched through the thumbnail cache when the browser asks for it, and comes from the cache the
+            next time. Every map page has a search box: a place, landmark or address centres the map on it;
+            words show every matching photo around the map's view (the `find` and `search` behind it).
+            Photo pages viewed are remembered (see `photomap recent`).
+            It listens on 127.0.0.1 unless --listen says otherwise, answers only requests naming this
+            server (or --public-host, the name users type in front of a proxy) as their Host, and only GET
+            and HEAD. With --database, several instances share one search index, kept listings, recents
+            and Flickr call budget (see `photomap db` and deploy/nginx.conf). Ctrl-C (or SIGTERM) stops
+            it: answers in progress finish, for a few seconds at most.
+            """,
         options: [listenOption, publicHostOption])
 
     /// `--listen ADDRESS:PORT`.
-    static let listenOption = OptionSpec.value("listen", .text("ADDRESS:PORT"),
-                                               "where to listen: an IP address and a port (0: any free one)",
-                                               default: "127.0.0.1:8080")
+    static let listenOption = OptionSpec.value(
+        "listen", .text("ADDRESS:PORT"),
+        "where to listen: an IP address and a port (0: any free one)",
+        default: "127.0.0.1:8080")
 
     /// `--public-host NAME[:PORT]`.
     static let publicHostOption = OptionSpec.value(
@@ -36,25 +37,29 @@ enum ServeCommand {
         let (address, port) = try listen(parsed.text(listenOption) ?? "")
         let publicHost = try parsed.text(publicHostOption).map(checkedHost)
         if !["127.0.0.1", "::1"].contains(address) {
-            console.warn("listening on \(address): anyone who can reach this machine on port \(port) can browse this catalog")
+            console.warn(
+                "listening on \(address): anyone who can reach this machine on port \(port) can browse this catalog")
         }
         let locations = Locations(configuration: configuration, console: console)
         _ = try locations.index()  // the embedded catalog is in the index before the first search
         let cache = try configuration.makeThumbnailCache(console: console)
-        let routes = ServerRoutes(services: .init(
-            source: try configuration.makeSource(console: console), cache: cache,
-            assets: try PageAssets.locate(environment: configuration.environment), adapter: configuration.adapter,
-            credits: PageCredits(configuration.pageSources.union([.geonames])),
-            catalogMirror: configuration.catalogMirror,
-            finder: try locations.finder(),
-            search: try locations.search(), recents: try configuration.state().recents,
-            log: { console.warn($0) }))
+        let routes = ServerRoutes(
+            services: .init(
+                source: try configuration.makeSource(console: console), cache: cache,
+                assets: try PageAssets.locate(environment: configuration.environment), adapter: configuration.adapter,
+                credits: PageCredits(configuration.pageSources.union([.geonames])),
+                catalogMirror: configuration.catalogMirror,
+                finder: try locations.finder(),
+                search: try locations.search(), recents: try configuration.state().recents,
+                log: { console.warn($0) }))
         // A port given is allowed before the first request can come; port 0's is known once bound.
         if port != 0 { routes.allow(address: address, port: port) }
         if let publicHost { routes.allow(publicHost: publicHost) }
         let server = try HTTPServer(.init(address: address, port: port)) { routes.handle($0) }
         routes.allow(address: address, port: server.port)
-        console.err("photomap: serving http://\(address.contains(":") ? "[\(address)]" : address):\(server.port)/ (Ctrl-C to stop)\n")
+        console.err(
+            "photomap: serving http://\(address.contains(":") ? "[\(address)]" : address):\(server.port)/ (Ctrl-C to stop)\n"
+        )
         waitForStopSignal()
         console.err("photomap: stopping\n")
         server.stop(grace: 3)
@@ -63,9 +68,11 @@ enum ServeCommand {
 
     /// `--listen ADDRESS:PORT`: an IPv4 address, or an IPv6 one in brackets, and a port.
     static func listen(_ text: String) throws(UsageError) -> (address: String, port: Int) {
-        let usage = UsageError("--listen must be an IP address and a port, such as 127.0.0.1:8080 or [::1]:0, not '\(text)'")
+        let usage = UsageError(
+            "--listen must be an IP address and a port, such as 127.0.0.1:8080 or [::1]:0, not '\(text)'")
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-              (0...65_535).contains(port) else {
+            (0...65_535).contains(port)
+        else {
             throw usage
         }
         var address = String(text[..<colon])
@@ -90,17 +97,20 @@ enum ServeCommand {
             guard inet_pton(AF_INET6, String(name.dropFirst().dropLast()), &address) == 1 else { throw hostUsage(text) }
         } else {
             let labels = name.split(separator: ".", omittingEmptySubsequences: false)
-            guard !name.isEmpty, labels.allSatisfy({ label in
-                !label.isEmpty && label.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
-                    && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
-            }) else { throw hostUsage(text) }
+            guard !name.isEmpty,
+                labels.allSatisfy({ label in
+                    !label.isEmpty && label.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
+                        && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+                })
+            else { throw hostUsage(text) }
         }
         return text.lowercased()
     }
 
     private static func hostUsage(_ text: String) -> UsageError {
-        UsageError("--public-host must be a host name or IP address, with a port if users type one "
-            + "(photos.example.org, localhost:8088, [::1]:8088), not '\(text)'")
+        UsageError(
+            "--public-host must be a host name or IP address, with a port if users type one "
+                + "(photos.example.org, localhost:8088, [::1]:8088), not '\(text)'")
     }
 
     /// Blocks until SIGINT or SIGTERM; a second one, while stopping, ends the process at once.

@@ -25,12 +25,18 @@ final class SiteImageBatches {
     /// copied out of their entries whole (100,000 records copied at once added 13 MB to the peak).
     func add(_ photos: [AnnotatedPhoto]) throws {
         for start in stride(from: 0, to: photos.count, by: batch) {
-            var missing = builder.photosWithoutImages(photos[start..<min(start + batch, photos.count)].lazy
-                .map(\.record))[...]
+            var missing = builder.photosWithoutImages(
+                photos[start..<min(start + batch, photos.count)].lazy
+                    .map(\.record))[...]
             while !missing.isEmpty {
                 // Taken out of `fetching` while it grows, so the batch's array is not copied for each place.
-                var (batchPhotos, prefetchers) = fetching.take() ?? ([], Prefetcher.pageImages(cache: cache,
-                                                                                                console: console))
+                var (batchPhotos, prefetchers) =
+                    fetching.take() ?? (
+                        [],
+                        Prefetcher.pageImages(
+                            cache: cache,
+                            console: console)
+                    )
                 let joining = missing.prefix(batch - batchPhotos.count)
                 missing = missing.dropFirst(joining.count)
                 for prefetcher in prefetchers { prefetcher.add(joining) }

@@ -5,59 +5,64 @@
 enum BashCompletion {
     static func script(_ interface: Interface) -> String {
         let everyOption = interface.globalOptions + interface.commands.flatMap(\.options)
-        let takingValues = Set(everyOption.filter { $0.value != nil && !$0.valueIsOptional }
-                                   .map { "--" + $0.name }).sorted()
-        return """
-        # bash completion for photomap, written by `photomap completions bash` from its command declarations.
-        # Load it with: source <(photomap completions bash)
-        _photomap() {
-            local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-            # bash splits --name=value at "=": complete the value of the option before it.
-            if [[ $cur == "=" ]]; then
-                cur=""
-            elif [[ $prev == "=" ]]; then
-                prev=${COMP_WORDS[COMP_CWORD-2]}
-            fi
-            local command="" arguments=0 i=1 word
-            while (( i < COMP_CWORD )); do
-                word=${COMP_WORDS[i]}
-                case $word in
-                    \(takingValues.joined(separator: "|")))
-                        (( i += 1 ))
-                        [[ ${COMP_WORDS[i]} == "=" ]] && (( i += 1 ))
-                        ;;
-                    -*) ;;
-                    =) (( i += 1 )) ;;
-                    *) if [[ -z $command ]]; then command=$word; else (( arguments += 1 )); fi ;;
-                esac
-                (( i += 1 ))
-            done
-            case "$command $prev" in
-        \(valueCases(interface))
-            esac
-            if [[ $cur == -* ]]; then
-                case $command in
-        \(interface.commands.map { optionCase($0.name, $0.options + interface.globalOptions) }.joined(separator: "\n"))
-        \(optionCase("*", interface.globalOptions))
-                esac
-                return
-            fi
-            case $command in
-                "") COMPREPLY=($(compgen -W "\(interface.commands.map(\.name).joined(separator: " "))" -- "$cur")) ;;
-        \(interface.commands.filter { !$0.actions.isEmpty }.map { command in
+        let takingValues = Set(
+            everyOption.filter { $0.value != nil && !$0.valueIsOptional }
+                .map { "--" + $0.name }
+        ).sorted()
+        // Each command with actions: its actions, as the first argument.
+        let actionCases = interface.commands.filter { !$0.actions.isEmpty }.map { command in
             "        \(command.name)) (( arguments == 0 )) && COMPREPLY=($(compgen -W \"\(command.actions.map(\.name).joined(separator: " "))\" -- \"$cur\")) ;;"
-        }.joined(separator: "\n"))
-            esac
-        }
-        complete -F _photomap photomap
+        }.joined(separator: "\n")
+        return """
+            # bash completion for photomap, written by `photomap completions bash` from its command declarations.
+            # Load it with: source <(photomap completions bash)
+            _photomap() {
+                local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+                # bash splits --name=value at "=": complete the value of the option before it.
+                if [[ $cur == "=" ]]; then
+                    cur=""
+                elif [[ $prev == "=" ]]; then
+                    prev=${COMP_WORDS[COMP_CWORD-2]}
+                fi
+                local command="" arguments=0 i=1 word
+                while (( i < COMP_CWORD )); do
+                    word=${COMP_WORDS[i]}
+                    case $word in
+                        \(takingValues.joined(separator: "|")))
+                            (( i += 1 ))
+                            [[ ${COMP_WORDS[i]} == "=" ]] && (( i += 1 ))
+                            ;;
+                        -*) ;;
+                        =) (( i += 1 )) ;;
+                        *) if [[ -z $command ]]; then command=$word; else (( arguments += 1 )); fi ;;
+                    esac
+                    (( i += 1 ))
+                done
+                case "$command $prev" in
+            \(valueCases(interface))
+                esac
+                if [[ $cur == -* ]]; then
+                    case $command in
+            \(interface.commands.map { optionCase($0.name, $0.options + interface.globalOptions) }.joined(separator: "\n"))
+            \(optionCase("*", interface.globalOptions))
+                    esac
+                    return
+                fi
+                case $command in
+                    "") COMPREPLY=($(compgen -W "\(interface.commands.map(\.name).joined(separator: " "))" -- "$cur")) ;;
+            \(actionCases)
+                esac
+            }
+            complete -F _photomap photomap
 
-        """
+            """
     }
 
     /// `case "$command $prev"` branches: what each option's value completes to, grouped by action.
     private static func valueCases(_ interface: Interface) -> String {
         var patterns: [(action: String, patterns: [String])] = []
-        let scoped = interface.globalOptions.map { ("*", $0) }
+        let scoped =
+            interface.globalOptions.map { ("*", $0) }
             + interface.commands.flatMap { command in command.options.map { (command.name, $0) } }
         for (command, option) in scoped {
             guard let value = option.value else { continue }

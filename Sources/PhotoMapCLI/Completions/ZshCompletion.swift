@@ -71,7 +71,8 @@ enum ZshCompletion {
 
     /// A description inside `((word\:"description"))`.
     private static func doubleQuoted(_ text: String) -> String {
-        "\"" + escaped(text).replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "$", with: "\\$")
+        "\""
+            + escaped(text).replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "$", with: "\\$")
             .replacingOccurrences(of: "`", with: "\\`") + "\""
     }
 

@@ -13,8 +13,10 @@ public struct Console: Sendable {
     let width: Int?
 
     /// A console over the given closures.
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                errorIsTerminal: Bool = false, width: Int? = nil) {
+    public init(
+        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+        errorIsTerminal: Bool = false, width: Int? = nil
+    ) {
         self.out = out
         self.err = err
         self.errorIsTerminal = errorIsTerminal
@@ -26,10 +28,11 @@ public struct Console: Sendable {
         let outputIsTerminal = isatty(STDOUT_FILENO) == 1
         var size = winsize()
         let measured = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
-        return Console(out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-                       err: { FileHandle.standardError.write(Data($0.utf8)) },
-                       errorIsTerminal: isatty(STDERR_FILENO) == 1,
-                       width: outputIsTerminal ? measured ?? environment["COLUMNS"].flatMap { Int($0) } : nil)
+        return Console(
+            out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+            err: { FileHandle.standardError.write(Data($0.utf8)) },
+            errorIsTerminal: isatty(STDERR_FILENO) == 1,
+            width: outputIsTerminal ? measured ?? environment["COLUMNS"].flatMap { Int($0) } : nil)
     }
 
     /// Prints a line on standard output.
@@ -46,8 +49,9 @@ public struct Console: Sendable {
     func redacting(_ secret: String) -> Console {
         guard secret.count >= 4 else { return self }
         let (out, err) = (out, err)
-        return Console(out: { out(Self.redact($0, secret: secret)) }, err: { err(Self.redact($0, secret: secret)) },
-                       errorIsTerminal: errorIsTerminal, width: width)
+        return Console(
+            out: { out(Self.redact($0, secret: secret)) }, err: { err(Self.redact($0, secret: secret)) },
+            errorIsTerminal: errorIsTerminal, width: width)
     }
 
     /// `text` with `secret` (an API key of 4 characters or more) replaced by "[api key]". Every
@@ -63,11 +67,13 @@ public struct Console: Sendable {
         return text.withUTF8 { haystack in
             part.withUTF8 { needle in
                 guard let base = haystack.baseAddress, let wanted = needle.baseAddress, let first = needle.first,
-                      needle.count <= haystack.count else { return false }
+                    needle.count <= haystack.count
+                else { return false }
                 var start = 0
                 // memchr finds each candidate start in C; memcmp checks the rest.
                 while start + needle.count <= haystack.count,
-                      let found = memchr(base + start, Int32(first), haystack.count - needle.count + 1 - start) {
+                    let found = memchr(base + start, Int32(first), haystack.count - needle.count + 1 - start)
+                {
                     start = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
                     if memcmp(base + start, wanted, needle.count) == 0 { return true }
                     start += 1

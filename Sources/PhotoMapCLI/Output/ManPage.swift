@@ -16,14 +16,17 @@ enum ManPage {
         ]
         page += interface.commands.flatMap { [".PP", ".in +4n", ".ti -4n", synopsis($0), ".in"] }
         page += [".SH DESCRIPTION"] + Help.notes.flatMap { [".PP", text($0)] }
-        page += [".PP", "Global options go before or after the command.",
-                 "Errors go to standard error as \\fBphotomap: error:\\fR followed by what went wrong."]
+        page += [
+            ".PP", "Global options go before or after the command.",
+            "Errors go to standard error as \\fBphotomap: error:\\fR followed by what went wrong.",
+        ]
         page.append(".SH COMMANDS")
         for command in interface.commands {
             page += [".SS \(command.name)", text(command.summary) + "."]
             page += paragraphs(command.discussion)
             if !command.actions.isEmpty {
-                page += [".PP", "Actions:"]
+                page +=
+                    [".PP", "Actions:"]
                     + command.actions.flatMap { [".TP", "\\fB\(text($0.name))\\fR", text($0.summary)] }
             }
             if !command.options.isEmpty {
@@ -31,18 +34,25 @@ enum ManPage {
             }
         }
         page += [".SH GLOBAL OPTIONS"] + interface.globalOptions.flatMap(option)
-        page += [".SH OUTPUT FORMATS",
-                 "The listing commands take \\fB\\-\\-format\\fR (or \\fB\\-\\-json\\fR), and \\fB\\-\\-output\\fR"
-                 + " writes the listing to a file, whole or not at all."]
+        page += [
+            ".SH OUTPUT FORMATS",
+            "The listing commands take \\fB\\-\\-format\\fR (or \\fB\\-\\-json\\fR), and \\fB\\-\\-output\\fR"
+                + " writes the listing to a file, whole or not at all.",
+        ]
         page += [".TP", "\\fBtable\\fR", "aligned columns fitted to the terminal (the default)"]
         page += AnnotationFormat.allCases.flatMap { [".TP", "\\fB\($0.rawValue)\\fR", text($0.summary)] }
-        page += [".SH ENVIRONMENT"]
+        page +=
+            [".SH ENVIRONMENT"]
             + Configuration.environmentOnly.flatMap { [".TP", "\\fB\(text($0.name))\\fR", text($0.meaning)] }
-        page += [".PP",
-                 "FLICKR_API_KEY, PHOTOMAP_ENDPOINT, PHOTOMAP_IMAGE_HOST, PHOTOMAP_CACHE and PHOTOMAP_CACHE_LIMIT"
-                 + " stand for the global options that name them."]
-        page += [".SH EXIT STATUS", ".TP", "0", "success", ".TP", "1", "failure", ".TP", "2",
-                 "usage error (or a missing API key)"]
+        page += [
+            ".PP",
+            "FLICKR_API_KEY, PHOTOMAP_ENDPOINT, PHOTOMAP_IMAGE_HOST, PHOTOMAP_CACHE and PHOTOMAP_CACHE_LIMIT"
+                + " stand for the global options that name them.",
+        ]
+        page += [
+            ".SH EXIT STATUS", ".TP", "0", "success", ".TP", "1", "failure", ".TP", "2",
+            "usage error (or a missing API key)",
+        ]
         return page.joined(separator: "\n") + "\n"
     }
 
@@ -74,9 +84,10 @@ enum ManPage {
     /// Discussion text: its blank lines start paragraphs, the rest is filled by troff.
     private static func paragraphs(_ discussion: String) -> [String] {
         guard !discussion.isEmpty else { return [] }
-        return [".PP"] + discussion.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.allSatisfy(\.isWhitespace) ? ".PP" : text(line.trimmingCharacters(in: .whitespaces))
-        }
+        return [".PP"]
+            + discussion.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.allSatisfy(\.isWhitespace) ? ".PP" : text(line.trimmingCharacters(in: .whitespaces))
+            }
     }
 
     /// Text for a line of roff: backslashes and hyphens escaped, `code` in bold, non-ASCII as

@@ -22,8 +22,9 @@ final class ProgressBar: Sendable {
             let now = Date()
             guard done == total || now.timeIntervalSince(state.lastDrawn) >= 0.1 else { return }
             state = (now, true)
-            console.err("\r\u{1B}[K"
-                        + Self.line(label: label, done: done, total: total, elapsed: now.timeIntervalSince(started)))
+            console.err(
+                "\r\u{1B}[K"
+                    + Self.line(label: label, done: done, total: total, elapsed: now.timeIntervalSince(started)))
         }
     }
 
@@ -41,7 +42,8 @@ final class ProgressBar: Sendable {
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         let left = rate > 0 ? Int((Double(total - done) / rate).rounded(.up)) : nil
-        let counts = "\(String(repeating: " ", count: max(String(total).count - String(done).count, 0)))\(done)/\(total)"
+        let counts =
+            "\(String(repeating: " ", count: max(String(total).count - String(done).count, 0)))\(done)/\(total)"
         return "\(label) \(counts) [\(bar)] \(Int(rate.rounded()))/s" + (left.map { "  \($0)s left" } ?? "")
     }
 }

@@ -8,9 +8,11 @@ enum TerminalText {
     static func sanitized(_ text: String) -> String {
         // Printable ASCII, most of what tables hold, has nothing to replace.
         if isPrintableASCII(text) { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            scalar.properties.generalCategory == .control ? " " : scalar
-        }))
+        return String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar in
+                    scalar.properties.generalCategory == .control ? " " : scalar
+                }))
     }
 
     /// The number of columns `text` takes: 2 for wide East Asian characters and emoji, 0 for combining marks.

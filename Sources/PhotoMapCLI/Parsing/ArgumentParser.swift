@@ -40,8 +40,9 @@ struct ArgumentParser {
                     // arguments) does not look like a file name for it.
                     let acceptsArguments = parsed.command?.acceptsArguments ?? false
                     if let next = remaining.first, !next.hasPrefix("-"),
-                       !acceptsArguments || next.lowercased().hasSuffix(".html")
-                           || next.lowercased().hasSuffix(".htm") {
+                        !acceptsArguments || next.lowercased().hasSuffix(".html")
+                            || next.lowercased().hasSuffix(".htm")
+                    {
                         parsed.options[name] = next
                         remaining.removeFirst()
                     } else {
@@ -72,7 +73,8 @@ struct ArgumentParser {
     private func take(positional token: String, into parsed: inout ParsedArguments) throws(UsageError) {
         guard let command = parsed.command else {
             guard let command = commands.first(where: { $0.name == token }) else {
-                throw UsageError("unknown command '\(token)'; commands: \(commands.map(\.name).joined(separator: ", "))")
+                throw UsageError(
+                    "unknown command '\(token)'; commands: \(commands.map(\.name).joined(separator: ", "))")
             }
             parsed.command = command
             return

@@ -5,12 +5,16 @@ enum ByteSize {
     static func parse(_ text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
         let (kilo, mega, giga) = (1024.0, 1024.0 * 1024, 1024.0 * 1024 * 1024)
-        let units: [(String, Double)] = [("GIB", giga), ("MIB", mega), ("KIB", kilo), ("GB", giga), ("MB", mega),
-                                         ("KB", kilo), ("G", giga), ("M", mega), ("K", kilo), ("B", 1)]
-        let (number, scale) = units.first { trimmed.hasSuffix($0.0) }
+        let units: [(String, Double)] = [
+            ("GIB", giga), ("MIB", mega), ("KIB", kilo), ("GB", giga), ("MB", mega),
+            ("KB", kilo), ("G", giga), ("M", mega), ("K", kilo), ("B", 1),
+        ]
+        let (number, scale) =
+            units.first { trimmed.hasSuffix($0.0) }
             .map { (String(trimmed.dropLast($0.0.count)).trimmingCharacters(in: .whitespaces), $0.1) } ?? (trimmed, 1)
         guard let value = Double(number), value.isFinite, value >= 0,
-              value * scale < Double(Int.max / 2) else { return nil }
+            value * scale < Double(Int.max / 2)
+        else { return nil }
         return Int(value * scale)
     }
 

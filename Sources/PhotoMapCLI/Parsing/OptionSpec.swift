@@ -38,8 +38,10 @@ struct OptionSpec: Sendable {
     }
 
     /// An option with a value such as `--limit N` or `--out DIR`, and its value when not given.
-    static func value(_ name: String, _ value: Value, _ help: String, required: Bool = false,
-                      default defaultValue: String? = nil) -> OptionSpec {
+    static func value(
+        _ name: String, _ value: Value, _ help: String, required: Bool = false,
+        default defaultValue: String? = nil
+    ) -> OptionSpec {
         OptionSpec(name: name, value: value, help: help, isRequired: required, defaultValue: defaultValue)
     }
 
@@ -53,7 +55,8 @@ struct OptionSpec: Sendable {
         switch value {
         case nil: nil
         case let .text(placeholder), let .file(placeholder), let .directory(placeholder), let .integer(placeholder, _),
-             let .number(placeholder, _), let .size(placeholder): placeholder
+            let .number(placeholder, _), let .size(placeholder):
+            placeholder
         case let .choice(words): words.joined(separator: "|")
         }
     }
@@ -82,12 +85,15 @@ struct OptionSpec: Sendable {
         switch value {
         case let .choice(words)?:
             fits = words.contains(text)
-            expected = words.count > 2
+            expected =
+                words.count > 2
                 ? "one of " + words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
                 : words.joined(separator: " or ")
         case let .integer(_, range)?:
             fits = Int(text).map(range.contains) ?? false
-            expected = range.upperBound == .max ? "a whole number of at least \(range.lowerBound)"
+            expected =
+                range.upperBound == .max
+                ? "a whole number of at least \(range.lowerBound)"
                 : "a whole number from \(range.lowerBound) to \(range.upperBound)"
         case let .number(_, range)?:
             fits = Double(text).map { $0.isFinite && range.contains($0) } ?? false

@@ -13,8 +13,9 @@ public struct AnnotationAdapter: Sendable {
     /// "Paris, Ile-de-France, France" → title "Paris", subtitle "Ile-de-France, France".
     public func annotation(for place: Place) -> Annotation {
         let (head, rest) = Self.splitAtFirstComma(place.fullName.isEmpty ? place.shortName : place.fullName)
-        return Annotation(kind: .place, id: place.id, title: head.isEmpty ? place.id : head, subtitle: rest,
-                          coordinate: place.coordinate, photoCount: place.photoCount, pageURL: place.flickrPageURL)
+        return Annotation(
+            kind: .place, id: place.id, title: head.isEmpty ? place.id : head, subtitle: rest,
+            coordinate: place.coordinate, photoCount: place.photoCount, pageURL: place.flickrPageURL)
     }
 
     /// Title: the title trimmed, else the description's text, else "Unknown".
@@ -38,16 +39,19 @@ public struct AnnotationAdapter: Sendable {
         // The record's own URL for each size shown, else one built on the image host.
         images.addTemplated(.square, on: imageHost)
         images.addTemplated(.medium, on: imageHost)
-        return Annotation(photo: photo.id, title: shownTitle, subtitle: subtitle, coordinate: photo.coordinate,
-                          images: images, owner: photo.ownerName.isEmpty ? photo.owner : photo.ownerName,
-                          dateTaken: photo.dateTaken, flickrUser: photo.flickrUser, license: photo.license)
+        return Annotation(
+            photo: photo.id, title: shownTitle, subtitle: subtitle, coordinate: photo.coordinate,
+            images: images, owner: photo.ownerName.isEmpty ? photo.owner : photo.ownerName,
+            dateTaken: photo.dateTaken, flickrUser: photo.flickrUser, license: photo.license)
     }
 
     private static func splitAtFirstComma(_ name: String) -> (String, String) {
         guard let comma = name.firstIndex(of: ",") else {
             return (name.trimming(.whitespacesAndNewlines), "")
         }
-        return (name[..<comma].trimming(.whitespacesAndNewlines),
-                name[name.index(after: comma)...].trimming(.whitespacesAndNewlines))
+        return (
+            name[..<comma].trimming(.whitespacesAndNewlines),
+            name[name.index(after: comma)...].trimming(.whitespacesAndNewlines)
+        )
     }
 }

@@ -154,8 +154,9 @@ final class CacheJournal: Sendable {
     func writeBatch() -> WriteOutcome {
         let pending = batch.withLock { batch in
             defer {
-                batch = Batch(marker: batch.marker, markerSaysPending: batch.markerSaysPending, storesLost: batch.storesLost,
-                              usedRecently: batch.usedRecently, usedSince: batch.usedSince)
+                batch = Batch(
+                    marker: batch.marker, markerSaysPending: batch.markerSaysPending, storesLost: batch.storesLost,
+                    usedRecently: batch.usedRecently, usedSince: batch.usedSince)
             }
             return batch
         }
@@ -170,16 +171,23 @@ final class CacheJournal: Sendable {
                     """
                 let statement = try database.prepare(upsert)
                 // An entry stored and then used in one batch keeps its stored size and its latest time.
-                let noted = pending.stored.merging(pending.used) { stored, used in (stored.bytes, max(stored.time, used.time)) }
+                let noted = pending.stored.merging(pending.used) { stored, used in
+                    (stored.bytes, max(stored.time, used.time))
+                }
                 for (name, entry) in noted {
                     try statement.bind([.text(name), .integer(Int64(entry.bytes)), .real(entry.time)])
                     try statement.step()
                 }
                 let counters = pending.counters
-                try database.prepare("""
+                try database.prepare(
+                    """
                     UPDATE totals SET hits = hits + ?, misses = misses + ?, downloads = downloads + ?, failures = failures + ?
-                    """, [.integer(Int64(counters.hits)), .integer(Int64(counters.misses)),
-                          .integer(Int64(counters.downloads)), .integer(Int64(counters.failures))]).step()
+                    """,
+                    [
+                        .integer(Int64(counters.hits)), .integer(Int64(counters.misses)),
+                        .integer(Int64(counters.downloads)), .integer(Int64(counters.failures)),
+                    ]
+                ).step()
             }
             if !pending.stored.isEmpty { markWritten() }
             if !pending.stored.isEmpty, recordedBytes(in: database) > limitBytes {
@@ -234,12 +242,13 @@ final class CacheJournal: Sendable {
         queue.sync {
             writeBatch()
             guard let database = try? opened(),
-                  let row = try? database.prepare("SELECT entries, bytes, hits, misses, downloads, failures FROM totals"),
-                  (try? row.step()) == true
+                let row = try? database.prepare("SELECT entries, bytes, hits, misses, downloads, failures FROM totals"),
+                (try? row.step()) == true
             else { return Totals() }
             let value = { (column: Int32) in Int(row.integer(column) ?? 0) }
-            return Totals(entries: value(0), bytes: value(1),
-                          counters: Counters(hits: value(2), misses: value(3), downloads: value(4), failures: value(5)))
+            return Totals(
+                entries: value(0), bytes: value(1),
+                counters: Counters(hits: value(2), misses: value(3), downloads: value(4), failures: value(5)))
         }
     }
 
@@ -289,15 +298,18 @@ final class CacheJournal: Sendable {
             var recorded: [String: Int] = [:]
             let all = try database.prepare("SELECT name, bytes FROM entries")
             while try all.step() { recorded[all.text(0)] = Int(all.integer(1) ?? 0) }
-            let upsert = try database.prepare("""
+            let upsert = try database.prepare(
+                """
                 INSERT INTO entries(name, bytes, used) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET bytes = excluded.bytes
                 """)
             for entry in entries {
                 let name = entry.url.lastPathComponent
                 // Evicted by another process since the listing: no record comes back for it.
                 if recorded.removeValue(forKey: name) != entry.bytes, access(entry.url.path, F_OK) == 0 {
-                    try upsert.bind([.text(name), .integer(Int64(entry.bytes)),
-                                     .real(entry.lastUsed.timeIntervalSince1970)])
+                    try upsert.bind([
+                        .text(name), .integer(Int64(entry.bytes)),
+                        .real(entry.lastUsed.timeIntervalSince1970),
+                    ])
                     try upsert.step()
                 }
             }
@@ -326,7 +338,7 @@ final class CacheJournal: Sendable {
         let database: SQLiteDatabase
         do {
             database = try Self.open(file)
-        } catch where error.isNotADatabase {
+        } catch  where error.isNotADatabase {
             for suffix in ["", "-wal", "-shm"] { unlink(file + suffix) }
             database = try Self.open(file)
         }
@@ -346,7 +358,8 @@ final class CacheJournal: Sendable {
         try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
         let version = try database.prepare("PRAGMA user_version")
         guard try version.step(), version.integer(0) == 0 else { return database }
-        try database.execute("""
+        try database.execute(
+            """
             BEGIN IMMEDIATE;
             CREATE TABLE IF NOT EXISTS entries (name TEXT PRIMARY KEY, bytes INTEGER NOT NULL, used REAL NOT NULL) WITHOUT ROWID;
             CREATE INDEX IF NOT EXISTS entries_by_use ON entries (used);

@@ -69,22 +69,26 @@ final class DiskStore: Sendable {
         else { return nil }
         let size = Int(status.st_size)
         // A square (a few KB) is read in one call; a larger file by its first and last bytes.
-        let format = withUnsafeTemporaryAllocation(of: UInt8.self,
-                                                   capacity: Self.wholeReadBytes) { buffer -> ImageDecoder.Format? in
+        let format = withUnsafeTemporaryAllocation(
+            of: UInt8.self,
+            capacity: Self.wholeReadBytes
+        ) { buffer -> ImageDecoder.Format? in
             guard let base = buffer.baseAddress else { return nil }
             if size <= buffer.count {
                 guard pread(file.descriptor, base, size, 0) == size else { return nil }
                 return Self.wholeFormat(head: buffer[0..<8], tail: buffer[(size - 12)..<size])
             }
             guard pread(file.descriptor, base, 8, 0) == 8,
-                  pread(file.descriptor, base + 8, 12, off_t(size) - 12) == 12 else {
+                pread(file.descriptor, base + 8, 12, off_t(size) - 12) == 12
+            else {
                 return nil
             }
             return Self.wholeFormat(head: buffer[0..<8], tail: buffer[8..<20])
         }
         return format.map {
-            OpenedImage(file: file, bytes: size, format: $0,
-                        modified: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
+            OpenedImage(
+                file: file, bytes: size, format: $0,
+                modified: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
         }
     }
 
@@ -122,8 +126,10 @@ final class DiskStore: Sendable {
     /// Files up to this size are read whole by the cheap check: one system call instead of two.
     private static let wholeReadBytes = 16 << 10
 
-    private static func wholeFormat(head: Slice<UnsafeMutableBufferPointer<UInt8>>,
-                                    tail: Slice<UnsafeMutableBufferPointer<UInt8>>) -> ImageDecoder.Format? {
+    private static func wholeFormat(
+        head: Slice<UnsafeMutableBufferPointer<UInt8>>,
+        tail: Slice<UnsafeMutableBufferPointer<UInt8>>
+    ) -> ImageDecoder.Format? {
         ImageDecoder.isWhole(head: head, tail: tail) ? ImageDecoder.format(of: head) : nil
     }
 
@@ -138,7 +144,7 @@ final class DiskStore: Sendable {
         try createFolder(folderPath)
         do {
             try Self.write(data, named: name, in: shardFolder(shard))
-        } catch where error.code == .ENOENT {
+        } catch  where error.code == .ENOENT {
             // Another process's `cache clear` removed the shard folder (creating in it fails with ENOENT):
             // make it again and reopen it, once.
             try createFolder(folderPath, again: true)
@@ -185,9 +191,12 @@ final class DiskStore: Sendable {
                 let url = folder.appendingPathComponent(name)
                 var status = stat()
                 guard stat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
-                result.append(Entry(url: url, bytes: Int(status.st_size),
-                                    lastUsed: Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec)
-                                                   + Double(status.st_mtim.tv_nsec) / 1e9)))
+                result.append(
+                    Entry(
+                        url: url, bytes: Int(status.st_size),
+                        lastUsed: Date(
+                            timeIntervalSince1970: Double(status.st_mtim.tv_sec)
+                                + Double(status.st_mtim.tv_nsec) / 1e9)))
             }
         }
         return result
@@ -217,7 +226,8 @@ final class DiskStore: Sendable {
                 let path = folder.appendingPathComponent(name).path
                 var status = stat()
                 if stat(path, &status) == 0, Date().timeIntervalSince1970 - Double(status.st_mtim.tv_sec) > 60,
-                   unlink(path) == 0 {
+                    unlink(path) == 0
+                {
                     removed += 1
                 }
             }

@@ -18,22 +18,28 @@ public final class HTTPImageOrigin: ImageOrigin {
     private let loop = Locked<CurlMultiLoop?>(nil)
 
     /// The limits images are fetched with by default.
-    public static let defaultSettings = HTTPSettings(retryPolicy: RetryPolicy(maximumAttempts: 3),
-                                                     timeouts: HTTPTimeouts(connect: 10, total: 60, stall: 10),
-                                                     maximumBodyBytes: 40 << 20)
+    public static let defaultSettings = HTTPSettings(
+        retryPolicy: RetryPolicy(maximumAttempts: 3),
+        timeouts: HTTPTimeouts(connect: 10, total: 60, stall: 10),
+        maximumBodyBytes: 40 << 20)
 
     /// Creates an origin: at most `connectionsPerHost` connections to a host, and over HTTP/2 at most
     /// `streamsPerConnection` images on one connection at once.
-    public init(settings: HTTPSettings = HTTPImageOrigin.defaultSettings, connectionsPerHost: Int = 8,
-                streamsPerConnection: Int = 100) {
+    public init(
+        settings: HTTPSettings = HTTPImageOrigin.defaultSettings, connectionsPerHost: Int = 8,
+        streamsPerConnection: Int = 100
+    ) {
         self.settings = settings
-        limits = .init(connectionsPerHost: max(connectionsPerHost, 1),
-                       streamsPerConnection: max(streamsPerConnection, 1))
+        limits = .init(
+            connectionsPerHost: max(connectionsPerHost, 1),
+            streamsPerConnection: max(streamsPerConnection, 1))
     }
 
     /// Creates an origin with these retries and timeouts, and the default limits otherwise.
-    public convenience init(retryPolicy: RetryPolicy,
-                            timeouts: HTTPTimeouts = HTTPImageOrigin.defaultSettings.timeouts) {
+    public convenience init(
+        retryPolicy: RetryPolicy,
+        timeouts: HTTPTimeouts = HTTPImageOrigin.defaultSettings.timeouts
+    ) {
         var settings = Self.defaultSettings
         settings.retryPolicy = retryPolicy
         settings.timeouts = timeouts
@@ -52,15 +58,17 @@ public final class HTTPImageOrigin: ImageOrigin {
             return started
         }
         loop.submit(request) { outcome in
-            completion(outcome.mapError { error -> ThumbnailError in
-                if case .unsupportedURL = error { return .unsupportedURL(redacted()) }
-                return .download(error)
-            }.flatMap { response in
-                if let announced = response.announcedLength, announced != response.body.count {
-                    return .failure(.lengthMismatch(url: redacted(), expected: announced, received: response.body.count))
-                }
-                return .success(response.body)
-            })
+            completion(
+                outcome.mapError { error -> ThumbnailError in
+                    if case .unsupportedURL = error { return .unsupportedURL(redacted()) }
+                    return .download(error)
+                }.flatMap { response in
+                    if let announced = response.announcedLength, announced != response.body.count {
+                        return .failure(
+                            .lengthMismatch(url: redacted(), expected: announced, received: response.body.count))
+                    }
+                    return .success(response.body)
+                })
         }
     }
 }
@@ -91,10 +99,12 @@ public struct FixtureImageOrigin: ImageOrigin {
     public func file(for url: String) -> URL? {
         guard url.hasPrefix(host.base + "/") else { return nil }
         let components = url.dropFirst(host.base.count + 1).split(separator: "/", omittingEmptySubsequences: false)
-        let safe = !components.isEmpty && components.allSatisfy { part in
-            !part.isEmpty && part != ".." && part != "."
-                && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }
-        }
+        let safe =
+            !components.isEmpty
+            && components.allSatisfy { part in
+                !part.isEmpty && part != ".." && part != "."
+                    && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }
+            }
         return safe ? components.reduce(folder) { $0.appendingPathComponent(String($1)) } : nil
     }
 }

@@ -28,9 +28,11 @@ public final class PrefetchRun: Sendable {
     private let size: PhotoSize
     private let tally: PrefetchTally
 
-    init(cache: ThumbnailCache, size: PhotoSize, queue: DispatchQueue,
-         progress: @escaping @Sendable (PrefetchProgress) -> Void,
-         completion: @escaping @Sendable (PrefetchReport) -> Void) {
+    init(
+        cache: ThumbnailCache, size: PhotoSize, queue: DispatchQueue,
+        progress: @escaping @Sendable (PrefetchProgress) -> Void,
+        completion: @escaping @Sendable (PrefetchReport) -> Void
+    ) {
         self.cache = cache
         self.size = size
         tally = PrefetchTally(queue: queue, progress: progress, completion: completion)
@@ -68,8 +70,10 @@ final class PrefetchTally: Sendable {
     /// Progress is reported at most this often (and always at the end).
     static let reportInterval: TimeInterval = 0.05
 
-    init(queue: DispatchQueue, progress: @escaping @Sendable (PrefetchProgress) -> Void,
-         completion: @escaping @Sendable (PrefetchReport) -> Void) {
+    init(
+        queue: DispatchQueue, progress: @escaping @Sendable (PrefetchProgress) -> Void,
+        completion: @escaping @Sendable (PrefetchReport) -> Void
+    ) {
         self.queue = queue
         self.progress = progress
         self.completion = completion
@@ -99,8 +103,10 @@ final class PrefetchTally: Sendable {
             let now = Date()
             guard finished || now.timeIntervalSince(counts.lastReport) >= Self.reportInterval else { return (nil, nil) }
             counts.lastReport = now
-            return (PrefetchProgress(total: counts.total, done: counts.done, failed: counts.failures.count),
-                    finished ? Self.report(counts) : nil)
+            return (
+                PrefetchProgress(total: counts.total, done: counts.done, failed: counts.failures.count),
+                finished ? Self.report(counts) : nil
+            )
         }
         if let snapshot { queue.async { [progress] in progress(snapshot) } }
         if let report { queue.async { [completion] in completion(report) } }

@@ -31,18 +31,21 @@ extension ThumbnailCache {
     /// the journal records them: no scan of the folder.
     public func statistics() -> CacheStatistics {
         let totals = journal.totals()
-        return CacheStatistics(entries: totals.entries, bytes: totals.bytes, limitBytes: configuration.limitBytes,
-                               hits: totals.counters.hits, misses: totals.counters.misses)
+        return CacheStatistics(
+            entries: totals.entries, bytes: totals.bytes, limitBytes: configuration.limitBytes,
+            hits: totals.counters.hits, misses: totals.counters.misses)
     }
 
     /// Decodes every entry; removes the ones that fail, and temporary files left by killed
     /// processes; then makes the journal match the disk.
     public func verify() -> VerificationReport {
-        var report = VerificationReport(entries: 0, bytes: 0, corrupt: 0,
-                                        abandonedTemporaryFiles: store.removeAbandonedTemporaryFiles())
+        var report = VerificationReport(
+            entries: 0, bytes: 0, corrupt: 0,
+            abandonedTemporaryFiles: store.removeAbandonedTemporaryFiles())
         var kept: [DiskStore.Entry] = []
         for entry in store.entries() {
-            let decodes = FileManager.default.contents(atPath: entry.url.path)
+            let decodes =
+                FileManager.default.contents(atPath: entry.url.path)
                 .map { (try? ImageDecoder.check($0)) != nil } ?? false
             if decodes {
                 report.entries += 1

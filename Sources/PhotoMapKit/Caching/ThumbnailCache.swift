@@ -24,8 +24,10 @@ public final class ThumbnailCache: Sendable {
         public var warn: @Sendable (String) -> Void
 
         /// 512 MB and up to 128 images in progress by default.
-        public init(limitBytes: Int = 512 << 20, maximumDownloadsInProgress: Int = 128, imageHost: ImageHost = .flickr,
-                    warn: @escaping @Sendable (String) -> Void = { _ in }) {
+        public init(
+            limitBytes: Int = 512 << 20, maximumDownloadsInProgress: Int = 128, imageHost: ImageHost = .flickr,
+            warn: @escaping @Sendable (String) -> Void = { _ in }
+        ) {
             self.limitBytes = limitBytes
             self.maximumDownloadsInProgress = max(maximumDownloadsInProgress, 1)
             self.imageHost = imageHost
@@ -68,7 +70,7 @@ public final class ThumbnailCache: Sendable {
     /// use it unchanged.
     public func keep(_ bytes: Data, for photo: Photo, size: PhotoSize) throws(ThumbnailError) {
         guard let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost),
-              source.isFetchable
+            source.isFetchable
         else { throw .noImage(photoID: photo.id) }
         let name = SHA256.hex(source.key)
         let checked = try Self.checked(bytes, source: source)
@@ -91,8 +93,10 @@ public final class ThumbnailCache: Sendable {
     /// Asks for a photo's image (by default its 75×75 square); `completion` runs on `queue` with the
     /// local file, or the error.
     @discardableResult
-    public func image(for photo: Photo, size: PhotoSize = .square, queue: DispatchQueue,
-                       completion: @escaping @Sendable (Result<URL, ThumbnailError>) -> Void) -> ThumbnailRequest {
+    public func image(
+        for photo: Photo, size: PhotoSize = .square, queue: DispatchQueue,
+        completion: @escaping @Sendable (Result<URL, ThumbnailError>) -> Void
+    ) -> ThumbnailRequest {
         let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost)
         let request = ThumbnailRequest(cache: self, key: source?.key)
         // Paths become URLs only here: a prefetch needs none.
@@ -146,22 +150,29 @@ public final class ThumbnailCache: Sendable {
 
     /// Fetches what `lookUpImage` missed; `completion` runs on `queue` with the entry as stored (its bytes,
     /// as checked and written: nothing is opened again), or the error.
-    public func fetch(_ miss: ImageMiss, queue: DispatchQueue,
-                      completion: @escaping @Sendable (Result<CachedImage, ThumbnailError>) -> Void) {
+    public func fetch(
+        _ miss: ImageMiss, queue: DispatchQueue,
+        completion: @escaping @Sendable (Result<CachedImage, ThumbnailError>) -> Void
+    ) {
         let store = store
         let waiter = Waiter(queue: queue) { result in
-            completion(result.flatMap { delivered in
-                if let bytes = delivered.bytes, let format = ImageDecoder.format(of: bytes) {
-                    return .success(CachedImage(name: delivered.name, contents: .bytes(bytes), bytes: bytes.count,
-                                                format: format))
-                }
-                // Stored by another process: the one case where the entry is opened here.
-                guard let image = store.openWholeImage(named: delivered.name) else {
-                    return .failure(.writeFailed(path: delivered.path, reason: "the entry went as it was stored"))
-                }
-                return .success(CachedImage(name: delivered.name, contents: .file(image.file), bytes: image.bytes,
-                                            format: image.format))
-            })
+            completion(
+                result.flatMap { delivered in
+                    if let bytes = delivered.bytes, let format = ImageDecoder.format(of: bytes) {
+                        return .success(
+                            CachedImage(
+                                name: delivered.name, contents: .bytes(bytes), bytes: bytes.count,
+                                format: format))
+                    }
+                    // Stored by another process: the one case where the entry is opened here.
+                    guard let image = store.openWholeImage(named: delivered.name) else {
+                        return .failure(.writeFailed(path: delivered.path, reason: "the entry went as it was stored"))
+                    }
+                    return .success(
+                        CachedImage(
+                            name: delivered.name, contents: .file(image.file), bytes: image.bytes,
+                            format: image.format))
+                })
         }
         guard let source = miss.source else { return deliver(.failure(.noImage(photoID: miss.photoID)), to: waiter) }
         request(source, name: miss.name, id: ThumbnailRequest.nextID(), waiter: waiter, lookedUp: true)
@@ -179,7 +190,7 @@ public final class ThumbnailCache: Sendable {
     /// one image keeps one name. Nil when the photo has no image of this size to fetch. No I/O.
     public func entryName(for photo: Photo, size: PhotoSize) -> String? {
         guard let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost),
-              source.isFetchable
+            source.isFetchable
         else { return nil }
         return SHA256.hex(source.key)
     }
@@ -192,18 +203,22 @@ public final class ThumbnailCache: Sendable {
     /// Fetches the images of many photos, reporting progress on `queue` (at most every 50 ms, and
     /// at the end), then the report. Hits are not fully decoded: a prefetch only makes sure the
     /// files are there.
-    public func prefetch(_ photos: [Photo], size: PhotoSize = .square, queue: DispatchQueue,
-                         progress: @escaping @Sendable (PrefetchProgress) -> Void,
-                         completion: @escaping @Sendable (PrefetchReport) -> Void) {
+    public func prefetch(
+        _ photos: [Photo], size: PhotoSize = .square, queue: DispatchQueue,
+        progress: @escaping @Sendable (PrefetchProgress) -> Void,
+        completion: @escaping @Sendable (PrefetchReport) -> Void
+    ) {
         let run = startPrefetch(size: size, queue: queue, progress: progress, completion: completion)
         run.add(photos)
         run.finish()
     }
 
     /// A prefetch that photos are added to as they are listed (see `prefetch`).
-    public func startPrefetch(size: PhotoSize = .square, queue: DispatchQueue,
-                              progress: @escaping @Sendable (PrefetchProgress) -> Void,
-                              completion: @escaping @Sendable (PrefetchReport) -> Void) -> PrefetchRun {
+    public func startPrefetch(
+        size: PhotoSize = .square, queue: DispatchQueue,
+        progress: @escaping @Sendable (PrefetchProgress) -> Void,
+        completion: @escaping @Sendable (PrefetchReport) -> Void
+    ) -> PrefetchRun {
         PrefetchRun(cache: self, size: size, queue: queue, progress: progress, completion: completion)
     }
 
@@ -215,7 +230,9 @@ public final class ThumbnailCache: Sendable {
             let part = photos[start..<min(start + Self.prefetchSlice, photos.count)]
             pool.submit { [self] in
                 for photo in part {
-                    let waiter = Waiter(queue: nil, verifiesHits: false) { tally.record($0.map(\.path), photoID: photo.id) }
+                    let waiter = Waiter(queue: nil, verifiesHits: false) {
+                        tally.record($0.map(\.path), photoID: photo.id)
+                    }
                     guard let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost)
                     else {
                         deliver(.failure(.noImage(photoID: photo.id)), to: waiter)
@@ -240,8 +257,10 @@ public final class ThumbnailCache: Sendable {
 
     /// Answers `waiter` from disk, from a download in flight, or from a new one. `name` is the key's
     /// hash when the caller knows it; `lookedUp`: the caller has just looked on disk and missed.
-    private func request(_ source: ThumbnailSource, name known: String? = nil, id: Int, waiter: Waiter,
-                         lookedUp: Bool = false) {
+    private func request(
+        _ source: ThumbnailSource, name known: String? = nil, id: Int, waiter: Waiter,
+        lookedUp: Bool = false
+    ) {
         guard source.isFetchable else {
             return deliver(.failure(.unsupportedURL(HTTPError.redacted(source.url))), to: waiter)
         }
@@ -321,8 +340,10 @@ public final class ThumbnailCache: Sendable {
     /// Takes the entry's cross-process lock (waiting on a timer while another process fetches it),
     /// then fetches unless that process stored it meanwhile. Downloads settled here are settled on the
     /// pool: settling starts the next download, which must not recurse through this call.
-    private func begin(_ key: String, _ download: Download, waitingSince: DispatchTime = .now(),
-                       pause: Double = 0.001) {
+    private func begin(
+        _ key: String, _ download: Download, waitingSince: DispatchTime = .now(),
+        pause: Double = 0.001
+    ) {
         let name = download.name
         let locks: EntryLocks, attempt: EntryLocks.Attempt
         do {
@@ -331,8 +352,10 @@ public final class ThumbnailCache: Sendable {
         } catch {
             return pool.submit { [self] in finish(key, .failed(error)) }
         }
-        if attempt == .heldElsewhere, DispatchTime.now().uptimeNanoseconds - waitingSince.uptimeNanoseconds
-            < UInt64(EntryLocks.patience * 1e9) {
+        if attempt == .heldElsewhere,
+            DispatchTime.now().uptimeNanoseconds - waitingSince.uptimeNanoseconds
+                < UInt64(EntryLocks.patience * 1e9)
+        {
             return DispatchQueue.global().asyncAfter(deadline: .now() + pause) { [self] in
                 begin(key, download, waitingSince: waitingSince, pause: min(pause * 2, 0.05))
             }
@@ -380,7 +403,8 @@ public final class ThumbnailCache: Sendable {
             journal.noteCounters(Counters(misses: 1, failures: 1))
         }
         if let download {
-            let result: Result<Delivered, ThumbnailError> = outcome.error.map { .failure($0) }
+            let result: Result<Delivered, ThumbnailError> =
+                outcome.error.map { .failure($0) }
                 ?? .success(Delivered(path: download.path, name: download.name, bytes: outcome.stored))
             for waiter in download.waiters.values { deliver(result, to: waiter) }
         }
@@ -528,7 +552,8 @@ struct Counters: Sendable, Equatable {
     var failures = 0
 
     func adding(_ other: Counters) -> Counters {
-        Counters(hits: hits + other.hits, misses: misses + other.misses, downloads: downloads + other.downloads,
-                 failures: failures + other.failures)
+        Counters(
+            hits: hits + other.hits, misses: misses + other.misses, downloads: downloads + other.downloads,
+            failures: failures + other.failures)
     }
 }

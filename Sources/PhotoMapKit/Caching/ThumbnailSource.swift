@@ -45,7 +45,8 @@ struct ThumbnailSource: Sendable, Hashable {
         components.scheme = components.scheme?.lowercased()
         components.host = components.host?.lowercased()
         if (components.scheme == "http" && components.port == 80)
-               || (components.scheme == "https" && components.port == 443) {
+            || (components.scheme == "https" && components.port == 443)
+        {
             components.port = nil
         }
         components.fragment = nil

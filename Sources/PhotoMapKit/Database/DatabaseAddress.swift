@@ -19,8 +19,9 @@ public struct DatabaseAddress: Sendable, CustomStringConvertible {
             let reason = message.map { String(cString: $0) } ?? "not a connection string"
             PQfreemem(message)
             // libpq quotes the string it could not parse, password and all.
-            throw .invalidAddress(reason: reason.trimmingCharacters(in: .whitespacesAndNewlines)
-                .replacingOccurrences(of: text, with: Self.masked(text)))
+            throw .invalidAddress(
+                reason: reason.trimmingCharacters(in: .whitespacesAndNewlines)
+                    .replacingOccurrences(of: text, with: Self.masked(text)))
         }
         defer { PQconninfoFree(options) }
         var values: [String: String] = [:]
@@ -40,8 +41,9 @@ public struct DatabaseAddress: Sendable, CustomStringConvertible {
     /// `text` with anything that may be a password masked: a URL's `user:secret@`, a `password=` keyword.
     static func masked(_ text: String) -> String {
         text.replacingOccurrences(of: #"(://[^/@:]*:)[^@]*@"#, with: "$1***@", options: .regularExpression)
-            .replacingOccurrences(of: #"(password\s*=\s*)('[^']*'|\S+)"#, with: "$1***",
-                                  options: [.regularExpression, .caseInsensitive])
+            .replacingOccurrences(
+                of: #"(password\s*=\s*)('[^']*'|\S+)"#, with: "$1***",
+                options: [.regularExpression, .caseInsensitive])
     }
 
     /// `message` without the password, should a server or library ever echo it.

@@ -26,7 +26,8 @@ public enum DatabaseError: Error, CustomStringConvertible, Sendable, Equatable {
         case let .invalidAddress(reason): "the database address is not valid: \(reason)"
         case let .unreachable(server, reason): "cannot connect to the database \(server): \(reason)"
         case let .connectionLost(server, reason): "the connection to the database \(server) was lost: \(reason)"
-        case let .statementFailed(server, reason, state): "the database \(server) refused a statement: \(reason) (SQLSTATE \(state))"
+        case let .statementFailed(server, reason, state):
+            "the database \(server) refused a statement: \(reason) (SQLSTATE \(state))"
         case let .schemaTooNew(server, found, known):
             "the database \(server) has photomap's schema version \(found), newer than this photomap's \(known)"
         }

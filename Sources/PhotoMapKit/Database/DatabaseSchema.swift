@@ -96,13 +96,16 @@ public enum DatabaseSchema {
             let server = try connection.execute("SHOW server_version").text(0, 0) ?? "unknown"
             let postgis = try? connection.execute("SELECT extversion FROM pg_extension WHERE extname = 'postgis'")
                 .text(0, 0)
-            let hasSchema = try connection.execute("SELECT to_regclass('photomap_schema') IS NOT NULL").text(0, 0) == "t"
+            let hasSchema =
+                try connection.execute("SELECT to_regclass('photomap_schema') IS NOT NULL").text(0, 0) == "t"
             guard hasSchema else { return Status(version: 0, rows: [], server: server, postgis: postgis) }
             let version = try connection.execute("SELECT max(version) FROM photomap_schema").integer(0, 0) ?? 0
             var rows: [(String, Int)] = []
             // Each table counted from the migration that made it on.
-            let tables = [("index_records", 1), ("kept_answers", 1), ("recent_photos", 1), ("call_budgets", 1),
-                          ("local_photos", 2), ("local_files", 2)]
+            let tables = [
+                ("index_records", 1), ("kept_answers", 1), ("recent_photos", 1), ("call_budgets", 1),
+                ("local_photos", 2), ("local_files", 2),
+            ]
             for (table, since) in tables where version >= since {
                 rows.append((table, try connection.execute("SELECT count(*) FROM \(table)").integer(0, 0) ?? 0))
             }

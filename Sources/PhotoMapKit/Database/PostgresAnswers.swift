@@ -16,17 +16,20 @@ public struct PostgresAnswers: AnswerStore {
     public func answer(for key: String, allowStale: Bool) -> Data? {
         let anyAge = allowStale || !timeToLive.isFinite
         return try? pool.withConnection { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 SELECT body FROM kept_answers
                 WHERE key = $1 AND ($2::boolean OR stored_at > now() - make_interval(secs => $3::double precision))
                 """, [.text(SHA256.hex(key)), .text(anyAge ? "true" : "false"), .real(anyAge ? 0 : timeToLive)],
-                binaryResult: true).bytes(0, 0)
+                binaryResult: true
+            ).bytes(0, 0)
         }
     }
 
     public func store(_ answer: Data, for key: String) throws {
         try pool.withConnection { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO kept_answers (key, body, stored_at) VALUES ($1, $2, now())
                 ON CONFLICT (key) DO UPDATE SET body = excluded.body, stored_at = excluded.stored_at
                 """, [.text(SHA256.hex(key)), .bytes(answer)])
@@ -34,7 +37,9 @@ public struct PostgresAnswers: AnswerStore {
     }
 
     public func remove(_ key: String) {
-        _ = try? pool.withConnection { try $0.execute("DELETE FROM kept_answers WHERE key = $1", [.text(SHA256.hex(key))]) }
+        _ = try? pool.withConnection {
+            try $0.execute("DELETE FROM kept_answers WHERE key = $1", [.text(SHA256.hex(key))])
+        }
     }
 
     /// The row's transaction id: every write of the row changes it.

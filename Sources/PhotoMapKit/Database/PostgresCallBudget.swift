@@ -15,14 +15,16 @@ public struct PostgresCallBudget: CallBudgetStore {
     public func take(_ tokens: Double, capacity: Double, refillPerSecond: Double) throws -> Double {
         try pool.withConnection { connection in
             // A clock set back refills nothing: the refill counts from the later of the two times.
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO call_budgets AS b (key_hash, tokens, updated_at) VALUES ($1, $2::float8 - $3::float8, clock_timestamp())
                 ON CONFLICT (key_hash) DO UPDATE SET
                     tokens = least($2::float8, b.tokens
                         + greatest(extract(epoch FROM clock_timestamp() - b.updated_at), 0) * $4::float8) - $3::float8,
                     updated_at = greatest(clock_timestamp(), b.updated_at)
                 RETURNING tokens
-                """, [.text(keyHash), .real(capacity), .real(tokens), .real(refillPerSecond)]).real(0, 0) ?? 0
+                """, [.text(keyHash), .real(capacity), .real(tokens), .real(refillPerSecond)]
+            ).real(0, 0) ?? 0
         }
     }
 

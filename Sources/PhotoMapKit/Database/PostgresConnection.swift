@@ -50,8 +50,10 @@ final class PostgresConnection {
 
     /// Runs one statement with `values` bound to `$1`…; its rows, in text unless `binaryResult`.
     @discardableResult
-    func execute(_ sql: String, _ values: [PostgresValue] = [],
-                 binaryResult: Bool = false) throws(DatabaseError) -> PostgresRows {
+    func execute(
+        _ sql: String, _ values: [PostgresValue] = [],
+        binaryResult: Bool = false
+    ) throws(DatabaseError) -> PostgresRows {
         // Without parameters the simple protocol runs several statements at once (a migration).
         guard !values.isEmpty || binaryResult else { return try checked(PQexec(handle, sql)) }
         let result = withParameters(values) { count, pointers, lengths, formats in
@@ -123,7 +125,8 @@ final class PostgresConnection {
     }
 
     private func checked(_ result: OpaquePointer?, accepting accepted: ExecStatusType = PGRES_TUPLES_OK)
-        throws(DatabaseError) -> PostgresRows {
+        throws(DatabaseError) -> PostgresRows
+    {
         guard let result else { throw lost(Self.message(PQerrorMessage(handle))) }
         let status = PQresultStatus(result)
         guard status == accepted || status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
@@ -151,9 +154,13 @@ final class PostgresConnection {
 
     /// The parameters as libpq takes them: NUL-ended text, or bytes with their lengths and the binary
     /// format. Each value is copied to memory that stays put while libpq reads it.
-    private func withParameters<R>(_ values: [PostgresValue],
-                                   _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
-                                            UnsafePointer<Int32>?) -> R) -> R {
+    private func withParameters<R>(
+        _ values: [PostgresValue],
+        _ body: (
+            Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
+            UnsafePointer<Int32>?
+        ) -> R
+    ) -> R {
         let copies: [UnsafeMutableRawBufferPointer] = values.map { value in
             let bytes: Data
             switch value {

@@ -47,13 +47,16 @@ public final class PostgresIndex: SearchIndex {
         let names = Self.columns.map(\.name).joined(separator: ", ")
         try pool.transaction { connection in
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.writeLock)])
-            try connection.execute("CREATE TEMPORARY TABLE incoming (ordinal bigserial, "
-                + Self.columns.map { "\($0.name) \($0.type)" }.joined(separator: ", ") + ") ON COMMIT DROP")
-            try connection.copy("COPY incoming (\(names)) FROM STDIN", rows: records.lazy.map { Self.copyRow($0, origin) })
+            try connection.execute(
+                "CREATE TEMPORARY TABLE incoming (ordinal bigserial, "
+                    + Self.columns.map { "\($0.name) \($0.type)" }.joined(separator: ", ") + ") ON COMMIT DROP")
+            try connection.copy(
+                "COPY incoming (\(names)) FROM STDIN", rows: records.lazy.map { Self.copyRow($0, origin) })
             let latest = "SELECT DISTINCT ON (kind, id) \(names) FROM incoming ORDER BY kind, id, ordinal DESC"
             if try connection.execute("SELECT NOT EXISTS (SELECT 1 FROM index_records)").text(0, 0) == "t" {
                 try connection.execute("DROP INDEX index_records_words, index_records_location, index_records_origin")
-                try connection.execute("""
+                try connection.execute(
+                    """
                     WITH added AS (INSERT INTO index_records (\(names)) SELECT \(names) FROM (\(latest)) l
                         ORDER BY ST_GeoHash(ST_SetSRID(ST_MakePoint(longitude, latitude), 4326), 8) RETURNING tokens)
                     UPDATE index_totals SET records = (SELECT count(*) FROM added),
@@ -64,17 +67,20 @@ public final class PostgresIndex: SearchIndex {
             } else {
                 try connection.execute("CREATE TEMPORARY TABLE latest ON COMMIT DROP AS \(latest)")
                 // The totals count a replaced record once, with its new length.
-                try connection.execute("""
+                try connection.execute(
+                    """
                     UPDATE index_totals SET
                         records = records + (SELECT count(*) FROM latest i WHERE NOT EXISTS
                             (SELECT 1 FROM index_records r WHERE r.kind = i.kind AND r.id = i.id)),
                         tokens = tokens + (SELECT coalesce(sum(tokens), 0) FROM latest)
                             - (SELECT coalesce(sum(r.tokens), 0) FROM index_records r JOIN latest i USING (kind, id))
                     """)
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO index_records (\(names)) SELECT \(names) FROM latest
                     ON CONFLICT (kind, id) DO UPDATE SET
-                    """ + " " + Self.columns.dropFirst(2).map { "\($0.name) = excluded.\($0.name)" }.joined(separator: ", "))
+                    """ + " "
+                        + Self.columns.dropFirst(2).map { "\($0.name) = excluded.\($0.name)" }.joined(separator: ", "))
             }
             try connection.execute("DELETE FROM index_word_rows")
         }
@@ -114,8 +120,10 @@ public final class PostgresIndex: SearchIndex {
         return row
     }
 
-    public func search(_ query: String, near centre: Coordinate?, radiusKilometres: Double, limit: Int,
-                       photoIDs: [String]?) throws -> [SearchHit] {
+    public func search(
+        _ query: String, near centre: Coordinate?, radiusKilometres: Double, limit: Int,
+        photoIDs: [String]?
+    ) throws -> [SearchHit] {
         let words = LocalIndex.queryWords(query)
         guard !words.isEmpty, limit > 0, centre == nil || radiusKilometres >= 0 else { return [] }
         var conditions = ["words @@ to_tsquery('simple', $1)", "location IS NOT NULL"]
@@ -129,42 +137,53 @@ public final class PostgresIndex: SearchIndex {
             // distance measured here decides.
             values += [.real(centre.longitude), .real(centre.latitude), .real(radiusKilometres * 1_000.5 + 1)]
             let count = values.count
-            conditions.append("ST_DWithin(location, ST_SetSRID(ST_MakePoint($\(count - 2), $\(count - 1)), 4326)::geography, $\(count), false)")
+            conditions.append(
+                "ST_DWithin(location, ST_SetSRID(ST_MakePoint($\(count - 2), $\(count - 1)), 4326)::geography, $\(count), false)"
+            )
         }
         // The candidates' keys, points and words only: the few shown are read whole afterwards.
-        let select = "SELECT kind, id, latitude, longitude, body FROM index_records WHERE " + conditions.joined(separator: " AND ")
+        let select =
+            "SELECT kind, id, latitude, longitude, body FROM index_records WHERE "
+            + conditions.joined(separator: " AND ")
         return try pool.withConnection { connection in
             let cut = "$\(values.count + 1)"
             var rows = try connection.execute(select + " LIMIT \(cut)", values + [.integer(Self.maximumCandidates + 1)])
             if rows.count > Self.maximumCandidates {
                 // Too many to rank one by one: the database's ranking cuts them first, as SQLite's bm25 does.
-                rows = try connection.execute(select + " ORDER BY ts_rank(words, to_tsquery('simple', $1)) DESC LIMIT \(cut)",
-                                              values + [.integer(limit * 3 + 50)])
+                rows = try connection.execute(
+                    select + " ORDER BY ts_rank(words, to_tsquery('simple', $1)) DESC LIMIT \(cut)",
+                    values + [.integer(limit * 3 + 50)])
             }
             guard rows.count > 0 else { return [] }
             let totals = try connection.execute("SELECT records, tokens FROM index_totals")
             let records = Double(totals.integer(0, 0) ?? 0), tokens = Double(totals.integer(0, 1) ?? 0)
-            let weights = try words.map { LocalIndex.bm25Weight(rows: records, matching: Double(try rowsMatching($0, connection))) }
+            let weights = try words.map {
+                LocalIndex.bm25Weight(rows: records, matching: Double(try rowsMatching($0, connection)))
+            }
             let needles = words.map { Array($0.utf8) }
             var ranked: [(row: Int, relevance: Double, distance: Double)] = []
             for row in 0..<rows.count {
                 guard let latitude = rows.real(row, 2), let longitude = rows.real(row, 3),
-                      let coordinate = Coordinate(latitude: latitude, longitude: longitude) else { continue }
+                    let coordinate = Coordinate(latitude: latitude, longitude: longitude)
+                else { continue }
                 let distance = centre?.distance(to: coordinate) ?? 0
                 guard centre == nil || distance <= radiusKilometres else { continue }
                 let body = Array((rows.text(row, 4) ?? "").utf8)
                 let (counts, length) = body.withUnsafeBytes { LocalIndex.prefixCounts(of: needles, in: $0) }
                 guard !counts.contains(0) else { continue }
                 // The row's length counts its cell token too, as SQLite's FTS5 does.
-                let relevance = LocalIndex.bm25(counts: counts, weights: weights,
-                                                lengthRatio: Double(length + 1) / max(tokens / max(records, 1), 1e-9))
+                let relevance = LocalIndex.bm25(
+                    counts: counts, weights: weights,
+                    lengthRatio: Double(length + 1) / max(tokens / max(records, 1), 1e-9))
                 ranked.append((row, relevance, distance))
             }
             let best = ranked.sorted {
-                LocalIndex.rank($0.relevance, $0.distance, radiusKilometres) > LocalIndex.rank($1.relevance, $1.distance, radiusKilometres)
+                LocalIndex.rank($0.relevance, $0.distance, radiusKilometres)
+                    > LocalIndex.rank($1.relevance, $1.distance, radiusKilometres)
             }.prefix(limit)
             let keys = best.map { ["kind": rows.text($0.row, 0) ?? "", "id": rows.text($0.row, 1) ?? ""] }
-            let whole = try connection.execute("""
+            let whole = try connection.execute(
+                """
                 SELECT kind, id, title, subtitle, latitude, longitude, thumbnail, image, owner, taken, count, page,
                     license_id, license_name, license_url
                 FROM index_records JOIN jsonb_to_recordset($1::jsonb) AS shown(kind text, id text) USING (kind, id)
@@ -193,33 +212,45 @@ public final class PostgresIndex: SearchIndex {
     /// How many records hold a word beginning with `word` (bm25's n), counted once until the records change.
     private func rowsMatching(_ word: String, _ connection: PostgresConnection) throws -> Int {
         if let known = try connection.execute("SELECT records FROM index_word_rows WHERE word = $1", [.text(word)])
-            .integer(0, 0) {
+            .integer(0, 0)
+        {
             return known
         }
-        let rows = try connection.execute("SELECT count(*) FROM index_records WHERE words @@ to_tsquery('simple', $1)",
-                                          [.text(Self.prefixQuery([word]))]).integer(0, 0) ?? 0
-        try connection.execute("INSERT INTO index_word_rows (word, records) VALUES ($1, $2) ON CONFLICT (word) DO NOTHING",
-                               [.text(word), .integer(rows)])
+        let rows =
+            try connection.execute(
+                "SELECT count(*) FROM index_records WHERE words @@ to_tsquery('simple', $1)",
+                [.text(Self.prefixQuery([word]))]
+            ).integer(0, 0) ?? 0
+        try connection.execute(
+            "INSERT INTO index_word_rows (word, records) VALUES ($1, $2) ON CONFLICT (word) DO NOTHING",
+            [.text(word), .integer(rows)])
         return rows
     }
 
     /// A row's annotation; nil without a coordinate or a known kind.
     private static func annotation(_ rows: PostgresRows, _ row: Int) -> Annotation? {
         guard let latitude = rows.real(row, 4), let longitude = rows.real(row, 5),
-              let coordinate = Coordinate(latitude: latitude, longitude: longitude),
-              let kind = Annotation.Kind(rawValue: rows.text(row, 0) ?? "") else { return nil }
-        return Annotation(kind: kind, id: rows.text(row, 1) ?? "", title: rows.text(row, 2) ?? "",
-                          subtitle: rows.text(row, 3) ?? "", coordinate: coordinate, photoCount: rows.integer(row, 10),
-                          thumbnailURL: rows.text(row, 6), imageURL: rows.text(row, 7), owner: rows.text(row, 8),
-                          dateTaken: rows.text(row, 9), pageURL: rows.text(row, 11),
-                          license: rows.text(row, 12).map { License(id: $0, name: rows.text(row, 13) ?? "",
-                                                                     url: rows.text(row, 14)) })
+            let coordinate = Coordinate(latitude: latitude, longitude: longitude),
+            let kind = Annotation.Kind(rawValue: rows.text(row, 0) ?? "")
+        else { return nil }
+        return Annotation(
+            kind: kind, id: rows.text(row, 1) ?? "", title: rows.text(row, 2) ?? "",
+            subtitle: rows.text(row, 3) ?? "", coordinate: coordinate, photoCount: rows.integer(row, 10),
+            thumbnailURL: rows.text(row, 6), imageURL: rows.text(row, 7), owner: rows.text(row, 8),
+            dateTaken: rows.text(row, 9), pageURL: rows.text(row, 11),
+            license: rows.text(row, 12).map {
+                License(
+                    id: $0, name: rows.text(row, 13) ?? "",
+                    url: rows.text(row, 14))
+            })
     }
 
     public func photo(id: String) throws -> Photo? {
         let bytes = try pool.withConnection { connection in
-            try connection.execute("SELECT photo FROM index_records WHERE kind = 'photo' AND id = $1",
-                                   [.text(id)], binaryResult: true).bytes(0, 0)
+            try connection.execute(
+                "SELECT photo FROM index_records WHERE kind = 'photo' AND id = $1",
+                [.text(id)], binaryResult: true
+            ).bytes(0, 0)
         }
         return bytes.flatMap { try? JSONDecoder().decode(Photo.self, from: $0) }
     }
@@ -229,12 +260,15 @@ public final class PostgresIndex: SearchIndex {
     }
 
     public func marker(_ key: String) throws -> String? {
-        try pool.withConnection { try $0.execute("SELECT value FROM index_markers WHERE key = $1", [.text(key)]).text(0, 0) }
+        try pool.withConnection {
+            try $0.execute("SELECT value FROM index_markers WHERE key = $1", [.text(key)]).text(0, 0)
+        }
     }
 
     public func setMarker(_ key: String, _ value: String) throws {
         try pool.withConnection { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO index_markers (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value
                 """, [.text(key), .text(value)])
         }
@@ -243,7 +277,8 @@ public final class PostgresIndex: SearchIndex {
     public func remove(origin: String) throws {
         try pool.transaction { connection in
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.writeLock)])
-            try connection.execute("""
+            try connection.execute(
+                """
                 UPDATE index_totals t SET records = t.records - gone.records, tokens = t.tokens - gone.tokens
                 FROM (SELECT count(*) AS records, coalesce(sum(tokens), 0) AS tokens FROM index_records WHERE origin = $1) gone
                 """, [.text(origin)])
@@ -256,7 +291,8 @@ public final class PostgresIndex: SearchIndex {
     func removeAll() throws {
         try pool.transaction { connection in
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.writeLock)])
-            try connection.execute("""
+            try connection.execute(
+                """
                 TRUNCATE index_records, index_markers, index_word_rows; UPDATE index_totals SET records = 0, tokens = 0
                 """)
         }

@@ -15,7 +15,8 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
         // Binary rows, so the path comes as its bytes; every other column is cast to text, whose binary
         // form is its UTF-8.
         let rows = try pool.withConnection { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 SELECT f.path, f.size::text, f.modified::text, f.inode::text, f.photo, f.problem, f.other::text,
                        (p.latitude IS NOT NULL)::text
                 FROM local_files f LEFT JOIN local_photos p ON p.id = f.photo
@@ -24,9 +25,10 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
         var files: [[UInt8]: LocalFileState] = [:]
         for row in 0..<rows.count {
             func text(_ column: Int) -> String? { rows.bytes(row, column).map { String(decoding: $0, as: UTF8.self) } }
-            var state = LocalFileState(size: text(1).flatMap { Int64($0) } ?? 0,
-                                       modified: text(2).flatMap { Int64($0) } ?? 0,
-                                       inode: text(3).flatMap { Int64($0) } ?? 0)
+            var state = LocalFileState(
+                size: text(1).flatMap { Int64($0) } ?? 0,
+                modified: text(2).flatMap { Int64($0) } ?? 0,
+                inode: text(3).flatMap { Int64($0) } ?? 0)
             state.photo = text(4)
             state.problem = text(5)
             state.isOther = text(6) == "true"
@@ -40,8 +42,9 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
         let rows = try pool.withConnection { connection in
             try connection.execute("SELECT id, latitude IS NOT NULL FROM local_photos")
         }
-        return Dictionary((0..<rows.count).map { (rows.text($0, 0) ?? "", rows.text($0, 1) == "t") },
-                          uniquingKeysWith: { first, _ in first })
+        return Dictionary(
+            (0..<rows.count).map { (rows.text($0, 0) ?? "", rows.text($0, 1) == "t") },
+            uniquingKeysWith: { first, _ in first })
     }
 
     public func apply(_ changes: LocalCatalogChanges) throws -> Int {
@@ -49,36 +52,50 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
         func number(_ value: Double?) -> PostgresValue { .text(value.map { String($0) } ?? "") }
         return try pool.transaction { connection in
             for (photo, place, taken) in changes.photos {
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO local_places VALUES ($1, $2, $3, NULLIF($4, '')::float8, NULLIF($5, '')::float8)
                     ON CONFLICT (id) DO NOTHING
-                    """, [.text(place.id), .text(place.shortName), .text(place.fullName),
-                          number(place.coordinate?.latitude), number(place.coordinate?.longitude)])
-                try connection.execute("""
+                    """,
+                    [
+                        .text(place.id), .text(place.shortName), .text(place.fullName),
+                        number(place.coordinate?.latitude), number(place.coordinate?.longitude),
+                    ])
+                try connection.execute(
+                    """
                     INSERT INTO local_photos VALUES ($1, $2, NULLIF($3, '')::float8, NULLIF($4, '')::float8,
                         NULLIF($5, '')::float8, $6)
                     ON CONFLICT (id) DO UPDATE SET place = excluded.place, taken = excluded.taken,
                         latitude = excluded.latitude, longitude = excluded.longitude, record = excluded.record
-                    """, [.text(photo.id), .text(place.id), number(taken), number(photo.coordinate?.latitude),
-                          number(photo.coordinate?.longitude), .bytes(try JSONEncoder().encode(photo))])
+                    """,
+                    [
+                        .text(photo.id), .text(place.id), number(taken), number(photo.coordinate?.latitude),
+                        number(photo.coordinate?.longitude), .bytes(try JSONEncoder().encode(photo)),
+                    ])
             }
             for (path, state) in changes.files {
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO local_files VALUES ($1, $2, $3, $4, NULLIF($5, ''), NULLIF($6, ''), $7)
                     ON CONFLICT (path) DO UPDATE SET size = excluded.size, modified = excluded.modified,
                         inode = excluded.inode, photo = excluded.photo, problem = excluded.problem,
                         other = excluded.other
-                    """, [.bytes(Data(path)), .integer(Int(state.size)), .integer(Int(state.modified)),
-                          .integer(Int(state.inode)), .text(state.photo ?? ""), .text(state.problem ?? ""),
-                          .text(state.isOther ? "true" : "false")])
+                    """,
+                    [
+                        .bytes(Data(path)), .integer(Int(state.size)), .integer(Int(state.modified)),
+                        .integer(Int(state.inode)), .text(state.photo ?? ""), .text(state.problem ?? ""),
+                        .text(state.isOther ? "true" : "false"),
+                    ])
             }
             for path in changes.gone {
                 try connection.execute("DELETE FROM local_files WHERE path = $1", [.bytes(Data(path))])
             }
-            let removed = try connection.execute("""
+            let removed = try connection.execute(
+                """
                 DELETE FROM local_photos WHERE id NOT IN (SELECT photo FROM local_files WHERE photo IS NOT NULL)
                 RETURNING id
-                """).count
+                """
+            ).count
             if changes.changesPhotos {
                 try connection.execute("UPDATE local_version SET version = version + 1")
             }
@@ -92,7 +109,8 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
 
     public func places() throws -> [Place] {
         let rows = try pool.withConnection { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 SELECT p.id, p.short_name, p.full_name, COALESCE(p.latitude, avg(f.latitude)),
                        COALESCE(p.longitude, avg(f.longitude)), count(*) AS photos
                 FROM local_places p JOIN local_photos f ON f.place = p.id
@@ -100,17 +118,20 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
                 """, [.text(LocalPlace.unlocatedID)])
         }
         return (0..<rows.count).map { row in
-            Place(id: rows.text(row, 0) ?? "", fullName: rows.text(row, 2) ?? "", shortName: rows.text(row, 1) ?? "",
-                  coordinate: Coordinate(latitude: rows.real(row, 3), longitude: rows.real(row, 4)),
-                  type: "locality", typeID: 7, photoCount: rows.integer(row, 5))
+            Place(
+                id: rows.text(row, 0) ?? "", fullName: rows.text(row, 2) ?? "", shortName: rows.text(row, 1) ?? "",
+                coordinate: Coordinate(latitude: rows.real(row, 3), longitude: rows.real(row, 4)),
+                type: "locality", typeID: 7, photoCount: rows.integer(row, 5))
         }
     }
 
     public func photos(inPlace id: String, limit: Int) throws -> (photos: [Photo], total: Int) {
         try pool.withConnection { connection in
-            let total = try connection.execute("SELECT count(*) FROM local_photos WHERE place = $1", [.text(id)])
+            let total =
+                try connection.execute("SELECT count(*) FROM local_photos WHERE place = $1", [.text(id)])
                 .integer(0, 0) ?? 0
-            let rows = try connection.execute("""
+            let rows = try connection.execute(
+                """
                 SELECT record FROM local_photos WHERE place = $1 ORDER BY taken DESC NULLS LAST, id LIMIT $2
                 """, [.text(id), .integer(max(limit, 0))], binaryResult: true)
             return (try Self.decoded(rows), total)
@@ -118,20 +139,24 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
     }
 
     public func allPhotos() throws -> [Photo] {
-        try Self.decoded(pool.withConnection { connection in
-            try connection.execute("SELECT record FROM local_photos ORDER BY id", binaryResult: true)
-        })
+        try Self.decoded(
+            pool.withConnection { connection in
+                try connection.execute("SELECT record FROM local_photos ORDER BY id", binaryResult: true)
+            })
     }
 
     public func photo(id: String) throws -> Photo? {
-        try Self.decoded(pool.withConnection { connection in
-            try connection.execute("SELECT record FROM local_photos WHERE id = $1", [.text(id)], binaryResult: true)
-        }).first
+        try Self.decoded(
+            pool.withConnection { connection in
+                try connection.execute("SELECT record FROM local_photos WHERE id = $1", [.text(id)], binaryResult: true)
+            }
+        ).first
     }
 
     public func files(ofPhoto id: String) throws -> [(path: [UInt8], state: LocalFileState)] {
         let rows = try pool.withConnection { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 SELECT path, size::text, modified::text, inode::text FROM local_files WHERE photo = $1
                 """, [.text(id)], binaryResult: true)
         }
@@ -139,8 +164,10 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
             func number(_ column: Int) -> Int64 {
                 rows.bytes(row, column).flatMap { Int64(String(decoding: $0, as: UTF8.self)) } ?? 0
             }
-            return (Array(rows.bytes(row, 0) ?? Data()),
-                    LocalFileState(size: number(1), modified: number(2), inode: number(3)))
+            return (
+                Array(rows.bytes(row, 0) ?? Data()),
+                LocalFileState(size: number(1), modified: number(2), inode: number(3))
+            )
         }
     }
 

@@ -13,8 +13,9 @@ public struct PostgresRecents: RecentsStore {
     /// A row that does not decode (written by another version) is left out rather than an error.
     public func photos() throws -> [Photo] {
         let rows = try pool.withConnection { connection in
-            try connection.execute("SELECT photo FROM recent_photos ORDER BY viewed_at DESC, id LIMIT $1",
-                                   [.integer(Self.capacity)], binaryResult: true)
+            try connection.execute(
+                "SELECT photo FROM recent_photos ORDER BY viewed_at DESC, id LIMIT $1",
+                [.integer(Self.capacity)], binaryResult: true)
         }
         return (0..<rows.count).compactMap { row in
             rows.bytes(row, 0).flatMap { try? JSONDecoder().decode(Photo.self, from: $0) }
@@ -24,11 +25,13 @@ public struct PostgresRecents: RecentsStore {
     public func viewed(_ photo: Photo) throws {
         let encoded = try JSONEncoder().encode(photo)
         try pool.transaction { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO recent_photos (id, photo, viewed_at) VALUES ($1, $2, clock_timestamp())
                 ON CONFLICT (id) DO UPDATE SET photo = excluded.photo, viewed_at = excluded.viewed_at
                 """, [.text(photo.id), .bytes(encoded)])
-            try connection.execute("""
+            try connection.execute(
+                """
                 DELETE FROM recent_photos WHERE id IN
                     (SELECT id FROM recent_photos ORDER BY viewed_at DESC, id OFFSET $1)
                 """, [.integer(Self.capacity)])

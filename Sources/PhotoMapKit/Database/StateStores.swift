@@ -27,25 +27,29 @@ public struct StateStores: Sendable {
 
     /// The files of the cache folder `cacheDirectory`; answers fresh for `answerTimeToLive` seconds.
     public static func files(cacheDirectory: URL, answerTimeToLive: TimeInterval) -> StateStores {
-        StateStores(index: SQLiteIndexStore(cacheDirectory: cacheDirectory),
-                    answers: ResponseCache(directory: cacheDirectory.appendingPathComponent("api"),
-                                           timeToLive: answerTimeToLive),
-                    recents: RecentPhotos(cacheDirectory: cacheDirectory),
-                    budget: { FileCallBudget(cacheDirectory: cacheDirectory, apiKey: $0) },
-                    localCatalog: { writing in
-                        try writing ? LocalCatalog(file: LocalCatalog.file(in: cacheDirectory))
-                            : LocalCatalog.existing(in: cacheDirectory)
-                    })
+        StateStores(
+            index: SQLiteIndexStore(cacheDirectory: cacheDirectory),
+            answers: ResponseCache(
+                directory: cacheDirectory.appendingPathComponent("api"),
+                timeToLive: answerTimeToLive),
+            recents: RecentPhotos(cacheDirectory: cacheDirectory),
+            budget: { FileCallBudget(cacheDirectory: cacheDirectory, apiKey: $0) },
+            localCatalog: { writing in
+                try writing
+                    ? LocalCatalog(file: LocalCatalog.file(in: cacheDirectory))
+                    : LocalCatalog.existing(in: cacheDirectory)
+            })
     }
 
     /// The database `pool` reaches, migrated to this photomap's schema first (once, however many
     /// processes start together).
     public static func database(_ pool: PostgresPool, answerTimeToLive: TimeInterval) throws -> StateStores {
         try DatabaseSchema.migrate(pool)
-        return StateStores(index: PostgresIndexStore(pool: pool),
-                           answers: PostgresAnswers(pool: pool, timeToLive: answerTimeToLive),
-                           recents: PostgresRecents(pool: pool),
-                           budget: { PostgresCallBudget(pool: pool, apiKey: $0) },
-                           localCatalog: { _ in PostgresLocalCatalog(pool: pool) })
+        return StateStores(
+            index: PostgresIndexStore(pool: pool),
+            answers: PostgresAnswers(pool: pool, timeToLive: answerTimeToLive),
+            recents: PostgresRecents(pool: pool),
+            budget: { PostgresCallBudget(pool: pool, apiKey: $0) },
+            localCatalog: { _ in PostgresLocalCatalog(pool: pool) })
     }
 }

@@ -29,8 +29,10 @@ extension AnswerStore {
                 photos += page.photos.filter(\.isPhoto).map(\.photo).filter { !$0.id.isEmpty }
             } else if case let .read(page)? = try? FlickrAnswer.read(json, key: .places, part: PlacesAnswer.read).part {
                 places += page.places
-            } else if case let .read(byID)? = try? FlickrAnswer.read(json, key: .licenses,
-                                                                     part: LicensesAnswer.read).part {
+            } else if case let .read(byID)? = try? FlickrAnswer.read(
+                json, key: .licenses,
+                part: LicensesAnswer.read
+            ).part {
                 licenses.merge(byID) { first, _ in first }
             }
         }

@@ -12,8 +12,9 @@ public struct FixtureSource: PhotoSource, PlaceDescribing, PhotoDescribing {
     /// Creates a source over the catalog folder, serving images from `imageHost`.
     public init(catalog: URL, imageHost: ImageHost = .flickr) {
         // The embedded catalog has no 4,000-result cap: generated catalogs test larger places.
-        source = FlickrSource(transport: FixtureTransport(catalog: catalog), resultCap: Self.maximumResults,
-                              adapter: AnnotationAdapter(imageHost: imageHost), imageMirror: imageHost)
+        source = FlickrSource(
+            transport: FixtureTransport(catalog: catalog), resultCap: Self.maximumResults,
+            adapter: AnnotationAdapter(imageHost: imageHost), imageMirror: imageHost)
     }
 
     /// The catalog's top places.
@@ -37,25 +38,32 @@ public struct FixtureSource: PhotoSource, PlaceDescribing, PhotoDescribing {
     }
 
     /// The catalog's photos of a place, image URLs on the configured host, told to `arriving` page by page.
-    public func photos(inPlace placeID: String, limit: Int,
-                       arriving: (ArraySlice<AnnotatedPhoto>) -> Void) throws -> Listing<Photo> {
+    public func photos(
+        inPlace placeID: String, limit: Int,
+        arriving: (ArraySlice<AnnotatedPhoto>) -> Void
+    ) throws -> Listing<Photo> {
         try source.photos(inPlace: placeID, limit: limit, arriving: arriving)
     }
 
     /// The catalog folder: `$PHOTOMAP_FIXTURES`, else `Fixtures/catalog` in a folder above the
     /// executable (a checkout's `.build/release/photomap`) or above the current directory.
-    public static func locateCatalog(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                     executable: String = CommandLine.arguments.first ?? "") -> URL? {
+    public static func locateCatalog(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executable: String = CommandLine.arguments.first ?? ""
+    ) -> URL? {
         if let explicit = environment["PHOTOMAP_FIXTURES"], !explicit.isEmpty {
             return URL(fileURLWithPath: explicit)
         }
-        return locateFixtures(containing: "catalog/top-places.json",
-                              executable: executable)?.appendingPathComponent("catalog")
+        return locateFixtures(
+            containing: "catalog/top-places.json",
+            executable: executable)?.appendingPathComponent("catalog")
     }
 
     /// The `Fixtures` folder holding `file`, in a folder above the executable or the current directory.
-    public static func locateFixtures(containing file: String,
-                                      executable: String = CommandLine.arguments.first ?? "") -> URL? {
+    public static func locateFixtures(
+        containing file: String,
+        executable: String = CommandLine.arguments.first ?? ""
+    ) -> URL? {
         let executableFolder = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
         let currentFolder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         for start in [executableFolder, currentFolder] {

@@ -36,8 +36,9 @@ public struct FixtureTransport: FlickrTransport {
             guard let placeID = parameters["place_id"] else {
                 return Self.failure(code: 3, message: "the embedded catalog answers searches by place_id only")
             }
-            return try photosPage(placeID: placeID, page: Int(parameters["page"] ?? "") ?? 1,
-                                  perPage: Int(parameters["per_page"] ?? "") ?? 100)
+            return try photosPage(
+                placeID: placeID, page: Int(parameters["page"] ?? "") ?? 1,
+                perPage: Int(parameters["per_page"] ?? "") ?? 100)
         default:
             return Self.failure(code: 112, message: "Method \"\(method)\" not found")
         }
@@ -58,8 +59,9 @@ public struct FixtureTransport: FlickrTransport {
         place["name"] = place.removeValue(forKey: "_content")
         place["photo_count"] = nil
         guard let data = try? JSONSerialization.data(withJSONObject: ["place": place, "stat": "ok"]) else {
-            throw FlickrError.catalogUnreadable(path: file.path,
-                                                reason: "place \(placeID) is not JSON Flickr would send")
+            throw FlickrError.catalogUnreadable(
+                path: file.path,
+                reason: "place \(placeID) is not JSON Flickr would send")
         }
         return data
     }
@@ -79,7 +81,8 @@ public struct FixtureTransport: FlickrTransport {
             guard let records = try? recordedPhotos(placeID: place) else { continue }
             for bytes in records where bytes.firstRange(of: needle) != nil {
                 guard let record = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-                      "\(record["id"] ?? "")" == photoID else { continue }
+                    "\(record["id"] ?? "")" == photoID
+                else { continue }
                 return try Self.infoAnswer(record, path: folder.appendingPathComponent(place).path)
             }
         }
@@ -94,17 +97,23 @@ public struct FixtureTransport: FlickrTransport {
         }
         var photo: [String: Any] = [:]
         for key in ["id", "secret", "server", "farm", "license", "media"] { photo[key] = record[key] }
-        photo["owner"] = ["nsid": record["owner"] ?? "", "username": record["ownername"] ?? "",
-                          "path_alias": record["pathalias"] ?? NSNull()]
+        photo["owner"] = [
+            "nsid": record["owner"] ?? "", "username": record["ownername"] ?? "",
+            "path_alias": record["pathalias"] ?? NSNull(),
+        ]
         photo["title"] = wrapped("title")
         photo["description"] = wrapped("description")
-        photo["dates"] = ["taken": record["datetaken"] ?? "", "takenunknown": record["datetakenunknown"] ?? "0",
-                          "takengranularity": record["datetakengranularity"] ?? 0]
+        photo["dates"] = [
+            "taken": record["datetaken"] ?? "", "takenunknown": record["datetakenunknown"] ?? "0",
+            "takengranularity": record["datetakengranularity"] ?? 0,
+        ]
         let tags = "\(record["tags"] ?? "")".split(separator: " ")
         photo["tags"] = ["tag": tags.map { ["raw": String($0), "_content": String($0)] }]
         if let latitude = record["latitude"], let longitude = record["longitude"] {
-            photo["location"] = ["latitude": latitude, "longitude": longitude, "accuracy": record["accuracy"] ?? "16",
-                                 "place_id": record["place_id"] ?? "", "woeid": record["woeid"] ?? ""]
+            photo["location"] = [
+                "latitude": latitude, "longitude": longitude, "accuracy": record["accuracy"] ?? "16",
+                "place_id": record["place_id"] ?? "", "woeid": record["woeid"] ?? "",
+            ]
         }
         guard let data = try? JSONSerialization.data(withJSONObject: ["photo": photo, "stat": "ok"]) else {
             throw FlickrError.catalogUnreadable(path: path, reason: "a photo record is not JSON Flickr would send")
@@ -115,7 +124,7 @@ public struct FixtureTransport: FlickrTransport {
     private func photosPage(placeID: String, page: Int, perPage: Int) throws -> Data {
         // A place id is a folder name: refuse anything that could step out of the catalog.
         guard !placeID.isEmpty,
-              placeID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "@") })
+            placeID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "@") })
         else {
             throw FlickrError.unknownPlace(placeID)
         }
@@ -133,7 +142,8 @@ public struct FixtureTransport: FlickrTransport {
         var photos = RecordBytes()
         var recordedPage = 1
         while case let file = folder.appendingPathComponent("page-\(recordedPage).json"),
-              FileManager.default.fileExists(atPath: file.path) {
+            FileManager.default.fileExists(atPath: file.path)
+        {
             guard let records = PhotosAnswer.recordBytes(in: try read(file))?.records else {
                 throw FlickrError.catalogUnreadable(path: file.path, reason: "not JSON with a photos.photo list")
             }

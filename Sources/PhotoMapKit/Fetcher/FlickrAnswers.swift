@@ -24,8 +24,10 @@ struct FlickrAnswer<Part> {
 
     /// Reads `json` (JSONP already unwrapped): `stat`, `code`, `message`, and the method's part `key`
     /// by `readPart`. Throws only when the text is not JSON.
-    static func read(_ json: Data, key: AnswerMember?,
-                     part readPart: (inout JSONReader) throws -> AnswerPart<Part>) throws -> FlickrAnswer {
+    static func read(
+        _ json: Data, key: AnswerMember?,
+        part readPart: (inout JSONReader) throws -> AnswerPart<Part>
+    ) throws -> FlickrAnswer {
         var answer = FlickrAnswer()
         try JSONReader.read(json) { reader in
             guard try reader.nextKind() == .object else {
@@ -72,7 +74,8 @@ extension JSONReader {
     /// Reads an array of records where `part` names it: null is none, anything but an array makes the part
     /// malformed. Each element is read by `record`; one it cannot read is skipped, its reason kept.
     mutating func records<Record>(_ part: String, _ record: (inout JSONReader) throws -> AnswerPart<Record>)
-        throws -> AnswerPart<(records: [Record], skipped: [String])> {
+        throws -> AnswerPart<(records: [Record], skipped: [String])>
+    {
         let kind = try nextKind()
         if kind == .literal, takeNull() { return .read(([], [])) }
         switch kind {
@@ -93,8 +96,10 @@ extension JSONReader {
 
     /// Walks the object at the reader by `readObject`; an `AnswerPart` is malformed unless it is an
     /// object whose keys are text: the reason, or nil when it was read.
-    mutating func fields<Member: JSONMember>(of part: String, _: Member.Type,
-                                             _ member: (Member, inout JSONReader) throws -> Void) throws -> String? {
+    mutating func fields<Member: JSONMember>(
+        of part: String, _: Member.Type,
+        _ member: (Member, inout JSONReader) throws -> Void
+    ) throws -> String? {
         guard try nextKind() == .object else {
             try skipValue()
             return "\(part): expected an object"
@@ -164,25 +169,33 @@ enum PlacesAnswer {
     static func place(_ reader: inout JSONReader) throws -> AnswerPart<Place> {
         var id: String??
         var values = [LenientValue?](repeating: nil, count: Field.allCases.count)
-        if let problem = try reader.fields(of: "place", Field.self, { field, reader in
-            if field == .place_id {
-                id = .some(try reader.string())
-            } else {
-                values[field.rawValue] = try reader.optionalLenient()
-            }
-        }) { return .malformed(recordProblem(problem, "place")) }
+        if let problem = try reader.fields(
+            of: "place", Field.self,
+            { field, reader in
+                if field == .place_id {
+                    id = .some(try reader.string())
+                } else {
+                    values[field.rawValue] = try reader.optionalLenient()
+                }
+            })
+        {
+            return .malformed(recordProblem(problem, "place"))
+        }
         guard let present = id else { return .malformed("missing field \"place_id\"") }
         guard let id = present else { return .malformed("place_id: expected a string") }
         let value = { (field: Field) in values[field.rawValue] }
         let text = { (field: Field) in value(field)?.text }
-        return .read(Place(id: id, woeid: text(.woeid) ?? "",
-                           fullName: text(._content) ?? text(.name) ?? text(.woe_name) ?? "",
-                           shortName: text(.woe_name) ?? "",
-                           coordinate: .flickr(latitude: value(.latitude)?.double,
-                                               longitude: value(.longitude)?.double),
-                           url: text(.place_url) ?? "", type: text(.place_type) ?? "",
-                           typeID: value(.place_type_id)?.int,
-                           photoCount: value(.photo_count)?.int, timezone: text(.timezone) ?? ""))
+        return .read(
+            Place(
+                id: id, woeid: text(.woeid) ?? "",
+                fullName: text(._content) ?? text(.name) ?? text(.woe_name) ?? "",
+                shortName: text(.woe_name) ?? "",
+                coordinate: .flickr(
+                    latitude: value(.latitude)?.double,
+                    longitude: value(.longitude)?.double),
+                url: text(.place_url) ?? "", type: text(.place_type) ?? "",
+                typeID: value(.place_type_id)?.int,
+                photoCount: value(.photo_count)?.int, timezone: text(.timezone) ?? ""))
     }
 }
 
@@ -242,24 +255,30 @@ enum PhotosAnswer {
     static func photo(_ reader: inout JSONReader) throws -> AnswerPart<(photo: Photo, isPhoto: Bool)> {
         var id: LenientValue?, description = ""
         var values = [LenientValue?](repeating: nil, count: fieldCount)
-        if let problem = try reader.fields(of: "photo", Field.self, { field, reader in
-            switch field {
-            case .id: id = LenientValue(text: try reader.lenientText())
-            case .description: description = try reader.wrappedText()
-            default: values[field.rawValue] = try reader.optionalLenient()
-            }
-        }) { return .malformed(recordProblem(problem, "photo")) }
+        if let problem = try reader.fields(
+            of: "photo", Field.self,
+            { field, reader in
+                switch field {
+                case .id: id = LenientValue(text: try reader.lenientText())
+                case .description: description = try reader.wrappedText()
+                default: values[field.rawValue] = try reader.optionalLenient()
+                }
+            })
+        {
+            return .malformed(recordProblem(problem, "photo"))
+        }
         guard let id else { return .malformed("missing field \"id\"") }
         let value = { (field: Field) in values[field.rawValue] }
         let text = { (field: Field) in value(field)?.text ?? "" }
         let licenseID = text(.license).trimming(.whitespaces)
-        var photo = Photo(id: id.text, owner: text(.owner), pathAlias: text(.pathalias), secret: text(.secret),
-                          server: text(.server),
-                          title: text(.title), descriptionHTML: description, ownerName: text(.ownername),
-                          dateTaken: knownDateTaken(value(.datetaken)?.text, unknown: value(.datetakenunknown)),
-                          tags: text(.tags).split(separator: " ").map(String.init),
-                          coordinate: .flickr(latitude: value(.latitude)?.double, longitude: value(.longitude)?.double),
-                          placeID: text(.place_id), license: licenseID.isEmpty ? nil : License(id: licenseID))
+        var photo = Photo(
+            id: id.text, owner: text(.owner), pathAlias: text(.pathalias), secret: text(.secret),
+            server: text(.server),
+            title: text(.title), descriptionHTML: description, ownerName: text(.ownername),
+            dateTaken: knownDateTaken(value(.datetaken)?.text, unknown: value(.datetakenunknown)),
+            tags: text(.tags).split(separator: " ").map(String.init),
+            coordinate: .flickr(latitude: value(.latitude)?.double, longitude: value(.longitude)?.double),
+            placeID: text(.place_id), license: licenseID.isEmpty ? nil : License(id: licenseID))
         var held = photo.images
         for size in PhotoSize.allCases {
             let fields = Field.image(size)
@@ -275,7 +294,7 @@ enum PhotosAnswer {
     /// placeholder for no date (1969-12-31, the Unix epoch in Pacific time; or zeros).
     static func knownDateTaken(_ text: String?, unknown: LenientValue?) -> String? {
         guard let taken = text?.trimming(.whitespaces), !taken.isEmpty,
-              unknown?.int != 1, !taken.hasPrefix("1969-12-31"), !taken.hasPrefix("0000-00-00")
+            unknown?.int != 1, !taken.hasPrefix("1969-12-31"), !taken.hasPrefix("0000-00-00")
         else { return nil }
         return taken
     }
@@ -332,13 +351,22 @@ enum LicensesAnswer {
 
     static func license(_ reader: inout JSONReader) throws -> AnswerPart<License> {
         var values = [LenientValue?](repeating: nil, count: Field.allCases.count)
-        if let problem = try reader.fields(of: "license", Field.self, { field, reader in
-            values[field.rawValue] = field == .id ? LenientValue(text: try reader.lenientText())
-                                                  : try reader.optionalLenient()
-        }) { return .malformed(recordProblem(problem, "license")) }
+        if let problem = try reader.fields(
+            of: "license", Field.self,
+            { field, reader in
+                values[field.rawValue] =
+                    field == .id
+                    ? LenientValue(text: try reader.lenientText())
+                    : try reader.optionalLenient()
+            })
+        {
+            return .malformed(recordProblem(problem, "license"))
+        }
         guard let id = values[Field.id.rawValue] else { return .malformed("missing field \"id\"") }
-        return .read(License(id: id.text, name: values[Field.name.rawValue]?.text ?? "",
-                             url: values[Field.url.rawValue]?.text))
+        return .read(
+            License(
+                id: id.text, name: values[Field.name.rawValue]?.text ?? "",
+                url: values[Field.url.rawValue]?.text))
     }
 }
 

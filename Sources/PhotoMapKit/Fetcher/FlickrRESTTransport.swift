@@ -18,9 +18,11 @@ public final class FlickrRESTTransport: FlickrTransport, Sendable {
 
     /// Creates a transport; with `offline`, only the cache answers. With a `limiter`, every request
     /// waits for its token; a retry first waits what the server asked (Retry-After), then for its token.
-    public init(endpoint: String = FlickrRESTTransport.defaultEndpoint, apiKey: String, cache: (any AnswerStore)?,
-                offline: Bool = false, client: HTTPClient = HTTPClient(), limiter: FlickrRateLimiter? = nil,
-                warn: @escaping @Sendable (String) -> Void = { _ in }) throws {
+    public init(
+        endpoint: String = FlickrRESTTransport.defaultEndpoint, apiKey: String, cache: (any AnswerStore)?,
+        offline: Bool = false, client: HTTPClient = HTTPClient(), limiter: FlickrRateLimiter? = nil,
+        warn: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws {
         guard !apiKey.isEmpty || offline else { throw FlickrError.missingAPIKey }
         self.endpoint = endpoint
         self.apiKey = apiKey
@@ -32,10 +34,11 @@ public final class FlickrRESTTransport: FlickrTransport, Sendable {
             let wait = client.sleep
             // The client's retries are calls too. A token that cannot be had stops nothing here: the next
             // request's own acquire reports it.
-            self.client = Locked(HTTPClient(settings: client.settings) { seconds in
-                wait(seconds)
-                try? limiter.acquire()
-            })
+            self.client = Locked(
+                HTTPClient(settings: client.settings) { seconds in
+                    wait(seconds)
+                    try? limiter.acquire()
+                })
         } else {
             self.client = Locked(client)
         }
@@ -72,7 +75,8 @@ public final class FlickrRESTTransport: FlickrTransport, Sendable {
         while true {
             let response = try client.get(url, maximumBodyBytes: Self.maximumAnswerBytes)
             guard FlickrSource.status(of: response.body)?.code?.int == Self.serviceUnavailableCode,
-                  attempt < client.retryPolicy.maximumAttempts else { return response }
+                attempt < client.retryPolicy.maximumAttempts
+            else { return response }
             // The client's wait also takes the next try's token.
             client.sleep(client.retryPolicy.delay(afterAttempt: attempt, retryAfter: response.retryAfter))
             attempt += 1
@@ -105,8 +109,9 @@ private struct KeptAnswer {
             key = ListingCache.key(endpoint: endpoint, method: method, parameters: parameters)
             paging = (value("page") ?? 1, value("per_page") ?? 100)
         } else {
-            key = ([HTTPError.redacted(endpoint), method]
-                   + parameters.map { "\($0.key)=\($0.value)" }).joined(separator: "\n")
+            key =
+                ([HTTPError.redacted(endpoint), method]
+                + parameters.map { "\($0.key)=\($0.value)" }).joined(separator: "\n")
             paging = nil
         }
     }
@@ -115,8 +120,9 @@ private struct KeptAnswer {
     func answer(allowStale: Bool) -> Data? {
         guard let cache else { return nil }
         if let paging {
-            return ListingCache(store: cache).answer(page: paging.page, perPage: paging.perPage, key: key,
-                                                     allowStale: allowStale)
+            return ListingCache(store: cache).answer(
+                page: paging.page, perPage: paging.perPage, key: key,
+                allowStale: allowStale)
         }
         guard let cached = cache.answer(for: key, allowStale: allowStale) else { return nil }
         if FlickrSource.status(of: cached)?.stat == "ok" { return cached }

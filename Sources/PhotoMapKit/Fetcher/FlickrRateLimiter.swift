@@ -28,9 +28,11 @@ public struct FlickrRateLimiter: Sendable {
     private static let announced = Locked(false)
 
     /// A limiter keeping its bucket in `budget`; `notice` hears of the first long wait.
-    public init(budget: any CallBudgetStore, callsPerHour: Int = FlickrRateLimiter.flickrCallsPerHour,
-                sleep: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) },
-                notice: @escaping @Sendable (TimeInterval) -> Void = { _ in }) {
+    public init(
+        budget: any CallBudgetStore, callsPerHour: Int = FlickrRateLimiter.flickrCallsPerHour,
+        sleep: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) },
+        notice: @escaping @Sendable (TimeInterval) -> Void = { _ in }
+    ) {
         self.callsPerHour = max(callsPerHour, 1)
         self.budget = budget
         capacity = max(Double(self.callsPerHour) / 60, 1)
@@ -43,7 +45,12 @@ public struct FlickrRateLimiter: Sendable {
     public func acquire() throws {
         let wait = try reserve()
         guard wait > 0 else { return }
-        if wait >= Self.noticeableWait, Self.announced.withLock({ done in defer { done = true }; return !done }) {
+        if wait >= Self.noticeableWait,
+            Self.announced.withLock({ done in
+                defer { done = true }
+                return !done
+            })
+        {
             notice(wait)
         }
         sleep(wait)

@@ -32,10 +32,12 @@ public struct FlickrSource: PhotoSource {
 
     /// Creates a source over `transport`, annotating with `adapter`, photos' images on Flickr's host moved
     /// to `imageMirror` when given; `recorder` is told of every listing.
-    public init(transport: any FlickrTransport, resultCap: Int = FlickrSource.maximumResults,
-                adapter: AnnotationAdapter = AnnotationAdapter(), imageMirror: ImageHost? = nil,
-                recorder: (any ListingRecorder)? = nil,
-                fallbackLicenses: @escaping @Sendable () -> [String: License] = { [:] }) {
+    public init(
+        transport: any FlickrTransport, resultCap: Int = FlickrSource.maximumResults,
+        adapter: AnnotationAdapter = AnnotationAdapter(), imageMirror: ImageHost? = nil,
+        recorder: (any ListingRecorder)? = nil,
+        fallbackLicenses: @escaping @Sendable () -> [String: License] = { [:] }
+    ) {
         self.transport = transport
         self.adapter = adapter
         self.imageMirror = imageMirror
@@ -60,8 +62,9 @@ public struct FlickrSource: PhotoSource {
     /// fetch. An id Flickr does not know fails as Flickr answers it (code 2, "Not a valid Places ID").
     public func placeInfo(_ placeID: String) throws -> Place {
         let method = "flickr.places.getInfo"
-        return try decode(method: method, from: transport.call(method: method, parameters: ["place_id": placeID]),
-                          part: .place, PlacesAnswer.place)
+        return try decode(
+            method: method, from: transport.call(method: method, parameters: ["place_id": placeID]),
+            part: .place, PlacesAnswer.place)
     }
 
     /// One photo by its id (flickr.photos.getInfo), made ready and annotated as a listed one is, and told
@@ -71,8 +74,9 @@ public struct FlickrSource: PhotoSource {
         let method = "flickr.photos.getInfo"
         let found: (photo: Photo, isPhoto: Bool)
         do {
-            found = try decode(method: method, from: transport.call(method: method, parameters: ["photo_id": photoID]),
-                               part: .photo, PhotoInfoAnswer.read)
+            found = try decode(
+                method: method, from: transport.call(method: method, parameters: ["photo_id": photoID]),
+                part: .photo, PhotoInfoAnswer.read)
         } catch FlickrError.apiFailure(_, code: 1?, _) {
             return nil
         }
@@ -83,10 +87,12 @@ public struct FlickrSource: PhotoSource {
     }
 
     private func places(method: String, parameters: [String: String]) throws -> Listing<Place> {
-        let page = try decode(method: method, from: transport.call(method: method, parameters: parameters),
-                              part: .places, PlacesAnswer.read)
-        let listing = Listing(entries: adapter.annotated(page.places), total: page.total,
-                              skipped: page.skipped.map { "place \($0)" })
+        let page = try decode(
+            method: method, from: transport.call(method: method, parameters: parameters),
+            part: .places, PlacesAnswer.read)
+        let listing = Listing(
+            entries: adapter.annotated(page.places), total: page.total,
+            skipped: page.skipped.map { "place \($0)" })
         recorder?.record(places: listing.entries, photos: [])
         return listing
     }
@@ -94,13 +100,16 @@ public struct FlickrSource: PhotoSource {
     /// Flickr's licences by id (flickr.photos.licenses.getInfo).
     public func licenses() throws -> [String: License] {
         let method = "flickr.photos.licenses.getInfo"
-        return try decode(method: method, from: transport.call(method: method, parameters: [:]), part: .licenses,
-                          LicensesAnswer.read)
+        return try decode(
+            method: method, from: transport.call(method: method, parameters: [:]), part: .licenses,
+            LicensesAnswer.read)
     }
 
     /// Up to `limit` photos taken in the place (flickr.photos.search with place_id), told to `arriving` page by page.
-    public func photos(inPlace placeID: String, limit: Int,
-                       arriving: (ArraySlice<AnnotatedPhoto>) -> Void) throws -> Listing<Photo> {
+    public func photos(
+        inPlace placeID: String, limit: Int,
+        arriving: (ArraySlice<AnnotatedPhoto>) -> Void
+    ) throws -> Listing<Photo> {
         try searchPhotos(["place_id": placeID], limit: limit, arriving: arriving)
     }
 
@@ -111,8 +120,10 @@ public struct FlickrSource: PhotoSource {
     }
 
     /// The same, each page's new entries told to `arriving` before the listing goes on.
-    func searchPhotos(_ criteria: [String: String], limit: Int,
-                      arriving: (ArraySlice<AnnotatedPhoto>) -> Void) throws -> Listing<Photo> {
+    func searchPhotos(
+        _ criteria: [String: String], limit: Int,
+        arriving: (ArraySlice<AnnotatedPhoto>) -> Void
+    ) throws -> Listing<Photo> {
         let method = "flickr.photos.search"
         let wanted = min(max(limit, 0), resultCap)
         // Each photo is made ready (licence named, images on the mirror) and annotated as its page is read:
@@ -144,8 +155,9 @@ public struct FlickrSource: PhotoSource {
         var announcedPages: Int?
         while !asked.isEmpty {
             while let announcedPages, asked.count < Self.pagesRead, case .success? = asked.last,
-                  page + asked.count <= min(announcedPages, lastServedPage),
-                  entries.count + perPage * asked.count < wanted {
+                page + asked.count <= min(announcedPages, lastServedPage),
+                entries.count + perPage * asked.count < wanted
+            {
                 asked.append(Result { try read(page + asked.count) })
             }
             let answer = try asked.removeFirst().get().wait()
@@ -195,8 +207,10 @@ public struct FlickrSource: PhotoSource {
 
     /// Reads an answer in one pass: JSONP unwrapped, `stat: fail` turned into an error, the method's
     /// `part` read by `read`.
-    func decode<Part>(method: String, from body: Data, part key: AnswerMember,
-                      _ read: (inout JSONReader) throws -> AnswerPart<Part>) throws -> Part {
+    func decode<Part>(
+        method: String, from body: Data, part key: AnswerMember,
+        _ read: (inout JSONReader) throws -> AnswerPart<Part>
+    ) throws -> Part {
         let answer: FlickrAnswer<Part>
         do {
             answer = try FlickrAnswer.read(Self.unwrappingJSONP(body), key: key, part: read)
@@ -211,8 +225,9 @@ public struct FlickrSource: PhotoSource {
         case ("ok"?, nil):
             throw FlickrError.malformedAnswer(method: method, detail: "missing field \"\(key.rawValue)\"")
         case ("fail"?, _):
-            throw FlickrError.apiFailure(method: method, code: answer.code?.int,
-                                         message: answer.message ?? "no message")
+            throw FlickrError.apiFailure(
+                method: method, code: answer.code?.int,
+                message: answer.message ?? "no message")
         default:
             throw FlickrError.malformedAnswer(method: method, detail: "no \"stat\" field")
         }
@@ -223,7 +238,7 @@ public struct FlickrSource: PhotoSource {
         let prefix = Data("jsonFlickrApi(".utf8)
         let start = body.firstIndex(where: { !$0.isASCIIWhitespace }) ?? body.startIndex
         guard body[start...].starts(with: prefix),
-              let close = body.lastIndex(of: UInt8(ascii: ")")), close > start + prefix.count
+            let close = body.lastIndex(of: UInt8(ascii: ")")), close > start + prefix.count
         else { return body }
         return body[(start + prefix.count)..<close]
     }

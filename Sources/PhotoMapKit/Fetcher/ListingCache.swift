@@ -48,7 +48,8 @@ struct ListingCache {
             // An empty page past the end is as fresh as the listing's end.
             let times = start < end ? status.fetched[start..<end] : status.fetched.suffix(1)
             guard let oldest = times.min(),
-                  now.timeIntervalSince1970 - Double(oldest) < store.timeToLive else { return nil }
+                now.timeIntervalSince1970 - Double(oldest) < store.timeToLive
+            else { return nil }
         }
         return PhotosPage.answer(records, page: page, perPage: perPage, total: max(status.total, records.count))
     }
@@ -57,7 +58,7 @@ struct ListingCache {
     /// it stay unless this page was the last.
     func keep(_ answer: Data, page: Int, perPage: Int, key: String, now: Date = Date()) throws {
         guard page >= 1,
-              let (fresh, pages, total) = PhotosAnswer.recordBytes(in: FlickrSource.unwrappingJSONP(answer))
+            let (fresh, pages, total) = PhotosAnswer.recordBytes(in: FlickrSource.unwrappingJSONP(answer))
         else { return }
         var (records, status) = load(key) ?? ([], Status(complete: false, fetched: [], total: 0))
         let start = (page - 1) * perPage
@@ -67,7 +68,8 @@ struct ListingCache {
         let last = fresh.count < perPage || page >= pages ?? Int.max
         let after = last ? records.count : min(start + fresh.count, records.count)
         records = Array(records[..<start]) + fresh + records[after...]
-        status.fetched = Array(status.fetched[..<start]) + Array(repeating: stamp, count: fresh.count)
+        status.fetched =
+            Array(status.fetched[..<start]) + Array(repeating: stamp, count: fresh.count)
             + status.fetched[after...]
         status.complete = last || status.complete
         status.total = total ?? records.count
@@ -84,17 +86,19 @@ struct ListingCache {
             return (loaded.records, loaded.status)
         }
         guard let data = store.answer(for: key, allowStale: true), data.last == UInt8(ascii: "}"),
-              let marker = data.range(of: Self.statusKey, options: .backwards),
-              let status = try? JSONDecoder().decode(Status.self, from: data[marker.upperBound..<(data.endIndex - 1)]),
-              let records = PhotosAnswer.recordBytes(in: data)?.records,
-              status.fetched.count == records.count
+            let marker = data.range(of: Self.statusKey, options: .backwards),
+            let status = try? JSONDecoder().decode(Status.self, from: data[marker.upperBound..<(data.endIndex - 1)]),
+            let records = PhotosAnswer.recordBytes(in: data)?.records,
+            status.fetched.count == records.count
         else { return nil }
         Self.lastLoaded.withLock { $0 = Loaded(key: key, version: version, records: records, status: status) }
         return (records, status)
     }
 
     private static func encode(_ records: [Data], status: Status) throws -> Data {
-        var data = Data(#"{"photos":{"page":1,"pages":1,"perpage":\#(max(records.count, 1)),"total":"\#(status.total)","photo":["#.utf8)
+        var data = Data(
+            #"{"photos":{"page":1,"pages":1,"perpage":\#(max(records.count, 1)),"total":"\#(status.total)","photo":["#
+                .utf8)
         for (index, record) in records.enumerated() {
             if index > 0 { data.append(UInt8(ascii: ",")) }
             data.append(record)

@@ -9,8 +9,10 @@ public struct LocalSource: PhotoSource, PlaceDescribing, PhotoDescribing {
     private let adapter: AnnotationAdapter
 
     /// A source over the catalog `catalog` opens.
-    public init(catalog: @escaping @Sendable () throws -> (any LocalCatalogStore)?,
-                adapter: AnnotationAdapter = AnnotationAdapter()) {
+    public init(
+        catalog: @escaping @Sendable () throws -> (any LocalCatalogStore)?,
+        adapter: AnnotationAdapter = AnnotationAdapter()
+    ) {
         self.catalog = catalog
         self.adapter = adapter
     }
@@ -28,8 +30,10 @@ public struct LocalSource: PhotoSource, PlaceDescribing, PhotoDescribing {
     }
 
     /// Up to `limit` photos of a place, newest first, told to `arriving` at once.
-    public func photos(inPlace placeID: String, limit: Int,
-                       arriving: (ArraySlice<AnnotatedPhoto>) -> Void) throws -> Listing<Photo> {
+    public func photos(
+        inPlace placeID: String, limit: Int,
+        arriving: (ArraySlice<AnnotatedPhoto>) -> Void
+    ) throws -> Listing<Photo> {
         let (photos, total) = try opened().photos(inPlace: placeID, limit: limit)
         guard total > 0 else { throw FlickrError.unknownPlace(placeID) }
         let entries = adapter.annotated(photos)

@@ -39,36 +39,47 @@ enum PhotoInfoAnswer {
         var text: [Field: String] = [:]
         var owner: [OwnerField: String] = [:], dates: [DatesField: LenientValue] = [:]
         var location: [LocationField: LenientValue] = [:], tags: [String] = []
-        if let problem = try reader.fields(of: "photo", Field.self, { field, reader in
-            switch field {
-            case .id, .secret, .server, .license, .media: text[field] = try reader.optionalLenient()?.text
-            case .title, .description: text[field] = try reader.wrappedText()
-            case .owner:
-                _ = try reader.fields(of: "owner", OwnerField.self) { key, reader in owner[key] = try reader.optionalLenient()?.text }
-            case .dates:
-                _ = try reader.fields(of: "dates", DatesField.self) { key, reader in dates[key] = try reader.optionalLenient() }
-            case .location:
-                _ = try reader.fields(of: "location", LocationField.self) { key, reader in
-                    location[key] = try reader.optionalLenient()
+        if let problem = try reader.fields(
+            of: "photo", Field.self,
+            { field, reader in
+                switch field {
+                case .id, .secret, .server, .license, .media: text[field] = try reader.optionalLenient()?.text
+                case .title, .description: text[field] = try reader.wrappedText()
+                case .owner:
+                    _ = try reader.fields(of: "owner", OwnerField.self) { key, reader in
+                        owner[key] = try reader.optionalLenient()?.text
+                    }
+                case .dates:
+                    _ = try reader.fields(of: "dates", DatesField.self) { key, reader in
+                        dates[key] = try reader.optionalLenient()
+                    }
+                case .location:
+                    _ = try reader.fields(of: "location", LocationField.self) { key, reader in
+                        location[key] = try reader.optionalLenient()
+                    }
+                case .tags:
+                    _ = try reader.fields(of: "tags", TagsField.self) { _, reader in
+                        guard case let .read((read, _)) = try reader.records("tags.tag", tag) else { return }
+                        tags = read
+                    }
                 }
-            case .tags:
-                _ = try reader.fields(of: "tags", TagsField.self) { _, reader in
-                    guard case let .read((read, _)) = try reader.records("tags.tag", tag) else { return }
-                    tags = read
-                }
-            }
-        }) { return .malformed(problem) }
+            })
+        {
+            return .malformed(problem)
+        }
         guard let id = text[.id], !id.isEmpty else { return .malformed("missing field \"id\"") }
         let licenseID = (text[.license] ?? "").trimming(.whitespaces)
-        let photo = Photo(id: id, owner: owner[.nsid] ?? "", pathAlias: owner[.path_alias] ?? "",
-                          secret: text[.secret] ?? "", server: text[.server] ?? "", title: text[.title] ?? "",
-                          descriptionHTML: text[.description] ?? "", ownerName: owner[.username] ?? "",
-                          dateTaken: PhotosAnswer.knownDateTaken(dates[.taken]?.text, unknown: dates[.takenunknown]),
-                          tags: tags,
-                          coordinate: .flickr(latitude: location[.latitude]?.double,
-                                              longitude: location[.longitude]?.double),
-                          placeID: location[.place_id]?.text ?? "",
-                          license: licenseID.isEmpty ? nil : License(id: licenseID))
+        let photo = Photo(
+            id: id, owner: owner[.nsid] ?? "", pathAlias: owner[.path_alias] ?? "",
+            secret: text[.secret] ?? "", server: text[.server] ?? "", title: text[.title] ?? "",
+            descriptionHTML: text[.description] ?? "", ownerName: owner[.username] ?? "",
+            dateTaken: PhotosAnswer.knownDateTaken(dates[.taken]?.text, unknown: dates[.takenunknown]),
+            tags: tags,
+            coordinate: .flickr(
+                latitude: location[.latitude]?.double,
+                longitude: location[.longitude]?.double),
+            placeID: location[.place_id]?.text ?? "",
+            license: licenseID.isEmpty ? nil : License(id: licenseID))
         let media = text[.media] ?? ""
         return .read((photo, media.isEmpty || media == "photo"))
     }
@@ -76,7 +87,9 @@ enum PhotoInfoAnswer {
     /// One tag, as its normalised text (`_content`: what flickr.photos.search's `tags` extra lists).
     private static func tag(_ reader: inout JSONReader) throws -> AnswerPart<String> {
         var content: String?
-        if let problem = try reader.fields(of: "tag", TagField.self, { _, reader in content = try reader.lenientText() }) {
+        if let problem = try reader.fields(
+            of: "tag", TagField.self, { _, reader in content = try reader.lenientText() })
+        {
             return .malformed(problem)
         }
         guard let content, !content.isEmpty else { return .malformed("missing field \"_content\"") }

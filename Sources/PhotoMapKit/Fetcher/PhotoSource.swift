@@ -4,8 +4,10 @@ public protocol PhotoSource: Sendable {
     func topPlaces() throws -> Listing<Place>
     /// Up to `limit` photos taken in the place with this id; `arriving` is told each page's new entries as
     /// the page is read, so work on them (fetching their squares) overlaps asking for the next.
-    func photos(inPlace placeID: String, limit: Int,
-                arriving: (ArraySlice<AnnotatedPhoto>) -> Void) throws -> Listing<Photo>
+    func photos(
+        inPlace placeID: String, limit: Int,
+        arriving: (ArraySlice<AnnotatedPhoto>) -> Void
+    ) throws -> Listing<Photo>
 }
 
 extension PhotoSource {

@@ -17,7 +17,7 @@ public struct ResponseCache: AnswerStore {
     public func answer(for key: String, allowStale: Bool) -> Data? {
         let file = fileURL(for: key)
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
-              let modified = attributes[.modificationDate] as? Date
+            let modified = attributes[.modificationDate] as? Date
         else { return nil }
         guard allowStale || Date().timeIntervalSince(modified) < timeToLive else { return nil }
         return try? Data(contentsOf: file)

@@ -14,10 +14,13 @@ public enum AnnotationFormat: String, CaseIterable, Sendable {
     /// One line on what it is and what reads it, for help, the man page and the README.
     public var summary: String {
         switch self {
-        case .json: "photomap's JSON: an array of objects with kind, id, title, subtitle, latitude, longitude and the rest"
-        case .geojson: "an RFC 7946 FeatureCollection (longitude first; no coordinate: \"geometry\": null), for QGIS, uMap, geojson.io"
+        case .json:
+            "photomap's JSON: an array of objects with kind, id, title, subtitle, latitude, longitude and the rest"
+        case .geojson:
+            "an RFC 7946 FeatureCollection (longitude first; no coordinate: \"geometry\": null), for QGIS, uMap, geojson.io"
         case .kml: "KML 2.2, a Placemark each with name, description, square, link and Point, for Google Earth and QGIS"
-        case .gpx: "GPX 1.1 waypoints with name, description, time taken and links, for GPS units; records without a coordinate are left out"
+        case .gpx:
+            "GPX 1.1 waypoints with name, description, time taken and links, for GPS units; records without a coordinate are left out"
         case .csv: "RFC 4180 CSV with a header row, UTF-8; cells that would run as spreadsheet formulas start with '"
         }
     }

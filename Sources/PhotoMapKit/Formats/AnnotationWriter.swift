@@ -13,8 +13,10 @@ public final class AnnotationWriter {
 
     /// A writer of `format` into `sink`, which receives whole records only; `title` names the
     /// collection (KML, GPX) and `extraFields` are the names of the fields each record adds, in order.
-    public init(format: AnnotationFormat, title: String, extraFields: [String] = [],
-                sink: @escaping (String) throws -> Void) {
+    public init(
+        format: AnnotationFormat, title: String, extraFields: [String] = [],
+        sink: @escaping (String) throws -> Void
+    ) {
         formatter = format.formatter(title: title, extraFields: extraFields)
         self.sink = sink
         buffer = formatter.prologue()

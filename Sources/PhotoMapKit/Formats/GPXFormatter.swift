@@ -24,11 +24,14 @@ struct GPXFormatter: RecordFormatter {
         if let time = annotation.dateTaken.flatMap(DateTaken.dateTime) { lines.append("<time>\(time)</time>") }
         lines.append(XMLText.element("name", annotation.title))
         if !annotation.subtitle.isEmpty { lines.append(XMLText.element("desc", annotation.subtitle)) }
-        let links = [(record.link, annotation.kind == .place ? "The place on Flickr" : "The photo on Flickr"),
-                     (annotation.thumbnailURL, "Square thumbnail")]
+        let links = [
+            (record.link, annotation.kind == .place ? "The place on Flickr" : "The photo on Flickr"),
+            (annotation.thumbnailURL, "Square thumbnail"),
+        ]
         for (url, text) in links {
             guard let url = url.flatMap(HTML.webURL) else { continue }
-            lines.append("<link href=\"\(XMLText.escape(url, attribute: true))\">\(XMLText.element("text", text))</link>")
+            lines.append(
+                "<link href=\"\(XMLText.escape(url, attribute: true))\">\(XMLText.element("text", text))</link>")
         }
         lines.append(XMLText.element("type", annotation.kind.rawValue))
         lines.append("</wpt>\n")

@@ -5,10 +5,11 @@ struct GeoJSONFormatter: RecordFormatter {
     func prologue() -> String { "{\"type\":\"FeatureCollection\",\"features\":[" }
 
     func record(_ record: OutputRecord, index: Int) -> String? {
-        let geometry = record.annotation.coordinate.map { coordinate in
-            "{\"type\":\"Point\",\"coordinates\":[\(JSONText.value(.number(coordinate.longitude))),"
-                + "\(JSONText.value(.number(coordinate.latitude)))]}"
-        } ?? "null"
+        let geometry =
+            record.annotation.coordinate.map { coordinate in
+                "{\"type\":\"Point\",\"coordinates\":[\(JSONText.value(.number(coordinate.longitude))),"
+                    + "\(JSONText.value(.number(coordinate.latitude)))]}"
+            } ?? "null"
         let properties = record.fields.filter { $0.name != "latitude" && $0.name != "longitude" }
         return (index == 0 ? "\n" : ",\n")
             + "{\"type\":\"Feature\",\"geometry\":\(geometry),\"properties\":\(JSONText.object(properties))}"

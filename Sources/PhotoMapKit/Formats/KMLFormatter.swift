@@ -28,10 +28,12 @@ struct KMLFormatter: RecordFormatter {
             lines.append("<TimeStamp><when>\(when)</when></TimeStamp>")
         }
         let data = record.fields.filter { !["title", "latitude", "longitude"].contains($0.name) && $0.value != .null }
-        lines.append("<ExtendedData>" + data.map { field in
-            "<Data name=\"\(XMLText.escape(field.name, attribute: true))\">"
-                + XMLText.element("value", field.value.plainText) + "</Data>"
-        }.joined() + "</ExtendedData>")
+        lines.append(
+            "<ExtendedData>"
+                + data.map { field in
+                    "<Data name=\"\(XMLText.escape(field.name, attribute: true))\">"
+                        + XMLText.element("value", field.value.plainText) + "</Data>"
+                }.joined() + "</ExtendedData>")
         if let coordinate = annotation.coordinate {
             lines.append("<Point><coordinates>\(coordinate.longitude),\(coordinate.latitude)</coordinates></Point>")
         }
@@ -45,7 +47,10 @@ struct KMLFormatter: RecordFormatter {
     private func descriptionHTML(_ annotation: Annotation, square: String?, link: String?) -> String {
         var html = annotation.subtitle.isEmpty ? "" : "<p>\(HTML.text(annotation.subtitle))</p>"
         if let square { html += "<p><img src=\"\(HTML.text(square))\" width=\"75\" height=\"75\" alt=\"\"></p>" }
-        if let link { html += "<p><a href=\"\(HTML.text(link))\">\(annotation.kind == .place ? "The place" : "The photo") on Flickr</a></p>" }
+        if let link {
+            html +=
+                "<p><a href=\"\(HTML.text(link))\">\(annotation.kind == .place ? "The place" : "The photo") on Flickr</a></p>"
+        }
         return html
     }
 }

@@ -51,8 +51,10 @@ public struct OutputRecord: Sendable {
     public var link: String? { annotation.pageURL }
 
     /// Every field any record can have, in order: CSV's header.
-    public static let standardFields = ["kind", "id", "title", "subtitle", "latitude", "longitude", "photoCount",
-                                        "thumbnailURL", "imageURL", "owner", "dateTaken", "pageURL", "license"]
+    public static let standardFields = [
+        "kind", "id", "title", "subtitle", "latitude", "longitude", "photoCount",
+        "thumbnailURL", "imageURL", "owner", "dateTaken", "pageURL", "license",
+    ]
 
     /// The record's fields in order: the first six always (latitude and longitude null without a
     /// coordinate); a photo's own always, null when unknown (an unknown date taken is null, never
@@ -66,13 +68,17 @@ public struct OutputRecord: Sendable {
         ]
         let text = { (value: String?) in value.map { Value.text($0) } ?? .null }
         guard annotation.kind == .photo else {
-            let known: [(String, Value?)] = [("photoCount", annotation.photoCount.map { .integer($0) }),
-                                             ("pageURL", annotation.pageURL.map { .text($0) })]
+            let known: [(String, Value?)] = [
+                ("photoCount", annotation.photoCount.map { .integer($0) }),
+                ("pageURL", annotation.pageURL.map { .text($0) }),
+            ]
             return core + known.compactMap { name, value in value.map { Field(name, $0) } } + extras
         }
         let license = annotation.license.map { license in
-            Value.object([Field("id", .text(license.id)), Field("name", .text(license.name)),
-                          Field("url", text(license.url))])
+            Value.object([
+                Field("id", .text(license.id)), Field("name", .text(license.name)),
+                Field("url", text(license.url)),
+            ])
         }
         return core + [
             Field("thumbnailURL", text(annotation.thumbnailURL)), Field("imageURL", text(annotation.imageURL)),

@@ -41,38 +41,52 @@ public struct Gazetteer: GazetteerLookup {
         let regionNames: [String: String]
         do {
             for row in try rows(folder.appendingPathComponent("regions.tsv")) where row.count >= 3 {
-                regions.append((row[0], row[1],
-                                [row[2]] + (row.count > 3 ? row[3].split(separator: "|").map(String.init) : [])))
+                regions.append(
+                    (
+                        row[0], row[1],
+                        [row[2]] + (row.count > 3 ? row[3].split(separator: "|").map(String.init) : [])
+                    ))
             }
-            regionNames = Dictionary(regions.map { ("\($0.country)/\($0.admin1)", $0.names[0]) },
-                                     uniquingKeysWith: { first, _ in first })
+            regionNames = Dictionary(
+                regions.map { ("\($0.country)/\($0.admin1)", $0.names[0]) },
+                uniquingKeysWith: { first, _ in first })
             for row in try rows(folder.appendingPathComponent("cities.tsv")) where row.count >= 8 {
                 guard let latitude = Double(row[2]), let longitude = Double(row[3]),
-                      let coordinate = Coordinate(latitude: latitude, longitude: longitude) else { continue }
-                let context = [regionNames["\(row[4])/\(row[5])"],
-                               regionNames["\(row[4])/"]].compactMap { $0 }.joined(separator: ", ")
-                entries.append(GazetteerEntry(kind: .city, id: row[0], name: row[1],
-                                              alternates: row[7].split(separator: "|").map(String.init),
-                                              coordinate: coordinate,
-                                              country: row[4], admin1: row[5], population: Int(row[6]) ?? 0,
-                                              locality: row[1], context: context))
+                    let coordinate = Coordinate(latitude: latitude, longitude: longitude)
+                else { continue }
+                let context = [
+                    regionNames["\(row[4])/\(row[5])"],
+                    regionNames["\(row[4])/"],
+                ].compactMap { $0 }.joined(separator: ", ")
+                entries.append(
+                    GazetteerEntry(
+                        kind: .city, id: row[0], name: row[1],
+                        alternates: row[7].split(separator: "|").map(String.init),
+                        coordinate: coordinate,
+                        country: row[4], admin1: row[5], population: Int(row[6]) ?? 0,
+                        locality: row[1], context: context))
             }
         }
         for landmark in try Landmark.load(landmarksFile) {
             guard let coordinate = Coordinate(latitude: landmark.latitude, longitude: landmark.longitude)
             else { continue }
-            let countryCode = regions.first {
-                $0.admin1.isEmpty && $0.names.contains(landmark.country ?? "")
-            }?.country ?? ""
+            let countryCode =
+                regions.first {
+                    $0.admin1.isEmpty && $0.names.contains(landmark.country ?? "")
+                }?.country ?? ""
             // The street is a name too, so a typed address finds the landmark standing there.
-            let streets = [landmark.street,
-                           landmark.street.map { "\($0), \(landmark.locality ?? "")" }].compactMap { $0 }
-            entries.append(GazetteerEntry(kind: .landmark, id: landmark.name, name: landmark.name, alternates: streets,
-                                          coordinate: coordinate,
-                                          country: countryCode, street: landmark.street ?? "",
-                                          locality: landmark.locality ?? "",
-                                          context: [landmark.locality, landmark.region, landmark.country]
-                                              .compactMap { $0 }.joined(separator: ", ")))
+            let streets = [
+                landmark.street,
+                landmark.street.map { "\($0), \(landmark.locality ?? "")" },
+            ].compactMap { $0 }
+            entries.append(
+                GazetteerEntry(
+                    kind: .landmark, id: landmark.name, name: landmark.name, alternates: streets,
+                    coordinate: coordinate,
+                    country: countryCode, street: landmark.street ?? "",
+                    locality: landmark.locality ?? "",
+                    context: [landmark.locality, landmark.region, landmark.country]
+                        .compactMap { $0 }.joined(separator: ", ")))
         }
         entries += places.compactMap(GazetteerEntry.init(place:))
         return Gazetteer(entries: entries, regions: regions)

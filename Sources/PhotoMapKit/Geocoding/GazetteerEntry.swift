@@ -38,17 +38,20 @@ public struct GazetteerEntry: Sendable, Hashable {
     public init?(place: Place) {
         guard let coordinate = place.coordinate else { return nil }
         let parts = place.fullName.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        self.init(kind: .place, id: place.id, name: parts.first ?? place.fullName,
-                  alternates: place.shortName.isEmpty ? [] : [place.shortName], coordinate: coordinate,
-                  population: place.photoCount ?? 0, locality: parts.first ?? "",
-                  context: parts.dropFirst().joined(separator: ", "))
+        self.init(
+            kind: .place, id: place.id, name: parts.first ?? place.fullName,
+            alternates: place.shortName.isEmpty ? [] : [place.shortName], coordinate: coordinate,
+            population: place.photoCount ?? 0, locality: parts.first ?? "",
+            context: parts.dropFirst().joined(separator: ", "))
         placeTypeID = place.typeID
     }
 
     /// Creates an entry.
-    public init(kind: Kind, id: String, name: String, alternates: [String] = [], coordinate: Coordinate,
-                country: String = "", admin1: String = "", population: Int = 0, street: String = "",
-                locality: String = "", context: String = "") {
+    public init(
+        kind: Kind, id: String, name: String, alternates: [String] = [], coordinate: Coordinate,
+        country: String = "", admin1: String = "", population: Int = 0, street: String = "",
+        locality: String = "", context: String = ""
+    ) {
         self.kind = kind
         self.id = id
         self.name = name

@@ -15,14 +15,17 @@ public struct GazetteerSources: Sendable {
     }
 
     var files: [URL] {
-        [folder.appendingPathComponent("cities.tsv"), folder.appendingPathComponent("regions.tsv"),
-         catalog.appendingPathComponent("landmarks.json"), catalog.appendingPathComponent("top-places.json")]
+        [
+            folder.appendingPathComponent("cities.tsv"), folder.appendingPathComponent("regions.tsv"),
+            catalog.appendingPathComponent("landmarks.json"), catalog.appendingPathComponent("top-places.json"),
+        ]
     }
 
     /// Every file parsed: what the index is made from.
     public func load() throws -> Gazetteer {
-        try Gazetteer.load(gazetteer: folder, landmarks: catalog.appendingPathComponent("landmarks.json"),
-                           places: try FixtureSource(catalog: catalog).topPlaces().items)
+        try Gazetteer.load(
+            gazetteer: folder, landmarks: catalog.appendingPathComponent("landmarks.json"),
+            places: try FixtureSource(catalog: catalog).topPlaces().items)
     }
 
     /// Each file's path, size and modification time (to the nanosecond): an index made from other
@@ -72,8 +75,9 @@ public struct GazetteerIndex: GazetteerLookup {
     /// The signature of the files the index was made from.
     func signature() throws -> String? {
         let database = try SQLiteDatabase(path: file.path, readOnly: true)
-        let statement = try database.prepare("SELECT value FROM meta WHERE key = 'sources' AND (SELECT value FROM meta WHERE key = 'schema') = ?",
-                                             [.text(Self.schemaVersion)])
+        let statement = try database.prepare(
+            "SELECT value FROM meta WHERE key = 'sources' AND (SELECT value FROM meta WHERE key = 'schema') = ?",
+            [.text(Self.schemaVersion)])
         return try statement.step() ? statement.text(0) : nil
     }
 
@@ -81,13 +85,15 @@ public struct GazetteerIndex: GazetteerLookup {
     /// place, so a reader (or a second photomap making it at the same moment) never sees half of one.
     static func build(_ gazetteer: Gazetteer, signature: String, at file: URL) throws {
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".tmp-\(file.lastPathComponent)-\(getpid())")
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(
+            ".tmp-\(file.lastPathComponent)-\(getpid())")
         unlink(temporary.path)
         defer { unlink(temporary.path) }
         do {
             let database = try SQLiteDatabase(path: temporary.path)
             // A file nobody reads until it is renamed needs no journal.
-            try database.execute("""
+            try database.execute(
+                """
                 PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
                 CREATE TABLE entries (rowid INTEGER PRIMARY KEY, kind TEXT NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL,
                     alternates TEXT NOT NULL, latitude REAL NOT NULL, longitude REAL NOT NULL, country TEXT NOT NULL,
@@ -99,17 +105,20 @@ public struct GazetteerIndex: GazetteerLookup {
                 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
                 """)
             try database.transaction {
-                let addEntry = try database.prepare("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                let addEntry = try database.prepare(
+                    "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                 let addWord = try database.prepare("INSERT OR IGNORE INTO words VALUES (?, ?)")
                 for (offset, (entry, names)) in zip(gazetteer.entries, gazetteer.names).enumerated() {
                     let rowid = Int64(offset + 1)
-                    try addEntry.bind([.integer(rowid), .text(entry.kind.rawValue), .text(entry.id), .text(entry.name),
-                                       .text(entry.alternates.joined(separator: separator)),
-                                       .real(entry.coordinate.latitude), .real(entry.coordinate.longitude),
-                                       .text(entry.country), .text(entry.admin1), .integer(Int64(entry.population)),
-                                       .text(entry.street), .text(entry.locality),
-                                       .text(entry.context), entry.placeTypeID.map { .integer(Int64($0)) } ?? .null,
-                                       .text(names.joined(separator: separator))])
+                    try addEntry.bind([
+                        .integer(rowid), .text(entry.kind.rawValue), .text(entry.id), .text(entry.name),
+                        .text(entry.alternates.joined(separator: separator)),
+                        .real(entry.coordinate.latitude), .real(entry.coordinate.longitude),
+                        .text(entry.country), .text(entry.admin1), .integer(Int64(entry.population)),
+                        .text(entry.street), .text(entry.locality),
+                        .text(entry.context), entry.placeTypeID.map { .integer(Int64($0)) } ?? .null,
+                        .text(names.joined(separator: separator)),
+                    ])
                     try addEntry.step()
                     for word in Set(names.flatMap { $0.split(separator: " ") }) {
                         try addWord.bind([.blob(Array(Self.key(word).utf8)), .integer(rowid)])
@@ -123,8 +132,10 @@ public struct GazetteerIndex: GazetteerLookup {
                         try addRegion.step()
                     }
                 }
-                try database.prepare("INSERT INTO meta VALUES ('schema', ?), ('sources', ?)",
-                                     [.text(schemaVersion), .text(signature)]).step()
+                try database.prepare(
+                    "INSERT INTO meta VALUES ('schema', ?), ('sources', ?)",
+                    [.text(schemaVersion), .text(signature)]
+                ).step()
             }
         }
         guard rename(temporary.path, file.path) == 0 else {
@@ -146,14 +157,16 @@ public struct GazetteerIndex: GazetteerLookup {
             return [.blob(low), .blob(low + [0xFF])]
         }
         // The rarest word narrows most; counting stops where no word could be worse.
-        let count = try database.prepare("SELECT count(*) FROM (SELECT 1 FROM words WHERE word >= ? AND word < ? LIMIT 50000)")
+        let count = try database.prepare(
+            "SELECT count(*) FROM (SELECT 1 FROM words WHERE word >= ? AND word < ? LIMIT 50000)")
         var rarest = ranges[0], fewest = Int64.max
         for range in ranges {
             try count.bind(range)
             try count.step()
             if let found = count.integer(0), found < fewest { (rarest, fewest) = (range, found) }
         }
-        let statement = try database.prepare("""
+        let statement = try database.prepare(
+            """
             SELECT kind, id, name, alternates, latitude, longitude, country, admin1, population, street, locality, context,
                 place_type, names FROM entries WHERE rowid IN (SELECT entry FROM words WHERE word >= ? AND word < ?) ORDER BY rowid
             """, rarest)
@@ -166,8 +179,9 @@ public struct GazetteerIndex: GazetteerLookup {
 
     public func regions(named qualifier: String) throws -> [(country: String, admin1: String)] {
         let database = try SQLiteDatabase(path: file.path, readOnly: true)
-        let statement = try database.prepare("SELECT country, admin1 FROM regions WHERE name = ? ORDER BY rowid",
-                                             [.text(SearchText.normalized(qualifier))])
+        let statement = try database.prepare(
+            "SELECT country, admin1 FROM regions WHERE name = ? ORDER BY rowid",
+            [.text(SearchText.normalized(qualifier))])
         var regions: [(country: String, admin1: String)] = []
         while try statement.step() {
             regions.append((statement.text(0), statement.text(1)))
@@ -177,7 +191,8 @@ public struct GazetteerIndex: GazetteerLookup {
 
     public func landmarks() throws -> [GazetteerEntry] {
         let database = try SQLiteDatabase(path: file.path, readOnly: true)
-        let statement = try database.prepare("""
+        let statement = try database.prepare(
+            """
             SELECT kind, id, name, alternates, latitude, longitude, country, admin1, population, street, locality, context,
                 place_type, names FROM entries WHERE kind = 'landmark' ORDER BY rowid
             """)
@@ -197,10 +212,11 @@ public struct GazetteerIndex: GazetteerLookup {
             text.isEmpty
                 ? [] : text.utf8.split(separator: 0x1F, omittingEmptySubsequences: false).map { String(Substring($0)) }
         }
-        var entry = GazetteerEntry(kind: GazetteerEntry.Kind(rawValue: row.text(0)) ?? .city, id: row.text(1),
-                                   name: row.text(2), alternates: split(row.text(3)), coordinate: coordinate,
-                                   country: row.text(6), admin1: row.text(7), population: Int(row.integer(8) ?? 0),
-                                   street: row.text(9), locality: row.text(10), context: row.text(11))
+        var entry = GazetteerEntry(
+            kind: GazetteerEntry.Kind(rawValue: row.text(0)) ?? .city, id: row.text(1),
+            name: row.text(2), alternates: split(row.text(3)), coordinate: coordinate,
+            country: row.text(6), admin1: row.text(7), population: Int(row.integer(8) ?? 0),
+            street: row.text(9), locality: row.text(10), context: row.text(11))
         entry.placeTypeID = row.integer(12).map { Int($0) }
         return (entry, split(row.text(13)))
     }

@@ -47,8 +47,10 @@ public struct Geocoder: Sendable {
     /// region ("Portland, Maine", "Córdoba, Argentina"); "lat,lon" is a location of its own.
     /// `candidates` are another geocoder's answers (flickr.places.find's, in its order): they are
     /// ranked with the gazetteer's entries under the same rule.
-    public func find(_ query: String, near: Coordinate? = nil, limit: Int = 10,
-                     candidates: [GazetteerEntry] = []) throws -> [Result] {
+    public func find(
+        _ query: String, near: Coordinate? = nil, limit: Int = 10,
+        candidates: [GazetteerEntry] = []
+    ) throws -> [Result] {
         if let coordinate = Self.coordinate(in: query) {
             let entry = GazetteerEntry(kind: .city, id: "", name: "", coordinate: coordinate)
             return [Result(entry: entry, score: 1, distanceKilometres: near.map { $0.distance(to: coordinate) })]
@@ -75,19 +77,23 @@ public struct Geocoder: Sendable {
         func add(_ entry: GazetteerEntry, match: Double) {
             let distance = near.map { $0.distance(to: entry.coordinate) }
             let penalty = distance.map { $0 <= Self.insideDistance ? 0 : $0 <= Self.nearDistance ? 0.5 : 1 } ?? 0
-            results.append(Result(entry: entry, score: match + 0.5 * Self.importance(entry) - 0.6 * penalty,
-                                  distanceKilometres: distance, match: match))
+            results.append(
+                Result(
+                    entry: entry, score: match + 0.5 * Self.importance(entry) - 0.6 * penalty,
+                    distanceKilometres: distance, match: match))
         }
         // The service resolved any qualifier itself; its order breaks ties among its candidates.
         for (position, entry) in candidates.enumerated() {
-            let match = max(Self.match(wanted, words: wantedWords, against: Gazetteer.names(of: entry)),
-                            Self.candidateMatch)
+            let match = max(
+                Self.match(wanted, words: wantedWords, against: Gazetteer.names(of: entry)),
+                Self.candidateMatch)
             add(entry, match: match - 0.001 * Double(position))
         }
         for (entry, entryNames) in try gazetteer.entries(withWordsStarting: wantedWords) {
             if let allowed {
                 // Cities carry codes; landmarks and catalog places carry names ("New York, United States").
-                let inRegion = entry.kind == .city
+                let inRegion =
+                    entry.kind == .city
                     ? allowed.contains {
                         $0.country == entry.country && ($0.admin1.isEmpty || $0.admin1 == entry.admin1)
                     }
@@ -127,7 +133,9 @@ public struct Geocoder: Sendable {
             let level: Double
             if asciiQuery {
                 let bytes = byteLevel(wanted, words: words, name: name)
-                level = bytes == 0 || name.utf8.allSatisfy({ $0 < 0x80 }) ? bytes
+                level =
+                    bytes == 0 || name.utf8.allSatisfy({ $0 < 0x80 })
+                    ? bytes
                     : characterLevel(wanted, length: wantedLength, words: words, name: name)
             } else {
                 level = characterLevel(wanted, length: wantedLength, words: words, name: name)
@@ -153,7 +161,8 @@ public struct Geocoder: Sendable {
         if nameBytes.starts(with: wantedBytes) {
             if nameBytes.count == wantedBytes.count { return 1 }
             if wantedBytes.count >= 4
-                   || nameBytes[nameBytes.index(nameBytes.startIndex, offsetBy: wantedBytes.count)] == 0x20 {
+                || nameBytes[nameBytes.index(nameBytes.startIndex, offsetBy: wantedBytes.count)] == 0x20
+            {
                 return 0.7
             }
         }
@@ -203,7 +212,8 @@ extension Coordinate {
     public func distance(to other: Coordinate) -> Double {
         let radians = Double.pi / 180
         let dLat = (other.latitude - latitude) * radians, dLon = (other.longitude - longitude) * radians
-        let a = sin(dLat / 2) * sin(dLat / 2)
+        let a =
+            sin(dLat / 2) * sin(dLat / 2)
             + cos(latitude * radians) * cos(other.latitude * radians) * sin(dLon / 2) * sin(dLon / 2)
         return 2 * 6_371 * asin(min(1, sqrt(a)))
     }
@@ -214,10 +224,13 @@ extension GazetteerEntry {
     /// interest); else street and number; else the locality; else "Your location". The subtitle is the
     /// coordinate with six decimals.
     public var annotation: Annotation {
-        let title = kind == .landmark && !name.isEmpty ? name
+        let title =
+            kind == .landmark && !name.isEmpty
+            ? name
             : !street.isEmpty ? street : !locality.isEmpty ? locality : "Your location"
         let subtitle = String(format: "Lat:%.6f Lon:%.6f", coordinate.latitude, coordinate.longitude)
-        return Annotation(kind: .location, id: id.isEmpty ? subtitle : id, title: title, subtitle: subtitle,
-                          coordinate: coordinate)
+        return Annotation(
+            kind: .location, id: id.isEmpty ? subtitle : id, title: title, subtitle: subtitle,
+            coordinate: coordinate)
     }
 }

@@ -11,7 +11,8 @@ enum SearchText {
             bytes.reserveCapacity(text.utf8.count)
             var pendingSpace = false
             for byte in text.utf8 {
-                let isLetterOrDigit = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+                let isLetterOrDigit =
+                    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
                     || (byte >= 0x61 && byte <= 0x7A)
                 if isLetterOrDigit {
                     if pendingSpace && !bytes.isEmpty { bytes.append(0x20) }

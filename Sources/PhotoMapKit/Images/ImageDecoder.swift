@@ -66,8 +66,10 @@ public enum ImageDecoder {
 
     /// The image's size and format after a check as thorough as a decode (every byte of the image
     /// data read and verified), keeping no pixels: what the cache runs before storing, and on use.
-    public static func check(_ data: Data,
-                             maximumSide: Int = maximumSide) throws -> (width: Int, height: Int, format: Format) {
+    public static func check(
+        _ data: Data,
+        maximumSide: Int = maximumSide
+    ) throws -> (width: Int, height: Int, format: Format) {
         switch try recognised(data) {
         case .png:
             let size = try PNGCodec.check(data, maximumSide: maximumSide)

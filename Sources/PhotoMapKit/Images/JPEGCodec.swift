@@ -11,14 +11,17 @@ public enum JPEGCodec {
         let read = try self.read(data, maximumSide: maximumSide, channels: 4)
         guard let pixels = read.pixels else { throw ImageError.undecodable("out of memory") }
         defer { free(pixels) }
-        return RGBAImage(width: read.width, height: read.height,
-                         pixels: Array(UnsafeBufferPointer(start: pixels, count: read.width * read.height * 4)))
+        return RGBAImage(
+            width: read.width, height: read.height,
+            pixels: Array(UnsafeBufferPointer(start: pixels, count: read.width * read.height * 4)))
     }
 
     /// The size of the image in a JPEG file's bytes, after decoding every scanline (into one scratch
     /// row: the full check, without the image's memory).
-    public static func check(_ data: Data,
-                             maximumSide: Int = ImageDecoder.maximumSide) throws -> (width: Int, height: Int) {
+    public static func check(
+        _ data: Data,
+        maximumSide: Int = ImageDecoder.maximumSide
+    ) throws -> (width: Int, height: Int) {
         let read = try self.read(data, maximumSide: maximumSide, channels: 0)
         return (read.width, read.height)
     }
@@ -27,30 +30,39 @@ public enum JPEGCodec {
     /// `minimumLongSide` and `minimumShortSide` (or the image's own, when smaller), as RGB rows: what the
     /// squares and medium images of an imported photo are made from. A header declaring more than
     /// `maximumPixels` is refused before anything is allocated.
-    public static func decodeScaled(_ data: Data, minimumLongSide: Int, minimumShortSide: Int,
-                                    maximumPixels: Int) throws -> ScaledImage {
-        let read = try self.read(data, maximumSide: Int(UInt32.max), maximumPixels: maximumPixels,
-                                 minimumSides: (minimumLongSide, minimumShortSide), channels: 3)
+    public static func decodeScaled(
+        _ data: Data, minimumLongSide: Int, minimumShortSide: Int,
+        maximumPixels: Int
+    ) throws -> ScaledImage {
+        let read = try self.read(
+            data, maximumSide: Int(UInt32.max), maximumPixels: maximumPixels,
+            minimumSides: (minimumLongSide, minimumShortSide), channels: 3)
         guard let pixels = read.pixels else { throw ImageError.undecodable("out of memory") }
-        return ScaledImage(fullWidth: read.width, fullHeight: read.height,
-                           plane: PixelPlane(owning: pixels, width: read.decodedWidth, height: read.decodedHeight,
-                                             channels: 3))
+        return ScaledImage(
+            fullWidth: read.width, fullHeight: read.height,
+            plane: PixelPlane(
+                owning: pixels, width: read.decodedWidth, height: read.decodedHeight,
+                channels: 3))
     }
 
     /// `photomap_jpeg_read`: the full size, the decoded size and the pixels (nil for the check; free them).
-    private static func read(_ data: Data, maximumSide: Int, maximumPixels: Int = .max,
-                             minimumSides: (long: Int, short: Int) = (Int(UInt32.max), Int(UInt32.max)),
-                             channels: Int32) throws
-        -> (width: Int, height: Int, decodedWidth: Int, decodedHeight: Int, pixels: UnsafeMutablePointer<UInt8>?) {
+    private static func read(
+        _ data: Data, maximumSide: Int, maximumPixels: Int = .max,
+        minimumSides: (long: Int, short: Int) = (Int(UInt32.max), Int(UInt32.max)),
+        channels: Int32
+    ) throws
+        -> (width: Int, height: Int, decodedWidth: Int, decodedHeight: Int, pixels: UnsafeMutablePointer<UInt8>?)
+    {
         guard data.starts(with: signature) else { throw ImageError.undecodable("no JPEG signature") }
         var width: Int32 = 0, height: Int32 = 0, decodedWidth: Int32 = 0, decodedHeight: Int32 = 0
         var pixels: UnsafeMutablePointer<UInt8>?
         var message = [CChar](repeating: 0, count: 256)
         let decoded = data.withUnsafeBytes { bytes in
-            photomap_jpeg_read(bytes.bindMemory(to: UInt8.self).baseAddress, UInt(bytes.count),
-                               UInt32(clamping: maximumSide), UInt64(clamping: maximumPixels),
-                               UInt32(clamping: minimumSides.long), UInt32(clamping: minimumSides.short), channels,
-                               &width, &height, &decodedWidth, &decodedHeight, &pixels, &message, message.count)
+            photomap_jpeg_read(
+                bytes.bindMemory(to: UInt8.self).baseAddress, UInt(bytes.count),
+                UInt32(clamping: maximumSide), UInt64(clamping: maximumPixels),
+                UInt32(clamping: minimumSides.long), UInt32(clamping: minimumSides.short), channels,
+                &width, &height, &decodedWidth, &decodedHeight, &pixels, &message, message.count)
         }
         guard decoded == 1 else { throw ImageError.undecodable(Self.text(message)) }
         return (Int(width), Int(height), Int(decodedWidth), Int(decodedHeight), pixels)
@@ -61,8 +73,9 @@ public enum JPEGCodec {
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         var message = [CChar](repeating: 0, count: 256)
-        let encoded = photomap_jpeg_encode(image.pixels, Int32(image.width), Int32(image.height), Int32(quality),
-                                           &output, &size, &message, message.count)
+        let encoded = photomap_jpeg_encode(
+            image.pixels, Int32(image.width), Int32(image.height), Int32(quality),
+            &output, &size, &message, message.count)
         guard encoded == 1, let output else { throw ImageError.unencodable(Self.text(message)) }
         defer { free(output) }
         return Data(bytes: output, count: Int(size))

@@ -33,37 +33,47 @@ public enum PNGCodec {
         let size = try read(data, maximumSide: maximumSide, pixels: &pixels)
         guard let pixels else { throw ImageError.undecodable("no pixels") }
         defer { free(pixels) }
-        return RGBAImage(width: size.width, height: size.height,
-                         pixels: Array(UnsafeBufferPointer(start: pixels, count: size.width * size.height * 4)))
+        return RGBAImage(
+            width: size.width, height: size.height,
+            pixels: Array(UnsafeBufferPointer(start: pixels, count: size.width * size.height * 4)))
     }
 
     /// The size of the image in a PNG file's bytes, after checking it as fully as a decode does
     /// (every CRC, every row inflated with a valid filter type, through IEND) without libpng and
     /// without unfiltering: a third of the CPU the cache spent per stored image went to libpng's rows.
-    public static func check(_ data: Data,
-                             maximumSide: Int = ImageDecoder.maximumSide) throws -> (width: Int, height: Int) {
+    public static func check(
+        _ data: Data,
+        maximumSide: Int = ImageDecoder.maximumSide
+    ) throws -> (width: Int, height: Int) {
         try read(data, maximumSide: maximumSide, pixels: nil)
     }
 
     /// One entry for both (`photomap_png_decode`, which runs `photomap_png_check` first): a decode
     /// accepts exactly what the check accepts.
-    private static func read(_ data: Data, maximumSide: Int,
-                             pixels: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?)
-        throws -> (width: Int, height: Int) {
+    private static func read(
+        _ data: Data, maximumSide: Int,
+        pixels: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?
+    )
+        throws -> (width: Int, height: Int)
+    {
         guard data.starts(with: signature) else { throw ImageError.undecodable("no PNG signature") }
         var width: UInt32 = 0, height: UInt32 = 0
         var message = [CChar](repeating: 0, count: 200)
         let read = data.withUnsafeBytes { bytes in
-            photomap_png_decode(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, UInt32(maximumSide),
-                                &width, &height,
-                                pixels, &message, message.count)
+            photomap_png_decode(
+                bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, UInt32(maximumSide),
+                &width, &height,
+                pixels, &message, message.count)
         }
         switch read {
         case 1: return (Int(width), Int(height))
         case 2: throw ImageError.implausibleSize(width: Int(width), height: Int(height))
-        default: throw ImageError.undecodable(String(decoding: message.prefix(while: { $0 != 0 })
-                                                                 .map { UInt8(bitPattern: $0) },
-                                                     as: UTF8.self))
+        default:
+            throw ImageError.undecodable(
+                String(
+                    decoding: message.prefix(while: { $0 != 0 })
+                        .map { UInt8(bitPattern: $0) },
+                    as: UTF8.self))
         }
     }
 

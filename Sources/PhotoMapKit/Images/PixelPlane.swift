@@ -16,8 +16,10 @@ public final class PixelPlane {
     private let release: () -> Void
 
     /// A plane over `base`; `release` frees it when the plane goes.
-    init(base: UnsafePointer<UInt8>, width: Int, height: Int, channels: Int, stride: Int,
-         release: @escaping () -> Void) {
+    init(
+        base: UnsafePointer<UInt8>, width: Int, height: Int, channels: Int, stride: Int,
+        release: @escaping () -> Void
+    ) {
         self.base = base
         self.width = width
         self.height = height
@@ -28,8 +30,9 @@ public final class PixelPlane {
 
     /// A plane over a buffer from `malloc`, rows packed, freed with the plane.
     convenience init(owning pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, channels: Int) {
-        self.init(base: UnsafePointer(pixels), width: width, height: height, channels: channels,
-                  stride: width * channels, release: { free(pixels) })
+        self.init(
+            base: UnsafePointer(pixels), width: width, height: height, channels: channels,
+            stride: width * channels, release: { free(pixels) })
     }
 
     deinit { release() }
@@ -37,8 +40,10 @@ public final class PixelPlane {
     /// The part of the plane from (`left`, `top`), `cropWidth`×`cropHeight` pixels, scaled to
     /// `width`×`height` by averaging the source pixels each target pixel covers (a box filter: no
     /// aliasing when shrinking). Alpha is opaque when the plane has none.
-    public func resampled(left: Double, top: Double, cropWidth: Double, cropHeight: Double,
-                          width targetWidth: Int, height targetHeight: Int) -> RGBAImage {
+    public func resampled(
+        left: Double, top: Double, cropWidth: Double, cropHeight: Double,
+        width targetWidth: Int, height targetHeight: Int
+    ) -> RGBAImage {
         var output = [UInt8](repeating: 255, count: targetWidth * targetHeight * 4)
         let scaleX = cropWidth / Double(targetWidth), scaleY = cropHeight / Double(targetHeight)
         for targetY in 0..<targetHeight {
@@ -75,8 +80,9 @@ public final class PixelPlane {
     /// The square of `side` pixels in the middle of the plane, as Flickr's square crops.
     public func centreSquare(side: Int) -> RGBAImage {
         let crop = Double(min(width, height))
-        return resampled(left: (Double(width) - crop) / 2, top: (Double(height) - crop) / 2, cropWidth: crop,
-                         cropHeight: crop, width: side, height: side)
+        return resampled(
+            left: (Double(width) - crop) / 2, top: (Double(height) - crop) / 2, cropWidth: crop,
+            cropHeight: crop, width: side, height: side)
     }
 
     /// The whole plane scaled to fit `side` pixels on its longer side (never enlarged).
@@ -84,8 +90,9 @@ public final class PixelPlane {
         let scale = min(1, Double(side) / Double(max(width, height)))
         let targetWidth = max(1, Int((Double(width) * scale).rounded()))
         let targetHeight = max(1, Int((Double(height) * scale).rounded()))
-        return resampled(left: 0, top: 0, cropWidth: Double(width), cropHeight: Double(height),
-                         width: targetWidth, height: targetHeight)
+        return resampled(
+            left: 0, top: 0, cropWidth: Double(width), cropHeight: Double(height),
+            width: targetWidth, height: targetHeight)
     }
 }
 

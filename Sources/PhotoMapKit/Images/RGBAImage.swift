@@ -24,8 +24,10 @@ public struct RGBAImage: Sendable, Equatable {
             // An image has at least one pixel, so the buffer has an address.
             guard let base = buffer.baseAddress else { return self }
             // Borrowed for the call: the plane releases nothing.
-            return PixelPlane(base: base, width: width, height: height, channels: 4, stride: width * 4,
-                              release: {}).centreSquare(side: side)
+            return PixelPlane(
+                base: base, width: width, height: height, channels: 4, stride: width * 4,
+                release: {}
+            ).centreSquare(side: side)
         }
     }
 

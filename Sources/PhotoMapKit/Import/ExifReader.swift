@@ -16,9 +16,9 @@ public enum ExifReader {
             return fields
         }
         guard block.count <= Int(UInt32.max),
-              let exif = block.withUnsafeBytes({ bytes in
-                  photomap_exif_load(bytes.bindMemory(to: UInt8.self).baseAddress, UInt32(bytes.count))
-              })
+            let exif = block.withUnsafeBytes({ bytes in
+                photomap_exif_load(bytes.bindMemory(to: UInt8.self).baseAddress, UInt32(bytes.count))
+            })
         else {
             fields.problems.append("EXIF block could not be read")
             return fields
@@ -34,7 +34,8 @@ public enum ExifReader {
                 fields.problems.append("Orientation \(orientation) is not 1–8: ignored")
             }
         }
-        fields.title = reader.ascii(EXIF_IFD_0, tag: 0x010E, name: "ImageDescription", problems: &fields.problems)
+        fields.title =
+            reader.ascii(EXIF_IFD_0, tag: 0x010E, name: "ImageDescription", problems: &fields.problems)
             ?? reader.utf16(EXIF_IFD_0, tag: 0x9C9B, name: "XPTitle", problems: &fields.problems)
         fields.artist = reader.ascii(EXIF_IFD_0, tag: 0x013B, name: "Artist", problems: &fields.problems)
         fields.copyright = reader.ascii(EXIF_IFD_0, tag: 0x8298, name: "Copyright", problems: &fields.problems)
@@ -50,8 +51,10 @@ public enum ExifReader {
         var order: ExifByteOrder { exif_data_get_byte_order(exif) }
 
         /// The entry's bytes when it has `format` and at least `count` components, else nil with a problem.
-        func entry(_ ifd: ExifIfd, tag: UInt32, name: String, format: ExifFormat, count: Int,
-                   problems: inout [String]) -> (UnsafeMutablePointer<UInt8>, Int)? {
+        func entry(
+            _ ifd: ExifIfd, tag: UInt32, name: String, format: ExifFormat, count: Int,
+            problems: inout [String]
+        ) -> (UnsafeMutablePointer<UInt8>, Int)? {
             guard let entry = photomap_exif_entry(exif, ifd, tag) else { return nil }
             let size = Int(exif_format_get_size(format))
             guard entry.pointee.format == format else {
@@ -60,7 +63,8 @@ public enum ExifReader {
             }
             let components = Int(entry.pointee.components)
             guard components >= count, let data = entry.pointee.data,
-                  Int(entry.pointee.size) >= components * size else {
+                Int(entry.pointee.size) >= components * size
+            else {
                 problems.append("\(name) has \(components) values where \(count) were expected: ignored")
                 return nil
             }
@@ -75,16 +79,22 @@ public enum ExifReader {
         /// An ASCII field's text (UTF-8 accepted, as cameras and tools write it), trimmed, control
         /// characters dropped; nil when empty.
         func ascii(_ ifd: ExifIfd, tag: UInt32, name: String, problems: inout [String]) -> String? {
-            guard let (data, count) = entry(ifd, tag: tag, name: name, format: EXIF_FORMAT_ASCII, count: 1,
-                                           problems: &problems) else { return nil }
+            guard
+                let (data, count) = entry(
+                    ifd, tag: tag, name: name, format: EXIF_FORMAT_ASCII, count: 1,
+                    problems: &problems)
+            else { return nil }
             let bytes = UnsafeBufferPointer(start: data, count: count).prefix { $0 != 0 }
             return ExifReader.cleaned(String(decoding: bytes, as: UTF8.self))
         }
 
         /// A Windows XP field: UTF-16LE in BYTE values, ending with a zero character.
         func utf16(_ ifd: ExifIfd, tag: UInt32, name: String, problems: inout [String]) -> String? {
-            guard let (data, count) = entry(ifd, tag: tag, name: name, format: EXIF_FORMAT_BYTE, count: 2,
-                                           problems: &problems) else { return nil }
+            guard
+                let (data, count) = entry(
+                    ifd, tag: tag, name: name, format: EXIF_FORMAT_BYTE, count: 2,
+                    problems: &problems)
+            else { return nil }
             var units: [UInt16] = []
             for index in stride(from: 0, to: count - 1, by: 2) {
                 let unit = UInt16(data[index]) | UInt16(data[index + 1]) << 8
@@ -96,8 +106,11 @@ public enum ExifReader {
 
         /// Degrees, minutes and seconds as three rationals; nil (with a problem) for a zero denominator.
         func degrees(_ tag: UInt32, name: String, problems: inout [String]) -> Double? {
-            guard let (data, _) = entry(EXIF_IFD_GPS, tag: tag, name: name, format: EXIF_FORMAT_RATIONAL, count: 3,
-                                       problems: &problems) else { return nil }
+            guard
+                let (data, _) = entry(
+                    EXIF_IFD_GPS, tag: tag, name: name, format: EXIF_FORMAT_RATIONAL, count: 3,
+                    problems: &problems)
+            else { return nil }
             var value = 0.0
             for (index, unit) in [1.0, 60.0, 3600.0].enumerated() {
                 let rational = exif_get_rational(data + index * 8, order)
@@ -112,14 +125,18 @@ public enum ExifReader {
 
         /// "N"/"S" or "E"/"W": +1 or -1; nil when missing or something else.
         func sign(_ tag: UInt32, name: String, positive: UInt8, negative: UInt8, problems: inout [String]) -> Double? {
-            guard let (data, _) = entry(EXIF_IFD_GPS, tag: tag, name: name, format: EXIF_FORMAT_ASCII, count: 1,
-                                       problems: &problems) else { return nil }
+            guard
+                let (data, _) = entry(
+                    EXIF_IFD_GPS, tag: tag, name: name, format: EXIF_FORMAT_ASCII, count: 1,
+                    problems: &problems)
+            else { return nil }
             switch data[0] {
             case positive: return 1
             case negative: return -1
             default:
-                problems.append("\(name) is neither \(Character(UnicodeScalar(positive))) nor "
-                    + "\(Character(UnicodeScalar(negative))): no location")
+                problems.append(
+                    "\(name) is neither \(Character(UnicodeScalar(positive))) nor "
+                        + "\(Character(UnicodeScalar(negative))): no location")
                 return nil
             }
         }
@@ -128,23 +145,31 @@ public enum ExifReader {
             let hasLatitudeRef = photomap_exif_entry(exif, EXIF_IFD_GPS, 0x0001) != nil
             let hasLongitudeRef = photomap_exif_entry(exif, EXIF_IFD_GPS, 0x0003) != nil
             guard let latitude = degrees(0x0002, name: "GPSLatitude", problems: &problems),
-                  let longitude = degrees(0x0004, name: "GPSLongitude", problems: &problems) else { return nil }
+                let longitude = degrees(0x0004, name: "GPSLongitude", problems: &problems)
+            else { return nil }
             // (0, 0) without references is what devices write when they had no fix.
             if latitude == 0 && longitude == 0 && !(hasLatitudeRef && hasLongitudeRef) { return nil }
             var signs = (1.0, 1.0)
             if hasLatitudeRef || hasLongitudeRef {
-                guard let north = sign(0x0001, name: "GPSLatitudeRef", positive: 0x4E, negative: 0x53,
-                                       problems: &problems),
-                      let east = sign(0x0003, name: "GPSLongitudeRef", positive: 0x45, negative: 0x57,
-                                      problems: &problems) else { return nil }
+                guard
+                    let north = sign(
+                        0x0001, name: "GPSLatitudeRef", positive: 0x4E, negative: 0x53,
+                        problems: &problems),
+                    let east = sign(
+                        0x0003, name: "GPSLongitudeRef", positive: 0x45, negative: 0x57,
+                        problems: &problems)
+                else { return nil }
                 signs = (north, east)
             } else {
                 problems.append("GPS position without N/S and E/W references: taken as north and east")
             }
             // Seven decimals (about a centimetre): the sum of degrees, minutes and seconds ends in float noise.
             func rounded(_ value: Double) -> Double { (value * 1e7).rounded() / 1e7 }
-            guard let coordinate = Coordinate(latitude: rounded(latitude * signs.0),
-                                              longitude: rounded(longitude * signs.1)) else {
+            guard
+                let coordinate = Coordinate(
+                    latitude: rounded(latitude * signs.0),
+                    longitude: rounded(longitude * signs.1))
+            else {
                 problems.append("GPS position \(latitude), \(longitude) is out of range: no location")
                 return nil
             }
@@ -160,7 +185,9 @@ public enum ExifReader {
                 problems.append("date \"\(text.prefix(40))\" is not YYYY:MM:DD HH:MM:SS: no date")
                 return (nil, nil)
             }
-            let offsetText = original == nil ? nil
+            let offsetText =
+                original == nil
+                ? nil
                 : ascii(EXIF_IFD_EXIF, tag: 0x9011, name: "OffsetTimeOriginal", problems: &problems)
             let offset = offsetText.flatMap(ExifReader.offsetSeconds)
             if let offsetText, offset == nil {
@@ -180,10 +207,10 @@ public enum ExifReader {
             return Int(String(decoding: part, as: UTF8.self))
         }
         guard bytes[4] == 0x3A, bytes[7] == 0x3A, bytes[10] == 0x20, bytes[13] == 0x3A, bytes[16] == 0x3A,
-              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1800...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
-              (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1800...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         return String(format: "%04d-%02d-%02d %02d:%02d:%02d", year, month, day, hour, minute, second)
     }
@@ -192,9 +219,10 @@ public enum ExifReader {
     static func offsetSeconds(_ text: String) -> Int? {
         let bytes = Array(text.utf8)
         guard bytes.count == 6, bytes[0] == 0x2B || bytes[0] == 0x2D, bytes[3] == 0x3A,
-              let hours = Int(String(decoding: bytes[1..<3], as: UTF8.self)),
-              let minutes = Int(String(decoding: bytes[4..<6], as: UTF8.self)),
-              (0...14).contains(hours), (0...59).contains(minutes) else { return nil }
+            let hours = Int(String(decoding: bytes[1..<3], as: UTF8.self)),
+            let minutes = Int(String(decoding: bytes[4..<6], as: UTF8.self)),
+            (0...14).contains(hours), (0...59).contains(minutes)
+        else { return nil }
         return (bytes[0] == 0x2D ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
 

@@ -29,20 +29,34 @@ struct FileWalker {
         var info = stat()
         guard stat(Self.cString(path), &info) == 0 else {
             let code = errno
-            problems.append((path, code == ELOOP ? "a loop of symbolic links"
-                                : code == ENOENT && !isRoot ? "a broken symbolic link"
-                                : String(cString: strerror(code))))
+            problems.append(
+                (
+                    path,
+                    code == ELOOP
+                        ? "a loop of symbolic links"
+                        : code == ENOENT && !isRoot
+                            ? "a broken symbolic link"
+                            : String(cString: strerror(code))
+                ))
             return
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG:
             let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-            files.append(Found(path: path, state: .init(size: Int64(info.st_size), modified: modified,
-                                                        inode: Int64(bitPattern: UInt64(info.st_ino)))))
+            files.append(
+                Found(
+                    path: path,
+                    state: .init(
+                        size: Int64(info.st_size), modified: modified,
+                        inode: Int64(bitPattern: UInt64(info.st_ino)))))
         case S_IFDIR:
             // A folder reached twice (a link back up, or to a folder walked already) is walked once.
-            guard enteredFolders.insert([Int64(bitPattern: UInt64(info.st_dev)),
-                                         Int64(bitPattern: UInt64(info.st_ino))]).inserted else { return }
+            guard
+                enteredFolders.insert([
+                    Int64(bitPattern: UInt64(info.st_dev)),
+                    Int64(bitPattern: UInt64(info.st_ino)),
+                ]).inserted
+            else { return }
             guard let folder = opendir(Self.cString(path)) else {
                 problems.append((path, String(cString: strerror(errno))))
                 return
@@ -79,8 +93,14 @@ struct FileWalker {
             case let .scalarValue(scalar):
                 consumed = String(scalar).utf8.count
                 if scalar.properties.generalCategory == .control || scalar == "\\" {
-                    text += scalar == "\n" ? "\\n" : scalar == "\t" ? "\\t" : scalar == "\\" ? "\\\\"
-                        : String(format: "\\x%02X", scalar.value)
+                    text +=
+                        scalar == "\n"
+                        ? "\\n"
+                        : scalar == "\t"
+                            ? "\\t"
+                            : scalar == "\\"
+                                ? "\\\\"
+                                : String(format: "\\x%02X", scalar.value)
                 } else {
                     text.unicodeScalars.append(scalar)
                 }

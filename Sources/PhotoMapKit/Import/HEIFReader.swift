@@ -36,8 +36,9 @@ enum HEIFReader {
             defer { heif_image_handle_release(handle) }
             let width = Int(heif_image_handle_get_width(handle)), height = Int(heif_image_handle_get_height(handle))
             guard width > 0, height > 0, width * height <= maximumPixels else {
-                throw ImageError.undecodable("declared size \(width)x\(height) is over the limit of "
-                    + "\(maximumPixels / 1_000_000) megapixels")
+                throw ImageError.undecodable(
+                    "declared size \(width)x\(height) is over the limit of "
+                        + "\(maximumPixels / 1_000_000) megapixels")
             }
             let exif = exifBlock(of: handle)
             var image: OpaquePointer?
@@ -49,9 +50,10 @@ enum HEIFReader {
                 heif_image_release(image)
                 throw ImageError.undecodable("HEIF image has no RGB plane")
             }
-            let plane = PixelPlane(base: pixels, width: Int(heif_image_get_width(image, heif_channel_interleaved)),
-                                   height: Int(heif_image_get_height(image, heif_channel_interleaved)), channels: 3,
-                                   stride: Int(stride), release: { heif_image_release(image) })
+            let plane = PixelPlane(
+                base: pixels, width: Int(heif_image_get_width(image, heif_channel_interleaved)),
+                height: Int(heif_image_get_height(image, heif_channel_interleaved)), channels: 3,
+                stride: Int(stride), release: { heif_image_release(image) })
             guard plane.width > 0, plane.height > 0 else { throw ImageError.undecodable("HEIF image is empty") }
             return (plane, exif)
         }
@@ -70,7 +72,8 @@ enum HEIFReader {
             var offset = 0
             // Top-level boxes: a 4-byte big-endian size (1: a 64-bit size follows; 0: to the end), a 4-byte type.
             while offset + 8 <= bytes.count {
-                var size = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+                var size =
+                    Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
                     | Int(bytes[offset + 3])
                 if size == 0 { size = bytes.count - offset }
                 if size == 1, offset + 16 <= bytes.count {
@@ -105,6 +108,7 @@ enum HEIFReader {
 
     private static func check(_ error: heif_error) throws {
         guard error.code != heif_error_Ok else { return }
-        throw ImageError.undecodable(error.message.map { String(cString: $0) } ?? "libheif error \(error.code.rawValue)")
+        throw ImageError.undecodable(
+            error.message.map { String(cString: $0) } ?? "libheif error \(error.code.rawValue)")
     }
 }

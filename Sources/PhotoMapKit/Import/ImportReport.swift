@@ -24,11 +24,15 @@ public struct ImportReport: Sendable {
 
     /// The summary line: "1,942 photos read, 1,870 located, 64 without a location, 8 not readable".
     public var summary: String {
-        var parts = ["\(Quantity.groupedWords(photos, "photo", "photos")) read", "\(Quantity.grouped(located)) located",
-                     "\(Quantity.grouped(unlocated)) without a location", "\(Quantity.grouped(unreadable)) not readable"]
+        var parts = [
+            "\(Quantity.groupedWords(photos, "photo", "photos")) read", "\(Quantity.grouped(located)) located",
+            "\(Quantity.grouped(unlocated)) without a location", "\(Quantity.grouped(unreadable)) not readable",
+        ]
         if unchanged > 0 { parts.append("\(Quantity.grouped(unchanged)) unchanged") }
         if otherFiles > 0 { parts.append("\(Quantity.groupedWords(otherFiles, "other file", "other files")) skipped") }
-        if gone > 0 { parts.append("\(Quantity.grouped(gone)) gone" + (goneKept > 0 ? " (kept: --prune drops them)" : "")) }
+        if gone > 0 {
+            parts.append("\(Quantity.grouped(gone)) gone" + (goneKept > 0 ? " (kept: --prune drops them)" : ""))
+        }
         if removedPhotos > 0 { parts.append("\(Quantity.groupedWords(removedPhotos, "photo", "photos")) removed") }
         return parts.joined(separator: ", ")
     }

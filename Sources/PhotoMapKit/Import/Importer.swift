@@ -109,11 +109,19 @@ public struct Importer: Sendable {
         let done = Locked(0)
         let workers = min(ProcessInfo.processInfo.activeProcessorCount, files.count)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while case let index = next.withLock({ value -> Int in defer { value += 1 }; return value }),
-                  index < files.count {
+            while case let index = next.withLock({ value -> Int in
+                defer { value += 1 }
+                return value
+            }),
+                index < files.count
+            {
                 let outcome = readOne(files[index], knownPhotos: knownPhotos)
                 outcomes.withLock { $0[index] = outcome }
-                progress(done.withLock { $0 += 1; return $0 }, files.count)
+                progress(
+                    done.withLock {
+                        $0 += 1
+                        return $0
+                    }, files.count)
             }
         }
         return outcomes.withLock { $0.map { $0 ?? .skipped("not read") } }
@@ -135,8 +143,9 @@ public struct Importer: Sendable {
         if let located = knownPhotos.withLock({ $0[id] }) { return .known(id: id, located: located) }
         do {
             let read = try PhotoFileReader.read(data, as: kind)
-            let photo = LocalPhoto.record(id: id, fields: read.fields, fileName: file.path,
-                                          mediumSize: read.mediumSize)
+            let photo = LocalPhoto.record(
+                id: id, fields: read.fields, fileName: file.path,
+                mediumSize: read.mediumSize)
             try cache.keep(read.square, for: photo, size: .square)
             try cache.keep(read.medium, for: photo, size: .medium)
             knownPhotos.withLock { $0[id] = photo.coordinate != nil }

@@ -12,15 +12,22 @@ enum JPEGSegments {
                 guard bytes[offset] == 0xFF else { return nil }
                 let marker = bytes[offset + 1]
                 // Fill bytes before a marker.
-                if marker == 0xFF { offset += 1; continue }
+                if marker == 0xFF {
+                    offset += 1
+                    continue
+                }
                 // Start of scan or end of image: no metadata past here. Markers without a length.
                 if marker == 0xDA || marker == 0xD9 { return nil }
-                if marker == 0x01 || (0xD0...0xD7).contains(marker) { offset += 2; continue }
+                if marker == 0x01 || (0xD0...0xD7).contains(marker) {
+                    offset += 2
+                    continue
+                }
                 let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
                 guard length >= 2, offset + 2 + length <= bytes.count else { return nil }
                 let body = offset + 4
                 if marker == 0xE1, length - 2 > ExifReader.header.count,
-                   ExifReader.header.indices.allSatisfy({ bytes[body + $0] == ExifReader.header[$0] }) {
+                    ExifReader.header.indices.allSatisfy({ bytes[body + $0] == ExifReader.header[$0] })
+                {
                     return Data(bytes[body..<(offset + 2 + length)])
                 }
                 offset += 2 + length

@@ -15,12 +15,14 @@ public final class LocalCatalog: LocalCatalogStore {
     /// Opens (creating it unless `readOnly`) the catalog at `file`.
     public init(file: URL, readOnly: Bool = false) throws {
         if !readOnly {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(),
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(),
+                withIntermediateDirectories: true)
         }
         database = try SQLiteDatabase(path: file.path, readOnly: readOnly)
         guard !readOnly else { return }
-        try database.execute("""
+        try database.execute(
+            """
             PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
             CREATE TABLE IF NOT EXISTS files (path BLOB PRIMARY KEY, size INTEGER NOT NULL,
                 modified INTEGER NOT NULL, inode INTEGER NOT NULL, photo TEXT, problem TEXT,
@@ -43,14 +45,16 @@ public final class LocalCatalog: LocalCatalogStore {
     }
 
     public func files() throws -> [[UInt8]: LocalFileState] {
-        let rows = try database.prepare("""
+        let rows = try database.prepare(
+            """
             SELECT f.path, f.size, f.modified, f.inode, f.photo, f.problem, f.other, p.latitude IS NOT NULL
             FROM files f LEFT JOIN photos p ON p.id = f.photo
             """)
         var files: [[UInt8]: LocalFileState] = [:]
         while try rows.step() {
-            var state = LocalFileState(size: rows.integer(1) ?? 0, modified: rows.integer(2) ?? 0,
-                                  inode: rows.integer(3) ?? 0)
+            var state = LocalFileState(
+                size: rows.integer(1) ?? 0, modified: rows.integer(2) ?? 0,
+                inode: rows.integer(3) ?? 0)
             state.photo = rows.optionalText(4)
             state.problem = rows.optionalText(5)
             state.isOther = rows.integer(6) == 1
@@ -63,24 +67,33 @@ public final class LocalCatalog: LocalCatalogStore {
     public func apply(_ changes: LocalCatalogChanges) throws -> Int {
         try database.transaction {
             for (photo, place, taken) in changes.photos {
-                try database.prepare("INSERT OR IGNORE INTO places VALUES (?, ?, ?, ?, ?)", [
-                    .text(place.id), .text(place.shortName), .text(place.fullName),
-                    place.coordinate.map { .real($0.latitude) } ?? .null,
-                    place.coordinate.map { .real($0.longitude) } ?? .null,
-                ]).step()
-                try database.prepare("INSERT OR REPLACE INTO photos VALUES (?, ?, ?, ?, ?, ?)", [
-                    .text(photo.id), .text(place.id), taken.map { .real($0) } ?? .null,
-                    photo.coordinate.map { .real($0.latitude) } ?? .null,
-                    photo.coordinate.map { .real($0.longitude) } ?? .null,
-                    .blob(Array(try JSONEncoder().encode(photo))),
-                ]).step()
+                try database.prepare(
+                    "INSERT OR IGNORE INTO places VALUES (?, ?, ?, ?, ?)",
+                    [
+                        .text(place.id), .text(place.shortName), .text(place.fullName),
+                        place.coordinate.map { .real($0.latitude) } ?? .null,
+                        place.coordinate.map { .real($0.longitude) } ?? .null,
+                    ]
+                ).step()
+                try database.prepare(
+                    "INSERT OR REPLACE INTO photos VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        .text(photo.id), .text(place.id), taken.map { .real($0) } ?? .null,
+                        photo.coordinate.map { .real($0.latitude) } ?? .null,
+                        photo.coordinate.map { .real($0.longitude) } ?? .null,
+                        .blob(Array(try JSONEncoder().encode(photo))),
+                    ]
+                ).step()
             }
             for (path, state) in changes.files {
-                try database.prepare("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", [
-                    .blob(path), .integer(state.size), .integer(state.modified), .integer(state.inode),
-                    state.photo.map { .text($0) } ?? .null, state.problem.map { .text($0) } ?? .null,
-                    .integer(state.isOther ? 1 : 0),
-                ]).step()
+                try database.prepare(
+                    "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        .blob(path), .integer(state.size), .integer(state.modified), .integer(state.inode),
+                        state.photo.map { .text($0) } ?? .null, state.problem.map { .text($0) } ?? .null,
+                        .integer(state.isOther ? 1 : 0),
+                    ]
+                ).step()
             }
             for path in changes.gone { try database.prepare("DELETE FROM files WHERE path = ?", [.blob(path)]).step() }
             // Photos no file holds any more: their files gone, or changed into other photos.
@@ -90,7 +103,8 @@ public final class LocalCatalog: LocalCatalogStore {
             while try orphans.step() { removed += 1 }
             if changes.changesPhotos {
                 try database.prepare(
-                    "INSERT INTO meta VALUES ('version', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1").step()
+                    "INSERT INTO meta VALUES ('version', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1"
+                ).step()
             }
             return removed
         }
@@ -110,7 +124,8 @@ public final class LocalCatalog: LocalCatalogStore {
 
     /// A country's or area's centre is its photos' mean; places with as many photos go by name.
     public func places() throws -> [Place] {
-        let rows = try database.prepare("""
+        let rows = try database.prepare(
+            """
             SELECT p.id, p.short_name, p.full_name, COALESCE(p.latitude, AVG(f.latitude)),
                    COALESCE(p.longitude, AVG(f.longitude)), COUNT(*) AS photos
             FROM places p JOIN photos f ON f.place = p.id
@@ -118,9 +133,11 @@ public final class LocalCatalog: LocalCatalogStore {
             """, [.text(LocalPlace.unlocatedID)])
         var places: [Place] = []
         while try rows.step() {
-            places.append(Place(id: rows.text(0), fullName: rows.text(2), shortName: rows.text(1),
-                                coordinate: Coordinate(latitude: rows.real(3), longitude: rows.real(4)),
-                                type: "locality", typeID: 7, photoCount: Int(rows.integer(5) ?? 0)))
+            places.append(
+                Place(
+                    id: rows.text(0), fullName: rows.text(2), shortName: rows.text(1),
+                    coordinate: Coordinate(latitude: rows.real(3), longitude: rows.real(4)),
+                    type: "locality", typeID: 7, photoCount: Int(rows.integer(5) ?? 0)))
         }
         return places
     }
@@ -129,9 +146,12 @@ public final class LocalCatalog: LocalCatalogStore {
     public func photos(inPlace id: String, limit: Int) throws -> (photos: [Photo], total: Int) {
         let count = try database.prepare("SELECT COUNT(*) FROM photos WHERE place = ?", [.text(id)])
         let total = try count.step() ? Int(count.integer(0) ?? 0) : 0
-        return (try decoded(database.prepare(
-            "SELECT record FROM photos WHERE place = ? ORDER BY taken IS NULL, taken DESC, id LIMIT ?",
-            [.text(id), .integer(Int64(max(limit, 0)))])), total)
+        return (
+            try decoded(
+                database.prepare(
+                    "SELECT record FROM photos WHERE place = ? ORDER BY taken IS NULL, taken DESC, id LIMIT ?",
+                    [.text(id), .integer(Int64(max(limit, 0)))])), total
+        )
     }
 
     public func allPhotos() throws -> [Photo] {
@@ -146,9 +166,13 @@ public final class LocalCatalog: LocalCatalogStore {
         let rows = try database.prepare("SELECT path, size, modified, inode FROM files WHERE photo = ?", [.text(id)])
         var files: [(path: [UInt8], state: LocalFileState)] = []
         while try rows.step() {
-            files.append((rows.withBytes(0) { Array($0) },
-                          LocalFileState(size: rows.integer(1) ?? 0, modified: rows.integer(2) ?? 0,
-                                    inode: rows.integer(3) ?? 0)))
+            files.append(
+                (
+                    rows.withBytes(0) { Array($0) },
+                    LocalFileState(
+                        size: rows.integer(1) ?? 0, modified: rows.integer(2) ?? 0,
+                        inode: rows.integer(3) ?? 0)
+                ))
         }
         return files
     }

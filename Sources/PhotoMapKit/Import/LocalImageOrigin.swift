@@ -17,21 +17,23 @@ public struct LocalImageOrigin: ImageOrigin {
 
     public func fetch(_ url: String, completion: @escaping @Sendable (Result<Data, ThumbnailError>) -> Void) {
         guard let local = LocalImageURL(url) else { return fallback.fetch(url, completion: completion) }
-        completion(Result { try make(local) }.mapError { error in
-            switch error {
-            case let error as ThumbnailError: error
-            case let error as ImageError: .invalidImage(url: url, error)
-            default: .imported(.originalGone(photoID: local.photoID))
-            }
-        })
+        completion(
+            Result { try make(local) }.mapError { error in
+                switch error {
+                case let error as ThumbnailError: error
+                case let error as ImageError: .invalidImage(url: url, error)
+                default: .imported(.originalGone(photoID: local.photoID))
+                }
+            })
     }
 
     private func make(_ image: LocalImageURL) throws -> Data {
         for (path, recorded) in try catalog()?.files(ofPhoto: image.photoID) ?? [] {
             var info = stat()
             guard stat(FileWalker.cString(path), &info) == 0, Int64(info.st_size) == recorded.size,
-                  let data = try? Importer.contents(of: path), LocalPhotoID.of(data) == image.photoID,
-                  let kind = PhotoFileReader.kind(of: data) else { continue }
+                let data = try? Importer.contents(of: path), LocalPhotoID.of(data) == image.photoID,
+                let kind = PhotoFileReader.kind(of: data)
+            else { continue }
             let read = try PhotoFileReader.read(data, as: kind)
             return image.size == .medium ? read.medium : read.square
         }

@@ -8,16 +8,20 @@ enum LocalPhoto {
 
     /// The record of the photo `id` read from the file at `path` (only its name, without the extension,
     /// is kept: as the title when EXIF gives none).
-    static func record(id: String, fields: ExifFields, fileName path: [UInt8],
-                       mediumSize: (width: Int, height: Int)) -> Photo {
-        var photo = Photo(id: id, title: fields.title ?? title(fromFileName: path), ownerName: fields.artist ?? "",
-                          dateTaken: fields.dateTaken, coordinate: fields.coordinate,
-                          license: fields.copyright.map { License(id: licenseID, name: $0) })
+    static func record(
+        id: String, fields: ExifFields, fileName path: [UInt8],
+        mediumSize: (width: Int, height: Int)
+    ) -> Photo {
+        var photo = Photo(
+            id: id, title: fields.title ?? title(fromFileName: path), ownerName: fields.artist ?? "",
+            dateTaken: fields.dateTaken, coordinate: fields.coordinate,
+            license: fields.copyright.map { License(id: licenseID, name: $0) })
         var images = photo.images
         let side = PhotoFileReader.squareSide
         images[.square] = ImageReference(url: LocalImageURL(photoID: id, size: .square).url, width: side, height: side)
-        images[.medium] = ImageReference(url: LocalImageURL(photoID: id, size: .medium).url,
-                                         width: mediumSize.width, height: mediumSize.height)
+        images[.medium] = ImageReference(
+            url: LocalImageURL(photoID: id, size: .medium).url,
+            width: mediumSize.width, height: mediumSize.height)
         photo.images = images
         return photo
     }

@@ -35,8 +35,10 @@ public struct LocalPlaces: Sendable {
             guard let coordinate = Coordinate(latitude: Double(row[2]), longitude: Double(row[3])) else { continue }
             let context = [regionNames["\(row[4])/\(row[5])"], regionNames["\(row[4])/"]].compactMap { $0 }
             cells[Self.cell(coordinate), default: []].append(cities.count)
-            cities.append(City(id: row[0], name: row[1], country: row[4], context: context.joined(separator: ", "),
-                               coordinate: coordinate, population: Int(row[6]) ?? 0))
+            cities.append(
+                City(
+                    id: row[0], name: row[1], country: row[4], context: context.joined(separator: ", "),
+                    coordinate: coordinate, population: Int(row[6]) ?? 0))
         }
         self.cities = cities
         self.cells = cells
@@ -66,19 +68,22 @@ public struct LocalPlaces: Sendable {
         }
         if let (index, _) = nearestCity {
             let city = cities[index]
-            return LocalPlace(id: city.id, shortName: city.name,
-                              fullName: ([city.name] + (city.context.isEmpty ? [] : [city.context]))
-                                  .joined(separator: ", "),
-                              coordinate: city.coordinate)
+            return LocalPlace(
+                id: city.id, shortName: city.name,
+                fullName: ([city.name] + (city.context.isEmpty ? [] : [city.context]))
+                    .joined(separator: ", "),
+                coordinate: city.coordinate)
         }
         if let (index, _) = nearestAny, let name = countryNames[cities[index].country] {
             return LocalPlace(id: "country_\(cities[index].country)", shortName: name, fullName: name, coordinate: nil)
         }
         let cell = Self.cell(coordinate)
-        let name = "\(abs(cell.latitude))°\(cell.latitude < 0 ? "S" : "N") "
+        let name =
+            "\(abs(cell.latitude))°\(cell.latitude < 0 ? "S" : "N") "
             + "\(abs(cell.longitude))°\(cell.longitude < 0 ? "W" : "E")"
         // Shaped as Flickr's place ids (letters, digits, "_"), which `serve` checks at the door.
-        let id = "area_\(cell.latitude < 0 ? "S" : "N")\(abs(cell.latitude))_\(cell.longitude < 0 ? "W" : "E")"
+        let id =
+            "area_\(cell.latitude < 0 ? "S" : "N")\(abs(cell.latitude))_\(cell.longitude < 0 ? "W" : "E")"
             + "\(abs(cell.longitude))"
         return LocalPlace(id: id, shortName: name, fullName: name, coordinate: nil)
     }
@@ -101,8 +106,9 @@ public struct LocalPlaces: Sendable {
     }
 
     private static func cell(_ coordinate: Coordinate) -> Cell {
-        Cell(latitude: Int(coordinate.latitude.rounded(.down)),
-             longitude: min(Int(coordinate.longitude.rounded(.down)), 179))
+        Cell(
+            latitude: Int(coordinate.latitude.rounded(.down)),
+            longitude: min(Int(coordinate.longitude.rounded(.down)), 179))
     }
 }
 
@@ -120,6 +126,7 @@ public struct LocalPlace: Sendable, Hashable {
     /// The place of the photos without a location, listed last.
     public static let unlocatedID = "unlocated"
     /// Its entry.
-    public static let unlocated = LocalPlace(id: unlocatedID, shortName: "Without a location",
-                                             fullName: "Without a location", coordinate: nil)
+    public static let unlocated = LocalPlace(
+        id: unlocatedID, shortName: "Without a location",
+        fullName: "Without a location", coordinate: nil)
 }

@@ -52,8 +52,10 @@ public enum PhotoFileReader {
         switch kind {
         case .jpeg:
             fields = JPEGSegments.exifBlock(in: data).map(ExifReader.read) ?? ExifFields()
-            plane = try JPEGCodec.decodeScaled(data, minimumLongSide: mediumSide, minimumShortSide: squareSide,
-                                               maximumPixels: maximumPixels).plane
+            plane = try JPEGCodec.decodeScaled(
+                data, minimumLongSide: mediumSide, minimumShortSide: squareSide,
+                maximumPixels: maximumPixels
+            ).plane
         case .heif:
             let read = try HEIFReader.read(data, maximumPixels: maximumPixels)
             plane = read.plane
@@ -62,8 +64,9 @@ public enum PhotoFileReader {
         }
         let square = plane.centreSquare(side: squareSide).oriented(fields.orientation)
         let medium = plane.fitted(within: mediumSide).oriented(fields.orientation)
-        return ReadPhotoFile(fields: fields, square: try JPEGCodec.encode(square, quality: quality),
-                             medium: try JPEGCodec.encode(medium, quality: quality),
-                             mediumSize: (medium.width, medium.height))
+        return ReadPhotoFile(
+            fields: fields, square: try JPEGCodec.encode(square, quality: quality),
+            medium: try JPEGCodec.encode(medium, quality: quality),
+            mediumSize: (medium.width, medium.height))
     }
 }

@@ -49,9 +49,11 @@ public struct Annotation: Sendable {
     private var storedPageURL: String?
 
     /// Creates an annotation.
-    public init(kind: Kind, id: String, title: String, subtitle: String, coordinate: Coordinate?,
-                photoCount: Int? = nil, thumbnailURL: String? = nil, imageURL: String? = nil,
-                owner: String? = nil, dateTaken: String? = nil, pageURL: String? = nil, license: License? = nil) {
+    public init(
+        kind: Kind, id: String, title: String, subtitle: String, coordinate: Coordinate?,
+        photoCount: Int? = nil, thumbnailURL: String? = nil, imageURL: String? = nil,
+        owner: String? = nil, dateTaken: String? = nil, pageURL: String? = nil, license: License? = nil
+    ) {
         self.kind = kind
         self.id = id
         self.title = title
@@ -68,10 +70,13 @@ public struct Annotation: Sendable {
     }
 
     /// A photo's annotation showing `images` and the page on Flickr of photo `id` of `flickrUser`.
-    init(photo id: String, title: String, subtitle: String, coordinate: Coordinate?, images: PhotoImages,
-         owner: String, dateTaken: String?, flickrUser: String, license: License?) {
-        self.init(kind: .photo, id: id, title: title, subtitle: subtitle, coordinate: coordinate, owner: owner,
-                  dateTaken: dateTaken, license: license)
+    init(
+        photo id: String, title: String, subtitle: String, coordinate: Coordinate?, images: PhotoImages,
+        owner: String, dateTaken: String?, flickrUser: String, license: License?
+    ) {
+        self.init(
+            kind: .photo, id: id, title: title, subtitle: subtitle, coordinate: coordinate, owner: owner,
+            dateTaken: dateTaken, license: license)
         self.images = images
         self.flickrUser = flickrUser
     }

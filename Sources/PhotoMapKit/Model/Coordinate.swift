@@ -14,8 +14,8 @@ public struct Coordinate: Sendable, Hashable, Codable {
     /// here; only Flickr's answers use it for "no geo", and their decoding says so.
     public init?(latitude: Double?, longitude: Double?) {
         guard let latitude, let longitude,
-              latitude.isFinite, longitude.isFinite,
-              Self.latitudes.contains(latitude), Self.longitudes.contains(longitude)
+            latitude.isFinite, longitude.isFinite,
+            Self.latitudes.contains(latitude), Self.longitudes.contains(longitude)
         else { return nil }
         self.latitude = latitude
         self.longitude = longitude

@@ -65,8 +65,9 @@ extension License: Codable {
     /// Reads `{"id": …, "name": …, "url": …}` (`url` optional).
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try values.decode(String.self, forKey: .id), name: try values.decode(String.self, forKey: .name),
-                  url: try values.decodeIfPresent(String.self, forKey: .url))
+        self.init(
+            id: try values.decode(String.self, forKey: .id), name: try values.decode(String.self, forKey: .name),
+            url: try values.decodeIfPresent(String.self, forKey: .url))
     }
 
     /// Writes the fields `init(from:)` reads.

@@ -37,10 +37,12 @@ public struct Photo: Sendable, Hashable {
     public var license: License?
 
     /// Creates a photo record.
-    public init(id: String, owner: String = "", pathAlias: String = "", secret: String = "", server: String = "",
-                title: String = "", descriptionHTML: String = "", ownerName: String = "", dateTaken: String? = nil,
-                tags: [String] = [], coordinate: Coordinate? = nil, placeID: String = "",
-                images: [PhotoSize: ImageReference] = [:], license: License? = nil) {
+    public init(
+        id: String, owner: String = "", pathAlias: String = "", secret: String = "", server: String = "",
+        title: String = "", descriptionHTML: String = "", ownerName: String = "", dateTaken: String? = nil,
+        tags: [String] = [], coordinate: Coordinate? = nil, placeID: String = "",
+        images: [PhotoSize: ImageReference] = [:], license: License? = nil
+    ) {
         self.id = id
         self.owner = owner
         self.pathAlias = pathAlias
@@ -75,7 +77,7 @@ public struct Photo: Sendable, Hashable {
     /// The page on Flickr of photo `id` of `user`, as `flickrPageURL` says.
     static func flickrPageURL(user: String, id: String) -> String? {
         guard !user.isEmpty, !id.isEmpty,
-              let userPart = Self.pathSegment(user), let idPart = Self.pathSegment(id)
+            let userPart = Self.pathSegment(user), let idPart = Self.pathSegment(id)
         else { return nil }
         return "https://www.flickr.com/photos/\(userPart)/\(idPart)"
     }
@@ -124,22 +126,25 @@ extension Photo: Codable {
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         func text(_ key: CodingKeys) throws -> String { try values.decode(String.self, forKey: key) }
-        self.init(id: try text(.id), owner: try text(.owner), pathAlias: try text(.pathAlias), secret: try text(.secret),
-                  server: try text(.server), title: try text(.title), descriptionHTML: try text(.descriptionHTML),
-                  ownerName: try text(.ownerName),
-                  dateTaken: try values.decodeIfPresent(String.self, forKey: .dateTaken),
-                  tags: try values.decode([String].self, forKey: .tags),
-                  coordinate: try values.decodeIfPresent(Coordinate.self, forKey: .coordinate),
-                  placeID: try text(.placeID), license: try values.decodeIfPresent(License.self, forKey: .license))
+        self.init(
+            id: try text(.id), owner: try text(.owner), pathAlias: try text(.pathAlias), secret: try text(.secret),
+            server: try text(.server), title: try text(.title), descriptionHTML: try text(.descriptionHTML),
+            ownerName: try text(.ownerName),
+            dateTaken: try values.decodeIfPresent(String.self, forKey: .dateTaken),
+            tags: try values.decode([String].self, forKey: .tags),
+            coordinate: try values.decodeIfPresent(Coordinate.self, forKey: .coordinate),
+            placeID: try text(.placeID), license: try values.decodeIfPresent(License.self, forKey: .license))
         images = try values.decode(PhotoImages.self, forKey: .images)
     }
 
     /// Writes every field, the images as `{"sq": {"url": …, "width": …, "height": …}, …}`.
     public func encode(to encoder: any Encoder) throws {
         var values = encoder.container(keyedBy: CodingKeys.self)
-        for (key, text) in [(CodingKeys.id, id), (.owner, owner), (.pathAlias, pathAlias), (.secret, secret),
-                            (.server, server), (.title, title), (.descriptionHTML, descriptionHTML),
-                            (.ownerName, ownerName), (.placeID, placeID)] {
+        for (key, text) in [
+            (CodingKeys.id, id), (.owner, owner), (.pathAlias, pathAlias), (.secret, secret),
+            (.server, server), (.title, title), (.descriptionHTML, descriptionHTML),
+            (.ownerName, ownerName), (.placeID, placeID),
+        ] {
             try values.encode(text, forKey: key)
         }
         try values.encodeIfPresent(dateTaken, forKey: .dateTaken)

@@ -61,8 +61,9 @@ public struct PhotoImages: Sendable, ExpressibleByDictionaryLiteral {
         get {
             let slot = self[slot: size]
             guard slot.format > 0 else { return stored.others?[size] }
-            return ImageReference(url: url(of: slot), width: slot.width == .min ? nil : Int(slot.width),
-                                  height: slot.height == .min ? nil : Int(slot.height))
+            return ImageReference(
+                url: url(of: slot), width: slot.width == .min ? nil : Int(slot.width),
+                height: slot.height == .min ? nil : Int(slot.height))
         }
         set {
             self[slot: size] = Slot()
@@ -81,7 +82,9 @@ public struct PhotoImages: Sendable, ExpressibleByDictionaryLiteral {
     }
 
     /// Whether it holds no image.
-    public var isEmpty: Bool { PhotoSize.allCases.allSatisfy { self[slot: $0].format == 0 && stored.others?[$0] == nil } }
+    public var isEmpty: Bool {
+        PhotoSize.allCases.allSatisfy { self[slot: $0].format == 0 && stored.others?[$0] == nil }
+    }
 
     /// The images on Flickr's static host moved to `host` (a local mirror of them).
     func rehosted(from flickr: ImageHost, to host: ImageHost) -> PhotoImages {
@@ -110,7 +113,9 @@ public struct PhotoImages: Sendable, ExpressibleByDictionaryLiteral {
         }
     }
 
-    private var hasTemplated: Bool { stored.square.format > 0 || stored.largeSquare.format > 0 || stored.medium.format > 0 }
+    private var hasTemplated: Bool {
+        stored.square.format > 0 || stored.largeSquare.format > 0 || stored.medium.format > 0
+    }
 
     private subscript(slot size: PhotoSize) -> Slot {
         get {
@@ -151,8 +156,8 @@ public struct PhotoImages: Sendable, ExpressibleByDictionaryLiteral {
     /// is held yet, which it then becomes) and its size fits; nil otherwise.
     private mutating func templated(_ image: ImageReference) -> Slot? {
         guard !server.isEmpty, !secret.isEmpty, !id.isEmpty,
-              image.width.map({ $0 > Int32.min && $0 <= Int32.max }) ?? true,
-              image.height.map({ $0 > Int32.min && $0 <= Int32.max }) ?? true
+            image.width.map({ $0 > Int32.min && $0 <= Int32.max }) ?? true,
+            image.height.map({ $0 > Int32.min && $0 <= Int32.max }) ?? true
         else { return nil }
         var url = image.url
         guard let (slot, hostEnd) = url.withUTF8({ bytes in matchTemplate(bytes) }) else { return nil }
@@ -161,7 +166,8 @@ public struct PhotoImages: Sendable, ExpressibleByDictionaryLiteral {
             guard stored.host.utf8.elementsEqual(hostBytes) else { return nil }
         } else {
             // Flickr's host is one shared string; any other is kept once per photo.
-            stored.host = ImageHost.flickr.base.utf8.elementsEqual(hostBytes)
+            stored.host =
+                ImageHost.flickr.base.utf8.elementsEqual(hostBytes)
                 ? ImageHost.flickr.base : String(decoding: hostBytes, as: UTF8.self)
         }
         return slot
@@ -178,7 +184,7 @@ public struct PhotoImages: Sendable, ExpressibleByDictionaryLiteral {
             return true
         }
         guard end > 4, url[end - 4] == UInt8(ascii: "."),
-              let format = Self.extensions.firstIndex(where: { $0.utf8.elementsEqual(url[(end - 3)..<end]) })
+            let format = Self.extensions.firstIndex(where: { $0.utf8.elementsEqual(url[(end - 3)..<end]) })
         else { return nil }
         end -= 4
         var slot = Slot(format: UInt8(format + 1))

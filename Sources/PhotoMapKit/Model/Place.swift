@@ -24,9 +24,11 @@ public struct Place: Sendable, Hashable {
     public var timezone: String
 
     /// Creates a place; everything but the id may be empty.
-    public init(id: String, woeid: String = "", fullName: String, shortName: String = "",
-                coordinate: Coordinate? = nil, url: String = "", type: String = "", typeID: Int? = nil,
-                photoCount: Int? = nil, timezone: String = "") {
+    public init(
+        id: String, woeid: String = "", fullName: String, shortName: String = "",
+        coordinate: Coordinate? = nil, url: String = "", type: String = "", typeID: Int? = nil,
+        photoCount: Int? = nil, timezone: String = ""
+    ) {
         self.id = id
         self.woeid = woeid
         self.fullName = fullName
@@ -45,7 +47,8 @@ extension Place {
     /// no usable place_url.
     public var flickrPageURL: String? {
         guard !url.isEmpty,
-              let path = url.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return nil }
+            let path = url.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
+        else { return nil }
         return HTML.webURL("https://www.flickr.com/places" + path)
     }
 }

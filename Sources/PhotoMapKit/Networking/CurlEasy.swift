@@ -24,9 +24,10 @@ struct CurlRequest {
 
     fileprivate var options: Options {
         let timeouts = settings.timeouts
-        return Options(redirectProtocols: redirectProtocols, connectMilliseconds: Int(timeouts.connect * 1000),
-                       totalMilliseconds: Int(timeouts.total * 1000), stallSeconds: max(Int(timeouts.stall), 1),
-                       caBundle: settings.caBundle, acceptsCompression: acceptsCompression)
+        return Options(
+            redirectProtocols: redirectProtocols, connectMilliseconds: Int(timeouts.connect * 1000),
+            totalMilliseconds: Int(timeouts.total * 1000), stallSeconds: max(Int(timeouts.stall), 1),
+            caBundle: settings.caBundle, acceptsCompression: acceptsCompression)
     }
 }
 
@@ -75,8 +76,9 @@ final class CurlEasy {
         }
         try set(url: request.url)
         // The handle (which owns the collector) outlives every transfer it runs.
-        try check(photomap_curl_set_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(collector).toOpaque()),
-                  CURLOPT_WRITEDATA)
+        try check(
+            photomap_curl_set_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(collector).toOpaque()),
+            CURLOPT_WRITEDATA)
     }
 
     /// Sets the options on a freshly reset handle.
@@ -104,11 +106,14 @@ final class CurlEasy {
         if options.acceptsCompression { try set(CURLOPT_ACCEPT_ENCODING, "") }
         try set(CURLOPT_USERAGENT, HTTPClient.userAgent)
         try check(photomap_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), CURLOPT_ERRORBUFFER)
-        try check(photomap_curl_set_callback(handle, CURLOPT_WRITEFUNCTION, { data, size, count, context in
-            guard let data, let context else { return 0 }
-            let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
-            return collector.append(UnsafeRawBufferPointer(start: data, count: size * count))
-        }), CURLOPT_WRITEFUNCTION)
+        try check(
+            photomap_curl_set_callback(
+                handle, CURLOPT_WRITEFUNCTION,
+                { data, size, count, context in
+                    guard let data, let context else { return 0 }
+                    let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
+                    return collector.append(UnsafeRawBufferPointer(start: data, count: size * count))
+                }), CURLOPT_WRITEFUNCTION)
     }
 
     /// Runs the prepared request on this thread, blocking until it ends.
@@ -122,14 +127,17 @@ final class CurlEasy {
             // Made only for an error: a success names no URL.
             let url = HTTPError.redacted(request?.url ?? "")
             if collector.exceededLimit {
-                return .failure(.transport(
-                    code: Int(CURLE_WRITE_ERROR.rawValue),
-                    message: "the answer is larger than \(collector.maximumBodyBytes ?? 0) bytes", url: url))
+                return .failure(
+                    .transport(
+                        code: Int(CURLE_WRITE_ERROR.rawValue),
+                        message: "the answer is larger than \(collector.maximumBodyBytes ?? 0) bytes", url: url))
             }
             let detail = String(cString: errorBuffer)
-            return .failure(.transport(code: Int(code.rawValue),
-                                       message: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail,
-                                       url: url))
+            return .failure(
+                .transport(
+                    code: Int(code.rawValue),
+                    message: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail,
+                    url: url))
         }
         var status = 0, version = 0
         var retryAfter: curl_off_t = 0, announced: curl_off_t = -1
@@ -139,10 +147,12 @@ final class CurlEasy {
         photomap_curl_get_offset(handle, CURLINFO_RETRY_AFTER, &retryAfter)
         photomap_curl_get_offset(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced)
         // libcurl passes any number through: a hostile server's is capped at a day (far beyond any wait honoured).
-        return .success(HTTPResponse(status: status, body: collector.body,
-                                     retryAfter: retryAfter > 0 ? TimeInterval(min(retryAfter, 86_400)) : nil,
-                                     announcedLength: announced >= 0 ? Int(announced) : nil,
-                                     isHTTP2: version == CURL_HTTP_VERSION_2_0))
+        return .success(
+            HTTPResponse(
+                status: status, body: collector.body,
+                retryAfter: retryAfter > 0 ? TimeInterval(min(retryAfter, 86_400)) : nil,
+                announcedLength: announced >= 0 ? Int(announced) : nil,
+                isHTTP2: version == CURL_HTTP_VERSION_2_0))
     }
 
     private func set(url: String) throws(HTTPError) {

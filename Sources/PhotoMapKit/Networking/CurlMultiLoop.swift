@@ -156,7 +156,10 @@ private final class EventLoop {
             if arrived { continue }
             // Either fails only out of memory or on a broken multi handle: wait rather than spin.
             if performed != CURLM_OK
-                   || curl_multi_poll(shared.multi, nil, 0, pollTimeout(), nil) != CURLM_OK { usleep(10_000) }
+                || curl_multi_poll(shared.multi, nil, 0, pollTimeout(), nil) != CURLM_OK
+            {
+                usleep(10_000)
+            }
         }
     }
 
@@ -197,9 +200,11 @@ private final class EventLoop {
         }
         guard curl_multi_add_handle(shared.multi, easy.handle) == CURLM_OK else {
             idle.append(easy)
-            return transfer.submission.completion(.failure(.transport(
-                code: -1, message: "libcurl could not start the transfer",
-                url: HTTPError.redacted(transfer.submission.request.url))))
+            return transfer.submission.completion(
+                .failure(
+                    .transport(
+                        code: -1, message: "libcurl could not start the transfer",
+                        url: HTTPError.redacted(transfer.submission.request.url))))
         }
         running[easy.handle] = (easy, transfer)
         inFlight[transfer.host, default: 0] += 1
@@ -210,7 +215,8 @@ private final class EventLoop {
         var left: Int32 = 0
         while let message = curl_multi_info_read(shared.multi, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
-                  let (easy, transfer) = running.removeValue(forKey: handle) else { continue }
+                let (easy, transfer) = running.removeValue(forKey: handle)
+            else { continue }
             let code = message.pointee.data.result
             curl_multi_remove_handle(shared.multi, handle)
             inFlight[transfer.host, default: 1] -= 1
@@ -265,7 +271,10 @@ private final class EventLoop {
         let bytes = Array(url.utf8)
         var start = 0
         if let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
-           bytes[colon...].starts(with: "://".utf8) { start = colon + 3 }
+            bytes[colon...].starts(with: "://".utf8)
+        {
+            start = colon + 3
+        }
         let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
         return String(decoding: bytes[..<end], as: UTF8.self).lowercased()
     }

@@ -15,15 +15,19 @@ public final class HTTPClient {
     let sleep: (TimeInterval) -> Void
 
     /// Creates a client; `sleep` is how it waits between tries.
-    public init(settings: HTTPSettings = HTTPSettings(),
-                sleep: @escaping (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }) {
+    public init(
+        settings: HTTPSettings = HTTPSettings(),
+        sleep: @escaping (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }
+    ) {
         self.settings = settings
         self.sleep = sleep
     }
 
     /// Creates a client with these retries and timeouts.
-    public convenience init(retryPolicy: RetryPolicy, timeouts: HTTPTimeouts = HTTPTimeouts(),
-                            sleep: @escaping (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }) {
+    public convenience init(
+        retryPolicy: RetryPolicy, timeouts: HTTPTimeouts = HTTPTimeouts(),
+        sleep: @escaping (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }
+    ) {
         self.init(settings: HTTPSettings(retryPolicy: retryPolicy, timeouts: timeouts), sleep: sleep)
     }
 
@@ -51,7 +55,8 @@ public final class HTTPClient {
         // (An export asks this four times per photo, a cache hit once: the bytes are walked by index.)
         if let plain = url.utf8.withContiguousStorageIfAvailable(plainScheme), let plain { return plain }
         guard let components = URLComponents(string: url), components.host?.isEmpty == false,
-              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { return nil }
         return scheme
     }
 
@@ -70,8 +75,10 @@ public final class HTTPClient {
             guard index > portStart else { return nil }
         }
         // The host ends the URL, or a path, query or fragment follows it.
-        guard index == bytes.count || bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "?")
-                  || bytes[index] == UInt8(ascii: "#") else { return nil }
+        guard
+            index == bytes.count || bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "?")
+                || bytes[index] == UInt8(ascii: "#")
+        else { return nil }
         while index < bytes.count {
             guard isPlainURLByte(bytes[index]) else { return nil }
             index += 1
@@ -90,9 +97,10 @@ public final class HTTPClient {
         switch byte {
         case 0x61...0x7A, 0x41...0x5A, 0x30...0x39: true
         case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: ":"),
-             UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "!"), UInt8(ascii: "$"),
-             UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
-             UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="): true
+            UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "!"), UInt8(ascii: "$"),
+            UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
+            UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            true
         default: false
         }
     }

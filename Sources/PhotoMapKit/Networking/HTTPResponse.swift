@@ -15,8 +15,10 @@ public struct HTTPResponse: Sendable {
     public var isHTTP2: Bool
 
     /// Creates a response.
-    public init(status: Int, body: Data = Data(), retryAfter: TimeInterval? = nil, announcedLength: Int? = nil,
-                isHTTP2: Bool = false) {
+    public init(
+        status: Int, body: Data = Data(), retryAfter: TimeInterval? = nil, announcedLength: Int? = nil,
+        isHTTP2: Bool = false
+    ) {
         self.status = status
         self.body = body
         self.retryAfter = retryAfter

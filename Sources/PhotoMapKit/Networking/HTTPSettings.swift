@@ -30,9 +30,11 @@ public struct HTTPSettings: Sendable {
     public var maximumBodyBytes: Int?
 
     /// Creates settings.
-    public init(retryPolicy: RetryPolicy = RetryPolicy(), timeouts: HTTPTimeouts = HTTPTimeouts(),
-                caBundle: String? = nil,
-                maximumBodyBytes: Int? = nil) {
+    public init(
+        retryPolicy: RetryPolicy = RetryPolicy(), timeouts: HTTPTimeouts = HTTPTimeouts(),
+        caBundle: String? = nil,
+        maximumBodyBytes: Int? = nil
+    ) {
         self.retryPolicy = retryPolicy
         self.timeouts = timeouts
         self.caBundle = caBundle
@@ -43,7 +45,8 @@ public struct HTTPSettings: Sendable {
     func request(_ url: String, acceptsCompression: Bool) -> CurlRequest? {
         guard let scheme = HTTPClient.scheme(of: url) else { return nil }
         // An https request never follows a redirect down to plain http.
-        return CurlRequest(url: url, redirectProtocols: scheme == "https" ? "https" : "http,https", settings: self,
-                           acceptsCompression: acceptsCompression)
+        return CurlRequest(
+            url: url, redirectProtocols: scheme == "https" ? "https" : "http,https", settings: self,
+            acceptsCompression: acceptsCompression)
     }
 }

@@ -52,10 +52,14 @@ public struct RetryPolicy: Sendable {
         case let .success(response):
             let failure = HTTPError.status(response.status, url: HTTPError.redacted(url))
             guard Self.isTransient(status: response.status),
-                  attempt < maximumAttempts else { return .finish(.failure(failure)) }
+                attempt < maximumAttempts
+            else { return .finish(.failure(failure)) }
             if let retryAfter = response.retryAfter, retryAfter > maximumDelay {
-                return .finish(.failure(.retryAfterTooLong(seconds: Int(min(retryAfter, 86_400)),
-                                                           url: HTTPError.redacted(url))))
+                return .finish(
+                    .failure(
+                        .retryAfterTooLong(
+                            seconds: Int(min(retryAfter, 86_400)),
+                            url: HTTPError.redacted(url))))
             }
             return .retry(after: delay(afterAttempt: attempt, retryAfter: response.retryAfter))
         case let .failure(error):

@@ -42,10 +42,14 @@ public struct GridClusterer: Sendable, Encodable {
     public func clusters(of points: [(index: Int, coordinate: Coordinate)], zoom: Int) -> [String: [Cluster]] {
         let worldSize = 256 * pow(2, Double(zoom))
         var cells: [Int64: (x: Double, y: Double, count: Int, first: Int)] = [:]
-        for (point, (x, y)) in zip(points, zoom == maximumZoom
-                                   ? Self.fannedOut(points, worldSize: worldSize) : points.map {
-            Self.project($0.coordinate, worldSize: worldSize)
-        }) {
+        for (point, (x, y)) in zip(
+            points,
+            zoom == maximumZoom
+                ? Self.fannedOut(points, worldSize: worldSize)
+                : points.map {
+                    Self.project($0.coordinate, worldSize: worldSize)
+                })
+        {
             // At the last zoom every annotation stands alone, even photos taken at the same spot:
             // a cluster there could never be opened.
             let key = zoom == maximumZoom ? Int64(point.index) : Self.cell(x / radius, y / radius)
@@ -66,9 +70,11 @@ public struct GridClusterer: Sendable, Encodable {
             let (latitude, longitude) = Self.unproject(x: x, y: y, worldSize: worldSize)
             let last = Int(worldSize / 256) - 1
             let tile = "\(min(max(Int(x / 256), 0), last))/\(min(max(Int(y / 256), 0), last))"
-            tiles[tile, default: []].append(Cluster(latitude: latitude, longitude: longitude,
-                                                    count: accumulated.count,
-                                                    feature: accumulated.count == 1 ? accumulated.first : nil))
+            tiles[tile, default: []].append(
+                Cluster(
+                    latitude: latitude, longitude: longitude,
+                    count: accumulated.count,
+                    feature: accumulated.count == 1 ? accumulated.first : nil))
         }
         return tiles
     }

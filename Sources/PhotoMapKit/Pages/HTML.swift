@@ -40,7 +40,8 @@ public enum HTML {
                 case UInt8(ascii: "<"): escaped.append(contentsOf: "\\u003c".utf8)
                 case UInt8(ascii: ">"): escaped.append(contentsOf: "\\u003e".utf8)
                 case UInt8(ascii: "&"): escaped.append(contentsOf: "\\u0026".utf8)
-                case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80
+                case 0xE2
+                where index + 2 < bytes.count && bytes[index + 1] == 0x80
                     && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
                     escaped.append(contentsOf: (bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
                     index += 2
@@ -58,15 +59,19 @@ public enum HTML {
     public static func webURL(_ url: String) -> String? {
         // Printable ASCII but the quote and angle brackets, as nearly every URL is: nothing to trim or refuse,
         // decided on the bytes (looking up each scalar's properties was a tenth of making a photo page).
-        if url.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "<")
-                && $0 != UInt8(ascii: ">") }) {
+        if url.utf8.allSatisfy({
+            (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "<")
+                && $0 != UInt8(ascii: ">")
+        }) {
             return HTTPClient.scheme(of: url) != nil ? url : nil
         }
         let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard HTTPClient.scheme(of: trimmed) != nil, !trimmed.unicodeScalars.contains(where: {
-            $0.properties.isWhitespace || $0.properties.generalCategory == .control || $0 == "\"" || $0 == "<"
-                || $0 == ">"
-        }) else { return nil }
+        guard HTTPClient.scheme(of: trimmed) != nil,
+            !trimmed.unicodeScalars.contains(where: {
+                $0.properties.isWhitespace || $0.properties.generalCategory == .control || $0 == "\"" || $0 == "<"
+                    || $0 == ">"
+            })
+        else { return nil }
         return trimmed
     }
 
@@ -104,14 +109,17 @@ public enum HTML {
     /// else a hash of it, so no server-supplied id can name a path outside the site.
     public static func fileName(for id: String) -> String {
         // Decided on the bytes (ASCII letters, digits, "_", "-", "@"): an export asks for every photo's page.
-        let plain = !id.isEmpty && id.utf8.count <= 64 && id.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "@"): true
-            default: false
+        let plain =
+            !id.isEmpty && id.utf8.count <= 64
+            && id.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "@"):
+                    true
+                default: false
+                }
             }
-        }
         return plain ? id : "h" + SHA256.hex(id).prefix(24)
     }
 }

@@ -67,13 +67,14 @@ public struct MapData: Encodable, Sendable {
         /// A feature for an annotation.
         public init(_ annotation: Annotation, thumbnail: String?, link: String?) {
             geometry = annotation.coordinate.map { Point(coordinates: [$0.longitude, $0.latitude]) }
-            properties = Properties(kind: annotation.kind.rawValue, id: annotation.id, title: annotation.title,
-                                    subtitle: annotation.subtitle, thumbnail: thumbnail, link: link,
-                                    count: annotation.photoCount,
-                                    owner: annotation.owner.flatMap { $0.isEmpty ? nil : $0 },
-                                    license: annotation.license?.displayName,
-                                    licenseURL: annotation.license?.url.flatMap(HTML.webURL),
-                                    flickr: annotation.pageURL.flatMap(HTML.webURL))
+            properties = Properties(
+                kind: annotation.kind.rawValue, id: annotation.id, title: annotation.title,
+                subtitle: annotation.subtitle, thumbnail: thumbnail, link: link,
+                count: annotation.photoCount,
+                owner: annotation.owner.flatMap { $0.isEmpty ? nil : $0 },
+                license: annotation.license?.displayName,
+                licenseURL: annotation.license?.url.flatMap(HTML.webURL),
+                flickr: annotation.pageURL.flatMap(HTML.webURL))
         }
 
         public func encode(to encoder: any Encoder) throws {

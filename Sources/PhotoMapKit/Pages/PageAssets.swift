@@ -23,27 +23,35 @@ public struct PageAssets: Sendable {
 
     /// Finds the three sources; throws with what to install when one is missing.
     public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment)
-        throws(PageError) -> PageAssets {
+        throws(PageError) -> PageAssets
+    {
         let leaflet = URL(fileURLWithPath: environment["PHOTOMAP_LEAFLET_DIR"] ?? debianLeafletFolder)
-        guard leafletFiles.allSatisfy({
-            FileManager.default.fileExists(atPath: leaflet.appendingPathComponent($0).path)
-        }) else {
+        guard
+            leafletFiles.allSatisfy({
+                FileManager.default.fileExists(atPath: leaflet.appendingPathComponent($0).path)
+            })
+        else {
             throw .leafletMissing(folder: leaflet.path)
         }
         // SwiftPM copies the target's resources to this folder beside the executable.
         let executableFolder = URL(fileURLWithPath: CommandLine.arguments.first ?? "")
             .resolvingSymlinksInPath().deletingLastPathComponent()
-        let candidates = [environment["PHOTOMAP_ASSETS"].map(URL.init(fileURLWithPath:)),
-                          executableFolder.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
-                          Bundle.main.bundleURL.appendingPathComponent("photomap_PhotoMapKit.resources/Assets")]
-        guard let own = candidates.compactMap({ $0 }).first(where: {
-            FileManager.default.fileExists(atPath: $0.appendingPathComponent("photomap.js").path)
-        }) else { throw .assetsMissing("photomap's page assets (photomap_PhotoMapKit.resources)") }
+        let candidates = [
+            environment["PHOTOMAP_ASSETS"].map(URL.init(fileURLWithPath:)),
+            executableFolder.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
+            Bundle.main.bundleURL.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
+        ]
+        guard
+            let own = candidates.compactMap({ $0 }).first(where: {
+                FileManager.default.fileExists(atPath: $0.appendingPathComponent("photomap.js").path)
+            })
+        else { throw .assetsMissing("photomap's page assets (photomap_PhotoMapKit.resources)") }
         guard let basemap = FixtureSource.locateFixtures(containing: "basemap/countries.js") else {
             throw .assetsMissing("the basemap Fixtures/basemap/countries.js")
         }
-        return PageAssets(leafletFolder: leaflet, ownFolder: own,
-                          basemap: basemap.appendingPathComponent("basemap/countries.js"))
+        return PageAssets(
+            leafletFolder: leaflet, ownFolder: own,
+            basemap: basemap.appendingPathComponent("basemap/countries.js"))
     }
 
     /// Every asset: its name in the assets folder, and the file it comes from.

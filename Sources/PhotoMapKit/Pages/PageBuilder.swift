@@ -24,8 +24,9 @@ public struct PageBuilder<Links: PageLinks> {
     /// The features of places on the page at `path`, each linking to `link(place)` (a site path or a URL).
     public func features(of places: [AnnotatedPlace], on path: String, link: (Place) -> String?) -> [MapData.Feature] {
         places.map { place in
-            MapData.Feature(place.annotation, thumbnail: nil,
-                            link: link(place.record).flatMap { relative($0, from: path) })
+            MapData.Feature(
+                place.annotation, thumbnail: nil,
+                link: link(place.record).flatMap { relative($0, from: path) })
         }
     }
 
@@ -36,9 +37,10 @@ public struct PageBuilder<Links: PageLinks> {
 
     /// The feature of one photo on the page at `path` (a cluster tile's lone photo, made without the others').
     public func feature(of photo: AnnotatedPhoto, on path: String) throws -> MapData.Feature {
-        MapData.Feature(photo.annotation,
-                        thumbnail: try links.image(of: photo.record, size: .square).map { relative($0, from: path) },
-                        link: relative(links.photoPage(photo.record), from: path))
+        MapData.Feature(
+            photo.annotation,
+            thumbnail: try links.image(of: photo.record, size: .square).map { relative($0, from: path) },
+            link: relative(links.photoPage(photo.record), from: path))
     }
 
     /// The features of mixed annotations (found locations, search results): photos show their square
@@ -47,10 +49,11 @@ public struct PageBuilder<Links: PageLinks> {
         try annotations.map { annotation in
             guard annotation.kind == .photo else { return MapData.Feature(annotation, thumbnail: nil, link: nil) }
             let photo = self.photo(of: annotation)
-            return MapData.Feature(annotation,
-                                   thumbnail: try links.image(of: photo, size: .square)
-                                       .map { relative($0, from: path) },
-                                   link: try links.image(of: photo, size: .medium).map { relative($0, from: path) })
+            return MapData.Feature(
+                annotation,
+                thumbnail: try links.image(of: photo, size: .square)
+                    .map { relative($0, from: path) },
+                link: try links.image(of: photo, size: .medium).map { relative($0, from: path) })
         }
     }
 
@@ -63,38 +66,51 @@ public struct PageBuilder<Links: PageLinks> {
     /// A page listing `features` at `path`, with a list/map toggle; pre-clustered when `clusters` is
     /// given, centred on `focus` when given (else fitting every annotation); linking `elsewhere` (a site
     /// path) beside its title when given.
-    public func listPage(at path: String, title: String, subtitle: String, features: [MapData.Feature],
-                         back: (path: String, label: String)?, elsewhere: (path: String, label: String)? = nil,
-                         defaultView: String,
-                         clusters: MapData.ClusterIndex? = nil, focus: Coordinate? = nil) throws -> String {
+    public func listPage(
+        at path: String, title: String, subtitle: String, features: [MapData.Feature],
+        back: (path: String, label: String)?, elsewhere: (path: String, label: String)? = nil,
+        defaultView: String,
+        clusters: MapData.ClusterIndex? = nil, focus: Coordinate? = nil
+    ) throws -> String {
         var data = mapData(features, for: path, labels: PlaceLabels.perListPage)
         data.clusters = clusters
         data.focus = focus.map { [$0.latitude, $0.longitude] }
         // Nothing to put on a map (imported photos without a location): the list is what there is to see.
         let located = clusters != nil || features.contains { $0.geometry != nil }
-        return try PageRenderer.listPage(title: title, subtitle: subtitle, data: data,
-                                         links: pageLinks(for: path, back: back, elsewhere: elsewhere),
-                                         defaultView: located ? defaultView : "list", credits: credits)
+        return try PageRenderer.listPage(
+            title: title, subtitle: subtitle, data: data,
+            links: pageLinks(for: path, back: back, elsewhere: elsewhere),
+            defaultView: located ? defaultView : "list", credits: credits)
     }
 
     /// A photo's page at `path`: its medium image, details and a small map.
-    public func photoPage(_ entry: AnnotatedPhoto, at path: String,
-                          back: (path: String, label: String)?) throws -> String {
-        try photoPage(entry, at: path, back: back, square: links.image(of: entry.record, size: .square),
-                      medium: links.image(of: entry.record, size: .medium))
+    public func photoPage(
+        _ entry: AnnotatedPhoto, at path: String,
+        back: (path: String, label: String)?
+    ) throws -> String {
+        try photoPage(
+            entry, at: path, back: back, square: links.image(of: entry.record, size: .square),
+            medium: links.image(of: entry.record, size: .medium))
     }
 
     /// The same page with its square and medium image (site paths) looked up already: it reads nothing
     /// but its arguments and the builder's settings, so pages can be made on several threads at once.
-    func photoPage(_ entry: AnnotatedPhoto, at path: String, back: (path: String, label: String)?,
-                   square: String?, medium: String?) throws -> String {
+    func photoPage(
+        _ entry: AnnotatedPhoto, at path: String, back: (path: String, label: String)?,
+        square: String?, medium: String?
+    ) throws -> String {
         let (photo, annotation) = (entry.record, entry.annotation)
-        let data = mapData([MapData.Feature(annotation, thumbnail: square.map { relative($0, from: path) },
-                                            link: nil)],
-                           for: path, labels: PlaceLabels.perPhotoPage)
-        return try PageRenderer.photoPage(annotation: annotation, photo: photo,
-                                          image: medium.map { relative($0, from: path) }, data: data,
-                                          links: pageLinks(for: path, back: back), credits: credits)
+        let data = mapData(
+            [
+                MapData.Feature(
+                    annotation, thumbnail: square.map { relative($0, from: path) },
+                    link: nil)
+            ],
+            for: path, labels: PlaceLabels.perPhotoPage)
+        return try PageRenderer.photoPage(
+            annotation: annotation, photo: photo,
+            image: medium.map { relative($0, from: path) }, data: data,
+            links: pageLinks(for: path, back: back), credits: credits)
     }
 
     /// A site path as the page at `page` links it; http(s) URLs stay as they are.
@@ -103,20 +119,29 @@ public struct PageBuilder<Links: PageLinks> {
     }
 
     private func mapData(_ features: [MapData.Feature], for path: String, labels limit: Int) -> MapData {
-        var data = MapData(features: features,
-                           placeholder: links.link(from: path, to: links.assets + "/placeholder.svg"))
-        let located = features.compactMap { $0.geometry.flatMap { Coordinate(latitude: $0.coordinates[1],
-                                                                             longitude: $0.coordinates[0]) } }
+        var data = MapData(
+            features: features,
+            placeholder: links.link(from: path, to: links.assets + "/placeholder.svg"))
+        let located = features.compactMap {
+            $0.geometry.flatMap {
+                Coordinate(
+                    latitude: $0.coordinates[1],
+                    longitude: $0.coordinates[0])
+            }
+        }
         data.labels = placeLabels?.near(located, limit: limit) ?? []
         return data
     }
 
-    private func pageLinks(for path: String, back: (path: String, label: String)?,
-                           elsewhere: (path: String, label: String)? = nil) -> PageRenderer.Links {
-        PageRenderer.Links(assets: links.link(from: path, to: links.assets),
-                           back: back.map { (links.link(from: path, to: $0.path), $0.label) },
-                           elsewhere: elsewhere.map { (links.link(from: path, to: $0.path), $0.label) },
-                           servesAPI: links.servesAPI)
+    private func pageLinks(
+        for path: String, back: (path: String, label: String)?,
+        elsewhere: (path: String, label: String)? = nil
+    ) -> PageRenderer.Links {
+        PageRenderer.Links(
+            assets: links.link(from: path, to: links.assets),
+            back: back.map { (links.link(from: path, to: $0.path), $0.label) },
+            elsewhere: elsewhere.map { (links.link(from: path, to: $0.path), $0.label) },
+            servesAPI: links.servesAPI)
     }
 }
 

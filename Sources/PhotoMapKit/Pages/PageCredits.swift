@@ -14,7 +14,8 @@ public struct PageCredits: Sendable, Hashable {
     }
 
     /// The notice Flickr's API terms ask for, word for word.
-    public static let flickrNotice = "This product uses the Flickr API but is not endorsed or certified by SmugMug, Inc."
+    public static let flickrNotice =
+        "This product uses the Flickr API but is not endorsed or certified by SmugMug, Inc."
 
     /// The sources of the page's records.
     public let sources: Set<Source>
@@ -39,7 +40,8 @@ public struct PageCredits: Sendable, Hashable {
         if namesPlaces && !sources.contains(.catalog) { data.append(geonames) }
         // Maps name GeoNames places (PlaceLabels) whatever the records' source; CC BY asks for the credit.
         let places = sources.contains(.catalog) || namesPlaces ? "" : " " + geonames
-        let map = "Outlines: Natural Earth (public domain).\(places) Tiles when online: © OpenStreetMap contributors. Map: Leaflet."
+        let map =
+            "Outlines: Natural Earth (public domain).\(places) Tiles when online: © OpenStreetMap contributors. Map: Leaflet."
         return [data.joined(separator: " "), map, Self.flickrNotice].filter { !$0.isEmpty }
     }
 }

@@ -131,14 +131,19 @@ struct TextColumn: Encodable {
         var shared: [String: Int] = [:]
         var owned: [String] = []
         for (value, template) in zip(values, templates) {
-            guard let value else { rows.append(.missing); continue }
+            guard let value else {
+                rows.append(.missing)
+                continue
+            }
             // A template only pays when two entries or more share it.
             if let template, let count = uses[template], count > 1 {
-                let index = shared[template] ?? {
-                    table.append(template)
-                    shared[template] = table.count - 1
-                    return table.count - 1
-                }()
+                let index =
+                    shared[template]
+                    ?? {
+                        table.append(template)
+                        shared[template] = table.count - 1
+                        return table.count - 1
+                    }()
                 rows.append(.shared(index))
             } else {
                 rows.append(.own(value))
@@ -212,8 +217,10 @@ struct TextColumn: Encodable {
                     length = min(length, bytes.count - skipped)
                     var same = 0
                     while same < length
-                        && (atEnd ? bytes[bytes.count - 1 - same] == first[first.count - 1 - same]
-                            : bytes[same] == first[same]) { same += 1 }
+                        && (atEnd
+                            ? bytes[bytes.count - 1 - same] == first[first.count - 1 - same]
+                            : bytes[same] == first[same])
+                    { same += 1 }
                     length = same
                 }
             }

@@ -66,12 +66,14 @@ public struct FolderLinks: PageLinks {
     func imageJobs(of photos: some Sequence<Photo>, sizes: [PhotoSize]) -> [SiteWriter.ImageJob?] {
         let photos = Array(photos), images = images, prefix = prefix
         // Made on every core: a name is its URL's digest.
-        return [SiteWriter.ImageJob?](count: photos.count * sizes.count, madeOnEveryCore: { slot in
-            let photo = photos[slot / sizes.count], size = sizes[slot % sizes.count]
-            return images.imageName(of: photo, size: size).map {
-                SiteWriter.ImageJob(photo: photo, size: size, stem: Self.imageStem($0, size: size, prefix: prefix))
-            }
-        })
+        return [SiteWriter.ImageJob?](
+            count: photos.count * sizes.count,
+            madeOnEveryCore: { slot in
+                let photo = photos[slot / sizes.count], size = sizes[slot % sizes.count]
+                return images.imageName(of: photo, size: size).map {
+                    SiteWriter.ImageJob(photo: photo, size: size, stem: Self.imageStem($0, size: size, prefix: prefix))
+                }
+            })
     }
 
     /// Where an image goes in the site, without its extension: `{squares|images}/{image name}`.

@@ -24,8 +24,10 @@ public enum PageRenderer {
         public var servesAPI: Bool
 
         /// Links for a page.
-        public init(assets: String, back: (href: String, label: String)? = nil,
-                    elsewhere: (href: String, label: String)? = nil, servesAPI: Bool = false) {
+        public init(
+            assets: String, back: (href: String, label: String)? = nil,
+            elsewhere: (href: String, label: String)? = nil, servesAPI: Bool = false
+        ) {
             self.assets = assets
             self.back = back
             self.elsewhere = elsewhere
@@ -38,17 +40,23 @@ public enum PageRenderer {
     public static let listPageSize = 100
 
     /// A page listing annotations, with a list/map toggle (`defaultView` "list" or "map").
-    public static func listPage(title: String, subtitle: String, data: MapData, links: Links,
-                                defaultView: String, credits: PageCredits) throws -> String {
+    public static func listPage(
+        title: String, subtitle: String, data: MapData, links: Links,
+        defaultView: String, credits: PageCredits
+    ) throws -> String {
         var list = "<ul class=\"annotations\">\n"
         for feature in data.features.prefix(listPageSize) {
             let properties = feature.properties
-            let thumbnail = properties.kind == "photo"
-                ? "<img src=\"\(HTML.text(properties.thumbnail ?? data.placeholder))\" alt=\"\" width=\"75\" height=\"75\" loading=\"lazy\">" : ""
-            let count = properties.count.map { "<span class=\"count\">\(Quantity.words($0, "photo", "photos"))</span>" }
+            let thumbnail =
+                properties.kind == "photo"
+                ? "<img src=\"\(HTML.text(properties.thumbnail ?? data.placeholder))\" alt=\"\" width=\"75\" height=\"75\" loading=\"lazy\">"
+                : ""
+            let count =
+                properties.count.map { "<span class=\"count\">\(Quantity.words($0, "photo", "photos"))</span>" }
                 ?? ""
             let nogeo = feature.geometry == nil ? " <span class=\"nogeo\">(no location)</span>" : ""
-            let text = "\(thumbnail)<span class=\"text\"><span class=\"title\">\(HTML.text(properties.title))</span>"
+            let text =
+                "\(thumbnail)<span class=\"text\"><span class=\"title\">\(HTML.text(properties.title))</span>"
                 + "<span class=\"subtitle\">\(HTML.text(properties.subtitle))\(nogeo)</span></span>\(count)"
             let item = properties.link.map { "<a href=\"\(HTML.text($0))\">\(text)</a>" } ?? "<a>\(text)</a>"
             list += "<li>\(item)\(credit(properties).map { "<span class=\"credit\">\($0)</span>" } ?? "")</li>\n"
@@ -56,13 +64,15 @@ public enum PageRenderer {
         list += "</ul>"
         // Which view is shown is said by aria-pressed from the first paint; photomap.js keeps it true.
         let toggle = """
-        <div class="toggle" role="group" aria-label="View"><button type="button" data-show="list" \
-        aria-pressed="\(defaultView == "list")">List</button><button type="button" data-show="map" \
-        aria-pressed="\(defaultView == "map")">Map</button></div>
-        """
-        let main = "<section id=\"list\">\n\(list)\n</section>\n<section id=\"map-view\"><div id=\"map\"></div></section>"
-        return try shell(title: title, subtitle: subtitle, links: links, headerExtra: toggle, main: main, data: data,
-                         view: defaultView, credits: credits)
+            <div class="toggle" role="group" aria-label="View"><button type="button" data-show="list" \
+            aria-pressed="\(defaultView == "list")">List</button><button type="button" data-show="map" \
+            aria-pressed="\(defaultView == "map")">Map</button></div>
+            """
+        let main =
+            "<section id=\"list\">\n\(list)\n</section>\n<section id=\"map-view\"><div id=\"map\"></div></section>"
+        return try shell(
+            title: title, subtitle: subtitle, links: links, headerExtra: toggle, main: main, data: data,
+            view: defaultView, credits: credits)
     }
 
     /// A photo's credit line: its owner, its licence (linked to the deed) and the link back to its page
@@ -72,9 +82,10 @@ public enum PageRenderer {
         var parts: [String] = []
         if let owner = properties.owner { parts.append("by \(HTML.text(owner))") }
         if let license = properties.license {
-            parts.append(properties.licenseURL.map {
-                "<a href=\"\(HTML.text($0))\" rel=\"license noopener noreferrer\">\(HTML.text(license))</a>"
-            } ?? HTML.text(license))
+            parts.append(
+                properties.licenseURL.map {
+                    "<a href=\"\(HTML.text($0))\" rel=\"license noopener noreferrer\">\(HTML.text(license))</a>"
+                } ?? HTML.text(license))
         }
         if let flickr = properties.flickr {
             parts.append("<a class=\"flickr\" href=\"\(HTML.text(flickr))\" rel=\"noopener\">View on Flickr</a>")
@@ -84,10 +95,13 @@ public enum PageRenderer {
 
     /// A photo's page: the medium image (linked to the photo's page on Flickr), title, description (safe
     /// HTML), owner, licence, the link to Flickr, date taken (none when unknown), a small map.
-    public static func photoPage(annotation: Annotation, photo: Photo, image: String?, data: MapData, links: Links,
-                                 credits: PageCredits) throws -> String {
+    public static func photoPage(
+        annotation: Annotation, photo: Photo, image: String?, data: MapData, links: Links,
+        credits: PageCredits
+    ) throws -> String {
         let flickr = annotation.pageURL.flatMap(HTML.webURL)
-        var picture = image.map { "<img src=\"\(HTML.text($0))\" alt=\"\(HTML.text(annotation.title))\">" }
+        var picture =
+            image.map { "<img src=\"\(HTML.text($0))\" alt=\"\(HTML.text(annotation.title))\">" }
             ?? "<img src=\"\(HTML.text(data.placeholder))\" alt=\"\" width=\"240\" height=\"240\">"
         if let flickr { picture = "<a href=\"\(HTML.text(flickr))\" rel=\"noopener\">\(picture)</a>" }
         picture = "<figure>\(picture)</figure>"
@@ -95,45 +109,58 @@ public enum PageRenderer {
         if let owner = annotation.owner, !owner.isEmpty { details += "<dt>By</dt><dd>\(HTML.text(owner))</dd>" }
         if let license = annotation.license {
             let name = HTML.text(license.displayName)
-            details += "<dt>Licence</dt><dd>" + (license.url.flatMap(HTML.webURL).map {
-                "<a href=\"\(HTML.text($0))\" rel=\"license noopener noreferrer\">\(name)</a>"
-            } ?? name) + "</dd>"
+            details +=
+                "<dt>Licence</dt><dd>"
+                + (license.url.flatMap(HTML.webURL).map {
+                    "<a href=\"\(HTML.text($0))\" rel=\"license noopener noreferrer\">\(name)</a>"
+                } ?? name) + "</dd>"
         }
-        if let flickr { details += "<dt>On Flickr</dt><dd><a class=\"flickr\" href=\"\(HTML.text(flickr))\" rel=\"noopener\">View on Flickr</a></dd>" }
+        if let flickr {
+            details +=
+                "<dt>On Flickr</dt><dd><a class=\"flickr\" href=\"\(HTML.text(flickr))\" rel=\"noopener\">View on Flickr</a></dd>"
+        }
         if let taken = annotation.dateTaken, !taken.isEmpty { details += "<dt>Taken</dt><dd>\(HTML.text(taken))</dd>" }
         if !photo.tags.isEmpty { details += "<dt>Tags</dt><dd>\(HTML.text(photo.tags.joined(separator: " ")))</dd>" }
         if let coordinate = annotation.coordinate {
-            details += "<dt>Where</dt><dd>\(String(format: "%.6f, %.6f", coordinate.latitude, coordinate.longitude))</dd>"
+            details +=
+                "<dt>Where</dt><dd>\(String(format: "%.6f, %.6f", coordinate.latitude, coordinate.longitude))</dd>"
         }
         details += "</dl>"
         let description = HTML.safeDescription(photo.descriptionHTML)
         let map = annotation.coordinate == nil ? "" : "<div id=\"map\"></div>"
         let main = """
-        <article class="photo">\(picture)<div class="details"><h2>\(HTML.text(annotation.title))</h2>
-        <div class="description">\(description)</div>
-        \(details)
-        \(map)
-        </div></article>
-        """
-        return try shell(title: annotation.title, subtitle: annotation.subtitle, links: links, headerExtra: "",
-                         main: main,
-                         data: data, view: "photo", credits: credits)
+            <article class="photo">\(picture)<div class="details"><h2>\(HTML.text(annotation.title))</h2>
+            <div class="description">\(description)</div>
+            \(details)
+            \(map)
+            </div></article>
+            """
+        return try shell(
+            title: annotation.title, subtitle: annotation.subtitle, links: links, headerExtra: "",
+            main: main,
+            data: data, view: "photo", credits: credits)
     }
 
     /// The page around a body: head with the CSP, styles and scripts, header, footer (the credits, folded
     /// into one line on a narrow screen), data. The scripts
     /// are deferred: asked for before the list's images, run once the page is parsed (its data with it);
     /// a list of 100 squares was ready ~20 % sooner than with the scripts at the end of the body.
-    private static func shell(title: String, subtitle: String, links: Links, headerExtra: String, main: String,
-                              data: MapData, view: String, credits: PageCredits) throws -> String {
+    private static func shell(
+        title: String, subtitle: String, links: Links, headerExtra: String, main: String,
+        data: MapData, view: String, credits: PageCredits
+    ) throws -> String {
         let assets = HTML.text(links.assets)
-        let back = links.back.map { "<a class=\"back\" href=\"\(HTML.text($0.href))\">‹ \(HTML.text($0.label))</a>" }
+        let back =
+            links.back.map { "<a class=\"back\" href=\"\(HTML.text($0.href))\">‹ \(HTML.text($0.label))</a>" }
             ?? ""
-        let elsewhere = links.elsewhere.map {
-            "<a class=\"elsewhere\" href=\"\(HTML.text($0.href))\">\(HTML.text($0.label)) ›</a>"
-        } ?? ""
+        let elsewhere =
+            links.elsewhere.map {
+                "<a class=\"elsewhere\" href=\"\(HTML.text($0.href))\">\(HTML.text($0.label)) ›</a>"
+            } ?? ""
         // Served pages find places and search photos through the server (photomap.js talks to /api/).
-        let search = links.servesAPI ? """
+        let search =
+            links.servesAPI
+            ? """
             <form class="search" role="search"><input type="search" name="q" placeholder="Find a place, or search photos in view" \
             aria-label="Find a place, or search photos in view" autocomplete="off"><button type="submit">Search</button>\
             <div class="search-legend" hidden><span class="swatch" hidden></span>\
@@ -141,32 +168,32 @@ public enum PageRenderer {
             <button type="button" class="search-clear" hidden>Clear</button></div></form>
             """ : ""
         return """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy(servesAPI: links.servesAPI))">
-        <meta name="referrer" content="no-referrer">
-        <title>\(HTML.text(title)) · photomap</title>
-        <link rel="stylesheet" href="\(assets)/leaflet.css">
-        <link rel="stylesheet" href="\(assets)/photomap.css">
-        <script src="\(assets)/first-view.js"></script>
-        <script src="\(assets)/leaflet.min.js" defer></script>
-        <script src="\(assets)/photomap.js" defer></script>
-        </head>
-        <body data-view="\(HTML.text(view))"\(links.servesAPI ? " data-api=\"/api\"" : "")>
-        <header><div class="heading">\(back)<div class="titles"><h1>\(HTML.text(title))</h1>\
-        <p class="subtitle">\(HTML.text(subtitle))</p></div>\(elsewhere)</div>\(search)\(headerExtra)</header>
-        <main>
-        \(main)
-        </main>
-        <footer><details class="credits"><summary>Credits: photos, places and map</summary>\
-        \(credits.lines.map { "<p>\(HTML.text($0))</p>" }.joined())</details></footer>
-        <script type="application/json" id="photomap-annotations">\(try data.scriptJSON())</script>
-        </body>
-        </html>
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy(servesAPI: links.servesAPI))">
+            <meta name="referrer" content="no-referrer">
+            <title>\(HTML.text(title)) · photomap</title>
+            <link rel="stylesheet" href="\(assets)/leaflet.css">
+            <link rel="stylesheet" href="\(assets)/photomap.css">
+            <script src="\(assets)/first-view.js"></script>
+            <script src="\(assets)/leaflet.min.js" defer></script>
+            <script src="\(assets)/photomap.js" defer></script>
+            </head>
+            <body data-view="\(HTML.text(view))"\(links.servesAPI ? " data-api=\"/api\"" : "")>
+            <header><div class="heading">\(back)<div class="titles"><h1>\(HTML.text(title))</h1>\
+            <p class="subtitle">\(HTML.text(subtitle))</p></div>\(elsewhere)</div>\(search)\(headerExtra)</header>
+            <main>
+            \(main)
+            </main>
+            <footer><details class="credits"><summary>Credits: photos, places and map</summary>\
+            \(credits.lines.map { "<p>\(HTML.text($0))</p>" }.joined())</details></footer>
+            <script type="application/json" id="photomap-annotations">\(try data.scriptJSON())</script>
+            </body>
+            </html>
 
-        """
+            """
     }
 }

@@ -72,10 +72,13 @@ public struct PlaceLabels: Sendable {
         return PlaceLabels(version: SHA256.digest(data)) {
             Gazetteer.rows(of: data).compactMap { row in
                 guard row.count >= 7, let latitude = Double(row[2]), let longitude = Double(row[3]),
-                      let coordinate = Coordinate(latitude: latitude, longitude: longitude),
-                      !row[1].isEmpty else { return nil }
-                return (Label(name: row[1], latitude: coordinate.latitude, longitude: coordinate.longitude),
-                        Int(row[6]) ?? 0)
+                    let coordinate = Coordinate(latitude: latitude, longitude: longitude),
+                    !row[1].isEmpty
+                else { return nil }
+                return (
+                    Label(name: row[1], latitude: coordinate.latitude, longitude: coordinate.longitude),
+                    Int(row[6]) ?? 0
+                )
             }
         }
     }
@@ -126,7 +129,10 @@ public struct PlaceLabels: Sendable {
             var best: Int?
             for index in lists.indices where !lists[index].isEmpty {
                 if let current = best, let head = lists[index].first, let leader = lists[current].first,
-                   !Self.ranksBefore(head, leader) { continue }
+                    !Self.ranksBefore(head, leader)
+                {
+                    continue
+                }
                 best = index
             }
             guard let best, let city = lists[best].popFirst() else { break }

@@ -49,7 +49,8 @@ struct ScriptJSON {
                 case UInt8(ascii: "<"): raw("\\u003c")
                 case UInt8(ascii: ">"): raw("\\u003e")
                 case UInt8(ascii: "&"): raw("\\u0026")
-                case 0xE2 where index + 2 < utf8.count && utf8[index + 1] == 0x80
+                case 0xE2
+                where index + 2 < utf8.count && utf8[index + 1] == 0x80
                     && (utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9):
                     utf8[index + 2] == 0xA8 ? raw("\\u2028") : raw("\\u2029")
                     index += 2

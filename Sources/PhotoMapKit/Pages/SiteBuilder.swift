@@ -82,18 +82,21 @@ public struct SiteBuilder {
 
     /// Writes a page listing places at `path`; each place links to `link(place)` (a site path or a URL).
     /// Like every page of a site, it is written only when what it is made from changed.
-    public func writePlacesPage(at path: String, title: String, subtitle: String, places: [AnnotatedPlace],
-                                back: (path: String, label: String)?, defaultView: String,
-                                link: (Place) -> String?) throws {
+    public func writePlacesPage(
+        at path: String, title: String, subtitle: String, places: [AnnotatedPlace],
+        back: (path: String, label: String)?, defaultView: String,
+        link: (Place) -> String?
+    ) throws {
         let inputs = pageInputs(path, title: title, subtitle: subtitle, back: back, defaultView: defaultView)
         for place in places {
             place.record.addFields(to: inputs)
             inputs.add(link(place.record))
         }
         try writer.writePage(path, inputs: inputs) {
-            try pages.listPage(at: path, title: title, subtitle: subtitle,
-                               features: pages.features(of: places, on: path, link: link),
-                               back: back, defaultView: defaultView)
+            try pages.listPage(
+                at: path, title: title, subtitle: subtitle,
+                features: pages.features(of: places, on: path, link: link),
+                back: back, defaultView: defaultView)
         }
     }
 
@@ -103,18 +106,22 @@ public struct SiteBuilder {
     /// unread: editing one photo's title rewrites its page and the lists that show it, nothing else.
     /// A pre-clustered page's list files are pages of their own in that sense: each is made from its
     /// entries, so an edited title rewrites the one file that lists it.
-    public func writePhotosPage(at path: String, title: String, subtitle: String, photos: [AnnotatedPhoto],
-                                back: (path: String, label: String)?, defaultView: String) throws {
+    public func writePhotosPage(
+        at path: String, title: String, subtitle: String, photos: [AnnotatedPhoto],
+        back: (path: String, label: String)?, defaultView: String
+    ) throws {
         let shared = sharedInputs()
-        let listInputs = pageInputs(path, title: title, subtitle: subtitle, back: back, defaultView: defaultView,
-                                    shared: shared)
+        let listInputs = pageInputs(
+            path, title: title, subtitle: subtitle, back: back, defaultView: defaultView,
+            shared: shared)
         let located = photos.indices.filter { photos[$0].annotation.coordinate != nil }
         let clustered = located.count > clusterThreshold
         let lists = clustered ? folder("lists", of: path) : ""
         // The list file n's inputs, for n from 1 (the page holds the entries of 0): its place, its page's.
         let chunkInputs = stride(from: Self.listChunk, to: clustered ? photos.count : 0, by: Self.listChunk).map {
-            let inputs = pageInputs("\(lists)/\($0 / Self.listChunk).js", title: "", subtitle: "", back: nil,
-                                    defaultView: "", shared: shared)
+            let inputs = pageInputs(
+                "\(lists)/\($0 / Self.listChunk).js", title: "", subtitle: "", back: nil,
+                defaultView: "", shared: shared)
             inputs.add(path)
             return inputs
         }
@@ -137,16 +144,18 @@ public struct SiteBuilder {
             let pagePath = links.photoPage(photo)
             // A photo several places list has one page, written once, going back to the first of them.
             if !writer.wroteThisRun(pagePath), batched.insert(pagePath).inserted {
-                let inputs = pageInputs(pagePath, title: "", subtitle: "", back: (path, title), defaultView: "",
-                                        shared: shared)
+                let inputs = pageInputs(
+                    pagePath, title: "", subtitle: "", back: (path, title), defaultView: "",
+                    shared: shared)
                 let medium = try links.image(of: photo, size: .medium)
                 inputs.add(digest: digest)
                 inputs.add(square)
                 inputs.add(medium)
                 let pages = self.pages
-                batch.append(SiteWriter.PageJob(path: pagePath, inputs: inputs) {
-                    try pages.photoPage(entry, at: pagePath, back: (path, title), square: square, medium: medium)
-                })
+                batch.append(
+                    SiteWriter.PageJob(path: pagePath, inputs: inputs) {
+                        try pages.photoPage(entry, at: pagePath, back: (path, title), square: square, medium: medium)
+                    })
                 if batch.count == Self.pageBatch { try writeBatch() }
             }
             listInputs.add(digest: digest)
@@ -167,15 +176,18 @@ public struct SiteBuilder {
         }
         let rendered = try writer.writePage(path, inputs: listInputs) {
             guard clustered else {
-                return try pages.listPage(at: path, title: title, subtitle: subtitle,
-                                          features: pages.features(of: photos, on: path), back: back,
-                                          defaultView: defaultView)
+                return try pages.listPage(
+                    at: path, title: title, subtitle: subtitle,
+                    features: pages.features(of: photos, on: path), back: back,
+                    defaultView: defaultView)
             }
-            let clusters = try writeClusterTiles(of: photos, located: located, digests: digests, page: path,
-                                                 lists: lists, shared: shared)
-            return try pages.listPage(at: path, title: title, subtitle: subtitle,
-                                      features: pages.features(of: photos.prefix(Self.listChunk), on: path),
-                                      back: back, defaultView: defaultView, clusters: clusters)
+            let clusters = try writeClusterTiles(
+                of: photos, located: located, digests: digests, page: path,
+                lists: lists, shared: shared)
+            return try pages.listPage(
+                at: path, title: title, subtitle: subtitle,
+                features: pages.features(of: photos.prefix(Self.listChunk), on: path),
+                back: back, defaultView: defaultView, clusters: clusters)
         }
         // An unchanged clustered page keeps its tiles as they are, unlooked at.
         if clustered && !rendered { writer.manifest.keep(under: folder("clusters", of: path) + "/") }
@@ -200,8 +212,10 @@ public struct SiteBuilder {
     }
 
     /// A page's inputs: what every page shares (`shared`, else computed), then its own place and headings.
-    private func pageInputs(_ path: String, title: String, subtitle: String, back: (path: String, label: String)?,
-                            defaultView: String, shared: [UInt8]? = nil) -> InputDigest {
+    private func pageInputs(
+        _ path: String, title: String, subtitle: String, back: (path: String, label: String)?,
+        defaultView: String, shared: [UInt8]? = nil
+    ) -> InputDigest {
         let inputs = InputDigest()
         inputs.add(digest: shared ?? sharedInputs())
         for text in [path, title, subtitle, defaultView] { inputs.add(text) }
@@ -215,8 +229,10 @@ public struct SiteBuilder {
     /// page's list files in `lists`. A tile is made from its clusters and the records of the photos standing
     /// alone in it (`digests`, 32 bytes a photo): a changed title makes again only the tiles that show that
     /// photo, and the features of the others are never built.
-    private func writeClusterTiles(of photos: [AnnotatedPhoto], located: [Int], digests: [UInt8], page: String,
-                                   lists: String, shared: [UInt8]) throws -> MapData.ClusterIndex {
+    private func writeClusterTiles(
+        of photos: [AnnotatedPhoto], located: [Int], digests: [UInt8], page: String,
+        lists: String, shared: [UInt8]
+    ) throws -> MapData.ClusterIndex {
         let folder = self.folder("clusters", of: page)
         let clusterer = GridClusterer()
         let points = located.compactMap { index in photos[index].annotation.coordinate.map { (index, $0) } }
@@ -240,30 +256,38 @@ public struct SiteBuilder {
                 try writer.writePage(tilePath, inputs: inputs) {
                     // Links inside a tile are made relative to the page that loads it, not to the tile file.
                     let items = try clusters.map { cluster in
-                        TileItem(latitude: cluster.latitude, longitude: cluster.longitude, count: cluster.count,
-                                 properties: try cluster.feature.map { try pages.feature(of: photos[$0], on: page) }?
-                                    .properties)
+                        TileItem(
+                            latitude: cluster.latitude, longitude: cluster.longitude, count: cluster.count,
+                            properties: try cluster.feature.map { try pages.feature(of: photos[$0], on: page) }?
+                                .properties)
                     }
                     return TileItem.script(zoom: zoom, tile: tile, items)
                 }
             }
         }
         let latitudes = points.map(\.1.latitude), longitudes = points.map(\.1.longitude)
-        return MapData.ClusterIndex(folder: SiteWriter.link(from: page, to: folder),
-                                    lists: SiteWriter.link(from: page, to: lists), listChunk: Self.listChunk,
-                                    maxZoom: clusterer.maximumZoom, tiles: tiles,
-                                    bounds: [[latitudes.min() ?? 0, longitudes.min() ?? 0],
-                                             [latitudes.max() ?? 0, longitudes.max() ?? 0]],
-                                    total: photos.count)
+        return MapData.ClusterIndex(
+            folder: SiteWriter.link(from: page, to: folder),
+            lists: SiteWriter.link(from: page, to: lists), listChunk: Self.listChunk,
+            maxZoom: clusterer.maximumZoom, tiles: tiles,
+            bounds: [
+                [latitudes.min() ?? 0, longitudes.min() ?? 0],
+                [latitudes.max() ?? 0, longitudes.max() ?? 0],
+            ],
+            total: photos.count)
     }
 
     /// Writes a map page of mixed annotations (found locations, search results); the first view fits
     /// them all, or centres on `focus`.
-    public func writeAnnotationsPage(at path: String, title: String, subtitle: String, annotations: [Annotation],
-                                     focus: Coordinate?) throws {
-        try writer.write(try pages.listPage(at: path, title: title, subtitle: subtitle,
-                                            features: pages.features(of: annotations, on: path),
-                                            back: nil, defaultView: "map", focus: focus), to: path)
+    public func writeAnnotationsPage(
+        at path: String, title: String, subtitle: String, annotations: [Annotation],
+        focus: Coordinate?
+    ) throws {
+        try writer.write(
+            try pages.listPage(
+                at: path, title: title, subtitle: subtitle,
+                features: pages.features(of: annotations, on: path),
+                back: nil, defaultView: "map", focus: focus), to: path)
     }
 }
 

@@ -28,8 +28,9 @@ public final class SiteManifest {
 
         /// The identity in a file's status (`stat`, `fstat`).
         init(_ status: stat) {
-            self.init(inode: UInt64(status.st_ino), size: Int64(status.st_size),
-                      modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
+            self.init(
+                inode: UInt64(status.st_ino), size: Int64(status.st_size),
+                modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
         }
 
         init(inode: UInt64, size: Int64, modified: Int64) {
@@ -147,7 +148,8 @@ public final class SiteManifest {
     func record(_ path: String, inputs: Inputs, identity: (String) -> FileIdentity?) {
         // A name that would break the manifest's lines is never recorded: its page is simply made each time.
         guard !path.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") }),
-              let identity = identity(path) else { return }
+            let identity = identity(path)
+        else { return }
         let recorded = Entry(inputs: inputs, identity: identity, seen: true)
         var found = false
         update(path) { entry in
@@ -199,7 +201,8 @@ public final class SiteManifest {
         data.reserveCapacity((loaded.count + added.count) * 110 + 32)
         data.append(contentsOf: (Self.header + "\n").utf8)
         func append(_ entry: Entry, _ path: some Sequence<UInt8>) {
-            let fields = "\(entry.inputs.hex)\t\(entry.identity.inode)\t\(entry.identity.size)\t\(entry.identity.modified)\t"
+            let fields =
+                "\(entry.inputs.hex)\t\(entry.identity.inode)\t\(entry.identity.size)\t\(entry.identity.modified)\t"
             data.append(contentsOf: fields.utf8)
             data.append(contentsOf: path)
             data.append(UInt8(ascii: "\n"))
@@ -207,7 +210,8 @@ public final class SiteManifest {
         var next = 0
         func appendAdded(before path: ArraySlice<UInt8>?) {
             while next < addedOrder.count,
-                  path.map({ addedPath(addedOrder[next]).lexicographicallyPrecedes($0) }) ?? true {
+                path.map({ addedPath(addedOrder[next]).lexicographicallyPrecedes($0) }) ?? true
+            {
                 append(added[addedOrder[next]].entry, addedPath(addedOrder[next]))
                 next += 1
             }
@@ -311,11 +315,15 @@ public final class SiteManifest {
                 }
                 fields.append(UnsafeRawBufferPointer(rebasing: line[fieldStart...]))
                 guard fields.count == 5, let inputs = Inputs(hex: fields[0]), let inode = UInt64(ascii: fields[1]),
-                      let size = Int64(ascii: fields[2]), let modified = Int64(ascii: fields[3]) else { continue }
+                    let size = Int64(ascii: fields[2]), let modified = Int64(ascii: fields[3])
+                else { continue }
                 let start = Int32(loadedPaths.count)
                 loadedPaths.append(contentsOf: fields[4])
-                loaded.append(Loaded(start: start, end: Int32(loadedPaths.count), entry: Entry(
-                    inputs: inputs, identity: FileIdentity(inode: inode, size: size, modified: modified))))
+                loaded.append(
+                    Loaded(
+                        start: start, end: Int32(loadedPaths.count),
+                        entry: Entry(
+                            inputs: inputs, identity: FileIdentity(inode: inode, size: size, modified: modified))))
             }
         }
         sortLoaded()
@@ -328,7 +336,8 @@ public final class SiteManifest {
         }
         guard !inOrder else { return }
         let order = loaded.indices.sorted {
-            loadedPath($0).elementsEqual(loadedPath($1)) ? $0 < $1 : loadedPath($0).lexicographicallyPrecedes(loadedPath($1))
+            loadedPath($0).elementsEqual(loadedPath($1))
+                ? $0 < $1 : loadedPath($0).lexicographicallyPrecedes(loadedPath($1))
         }
         var sorted: [Loaded] = []
         sorted.reserveCapacity(loaded.count)

@@ -92,8 +92,9 @@ public final class SiteWriter {
         let outcomes = Locked([Result<StoredFile, any Error>?](repeating: nil, count: pending.count))
         DispatchQueue.concurrentPerform(iterations: pending.count) { index in
             let outcome = Result<StoredFile, any Error> {
-                try Self.store(Data(try renders.calls[index]().utf8), at: paths[index], root: rootPath,
-                               directory: directory, isNew: new[index])
+                try Self.store(
+                    Data(try renders.calls[index]().utf8), at: paths[index], root: rootPath,
+                    directory: directory, isNew: new[index])
             }
             outcomes.withLock { $0[index] = outcome }
         }
@@ -138,8 +139,9 @@ public final class SiteWriter {
             return
         }
         try createFolder(of: path)
-        let stored = try Self.store(data, at: path, root: rootPath, directory: openRoot(),
-                                    isNew: folderWasMissing(path))
+        let stored = try Self.store(
+            data, at: path, root: rootPath, directory: openRoot(),
+            isNew: folderWasMissing(path))
         count(stored)
         if let inputs { manifest.record(path, inputs: inputs) { _ in stored.identity } }
     }
@@ -153,14 +155,17 @@ public final class SiteWriter {
     /// Writes `data` at `path` under `root` (open as `directory`; its folder made already) unless the file
     /// there holds exactly that; whole or not at all. No file is looked for in a folder this run made
     /// (`isNew`). It touches no writer's state: pages are stored on several threads at once.
-    private static func store(_ data: Data, at path: String, root: String, directory: Int32,
-                              isNew: Bool) throws(PageError) -> StoredFile {
+    private static func store(
+        _ data: Data, at path: String, root: String, directory: Int32,
+        isNew: Bool
+    ) throws(PageError) -> StoredFile {
         let file = root + "/" + path
         // Only a file of the same size can hold the same bytes: anything else is not read at all.
         if !isNew,
-           let existing = SiteManifest.FileIdentity(directory: directory, path: directory == AT_FDCWD ? file : path),
-           existing.size == data.count,
-           FileManager.default.contents(atPath: file) == data {
+            let existing = SiteManifest.FileIdentity(directory: directory, path: directory == AT_FDCWD ? file : path),
+            existing.size == data.count,
+            FileManager.default.contents(atPath: file) == data
+        {
             return StoredFile(written: false, identity: existing)
         }
         do {
@@ -212,10 +217,13 @@ public final class SiteWriter {
         // The first says which extension the others are looked for with first.
         let first = lookedFor.first.flatMap { placedImage(stem: jobs[$0].stem) }
         let (directory, base) = lookupRoot(), guess = lastImageWasPNG
-        let found = [Bool?](count: lookedFor.count, madeOnEveryCore: { index in
-            index == 0 ? first.map { $0.hasSuffix(".png") }
-                : Self.placedImageIsPNG(stem: jobs[lookedFor[index]].stem, in: directory, base: base, guess: guess)
-        })
+        let found = [Bool?](
+            count: lookedFor.count,
+            madeOnEveryCore: { index in
+                index == 0
+                    ? first.map { $0.hasSuffix(".png") }
+                    : Self.placedImageIsPNG(stem: jobs[lookedFor[index]].stem, in: directory, base: base, guess: guess)
+            })
         for (index, isPNG) in zip(lookedFor, found) {
             guard let isPNG else { continue }
             let path = jobs[index].stem + (isPNG ? ".png" : ".jpg")
@@ -258,7 +266,8 @@ public final class SiteWriter {
                 name[end] = 0
                 var status = stat()
                 if fstatat(directory, path, &status, 0) == 0, status.st_mode & S_IFMT == S_IFREG,
-                   status.st_size > 0 {
+                    status.st_size > 0
+                {
                     return candidate
                 }
             }
@@ -381,7 +390,8 @@ public final class SiteWriter {
             guard name.hasPrefix(".tmp-") else { continue }
             let parts = name.split(separator: "-")
             guard parts.count >= 4, let process = pid_t(parts[parts.count - 2]), kill(process, 0) != 0,
-                  errno == ESRCH else { continue }
+                errno == ESRCH
+            else { continue }
             unlink(fullPath(path))
         }
     }
@@ -449,7 +459,9 @@ public final class SiteWriter {
             previous = byte
         }
         // Nearly every path is plain already (ids and digests): encoded only when a byte needs it.
-        let encoded = target.utf8.allSatisfy(isPlainPathByte) ? target
+        let encoded =
+            target.utf8.allSatisfy(isPlainPathByte)
+            ? target
             : target.split(separator: "/", omittingEmptySubsequences: false)
                 .map { URLText.percentEncoded($0) }
                 .joined(separator: "/")
@@ -460,8 +472,9 @@ public final class SiteWriter {
     private static func isPlainPathByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"): true
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+            true
         default: false
         }
     }

@@ -20,8 +20,10 @@ public struct CatalogIndexer {
         let places = try source.topPlaces().entries
         var records = places.map(IndexRecord.place) + (try landmarks()).map(IndexRecord.landmark)
         for place in places {
-            records += try source.photos(inPlace: place.record.id,
-                                         limit: FixtureSource.maximumResults).entries.map(IndexRecord.photo)
+            records += try source.photos(
+                inPlace: place.record.id,
+                limit: FixtureSource.maximumResults
+            ).entries.map(IndexRecord.photo)
         }
         // A different catalog than last time (another PHOTOMAP_FIXTURES, a new version): its records replace
         // the old catalog's, and what listings fetched stays.

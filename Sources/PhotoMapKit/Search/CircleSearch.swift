@@ -20,17 +20,23 @@ extension LocalIndex {
 
     /// The hits when the circle is the rarer side; nil when the words' lists together cost less to walk
     /// than the circle's rows (FTS5's lists then drive), or the circle is too wide for its rows to be read.
-    func searchCircle(_ words: [String], box: SearchBox, centre: Coordinate,
-                      radiusKilometres: Double, limit: Int) throws -> [SearchHit]? {
+    func searchCircle(
+        _ words: [String], box: SearchBox, centre: Coordinate,
+        radiusKilometres: Double, limit: Int
+    ) throws -> [SearchHit]? {
         guard !words.isEmpty, let cells = box.circleCellRanges, let averages = try tokenAverages() else { return nil }
         // The R*Tree keeps 32-bit floats rounded outwards: its box is widened a little, the distance decides.
         let slack = 1e-4
         let longitudes = box.longitudes.map { _ in "(w.min_lon >= ? AND w.max_lon <= ?)" }.joined(separator: " OR ")
-        let boxValues: [SQLiteValue] = [.real(box.latitudes.lowerBound - slack),
-                                        .real(box.latitudes.upperBound + slack)]
+        let boxValues: [SQLiteValue] =
+            [
+                .real(box.latitudes.lowerBound - slack),
+                .real(box.latitudes.upperBound + slack),
+            ]
             + box.longitudes.flatMap { [SQLiteValue.real($0.lowerBound - slack), .real($0.upperBound + slack)] }
-        let inCircle = try database.prepare("SELECT count(*) FROM records_where w WHERE w.min_lat >= ? AND w.max_lat <= ? AND (\(longitudes))",
-                                            boxValues)
+        let inCircle = try database.prepare(
+            "SELECT count(*) FROM records_where w WHERE w.min_lat >= ? AND w.max_lat <= ? AND (\(longitudes))",
+            boxValues)
         try inCircle.step()
         let circleRows = inCircle.integer(0) ?? 0
         guard circleRows <= Self.maximumCircleRows else { return nil }
@@ -44,9 +50,12 @@ extension LocalIndex {
                 listRows += known
                 continue
             }
-            let probe = try database.prepare("SELECT count(*) FROM (SELECT 1 FROM records_text WHERE records_text MATCH ? LIMIT ?)",
-                                             [.text("body : \"\(word.replacingOccurrences(of: "\"", with: "\"\""))\""),
-                                              .integer(bound - listRows + 1)])
+            let probe = try database.prepare(
+                "SELECT count(*) FROM (SELECT 1 FROM records_text WHERE records_text MATCH ? LIMIT ?)",
+                [
+                    .text("body : \"\(word.replacingOccurrences(of: "\"", with: "\"\""))\""),
+                    .integer(bound - listRows + 1),
+                ])
             try probe.step()
             listRows += probe.integer(0) ?? 0
         }
@@ -65,17 +74,21 @@ extension LocalIndex {
         var best = BestHits(limit: limit)
         while try candidates.step() {
             guard let rowid = candidates.integer(0), let latitude = candidates.real(1),
-                  let longitude = candidates.real(2),
-                  let coordinate = Coordinate(latitude: latitude, longitude: longitude) else { continue }
+                let longitude = candidates.real(2),
+                let coordinate = Coordinate(latitude: latitude, longitude: longitude)
+            else { continue }
             let distance = centre.distance(to: coordinate)
             guard distance <= radiusKilometres else { continue }
             let (counts, length) = candidates.withBytes(3) { Self.prefixCounts(of: needles, in: $0) }
             guard !counts.contains(0) else { continue }
             // The row's length counts its cell token too, as FTS5's does.
-            let relevance = Self.bm25(counts: counts, weights: weights,
-                                      lengthRatio: Double(length + 1) / averages.tokensPerRow)
-            best.offer(BestHits.Hit(rowid: rowid, relevance: relevance, distance: distance,
-                                    rank: Self.rank(relevance, distance, radiusKilometres)))
+            let relevance = Self.bm25(
+                counts: counts, weights: weights,
+                lengthRatio: Double(length + 1) / averages.tokensPerRow)
+            best.offer(
+                BestHits.Hit(
+                    rowid: rowid, relevance: relevance, distance: distance,
+                    rank: Self.rank(relevance, distance, radiusKilometres)))
         }
         // Only the hits shown are read whole.
         let row = try database.prepare("SELECT \(Self.hitColumns(relevance: "0.0")) FROM records r WHERE r.rowid = ?")
@@ -108,8 +121,9 @@ extension LocalIndex {
     /// and kept until the index changes (`forgetWordCounts`).
     private func rowsMatching(_ word: String) throws -> Int64 {
         if let rows = try countedRows(word) { return rows }
-        let count = try database.prepare("SELECT count(*) FROM records_text WHERE records_text MATCH ?",
-                                         [.text("body : \(Self.prefixPhrase(word))")])
+        let count = try database.prepare(
+            "SELECT count(*) FROM records_text WHERE records_text MATCH ?",
+            [.text("body : \(Self.prefixPhrase(word))")])
         try count.step()
         let rows = count.integer(0) ?? 0
         // A search that cannot write (another process writing) counts again next time.

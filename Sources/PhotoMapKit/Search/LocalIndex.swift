@@ -34,8 +34,9 @@ public struct IndexRecord: Sendable {
     public static func landmark(_ entry: GazetteerEntry) -> IndexRecord {
         var annotation = entry.annotation
         annotation.subtitle = entry.context
-        return IndexRecord(annotation: annotation,
-                           text: [entry.name, entry.street, entry.context].joined(separator: " "))
+        return IndexRecord(
+            annotation: annotation,
+            text: [entry.name, entry.street, entry.context].joined(separator: " "))
     }
 }
 
@@ -93,7 +94,8 @@ public final class LocalIndex: SearchIndex {
         try createTables()
         if try marker("schema") != Self.schemaVersion {
             // An index from an older photomap: its tables may differ, so they are made anew.
-            try database.execute("""
+            try database.execute(
+                """
                 DROP TABLE IF EXISTS records; DROP TABLE IF EXISTS records_text; DROP TABLE IF EXISTS records_where;
                 DROP TABLE IF EXISTS records_cells;
                 DELETE FROM meta;
@@ -104,7 +106,8 @@ public final class LocalIndex: SearchIndex {
     }
 
     private func createTables() throws {
-        try database.execute("""
+        try database.execute(
+            """
             CREATE TABLE IF NOT EXISTS records (
                 rowid INTEGER PRIMARY KEY, kind TEXT NOT NULL, id TEXT NOT NULL, title TEXT NOT NULL, subtitle TEXT NOT NULL,
                 latitude REAL, longitude REAL, thumbnail TEXT, image TEXT, owner TEXT, taken TEXT, count INTEGER,
@@ -142,7 +145,8 @@ public final class LocalIndex: SearchIndex {
         guard !records.isEmpty else { return }
         try database.transaction {
             try forgetWordCounts()
-            let upsert = try database.prepare("""
+            let upsert = try database.prepare(
+                """
                 INSERT INTO records (kind, id, title, subtitle, latitude, longitude, thumbnail, image, owner, taken, count,
                     page, license_id, license_name, license_url, origin, photo)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -156,52 +160,64 @@ public final class LocalIndex: SearchIndex {
             let clearText = try database.prepare("DELETE FROM records_text WHERE rowid = ?")
             let addText = try database.prepare("INSERT INTO records_text (rowid, body, cell) VALUES (?, ?, ?)")
             let clearWhere = try database.prepare("DELETE FROM records_where WHERE id = ?")
-            let addWhere = try database.prepare("INSERT INTO records_where (id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)")
+            let addWhere = try database.prepare(
+                "INSERT INTO records_where (id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)")
             // The circle search's copy of the text and coordinate, kept in the record's cell.
-            let previous = try database.prepare("SELECT rowid, latitude, longitude FROM records WHERE kind = ? AND id = ?")
+            let previous = try database.prepare(
+                "SELECT rowid, latitude, longitude FROM records WHERE kind = ? AND id = ?")
             let clearCell = try database.prepare("DELETE FROM records_cells WHERE cell = ? AND record = ?")
-            let addCell = try database.prepare("INSERT INTO records_cells (cell, record, latitude, longitude, body) VALUES (?, ?, ?, ?, ?)")
+            let addCell = try database.prepare(
+                "INSERT INTO records_cells (cell, record, latitude, longitude, body) VALUES (?, ?, ?, ?, ?)")
             func cellNumber(_ coordinate: Coordinate) -> Int64 {
-                Self.circleCell(row: Self.circleCellIndex(coordinate.latitude + 90),
-                                column: Self.circleCellIndex(coordinate.longitude + 180))
+                Self.circleCell(
+                    row: Self.circleCellIndex(coordinate.latitude + 90),
+                    column: Self.circleCellIndex(coordinate.longitude + 180))
             }
             for record in records {
                 let annotation = record.annotation
                 try previous.bind([.text(annotation.kind.rawValue), .text(annotation.id)])
                 if try previous.step(), let rowid = previous.integer(0), let latitude = previous.real(1),
-                   let longitude = previous.real(2),
-                   let coordinate = Coordinate(latitude: latitude, longitude: longitude) {
+                    let longitude = previous.real(2),
+                    let coordinate = Coordinate(latitude: latitude, longitude: longitude)
+                {
                     try clearCell.bind([.integer(cellNumber(coordinate)), .integer(rowid)])
                     try clearCell.step()
                 }
                 func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
-                try upsert.bind([.text(annotation.kind.rawValue), .text(annotation.id), .text(annotation.title),
-                                 .text(annotation.subtitle),
-                                 annotation.coordinate.map { .real($0.latitude) } ?? .null,
-                                 annotation.coordinate.map { .real($0.longitude) } ?? .null,
-                                 text(annotation.thumbnailURL), text(annotation.imageURL), text(annotation.owner),
-                                 text(annotation.dateTaken),
-                                 annotation.photoCount.map { .integer(Int64($0)) } ?? .null, text(annotation.pageURL),
-                                 text(annotation.license?.id), text(annotation.license?.name),
-                                 text(annotation.license?.url), .text(origin),
-                                 record.encodedPhoto.map { .blob(Array($0)) } ?? .null])
+                try upsert.bind([
+                    .text(annotation.kind.rawValue), .text(annotation.id), .text(annotation.title),
+                    .text(annotation.subtitle),
+                    annotation.coordinate.map { .real($0.latitude) } ?? .null,
+                    annotation.coordinate.map { .real($0.longitude) } ?? .null,
+                    text(annotation.thumbnailURL), text(annotation.imageURL), text(annotation.owner),
+                    text(annotation.dateTaken),
+                    annotation.photoCount.map { .integer(Int64($0)) } ?? .null, text(annotation.pageURL),
+                    text(annotation.license?.id), text(annotation.license?.name),
+                    text(annotation.license?.url), .text(origin),
+                    record.encodedPhoto.map { .blob(Array($0)) } ?? .null,
+                ])
                 try upsert.step()
                 guard let rowid = upsert.integer(0) else { continue }
                 try upsert.step()  // RETURNING yields one row; finish the statement
                 try clearText.bind([.integer(rowid)])
                 try clearText.step()
-                let cell = annotation.coordinate.map { Self.cellToken(latitude: $0.latitude, longitude: $0.longitude) }
+                let cell =
+                    annotation.coordinate.map { Self.cellToken(latitude: $0.latitude, longitude: $0.longitude) }
                     ?? ""
                 try addText.bind([.integer(rowid), .text(record.text), .text(cell)])
                 try addText.step()
                 try clearWhere.bind([.integer(rowid)])
                 try clearWhere.step()
                 if let coordinate = annotation.coordinate {
-                    try addWhere.bind([.integer(rowid), .real(coordinate.latitude), .real(coordinate.latitude),
-                                       .real(coordinate.longitude), .real(coordinate.longitude)])
+                    try addWhere.bind([
+                        .integer(rowid), .real(coordinate.latitude), .real(coordinate.latitude),
+                        .real(coordinate.longitude), .real(coordinate.longitude),
+                    ])
                     try addWhere.step()
-                    try addCell.bind([.integer(cellNumber(coordinate)), .integer(rowid), .real(coordinate.latitude),
-                                      .real(coordinate.longitude), .text(record.text)])
+                    try addCell.bind([
+                        .integer(cellNumber(coordinate)), .integer(rowid), .real(coordinate.latitude),
+                        .real(coordinate.longitude), .text(record.text),
+                    ])
                     try addCell.step()
                 }
             }
@@ -211,8 +227,10 @@ public final class LocalIndex: SearchIndex {
     /// Records whose text matches every word of `query` (each as a word or a word's start), within
     /// `radiusKilometres` of `centre` (anywhere without one), ranked by relevance and distance; at most
     /// `limit`. With `photoIDs`, only those photos (a Flickr search's results, ranked as local ones are).
-    public func search(_ query: String, near centre: Coordinate?, radiusKilometres: Double, limit: Int,
-                       photoIDs: [String]?) throws -> [SearchHit] {
+    public func search(
+        _ query: String, near centre: Coordinate?, radiusKilometres: Double, limit: Int,
+        photoIDs: [String]?
+    ) throws -> [SearchHit] {
         guard let words = Self.matchExpression(query) else { return [] }
         // Nothing lies within a negative radius, or one that is not a number; and the search box of one
         // would be an inverted range (found by scripts/fuzz local-search).
@@ -223,33 +241,41 @@ public final class LocalIndex: SearchIndex {
         let statement: SQLiteStatement
         if let photoIDs {
             let list = String(decoding: try JSONEncoder().encode(photoIDs), as: UTF8.self)
-            statement = try database.prepare("""
+            statement = try database.prepare(
+                """
                 SELECT \(columns) FROM records_text JOIN records r ON r.rowid = records_text.rowid
                 WHERE records_text MATCH ? AND r.kind = 'photo' AND r.id IN (SELECT value FROM json_each(?))
                 """, [.text(match), .text(list)])
         } else if let centre {
             let box = SearchBox(centre: centre, radiusKilometres: radiusKilometres)
             // A common word in a small circle: the circle's rows drive, and FTS5 never reads the word's list.
-            if let hits = try searchCircle(Self.queryWords(query), box: box, centre: centre,
-                                           radiusKilometres: radiusKilometres, limit: limit) {
+            if let hits = try searchCircle(
+                Self.queryWords(query), box: box, centre: centre,
+                radiusKilometres: radiusKilometres, limit: limit)
+            {
                 return hits
             }
             // Records inside the box, tested in SQL before the relevance cut, so a small circle keeps all it holds.
-            let inBox = "r.latitude BETWEEN ? AND ? AND ("
+            let inBox =
+                "r.latitude BETWEEN ? AND ? AND ("
                 + box.longitudes.map { _ in "r.longitude BETWEEN ? AND ?" }.joined(separator: " OR ") + ")"
-            let boxValues: [SQLiteValue] = [.real(box.latitudes.lowerBound), .real(box.latitudes.upperBound)]
+            let boxValues: [SQLiteValue] =
+                [.real(box.latitudes.lowerBound), .real(box.latitudes.upperBound)]
                 + box.longitudes.flatMap { [SQLiteValue.real($0.lowerBound), .real($0.upperBound)] }
             if let cells = box.cellTokens {
                 // The words and any of the circle's cells, intersected by FTS5 in C.
-                statement = try database.prepare("""
+                statement = try database.prepare(
+                    """
                     SELECT \(columns) FROM records_text JOIN records r ON r.rowid = records_text.rowid
                     WHERE records_text MATCH ? AND \(inBox) ORDER BY bm25(records_text, 1.0, 0.0) LIMIT ?
-                    """, [.text("\(match) AND cell : (\(cells.joined(separator: " OR ")))")] + boxValues
+                    """,
+                    [.text("\(match) AND cell : (\(cells.joined(separator: " OR ")))")] + boxValues
                         + [.integer(Int64(limit * 3 + 50))])
             } else {
                 // A wide circle: the R*Tree narrows to its box (two boxes across the antimeridian).
                 let rtree = box.longitudes.map { _ in "(w.min_lon >= ? AND w.max_lon <= ?)" }.joined(separator: " OR ")
-                statement = try database.prepare("""
+                statement = try database.prepare(
+                    """
                     SELECT \(columns) FROM records_where w
                     JOIN records_text ON records_text.rowid = w.id
                     JOIN records r ON r.rowid = w.id
@@ -257,7 +283,8 @@ public final class LocalIndex: SearchIndex {
                     """, boxValues + [.text(match)])
             }
         } else {
-            statement = try database.prepare("""
+            statement = try database.prepare(
+                """
                 SELECT \(columns) FROM records_text JOIN records r ON r.rowid = records_text.rowid
                 WHERE records_text MATCH ? ORDER BY bm25(records_text, 1.0, 0.0) LIMIT ?
                 """, [.text(match), .integer(Int64(limit))])
@@ -265,17 +292,21 @@ public final class LocalIndex: SearchIndex {
         var hits: [SearchHit] = []
         while try statement.step() {
             guard let annotation = Self.annotation(from: statement),
-                  let coordinate = annotation.coordinate else { continue }
+                let coordinate = annotation.coordinate
+            else { continue }
             let distance = centre?.distance(to: coordinate) ?? 0
             guard distance <= radiusKilometres || centre == nil else { continue }
             // SQLite's bm25 is lower for better matches.
-            hits.append(SearchHit(annotation: annotation, relevance: -(statement.real(11) ?? 0),
-                                  distanceKilometres: distance))
+            hits.append(
+                SearchHit(
+                    annotation: annotation, relevance: -(statement.real(11) ?? 0),
+                    distanceKilometres: distance))
         }
-        return Array(hits.sorted {
-            Self.rank($0.relevance, $0.distanceKilometres, radiusKilometres)
-                > Self.rank($1.relevance, $1.distanceKilometres, radiusKilometres)
-        }.prefix(limit))
+        return Array(
+            hits.sorted {
+                Self.rank($0.relevance, $0.distanceKilometres, radiusKilometres)
+                    > Self.rank($1.relevance, $1.distanceKilometres, radiusKilometres)
+            }.prefix(limit))
     }
 
     /// Relevance first, nearer breaking near-ties: distance costs up to one relevance point across the radius.
@@ -292,15 +323,20 @@ public final class LocalIndex: SearchIndex {
     /// The annotation of a row of `hitColumns`; nil without a coordinate or a known kind.
     static func annotation(from statement: SQLiteStatement) -> Annotation? {
         guard let latitude = statement.real(4), let longitude = statement.real(5),
-              let coordinate = Coordinate(latitude: latitude, longitude: longitude),
-              let kind = Annotation.Kind(rawValue: statement.text(0)) else { return nil }
-        return Annotation(kind: kind, id: statement.text(1), title: statement.text(2), subtitle: statement.text(3),
-                          coordinate: coordinate, photoCount: statement.integer(10).map { Int($0) },
-                          thumbnailURL: statement.optionalText(6), imageURL: statement.optionalText(7),
-                          owner: statement.optionalText(8), dateTaken: statement.optionalText(9),
-                          pageURL: statement.optionalText(12),
-                          license: statement.optionalText(13).map { License(id: $0, name: statement.text(14),
-                                                                            url: statement.optionalText(15)) })
+            let coordinate = Coordinate(latitude: latitude, longitude: longitude),
+            let kind = Annotation.Kind(rawValue: statement.text(0))
+        else { return nil }
+        return Annotation(
+            kind: kind, id: statement.text(1), title: statement.text(2), subtitle: statement.text(3),
+            coordinate: coordinate, photoCount: statement.integer(10).map { Int($0) },
+            thumbnailURL: statement.optionalText(6), imageURL: statement.optionalText(7),
+            owner: statement.optionalText(8), dateTaken: statement.optionalText(9),
+            pageURL: statement.optionalText(12),
+            license: statement.optionalText(13).map {
+                License(
+                    id: $0, name: statement.text(14),
+                    url: statement.optionalText(15))
+            })
     }
 
     /// The FTS5 expression for a typed query: each word quoted (so nothing in it is FTS syntax) and
@@ -315,7 +351,8 @@ public final class LocalIndex: SearchIndex {
     /// is "o" "hare"), so the query must too.
     static func queryWords(_ query: String) -> [String] {
         // Most text has neither apostrophe (’ starts with the byte E2): Foundation's search is not free.
-        let split = query.utf8.contains { $0 == UInt8(ascii: "'") || $0 == 0xE2 }
+        let split =
+            query.utf8.contains { $0 == UInt8(ascii: "'") || $0 == 0xE2 }
             ? query.replacingOccurrences(of: "'", with: " ").replacingOccurrences(of: "’", with: " ") : query
         return SearchText.words(split).map(String.init)
     }
@@ -327,8 +364,9 @@ public final class LocalIndex: SearchIndex {
 
     /// The photo of that id, as it was indexed; nil when none was.
     public func photo(id: String) throws -> Photo? {
-        let statement = try database.prepare("SELECT photo FROM records WHERE kind = 'photo' AND id = ? AND photo IS NOT NULL",
-                                             [.text(id)])
+        let statement = try database.prepare(
+            "SELECT photo FROM records WHERE kind = 'photo' AND id = ? AND photo IS NOT NULL",
+            [.text(id)])
         guard try statement.step() else { return nil }
         return statement.withBytes(0) { try? JSONDecoder().decode(Photo.self, from: Data($0)) }
     }
@@ -348,8 +386,10 @@ public final class LocalIndex: SearchIndex {
 
     /// Stores a marker.
     public func setMarker(_ key: String, _ value: String) throws {
-        try database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                             [.text(key), .text(value)]).step()
+        try database.prepare(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+            [.text(key), .text(value)]
+        ).step()
     }
 
     /// Removes the records of one origin (the previous embedded catalog's, before the new one's go in).
@@ -357,8 +397,10 @@ public final class LocalIndex: SearchIndex {
         try database.transaction {
             try forgetWordCounts()
             for table in ["records_text WHERE rowid", "records_where WHERE id", "records_cells WHERE record"] {
-                try database.prepare("DELETE FROM \(table) IN (SELECT rowid FROM records WHERE origin = ?)",
-                                     [.text(origin)]).step()
+                try database.prepare(
+                    "DELETE FROM \(table) IN (SELECT rowid FROM records WHERE origin = ?)",
+                    [.text(origin)]
+                ).step()
             }
             try database.prepare("DELETE FROM records WHERE origin = ?", [.text(origin)]).step()
         }
@@ -402,12 +444,16 @@ struct SearchBox {
     /// The grid cells the box touches; nil when there are more than `LocalIndex.maximumCells`.
     var cellTokens: [String]? {
         let size = LocalIndex.cellDegrees
-        let rows = Int(((latitudes.lowerBound + 90) / size).rounded(.down))
-            ... Int(((min(latitudes.upperBound, 89.999_999) + 90) / size).rounded(.down))
+        let rows =
+            Int(
+                ((latitudes.lowerBound + 90) / size).rounded(.down))...Int(
+                ((min(latitudes.upperBound, 89.999_999) + 90) / size).rounded(.down))
         var tokens: [String] = []
         for range in longitudes {
-            let columns = Int(((range.lowerBound + 180) / size).rounded(.down))
-                ... Int(((min(range.upperBound, 179.999_999) + 180) / size).rounded(.down))
+            let columns =
+                Int(
+                    ((range.lowerBound + 180) / size).rounded(.down))...Int(
+                    ((min(range.upperBound, 179.999_999) + 180) / size).rounded(.down))
             guard tokens.count + rows.count * columns.count <= LocalIndex.maximumCells else { return nil }
             tokens += rows.flatMap { row in columns.map { "zc\(row)x\($0)" } }
         }
@@ -417,15 +463,16 @@ struct SearchBox {
     /// The box's cells of `records_cells` as ranges of their numbers, one for each row of cells and
     /// range of longitudes; nil when there are more than `maximumCellRanges`.
     var circleCellRanges: [ClosedRange<Int64>]? {
-        let rows = LocalIndex.circleCellIndex(latitudes.lowerBound + 90)
-            ... LocalIndex.circleCellIndex(latitudes.upperBound + 90)
+        let rows =
+            LocalIndex.circleCellIndex(
+                latitudes.lowerBound + 90)...LocalIndex.circleCellIndex(latitudes.upperBound + 90)
         guard rows.count * longitudes.count <= Self.maximumCellRanges else { return nil }
         return longitudes.flatMap { range in
-            let columns = LocalIndex.circleCellIndex(range.lowerBound + 180)
-                ... LocalIndex.circleCellIndex(range.upperBound + 180)
+            let columns =
+                LocalIndex.circleCellIndex(range.lowerBound + 180)...LocalIndex.circleCellIndex(range.upperBound + 180)
             return rows.map {
-                LocalIndex.circleCell(row: $0, column: columns.lowerBound)
-                    ... LocalIndex.circleCell(row: $0, column: columns.upperBound)
+                LocalIndex.circleCell(
+                    row: $0, column: columns.lowerBound)...LocalIndex.circleCell(row: $0, column: columns.upperBound)
             }
         }
     }

@@ -27,8 +27,10 @@ public struct PhotoSearch: Sendable {
         // Flickr sorts by date posted unless asked otherwise.
         var criteria = ["text": query, "has_geo": "1", "sort": "relevance"]
         if let near {
-            criteria.merge(["lat": String(near.latitude), "lon": String(near.longitude), "radius": String(radius),
-                            "radius_units": "km"]) { $1 }
+            criteria.merge([
+                "lat": String(near.latitude), "lon": String(near.longitude), "radius": String(radius),
+                "radius_units": "km",
+            ]) { $1 }
         }
         // The source keeps what it fetched in the local index, which ranks it below.
         return ranked(try online.searchPhotos(criteria, limit: limit).entries, query: query, near: near, radius: radius)
@@ -44,14 +46,19 @@ public struct PhotoSearch: Sendable {
             let annotation = photo.annotation
             guard let coordinate = annotation.coordinate else { return nil }
             let distance = near.map(coordinate.distance) ?? 0
-            return distance <= radius || near == nil ? SearchHit(annotation: annotation, relevance: 0,
-                                                                 distanceKilometres: distance) : nil
+            return distance <= radius || near == nil
+                ? SearchHit(
+                    annotation: annotation, relevance: 0,
+                    distanceKilometres: distance) : nil
         }
-        let byText = (try? index.open().search(query, near: near, radiusKilometres: radius,
-                                                          limit: within.count,
-                                                           photoIDs: within.map(\.annotation.id))) ?? []
+        let byText =
+            (try? index.open().search(
+                query, near: near, radiusKilometres: radius,
+                limit: within.count,
+                photoIDs: within.map(\.annotation.id))) ?? []
         let found = Set(byText.map(\.annotation.id))
-        return byText + within.filter { !found.contains($0.annotation.id) }
+        return byText
+            + within.filter { !found.contains($0.annotation.id) }
             .sorted { $0.distanceKilometres < $1.distanceKilometres }
     }
 }

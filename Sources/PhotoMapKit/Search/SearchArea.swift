@@ -27,8 +27,9 @@ public enum SearchArea {
     /// The centre given as a latitude and a longitude in text: both, each a number in its range, or neither.
     public static func centre(latitude: String?, longitude: String?) throws(SearchAreaError) -> Coordinate? {
         if latitude == nil && longitude == nil { return nil }
-        let degrees = { (text: String?, field: SearchAreaError.Field, range: ClosedRange<Double>)
-            throws(SearchAreaError) -> Double in
+        let degrees = {
+            (text: String?, field: SearchAreaError.Field, range: ClosedRange<Double>)
+                throws(SearchAreaError) -> Double in
             guard let text, let value = Double(text), value.isFinite, range.contains(value) else {
                 throw SearchAreaError(field: field, value: text ?? "", online: false)
             }

@@ -10,8 +10,10 @@ public protocol SearchIndex {
     func add(_ records: [IndexRecord], origin: String) throws
     /// Records whose text matches every word of `query`, within `radiusKilometres` of `centre`
     /// (anywhere without one), best first, at most `limit`; with `photoIDs`, only those photos.
-    func search(_ query: String, near centre: Coordinate?, radiusKilometres: Double, limit: Int,
-                photoIDs: [String]?) throws -> [SearchHit]
+    func search(
+        _ query: String, near centre: Coordinate?, radiusKilometres: Double, limit: Int,
+        photoIDs: [String]?
+    ) throws -> [SearchHit]
     /// The photo of that id, as it was indexed (any source, any server sharing the index); nil when none was.
     func photo(id: String) throws -> Photo?
     /// How many records it holds.
@@ -31,8 +33,10 @@ extension SearchIndex {
     }
 
     /// Searches every record.
-    public func search(_ query: String, near centre: Coordinate?, radiusKilometres: Double,
-                       limit: Int) throws -> [SearchHit] {
+    public func search(
+        _ query: String, near centre: Coordinate?, radiusKilometres: Double,
+        limit: Int
+    ) throws -> [SearchHit] {
         try search(query, near: centre, radiusKilometres: radiusKilometres, limit: limit, photoIDs: nil)
     }
 }

@@ -35,10 +35,12 @@ public final class HTTPServer: Sendable {
 
         /// Loopback on port 8080, a polling thread per core, 4,096 connections (half of them at most
         /// waiting for slow work) idle at most 30 s, 32 KB a request.
-        public init(address: String = "127.0.0.1", port: Int = 8080,
-                    threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                    connectionLimit: Int = 4_096, suspendedLimit: Int? = nil, timeout: Int = 30,
-                    requestMemory: Int = 32 << 10) {
+        public init(
+            address: String = "127.0.0.1", port: Int = 8080,
+            threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+            connectionLimit: Int = 4_096, suspendedLimit: Int? = nil, timeout: Int = 30,
+            requestMemory: Int = 32 << 10
+        ) {
             self.address = address
             self.port = port
             self.threads = max(threads, 1)
@@ -69,17 +71,19 @@ public final class HTTPServer: Sendable {
         }
         guard (0...65_535).contains(configuration.port) else { throw refuse("not a port number") }
         var probe = in6_addr()
-        guard inet_pton(AF_INET, configuration.address, &probe) == 1
-                  || inet_pton(AF_INET6, configuration.address, &probe) == 1
+        guard
+            inet_pton(AF_INET, configuration.address, &probe) == 1
+                || inet_pton(AF_INET6, configuration.address, &probe) == 1
         else { throw refuse("not an IP address") }
         let connectionLimit = Self.descriptorsAllowing(configuration.connectionLimit)
         let core = Core(handler: handler, suspendedLimit: min(configuration.suspendedLimit, connectionLimit))
         let context = Unmanaged.passRetained(core).toOpaque()
         errno = 0
-        guard let daemon = photomap_mhd_start(
-            configuration.address, UInt16(configuration.port), UInt32(clamping: configuration.threads),
-            UInt32(clamping: connectionLimit), UInt32(clamping: configuration.timeout),
-            max(configuration.requestMemory, 0), Self.handle, Self.completed, context)
+        guard
+            let daemon = photomap_mhd_start(
+                configuration.address, UInt16(configuration.port), UInt32(clamping: configuration.threads),
+                UInt32(clamping: connectionLimit), UInt32(clamping: configuration.timeout),
+                max(configuration.requestMemory, 0), Self.handle, Self.completed, context)
         else {
             Unmanaged<Core>.fromOpaque(context).release()
             throw refuse(errno == 0 ? "libmicrohttpd refused the settings" : String(cString: strerror(errno)))
@@ -113,7 +117,12 @@ public final class HTTPServer: Sendable {
     /// Stops accepting, lets answers in progress finish for up to `grace` seconds, answers the
     /// still-waiting ones 503, and stops. Idempotent.
     public func stop(grace: TimeInterval) {
-        guard let daemon = core.daemon.withLock({ daemon in defer { daemon = nil }; return daemon }) else { return }
+        guard
+            let daemon = core.daemon.withLock({ daemon in
+                defer { daemon = nil }
+                return daemon
+            })
+        else { return }
         core.stopping.store(true, ordering: .relaxed)
         // MHD hands the listening socket back; shut down, it refuses connections from here on, but
         // it is closed only after MHD_stop_daemon, since a polling thread may still hold its number.
@@ -165,8 +174,9 @@ public final class HTTPServer: Sendable {
             guard let response = waiting.response.withLock({ $0 }) else { return .NO }
             return response.queue(on: connection)
         }
-        let request = ServerRequest(connection: connection, method: method,
-                                    path: url.map { String(cString: $0) } ?? "/")
+        let request = ServerRequest(
+            connection: connection, method: method,
+            path: url.map { String(cString: $0) } ?? "/")
         switch core.handler(request) {
         case let .now(response):
             return response.queue(on: connection)
@@ -238,7 +248,8 @@ public final class HTTPServer: Sendable {
                 return response == nil
             }
             guard first,
-                  core?.suspended.withLock({ $0.removeValue(forKey: ObjectIdentifier(self)) }) != nil else { return }
+                core?.suspended.withLock({ $0.removeValue(forKey: ObjectIdentifier(self)) }) != nil
+            else { return }
             MHD_resume_connection(connection)
         }
     }

@@ -39,12 +39,14 @@ public struct ServerRequest: Sendable {
         }
         let collected = Collected()
         withExtendedLifetime(collected) {
-            _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, { context, _, key, value in
-                guard let context, let key else { return .YES }
-                Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue().values[String(cString: key)] =
-                    value.map { String(cString: $0) } ?? ""
-                return .YES
-            }, Unmanaged.passUnretained(collected).toOpaque())
+            _ = MHD_get_connection_values(
+                connection, .GET_ARGUMENT_KIND,
+                { context, _, key, value in
+                    guard let context, let key else { return .YES }
+                    Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue().values[String(cString: key)] =
+                        value.map { String(cString: $0) } ?? ""
+                    return .YES
+                }, Unmanaged.passUnretained(collected).toOpaque())
         }
         return collected.values
     }

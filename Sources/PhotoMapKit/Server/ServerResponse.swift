@@ -25,10 +25,13 @@ public struct ServerResponse: Sendable {
     }
 
     /// A plain-text answer.
-    public static func text(_ status: Int, _ text: String,
-                            headers: [(name: String, value: String)] = []) -> ServerResponse {
-        ServerResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")] + headers,
-                       body: .bytes(Data((text + "\n").utf8)))
+    public static func text(
+        _ status: Int, _ text: String,
+        headers: [(name: String, value: String)] = []
+    ) -> ServerResponse {
+        ServerResponse(
+            status: status, headers: [("Content-Type", "text/plain; charset=utf-8")] + headers,
+            body: .bytes(Data((text + "\n").utf8)))
     }
 
     /// The value of a header field (first match, case-insensitive).
@@ -42,8 +45,9 @@ public struct ServerResponse: Sendable {
         switch body {
         case let .bytes(data):
             response = data.withUnsafeBytes { bytes in
-                MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
-                                                .RESPMEM_MUST_COPY)
+                MHD_create_response_from_buffer(
+                    bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                    .RESPMEM_MUST_COPY)
             }
         case let .open(file, bytes):
             response = file.take().flatMap { descriptor in

@@ -30,10 +30,12 @@ public final class ServerRoutes: Sendable {
         public var log: @Sendable (String) -> Void
 
         /// The services.
-            public init(source: any PhotoSource, cache: ThumbnailCache, assets: PageAssets, adapter: AnnotationAdapter,
-                        credits: PageCredits,
-                    catalogMirror: ImageHost?, finder: LocationFinder, search: PhotoSearch, recents: any RecentsStore,
-                    log: @escaping @Sendable (String) -> Void) {
+        public init(
+            source: any PhotoSource, cache: ThumbnailCache, assets: PageAssets, adapter: AnnotationAdapter,
+            credits: PageCredits,
+            catalogMirror: ImageHost?, finder: LocationFinder, search: PhotoSearch, recents: any RecentsStore,
+            log: @escaping @Sendable (String) -> Void
+        ) {
             self.source = source
             self.cache = cache
             self.assets = assets
@@ -87,8 +89,9 @@ public final class ServerRoutes: Sendable {
         var pages = PageBuilder(links: ServedLinks(images: services.cache), credits: services.credits)
         pages.catalogMirror = services.catalogMirror
         self.pages = pages
-        assetFiles = Dictionary(services.assets.files.map { ($0.name, $0.source) },
-                                uniquingKeysWith: { first, _ in first })
+        assetFiles = Dictionary(
+            services.assets.files.map { ($0.name, $0.source) },
+            uniquingKeysWith: { first, _ in first })
         placeholder = assetFiles["placeholder.svg"].flatMap { FileManager.default.contents(atPath: $0.path) } ?? Data()
     }
 
@@ -162,16 +165,19 @@ public final class ServerRoutes: Sendable {
     /// Whether a served photo id has a shape photomap knows: Flickr's, or an imported photo's.
     static func isPhotoID(_ id: String) -> Bool { FlickrID.isPhotoID(id) || LocalPhotoID.isValid(id) }
     /// The rule, as an error says it.
-    static let photoIDRule = FlickrID.photoIDRule + ", or an imported photo's ('\(LocalPhotoID.prefix)' and "
+    static let photoIDRule =
+        FlickrID.photoIDRule + ", or an imported photo's ('\(LocalPhotoID.prefix)' and "
         + "\(LocalPhotoID.digits) hex digits)"
 
     private func topPlacesPage() throws -> ServerResponse {
         let places = try topPlaces()
         let features = pages.features(of: places, on: "/") { pages.links.placePage($0) }
-        return page(try pages.listPage(at: "/", title: "Top places",
-                                       subtitle: Quantity.words(places.count, "place", "places"),
-                                       features: features, back: nil, elsewhere: ("/recent", "Recently viewed"),
-                                       defaultView: "list"))
+        return page(
+            try pages.listPage(
+                at: "/", title: "Top places",
+                subtitle: Quantity.words(places.count, "place", "places"),
+                features: features, back: nil, elsewhere: ("/recent", "Recently viewed"),
+                defaultView: "list"))
     }
 
     /// The top places, listed once per server.
@@ -202,9 +208,11 @@ public final class ServerRoutes: Sendable {
             let title = place?.title ?? "Photos of \(id)"
             let path = "/places/" + ServedLinks.segment(id)
             let subtitle = Quantity.words(photos.count, "photo", "photos") + (place.map { " · \($0.subtitle)" } ?? "")
-            return page(try pages.listPage(at: path, title: title, subtitle: subtitle,
-                                           features: try pages.features(of: photos, on: path),
-                                           back: ("/", "Top places"), defaultView: "map"))
+            return page(
+                try pages.listPage(
+                    at: path, title: title, subtitle: subtitle,
+                    features: try pages.features(of: photos, on: path),
+                    back: ("/", "Top places"), defaultView: "map"))
         }
     }
 
@@ -212,7 +220,9 @@ public final class ServerRoutes: Sendable {
     /// describes it (flickr.places.getInfo, which throws for a place that does not exist); nil when the
     /// source cannot describe places.
     private func place(_ id: String) throws -> AnnotatedPlace? {
-        if let place = known.withLock({ $0.places[id] }) ?? ((try? topPlaces()) ?? []).first(where: { $0.record.id == id }) {
+        if let place = known.withLock({ $0.places[id] })
+            ?? ((try? topPlaces()) ?? []).first(where: { $0.record.id == id })
+        {
             return place
         }
         guard let places = services.source as? any PlaceDescribing else { return nil }
@@ -238,8 +248,9 @@ public final class ServerRoutes: Sendable {
     }
 
     private func photoPage(_ id: String) throws -> ServerResponse {
-        guard let entry = try known.withLock({ $0.photos[id] }) ?? recentPhotos().first(where: { $0.record.id == id })
-            ?? lookedUpPhoto(id)
+        guard
+            let entry = try known.withLock({ $0.photos[id] }) ?? recentPhotos().first(where: { $0.record.id == id })
+                ?? lookedUpPhoto(id)
         else {
             return errorPage(404, "There is no photo with that id.")
         }
@@ -251,7 +262,8 @@ public final class ServerRoutes: Sendable {
             services.log("could not remember photo \(photo.id) as viewed: \(error)")
         }
         let place = known.withLock { $0.places[photo.placeID] }
-        let back = place.map { (pages.links.placePage($0.record), $0.annotation.title) }
+        let back =
+            place.map { (pages.links.placePage($0.record), $0.annotation.title) }
             ?? ("/recent", "Recently viewed")
         return page(try pages.photoPage(entry, at: pages.links.photoPage(photo), back: back))
     }
@@ -264,34 +276,42 @@ public final class ServerRoutes: Sendable {
     private func recentPage() throws -> ServerResponse {
         let photos = try recentPhotos()
         known.withLock { known in for photo in photos { known.photos[photo.record.id] = photo } }
-        return page(try pages.listPage(at: "/recent", title: "Recently viewed",
-                                       subtitle: Quantity.words(photos.count, "photo", "photos"),
-                                       features: try pages.features(of: photos, on: "/recent"),
-                                       back: ("/", "Top places"), defaultView: "list"))
+        return page(
+            try pages.listPage(
+                at: "/recent", title: "Recently viewed",
+                subtitle: Quantity.words(photos.count, "photo", "photos"),
+                features: try pages.features(of: photos, on: "/recent"),
+                back: ("/", "Top places"), defaultView: "list"))
     }
 
     // MARK: - Images and assets
 
     private func image(_ id: String, size: PhotoSize, request: ServerRequest) -> HTTPServer.Reply {
         guard Self.isPhotoID(id) else { return .now(placeholderImage(400)) }
-        if let photo = known.withLock({ $0.photos[id]?.record }) { return image(of: photo, size: size, request: request) }
+        if let photo = known.withLock({ $0.photos[id]?.record }) {
+            return image(of: photo, size: size, request: request)
+        }
         // Listed by another server sharing the index (behind a proxy), or by this one before it restarted.
         return .later { [self] answer in
-            let accepted = slowWork.submit({
-                let entry: AnnotatedPhoto
-                do {
-                    guard let indexed = try self.lookedUpPhoto(id) else { return answer(self.placeholderImage(404)) }
-                    entry = indexed
-                } catch {
-                    // The shared index is away (a database restarting): worth asking again shortly.
-                    self.services.log("photo \(id) could not be looked up: \(error)")
-                    return answer(self.placeholderImage((error as? DatabaseError)?.isUnavailable == true ? 503 : 502))
-                }
-                switch self.image(of: entry.record, size: size, request: request) {
-                case let .now(response): answer(response)
-                case let .later(work): work(answer)
-                }
-            }, maximumWaiting: Self.maximumWaiting)
+            let accepted = slowWork.submit(
+                {
+                    let entry: AnnotatedPhoto
+                    do {
+                        guard let indexed = try self.lookedUpPhoto(id) else {
+                            return answer(self.placeholderImage(404))
+                        }
+                        entry = indexed
+                    } catch {
+                        // The shared index is away (a database restarting): worth asking again shortly.
+                        self.services.log("photo \(id) could not be looked up: \(error)")
+                        return answer(
+                            self.placeholderImage((error as? DatabaseError)?.isUnavailable == true ? 503 : 502))
+                    }
+                    switch self.image(of: entry.record, size: size, request: request) {
+                    case let .now(response): answer(response)
+                    case let .later(work): work(answer)
+                    }
+                }, maximumWaiting: Self.maximumWaiting)
             if !accepted { answer(self.placeholderImage(503)) }
         }
     }
@@ -343,19 +363,22 @@ public final class ServerRoutes: Sendable {
         let tag = "\"\(image.name)\""
         let headers = Self.commonHeaders + [("ETag", tag), ("Cache-Control", "public, max-age=86400")]
         if request.headers["if-none-match"]?.split(separator: ",")
-            .contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag }) == true {
+            .contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag }) == true
+        {
             return ServerResponse(status: 304, headers: headers)
         }
-        return ServerResponse(status: 200,
-                              headers: headers + [("Content-Type", image.format == .png ? "image/png" : "image/jpeg")],
-                              body: image.body)
+        return ServerResponse(
+            status: 200,
+            headers: headers + [("Content-Type", image.format == .png ? "image/png" : "image/jpeg")],
+            body: image.body)
     }
 
     /// The pages' placeholder, with an error status: the image could not be had.
     private func placeholderImage(_ status: Int) -> ServerResponse {
-        ServerResponse(status: status,
-                       headers: Self.commonHeaders + [("Content-Type", "image/svg+xml"), ("Cache-Control", "no-store")],
-                       body: .bytes(placeholder))
+        ServerResponse(
+            status: status,
+            headers: Self.commonHeaders + [("Content-Type", "image/svg+xml"), ("Cache-Control", "no-store")],
+            body: .bytes(placeholder))
     }
 
     private func asset(_ name: String) -> ServerResponse {
@@ -363,13 +386,18 @@ public final class ServerRoutes: Sendable {
         guard let (opened, bytes) = OpenFile.reading(file.path) else {
             return errorPage(503, "The asset could not be read.")
         }
-        let types = ["js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8", "svg": "image/svg+xml",
-                     "png": "image/png"]
-        return ServerResponse(status: 200,
-                              headers: Self.commonHeaders
-                                  + [("Content-Type", types[file.pathExtension] ?? "application/octet-stream"),
-                                     ("Cache-Control", "public, max-age=3600")],
-                              body: .open(opened, bytes: bytes))
+        let types = [
+            "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8", "svg": "image/svg+xml",
+            "png": "image/png",
+        ]
+        return ServerResponse(
+            status: 200,
+            headers: Self.commonHeaders
+                + [
+                    ("Content-Type", types[file.pathExtension] ?? "application/octet-stream"),
+                    ("Cache-Control", "public, max-age=3600"),
+                ],
+            body: .open(opened, bytes: bytes))
     }
 
     // MARK: - API
@@ -382,8 +410,9 @@ public final class ServerRoutes: Sendable {
             let results = try services.finder.find(text, near: near, limit: 1)
             // "exact": the query named the location outright, so the page centres on it rather than
             // searching photos for the query's words.
-            return geoJSON(results.map { MapData.Feature($0.entry.annotation, thumbnail: nil, link: nil) },
-                           match: results.first.map { $0.isExact ? "exact" : "partial" })
+            return geoJSON(
+                results.map { MapData.Feature($0.entry.annotation, thumbnail: nil, link: nil) },
+                match: results.first.map { $0.isExact ? "exact" : "partial" })
         }
     }
 
@@ -396,7 +425,8 @@ public final class ServerRoutes: Sendable {
         } catch {
             let names: [SearchAreaError.Field: String] = [.latitude: "lat", .longitude: "lon", .radius: "radius"]
             let given = error.value.isEmpty ? "missing" : "not '\(error.value)'"
-            return .now(apiError(400, "\(names[error.field] ?? error.field.rawValue) must be \(error.allowed), \(given)"))
+            return .now(
+                apiError(400, "\(names[error.field] ?? error.field.rawValue) must be \(error.allowed), \(given)"))
         }
         return later(failing: "The search failed", asJSON: true) { [self] in
             let hits = try services.search.search(text, near: near, radius: radius, limit: Self.maximumResults)
@@ -433,29 +463,39 @@ public final class ServerRoutes: Sendable {
             let match: String?
         }
         let body = (try? Self.json.encode(Collection(features: features, match: match))) ?? Data()
-        return ServerResponse(status: 200,
-                              headers: Self.commonHeaders + [("Content-Type", "application/geo+json"),
-                                                             ("Cache-Control", "no-store")],
-                              body: .bytes(body))
+        return ServerResponse(
+            status: 200,
+            headers: Self.commonHeaders + [
+                ("Content-Type", "application/geo+json"),
+                ("Cache-Control", "no-store"),
+            ],
+            body: .bytes(body))
     }
 
     private func apiError(_ status: Int, _ message: String) -> ServerResponse {
         let body = (try? Self.json.encode(["error": message])) ?? Data()
-        return ServerResponse(status: status, headers: Self.commonHeaders + [("Content-Type", "application/json")],
-                              body: .bytes(body))
+        return ServerResponse(
+            status: status, headers: Self.commonHeaders + [("Content-Type", "application/json")],
+            body: .bytes(body))
     }
 
     // MARK: - Answers
 
     /// Header fields every answer carries.
-    static let commonHeaders: [(name: String, value: String)] = [("X-Content-Type-Options", "nosniff"),
-                                                                 ("Referrer-Policy", "no-referrer")]
-
-    private static let pageHeaders = commonHeaders + [
-        ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache"),
-        // frame-ancestors works only in the header, not in the pages' <meta>: no site may frame these.
-        ("Content-Security-Policy", PageRenderer.contentSecurityPolicy(servesAPI: true) + "; frame-ancestors 'none'"),
+    static let commonHeaders: [(name: String, value: String)] = [
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
     ]
+
+    private static let pageHeaders =
+        commonHeaders + [
+            ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache"),
+            // frame-ancestors works only in the header, not in the pages' <meta>: no site may frame these.
+            (
+                "Content-Security-Policy",
+                PageRenderer.contentSecurityPolicy(servesAPI: true) + "; frame-ancestors 'none'"
+            ),
+        ]
 
     private func page(_ html: String) -> ServerResponse {
         ServerResponse(status: 200, headers: Self.pageHeaders, body: .bytes(Data(html.utf8)))
@@ -463,14 +503,16 @@ public final class ServerRoutes: Sendable {
 
     /// A small page saying what went wrong; the message is escaped, and is the routes' own words
     /// (never an error's, which may hold a path).
-    private func errorPage(_ status: Int, _ message: String,
-                           headers: [(name: String, value: String)] = []) -> ServerResponse {
+    private func errorPage(
+        _ status: Int, _ message: String,
+        headers: [(name: String, value: String)] = []
+    ) -> ServerResponse {
         let html = """
-        <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8"><title>\(status) · photomap</title></head>
-        <body><h1>\(status)</h1><p>\(HTML.text(message))</p><p><a href="/">Top places</a></p></body></html>
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>\(status) · photomap</title></head>
+            <body><h1>\(status)</h1><p>\(HTML.text(message))</p><p><a href="/">Top places</a></p></body></html>
 
-        """
+            """
         return ServerResponse(status: status, headers: Self.pageHeaders + headers, body: .bytes(Data(html.utf8)))
     }
 
@@ -481,27 +523,30 @@ public final class ServerRoutes: Sendable {
     /// the connection suspended meanwhile, answered 504 past `deadline`, or 503 at once when
     /// `maximumWaiting` jobs wait already. An error is logged as it is, and
     /// answered with `failure` only: the error may name local paths, which stay on this machine.
-    private func later(failing failure: String, asJSON: Bool = false,
-                       _ work: @escaping @Sendable () throws -> ServerResponse) -> HTTPServer.Reply {
+    private func later(
+        failing failure: String, asJSON: Bool = false,
+        _ work: @escaping @Sendable () throws -> ServerResponse
+    ) -> HTTPServer.Reply {
         .later { [self] answer in
             let failed: @Sendable (Int, String) -> ServerResponse = { status, message in
                 asJSON ? self.apiError(status, message) : self.errorPage(status, message)
             }
-            let accepted = self.slowWork.submit({
-                do {
-                    answer(try work())
-                } catch let error as DatabaseError where error.isUnavailable {
-                    // The shared database is away (restarting): worth trying again shortly.
-                    self.services.log("\(error)")
-                    answer(failed(503, "\(failure): the database is not available; try again shortly"))
-                } catch let error as HTTPError where error.isTimeout {
-                    self.services.log("\(error)")
-                    answer(failed(504, "\(failure): the source took too long"))
-                } catch {
-                    self.services.log("\(error)")
-                    answer(failed(502, "\(failure); the server's log says why"))
-                }
-            }, maximumWaiting: Self.maximumWaiting)
+            let accepted = self.slowWork.submit(
+                {
+                    do {
+                        answer(try work())
+                    } catch let error as DatabaseError where error.isUnavailable {
+                        // The shared database is away (restarting): worth trying again shortly.
+                        self.services.log("\(error)")
+                        answer(failed(503, "\(failure): the database is not available; try again shortly"))
+                    } catch let error as HTTPError where error.isTimeout {
+                        self.services.log("\(error)")
+                        answer(failed(504, "\(failure): the source took too long"))
+                    } catch {
+                        self.services.log("\(error)")
+                        answer(failed(502, "\(failure); the server's log says why"))
+                    }
+                }, maximumWaiting: Self.maximumWaiting)
             guard accepted else { return answer(failed(503, "\(failure): the server is busy; try again shortly")) }
             DispatchQueue.global().asyncAfter(deadline: .now() + Self.deadline) {
                 answer(failed(504, "\(failure): the answer took too long"))

@@ -23,7 +23,7 @@ struct JSONKeyLookup<Member: JSONMember>: Sendable {
     /// The member whose key is `bytes`; nil for any other key.
     func member(_ bytes: UnsafeRawBufferPointer) -> Member? {
         guard let found = members[Self.hash(bytes)], found.key.count == bytes.count, let key = bytes.baseAddress,
-              found.key.withUnsafeBytes({ $0.baseAddress.map { memcmp($0, key, bytes.count) == 0 } ?? false })
+            found.key.withUnsafeBytes({ $0.baseAddress.map { memcmp($0, key, bytes.count) == 0 } ?? false })
         else { return nil }
         return found.member
     }
@@ -108,8 +108,10 @@ struct JSONReader {
     /// names one of `Member`'s cases (JSONDecoder keeps the first of repeated keys), the reader at its
     /// value; other members, and values `member` does not read, are skipped. A key that breaks JSON's
     /// rules makes the object undecodable: it is read to its end, then `JSONInvalidKey` is thrown.
-    mutating func readObject<Member: JSONMember>(_: Member.Type,
-                                                 _ member: (Member, inout JSONReader) throws -> Void) throws {
+    mutating func readObject<Member: JSONMember>(
+        _: Member.Type,
+        _ member: (Member, inout JSONReader) throws -> Void
+    ) throws {
         var valid = true
         var seen: UInt64 = 0
         try walkObject { reader in
@@ -257,8 +259,9 @@ struct JSONReader {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 position += 1
-                return String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<(position - 1)]),
-                              as: UTF8.self)
+                return String(
+                    validating: UnsafeRawBufferPointer(rebasing: bytes[start..<(position - 1)]),
+                    as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
             position += 1
@@ -305,7 +308,8 @@ struct JSONReader {
         guard (0xD800...0xDBFF).contains(high)
         else { return (0xDC00...0xDFFF).contains(high) ? nil : Unicode.Scalar(high) }
         guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
-              bytes[position + 1] == UInt8(ascii: "u") else { return nil }
+            bytes[position + 1] == UInt8(ascii: "u")
+        else { return nil }
         position += 2
         guard let low = hexQuad(), (0xDC00...0xDFFF).contains(low) else { return nil }
         return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
@@ -356,7 +360,8 @@ struct JSONReader {
         let start = position
         position = numberEnd()
         guard let text = String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self),
-              Self.isJSONNumber(text.utf8) else { return nil }
+            Self.isJSONNumber(text.utf8)
+        else { return nil }
         let integral = !text.utf8.contains {
             $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
         }
@@ -372,7 +377,7 @@ struct JSONReader {
         while end < bytes.count {
             switch bytes[end] {
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
-                 UInt8(ascii: "e"), UInt8(ascii: "E"):
+                UInt8(ascii: "e"), UInt8(ascii: "E"):
                 end += 1
             default: return end
             }
@@ -431,7 +436,8 @@ struct JSONReader {
 
     private mutating func skipWhitespace() {
         while position < bytes.count,
-              bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09 {
+            bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09
+        {
             position += 1
         }
     }
@@ -451,7 +457,8 @@ struct JSONReader {
 
     private mutating func enter(_ opening: UInt8) throws {
         guard try nextKind() != .literal,
-              bytes[position] == opening else { throw failure("expected '\(Character(Unicode.Scalar(opening)))'") }
+            bytes[position] == opening
+        else { throw failure("expected '\(Character(Unicode.Scalar(opening)))'") }
         depth += 1
         guard depth <= Self.maximumDepth else { throw failure("nested more than \(Self.maximumDepth) deep") }
         position += 1

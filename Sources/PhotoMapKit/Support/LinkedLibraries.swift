@@ -35,8 +35,9 @@ public enum LinkedLibraries {
         let detail = parts.compactMap { minimumAge, text, prefix in
             age >= minimumAge ? text.map { prefix + String(cString: $0) } : nil
         }
-        return Version(name: "libcurl", version: info.version.map { String(cString: $0) } ?? "unknown",
-                       detail: detail.isEmpty ? nil : detail.joined(separator: ", "))
+        return Version(
+            name: "libcurl", version: info.version.map { String(cString: $0) } ?? "unknown",
+            detail: detail.isEmpty ? nil : detail.joined(separator: ", "))
     }
 
     /// png_get_libpng_ver: the running libpng's version string.
@@ -55,9 +56,10 @@ public enum LinkedLibraries {
         }.map { String(cString: $0).split(separator: " ").first.map(String.init) ?? "" }
         let number = Int(LIBJPEG_TURBO_VERSION_NUMBER)
         let built = "\(number / 1_000_000).\(number / 1000 % 1000).\(number % 1000)"
-        return Version(name: "libjpeg-turbo", version: built,
-                       detail: "version from its headers at build time; at run time the library reports only the libjpeg API "
-                           + (apiLevel ?? "unknown"))
+        return Version(
+            name: "libjpeg-turbo", version: built,
+            detail: "version from its headers at build time; at run time the library reports only the libjpeg API "
+                + (apiLevel ?? "unknown"))
     }
 
     /// sqlite3_libversion: the running SQLite's version.
@@ -69,15 +71,17 @@ public enum LinkedLibraries {
     static func crypto() -> Version {
         let text = OpenSSL_version(Int32(OPENSSL_VERSION)).map { String(cString: $0) } ?? ""
         let words = text.split(separator: " ")
-        return Version(name: "libcrypto", version: words.count > 1 ? String(words[1]) : "unknown",
-                       detail: words.first.map { "\($0)" })
+        return Version(
+            name: "libcrypto", version: words.count > 1 ? String(words[1]) : "unknown",
+            detail: words.first.map { "\($0)" })
     }
 
     /// confstr(_CS_GNU_LIBC_VERSION): the running GNU C library's version ("glibc 2.36").
     static func glibc() -> Version {
         var text = [CChar](repeating: 0, count: 64)
         let length = confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count)
-        let reported = length > 0 && length <= text.count
+        let reported =
+            length > 0 && length <= text.count
             ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
         return Version(name: "glibc", version: reported.split(separator: " ").last.map(String.init) ?? "unknown")
     }

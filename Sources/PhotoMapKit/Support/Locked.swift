@@ -17,7 +17,8 @@ public final class Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` with the state, the lock held; what it returns or throws comes out.
     public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result)
-        throws(Failure) -> Result {
+        throws(Failure) -> Result
+    {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

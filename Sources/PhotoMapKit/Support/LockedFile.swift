@@ -27,8 +27,10 @@ enum LockedFile {
 
     /// Holds the lock while `change` turns the current contents (nil: no file yet) into new ones,
     /// written unless `change` gives nil; returns `change`'s value. Creates the folder as needed.
-    static func update<Value>(_ path: String,
-                              _ change: (Data?) throws -> (contents: Data?, value: Value)) throws -> Value {
+    static func update<Value>(
+        _ path: String,
+        _ change: (Data?) throws -> (contents: Data?, value: Value)
+    ) throws -> Value {
         let folder = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let descriptor = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)

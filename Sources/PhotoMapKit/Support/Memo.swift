@@ -1,4 +1,3 @@
-
 /// A value worked out once, on first use, and shared by every later caller (from any thread).
 final class Memo<Value: Sendable>: Sendable {
     private let stored = Locked<Value?>(nil)

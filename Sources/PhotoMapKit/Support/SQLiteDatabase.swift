@@ -127,8 +127,11 @@ final class SQLiteStatement {
             case let .integer(number): code = sqlite3_bind_int64(statement, index, number)
             case let .real(number): code = sqlite3_bind_double(statement, index, number)
             case let .blob(bytes):
-                code = bytes.withUnsafeBytes { photomap_sqlite_bind_blob(statement, index, $0.baseAddress,
-                                                                         Int32($0.count)) }
+                code = bytes.withUnsafeBytes {
+                    photomap_sqlite_bind_blob(
+                        statement, index, $0.baseAddress,
+                        Int32($0.count))
+                }
             case .null: code = sqlite3_bind_null(statement, index)
             }
             guard code == SQLITE_OK else { throw database.error(code) }
@@ -162,8 +165,10 @@ final class SQLiteStatement {
     func withBytes<Result>(_ column: Int32, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         // SQLite's order: the pointer first, then its length.
         let start = sqlite3_column_blob(statement, column)
-        return body(UnsafeRawBufferPointer(start: start,
-                                           count: start == nil ? 0 : Int(sqlite3_column_bytes(statement, column))))
+        return body(
+            UnsafeRawBufferPointer(
+                start: start,
+                count: start == nil ? 0 : Int(sqlite3_column_bytes(statement, column))))
     }
 
     func integer(_ column: Int32) -> Int64? {

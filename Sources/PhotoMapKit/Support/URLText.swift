@@ -4,7 +4,8 @@ import Foundation
 enum URLText {
     /// RFC 3986's unreserved characters (letters, digits, "-", ".", "_", "~"): the only ones left as they
     /// are, so no "/", "?", "#", "%", "&", "=" or ":" (which would read as a scheme) goes in raw.
-    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// `text` with everything but unreserved characters percent-encoded.
     static func percentEncoded(_ text: some StringProtocol) -> String {

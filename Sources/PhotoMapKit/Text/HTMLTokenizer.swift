@@ -34,7 +34,8 @@ enum HTMLTokenizer {
                 tokens.append(tag)
                 if case let .tag(name, false, _) = tag, name == "script" || name == "style" {
                     let close = html.range(of: "</\(name)", options: .caseInsensitive, range: index..<html.endIndex)
-                    index = close.flatMap { tagEnd(in: html, from: $0.lowerBound) }.map { html.index(after: $0) }
+                    index =
+                        close.flatMap { tagEnd(in: html, from: $0.lowerBound) }.map { html.index(after: $0) }
                         ?? html.endIndex
                 }
             } else if character == "&", let (decoded, next) = characterReference(in: html, at: index) {
@@ -44,7 +45,8 @@ enum HTMLTokenizer {
                 // Text runs to the next "<" or "&", found as bytes and appended in one piece (when that
                 // byte starts a character: a combining mark after it makes it part of another).
                 let after = html.index(after: index)
-                let stop = html.utf8[after...].firstIndex { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }
+                let stop =
+                    html.utf8[after...].firstIndex { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }
                     ?? html.endIndex
                 let end = String.Index(stop, within: html) ?? after
                 text += html[index..<end]
@@ -60,7 +62,8 @@ enum HTMLTokenizer {
     private static func tagEnd(in html: String, from start: String.Index) -> String.Index? {
         let next = html.index(after: start)
         guard next < html.endIndex,
-              html[next].isLetter || html[next] == "/" || html[next] == "!" || html[next] == "?" else {
+            html[next].isLetter || html[next] == "/" || html[next] == "!" || html[next] == "?"
+        else {
             return nil
         }
         if html[next...].hasPrefix("!--") {
@@ -144,7 +147,8 @@ enum HTMLTokenizer {
         let next = html.index(after: semicolon)
         if body.hasPrefix("#") {
             let digits = body.dropFirst()
-            let value = digits.first == "x" || digits.first == "X"
+            let value =
+                digits.first == "x" || digits.first == "X"
                 ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
             guard let value, let scalar = Unicode.Scalar(value), value != 0 else { return nil }
             // A control character (&#27;, &#x9b;) must not reach a terminal or a page: it becomes a space.

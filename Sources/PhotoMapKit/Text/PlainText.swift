@@ -35,7 +35,8 @@ public enum PlainText {
         var pendingSpace = false
         var previous: (whitespace: Bool, prefix: Bool) = (false, false)
         for scalar in text.unicodeScalars {
-            let whitespace = scalar.isASCII
+            let whitespace =
+                scalar.isASCII
                 ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
             if whitespace && previous.prefix || !whitespace && previous.whitespace && joinsPrevious(scalar) {
                 return nil
@@ -57,8 +58,9 @@ public enum PlainText {
         guard !scalar.isASCII else { return false }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark, .format: return true
-        default: return scalar.value == 0x0E33 || scalar.value == 0x0EB3 || (0x1F3FB...0x1F3FF).contains(scalar.value)
-                     || (0xE0000...0xE0FFF).contains(scalar.value)
+        default:
+            return scalar.value == 0x0E33 || scalar.value == 0x0EB3 || (0x1F3FB...0x1F3FF).contains(scalar.value)
+                || (0xE0000...0xE0FFF).contains(scalar.value)
         }
     }
 
