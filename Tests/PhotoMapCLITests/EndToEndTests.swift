@@ -123,7 +123,7 @@ struct EmbeddedCatalogEndToEndTests {
             (["photos", "--place", "x", "--limit", "abc"], "--limit must be a whole number"),
             (["photos", "--place", "x", "--limit", "0"], "--limit must be a whole number"),
             (["photos", "--place"], "--place needs a value"),
-            (["places", "--source", "bing"], "--source must be fixtures or flickr"),
+            (["places", "--source", "bing"], "--source must be one of fixtures, flickr or local"),
             (["places", "--source", "flickr"], "needs an API key"),
             (["places", "--endpoint", "file:///etc/passwd"], "--endpoint must be an http or https URL"),
             (["places", "extra"], "takes no argument 'extra'"),
