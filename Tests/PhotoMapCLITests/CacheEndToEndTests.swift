@@ -141,7 +141,9 @@ struct CacheEndToEndTests {
     func twoProcesses() throws {
         let paths = (100..<160).map { "/slow/square-\($0).png" }
         let catalog = try catalog(paths)
-        let processes = (0..<2).map { _ in
+        // Each process's stderr is kept: a failure says what the process said.
+        let logs = (0..<2).map { work.url.appendingPathComponent("process-\($0).err") }
+        let processes = try logs.map { log in
             let process = Process()
             process.executableURL = PhotomapBinary.url
             process.arguments = ["--image-host", images.url(""), "photos", "--place", catalog.placeID, "--prefetch"]
@@ -150,12 +152,15 @@ struct CacheEndToEndTests {
                 "PHOTOMAP_FIXTURES": catalog.folder.path,
             ]
             process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            FileManager.default.createFile(atPath: log.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: log)
             return process
         }
         try processes.forEach { try $0.run() }
         processes.forEach { $0.waitUntilExit() }
-        #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+        #expect(
+            processes.allSatisfy { $0.terminationStatus == 0 },
+            "\(logs.map { (try? String(contentsOf: $0, encoding: .utf8)) ?? "" })")
         for path in paths { #expect(try images.count(of: path) == 1, "\(path)") }
         let verify = try jsonObject(try photomap(["cache", "verify", "--json"]))
         #expect(verify["entries"] as? Int == 60 && verify["corrupt"] as? Int == 0)
