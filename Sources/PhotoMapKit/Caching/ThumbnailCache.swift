@@ -69,10 +69,7 @@ public final class ThumbnailCache: Sendable {
     /// a photo's image of `size`, checked as a fetched one is: pages, `serve`, `export` and `cache verify`
     /// use it unchanged.
     public func keep(_ bytes: Data, for photo: Photo, size: PhotoSize) throws(ThumbnailError) {
-        guard let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost),
-            source.isFetchable
-        else { throw .noImage(photoID: photo.id) }
-        let name = SHA256.hex(source.key)
+        guard let (source, name) = entry(for: photo, size: size) else { throw .noImage(photoID: photo.id) }
         let checked = try Self.checked(bytes, source: source)
         try store.write(checked, named: name)
         journal.noteStored(name, bytes: checked.count)
@@ -189,10 +186,15 @@ public final class ThumbnailCache: Sendable {
     /// The name of the entry that holds (or would hold) a photo's image: the SHA-256 of its key, so
     /// one image keeps one name. Nil when the photo has no image of this size to fetch. No I/O.
     public func entryName(for photo: Photo, size: PhotoSize) -> String? {
+        entry(for: photo, size: size)?.name
+    }
+
+    /// Where a photo's image of `size` comes from and the name of its entry; nil when it has no image to fetch.
+    private func entry(for photo: Photo, size: PhotoSize) -> (source: ThumbnailSource, name: String)? {
         guard let source = ThumbnailSource.resolve(photo, size: size, imageHost: configuration.imageHost),
             source.isFetchable
         else { return nil }
-        return SHA256.hex(source.key)
+        return (source, SHA256.hex(source.key))
     }
 
     private func lookUp(_ photo: Photo, size: PhotoSize) -> (String, DiskStore.OpenedImage)? {
