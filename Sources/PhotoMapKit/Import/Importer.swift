@@ -104,27 +104,19 @@ public struct Importer: Sendable {
     private func read(_ files: [FileWalker.Found], catalog: any LocalCatalogStore) -> [Outcome] {
         guard !files.isEmpty else { return [] }
         let knownPhotos = Locked<[String: Bool]>((try? catalog.locatedByPhoto()) ?? [:])
-        let outcomes = Locked([Outcome?](repeating: nil, count: files.count))
-        let next = Locked(0)
         let done = Locked(0)
-        let workers = min(ProcessInfo.processInfo.activeProcessorCount, files.count)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while case let index = next.withLock({ value -> Int in
-                defer { value += 1 }
-                return value
-            }),
-                index < files.count
-            {
+        // One file a turn: each is a decode of its own, long beside the turn.
+        return [Outcome](
+            count: files.count,
+            madeOnEveryCore: { index in
                 let outcome = readOne(files[index], knownPhotos: knownPhotos)
-                outcomes.withLock { $0[index] = outcome }
                 progress(
                     done.withLock {
                         $0 += 1
                         return $0
                     }, files.count)
-            }
-        }
-        return outcomes.withLock { $0.map { $0 ?? .skipped("not read") } }
+                return outcome
+            }, chunk: 1)
     }
 
     private func readOne(_ file: FileWalker.Found, knownPhotos: Locked<[String: Bool]>) -> Outcome {
