@@ -69,8 +69,6 @@ enum CacheCommand {
 
     private static func print(_ value: some Encodable, json: Bool, console: Console, lines: [String]) throws {
         guard json else { return lines.forEach { console.print($0) } }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        console.print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        try console.printJSON(value)
     }
 }

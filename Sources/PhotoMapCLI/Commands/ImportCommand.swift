@@ -39,12 +39,7 @@ enum ImportCommand {
         // The search index follows the catalog now, rather than at the next search.
         try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
             catalog, adapter: configuration.adapter)
-        if parsed.has("json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            console.print(String(decoding: try encoder.encode(Summary(report)), as: UTF8.self))
-            return
-        }
+        if parsed.has("json") { return try console.printJSON(Summary(report)) }
         if parsed.has("report") {
             for line in report.lines { console.print("\(line.path): \(line.reason)") }
         }

@@ -38,6 +38,13 @@ public struct Console: Sendable {
     /// Prints a line on standard output.
     func print(_ line: String = "") { out(line + "\n") }
 
+    /// Prints `value` as an indented JSON object with sorted keys (the `--json` of `cache` and `import`).
+    func printJSON(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
     /// Prints `photomap: warning: …` on standard error, control characters made harmless.
     func warn(_ message: String) { err("photomap: warning: \(TerminalText.sanitized(message))\n") }
 
