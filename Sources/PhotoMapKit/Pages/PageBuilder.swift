@@ -4,7 +4,7 @@ import Foundation
 /// listing came with): the features a list or map shows, list pages, photo pages. Where links point
 /// is `links`' business; what pages say and how they look is the same whether they are written to
 /// disk or served.
-public struct PageBuilder<Links: PageLinks> {
+public struct PageBuilder<Links: PagePaths> {
     /// Where links point.
     public let links: Links
     /// Who the pages' records come from, credited in each page's footer with Flickr's notice.
@@ -21,39 +21,20 @@ public struct PageBuilder<Links: PageLinks> {
         self.credits = credits
     }
 
+    /// The same builder linking through `other` (a folder's paths, for pages whose images are placed).
+    func linking<Other: PagePaths>(through other: Other) -> PageBuilder<Other> {
+        var builder = PageBuilder<Other>(links: other, credits: credits)
+        builder.catalogMirror = catalogMirror
+        builder.placeLabels = placeLabels
+        return builder
+    }
+
     /// The features of places on the page at `path`, each linking to `link(place)` (a site path or a URL).
     public func features(of places: [AnnotatedPlace], on path: String, link: (Place) -> String?) -> [MapData.Feature] {
         places.map { place in
             MapData.Feature(
                 place.annotation, thumbnail: nil,
                 link: link(place.record).flatMap { relative($0, from: path) })
-        }
-    }
-
-    /// The features of photos on the page at `path`: each with its square and a link to its page.
-    public func features(of photos: some Collection<AnnotatedPhoto>, on path: String) throws -> [MapData.Feature] {
-        try photos.map { try feature(of: $0, on: path) }
-    }
-
-    /// The feature of one photo on the page at `path` (a cluster tile's lone photo, made without the others').
-    public func feature(of photo: AnnotatedPhoto, on path: String) throws -> MapData.Feature {
-        MapData.Feature(
-            photo.annotation,
-            thumbnail: try links.image(of: photo.record, size: .square).map { relative($0, from: path) },
-            link: relative(links.photoPage(photo.record), from: path))
-    }
-
-    /// The features of mixed annotations (found locations, search results): photos show their square
-    /// and link to their medium image (and, as every photo does, to their page on Flickr).
-    public func features(of annotations: [Annotation], on path: String) throws -> [MapData.Feature] {
-        try annotations.map { annotation in
-            guard annotation.kind == .photo else { return MapData.Feature(annotation, thumbnail: nil, link: nil) }
-            let photo = self.photo(of: annotation)
-            return MapData.Feature(
-                annotation,
-                thumbnail: try links.image(of: photo, size: .square)
-                    .map { relative($0, from: path) },
-                link: try links.image(of: photo, size: .medium).map { relative($0, from: path) })
         }
     }
 
@@ -81,16 +62,6 @@ public struct PageBuilder<Links: PageLinks> {
             title: title, subtitle: subtitle, data: data,
             links: pageLinks(for: path, back: back, elsewhere: elsewhere),
             defaultView: located ? defaultView : "list", credits: credits)
-    }
-
-    /// A photo's page at `path`: its medium image, details and a small map.
-    public func photoPage(
-        _ entry: AnnotatedPhoto, at path: String,
-        back: (path: String, label: String)?
-    ) throws -> String {
-        try photoPage(
-            entry, at: path, back: back, square: links.image(of: entry.record, size: .square),
-            medium: links.image(of: entry.record, size: .medium))
     }
 
     /// The same page with its square and medium image (site paths) looked up already: it reads nothing
@@ -146,6 +117,46 @@ public struct PageBuilder<Links: PageLinks> {
 }
 
 extension PageBuilder: Sendable where Links: Sendable {}
+
+// What shows a photo's images: the links say where each is (placing it first, for a folder).
+extension PageBuilder where Links: PageLinks {
+    /// The features of photos on the page at `path`: each with its square and a link to its page.
+    public func features(of photos: some Collection<AnnotatedPhoto>, on path: String) throws -> [MapData.Feature] {
+        try photos.map { try feature(of: $0, on: path) }
+    }
+
+    /// The feature of one photo on the page at `path` (a cluster tile's lone photo, made without the others').
+    public func feature(of photo: AnnotatedPhoto, on path: String) throws -> MapData.Feature {
+        MapData.Feature(
+            photo.annotation,
+            thumbnail: try links.image(of: photo.record, size: .square).map { relative($0, from: path) },
+            link: relative(links.photoPage(photo.record), from: path))
+    }
+
+    /// The features of mixed annotations (found locations, search results): photos show their square
+    /// and link to their medium image (and, as every photo does, to their page on Flickr).
+    public func features(of annotations: [Annotation], on path: String) throws -> [MapData.Feature] {
+        try annotations.map { annotation in
+            guard annotation.kind == .photo else { return MapData.Feature(annotation, thumbnail: nil, link: nil) }
+            let photo = self.photo(of: annotation)
+            return MapData.Feature(
+                annotation,
+                thumbnail: try links.image(of: photo, size: .square)
+                    .map { relative($0, from: path) },
+                link: try links.image(of: photo, size: .medium).map { relative($0, from: path) })
+        }
+    }
+
+    /// A photo's page at `path`: its medium image, details and a small map.
+    public func photoPage(
+        _ entry: AnnotatedPhoto, at path: String,
+        back: (path: String, label: String)?
+    ) throws -> String {
+        try photoPage(
+            entry, at: path, back: back, square: links.image(of: entry.record, size: .square),
+            medium: links.image(of: entry.record, size: .medium))
+    }
+}
 
 extension Photo {
     /// A search result's photo: its annotation carries the image URLs, which is all images need.

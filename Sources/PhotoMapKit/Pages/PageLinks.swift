@@ -3,7 +3,7 @@ import Foundation
 /// Where a page's links point. Export and `--map` write images and pages into a folder and link them
 /// relatively (`FolderLinks`); `photomap serve` links its own routes (`ServedLinks`). Everything
 /// else about a page is built once, by `PageBuilder`, the same for both.
-public protocol PageLinks {
+public protocol PagePaths {
     /// The assets folder, as a site path.
     var assets: String { get }
     /// Whether pages may call the server's API (the search box): only served pages.
@@ -12,11 +12,33 @@ public protocol PageLinks {
     func placePage(_ place: Place) -> String
     /// A photo's page, as a site path.
     func photoPage(_ photo: Photo) -> String
+    /// The site path `target` as the page at `page` links it.
+    func link(from page: String, to target: String) -> String
+}
+
+/// Page paths and where each photo's images are, which may place them first (`FolderLinks`).
+public protocol PageLinks: PagePaths {
     /// A photo's image of `size` as a site path, or nil when there is none to show (the page shows
     /// the placeholder).
     func image(of photo: Photo, size: PhotoSize) throws -> String?
-    /// The site path `target` as the page at `page` links it.
-    func link(from page: String, to target: String) -> String
+}
+
+/// The paths of a folder's pages, without its images: what a page whose images were placed already
+/// needs, on any thread.
+public struct FolderPaths: PagePaths, Sendable {
+    /// Where the site's own folders go.
+    let prefix: String
+
+    public var assets: String { prefix + "assets" }
+    public var servesAPI: Bool { false }
+
+    public func placePage(_ place: Place) -> String { prefix + "places/\(HTML.fileName(for: place.id)).html" }
+
+    public func photoPage(_ photo: Photo) -> String { prefix + "photos/\(HTML.fileName(for: photo.id)).html" }
+
+    public func link(from page: String, to target: String) -> String {
+        SiteWriter.link(from: page, to: target)
+    }
 }
 
 /// Links between files of one folder: images placed in from the image store (only those it holds),
@@ -25,21 +47,23 @@ public protocol PageLinks {
 public struct FolderLinks: PageLinks {
     let writer: SiteWriter
     let images: any ImageStore
-    let prefix: String
+    /// The pages' paths, which images are placed beside.
+    let paths: FolderPaths
+    var prefix: String { paths.prefix }
 
     /// Links inside `writer`'s folder, images from `images`.
     public init(writer: SiteWriter, images: any ImageStore, prefix: String) {
         self.writer = writer
         self.images = images
-        self.prefix = prefix
+        paths = FolderPaths(prefix: prefix)
     }
 
-    public var assets: String { prefix + "assets" }
+    public var assets: String { paths.assets }
     public var servesAPI: Bool { false }
 
-    public func placePage(_ place: Place) -> String { prefix + "places/\(HTML.fileName(for: place.id)).html" }
+    public func placePage(_ place: Place) -> String { paths.placePage(place) }
 
-    public func photoPage(_ photo: Photo) -> String { prefix + "photos/\(HTML.fileName(for: photo.id)).html" }
+    public func photoPage(_ photo: Photo) -> String { paths.photoPage(photo) }
 
     /// The image in the site as `{squares|images}/{image name}.{png|jpg}`: the one placed there before
     /// when it is still there (even if the store has evicted it since), else the store's file placed
@@ -82,6 +106,6 @@ public struct FolderLinks: PageLinks {
     }
 
     public func link(from page: String, to target: String) -> String {
-        SiteWriter.link(from: page, to: target)
+        paths.link(from: page, to: target)
     }
 }

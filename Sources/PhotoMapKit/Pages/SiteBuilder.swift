@@ -132,6 +132,8 @@ public struct SiteBuilder {
         // Photo pages go to the writer a batch at a time, made on every core (`SiteWriter.writePages`).
         var batch: [SiteWriter.PageJob] = []
         var batched = Set<String>()
+        // Their images are placed before they are rendered: the renders need only the folder's paths.
+        let photoPages = pages.linking(through: links.paths)
         func writeBatch() throws {
             try writer.writePages(batch)
             batch.removeAll(keepingCapacity: true)
@@ -151,10 +153,10 @@ public struct SiteBuilder {
                 inputs.add(digest: digest)
                 inputs.add(square)
                 inputs.add(medium)
-                let pages = self.pages
                 batch.append(
                     SiteWriter.PageJob(path: pagePath, inputs: inputs) {
-                        try pages.photoPage(entry, at: pagePath, back: (path, title), square: square, medium: medium)
+                        try photoPages.photoPage(
+                            entry, at: pagePath, back: (path, title), square: square, medium: medium)
                     })
                 if batch.count == Self.pageBatch { try writeBatch() }
             }
