@@ -221,7 +221,7 @@ struct FlickrRESTTransportTests {
             let query =
                 "?method=flickr.places.getTopPlacesList&place_type_id=7&api_key=\(key)"
                 + "&nojsoncallback=1&format=json"
-            try HTTPClient(retryPolicy: .never).get(server.endpoint() + query, maximumBodyBytes: 1_000)
+            _ = try HTTPClient(retryPolicy: .never).get(server.endpoint() + query, maximumBodyBytes: 1_000)
         }
         guard case .transport(_, let message, _)? = error else {
             Issue.record("got \(String(describing: error))")

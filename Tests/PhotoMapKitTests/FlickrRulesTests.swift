@@ -347,6 +347,33 @@ struct FlickrRESTRulesTests {
         #expect(try server.requests(where: ("api_key", key)).count == 2)
     }
 
+    @Test("a retry whose token cannot be had is not sent: the budget's error ends the call")
+    func retryWithoutToken() throws {
+        /// A budget that hands out one token and then fails, as a budget file that became unreadable would.
+        final class FailingBudget: CallBudgetStore {
+            let left = Locked(1)
+            var description: String { "a failing budget" }
+            func take(_ tokens: Double, capacity: Double, refillPerSecond: Double) throws -> Double {
+                try left.withLock { left in
+                    guard left > 0 else { throw CocoaError(.fileReadNoPermission) }
+                    left -= 1
+                    return capacity
+                }
+            }
+        }
+        let token = UUID().uuidString
+        let limiter = FlickrRateLimiter(budget: FailingBudget(), sleep: { _ in })
+        let error = #expect(throws: FlickrError.self) {
+            try source("fail105/\(token)/1", limiter: limiter).topPlaces()
+        }
+        guard case .rateStateUnavailable(let path, _)? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
+        #expect(path == "a failing budget")
+        #expect(try server.requests(where: ("api_key", key)).count == 1, "the first try was sent, the retry not")
+    }
+
     @Test("without a sleeper a retry really waits Retry-After before the next request")
     func realRetryAfter() throws {
         let token = UUID().uuidString

@@ -16,8 +16,8 @@ public final class FlickrRESTTransport: FlickrTransport, Sendable {
     // The client's curl handle serves one call at a time: callers take turns.
     private let client: Locked<HTTPClient>
 
-    /// Creates a transport; with `offline`, only the cache answers. With a `limiter`, every request
-    /// waits for its token; a retry first waits what the server asked (Retry-After), then for its token.
+    /// Creates a transport; with `offline`, only the cache answers. With a `limiter`, every try waits for
+    /// its token; a retry first waits what the server asked (Retry-After), then for its token.
     public init(
         endpoint: String = FlickrRESTTransport.defaultEndpoint, apiKey: String, cache: (any AnswerStore)?,
         offline: Bool = false, client: HTTPClient = HTTPClient(), limiter: FlickrRateLimiter? = nil,
@@ -30,18 +30,7 @@ public final class FlickrRESTTransport: FlickrTransport, Sendable {
         self.offline = offline
         self.limiter = limiter
         self.warn = warn
-        if let limiter {
-            let wait = client.sleep
-            // The client's retries are calls too. A token that cannot be had stops nothing here: the next
-            // request's own acquire reports it.
-            self.client = Locked(
-                HTTPClient(settings: client.settings) { seconds in
-                    wait(seconds)
-                    try? limiter.acquire()
-                })
-        } else {
-            self.client = Locked(client)
-        }
+        self.client = Locked(client)
     }
 
     /// Flickr answers this code ("Service currently unavailable") with HTTP 200: a 503 in disguise.
@@ -68,19 +57,13 @@ public final class FlickrRESTTransport: FlickrTransport, Sendable {
         return response.body
     }
 
-    /// GETs `url` when the rate allows, also retrying Flickr's code 105, which arrives with status 200.
+    /// GETs `url`, each try (retries are calls too) made when the rate allows; Flickr's code 105, which
+    /// arrives with status 200, is retried as a 503 is.
     private func fetch(_ url: String, with client: HTTPClient) throws -> HTTPResponse {
-        try limiter?.acquire()
-        var attempt = 1
-        while true {
-            let response = try client.get(url, maximumBodyBytes: Self.maximumAnswerBytes)
-            guard FlickrSource.status(of: response.body)?.code?.int == Self.serviceUnavailableCode,
-                attempt < client.retryPolicy.maximumAttempts
-            else { return response }
-            // The client's wait also takes the next try's token.
-            client.sleep(client.retryPolicy.delay(afterAttempt: attempt, retryAfter: response.retryAfter))
-            attempt += 1
-        }
+        try client.get(
+            url, maximumBodyBytes: Self.maximumAnswerBytes,
+            isBusy: { FlickrSource.status(of: $0.body)?.code?.int == Self.serviceUnavailableCode },
+            beforeEachTry: { try limiter?.acquire() })
     }
 
     /// The request URL as Flickr's REST format documents it.

@@ -12,7 +12,7 @@ public final class HTTPClient {
     public var retryPolicy: RetryPolicy { settings.retryPolicy }
     private let easy = CurlEasy()
     /// How the client waits between tries (tests record instead of sleeping).
-    let sleep: (TimeInterval) -> Void
+    private let sleep: (TimeInterval) -> Void
 
     /// Creates a client; `sleep` is how it waits between tries.
     public init(
@@ -31,16 +31,22 @@ public final class HTTPClient {
         self.init(settings: HTTPSettings(retryPolicy: retryPolicy, timeouts: timeouts), sleep: sleep)
     }
 
-    /// GETs `url`, retrying transient failures; throws unless the final status is 2xx.
-    public func get(_ url: String, maximumBodyBytes: Int? = nil) throws(HTTPError) -> HTTPResponse {
+    /// GETs `url`, retrying transient failures and answers `isBusy` names (`RetryPolicy.decide`); throws
+    /// unless the final status is 2xx. `beforeEachTry` runs as each try is made, after any wait: a try
+    /// is a call against a budget, and one it throws from is not made.
+    public func get(
+        _ url: String, maximumBodyBytes: Int? = nil, isBusy: (HTTPResponse) -> Bool = { _ in false },
+        beforeEachTry: () throws -> Void = {}
+    ) throws -> HTTPResponse {
         var settings = settings
         settings.maximumBodyBytes = maximumBodyBytes ?? settings.maximumBodyBytes
         guard let request = settings.request(url, acceptsCompression: true)
-        else { throw .unsupportedURL(HTTPError.redacted(url)) }
+        else { throw HTTPError.unsupportedURL(HTTPError.redacted(url)) }
         var attempt = 1
         while true {
+            try beforeEachTry()
             try easy.prepare(request)
-            switch settings.retryPolicy.decide(easy.perform(), attempt: attempt, url: url) {
+            switch settings.retryPolicy.decide(easy.perform(), attempt: attempt, url: url, isBusy: isBusy) {
             case let .finish(outcome): return try outcome.get()
             case let .retry(after: delay): sleep(delay)
             }
