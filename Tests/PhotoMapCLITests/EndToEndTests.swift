@@ -123,6 +123,11 @@ struct EmbeddedCatalogEndToEndTests {
             (["photos", "--place", "x", "--limit", "abc"], "--limit must be a whole number"),
             (["photos", "--place", "x", "--limit", "0"], "--limit must be a whole number"),
             (["photos", "--place"], "--place needs a value"),
+            (
+                ["photos", "--place", "../../etc"],
+                "--place must be 1 to 32 letters, digits, '.' or '_', not '../../etc'"
+            ),
+            (["photos", "--place", String(repeating: "a", count: 33)], "--place must be 1 to 32 letters"),
             (["places", "--source", "bing"], "--source must be one of fixtures, flickr or local"),
             (["places", "--source", "flickr"], "needs an API key"),
             (["places", "--endpoint", "file:///etc/passwd"], "--endpoint must be an http or https URL"),
@@ -138,11 +143,11 @@ struct EmbeddedCatalogEndToEndTests {
 
     @Test("an unknown place is a failure (exit 1) with a clear message")
     func unknownPlace() throws {
-        let result = try PhotomapBinary.run(["photos", "--place", "../../etc"])
+        let result = try PhotomapBinary.run(["photos", "--place", "NOPE_42"])
         #expect(result.status == 1)
         #expect(
             result.stderr
-                == "photomap: error: no place with id \"../../etc\" in the embedded catalog; the ids are in `photomap places`\n"
+                == "photomap: error: no place with id \"NOPE_42\" in the embedded catalog; the ids are in `photomap places`\n"
         )
     }
 }

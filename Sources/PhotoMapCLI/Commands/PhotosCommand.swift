@@ -11,7 +11,7 @@ enum PhotosCommand {
             geo are listed with no coordinate; videos are left out.
             """,
         options: [
-            .value("place", .text("ID"), "the place's id, from `photomap places`", required: true),
+            .value("place", .placeID, "the place's id, from `photomap places`", required: true),
             limitOption,
         ] + AnnotationOutput.options + [
             .flag("prefetch", "fetch the listed photos' 75×75 squares into the thumbnail cache now"),

@@ -81,7 +81,7 @@ enum BashCompletion {
     private static func valueAction(_ value: OptionSpec.Value, optional: Bool) -> String {
         let reply: String
         switch value {
-        case .text, .integer, .number, .size: reply = "COMPREPLY=()"
+        case .text, .integer, .number, .size, .placeID: reply = "COMPREPLY=()"
         case let .choice(words): reply = "COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\"))"
         case .file: reply = "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\"))"
         case .directory: reply = "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- \"$cur\"))"

@@ -31,7 +31,7 @@ enum FishCompletion {
         line += " -l \(option.name)"
         switch option.value {
         case nil: break
-        case .text, .integer, .number, .size: line += " -x"
+        case .text, .integer, .number, .size, .placeID: line += " -x"
         case let .choice(words): line += " -x -a \(quoted(words.joined(separator: " ")))"
         case .file: line += " -r -F"
         case .directory: line += " -x -a '(__fish_complete_directories (commandline -ct))'"

@@ -51,7 +51,7 @@ enum ZshCompletion {
         guard let value = option.value, let valueName = option.valueName else { return quoted(head) }
         let action: String
         switch value {
-        case .text, .integer, .number, .size: action = " "
+        case .text, .integer, .number, .size, .placeID: action = " "
         case let .choice(words): action = "(\(words.joined(separator: " ")))"
         case .file: action = "_files"
         case .directory: action = "_files -/"

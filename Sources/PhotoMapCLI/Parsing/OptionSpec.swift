@@ -1,3 +1,5 @@
+import PhotoMapKit
+
 /// One command-line option, declared once: its name, what its value is, and its line in `--help`.
 /// The parser, `--help`, the shell completions and the man page all read this declaration.
 struct OptionSpec: Sendable {
@@ -17,6 +19,8 @@ struct OptionSpec: Sendable {
         case number(String, ClosedRange<Double>)
         /// A size in bytes above 0, as people type it ("200MB"), checked by the parser.
         case size(String)
+        /// A place id, checked by the parser against the shape of Flickr's (`FlickrID`), as `serve` checks one.
+        case placeID
     }
 
     /// The long name without dashes ("limit").
@@ -58,6 +62,7 @@ struct OptionSpec: Sendable {
             let .number(placeholder, _), let .size(placeholder):
             placeholder
         case let .choice(words): words.joined(separator: "|")
+        case .placeID: "ID"
         }
     }
 
@@ -101,6 +106,9 @@ struct OptionSpec: Sendable {
         case .size?:
             fits = (ByteSize.parse(text) ?? 0) > 0
             expected = "a size such as 200MB or 1GB"
+        case .placeID?:
+            fits = FlickrID.isPlaceID(text)
+            expected = FlickrID.placeIDShape
         default:
             return text
         }

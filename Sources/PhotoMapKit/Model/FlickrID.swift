@@ -21,8 +21,10 @@ public enum FlickrID {
         (1...maximumLength).contains(text.utf8.count) && text.utf8.allSatisfy { (0x30...0x39).contains($0) }
     }
 
+    /// The shape of a place id, as an error says it.
+    public static let placeIDShape = "1 to \(maximumLength) letters, digits, '.' or '_'"
     /// The rule for a place id, as an error says it.
-    public static let placeIDRule = "a place id is 1 to \(maximumLength) letters, digits, '.' or '_'"
+    public static let placeIDRule = "a place id is " + placeIDShape
     /// The rule for a photo id, as an error says it.
     public static let photoIDRule = "a photo id is 1 to \(maximumLength) digits"
 
