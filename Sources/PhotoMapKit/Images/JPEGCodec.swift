@@ -10,10 +10,7 @@ public enum JPEGCodec {
     public static func decode(_ data: Data, maximumSide: Int = ImageDecoder.maximumSide) throws -> RGBAImage {
         let read = try self.read(data, maximumSide: maximumSide, channels: 4)
         guard let pixels = read.pixels else { throw ImageError.undecodable("out of memory") }
-        defer { free(pixels) }
-        return RGBAImage(
-            width: read.width, height: read.height,
-            pixels: Array(UnsafeBufferPointer(start: pixels, count: read.width * read.height * 4)))
+        return RGBAImage(takingMallocedPixels: pixels, width: read.width, height: read.height)
     }
 
     /// The size of the image in a JPEG file's bytes, after decoding every scanline (into one scratch

@@ -32,10 +32,7 @@ public enum PNGCodec {
         var pixels: UnsafeMutablePointer<UInt8>?
         let size = try read(data, maximumSide: maximumSide, pixels: &pixels)
         guard let pixels else { throw ImageError.undecodable("no pixels") }
-        defer { free(pixels) }
-        return RGBAImage(
-            width: size.width, height: size.height,
-            pixels: Array(UnsafeBufferPointer(start: pixels, count: size.width * size.height * 4)))
+        return RGBAImage(takingMallocedPixels: pixels, width: size.width, height: size.height)
     }
 
     /// The size of the image in a PNG file's bytes, after checking it as fully as a decode does

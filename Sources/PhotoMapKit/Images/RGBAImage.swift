@@ -1,3 +1,5 @@
+import Foundation
+
 /// An 8-bit RGBA bitmap, rows top to bottom.
 public struct RGBAImage: Sendable, Equatable {
     /// Width in pixels.
@@ -15,6 +17,13 @@ public struct RGBAImage: Sendable, Equatable {
         self.pixels = pixels ?? [UInt8](repeating: 0, count: width * height * 4)
         if pixels == nil { for index in stride(from: 3, to: self.pixels.count, by: 4) { self.pixels[index] = 255 } }
         precondition(self.pixels.count == width * height * 4, "pixel count must match the size")
+    }
+
+    /// An image of `width` × `height` copied from a decoder's `malloc`ed RGBA buffer, which is then freed.
+    init(takingMallocedPixels pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int) {
+        defer { free(pixels) }
+        self.init(
+            width: width, height: height, pixels: Array(UnsafeBufferPointer(start: pixels, count: width * height * 4)))
     }
 
     /// The square of `side` pixels in the middle of the image, scaled by averaging the source pixels
