@@ -7,8 +7,12 @@ extension ServerRoutes {
     /// The place, landmark or address `q` names, favouring one near `lat`, `lon` when given.
     func find(_ query: [String: String]) -> HTTPServer.Reply {
         guard let text = Self.queryText(query) else { return .now(apiError(400, "q must be 1 to 200 characters")) }
-        // lat and lon only favour what is near them here: a point that is no place favours nothing.
-        let near = try? Self.centre(query)
+        let near: Coordinate?
+        do {
+            near = try Self.centre(query)
+        } catch {
+            return .now(areaError(error))
+        }
         return later(failing: "The place could not be looked up", asJSON: true) { [self] in
             let results = try services.finder.find(text, near: near, limit: 1)
             // "exact": the query named the location outright, so the page centres on it rather than
