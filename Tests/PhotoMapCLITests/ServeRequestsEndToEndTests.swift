@@ -28,9 +28,14 @@ struct ServeRequestsEndToEndTests {
 
     func body(_ answer: RawHTTP.Answer) -> String { String(decoding: answer.body, as: UTF8.self) }
 
-    /// The API's `{"error": …}` message ("" when the answer is not one).
-    func apiError(_ answer: RawHTTP.Answer) -> String {
-        (try? JSONSerialization.jsonObject(with: answer.body) as? [String: String])?["error"] ?? ""
+    /// Each query to `route` (`/api/find`, `/api/search`) is answered 400 with an `{"error": …}` that
+    /// holds its `names`.
+    func expectRefused(_ server: ServeProcess, _ route: String, _ cases: [(query: String, names: String)]) throws {
+        for (query, names) in cases {
+            let answer = try server.request("\(route)?\(query)")
+            let message = (try? JSONSerialization.jsonObject(with: answer.body) as? [String: String])?["error"] ?? ""
+            #expect(answer.status == 400 && message.contains(names), "\(query): \(answer.status) \(body(answer))")
+        }
     }
 
     @Test(
@@ -89,11 +94,7 @@ struct ServeRequestsEndToEndTests {
             ("q=bridge&lat=1&lon=1&radius=20001", "radius must be a number from 0.001"),
             ("q=&lat=1&lon=1", "q must be"),
         ]
-        for (query, names) in cases {
-            let answer = try server.request("/api/search?\(query)")
-            #expect(
-                answer.status == 400 && apiError(answer).contains(names), "\(query): \(answer.status) \(body(answer))")
-        }
+        try expectRefused(server, "/api/search", cases)
         let online = try server.request("/api/search?q=bridge&lat=37.77&lon=-122.42&radius=40")
         #expect(online.status == (source == "flickr" ? 400 : 200), "radius 40: \(online.status)")
         if source == "flickr" { #expect(body(online).contains("under 32 km")) }
@@ -112,11 +113,7 @@ struct ServeRequestsEndToEndTests {
             ("q=Paris&lat=48.85&lon=inf", "lon must be"),
             ("q=&lat=48.85&lon=2.35", "q must be"),
         ]
-        for (query, names) in cases {
-            let answer = try server.request("/api/find?\(query)")
-            #expect(
-                answer.status == 400 && apiError(answer).contains(names), "\(query): \(answer.status) \(body(answer))")
-        }
+        try expectRefused(server, "/api/find", cases)
         for query in ["q=Paris&lat=48.85&lon=2.35", "q=Paris&lat=-90&lon=180", "q=Paris"] {
             #expect(try server.request("/api/find?\(query)").status == 200, "\(query)")
         }
