@@ -67,12 +67,16 @@ public final class ServerRoutes: Sendable {
     static let deadline: TimeInterval = 60
 
     let services: Services
+    /// The pages, as `export` makes them, with links to this server's routes.
     let pages: PageBuilder<ServedLinks>
+    /// Where slow work runs (`later`).
     let slowWork = WorkPool(width: ServerRoutes.workers)
     /// The records this server has listed (`ServerRoutes+Records`).
     let known = Locked(Known())
     private let hosts = AllowedHosts()
+    /// The pages' placeholder image, answered in place of an image that could not be had.
     let placeholder: Data
+    /// The files `/assets/NAME` serves, by name: `PageAssets.files`, and nothing else.
     let assetFiles: [String: URL]
 
     /// Routes over `services`.
