@@ -1,7 +1,7 @@
 """Opens a photomap list page in headless Chromium (from disk, network blocked) and prints, beside issue
 10's targets (≤ 1.5 MB, interactive ≤ 1 s from file://), medians of ROUNDS fresh opens of:
 - the page's size (its data is inside it: nothing else is loaded but the shared assets);
-- time to interactive: from navigation start to photomap.js's User Timing mark (the map with its
+- time to interactive: from navigation start to the page scripts' User Timing mark (the map with its
   markers placed, opened at #map; the list with its pager, opened at #list), and the wall time seen
   from Playwright, which adds the browser's own start of a tab;
 - the floor measured in the same run: the same page with its entries taken out (Leaflet, styles,

@@ -24,7 +24,7 @@ PARIS, REYKJAVIK, BERLIN = "hS4wMLD0wPIXPXB", "CTUuhTIRnlu09x0F", "yjZViTj17fo6B
 
 def entries(annotations):
     """A page's entries (PageEntries.swift's columns) as dicts of their fields, decoded here
-    independently of photomap.js: a shared row's NUL stands for the entry's id; an own row goes
+    independently of photomap-page.js: a shared row's NUL stands for the entry's id; an own row goes
     between the column's prefix and suffix."""
     columns = annotations["entries"]
     ids = columns["id"]
@@ -544,7 +544,7 @@ def test_a_city_zoom_offline_names_nearby_places_and_drops_the_coarse_outline(pa
 @pytest.fixture(scope="session")
 def hostile_many(tmp_path_factory):
     """A map page of 250 photos whose titles, owners and ids try to run script: pages 2 and 3 of
-    its list are made from the page's columns by photomap.js."""
+    its list are made from the page's columns by photomap-list.js."""
     work = tmp_path_factory.mktemp("hostile-many")
     evil = ["</script><script>window.__pwned = 1</script>", "<img src=x onerror=\"window.__pwned = 2\">",
             "\" onmouseover=\"window.__pwned = 3", "javascript:window.__pwned = 4", "\u2028</SCRIPT >\u2029",

@@ -28,6 +28,16 @@ struct ServeRequestsEndToEndTests {
 
     func body(_ answer: RawHTTP.Answer) -> String { String(decoding: answer.body, as: UTF8.self) }
 
+    /// Each query to `route` (`/api/find`, `/api/search`) is answered 400 with an `{"error": …}` that
+    /// holds its `names`.
+    func expectRefused(_ server: ServeProcess, _ route: String, _ cases: [(query: String, names: String)]) throws {
+        for (query, names) in cases {
+            let answer = try server.request("\(route)?\(query)")
+            let message = (try? JSONSerialization.jsonObject(with: answer.body) as? [String: String])?["error"] ?? ""
+            #expect(answer.status == 400 && message.contains(names), "\(query): \(answer.status) \(body(answer))")
+        }
+    }
+
     @Test(
         "place ids: of another shape 400 (never sent to Flickr), well formed but unknown 404, known 200",
         arguments: ["catalog", "flickr"])
@@ -84,14 +94,29 @@ struct ServeRequestsEndToEndTests {
             ("q=bridge&lat=1&lon=1&radius=20001", "radius must be a number from 0.001"),
             ("q=&lat=1&lon=1", "q must be"),
         ]
-        for (query, names) in cases {
-            let answer = try server.request("/api/search?\(query)")
-            let message = (try? JSONSerialization.jsonObject(with: answer.body) as? [String: String])?["error"] ?? ""
-            #expect(answer.status == 400 && message.contains(names), "\(query): \(answer.status) \(message)")
-        }
+        try expectRefused(server, "/api/search", cases)
         let online = try server.request("/api/search?q=bridge&lat=37.77&lon=-122.42&radius=40")
         #expect(online.status == (source == "flickr" ? 400 : 200), "radius 40: \(online.status)")
         if source == "flickr" { #expect(body(online).contains("under 32 km")) }
+    }
+
+    @Test("/api/find: a centre malformed or out of range is 400 naming the parameter and its range, as for /api/search")
+    func findArea() throws {
+        let server = try serve("catalog")
+        let cases: [(query: String, names: String)] = [
+            ("q=Paris&lat=abc&lon=2.35", "lat must be a number from -90 to 90, not 'abc'"),
+            ("q=Paris&lat=95&lon=2.35", "lat must be a number from -90 to 90, not '95'"),
+            ("q=Paris&lat=48.85&lon=-181", "lon must be a number from -180 to 180, not '-181'"),
+            ("q=Paris&lat=48.85", "lon must be a number from -180 to 180, missing"),
+            ("q=Paris&lon=2.35", "lat must be a number from -90 to 90, missing"),
+            ("q=Paris&lat=nan&lon=2.35", "lat must be"),
+            ("q=Paris&lat=48.85&lon=inf", "lon must be"),
+            ("q=&lat=48.85&lon=2.35", "q must be"),
+        ]
+        try expectRefused(server, "/api/find", cases)
+        for query in ["q=Paris&lat=48.85&lon=2.35", "q=Paris&lat=-90&lon=180", "q=Paris"] {
+            #expect(try server.request("/api/find?\(query)").status == 200, "\(query)")
+        }
     }
 
     @Test("/api/search answers the same bytes for the same data", arguments: ["catalog", "flickr"])

@@ -5,7 +5,7 @@ import Testing
 @testable import PhotoMapKit
 
 /// The clustering rule exists twice: `GridClusterer` pre-clusters a large site's pages, and the page's
-/// script (photomap.js, `clustersAt`) clusters a smaller page's own annotations with the radius and last
+/// script (photomap-clusters.js, `clustersAt`) clusters a smaller page's own annotations with the radius and last
 /// zoom the page carries. Both, run under node on the same points, give the same clusters at every zoom.
 @Suite("Clustering: GridClusterer and the page's script")
 struct ClusteringParityTests {
@@ -55,7 +55,8 @@ struct ClusteringParityTests {
             "/usr/bin/env",
             [
                 "node", root.appendingPathComponent("Tests/Support/page_clusters.js").path,
-                root.appendingPathComponent("Sources/PhotoMapKit/Pages/Assets/photomap.js").path, inputFile.path,
+                root.appendingPathComponent("Sources/PhotoMapKit/Pages/Assets/photomap-clusters.js").path,
+                inputFile.path,
             ])
         let script = try #require(
             try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: [String: [[Any]]]])

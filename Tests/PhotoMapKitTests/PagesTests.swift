@@ -122,7 +122,7 @@ struct SiteWriterTests {
         #expect((features[0]["properties"] as? [String: Any])?["thumbnail"] as? String == "s.png")
     }
 
-    @Test("a page's data holds its entries as columns, each value given back exactly as photomap.js reads it")
+    @Test("a page's data holds its entries as columns, each value given back exactly as photomap-page.js reads it")
     func columns() throws {
         let tricky = [
             "", "a\u{0}b", "e\u{301}\"", "</script><script>x</script>", "\u{2028}", "🏳️‍🌈 flag",
@@ -176,7 +176,7 @@ struct SiteWriterTests {
         #expect(entries["license"] == nil)
     }
 
-    /// A column's value as photomap.js computes it: null; a shared template with its NUL replaced by the id;
+    /// A column's value as photomap-page.js computes it: null; a shared template with its NUL replaced by the id;
     /// or prefix + own + suffix.
     static func value(_ column: [String: Any], row: Int, id: String) throws -> String? {
         let rows = try #require(column["rows"] as? [Any])

@@ -1,8 +1,8 @@
-// Runs the page's own clustering (photomap.js: clustersAt, with projected and fanOut) under node, for
+// Runs the page's own clustering (photomap-clusters.js: clustersAt, with projected and fanOut) under node, for
 // the test that holds it to GridClusterer: the functions are taken from the script as it ships, and
 // given the rule the page is given (its data.cluster).
 //
-//   node Tests/Support/page_clusters.js photomap.js INPUT.json   (INPUT: {"cluster": {...}, "lat": [...], "lon": [...]})
+//   node Tests/Support/page_clusters.js photomap-clusters.js INPUT.json   (INPUT: {"cluster": {...}, "lat": [...], "lon": [...]})
 // prints {"0": {"x/y": [[lat, lon, count, index or null], ...]}, ..., "16": {...}}.
 'use strict';
 const fs = require('fs');
@@ -13,7 +13,7 @@ const input = JSON.parse(fs.readFileSync(process.argv[3], 'utf8'));
 /* The source of `function name(...) {...}` in the script, by matching its braces. */
 function functionSource(name) {
   const start = script.indexOf('function ' + name + '(');
-  if (start < 0) throw new Error('photomap.js has no function ' + name);
+  if (start < 0) throw new Error(process.argv[2] + ' has no function ' + name);
   let depth = 0;
   for (let i = script.indexOf('{', start); i < script.length; i++) {
     if (script[i] === '{') depth++;
@@ -24,7 +24,7 @@ function functionSource(name) {
 
 /* The line that reads the rule from the page's data. */
 const ruleLine = script.split('\n').find((line) => /var CLUSTER_RADIUS\s*=/.test(line));
-if (!ruleLine) throw new Error('photomap.js no longer reads CLUSTER_RADIUS');
+if (!ruleLine) throw new Error(process.argv[2] + ' no longer reads CLUSTER_RADIUS');
 
 /* Leaflet's EPSG:3857 unproject (L.CRS.EPSG3857: spherical Mercator, R = 6378137, 256 × 2^z pixels). */
 const R = 6378137, scale = 0.5 / (Math.PI * R);

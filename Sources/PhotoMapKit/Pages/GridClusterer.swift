@@ -5,7 +5,7 @@ import Foundation
 /// become one cluster at their mean position. The page then loads, per zoom, only the 256-pixel tiles
 /// in view, so 100,000 annotations cost the browser no more than the few hundred it shows.
 ///
-/// A page that clusters its own annotations (photomap.js, `clustersAt`) follows the same rule with the
+/// A page that clusters its own annotations (photomap-clusters.js, `clustersAt`) follows the same rule with the
 /// radius and last zoom this writes into the page (`MapData.cluster`); a test runs both on the same
 /// points at every zoom.
 public struct GridClusterer: Sendable, Encodable {

@@ -14,8 +14,14 @@ public struct PageAssets: Sendable {
         "images/marker-icon-2x.png",
         "images/marker-shadow.png",
     ]
+    /// photomap's page scripts, in the order the pages run them (deferred, after Leaflet): each adds
+    /// one part to their shared `window.photomap`, and `photomap.js`, last, starts the page.
+    static let scripts = [
+        "photomap-page.js", "photomap-elements.js", "photomap-callout.js", "photomap-basemap.js",
+        "photomap-clusters.js", "photomap-map.js", "photomap-list.js", "photomap-search.js", "photomap.js",
+    ]
     /// photomap's own files.
-    static let ownFiles = ["photomap.js", "first-view.js", "photomap.css", "placeholder.svg"]
+    static let ownFiles = scripts + ["first-view.js", "photomap.css", "placeholder.svg"]
 
     let leafletFolder: URL
     let ownFolder: URL
@@ -42,8 +48,8 @@ public struct PageAssets: Sendable {
             Bundle.main.bundleURL.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
         ]
         guard
-            let own = candidates.compactMap({ $0 }).first(where: {
-                FileManager.default.fileExists(atPath: $0.appendingPathComponent("photomap.js").path)
+            let own = candidates.compactMap({ $0 }).first(where: { folder in
+                ownFiles.allSatisfy { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
             })
         else { throw .assetsMissing("photomap's page assets (photomap_PhotoMapKit.resources)") }
         guard let basemap = FixtureSource.locateFixtures(containing: "basemap/countries.js") else {

@@ -3,7 +3,7 @@ import Foundation
 /// A page's annotations as columns, one array per field, so that 10,000 photos cost a page their
 /// values and not 10,000 copies of every key: `{"id": [...], "lat": [...], "lon": [...],
 /// "title": column, ...}`. Text columns are `TextColumn`s; a field no entry has is left out.
-/// photomap.js reads them back into the objects `MapData.Feature.Properties` describes.
+/// photomap-page.js reads them back into the objects `MapData.Feature.Properties` describes.
 struct PageEntries: Encodable {
     let features: [MapData.Feature]
 

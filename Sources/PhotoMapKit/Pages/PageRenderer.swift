@@ -36,7 +36,7 @@ public enum PageRenderer {
     }
 
     /// How many entries a list shows at a time. The page holds the first ones as HTML (the list
-    /// without script); photomap.js shows the others, a page of them at a time, from the page's data.
+    /// without script); photomap-list.js shows the others, a page of them at a time, from the page's data.
     public static let listPageSize = 100
 
     /// A page listing annotations, with a list/map toggle (`defaultView` "list" or "map").
@@ -62,7 +62,7 @@ public enum PageRenderer {
             list += "<li>\(item)\(credit(properties).map { "<span class=\"credit\">\($0)</span>" } ?? "")</li>\n"
         }
         list += "</ul>"
-        // Which view is shown is said by aria-pressed from the first paint; photomap.js keeps it true.
+        // Which view is shown is said by aria-pressed from the first paint; the page's script keeps it true.
         let toggle = """
             <div class="toggle" role="group" aria-label="View"><button type="button" data-show="list" \
             aria-pressed="\(defaultView == "list")">List</button><button type="button" data-show="map" \
@@ -142,9 +142,9 @@ public enum PageRenderer {
     }
 
     /// The page around a body: head with the CSP, styles and scripts, header, footer (the credits, folded
-    /// into one line on a narrow screen), data. The scripts
-    /// are deferred: asked for before the list's images, run once the page is parsed (its data with it);
-    /// a list of 100 squares was ready ~20 % sooner than with the scripts at the end of the body.
+    /// into one line on a narrow screen), data. The scripts are deferred: asked for before the list's
+    /// images and run in order once the page is parsed (its data with it), so the list is ready sooner
+    /// than with the scripts at the end of the body.
     private static func shell(
         title: String, subtitle: String, links: Links, headerExtra: String, main: String,
         data: MapData, view: String, credits: PageCredits
@@ -157,7 +157,7 @@ public enum PageRenderer {
             links.elsewhere.map {
                 "<a class=\"elsewhere\" href=\"\(HTML.text($0.href))\">\(HTML.text($0.label)) ›</a>"
             } ?? ""
-        // Served pages find places and search photos through the server (photomap.js talks to /api/).
+        // Served pages find places and search photos through the server (photomap-search.js talks to /api/).
         let search =
             links.servesAPI
             ? """
@@ -167,6 +167,8 @@ public enum PageRenderer {
             <output class="search-status" aria-live="polite"></output>\
             <button type="button" class="search-clear" hidden>Clear</button></div></form>
             """ : ""
+        let scripts = PageAssets.scripts.map { "<script src=\"\(assets)/\($0)\" defer></script>" }
+            .joined(separator: "\n")
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -180,7 +182,7 @@ public enum PageRenderer {
             <link rel="stylesheet" href="\(assets)/photomap.css">
             <script src="\(assets)/first-view.js"></script>
             <script src="\(assets)/leaflet.min.js" defer></script>
-            <script src="\(assets)/photomap.js" defer></script>
+            \(scripts)
             </head>
             <body data-view="\(HTML.text(view))"\(links.servesAPI ? " data-api=\"/api\"" : "")>
             <header><div class="heading">\(back)<div class="titles"><h1>\(HTML.text(title))</h1>\

@@ -1,5 +1,5 @@
 /// What a search may be asked to look around: one rule, read by the CLI's `search --near --radius` and
-/// by serve's `/api/search?lat=…&lon=…&radius=…`.
+/// by serve's `/api/search?lat=…&lon=…&radius=…` and `/api/find?lat=…&lon=…`.
 public enum SearchArea {
     /// A radius in kilometres: above 0 (a metre at least), at most half the Earth's circumference.
     public static let radiusKilometres: ClosedRange<Double> = 0.001...20_000

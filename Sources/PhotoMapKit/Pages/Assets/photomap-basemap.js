@@ -1,0 +1,66 @@
+/* The map's ground without a network. Natural Earth's 1:110m outline is right for a world view and
+   wrong closer in (its coast cuts through Manhattan as a straight wedge): it is drawn up to
+   OUTLINE_ZOOM, and from LABEL_ZOOM on the map names the places around the page's annotations
+   (GeoNames, embedded by photomap). Both lie under OpenStreetMap's tiles, which cover them when there
+   is a network; offline the tiles fail quietly and the outline or the names show through. The
+   outline's script (countries.js, beside this one) is loaded the first time the map is zoomed out
+   that far. */
+(function (photomap) {
+  'use strict';
+
+  var data = photomap.data, element = photomap.element;
+  var OUTLINE_ZOOM = 6, LABEL_ZOOM = 6, MOST_LABELS = 40;
+  var basemapScript = document.currentScript.src.replace(/[^\/]*$/, 'countries.js');
+
+  function addBasemap(target) {
+    target.createPane('basemap').style.zIndex = 150;
+    target.createPane('labels').style.zIndex = 160;  // above the outline, below the tiles (200)
+    var outline = null, requested = false, labels = L.layerGroup().addTo(target);
+    function update() {
+      var zoom = target.getZoom(), world = zoom <= OUTLINE_ZOOM;
+      if (world && !outline && window.photomapBasemap) {
+        outline = L.geoJSON(window.photomapBasemap, {
+          pane: 'basemap', interactive: false,
+          style: { color: '#8a9a8a', weight: 0.8, fillColor: '#e8eddf', fillOpacity: 1 }
+        });
+      } else if (world && !requested) {
+        requested = true;
+        var script = document.createElement('script');
+        script.src = basemapScript;
+        script.addEventListener('load', update);
+        document.body.appendChild(script);
+      }
+      if (outline && world !== target.hasLayer(outline)) world ? outline.addTo(target) : target.removeLayer(outline);
+      // Past the outline's scale the ground is neither sea nor land: a neutral background.
+      target.getContainer().style.background = world ? '#b8d4e8' : '#eceee8';
+      nameCloseByPlaces(target, labels, zoom >= LABEL_ZOOM);
+    }
+    target.on('moveend', update);
+    target.whenReady(update);
+    L.tileLayer('https://tile.openstreetmap.org/{z}/{x}/{y}.png', {
+      maxZoom: 19, attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'
+    }).addTo(target);
+    target.attributionControl.addAttribution('Outlines: Natural Earth');
+    if ((data.labels || []).length) target.attributionControl.addAttribution('Places: GeoNames');
+  }
+
+  /* The page's places in view, most populous first, each where it does not overlap one already named. */
+  function nameCloseByPlaces(target, layer, show) {
+    layer.clearLayers();
+    if (!show) return;
+    var bounds = target.getBounds(), taken = [], places = data.labels || [];
+    for (var i = 0; i < places.length && taken.length < MOST_LABELS; i++) {
+      var place = places[i], at = L.latLng(place[1], place[2]);
+      if (!bounds.contains(at)) continue;
+      var point = target.latLngToContainerPoint(at), half = 4 + String(place[0]).length * 3.6;
+      var box = [point.x - half, point.y - 9, point.x + half, point.y + 9];
+      if (taken.some(function (other) { return box[0] < other[2] && other[0] < box[2] && box[1] < other[3] && other[1] < box[3]; })) continue;
+      taken.push(box);
+      L.marker(at, { pane: 'labels', interactive: false, keyboard: false, icon: L.divIcon({
+        className: 'place-label', iconSize: [0, 0], html: element('span', null, String(place[0]))
+      }) }).addTo(layer);
+    }
+  }
+
+  photomap.addBasemap = addBasemap;
+})(window.photomap);

@@ -1,0 +1,54 @@
+/* The map view: Leaflet's map with the basemap, the page's clustered markers and their callouts, made
+   the first time it is shown. */
+(function (photomap) {
+  'use strict';
+
+  var data = photomap.data, entries = photomap.entries, total = photomap.total, ready = photomap.ready;
+  var map = null;
+
+  /* The first view, as MapKit's showAnnotations: the focus, or a lone annotation's surroundings,
+     or every annotation (`bounds`, south-west and north-east corners) in view. */
+  function fitAround(count, bounds) {
+    var centre = data.focus || (count === 1 ? bounds[0] : null), half = data.span / 2;
+    if (centre) {
+      map.fitBounds([[centre[0] - half, centre[1] - half], [centre[0] + half, centre[1] + half]]);
+    } else if (count > 1) {
+      map.fitBounds(bounds, { padding: [30, 30], maxZoom: 16 });
+    } else {
+      map.setView([20, 0], 2);
+    }
+  }
+
+  /* Shows the map, made the first time; the map, or null on a page without one. Its own markers are
+     photomap.ownMarkers from then on (hidden while search results stand in their place). */
+  function showMap() {
+    if (map) { map.invalidateSize(); return map; }
+    var container = document.getElementById('map');
+    if (!container) return null;
+    map = L.map(container, { worldCopyJump: true, zoomSnap: 0.5 });
+    photomap.addBasemap(map);
+    map.on('popupopen', function (event) { photomap.loadThumbnail(event.popup); });
+    photomap.closeCalloutsOnEscape(map);
+    var clusters = photomap.clusters(map);
+    if (data.clusters) {
+      fitAround(2, data.clusters.bounds);
+      photomap.ownMarkers = clusters.layer(clusters.scriptTiles(data.clusters));
+      ready('map', data.clusters.total);
+      return map;
+    }
+    var located = [], bounds = [[90, 180], [-90, -180]];
+    for (var i = 0; i < total; i++) {
+      var lat = entries.lat[i], lon = entries.lon[i];
+      if (lat === null) continue;
+      located.push(i);
+      bounds = [[Math.min(bounds[0][0], lat), Math.min(bounds[0][1], lon)], [Math.max(bounds[1][0], lat), Math.max(bounds[1][1], lon)]];
+    }
+    fitAround(located.length, bounds);
+    photomap.ownMarkers = clusters.layer(clusters.pageTiles(located));
+    ready('map', located.length);
+    return map;
+  }
+
+  photomap.ownMarkers = null;
+  photomap.showMap = showMap;
+})(window.photomap);

@@ -1,0 +1,42 @@
+import Foundation
+
+/// How `photomap serve`'s answers are dressed: the header fields they all carry, the pages' (with their
+/// Content-Security-Policy), and a small error page.
+extension ServerRoutes {
+    /// Header fields every answer carries.
+    static let commonHeaders: [(name: String, value: String)] = [
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+    ]
+
+    /// The pages' header fields: HTML, checked again on each visit, and their policy.
+    static let pageHeaders =
+        commonHeaders + [
+            ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache"),
+            // frame-ancestors works only in the header, not in the pages' <meta>: no site may frame these.
+            (
+                "Content-Security-Policy",
+                PageRenderer.contentSecurityPolicy(servesAPI: true) + "; frame-ancestors 'none'"
+            ),
+        ]
+
+    /// A page.
+    func page(_ html: String) -> ServerResponse {
+        ServerResponse(status: 200, headers: Self.pageHeaders, body: .bytes(Data(html.utf8)))
+    }
+
+    /// A small page saying what went wrong; the message is escaped, and is the routes' own words
+    /// (never an error's, which may hold a path).
+    func errorPage(
+        _ status: Int, _ message: String,
+        headers: [(name: String, value: String)] = []
+    ) -> ServerResponse {
+        let html = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>\(status) · photomap</title></head>
+            <body><h1>\(status)</h1><p>\(HTML.text(message))</p><p><a href="/">Top places</a></p></body></html>
+
+            """
+        return ServerResponse(status: status, headers: Self.pageHeaders + headers, body: .bytes(Data(html.utf8)))
+    }
+}
