@@ -518,15 +518,17 @@ struct ThumbnailCacheTests {
         let done = DispatchSemaphore(value: 0)
         let seen = Outcomes()
         let reportBox = Outcomes()
-        cache.prefetch(
-            photos, queue: DispatchQueue(label: "test.progress"),
+        let run = cache.startPrefetch(
+            queue: DispatchQueue(label: "test.progress"),
             progress: { progress in
                 seen.append(progress.done)
             },
-            completion: { report in
-                reportBox.report = report
+            completion: { reports in
+                reportBox.report = reports.first
                 done.signal()
             })
+        run.add(photos)
+        run.finish()
         done.wait()
         let report = try #require(reportBox.report)
         #expect(report.total == 31 && report.succeeded == 30)
@@ -545,8 +547,8 @@ struct ThumbnailCacheTests {
             progress: { progress in
                 seen.append(progress.done)
             },
-            completion: { report in
-                reports.withLock { $0.append(report) }
+            completion: { sizes in
+                reports.withLock { $0 += sizes }
                 done.signal()
             })
         // JPEG squares under paths no other test asks for: the image server's counts are shared.
@@ -568,8 +570,8 @@ struct ThumbnailCacheTests {
         // A listing that brought nothing: the report comes at once.
         let empty = cache.startPrefetch(
             queue: .global(), progress: { _ in },
-            completion: { report in
-                reports.withLock { $0.append(report) }
+            completion: { sizes in
+                reports.withLock { $0 += sizes }
                 done.signal()
             })
         empty.finish()
