@@ -10,7 +10,7 @@ extension CacheJournal {
         let database: SQLiteDatabase
         do {
             database = try Self.open(file)
-        } catch where error.isNotADatabase {
+        } catch let error where error.isNotADatabase {
             for suffix in ["", "-wal", "-shm"] { unlink(file + suffix) }
             database = try Self.open(file)
         }
