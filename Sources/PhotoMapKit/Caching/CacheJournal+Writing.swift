@@ -75,9 +75,9 @@ extension CacheJournal {
     }
 
     /// After a batch of stores is written: unless stores were noted since (or lost), a crash from here on
-    /// loses nothing, and the marker says so (one byte written, not a file made and removed per batch:
+    /// loses nothing, and the marker says so (one byte rewritten, not a file made and removed per batch:
     /// on a file system without a journal, ext4 skips each recently removed inode when it makes a file,
-    /// and thousands of them slowed every store of a long run).
+    /// so a long run's stores would slow down).
     private func markWritten() {
         batch.withLock { batch in
             guard batch.markerSaysPending, batch.stored.isEmpty, !batch.storesLost else { return }
