@@ -15,11 +15,12 @@ extension ThumbnailCache {
     /// Asks for the photos' images of each size for a prefetch, answers counted by `tally`.
     func prefetch(_ photos: [Photo], sizes: [PhotoSize], tally: PrefetchTally) {
         // A hit is a few system calls, most of a warm prefetch's time: the photos are looked up in
-        // slices on the pool, so every core checks entries (misses queue their downloads as ever).
-        for start in stride(from: 0, to: photos.count, by: Self.prefetchSlice) {
-            let part = photos[start..<min(start + Self.prefetchSlice, photos.count)]
-            pool.submit { [self] in
-                for (sizeIndex, size) in sizes.enumerated() {
+        // slices on the pool, a job a size and slice, so every core checks entries (misses queue their
+        // downloads as ever).
+        for (sizeIndex, size) in sizes.enumerated() {
+            for start in stride(from: 0, to: photos.count, by: Self.prefetchSlice) {
+                let part = photos[start..<min(start + Self.prefetchSlice, photos.count)]
+                pool.submit { [self] in
                     for photo in part {
                         let waiter = Waiter(queue: nil, verifiesHits: false) {
                             tally.record($0.map(\.path), photoID: photo.id, sizeIndex: sizeIndex)
