@@ -43,9 +43,11 @@ struct HTTP2EngineTests {
     /// Prefetches and returns the report.
     func prefetch(_ photos: [Photo], with cache: ThumbnailCache) async -> PrefetchReport {
         await withCheckedContinuation { continuation in
-            cache.prefetch(
-                photos, queue: .global(), progress: { _ in },
-                completion: { continuation.resume(returning: $0) })
+            let run = cache.startPrefetch(
+                queue: .global(), progress: { _ in },
+                completion: { continuation.resume(returning: $0[0]) })
+            run.add(photos)
+            run.finish()
         }
     }
 

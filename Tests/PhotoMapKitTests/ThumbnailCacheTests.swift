@@ -518,15 +518,17 @@ struct ThumbnailCacheTests {
         let done = DispatchSemaphore(value: 0)
         let seen = Outcomes()
         let reportBox = Outcomes()
-        cache.prefetch(
-            photos, queue: DispatchQueue(label: "test.progress"),
+        let run = cache.startPrefetch(
+            queue: DispatchQueue(label: "test.progress"),
             progress: { progress in
                 seen.append(progress.done)
             },
-            completion: { report in
-                reportBox.report = report
+            completion: { reports in
+                reportBox.report = reports.first
                 done.signal()
             })
+        run.add(photos)
+        run.finish()
         done.wait()
         let report = try #require(reportBox.report)
         #expect(report.total == 31 && report.succeeded == 30)
@@ -545,8 +547,8 @@ struct ThumbnailCacheTests {
             progress: { progress in
                 seen.append(progress.done)
             },
-            completion: { report in
-                reports.withLock { $0.append(report) }
+            completion: { sizes in
+                reports.withLock { $0 += sizes }
                 done.signal()
             })
         // JPEG squares under paths no other test asks for: the image server's counts are shared.
@@ -568,13 +570,46 @@ struct ThumbnailCacheTests {
         // A listing that brought nothing: the report comes at once.
         let empty = cache.startPrefetch(
             queue: .global(), progress: { _ in },
-            completion: { report in
-                reports.withLock { $0.append(report) }
+            completion: { sizes in
+                reports.withLock { $0 += sizes }
                 done.signal()
             })
         empty.finish()
         done.wait()
         #expect(reports.withLock { $0.last?.total } == 0)
+    }
+
+    @Test("a prefetch of squares and medium images asks for both of each photo, counts both, and reports each size")
+    func prefetchSizes() async throws {
+        let photos = (130..<140).map { index in
+            Photo(
+                id: "\(index)",
+                images: [
+                    .square: ImageReference(url: images.url("/ok/photo-\(index).jpg"), width: 75, height: 75),
+                    .medium: ImageReference(
+                        url: images.url(index == 139 ? "/status404/big-139.jpg" : "/ok/big-\(index).jpg")),
+                ])
+        }
+        let done = DispatchSemaphore(value: 0)
+        let seen = Outcomes()
+        let reports = Locked<[PrefetchReport]>([])
+        let run = cache.startPrefetch(
+            sizes: [.square, .medium], queue: DispatchQueue(label: "test.progress"),
+            progress: { seen.append($0.done) },
+            completion: { sizes in
+                reports.withLock { $0 = sizes }
+                done.signal()
+            })
+        run.add(photos[..<4])
+        run.add(photos[4...])
+        run.finish()
+        done.wait()
+        let (square, medium) = try #require(reports.withLock { $0.count == 2 ? ($0[0], $0[1]) : nil })
+        #expect(square.size == .square && square.total == 10 && square.succeeded == 10 && square.failures.isEmpty)
+        #expect(medium.size == .medium && medium.total == 10 && medium.succeeded == 9)
+        #expect(medium.failures.map(\.photoID) == ["139"])
+        #expect(seen.values.last == 20)
+        #expect(photos.allSatisfy { cache.cachedFile(for: $0, size: .medium) != nil || $0.id == "139" })
     }
 
     @Test("a cache folder that cannot be written is an error the caller sees")

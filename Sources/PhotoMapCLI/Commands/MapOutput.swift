@@ -47,14 +47,6 @@ enum MapOutput {
         return builder
     }
 
-    /// Fetches the squares and medium images pages show, both at once (progress on a terminal, failures
-    /// as warnings).
-    static func prefetchImages(_ photos: [Photo], cache: ThumbnailCache, console: Console) throws {
-        let prefetchers = Prefetcher.pageImages(cache: cache, console: console)
-        for prefetcher in prefetchers { prefetcher.add(photos) }
-        for prefetcher in prefetchers { try prefetcher.wait() }
-    }
-
     /// Reports the page written, on stderr so that stdout stays the listing.
     static func report(_ file: URL, writer: SiteWriter, console: Console) {
         console.err(

@@ -29,19 +29,17 @@ enum PhotosCommand {
         let cache = parsed.has("prefetch") || map != nil ? try configuration.makeThumbnailCache(console: console) : nil
         // Each page's images are fetched while the next page is asked for, once: the squares, and for a
         // map page its medium images too (the page is then made from the cache).
-        let prefetchers =
-            cache.map { cache in
-                map == nil
-                    ? [Prefetcher(cache: cache, console: console)]
-                    : Prefetcher.pageImages(cache: cache, console: console)
-            } ?? []
+        let prefetcher = cache.map { cache in
+            map == nil
+                ? Prefetcher(cache: cache, console: console) : Prefetcher.pageImages(cache: cache, console: console)
+        }
         let listing: Listing<Photo>
         // The listing is written while the squares are still coming, unless it goes to the terminal, where
         // the table follows the progress bar. On a failure, what was listed is fetched and kept all the same.
         let writesFirst = destination.file != nil || console.width == nil
         do {
             listing = try source.photos(inPlace: placeID, limit: limit) { arriving in
-                for prefetcher in prefetchers { prefetcher.add(arriving.lazy.map(\.record)) }
+                prefetcher?.add(arriving.lazy.map(\.record))
             }
             if writesFirst {
                 try write(
@@ -49,12 +47,12 @@ enum PhotosCommand {
                     console: console, withPaths: parsed.has("with-paths"))
             }
         } catch {
-            for prefetcher in prefetchers { _ = try? prefetcher.wait() }
+            _ = try? prefetcher?.wait()
             throw error
         }
         let photos = listing.items
         // The squares' report decides whether nothing could be fetched.
-        let prefetched = try prefetchers.map { try $0.wait() }.first ?? nil
+        let prefetched = try prefetcher?.wait().first
         if !writesFirst {
             try write(
                 listing, to: destination, placeID: placeID, configuration: configuration,

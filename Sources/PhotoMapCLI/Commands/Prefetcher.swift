@@ -1,29 +1,29 @@
 import Dispatch
 import PhotoMapKit
 
-/// Fetches squares into the cache, with a progress bar on a terminal and a summary on stderr: photos are
-/// added as they are listed (so fetching overlaps the listing), then `wait` gives the report. The bar is
-/// drawn while photomap waits for the images, so that it never shares the line with another.
+/// The command line's side of a prefetch (`PrefetchRun`): a progress bar on a terminal, then each size's
+/// failures as warnings and its summary on stderr. Photos are added as they are listed (so fetching
+/// overlaps the listing), then `wait` gives the reports. The bar is drawn while photomap waits for the
+/// images, so that it never shares the line with another.
 struct Prefetcher {
     /// Failures listed one by one before the rest are only counted.
     static let reportedFailures = 5
 
-    private let label: String
     private let cache: ThumbnailCache
     private let console: Console
     private let bar: ProgressBar
     private let run: PrefetchRun
     private let finished = DispatchGroup()
-    private let outcome = Locked<PrefetchReport?>(nil)
+    private let outcome = Locked<[PrefetchReport]?>(nil)
     /// The latest progress, and whether `wait` is drawing it.
     private let shown = Locked((progress: PrefetchProgress?.none, drawing: false))
 
-    /// Starts a prefetch of `size` images, named `label` in messages.
-    init(size: PhotoSize = .square, label: String = "squares", cache: ThumbnailCache, console: Console) {
-        let bar = ProgressBar(console: console, label: "fetching \(label)")
+    /// Starts a prefetch of each photo's images of `sizes`.
+    init(sizes: [PhotoSize] = [.square], cache: ThumbnailCache, console: Console) {
+        let bar = ProgressBar(
+            console: console, label: "fetching " + sizes.map { Self.noun(for: $0).plural }.joined(separator: " and "))
         let (finished, outcome, shown) = (self.finished, self.outcome, self.shown)
         finished.enter()
-        self.label = label
         self.cache = cache
         self.console = console
         self.bar = bar
@@ -35,12 +35,17 @@ struct Prefetcher {
             if drawing { bar.update(done: progress.done, total: progress.total) }
         }
         run = cache.startPrefetch(
-            size: size, queue: DispatchQueue(label: "photomap.prefetch.progress"),
+            sizes: sizes, queue: DispatchQueue(label: "photomap.prefetch.progress"),
             progress: progress
-        ) { report in
-            outcome.withLock { $0 = report }
+        ) { reports in
+            outcome.withLock { $0 = reports }
             finished.leave()
         }
+    }
+
+    /// A prefetch of squares and medium images: what pages show.
+    static func pageImages(cache: ThumbnailCache, console: Console) -> Prefetcher {
+        Prefetcher(sizes: [.square, .medium], cache: cache, console: console)
     }
 
     /// Fetches these photos' images too.
@@ -48,9 +53,9 @@ struct Prefetcher {
         run.add(photos)
     }
 
-    /// Waits for every image added; throws only for a full disk. Returns the report.
+    /// Waits for every image added; throws only for a full disk. Returns the reports, one per size.
     @discardableResult
-    func wait() throws -> PrefetchReport? {
+    func wait() throws -> [PrefetchReport] {
         run.finish()
         if let progress = shown.withLock({ shown in
             shown.drawing = true
@@ -62,29 +67,32 @@ struct Prefetcher {
         shown.withLock { $0.drawing = false }
         bar.finish()
         cache.flush()
-        guard let report = outcome.withLock({ $0 }) else { return nil }
-        for failure in report.failures.prefix(Self.reportedFailures) {
-            console.warn("no \(label == "squares" ? "square" : "image") for photo \(failure.photoID): \(failure.error)")
+        let reports = outcome.withLock { $0 } ?? []
+        for report in reports {
+            let noun = Self.noun(for: report.size)
+            for failure in report.failures.prefix(Self.reportedFailures) {
+                console.warn("no \(noun.singular) for photo \(failure.photoID): \(failure.error)")
+            }
+            if report.failures.count > Self.reportedFailures {
+                console.warn("\(report.failures.count - Self.reportedFailures) more \(noun.plural) failed")
+            }
+            // A full disk stops the run: every later write would fail the same way.
+            if let full = report.failures.first(where: { if case .diskFull = $0.error { true } else { false } }) {
+                throw full.error
+            }
+            // Nothing asked for (an empty listing, or one that failed on its first page) is nothing to tell.
+            if report.total > 0 {
+                console.err(
+                    "photomap: \(report.succeeded) of \(report.total) \(noun.plural) ready in \(cache.directory.path)\n"
+                )
+            }
         }
-        if report.failures.count > Self.reportedFailures {
-            console.warn("\(report.failures.count - Self.reportedFailures) more \(label) failed")
-        }
-        // A full disk stops the run: every later write would fail the same way.
-        if let full = report.failures.first(where: { if case .diskFull = $0.error { true } else { false } }) {
-            throw full.error
-        }
-        // Nothing asked for (an empty listing, or one that failed on its first page) is nothing to tell.
-        if report.total > 0 {
-            console.err("photomap: \(report.succeeded) of \(report.total) \(label) ready in \(cache.directory.path)\n")
-        }
-        return report
+        return reports
     }
 
-    /// A prefetch of squares and one of medium images: what pages show.
-    static func pageImages(cache: ThumbnailCache, console: Console) -> [Prefetcher] {
-        [(PhotoSize.square, "squares"), (.medium, "images")].map { size, label in
-            Prefetcher(size: size, label: label, cache: cache, console: console)
-        }
+    /// What messages call an image of `size`.
+    private static func noun(for size: PhotoSize) -> (singular: String, plural: String) {
+        size == .medium ? ("image", "images") : ("square", "squares")
     }
 
     /// A prefetch that got nothing at all is a failure (exit 1), after the listing is printed.

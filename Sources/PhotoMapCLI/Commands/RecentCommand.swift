@@ -24,7 +24,9 @@ enum RecentCommand {
         if let file = MapOutput.file(parsed, defaultName: "photomap-recent.html") {
             let cache = try configuration.makeThumbnailCache(console: console)
             let (builder, writer) = try MapOutput.builder(for: file, images: cache, configuration: configuration)
-            try MapOutput.prefetchImages(photos, cache: cache, console: console)
+            let images = Prefetcher.pageImages(cache: cache, console: console)
+            images.add(photos)
+            try images.wait()
             try builder.writeAssets()
             try builder.writePhotosPage(
                 at: file.lastPathComponent, title: "Recently viewed",

@@ -10,8 +10,8 @@ final class SiteImageBatches {
     private let cache: ThumbnailCache
     private let console: Console
     private let batch: Int
-    /// The batch being fetched, and its fetches.
-    private var fetching: (photos: [Photo], prefetchers: [Prefetcher])?
+    /// The batch being fetched, and its prefetch.
+    private var fetching: (photos: [Photo], prefetcher: Prefetcher)?
 
     /// Batches of at most `batch` photos, fetched into `cache` and placed by `builder`.
     init(builder: SiteBuilder, cache: ThumbnailCache, console: Console, batch: Int) {
@@ -22,7 +22,7 @@ final class SiteImageBatches {
     }
 
     /// Starts fetching the images the site lacks of these photos, looked at a batch at a time and never
-    /// copied out of their entries whole (100,000 records copied at once added 13 MB to the peak).
+    /// copied out of their entries whole (a large listing would be held twice at the peak).
     func add(_ photos: [AnnotatedPhoto]) throws {
         for start in stride(from: 0, to: photos.count, by: batch) {
             var missing = builder.photosWithoutImages(
@@ -30,18 +30,13 @@ final class SiteImageBatches {
                     .map(\.record))[...]
             while !missing.isEmpty {
                 // Taken out of `fetching` while it grows, so the batch's array is not copied for each place.
-                var (batchPhotos, prefetchers) =
-                    fetching.take() ?? (
-                        [],
-                        Prefetcher.pageImages(
-                            cache: cache,
-                            console: console)
-                    )
+                var (batchPhotos, prefetcher) =
+                    fetching.take() ?? ([], .pageImages(cache: cache, console: console))
                 let joining = missing.prefix(batch - batchPhotos.count)
                 missing = missing.dropFirst(joining.count)
-                for prefetcher in prefetchers { prefetcher.add(joining) }
+                prefetcher.add(joining)
                 batchPhotos += joining
-                fetching = (batchPhotos, prefetchers)
+                fetching = (batchPhotos, prefetcher)
                 if batchPhotos.count >= batch { try placeFetched() }
             }
         }
@@ -50,9 +45,9 @@ final class SiteImageBatches {
     /// Waits for the batch being fetched, then places its images: every image the site lacked is then
     /// placed (or warned about).
     func placeFetched() throws {
-        guard let (photos, prefetchers) = fetching else { return }
+        guard let (photos, prefetcher) = fetching else { return }
         fetching = nil
-        for prefetcher in prefetchers { try prefetcher.wait() }
+        try prefetcher.wait()
         try builder.placeImages(of: photos)
     }
 }
