@@ -1,0 +1,15 @@
+/// One match of a local search.
+public struct SearchHit: Sendable {
+    public var annotation: Annotation
+    /// Text relevance (BM25, higher is better).
+    public var relevance: Double
+    /// From the search's centre.
+    public var distanceKilometres: Double
+
+    /// A hit.
+    public init(annotation: Annotation, relevance: Double, distanceKilometres: Double) {
+        self.annotation = annotation
+        self.relevance = relevance
+        self.distanceKilometres = distanceKilometres
+    }
+}
