@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapKit
 
 /// Where a command writes: standard output for results, standard error for errors, warnings and progress.
 /// Tests pass closures that collect the text instead.
@@ -40,9 +41,7 @@ public struct Console: Sendable {
 
     /// Prints `value` as an indented JSON object with sorted keys (the `--json` of `cache` and `import`).
     func printJSON(_ value: some Encodable) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        print(try JSONOutput.prettyText(value))
     }
 
     /// Prints `photomap: warning: …` on standard error, control characters made harmless.

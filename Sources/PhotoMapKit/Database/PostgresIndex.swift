@@ -129,7 +129,7 @@ public final class PostgresIndex: SearchIndex {
         var conditions = ["words @@ to_tsquery('simple', $1)", "location IS NOT NULL"]
         var values: [PostgresValue] = [.text(Self.prefixQuery(words))]
         if let photoIDs {
-            values.append(.text(String(decoding: try JSONEncoder().encode(photoIDs), as: UTF8.self)))
+            values.append(.text(try JSONOutput.text(photoIDs)))
             conditions.append("kind = 'photo' AND id IN (SELECT jsonb_array_elements_text($\(values.count)::jsonb))")
         }
         if let centre {
@@ -187,7 +187,7 @@ public final class PostgresIndex: SearchIndex {
                 SELECT kind, id, title, subtitle, latitude, longitude, thumbnail, image, owner, taken, count, page,
                     license_id, license_name, license_url
                 FROM index_records JOIN jsonb_to_recordset($1::jsonb) AS shown(kind text, id text) USING (kind, id)
-                """, [.text(String(decoding: try JSONEncoder().encode(keys), as: UTF8.self))])
+                """, [.text(try JSONOutput.text(keys))])
             var annotations: [String: Annotation] = [:]
             for row in 0..<whole.count {
                 if let annotation = Self.annotation(whole, row) {

@@ -70,7 +70,7 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
                     """,
                     [
                         .text(photo.id), .text(place.id), number(taken), number(photo.coordinate?.latitude),
-                        number(photo.coordinate?.longitude), .bytes(try JSONEncoder().encode(photo)),
+                        number(photo.coordinate?.longitude), .bytes(try JSONOutput.data(photo)),
                     ])
             }
             for (path, state) in changes.files {

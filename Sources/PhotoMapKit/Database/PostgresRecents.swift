@@ -23,7 +23,7 @@ public struct PostgresRecents: RecentsStore {
     }
 
     public func viewed(_ photo: Photo) throws {
-        let encoded = try JSONEncoder().encode(photo)
+        let encoded = try JSONOutput.data(photo)
         try pool.transaction { connection in
             try connection.execute(
                 """

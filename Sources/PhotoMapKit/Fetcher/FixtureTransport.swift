@@ -49,21 +49,13 @@ public struct FixtureTransport: FlickrTransport {
     private func placeInfo(placeID: String) throws -> Data {
         guard !placeID.isEmpty else { return Self.failure(code: 1, message: "Required parameter missing") }
         let file = catalog.appendingPathComponent("top-places.json")
-        let answer = try? JSONSerialization.jsonObject(with: try read(file)) as? [String: Any]
-        guard let places = (answer?["places"] as? [String: Any])?["place"] as? [[String: Any]] else {
+        guard let places = try? JSONDecoder().decode(RecordedPlaces.self, from: try read(file)).places.place else {
             throw FlickrError.catalogUnreadable(path: file.path, reason: "not JSON with a places.place list")
         }
-        guard var place = places.first(where: { $0["place_id"] as? String == placeID }) else {
+        guard let place = places.first(where: { $0.place_id?.text == placeID }) else {
             return Self.failure(code: 2, message: "Not a valid Places ID")
         }
-        place["name"] = place.removeValue(forKey: "_content")
-        place["photo_count"] = nil
-        guard let data = try? JSONSerialization.data(withJSONObject: ["place": place, "stat": "ok"]) else {
-            throw FlickrError.catalogUnreadable(
-                path: file.path,
-                reason: "place \(placeID) is not JSON Flickr would send")
-        }
-        return data
+        return try Self.answer(FixturePlaceInfo(place: FixturePlaceInfo.Place(place)), path: file.path)
     }
 
     /// The photo with this id as flickr.photos.getInfo answers it, made from its recorded listing record:
@@ -72,7 +64,7 @@ public struct FixtureTransport: FlickrTransport {
     private func photoInfo(photoID: String) throws -> Data {
         let notFound = Self.failure(code: 1, message: "Photo not found")
         let folder = catalog.appendingPathComponent("photos")
-        // Only records whose bytes hold the id in quotes are parsed: the rest cannot be the one.
+        // Only records whose bytes hold the id in quotes are decoded: the rest cannot be the one.
         let needle = Array("\"\(photoID)\"".utf8)
         guard !photoID.isEmpty, let places = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
             return notFound
@@ -80,45 +72,15 @@ public struct FixtureTransport: FlickrTransport {
         for place in places.sorted() {
             guard let records = try? recordedPhotos(placeID: place) else { continue }
             for bytes in records where bytes.firstRange(of: needle) != nil {
-                guard let record = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-                    "\(record["id"] ?? "")" == photoID
+                guard let record = try? JSONDecoder().decode(RecordedPhoto.self, from: Data(bytes)),
+                    record.id?.text == photoID
                 else { continue }
-                return try Self.infoAnswer(record, path: folder.appendingPathComponent(place).path)
+                return try Self.answer(
+                    FixturePhotoInfo(photo: FixturePhotoInfo.Photo(record)),
+                    path: folder.appendingPathComponent(place).path)
             }
         }
         return notFound
-    }
-
-    /// A listing record reshaped as flickr.photos.getInfo's `{"photo": {…}, "stat": "ok"}`.
-    private static func infoAnswer(_ record: [String: Any], path: String) throws -> Data {
-        let wrapped = { (key: String) -> [String: Any] in
-            if let object = record[key] as? [String: Any] { return object }
-            return ["_content": record[key] ?? ""]
-        }
-        var photo: [String: Any] = [:]
-        for key in ["id", "secret", "server", "farm", "license", "media"] { photo[key] = record[key] }
-        photo["owner"] = [
-            "nsid": record["owner"] ?? "", "username": record["ownername"] ?? "",
-            "path_alias": record["pathalias"] ?? NSNull(),
-        ]
-        photo["title"] = wrapped("title")
-        photo["description"] = wrapped("description")
-        photo["dates"] = [
-            "taken": record["datetaken"] ?? "", "takenunknown": record["datetakenunknown"] ?? "0",
-            "takengranularity": record["datetakengranularity"] ?? 0,
-        ]
-        let tags = "\(record["tags"] ?? "")".split(separator: " ")
-        photo["tags"] = ["tag": tags.map { ["raw": String($0), "_content": String($0)] }]
-        if let latitude = record["latitude"], let longitude = record["longitude"] {
-            photo["location"] = [
-                "latitude": latitude, "longitude": longitude, "accuracy": record["accuracy"] ?? "16",
-                "place_id": record["place_id"] ?? "", "woeid": record["woeid"] ?? "",
-            ]
-        }
-        guard let data = try? JSONSerialization.data(withJSONObject: ["photo": photo, "stat": "ok"]) else {
-            throw FlickrError.catalogUnreadable(path: path, reason: "a photo record is not JSON Flickr would send")
-        }
-        return data
     }
 
     private func photosPage(placeID: String, page: Int, perPage: Int) throws -> Data {
@@ -161,8 +123,23 @@ public struct FixtureTransport: FlickrTransport {
         }
     }
 
+    /// An answer as Flickr sends it, `"stat": "ok"` beside its part.
+    private static func answer(_ part: some Encodable, path: String) throws -> Data {
+        do {
+            return try JSONOutput.data(part)
+        } catch {
+            throw FlickrError.catalogUnreadable(path: path, reason: "a record is not JSON Flickr would send")
+        }
+    }
+
+    /// A failed call's answer, as Flickr sends it.
     private static func failure(code: Int, message: String) -> Data {
-        (try? JSONSerialization.data(withJSONObject: ["stat": "fail", "code": code, "message": message])) ?? Data()
+        struct Failure: Encodable {
+            var stat = "fail"
+            let code: Int
+            let message: String
+        }
+        return (try? JSONOutput.data(Failure(code: code, message: message))) ?? Data()
     }
 }
 

@@ -18,3 +18,27 @@ struct LenientValue: Hashable {
         (Double(text) ?? Double(text.trimmingCharacters(in: .whitespaces))).flatMap { $0.isFinite ? $0 : nil }
     }
 }
+
+extension LenientValue: Codable {
+    /// A string's text, a number as `JSONReader.lenientText` gives it (an integer without ".0"), true and
+    /// false as "1" and "0": the embedded catalog's records, read with JSONDecoder.
+    init(from decoder: any Decoder) throws {
+        let value = try decoder.singleValueContainer()
+        if let string = try? value.decode(String.self) {
+            text = string
+        } else if let integer = try? value.decode(Int64.self) {
+            text = String(integer)
+        } else if let number = try? value.decode(Double.self) {
+            text =
+                number == number.rounded() ? Int64(exactly: number).map(String.init) ?? String(number) : String(number)
+        } else {
+            text = try value.decode(Bool.self) ? "1" : "0"
+        }
+    }
+
+    /// As a string, which Flickr's readers take wherever it sends a number.
+    func encode(to encoder: any Encoder) throws {
+        var value = encoder.singleValueContainer()
+        try value.encode(text)
+    }
+}

@@ -105,7 +105,7 @@ struct ListingCache {
         }
         data.append(contentsOf: #"]},"stat":"ok""#.utf8)
         data.append(Self.statusKey)
-        data.append(try JSONEncoder().encode(status))
+        data.append(try JSONOutput.data(status))
         data.append(UInt8(ascii: "}"))
         return data
     }

@@ -81,7 +81,7 @@ public final class LocalCatalog: LocalCatalogStore {
                         .text(photo.id), .text(place.id), taken.map { .real($0) } ?? .null,
                         photo.coordinate.map { .real($0.latitude) } ?? .null,
                         photo.coordinate.map { .real($0.longitude) } ?? .null,
-                        .blob(Array(try JSONEncoder().encode(photo))),
+                        .blob(Array(try JSONOutput.data(photo))),
                     ]
                 ).step()
             }

@@ -25,9 +25,7 @@ public enum HTML {
     /// JSON for a `<script type="application/json">` block: `<`, `>`, `&` and the JavaScript line
     /// separators escaped, so no string in it can close the script element (`</script>`) or open a comment.
     public static func scriptJSON<Value: Encodable>(_ value: Value) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let json = try encoder.encode(value)
+        let json = try JSONOutput.data(value)
         // Escaped as UTF-8 bytes (U+2028 and U+2029 are E2 80 A8 and E2 80 A9): appending scalar by scalar
         // to a String was a tenth of a cold export's time.
         var escaped: [UInt8] = []

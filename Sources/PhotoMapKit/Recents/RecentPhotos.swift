@@ -25,7 +25,7 @@ public struct RecentPhotos: RecentsStore {
         do {
             try LockedFile.update(file.path) { contents in
                 let photos = [photo] + Self.decode(contents).filter { $0.id != photo.id }
-                return (try JSONEncoder().encode(Array(photos.prefix(Self.capacity))), ())
+                return (try JSONOutput.data(Array(photos.prefix(Self.capacity))), ())
             }
         } catch {
             throw .unwritable(path: file.path, reason: LockedFile.reason(error))

@@ -16,7 +16,7 @@ public struct IndexRecord: Sendable {
     }
 
     /// The photo's record as the index keeps it (JSON); nil for places and landmarks.
-    var encodedPhoto: Data? { photo.flatMap { try? JSONEncoder().encode($0) } }
+    var encodedPhoto: Data? { photo.flatMap { try? JSONOutput.data($0) } }
 
     /// A photo, shown by its listing's annotation: found by its title, description and tags.
     public static func photo(_ entry: AnnotatedPhoto) -> IndexRecord {

@@ -18,7 +18,7 @@ extension LocalIndex {
         let match = "body : (\(words))"
         let statement: SQLiteStatement
         if let photoIDs {
-            let list = String(decoding: try JSONEncoder().encode(photoIDs), as: UTF8.self)
+            let list = try JSONOutput.text(photoIDs)
             statement = try database.prepare(
                 """
                 SELECT \(columns) FROM records_text JOIN records r ON r.rowid = records_text.rowid
