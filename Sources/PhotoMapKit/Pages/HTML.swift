@@ -33,19 +33,13 @@ public enum HTML {
         json.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             var index = 0
             while index < bytes.count {
-                let byte = bytes[index]
-                switch byte {
-                case UInt8(ascii: "<"): escaped.append(contentsOf: "\\u003c".utf8)
-                case UInt8(ascii: ">"): escaped.append(contentsOf: "\\u003e".utf8)
-                case UInt8(ascii: "&"): escaped.append(contentsOf: "\\u0026".utf8)
-                case 0xE2
-                where index + 2 < bytes.count && bytes[index + 1] == 0x80
-                    && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
-                    escaped.append(contentsOf: (bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
-                    index += 2
-                default: escaped.append(byte)
+                if let (escape, length) = JSONText.scriptEscape(bytes, at: index) {
+                    escape.withUTF8Buffer { escaped.append(contentsOf: $0) }
+                    index += length
+                } else {
+                    escaped.append(bytes[index])
+                    index += 1
                 }
-                index += 1
             }
         }
         return String(decoding: escaped, as: UTF8.self)

@@ -28,38 +28,7 @@ struct ScriptJSON {
 
     /// A JSON string, escaped for JSON and for a script element.
     mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            var index = 0
-            while index < utf8.count {
-                let byte = utf8[index]
-                switch byte {
-                case UInt8(ascii: "\""): raw("\\\"")
-                case UInt8(ascii: "\\"): raw("\\\\")
-                case UInt8(ascii: "\n"): raw("\\n")
-                case UInt8(ascii: "\r"): raw("\\r")
-                case UInt8(ascii: "\t"): raw("\\t")
-                case 0x08: raw("\\b")
-                case 0x0C: raw("\\f")
-                case ..<0x20:
-                    raw("\\u00")
-                    bytes.append(Self.hexDigits[Int(byte >> 4)])
-                    bytes.append(Self.hexDigits[Int(byte & 0xF)])
-                case UInt8(ascii: "<"): raw("\\u003c")
-                case UInt8(ascii: ">"): raw("\\u003e")
-                case UInt8(ascii: "&"): raw("\\u0026")
-                case 0xE2
-                where index + 2 < utf8.count && utf8[index + 1] == 0x80
-                    && (utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9):
-                    utf8[index + 2] == 0xA8 ? raw("\\u2028") : raw("\\u2029")
-                    index += 2
-                default: bytes.append(byte)
-                }
-                index += 1
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONText.appendString(text, to: &bytes, forScript: true)
     }
 
     /// A string or null.
@@ -106,6 +75,4 @@ struct ScriptJSON {
     mutating func encoded(_ value: some Encodable) throws {
         bytes.append(contentsOf: try HTML.scriptJSON(value).utf8)
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
