@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "photomap-fixture-images", targets: ["photomap-fixture-images"]),
         .executable(name: "photomap-bench-index", targets: ["photomap-bench-index"]),
         .executable(name: "photomap-bench-find", targets: ["photomap-bench-find"]),
+        .executable(name: "photomap-bench-json", targets: ["photomap-bench-json"]),
         .library(name: "PhotoMapKit", targets: ["PhotoMapKit"]),
         // For Fuzz/, the fuzz targets' package, which drives the command line through PhotoMap.main.
         .library(name: "PhotoMapCLI", targets: ["PhotoMapCLI"]),
@@ -95,6 +96,8 @@ let package = Package(
             path: "bench/IndexBench"),
         // bench/find.sh: times `photomap find` over varied queries and checks its answers against the parsed gazetteer.
         .executableTarget(name: "photomap-bench-find", dependencies: ["PhotoMapKit"], path: "bench/FindBench"),
+        // bench/json.sh: times JSONReader reading a listing beside JSONDecoder and JSONSerialization.
+        .executableTarget(name: "photomap-bench-json", dependencies: ["PhotoMapKit"], path: "bench/JSONBench"),
         // Starts the loopback servers and temporary folders both test targets use.
         .target(
             name: "PhotoMapTestSupport", dependencies: ["PhotoMapKit", "CJPEG"], path: "Tests/PhotoMapTestSupport"),

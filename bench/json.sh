@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Benchmark: a flickr.photos.search listing of COUNT photos (default 4,000, the most Flickr gives) read by
+# JSONReader through FlickrSource, beside JSONDecoder and JSONSerialization reading the same fields of
+# the same pages: CPU time, medians of ROUNDS rounds (default 7). Prints figures; not a test.
+#   bench/json.sh
+#   COUNT=1000 ROUNDS=3 bench/json.sh
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cd "$(dirname "$here")"
+swift build -c release --product photomap-bench-json >/dev/null
+.build/release/photomap-bench-json --count "${COUNT:-4000}" --rounds "${ROUNDS:-7}"
