@@ -67,14 +67,6 @@ extension ServerRoutes {
         return apiError(400, "\(names[error.field] ?? error.field.rawValue) must be \(error.allowed), \(given)")
     }
 
-    /// The API's JSON: members in one order (JSONEncoder's follows a dictionary's, which changes from one
-    /// answer to the next), so the same data gives the same bytes.
-    static var json: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }
-
     /// A GeoJSON FeatureCollection (RFC 7946), with `match` as a foreign member when given.
     func geoJSON(_ features: [MapData.Feature], match: String? = nil) -> ServerResponse {
         struct Collection: Encodable {
@@ -82,7 +74,7 @@ extension ServerRoutes {
             let features: [MapData.Feature]
             let match: String?
         }
-        let body = (try? Self.json.encode(Collection(features: features, match: match))) ?? Data()
+        let body = (try? JSONOutput.data(Collection(features: features, match: match))) ?? Data()
         return ServerResponse(
             status: 200,
             headers: Self.commonHeaders + [
@@ -94,7 +86,7 @@ extension ServerRoutes {
 
     /// An error as the API's JSON: `{"error": message}`.
     func apiError(_ status: Int, _ message: String) -> ServerResponse {
-        let body = (try? Self.json.encode(["error": message])) ?? Data()
+        let body = (try? JSONOutput.data(["error": message])) ?? Data()
         return ServerResponse(
             status: status, headers: Self.commonHeaders + [("Content-Type", "application/json")],
             body: .bytes(body))
