@@ -313,15 +313,22 @@ struct FlickrRESTRulesTests {
         #expect(try source("jsonp").licenses()["4"]?.name == "Attribution License")
     }
 
-    @Test("a retry waits what Retry-After asks, then for its own token: every try is paced")
-    func retryAfterThenToken() throws {
-        let folder = try TemporaryFolder(), sleeper = SleepRecorder()
+    /// A limiter whose bucket (in `folder`, on a stopped clock) is empty: every token has a price, which
+    /// `sleeper` records.
+    func emptyLimiter(in folder: TemporaryFolder, sleeper: SleepRecorder) throws -> FlickrRateLimiter {
         let limiter = FlickrRateLimiter(
             budget: FileCallBudget(
                 cacheDirectory: folder.url, apiKey: key,
                 clock: { Date(timeIntervalSince1970: 1_800_000_000) }),
             sleep: { sleeper.sleep($0) })
-        for _ in 0..<60 { try limiter.acquire() }  // an empty bucket: every token has a price
+        for _ in 0..<60 { try limiter.acquire() }
+        return limiter
+    }
+
+    @Test("a retry waits what Retry-After asks, then for its own token: every try is paced")
+    func retryAfterThenToken() throws {
+        let folder = try TemporaryFolder(), sleeper = SleepRecorder()
+        let limiter = try emptyLimiter(in: folder, sleeper: sleeper)
         let interval = 3_600.0 / 3_540
         _ = try source("status/429/\(UUID().uuidString)/1", sleeper: sleeper, limiter: limiter).topPlaces()
         let waits = sleeper.recorded
@@ -334,12 +341,7 @@ struct FlickrRESTRulesTests {
     @Test("Flickr's code 105, sent with HTTP 200, is retried, and the retry pays its token too")
     func serviceUnavailable() throws {
         let folder = try TemporaryFolder(), sleeper = SleepRecorder()
-        let limiter = FlickrRateLimiter(
-            budget: FileCallBudget(
-                cacheDirectory: folder.url, apiKey: key,
-                clock: { Date(timeIntervalSince1970: 1_800_000_000) }),
-            sleep: { sleeper.sleep($0) })
-        for _ in 0..<60 { try limiter.acquire() }
+        let limiter = try emptyLimiter(in: folder, sleeper: sleeper)
         #expect(
             try source("fail105/\(UUID().uuidString)/1", sleeper: sleeper, limiter: limiter).topPlaces().items.count
                 >= 40)
