@@ -121,10 +121,8 @@ struct ServeBoundsEndToEndTests {
         var waiting: [Int32] = []
         defer { waiting.forEach { close($0) } }
         for index in 0..<1_000 {
-            let descriptor = try RawHTTP.connect(port: server.port)
-            let half = Array("GET /recent HTTP/1.1\r\n\(host)X-Half-\(index): ".utf8)
-            _ = half.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            waiting.append(descriptor)
+            waiting.append(
+                try RawHTTP.opened(sending: "GET /recent HTTP/1.1\r\n\(host)X-Half-\(index): ", port: server.port))
         }
         var times: [TimeInterval] = []
         for _ in 0..<5 {
@@ -149,10 +147,10 @@ struct ServeBoundsEndToEndTests {
             ["--source", "flickr", "--api-key", "test-key", "--endpoint", flickr.endpoint("slow/3")],
             environment: ["PHOTOMAP_CACHE": folder.url.path])
         for index in 0..<600 {
-            let descriptor = try RawHTTP.connect(port: slow.port)
-            let request = Array("GET /places/GONE\(index) HTTP/1.1\r\nHost: 127.0.0.1:\(slow.port)\r\n\r\n".utf8)
-            _ = request.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            close(descriptor)
+            close(
+                try RawHTTP.opened(
+                    sending: "GET /places/GONE\(index) HTTP/1.1\r\nHost: 127.0.0.1:\(slow.port)\r\n\r\n",
+                    port: slow.port))
         }
         Thread.sleep(forTimeInterval: 0.5)
         for _ in 0..<3 {
@@ -171,16 +169,11 @@ struct ServeBoundsEndToEndTests {
         var slow: [Int32] = []
         defer { slow.forEach { close($0) } }
         for index in 0..<30 {
-            let descriptor = try RawHTTP.connect(port: server.port)
-            let partial = Array("GET /recent HTTP/1.1\r\n\(host)X-Slow-\(index): ".utf8)
-            _ = partial.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            slow.append(descriptor)
+            slow.append(
+                try RawHTTP.opened(sending: "GET /recent HTTP/1.1\r\n\(host)X-Slow-\(index): ", port: server.port))
         }
         // One asks for a page and never reads it.
-        let reader = try RawHTTP.connect(port: server.port)
-        slow.append(reader)
-        let request = Array("GET / HTTP/1.1\r\n\(host)\r\n".utf8)
-        _ = request.withUnsafeBytes { Glibc.send(reader, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        slow.append(try RawHTTP.opened(sending: "GET / HTTP/1.1\r\n\(host)\r\n", port: server.port))
         for _ in 0..<3 {
             for descriptor in slow.dropLast() { _ = Glibc.send(descriptor, "x", 1, Int32(MSG_NOSIGNAL)) }
             let started = Date()

@@ -107,12 +107,10 @@ struct HTTPServerTests {
     func suspendedLimit() throws {
         let server = try server(suspendedLimit: 2)
         // Two wait for ever (/never), holding the two places; the third is told to come back.
-        let waiting = try (0..<2).map { _ in try RawHTTP.connect(port: server.port) }
-        defer { waiting.forEach { close($0) } }
-        for descriptor in waiting {
-            let request = Array("GET /never HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8)
-            _ = request.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let waiting = try (0..<2).map { _ in
+            try RawHTTP.opened(sending: "GET /never HTTP/1.1\r\nHost: localhost\r\n\r\n", port: server.port)
         }
+        defer { waiting.forEach { close($0) } }
         Thread.sleep(forTimeInterval: 0.2)
         let busy = try RawHTTP.send(
             "GET /later HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port)

@@ -38,6 +38,14 @@ public enum RawHTTP {
         return parse(received)
     }
 
+    /// A socket connected to `port` that has been sent `text` (a request, or part of one) and is left open,
+    /// its answer unread: a client that waits, or trickles; the caller closes it.
+    public static func opened(sending text: String, port: Int) throws -> Int32 {
+        let descriptor = try connect(port: port)
+        _ = Array(text.utf8).withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        return descriptor
+    }
+
     /// A socket connected to `port` on 127.0.0.1, its reads giving up after `timeout`; the caller closes it.
     public static func connect(port: Int, timeout: TimeInterval = 10) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
