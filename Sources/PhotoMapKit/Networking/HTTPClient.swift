@@ -8,8 +8,6 @@ public final class HTTPClient {
 
     /// Retries, timeouts and trust for every request.
     public var settings: HTTPSettings
-    /// When to retry.
-    public var retryPolicy: RetryPolicy { settings.retryPolicy }
     private let easy = CurlEasy()
     /// How the client waits between tries (tests record instead of sleeping).
     private let sleep: (TimeInterval) -> Void
