@@ -12,7 +12,7 @@ public struct Gazetteer: GazetteerLookup {
     let names: [[String]]
 
     /// A gazetteer over these entries and regions.
-    public init(entries: [GazetteerEntry], regions: [(country: String, admin1: String, names: [String])]) {
+    public init(entries: [GazetteerEntry], regions: [Region]) {
         self.entries = entries
         var regionIndex: [String: [(country: String, admin1: String)]] = [:]
         for region in regions {
@@ -37,36 +37,7 @@ public struct Gazetteer: GazetteerLookup {
     /// Loads a gazetteer folder (cities.tsv, regions.tsv), a landmarks file and the catalog's places.
     public static func load(gazetteer folder: URL, landmarks landmarksFile: URL, places: [Place]) throws -> Gazetteer {
         var entries: [GazetteerEntry] = []
-        var regions: [(country: String, admin1: String, names: [String])] = []
-        let regionNames: [String: String]
-        do {
-            for row in try rows(folder.appendingPathComponent("regions.tsv")) where row.count >= 3 {
-                regions.append(
-                    (
-                        row[0], row[1],
-                        [row[2]] + (row.count > 3 ? row[3].split(separator: "|").map(String.init) : [])
-                    ))
-            }
-            regionNames = Dictionary(
-                regions.map { ("\($0.country)/\($0.admin1)", $0.names[0]) },
-                uniquingKeysWith: { first, _ in first })
-            for row in try rows(folder.appendingPathComponent("cities.tsv")) where row.count >= 8 {
-                guard let latitude = Double(row[2]), let longitude = Double(row[3]),
-                    let coordinate = Coordinate(latitude: latitude, longitude: longitude)
-                else { continue }
-                let context = [
-                    regionNames["\(row[4])/\(row[5])"],
-                    regionNames["\(row[4])/"],
-                ].compactMap { $0 }.joined(separator: ", ")
-                entries.append(
-                    GazetteerEntry(
-                        kind: .city, id: row[0], name: row[1],
-                        alternates: row[7].split(separator: "|").map(String.init),
-                        coordinate: coordinate,
-                        country: row[4], admin1: row[5], population: Int(row[6]) ?? 0,
-                        locality: row[1], context: context))
-            }
-        }
+        let regions = try forEachCity(in: folder) { entries.append($0) }
         for landmark in try Landmark.load(landmarksFile) {
             guard let coordinate = Coordinate(latitude: landmark.latitude, longitude: landmark.longitude)
             else { continue }
@@ -90,6 +61,44 @@ public struct Gazetteer: GazetteerLookup {
         }
         entries += places.compactMap(GazetteerEntry.init(place:))
         return Gazetteer(entries: entries, regions: regions)
+    }
+
+    /// A row of regions.tsv: its country, its admin1 code ("" for the country itself) and its names, its
+    /// own first.
+    public typealias Region = (country: String, admin1: String, names: [String])
+
+    /// Reads a gazetteer folder: each city of cities.tsv, placed in its region and country by name, is
+    /// handed to `body` as it is read; the regions of regions.tsv are returned. `find` and `import` both
+    /// read the folder through this.
+    static func forEachCity(in folder: URL, _ body: (GazetteerEntry) -> Void) throws -> [Region] {
+        var regions: [Region] = []
+        for row in try rows(folder.appendingPathComponent("regions.tsv")) where row.count >= 3 {
+            regions.append(
+                (
+                    row[0], row[1],
+                    [row[2]] + (row.count > 3 ? row[3].split(separator: "|").map(String.init) : [])
+                ))
+        }
+        let regionNames = Dictionary(
+            regions.map { ("\($0.country)/\($0.admin1)", $0.names[0]) },
+            uniquingKeysWith: { first, _ in first })
+        for row in try rows(folder.appendingPathComponent("cities.tsv")) where row.count >= 8 {
+            guard let latitude = Double(row[2]), let longitude = Double(row[3]),
+                let coordinate = Coordinate(latitude: latitude, longitude: longitude)
+            else { continue }
+            let context = [
+                regionNames["\(row[4])/\(row[5])"],
+                regionNames["\(row[4])/"],
+            ].compactMap { $0 }.joined(separator: ", ")
+            body(
+                GazetteerEntry(
+                    kind: .city, id: row[0], name: row[1],
+                    alternates: row[7].split(separator: "|").map(String.init),
+                    coordinate: coordinate,
+                    country: row[4], admin1: row[5], population: Int(row[6]) ?? 0,
+                    locality: row[1], context: context))
+        }
+        return regions
     }
 
     /// A tab-separated file's rows after its header line, each made as it is read (34,000 rows at once

@@ -25,25 +25,20 @@ public struct LocalPlaces: Sendable {
 
     /// The gazetteer folder's cities and regions (Fixtures/gazetteer, GeoNames, CC BY 4.0).
     public init(gazetteer folder: URL) throws {
-        var regionNames: [String: String] = [:]
-        for row in try Gazetteer.rows(folder.appendingPathComponent("regions.tsv")) where row.count >= 3 {
-            regionNames["\(row[0])/\(row[1])"] = row[2]
-        }
         var cities: [City] = []
         var cells: [Cell: [Int]] = [:]
-        for row in try Gazetteer.rows(folder.appendingPathComponent("cities.tsv")) where row.count >= 7 {
-            guard let coordinate = Coordinate(latitude: Double(row[2]), longitude: Double(row[3])) else { continue }
-            let context = [regionNames["\(row[4])/\(row[5])"], regionNames["\(row[4])/"]].compactMap { $0 }
-            cells[Self.cell(coordinate), default: []].append(cities.count)
+        let regions = try Gazetteer.forEachCity(in: folder) { entry in
+            cells[Self.cell(entry.coordinate), default: []].append(cities.count)
             cities.append(
                 City(
-                    id: row[0], name: row[1], country: row[4], context: context.joined(separator: ", "),
-                    coordinate: coordinate, population: Int(row[6]) ?? 0))
+                    id: entry.id, name: entry.name, country: entry.country, context: entry.context,
+                    coordinate: entry.coordinate, population: entry.population))
         }
         self.cities = cities
         self.cells = cells
-        countryNames = regionNames.filter { $0.key.hasSuffix("/") }
-            .reduce(into: [:]) { $0[String($1.key.dropLast())] = $1.value }
+        countryNames = Dictionary(
+            regions.filter { $0.admin1.isEmpty }.map { ($0.country, $0.names[0]) },
+            uniquingKeysWith: { first, _ in first })
     }
 
     /// How far a city of `population` reaches: 5 km for a town of 15,000, 20 km for a city of a
