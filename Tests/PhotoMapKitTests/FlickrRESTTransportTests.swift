@@ -33,6 +33,26 @@ struct FlickrRESTTransportTests {
                 offline: offline, client: client, limiter: limiter))
     }
 
+    @Test("a busy 2xx is retried as a 503 is; one asking a longer wait than is honoured, or the last, is handed back")
+    func busyAnswers() {
+        let policy = RetryPolicy(maximumAttempts: 3, baseDelay: 0.5, maximumDelay: 30)
+        func decision(retryAfter: TimeInterval?, attempt: Int) -> String {
+            let busy = HTTPResponse(status: 200, body: Data("busy".utf8), retryAfter: retryAfter)
+            switch policy.decide(.success(busy), attempt: attempt, url: "http://127.0.0.1/", isBusy: { _ in true }) {
+            case let .retry(after: delay): return "retry after \(delay)"
+            case let .finish(outcome): return (try? outcome.get()).map { "handed back \($0.status)" } ?? "failed"
+            }
+        }
+        #expect(decision(retryAfter: 2, attempt: 1) == "retry after 2.0")
+        #expect(decision(retryAfter: 2, attempt: 3) == "handed back 200")
+        #expect(decision(retryAfter: 120, attempt: 1) == "handed back 200")
+        let plain = HTTPResponse(status: 200, body: Data("ok".utf8))
+        guard case .finish = policy.decide(.success(plain), attempt: 1, url: "http://127.0.0.1/") else {
+            Issue.record("a 2xx that is not busy was retried")
+            return
+        }
+    }
+
     @Test("photos.search sends the documented parameters and pages by per_page")
     func requestParameters() throws {
         let listing = try source().photos(inPlace: newYork, limit: 250)

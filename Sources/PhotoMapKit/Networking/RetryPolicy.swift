@@ -46,14 +46,17 @@ public struct RetryPolicy: Sendable {
     /// What to do after try `attempt` of `url` ended with `outcome`: finish with a 2xx response or an
     /// error, or try again after a wait. The blocking client and the event loop both decide here.
     /// `isBusy` names 2xx answers that say "try later" in their body (Flickr's code 105): retried as a
-    /// 503 is while tries remain, the last one handed back as it is.
+    /// 503 is while tries remain and the wait asked is one photomap honours; else handed back as it is,
+    /// for the caller to report.
     func decide(
         _ outcome: Result<HTTPResponse, HTTPError>, attempt: Int, url: String,
         isBusy: (HTTPResponse) -> Bool = { _ in false }
     ) -> RetryDecision {
         switch outcome {
         case let .success(response) where response.isSuccess:
-            guard attempt < maximumAttempts, isBusy(response) else { return .finish(.success(response)) }
+            guard attempt < maximumAttempts, (response.retryAfter ?? 0) <= maximumDelay, isBusy(response) else {
+                return .finish(.success(response))
+            }
             return .retry(after: delay(afterAttempt: attempt, retryAfter: response.retryAfter))
         case let .success(response):
             let failure = HTTPError.status(response.status, url: HTTPError.redacted(url))
