@@ -9,7 +9,7 @@ import Foundation
 public enum JSONOutput {
     /// `value` as JSON on one line.
     public static func data(_ value: some Encodable) throws -> Data {
-        try encoder(pretty: false).encode(value)
+        try compact.encode(value)
     }
 
     /// `value` as JSON on one line, as text.
@@ -19,13 +19,17 @@ public enum JSONOutput {
 
     /// `value` as indented JSON, a member a line, for a person to read.
     public static func prettyText(_ value: some Encodable) throws -> String {
-        String(decoding: try encoder(pretty: true).encode(value), as: UTF8.self)
+        String(decoding: try pretty.encode(value), as: UTF8.self)
     }
 
-    private static func encoder(pretty: Bool) -> JSONEncoder {
+    // Made once: the index and the catalogs write a row per photo through them. Never changed after, so
+    // shared by every thread.
+    private static let compact = encoder([.sortedKeys, .withoutEscapingSlashes])
+    private static let pretty = encoder([.sortedKeys, .withoutEscapingSlashes, .prettyPrinted])
+
+    private static func encoder(_ formatting: JSONEncoder.OutputFormatting) -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting =
-            pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = formatting
         return encoder
     }
 }
