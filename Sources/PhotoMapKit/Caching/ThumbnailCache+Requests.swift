@@ -81,7 +81,7 @@ extension ThumbnailCache {
         // A miss looks again before fetching (`begin`), noticing a shard folder removed meanwhile.
         if !lookedUp, let image = store.openWholeImage(named: name, noticingRemoval: false) {
             noteUse(name, of: image)
-            return hit(source, path: path, id: id, waiter: waiter)
+            return hit(source, name: name, path: path, id: id, waiter: waiter)
         }
         let starts = state.withLock { state in
             if state.inFlight[key] != nil {
@@ -95,8 +95,7 @@ extension ThumbnailCache {
         if starts { startQueuedDownloads() }
     }
 
-    private func hit(_ source: ThumbnailSource, path: String, id: Int, waiter: Waiter) {
-        let name = String(path.suffix(from: path.index(after: path.lastIndex(of: "/") ?? path.startIndex)))
+    private func hit(_ source: ThumbnailSource, name: String, path: String, id: Int, waiter: Waiter) {
         guard waiter.verifiesHits else {
             journal.noteCounters(Counters(hits: 1))
             return deliver(.success(Delivered(path: path, name: name, bytes: nil)), to: waiter)
@@ -111,7 +110,7 @@ extension ThumbnailCache {
             guard let waiter = state.withLock({ $0.verifying.removeValue(forKey: id) }) else { return }
             guard whole else {
                 unlink(path)
-                return request(source, id: id, waiter: waiter)
+                return request(source, name: name, id: id, waiter: waiter)
             }
             journal.noteCounters(Counters(hits: 1))
             deliver(.success(Delivered(path: path, name: name, bytes: bytes)), to: waiter)
