@@ -39,6 +39,8 @@ extension ServerRoutes {
         case let .cached(image): return .now(imageResponse(image, request: request))
         case let .missing(missed): miss = missed
         }
+        // No image of that size to fetch: known now, without holding the connection.
+        guard miss.source != nil else { return .now(placeholderImage(404)) }
         let cache = services.cache, log = services.log
         return .later { [self] answer in
             // Answered from what the cache stored: the entry is not looked up and opened again.
