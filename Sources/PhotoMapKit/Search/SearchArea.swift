@@ -37,10 +37,8 @@ public enum SearchArea {
         }
         let latitude = try degrees(latitude, .latitude, Coordinate.latitudes)
         let longitude = try degrees(longitude, .longitude, Coordinate.longitudes)
-        guard let centre = Coordinate(latitude: latitude, longitude: longitude) else {
-            throw SearchAreaError(field: .latitude, value: plain(latitude), online: false)
-        }
-        return centre
+        // Both are in range, which is all a coordinate asks.
+        return Coordinate(latitude: latitude, longitude: longitude)
     }
 }
 

@@ -5,11 +5,4 @@ public struct SearchHit: Sendable {
     public var relevance: Double
     /// From the search's centre.
     public var distanceKilometres: Double
-
-    /// A hit.
-    public init(annotation: Annotation, relevance: Double, distanceKilometres: Double) {
-        self.annotation = annotation
-        self.relevance = relevance
-        self.distanceKilometres = distanceKilometres
-    }
 }
