@@ -63,12 +63,12 @@ public struct GridClusterer: Sendable, Encodable {
             }
         }
         var tiles: [String: [Cluster]] = [:]
+        let last = Int(worldSize / 256) - 1
         // In the order of their first points: the same tiles, byte for byte, every time (a
         // dictionary's order changes from run to run, and a changed tile is written again).
         for accumulated in cells.values.sorted(by: { $0.first < $1.first }) {
             let x = accumulated.x / Double(accumulated.count), y = accumulated.y / Double(accumulated.count)
             let (latitude, longitude) = Self.unproject(x: x, y: y, worldSize: worldSize)
-            let last = Int(worldSize / 256) - 1
             let tile = "\(min(max(Int(x / 256), 0), last))/\(min(max(Int(y / 256), 0), last))"
             tiles[tile, default: []].append(
                 Cluster(

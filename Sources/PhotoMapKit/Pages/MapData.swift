@@ -109,7 +109,7 @@ public struct MapData: Encodable, Sendable {
 
     public var features: [Feature]
     /// The clustering rule, for a page that clusters its own annotations as `SiteBuilder` pre-clusters.
-    public var cluster = GridClusterer()
+    public let cluster = GridClusterer()
     /// Set for pre-clustered pages: the map loads tiles instead of `features`.
     public var clusters: ClusterIndex?
     /// The placeholder image's path relative to the page.
