@@ -147,10 +147,12 @@ struct CacheEndToEndTests {
             let process = Process()
             process.executableURL = PhotomapBinary.url
             process.arguments = ["--image-host", images.url(""), "photos", "--place", catalog.placeID, "--prefetch"]
-            process.environment = [
+            // Through PhotomapBinary.environment, as every run of the binary: under a sanitizer it carries
+            // the sanitizer's options (without them LeakSanitizer ran in these two and failed them).
+            process.environment = PhotomapBinary.environment([
                 "PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path,
                 "PHOTOMAP_FIXTURES": catalog.folder.path,
-            ]
+            ])
             process.standardOutput = FileHandle.nullDevice
             FileManager.default.createFile(atPath: log.path, contents: nil)
             process.standardError = try FileHandle(forWritingTo: log)
