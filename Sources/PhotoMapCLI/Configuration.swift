@@ -166,8 +166,11 @@ struct Configuration {
         return fallback
     }
 
-    /// The source the options select.
-    func makeSource(console: Console) throws -> any PhotoSource {
+    /// The source the options select; Flickr's listings go into the local index through `recorder`, given
+    /// the index's own (a server makes it write in the background).
+    func makeSource(
+        console: Console, recorder: (IndexRecorder) -> any ListingRecorder = { $0 }
+    ) throws -> any PhotoSource {
         switch source {
         case .fixtures:
             return FixtureSource(catalog: try fixtureCatalog(), imageHost: imageHost)
@@ -186,7 +189,7 @@ struct Configuration {
             // embedded catalog's copy of flickr.photos.licenses.getInfo when the cache has none.
             return FlickrSource(
                 transport: transport, adapter: adapter,
-                recorder: IndexRecorder(index: state.index, warn: warn),
+                recorder: recorder(IndexRecorder(index: state.index, warn: warn)),
                 fallbackLicenses: {
                     (catalog.flatMap { try? FixtureSource(catalog: $0).licenses() }) ?? [:]
                 })

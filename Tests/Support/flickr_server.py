@@ -57,7 +57,8 @@ Pass-through scenarios (ok, status, fail105, search-fails-from-page, reset, slow
 jsonp, ignore-radius, mixed-media) may be chained, e.g. ``/slow/1/numbers-as-strings/services/rest/``.
 
 Control endpoints: ``GET /_requests`` returns the log of API requests received
-(``[{"path": ..., "query": {...}, "time": seconds since 1970}]``); ``GET /_reset`` clears it.
+(``[{"path": ..., "query": {...}, "time": seconds since 1970}]``); ``GET /_inflight`` the API requests
+being answered now and the most at once (``{"now": n, "peak": n}``); ``GET /_reset`` clears both.
 """
 
 import json
@@ -533,6 +534,18 @@ class FlickrServer(loopback.LoopbackServer):
         self.request_log = []
         self.counter_lock = threading.Lock()
         self.counters = {}
+        self.in_flight = 0
+        self.peak_in_flight = 0
+
+    def enter(self):
+        """One more API request being answered (under log_lock)."""
+        with self.log_lock:
+            self.in_flight += 1
+            self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
+
+    def leave(self):
+        with self.log_lock:
+            self.in_flight -= 1
 
     def take_ticket(self, kind, token):
         """1-based count of requests seen for (kind, token), thread-safe."""
@@ -557,9 +570,14 @@ class FlickrHandler(loopback.LoopbackHandler):
             with self.server.log_lock:
                 body = json.dumps(self.server.request_log)
             return self.send_body(200, "application/json", body)
+        if path == "/_inflight":
+            with self.server.log_lock:
+                body = json.dumps({"now": self.server.in_flight, "peak": self.server.peak_in_flight})
+            return self.send_body(200, "application/json", body)
         if path == "/_reset":
             with self.server.log_lock:
                 self.server.request_log.clear()
+                self.server.peak_in_flight = self.server.in_flight
             return self.send_body(200, "application/json", "[]")
 
         if path.startswith("/images/"):
@@ -572,7 +590,11 @@ class FlickrHandler(loopback.LoopbackHandler):
         if suffix is None:
             return self.send_body(404, "text/html", self.html_page(404, "Not Found"))
         segments = [s for s in path[:-len(suffix)].split("/") if s]
-        self.run_scenario(segments, query, split.query)
+        self.server.enter()
+        try:
+            self.run_scenario(segments, query, split.query)
+        finally:
+            self.server.leave()
 
     # ---- scenarios ---------------------------------------------------------
 
@@ -1129,6 +1151,15 @@ def self_test():
                 lambda: self.search("/slow/0.3", place_id="LON")["photos"]["total"], 20)
             self.assertEqual(results, ["4"] * 20)
             self.assertLess(elapsed, 3)
+
+        def test_in_flight(self):
+            urllib.request.urlopen(f"{self.base}/_reset", timeout=10).read()
+            loopback.at_once(lambda: self.search("/slow/0.5", place_id="LON"), 4)
+            with urllib.request.urlopen(f"{self.base}/_inflight", timeout=10) as resp:
+                counts = json.loads(resp.read())
+            self.assertEqual(counts["now"], 0)
+            self.assertGreaterEqual(counts["peak"], 2)
+            self.assertLessEqual(counts["peak"], 4)
 
     return loopback.run_self_test(ServerTests, os.path.abspath(__file__), "--catalog")
 

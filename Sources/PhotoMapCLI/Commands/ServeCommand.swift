@@ -43,9 +43,15 @@ enum ServeCommand {
         let locations = Locations(configuration: configuration, console: console)
         _ = try locations.index()  // the embedded catalog is in the index before the first search
         let cache = try configuration.makeThumbnailCache(console: console)
+        var indexing: BackgroundRecorder?
+        let source = try configuration.makeSource(console: console) { index in
+            let background = BackgroundRecorder(index)
+            indexing = background
+            return background
+        }
         let routes = ServerRoutes(
             services: .init(
-                source: try configuration.makeSource(console: console), cache: cache,
+                source: source, cache: cache,
                 assets: try PageAssets.locate(environment: configuration.environment), adapter: configuration.adapter,
                 credits: PageCredits(configuration.pageSources.union([.geonames])),
                 catalogMirror: configuration.catalogMirror,
@@ -63,6 +69,7 @@ enum ServeCommand {
         waitForStopSignal()
         console.err("photomap: stopping\n")
         server.stop(grace: 3)
+        indexing?.finish()
         cache.flush()
     }
 

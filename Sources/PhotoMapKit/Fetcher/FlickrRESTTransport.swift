@@ -13,8 +13,8 @@ public final class FlickrRESTTransport: FlickrTransport, Sendable {
     private let offline: Bool
     private let limiter: FlickrRateLimiter?
     private let warn: @Sendable (String) -> Void
-    // The client's curl handle serves one call at a time: callers take turns.
-    private let client: Locked<HTTPClient>
+    /// Calls from several threads go out side by side, each on a handle of its own.
+    private let client: HTTPClient
 
     /// Creates a transport; with `offline`, only the cache answers. With a `limiter`, every try waits for
     /// its token; a retry first waits what the server asked (Retry-After), then for its token.
@@ -30,7 +30,7 @@ public final class FlickrRESTTransport: FlickrTransport, Sendable {
         self.offline = offline
         self.limiter = limiter
         self.warn = warn
-        self.client = Locked(client)
+        self.client = client
     }
 
     /// Flickr answers this code ("Service currently unavailable") with HTTP 200: a 503 in disguise.
@@ -46,7 +46,7 @@ public final class FlickrRESTTransport: FlickrTransport, Sendable {
         if offline { throw FlickrError.notCached(method: method) }
 
         let url = requestURL(method: method, parameters: query)
-        let response = try client.withLock { try fetch(url, with: $0) }
+        let response = try fetch(url)
         if FlickrSource.status(of: response.body)?.stat == "ok" {
             do {
                 try kept.keep(response.body)
@@ -59,7 +59,7 @@ public final class FlickrRESTTransport: FlickrTransport, Sendable {
 
     /// GETs `url`, each try (retries are calls too) made when the rate allows; Flickr's code 105, which
     /// arrives with status 200, is retried as a 503 is.
-    private func fetch(_ url: String, with client: HTTPClient) throws -> HTTPResponse {
+    private func fetch(_ url: String) throws -> HTTPResponse {
         try client.get(
             url, maximumBodyBytes: Self.maximumAnswerBytes,
             isBusy: { FlickrSource.status(of: $0.body)?.code?.int == Self.serviceUnavailableCode },

@@ -1,21 +1,25 @@
 import Foundation
 
-/// Blocking GET requests over one reused libcurl easy handle, with retries: for Flickr's REST calls,
-/// which page one after another. (Images go through `CurlMultiLoop`.) Not Sendable: it owns the handle.
-public final class HTTPClient {
+/// Blocking GET requests with retries, for Flickr's REST calls (images go through `CurlMultiLoop`).
+/// Callers on several threads go side by side: each call takes a libcurl easy handle of its own from
+/// the client's idle ones (reused, so connections stay alive), and puts it back when done. Nothing is
+/// locked across a transfer or a retry's wait.
+public final class HTTPClient: Sendable {
     /// Identifies photomap to servers, as Flickr's and OpenStreetMap's policies ask.
     public static let userAgent = "photomap/0.1 (+https://github.com/photomap)"
+    /// Idle handles kept for reuse; past it, a handle put back is closed (its connection with it).
+    static let maximumIdleHandles = 8
 
     /// Retries, timeouts and trust for every request.
-    public var settings: HTTPSettings
-    private let easy = CurlEasy()
+    public let settings: HTTPSettings
+    private let idle = IdleHandles()
     /// How the client waits between tries (tests record instead of sleeping).
-    private let sleep: (TimeInterval) -> Void
+    private let sleep: @Sendable (TimeInterval) -> Void
 
     /// Creates a client; `sleep` is how it waits between tries.
     public init(
         settings: HTTPSettings = HTTPSettings(),
-        sleep: @escaping (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }
+        sleep: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }
     ) {
         self.settings = settings
         self.sleep = sleep
@@ -24,7 +28,7 @@ public final class HTTPClient {
     /// Creates a client with these retries and timeouts.
     public convenience init(
         retryPolicy: RetryPolicy, timeouts: HTTPTimeouts = HTTPTimeouts(),
-        sleep: @escaping (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }
+        sleep: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }
     ) {
         self.init(settings: HTTPSettings(retryPolicy: retryPolicy, timeouts: timeouts), sleep: sleep)
     }
@@ -40,6 +44,8 @@ public final class HTTPClient {
         settings.maximumBodyBytes = maximumBodyBytes ?? settings.maximumBodyBytes
         guard let request = settings.request(url, acceptsCompression: true)
         else { throw HTTPError.unsupportedURL(HTTPError.redacted(url)) }
+        let easy = idle.take() ?? CurlEasy()
+        defer { idle.putBack(easy) }
         var attempt = 1
         while true {
             try beforeEachTry()
@@ -107,5 +113,20 @@ public final class HTTPClient {
             true
         default: false
         }
+    }
+}
+
+/// The easy handles no call is using. A handle is reached by one thread at a time: the caller that
+/// took it out (under the lock) until it puts it back, so the unchecked Sendable holds.
+private final class IdleHandles: @unchecked Sendable {
+    private let lock = NSLock()
+    private var handles: [CurlEasy] = []
+
+    func take() -> CurlEasy? {
+        lock.withLock { handles.popLast() }
+    }
+
+    func putBack(_ handle: CurlEasy) {
+        lock.withLock { if handles.count < HTTPClient.maximumIdleHandles { handles.append(handle) } }
     }
 }

@@ -6,21 +6,18 @@ extension ServerRoutes {
     /// The records this server has listed, by id: what `/places/ID`, `/photos/ID` and the images
     /// look up.
     struct Known {
-        var topPlaces: [AnnotatedPlace]?
         var places: [String: AnnotatedPlace] = [:]
         var photos: [String: AnnotatedPhoto] = [:]
         var listings: [String: [AnnotatedPhoto]] = [:]
     }
 
-    /// The top places, listed once per server.
+    /// The top places, listed once per server (pages asking at once wait for that one listing).
     func topPlaces() throws -> [AnnotatedPlace] {
-        if let places = known.withLock({ $0.topPlaces }) { return places }
-        let places = try services.source.topPlaces().entries
-        known.withLock { known in
-            known.topPlaces = places
-            for place in places { known.places[place.record.id] = place }
+        try topPlacesListed.value {
+            let places = try services.source.topPlaces().entries
+            known.withLock { known in for place in places { known.places[place.record.id] = place } }
+            return places
         }
-        return places
     }
 
     /// The place with this id: among the top places (listed once per server), else as the source

@@ -73,6 +73,8 @@ public final class ServerRoutes: Sendable {
     let slowWork = WorkPool(width: ServerRoutes.workers)
     /// The records this server has listed (`ServerRoutes+Records`).
     let known = Locked(Known())
+    /// The top places, once listed.
+    let topPlacesListed = Memo<[AnnotatedPlace]>()
     private let hosts = AllowedHosts()
     /// The pages' placeholder image, answered in place of an image that could not be had.
     let placeholder: Data

@@ -1,15 +1,38 @@
-/// A value worked out once, on first use, and shared by every later caller (from any thread).
-final class Memo<Value: Sendable>: Sendable {
-    private let stored = Locked<Value?>(nil)
+import Foundation
 
-    /// The value, from `load` the first time. Two first callers at once may both load; one result is kept.
-    func value(_ load: () -> Value) -> Value {
-        if let known = stored.withLock({ $0 }) { return known }
-        let loaded = load()
-        return stored.withLock { current in
-            if let current { return current }
-            current = loaded
-            return loaded
+/// A value worked out once, on first use, and shared by every later caller (from any thread). Callers
+/// that arrive while it is being worked out wait for that one result (sixteen pages opened at once ask
+/// Flickr for the licences once); a load that throws keeps nothing, and the next caller loads again.
+final class Memo<Value: Sendable>: @unchecked Sendable {
+    private enum State {
+        case empty, loading
+        case loaded(Value)
+    }
+
+    // `state` is read and written only with `condition` locked; a loader signals it when done.
+    private let condition = NSCondition()
+    private var state = State.empty
+
+    /// The value, from `load` the first time (run by one caller while the others wait).
+    func value<Failure: Error>(_ load: () throws(Failure) -> Value) throws(Failure) -> Value {
+        condition.lock()
+        while true {
+            switch state {
+            case let .loaded(value):
+                condition.unlock()
+                return value
+            case .loading:
+                condition.wait()
+            case .empty:
+                state = .loading
+                condition.unlock()
+                let outcome = Result<Value, Failure>(catching: load)
+                condition.lock()
+                if case let .success(value) = outcome { state = .loaded(value) } else { state = .empty }
+                condition.broadcast()
+                condition.unlock()
+                return try outcome.get()
+            }
         }
     }
 }

@@ -1,10 +1,14 @@
-import Dispatch
 import Foundation
 
-/// Runs jobs on at most `width` threads at once, in the order given: for CPU work (checking,
-/// decoding and storing images) kept off the network's event loop. By default as wide as the
-/// machine has cores. A bounded pool without semaphores: a job that finds the pool full waits in
-/// the queue, and each running drain takes the next job itself.
+/// Runs jobs on at most `width` threads at once, in the order given: CPU work (checking, decoding
+/// and storing images) kept off the network's event loop, and the server's slow work (listings,
+/// lookups), which blocks on the network and the disk. By default as wide as the machine has cores.
+/// A bounded pool without semaphores: a job that finds the pool full waits in the queue, and each
+/// running drain takes the next job itself.
+///
+/// The drains run on threads of the pool's own, not on Dispatch's global queue: on Linux libdispatch
+/// adds about one thread a second while its threads are blocked, so blocking jobs there (or jobs that
+/// wait for work queued there, as a listing waits for its pages' decoding) would start one a second.
 final class WorkPool: Sendable {
     private struct Jobs {
         var waiting = FIFO<@Sendable () -> Void>()
@@ -33,7 +37,7 @@ final class WorkPool: Sendable {
             jobs.running += 1
             return (true, true)
         }
-        if startsDrain { DispatchQueue.global().async { self.drain() } }
+        if startsDrain { Thread.detachNewThread { self.drain() } }
         return accepted
     }
 
