@@ -53,7 +53,9 @@ struct ServeCrowdEndToEndTests {
         return (statuses.withLock { $0 }, Date().timeIntervalSince(started))
     }
 
-    @Test("16 cold place pages at once: Flickr's calls go side by side, and a new server on the kept listings calls none")
+    @Test(
+        "16 cold place pages at once: Flickr's calls go side by side, and a new server on the kept listings calls none"
+    )
     func sixteenPagesAtOnce() throws {
         let pages = try placePages()
         let delay = 1.0
