@@ -5,7 +5,7 @@ extension CacheJournal {
     /// is not a database, or corrupt) is replaced by a new one, rebuilt from the disk; any other
     /// failure (busy, full, read-only) is thrown, the file left as it is. Runs on `queue`.
     func opened() throws(SQLiteError) -> SQLiteDatabase {
-        if let database = database.withLock({ $0 }) { return database }
+        if let database { return database }
         try? FileManager.default.createDirectory(atPath: store.root.path, withIntermediateDirectories: true)
         let database: SQLiteDatabase
         do {
@@ -14,7 +14,7 @@ extension CacheJournal {
             for suffix in ["", "-wal", "-shm"] { unlink(file + suffix) }
             database = try Self.open(file)
         }
-        self.database.withLock { $0 = database }
+        self.database = database
         let isNew = (try? database.prepare("SELECT value FROM meta WHERE key = 'reconciled'").step()) != true
         if isNew || SessionMarker.removeAbandoned(in: sessions) > 0 {
             reconcile(with: store.entries())

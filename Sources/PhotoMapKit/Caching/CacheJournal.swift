@@ -61,10 +61,9 @@ final class CacheJournal: Sendable {
     /// Where a failure to write the journal is told (once per process).
     let warn: @Sendable (String) -> Void
     let reportedFailure = Atomic<Bool>(false)
-    /// The database, nil until first needed. Used only on `queue` (or in deinit, when nothing else can):
-    /// every method that touches it says "Runs on `queue`"; the lock, never contended, is what
-    /// lets the compiler see that.
-    let database = Locked<SQLiteDatabase?>(nil)
+    /// The database, nil until first needed. Confined to `queue` (or deinit, when nothing else can run):
+    /// every method that touches it says "Runs on `queue`", which the compiler cannot check.
+    nonisolated(unsafe) var database: SQLiteDatabase?
 
     init(store: DiskStore, limitBytes: Int, warn: @escaping @Sendable (String) -> Void) {
         self.store = store

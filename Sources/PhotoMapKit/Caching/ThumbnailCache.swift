@@ -25,7 +25,7 @@ public final class ThumbnailCache: Sendable {
 
     /// Downloads in flight by key, those waiting for a slot, requesters whose hit is being verified
     /// (by request id, so a cancel finds them), and the entry locks once opened.
-    struct State {
+    struct State: Sendable {
         var inFlight: [String: Download] = [:]
         var verifying: [Int: Waiter] = [:]
         /// Keys waiting for a slot, oldest first.

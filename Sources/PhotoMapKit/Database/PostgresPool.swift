@@ -8,7 +8,7 @@ public final class PostgresPool: Sendable {
     /// The database.
     public let address: DatabaseAddress
     // Connections not lent out; each is used by one borrower at a time.
-    private let idle = Locked<[PostgresConnection]>([])
+    private let idle = IdleResources<PostgresConnection>()
     // Counts the connections that may still be lent.
     private let slots: DispatchSemaphore
 
@@ -18,7 +18,7 @@ public final class PostgresPool: Sendable {
         self.address = address
         slots = DispatchSemaphore(value: max(size, 1))
         let first = try PostgresConnection(address: address)
-        idle.withLock { $0.append(first) }
+        idle.putBack(first)
     }
 
     /// Runs `body` with a connection of the pool's; a server away is `unreachable` (or `connectionLost`).
@@ -26,11 +26,11 @@ public final class PostgresPool: Sendable {
     func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         slots.wait()
         defer { slots.signal() }
-        let connection = try idle.withLock { $0.popLast() } ?? PostgresConnection(address: address)
+        let connection = try idle.take() ?? PostgresConnection(address: address)
         if connection.isBroken && !connection.reset() {
             throw DatabaseError.unreachable(server: address.description, reason: "the server is not answering")
         }
-        defer { idle.withLock { $0.append(connection) } }
+        defer { idle.putBack(connection) }
         return try body(connection)
     }
 

@@ -12,7 +12,7 @@ public final class HTTPClient: Sendable {
 
     /// Retries, timeouts and trust for every request.
     public let settings: HTTPSettings
-    private let idle = IdleHandles()
+    private let idle = IdleResources<CurlEasy>(keep: HTTPClient.maximumIdleHandles)
     /// How the client waits between tries (tests record instead of sleeping).
     private let sleep: @Sendable (TimeInterval) -> Void
 
@@ -113,20 +113,5 @@ public final class HTTPClient: Sendable {
             true
         default: false
         }
-    }
-}
-
-/// The easy handles no call is using. A handle is reached by one thread at a time: the caller that
-/// took it out (under the lock) until it puts it back, so the unchecked Sendable holds.
-private final class IdleHandles: @unchecked Sendable {
-    private let lock = NSLock()
-    private var handles: [CurlEasy] = []
-
-    func take() -> CurlEasy? {
-        lock.withLock { handles.popLast() }
-    }
-
-    func putBack(_ handle: CurlEasy) {
-        lock.withLock { if handles.count < HTTPClient.maximumIdleHandles { handles.append(handle) } }
     }
 }

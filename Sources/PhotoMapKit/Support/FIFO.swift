@@ -40,3 +40,4 @@ struct FIFO<Element> {
         return items[head]
     }
 }
+extension FIFO: Sendable where Element: Sendable {}

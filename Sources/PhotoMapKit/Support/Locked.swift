@@ -5,7 +5,7 @@ import Foundation
 /// Mutex waits on a futex inside a library ThreadSanitizer does not instrument, so TSan cannot see
 /// the lock and reports the state it guards as raced. This one locks a pthread mutex (through
 /// NSLock), which TSan understands: the sanitizer runs in CI see photomap's real races, and only those.
-public final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value> {
     // `value` is read and written only while `lock` is held.
     private let lock = NSLock()
     private var value: Value
@@ -24,3 +24,7 @@ public final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+/// Shared between threads only when its value may be (as swift-nio's `NIOLockedValueBox`): a lock makes
+/// access exclusive, not a value that is unsafe to move between threads safe.
+extension Locked: @unchecked Sendable where Value: Sendable {}

@@ -10,7 +10,7 @@ import Foundation
 /// adds about one thread a second while its threads are blocked, so blocking jobs there (or jobs that
 /// wait for work queued there, as a listing waits for its pages' decoding) would start one a second.
 final class WorkPool: Sendable {
-    private struct Jobs {
+    private struct Jobs: Sendable {
         var waiting = FIFO<@Sendable () -> Void>()
         var running = 0
     }
