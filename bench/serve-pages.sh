@@ -11,7 +11,7 @@
 # wall time (the last page's answer), Flickr calls made and the most in flight at once; medians of ROUNDS.
 #
 #   bench/serve-pages.sh                     # DELAY=0.1, ROUNDS=3, builds the release binary
-#   PHOTOMAP_BIN=/tmp/photomap-before bench/serve-pages.sh   # another build, for a before/after
+#   PHOTOMAP_BIN=../old/.build/release/photomap bench/serve-pages.sh   # another build, for a before/after
 #
 # The key's budget (3,600 calls an hour, a minute's 60 at once) holds as in production: 64 cold pages need
 # more than 60 calls, so the last of them wait for tokens, about one a second.
@@ -50,7 +50,7 @@ start_serve() {
     SERVE_PID=$!
     PIDS+=("$SERVE_PID")
     for _ in $(seq 600); do grep -q "serving http" "$WORK/serve.log" && break; sleep 0.05; done
-    SERVE=$(grep -o 'http://127.0.0.1:[0-9]*' "$WORK/serve.log" | head -n 1)
+    SERVE=$(grep -o 'http://127.0.0.1:[0-9]*' "$WORK/serve.log" | head -n 1 || true)
     [[ -n $SERVE ]] || { cat "$WORK/serve.log" >&2; die "photomap serve did not start"; }
 }
 stop_serve() {
