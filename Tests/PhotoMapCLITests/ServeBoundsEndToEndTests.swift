@@ -162,6 +162,7 @@ struct ServeBoundsEndToEndTests {
         #expect(
             busy.status == 503 && String(decoding: busy.body, as: UTF8.self).contains("busy"), "the queue is still full"
         )
+        #expect(busy.headers["retry-after"] == "2", "a 503 says when to try again")
     }
 
     @Test("slow clients hold a connection each, not the server: 30 trickling ones and one that never reads")

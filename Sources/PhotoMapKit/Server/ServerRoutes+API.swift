@@ -85,10 +85,12 @@ extension ServerRoutes {
     }
 
     /// An error as the API's JSON: `{"error": message}`.
-    func apiError(_ status: Int, _ message: String) -> ServerResponse {
+    func apiError(
+        _ status: Int, _ message: String, headers: [(name: String, value: String)] = []
+    ) -> ServerResponse {
         let body = (try? JSONOutput.data(["error": message])) ?? Data()
         return ServerResponse(
-            status: status, headers: Self.commonHeaders + [("Content-Type", "application/json")],
+            status: status, headers: Self.commonHeaders + [("Content-Type", "application/json")] + headers,
             body: .bytes(body))
     }
 }

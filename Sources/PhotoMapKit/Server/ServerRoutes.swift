@@ -65,6 +65,8 @@ public final class ServerRoutes: Sendable {
     static let maximumWaiting = 64
     /// How long a page or API answer may take before the browser is told 504 (the work goes on).
     static let deadline: TimeInterval = 60
+    /// What a 503 asks the browser to wait before trying again.
+    static let retryAfterSeconds = 2
 
     let services: Services
     /// The pages, as `export` makes them, with links to this server's routes.
@@ -148,9 +150,9 @@ public final class ServerRoutes: Sendable {
         FlickrID.photoIDRule + ", or an imported photo's ('\(LocalPhotoID.prefix)' and "
         + "\(LocalPhotoID.digits) hex digits)"
 
-    /// Work that may wait (a listing from Flickr, the gazetteer, SQLite) on one of `workers` threads,
-    /// the connection suspended meanwhile, answered 504 past `deadline`, or 503 at once when
-    /// `maximumWaiting` jobs wait already. An error is logged as it is, and
+    /// Work that may wait (a listing from Flickr, the gazetteer, a database) on one of `workers` threads,
+    /// the connection suspended meanwhile, answered 504 past `deadline`, or 503 (with Retry-After) at once
+    /// when `maximumWaiting` jobs wait already or the database is away. An error is logged as it is, and
     /// answered with `failure` only: the error may name local paths, which stay on this machine.
     func later(
         failing failure: String, asJSON: Bool = false,
@@ -158,14 +160,19 @@ public final class ServerRoutes: Sendable {
     ) -> HTTPServer.Reply {
         .later { [self] answer in
             let failed: @Sendable (Int, String) -> ServerResponse = { status, message in
-                asJSON ? self.apiError(status, message) : self.errorPage(status, message)
+                // A 503 is worth trying again shortly: it says when.
+                let headers = status == 503 ? [(name: "Retry-After", value: String(Self.retryAfterSeconds))] : []
+                return asJSON
+                    ? self.apiError(status, message, headers: headers)
+                    : self.errorPage(status, message, headers: headers)
             }
             let accepted = self.slowWork.submit(
                 {
                     do {
                         answer(try work())
                     } catch let error as DatabaseError where error.isUnavailable {
-                        // The shared database is away (restarting): worth trying again shortly.
+                        // The shared database is away (restarting, locked, out of connections): worth trying
+                        // again shortly.
                         self.services.log("\(error)")
                         answer(failed(503, "\(failure): the database is not available; try again shortly"))
                     } catch let error as HTTPError where error.isTimeout {
