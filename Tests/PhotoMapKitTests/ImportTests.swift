@@ -44,8 +44,8 @@ struct ImportTests {
     @Test("malformed fields are left out and named; the others are kept")
     func malformedFields() {
         var exif = block(latitude: 43.46, longitude: 11.88)
-        // GPSLatitude as SHORTs, not RATIONALs.
-        exif.gps[1] = exif.short(2, 43)
+        // GPSLatitude as text, not numbers.
+        exif.gps[1] = exif.ascii(2, "43 27 36")
         var fields = ExifReader.read(Data(exif.bytes))
         #expect(fields.coordinate == nil)
         #expect(fields.problems.contains { $0.contains("GPSLatitude has the wrong type") })
@@ -93,6 +93,85 @@ struct ImportTests {
         #expect(ExifReader.read(Data("not exif".utf8)).problems == ["EXIF block without its header"])
         let cut = ExifReader.read(Data(block(latitude: 1, longitude: 1).bytes.prefix(30)))
         #expect(cut.coordinate == nil)
+    }
+
+    /// The GPS block of the HMD Nokia 8.3 5G's photo in ianare/exif-samples (its dump lists the values; the
+    /// file itself cannot be fetched here), with the degrees as SRATIONAL, as the issue reports the phone
+    /// writes them.
+    static func nokiaBlock(bigEndian: Bool) -> ExifBlock {
+        var exif = ExifBlock(bigEndian: bigEndian)
+        exif.ifd0 = [exif.short(0x0112, 1), exif.ascii(0x0132, "2022:01:12 07:30:14")]
+        exif.gps = [
+            exif.ascii(1, "N"), exif.srationals(2, [(40, 1), (39, 1), (233883, 5000)]),
+            exif.ascii(3, "W"), exif.srationals(4, [(3, 1), (45, 1), (12_366_459, 250_000)]),
+        ]
+        return exif
+    }
+
+    /// Blocks written with the types real devices use where the specification says RATIONAL or SHORT, each
+    /// with the position and orientation exiftool reads from it.
+    static func unusualTypes() -> [(name: String, block: ExifBlock, latitude: Double, longitude: Double)] {
+        var blocks = [
+            ("Nokia 8.3 SRATIONAL, little-endian", nokiaBlock(bigEndian: false), 40.662993500, -3.763740510),
+            ("Nokia 8.3 SRATIONAL, big-endian", nokiaBlock(bigEndian: true), 40.662993500, -3.763740510),
+        ]
+        var whole = ExifBlock()
+        // Whole degrees, minutes and seconds as SHORTs and LONGs; four values where three are needed.
+        whole.ifd0 = [whole.longs(0x0112, [6])]
+        whole.gps = [
+            whole.ascii(1, "S"), whole.shorts(2, [33, 52, 8]),
+            whole.ascii(3, "E"), whole.longs(4, [151, 12, 33, 0]),
+        ]
+        blocks.append(("SHORT and LONG, four values", whole, -(33 + 52 / 60 + 8 / 3600), 151 + 12 / 60 + 33 / 3600))
+        var extra = ExifBlock()
+        extra.gps = [
+            extra.ascii(1, "N"), extra.rationals(2, [(43, 1), (27, 1), (48_000, 1000), (7, 1)]),
+            extra.ascii(3, "E"), extra.rationals(4, [(11, 1), (52, 1), (46_560, 1000)]),
+        ]
+        blocks.append(("RATIONAL with a fourth value", extra, 43 + 27 / 60 + 48 / 3600, 11 + 52 / 60 + 46.56 / 3600))
+        return blocks.map { (name: $0.0, block: $0.1, latitude: $0.2, longitude: $0.3) }
+    }
+
+    @Test("GPS degrees as SRATIONAL (the Nokia 8.3), SHORT or LONG, with extra values: read as exiftool reads them")
+    func unusualTypesAreRead() throws {
+        for sample in Self.unusualTypes() {
+            let fields = ExifReader.read(Data(sample.block.bytes))
+            #expect(fields.problems.isEmpty, "\(sample.name)")
+            #expect(abs((fields.coordinate?.latitude ?? 0) - sample.latitude) < 1e-7, "\(sample.name)")
+            #expect(abs((fields.coordinate?.longitude ?? 0) - sample.longitude) < 1e-7, "\(sample.name)")
+        }
+        #expect(ExifReader.read(Data(Self.unusualTypes()[2].block.bytes)).orientation == 6)
+        // A negative part beside a reference means nothing sure: no location, and the reason.
+        var negative = Self.nokiaBlock(bigEndian: false)
+        negative.gps[1] = negative.srationals(2, [(-40, 1), (39, 1), (0, 1)])
+        let fields = ExifReader.read(Data(negative.bytes))
+        #expect(fields.coordinate == nil)
+        #expect(fields.problems == ["GPSLatitude has a negative value: no location"])
+    }
+
+    @Test("exiftool reads the same positions from JPEGs with those types")
+    func unusualTypesAsExiftoolReadsThem() throws {
+        let exiftool = "/usr/bin/exiftool"
+        guard FileManager.default.isExecutableFile(atPath: exiftool) else {
+            Issue.record("exiftool is not installed (Debian libimage-exiftool-perl): scripts/install-deps installs it")
+            return
+        }
+        let folder = try TemporaryFolder()
+        let samples = Self.unusualTypes()
+        for (index, sample) in samples.enumerated() {
+            try ExifJPEG.make(ExifJPEG.quarters(width: 16, height: 16), exif: sample.block)
+                .write(to: folder.url.appendingPathComponent("\(index).jpg"))
+        }
+        for (index, sample) in samples.enumerated() {
+            let file = folder.url.appendingPathComponent("\(index).jpg")
+            let answer = try Subprocess.output(
+                exiftool, ["-n", "-s3", "-Composite:GPSLatitude", "-Composite:GPSLongitude", file.path])
+            let values = answer.split(separator: "\n").compactMap { Double($0) }
+            try #require(values.count == 2, "\(sample.name): exiftool said \(answer)")
+            let fields = ExifReader.read(try #require(JPEGSegments.exifBlock(in: Data(contentsOf: file))))
+            #expect(abs((fields.coordinate?.latitude ?? 0) - values[0]) < 1e-7, "\(sample.name)")
+            #expect(abs((fields.coordinate?.longitude ?? 0) - values[1]) < 1e-7, "\(sample.name)")
+        }
     }
 
     @Test(

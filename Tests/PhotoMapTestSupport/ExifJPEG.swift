@@ -52,6 +52,23 @@ public struct ExifBlock: Sendable {
         Entry(tag: tag, type: 5, count: UInt32(values.count), value: values.flatMap { u32($0.0) + u32($0.1) })
     }
 
+    /// Signed rationals (SRATIONAL, type 10).
+    public func srationals(_ tag: UInt16, _ values: [(Int32, Int32)]) -> Entry {
+        Entry(
+            tag: tag, type: 10, count: UInt32(values.count),
+            value: values.flatMap { u32(UInt32(bitPattern: $0.0)) + u32(UInt32(bitPattern: $0.1)) })
+    }
+
+    /// Several SHORTs (type 3).
+    public func shorts(_ tag: UInt16, _ values: [UInt16]) -> Entry {
+        Entry(tag: tag, type: 3, count: UInt32(values.count), value: values.flatMap(u16))
+    }
+
+    /// Several LONGs (type 4).
+    public func longs(_ tag: UInt16, _ values: [UInt32]) -> Entry {
+        Entry(tag: tag, type: 4, count: UInt32(values.count), value: values.flatMap(u32))
+    }
+
     /// Degrees, minutes and seconds (to 1/1000 s) of `value`, as GPSLatitude/GPSLongitude hold them.
     public func degrees(_ tag: UInt16, _ value: Double) -> Entry {
         let magnitude = abs(value)

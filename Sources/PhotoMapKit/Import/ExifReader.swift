@@ -27,11 +27,13 @@ public enum ExifReader {
         let reader = Fields(exif: exif)
         fields.coordinate = reader.coordinate(problems: &fields.problems)
         (fields.dateTaken, fields.utcOffsetSeconds) = reader.dateTaken(problems: &fields.problems)
-        if let orientation = reader.short(EXIF_IFD_0, tag: 0x0112, name: "Orientation", problems: &fields.problems) {
+        if let orientation = reader.numbers(
+            EXIF_IFD_0, tag: 0x0112, name: "Orientation", count: 1, rationals: false, problems: &fields.problems
+        )?.first {
             if (1...8).contains(orientation) {
-                fields.orientation = orientation
+                fields.orientation = Int(orientation)
             } else {
-                fields.problems.append("Orientation \(orientation) is not 1–8: ignored")
+                fields.problems.append("Orientation \(Int(orientation)) is not 1–8: ignored")
             }
         }
         fields.title =
@@ -42,6 +44,13 @@ public enum ExifReader {
         return fields
     }
 
+    /// The integer types, any of which holds a whole number as exiftool reads it.
+    static let integerFormats = [
+        EXIF_FORMAT_BYTE, EXIF_FORMAT_SBYTE, EXIF_FORMAT_SHORT, EXIF_FORMAT_SSHORT, EXIF_FORMAT_LONG, EXIF_FORMAT_SLONG,
+    ]
+    /// The types a rational field may come in: its own, the signed one, or a whole number.
+    static let numberFormats = integerFormats + [EXIF_FORMAT_RATIONAL, EXIF_FORMAT_SRATIONAL]
+
     /// "Exif" and two zero bytes: how an APP1 segment's EXIF block starts.
     public static let header: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]
 
@@ -50,17 +59,19 @@ public enum ExifReader {
         let exif: UnsafeMutablePointer<ExifData>
         var order: ExifByteOrder { exif_data_get_byte_order(exif) }
 
-        /// The entry's bytes when it has `format` and at least `count` components, else nil with a problem.
+        /// The entry's bytes and format when it has one of `formats` and at least `count` components, else nil
+        /// with a problem.
         func entry(
-            _ ifd: ExifIfd, tag: UInt32, name: String, format: ExifFormat, count: Int,
+            _ ifd: ExifIfd, tag: UInt32, name: String, formats: [ExifFormat], count: Int,
             problems: inout [String]
-        ) -> (UnsafeMutablePointer<UInt8>, Int)? {
+        ) -> (data: UnsafeMutablePointer<UInt8>, components: Int, format: ExifFormat)? {
             guard let entry = photomap_exif_entry(exif, ifd, tag) else { return nil }
-            let size = Int(exif_format_get_size(format))
-            guard entry.pointee.format == format else {
+            let format = entry.pointee.format
+            guard formats.contains(format) else {
                 problems.append("\(name) has the wrong type: ignored")
                 return nil
             }
+            let size = Int(exif_format_get_size(format))
             let components = Int(entry.pointee.components)
             guard components >= count, let data = entry.pointee.data,
                 Int(entry.pointee.size) >= components * size
@@ -68,20 +79,55 @@ public enum ExifReader {
                 problems.append("\(name) has \(components) values where \(count) were expected: ignored")
                 return nil
             }
-            return (data, components)
+            return (data, components, format)
         }
 
-        func short(_ ifd: ExifIfd, tag: UInt32, name: String, problems: inout [String]) -> Int? {
-            entry(ifd, tag: tag, name: name, format: EXIF_FORMAT_SHORT, count: 1, problems: &problems)
-                .map { Int(exif_get_short($0.0, order)) }
+        /// The first `count` values of a number field, as exiftool reads them whatever integer or rational
+        /// type the camera chose (the Nokia 8.3 writes GPS degrees as SRATIONAL); values past `count` are
+        /// ignored. Nil with a problem for a zero denominator.
+        func numbers(
+            _ ifd: ExifIfd, tag: UInt32, name: String, count: Int, rationals: Bool = true, problems: inout [String]
+        ) -> [Double]? {
+            let formats = rationals ? ExifReader.numberFormats : ExifReader.integerFormats
+            guard
+                let (data, _, format) = entry(
+                    ifd, tag: tag, name: name, formats: formats, count: count, problems: &problems)
+            else { return nil }
+            let size = Int(exif_format_get_size(format))
+            var values: [Double] = []
+            for index in 0..<count {
+                let at = data + index * size
+                switch format {
+                case EXIF_FORMAT_BYTE: values.append(Double(at.pointee))
+                case EXIF_FORMAT_SBYTE: values.append(Double(Int8(bitPattern: at.pointee)))
+                case EXIF_FORMAT_SHORT: values.append(Double(exif_get_short(at, order)))
+                case EXIF_FORMAT_SSHORT: values.append(Double(exif_get_sshort(at, order)))
+                case EXIF_FORMAT_LONG: values.append(Double(exif_get_long(at, order)))
+                case EXIF_FORMAT_SLONG: values.append(Double(exif_get_slong(at, order)))
+                case EXIF_FORMAT_RATIONAL:
+                    let rational = exif_get_rational(at, order)
+                    guard rational.denominator != 0 else { return zeroDenominator(name, &problems) }
+                    values.append(Double(rational.numerator) / Double(rational.denominator))
+                default:
+                    let rational = exif_get_srational(at, order)
+                    guard rational.denominator != 0 else { return zeroDenominator(name, &problems) }
+                    values.append(Double(rational.numerator) / Double(rational.denominator))
+                }
+            }
+            return values
+        }
+
+        private func zeroDenominator(_ name: String, _ problems: inout [String]) -> [Double]? {
+            problems.append("\(name) has a zero denominator: ignored")
+            return nil
         }
 
         /// An ASCII field's text (UTF-8 accepted, as cameras and tools write it), trimmed, control
         /// characters dropped; nil when empty.
         func ascii(_ ifd: ExifIfd, tag: UInt32, name: String, problems: inout [String]) -> String? {
             guard
-                let (data, count) = entry(
-                    ifd, tag: tag, name: name, format: EXIF_FORMAT_ASCII, count: 1,
+                let (data, count, _) = entry(
+                    ifd, tag: tag, name: name, formats: [EXIF_FORMAT_ASCII], count: 1,
                     problems: &problems)
             else { return nil }
             let bytes = UnsafeBufferPointer(start: data, count: count).prefix { $0 != 0 }
@@ -91,8 +137,8 @@ public enum ExifReader {
         /// A Windows XP field: UTF-16LE in BYTE values, ending with a zero character.
         func utf16(_ ifd: ExifIfd, tag: UInt32, name: String, problems: inout [String]) -> String? {
             guard
-                let (data, count) = entry(
-                    ifd, tag: tag, name: name, format: EXIF_FORMAT_BYTE, count: 2,
+                let (data, count, _) = entry(
+                    ifd, tag: tag, name: name, formats: [EXIF_FORMAT_BYTE], count: 2,
                     problems: &problems)
             else { return nil }
             var units: [UInt16] = []
@@ -104,30 +150,24 @@ public enum ExifReader {
             return ExifReader.cleaned(String(decoding: units, as: UTF16.self))
         }
 
-        /// Degrees, minutes and seconds as three rationals; nil (with a problem) for a zero denominator.
+        /// Degrees, minutes and seconds as three numbers (rationals, signed or not, or whole numbers); nil
+        /// (with a problem) for a zero denominator or a negative part, whose meaning beside N/S is unclear.
         func degrees(_ tag: UInt32, name: String, problems: inout [String]) -> Double? {
-            guard
-                let (data, _) = entry(
-                    EXIF_IFD_GPS, tag: tag, name: name, format: EXIF_FORMAT_RATIONAL, count: 3,
-                    problems: &problems)
-            else { return nil }
-            var value = 0.0
-            for (index, unit) in [1.0, 60.0, 3600.0].enumerated() {
-                let rational = exif_get_rational(data + index * 8, order)
-                guard rational.denominator != 0 else {
-                    problems.append("\(name) has a zero denominator: no location")
-                    return nil
-                }
-                value += Double(rational.numerator) / Double(rational.denominator) / unit
+            guard let parts = numbers(EXIF_IFD_GPS, tag: tag, name: name, count: 3, problems: &problems) else {
+                return nil
             }
-            return value
+            guard parts.allSatisfy({ $0 >= 0 }) else {
+                problems.append("\(name) has a negative value: no location")
+                return nil
+            }
+            return parts[0] + parts[1] / 60 + parts[2] / 3600
         }
 
         /// "N"/"S" or "E"/"W": +1 or -1; nil when missing or something else.
         func sign(_ tag: UInt32, name: String, positive: UInt8, negative: UInt8, problems: inout [String]) -> Double? {
             guard
-                let (data, _) = entry(
-                    EXIF_IFD_GPS, tag: tag, name: name, format: EXIF_FORMAT_ASCII, count: 1,
+                let (data, _, _) = entry(
+                    EXIF_IFD_GPS, tag: tag, name: name, formats: [EXIF_FORMAT_ASCII], count: 1,
                     problems: &problems)
             else { return nil }
             switch data[0] {
