@@ -60,12 +60,18 @@ let package = Package(
             pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]
         ),
+        // `--gpx` tracks: libxml2's streaming reader (xmlTextReader), in bounded memory whatever the file's size.
+        .systemLibrary(
+            name: "CXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         // Pages/Assets (the pages' script, style and placeholder) are copied beside the binary.
         .target(
             name: "PhotoMapKit",
             dependencies: [
                 "CCurl", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CMicroHTTPD", "CPQ", "CExif",
-                "CHeif", "CSystem",
+                "CHeif", "CSystem", "CXML2",
             ],
             resources: [.copy("Pages/Assets")]),
         // glibc functions and constants Swift's Glibc module leaves out (wcwidth, O_TMPFILE).

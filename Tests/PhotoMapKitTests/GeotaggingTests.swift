@@ -1,0 +1,145 @@
+import Foundation
+import PhotoMapTestSupport
+import Testing
+
+@testable import PhotoMapKit
+
+@Suite("Geotagging: GPX tracks read, fixes matched to a photo's clock as exiftool matches them")
+struct GeotaggingTests {
+    /// 2024-07-12T08:00:00Z.
+    static let eight = 1_720_771_200.0
+
+    func write(_ text: String, in folder: TemporaryFolder, name: String = "track.gpx") throws -> String {
+        let file = folder.url.appendingPathComponent(name)
+        try Data(text.utf8).write(to: file)
+        return file.path
+    }
+
+    @Test("track points of every track and segment are read; waypoints, routes and extensions are not")
+    func readsTrackPoints() throws {
+        let folder = try TemporaryFolder()
+        let path = try write(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"
+                 xmlns:ext="urn:example">
+              <wpt lat="1" lon="1"><time>2024-07-12T08:00:30Z</time></wpt>
+              <rte><rtept lat="2" lon="2"><time>2024-07-12T08:00:40Z</time></rtept></rte>
+              <trk><name>one</name>
+                <trkseg>
+                  <trkpt lat="46.3625" lon="14.0940"><ele>480</ele><time>2024-07-12T08:00:00Z</time>
+                    <extensions><ext:time>1999-01-01T00:00:00Z</ext:time></extensions></trkpt>
+                  <trkpt lat="200" lon="14.1"><time>2024-07-12T08:01:00Z</time></trkpt>
+                </trkseg>
+                <trkseg>
+                  <trkpt lat="46.3700" lon="14.1000"><time>2024-07-12T10:00:00.5+02:00</time></trkpt>
+                  <trkpt lat="46.3800" lon="14.1100"><time>yesterday</time></trkpt>
+                  <trkpt lat="46.3900" lon="14.1200"/>
+                </trkseg>
+              </trk>
+              <trk><trkseg><trkpt lat="-0.5" lon="-179.5"><time><![CDATA[2024-07-12T09:00:00]]></time></trkpt></trkseg></trk>
+            </gpx>
+            """, in: folder)
+        let file = try GPXReader.read(path: path)
+        #expect(file.trackCount == 2)
+        #expect(
+            file.fixes == [
+                TrackFix(time: Self.eight, latitude: 46.3625, longitude: 14.0940),
+                TrackFix(time: Self.eight + 0.5, latitude: 46.37, longitude: 14.1),
+                TrackFix(time: Self.eight + 3600, latitude: -0.5, longitude: -179.5),
+            ])
+        #expect(file.skipped.map(\.line) == [10, 14, 15])
+        #expect(file.skipped.map(\.reason).first == "track point skipped: latitude \"200\"")
+        #expect(file.skipped.map(\.reason).last == "track point skipped: no time")
+    }
+
+    @Test("GPX 1.0 is read as 1.1 is")
+    func gpx10() throws {
+        let folder = try TemporaryFolder()
+        let path = try write(
+            """
+            <gpx version="1.0" xmlns="http://www.topografix.com/GPX/1/0"><trk><trkseg>
+            <trkpt lat="10" lon="20"><time>2024-07-12T08:00:00Z</time></trkpt></trkseg></trk></gpx>
+            """, in: folder)
+        #expect(try GPXReader.read(path: path).fixes == [TrackFix(time: Self.eight, latitude: 10, longitude: 20)])
+    }
+
+    @Test("a file that is missing, empty, malformed or not GPX is an error naming the file and line")
+    func badFiles() throws {
+        let folder = try TemporaryFolder()
+        let missing = folder.url.appendingPathComponent("none.gpx").path
+        #expect(throws: GeotagError.unreadable(path: missing, reason: "No such file or directory")) {
+            try GPXReader.read(path: missing)
+        }
+        let empty = try write("", in: folder, name: "empty.gpx")
+        #expect {
+            try GPXReader.read(path: empty)
+        } throws: { error in
+            guard case let .malformed(path, line, _) = error as? GeotagError else { return false }
+            return path == empty && line == 1
+        }
+        let broken = try write("<gpx>\n<trk>\n<trkseg>\n</trk>\n</gpx>\n", in: folder, name: "broken.gpx")
+        #expect {
+            try GPXReader.read(path: broken)
+        } throws: { error in
+            guard case let .malformed(_, line, message) = error as? GeotagError else { return false }
+            return line == 4 && message.contains("mismatch")
+        }
+        let kml = try write("<?xml version=\"1.0\"?>\n\n<kml><Document/></kml>", in: folder, name: "doc.gpx")
+        #expect(throws: GeotagError.notGPX(path: kml, line: 3, root: "kml")) { try GPXReader.read(path: kml) }
+        #expect(throws: GeotagError.self) { try GPXReader.read(path: folder.url.path) }
+    }
+
+    @Test("between fixes at most 30 minutes apart: in proportion; across a longer gap: the nearest within 30 minutes")
+    func matching() throws {
+        let fixes = TrackFixes([
+            TrackFix(time: Self.eight, latitude: 46, longitude: 14),
+            TrackFix(time: Self.eight + 600, latitude: 47, longitude: 15),
+            // A gap of 2 h 30 min.
+            TrackFix(time: Self.eight + 9600, latitude: 48, longitude: 16),
+            TrackFix(time: Self.eight + 9600, latitude: 49, longitude: 17),
+        ])
+        #expect(fixes.count == 3)
+        #expect(fixes.location(at: Self.eight + 150) == Coordinate(latitude: 46.25, longitude: 14.25))
+        #expect(fixes.location(at: Self.eight + 600) == Coordinate(latitude: 47, longitude: 15))
+        // In the gap: 10 minutes after a fix, 20 minutes before the last one (of two at one time, the later).
+        #expect(fixes.location(at: Self.eight + 1200) == Coordinate(latitude: 47, longitude: 15))
+        #expect(fixes.location(at: Self.eight + 8400) == Coordinate(latitude: 49, longitude: 17))
+        #expect(fixes.location(at: Self.eight + 5000) == nil)
+        // Before and after the track: 10 minutes, 2 hours.
+        #expect(fixes.location(at: Self.eight - 600) == Coordinate(latitude: 46, longitude: 14))
+        #expect(fixes.location(at: Self.eight + 9600 + 600) == Coordinate(latitude: 49, longitude: 17))
+        #expect(fixes.location(at: Self.eight - 7200) == nil)
+        #expect(fixes.location(at: Self.eight + 9600 + 7200) == nil)
+        // --max-gap changes both limits.
+        #expect(fixes.location(at: Self.eight + 5000, maximumGap: 9000) != nil)
+        #expect(fixes.location(at: Self.eight - 600, maximumGap: 300) == nil)
+        #expect(TrackFixes([]).location(at: Self.eight) == nil)
+        // Across the antimeridian the short way.
+        let pacific = TrackFixes([
+            TrackFix(time: 0, latitude: 0, longitude: 179), TrackFix(time: 100, latitude: 0, longitude: -179),
+        ])
+        #expect(abs((pacific.location(at: 25)?.longitude ?? 0) - 179.5) < 1e-9)
+        #expect(abs((pacific.location(at: 75)?.longitude ?? 0) + 179.5) < 1e-9)
+    }
+
+    @Test("a photo's time: its own offset, else the zone's for that date (summer time), plus the clock offset")
+    func photoClock() throws {
+        let summer = try #require(PhotoClock(local: "2024-07-12 10:00:00", subSecond: "25", utcOffsetSeconds: nil))
+        let winter = try #require(PhotoClock(local: "2024-01-12 09:00:00", subSecond: nil, utcOffsetSeconds: nil))
+        let ljubljana = try #require(PhotoClock.zone(named: "Europe/Ljubljana"))
+        #expect(summer.instant(zone: ljubljana) == Self.eight + 0.25)
+        #expect(winter.instant(zone: ljubljana) == Self.eight - 182 * 86_400)
+        let fixed = try #require(PhotoClock.zone(named: "-05:30"))
+        #expect(summer.instant(zone: fixed, clockOffset: -75) == Self.eight + 2 * 3600 + 5.5 * 3600 + 0.25 - 75)
+        let own = try #require(PhotoClock(local: "2024-07-12 11:00:00", subSecond: "x", utcOffsetSeconds: 3 * 3600))
+        #expect(own.instant(zone: ljubljana) == Self.eight)
+        #expect(PhotoClock(local: "2024-02-30 11:00:00", subSecond: nil, utcOffsetSeconds: nil) == nil)
+        #expect(PhotoClock.zone(named: "Mars/Olympus") == nil)
+        #expect(PhotoClock.zone(named: "+2") == nil)
+        #expect(GPXTime.seconds("2024-07-12T08:00:00Z") == Self.eight)
+        #expect(GPXTime.seconds("2024-07-12T08:00:00.125-01:00") == Self.eight + 3600.125)
+        #expect(GPXTime.seconds("2024-07-12 08:00:00Z") == nil)
+        #expect(GPXTime.seconds("2024-07-12T08:00:00Zjunk") == nil)
+    }
+}
