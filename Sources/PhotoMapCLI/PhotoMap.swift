@@ -16,6 +16,7 @@ public enum PhotoMap {
         (ServeCommand.spec, ServeCommand.run),
         (RecentCommand.spec, RecentCommand.run),
         (ImportCommand.spec, ImportCommand.run),
+        (GeotagCommand.spec, GeotagCommand.run),
         (DatabaseCommand.spec, DatabaseCommand.run),
         (CompletionsCommand.spec, CompletionsCommand.run),
         (ManCommand.spec, ManCommand.run),
@@ -117,6 +118,8 @@ struct ErrorReport {
         case let error as SQLiteError where error.path.hasSuffix(LocalIndex.fileName):
             "`photomap index rebuild` makes it anew"
         case ImportError.nothingImported: "run `photomap import FOLDER` first (with the same --cache)"
+        case GeotagError.malformed, GeotagError.notGPX: "give GPX files (tracks as GPS devices and apps export them)"
+        case GeotagError.catalogNotLocal: "import into the cache folder's catalog (without --database) to use tracks"
         case ServerError.cannotListen: "choose another address or port with --listen"
         case DatabaseError.invalidAddress: "give --database a URL such as postgresql://user@host/photomap"
         case DatabaseError.unreachable: "check that PostgreSQL runs there and the URL (--database or PHOTOMAP_DATABASE)"

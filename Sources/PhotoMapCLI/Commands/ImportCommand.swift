@@ -12,29 +12,28 @@ enum ImportCommand {
             image made from one decode, kept in the thumbnail cache. Each located photo joins the nearest
             GeoNames place it lies within; the others are listed under "Without a location". Files unchanged
             since the last import are not read again. Originals are never copied, and no page or listing
-            shows their paths. Then `photomap --source local places|photos|export|serve` show them.
+            shows their paths. With --gpx, photos without GPS are then located from the tracks by their
+            time, as `photomap geotag` does (see its --help). Then `photomap --source local
+            places|photos|export|serve` show them.
             """,
         options: [
             .flag("report", "list every file skipped or imported without a field, and why"),
             .flag("prune", "drop the photos whose files below the folders given are gone"),
             .flag("json", "print the counts and the report as a JSON object"),
-        ],
+        ] + TrackOptions.all,
         arguments: .words("PATH..."))
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         guard !parsed.arguments.isEmpty else { throw UsageError("import needs at least one folder or file") }
-        // The gazetteer `find` uses: loaded when the first located photo needs its place.
-        let importer = Importer(cache: try configuration.makeThumbnailCache(console: console)) {
-            guard let fixtures = FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv") else {
-                throw LocationError.gazetteerMissing("Fixtures/gazetteer/cities.tsv")
-            }
-            return try LocalPlaces(gazetteer: fixtures.appendingPathComponent("gazetteer"))
-        }
+        let gpx = parsed.values(TrackOptions.gpx.name)
+        let geotagger = gpx.isEmpty ? nil : try TrackOptions.geotagger(parsed, paths: gpx)
+        let importer = Importer(cache: try configuration.makeThumbnailCache(console: console), places: places)
         let bar = ProgressBar(console: console, label: "importing")
         var running = importer
         running.progress = { done, total in bar.update(done: done, total: total) }
         let catalog = try configuration.state().localCatalogForImport()
-        let report = try running.run(roots: parsed.arguments, prune: parsed.has("prune"), into: catalog)
+        let report = try running.run(
+            roots: parsed.arguments, prune: parsed.has("prune"), into: catalog, geotagger: geotagger)
         bar.finish()
         // The search index follows the catalog now, rather than at the next search.
         try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
@@ -47,9 +46,19 @@ enum ImportCommand {
         console.err("photomap: \(report.summary)\(hint)\n")
     }
 
+    /// The places photos join: the gazetteer `find` uses, loaded when the first located photo needs it.
+    @Sendable static func places() throws -> LocalPlaces {
+        guard let fixtures = FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv") else {
+            throw LocationError.gazetteerMissing("Fixtures/gazetteer/cities.tsv")
+        }
+        return try LocalPlaces(gazetteer: fixtures.appendingPathComponent("gazetteer"))
+    }
+
     /// `--json`: the counts, and the report's lines.
     private struct Summary: Encodable {
         let photos, located, unlocated, unreadable, unchanged, otherFiles, gone, goneKept, removedPhotos: Int
+        let locatedFromTracks, skippedTrackPoints: Int
+        let tracks: Int?
         let report: [[String: String]]
 
         init(_ report: ImportReport) {
@@ -62,6 +71,9 @@ enum ImportCommand {
             gone = report.gone
             goneKept = report.goneKept
             removedPhotos = report.removedPhotos
+            locatedFromTracks = report.locatedFromTracks
+            skippedTrackPoints = report.skippedTrackPoints
+            tracks = report.trackCount
             self.report = report.lines.map { ["path": $0.path, "reason": $0.reason] }
         }
     }

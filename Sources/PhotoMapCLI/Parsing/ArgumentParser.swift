@@ -32,9 +32,9 @@ struct ArgumentParser {
                 }
                 if spec.valueName == nil {
                     guard inlineValue == nil else { throw UsageError("--\(name) takes no value") }
-                    parsed.options[name] = ""
+                    parsed.set(name, "")
                 } else if let inlineValue {
-                    parsed.options[name] = try spec.checked(inlineValue)
+                    parsed.set(name, try spec.checked(inlineValue))
                 } else if spec.valueIsOptional {
                     // The next word is the value unless it is an option, or (for commands taking
                     // arguments) does not look like a file name for it.
@@ -43,14 +43,14 @@ struct ArgumentParser {
                         !acceptsArguments || next.lowercased().hasSuffix(".html")
                             || next.lowercased().hasSuffix(".htm")
                     {
-                        parsed.options[name] = next
+                        parsed.set(name, next)
                         remaining.removeFirst()
                     } else {
-                        parsed.options[name] = ""
+                        parsed.set(name, "")
                     }
                 } else if let next = remaining.first, !next.hasPrefix("--") {
                     // A value may start with one dash (a negative latitude); "--" starts the next option.
-                    parsed.options[name] = try spec.checked(next)
+                    parsed.set(name, try spec.checked(next))
                     remaining.removeFirst()
                 } else {
                     throw UsageError("--\(name) needs a value: \(spec.synopsis)")

@@ -4,6 +4,8 @@ struct ParsedArguments: Sendable {
     var command: CommandSpec?
     /// Options given, by name; a flag's value is "" (the last of a repeated option wins).
     var options: [String: String] = [:]
+    /// Every value of each option, in order (`--gpx A --gpx B`).
+    private(set) var allValues: [String: [String]] = [:]
     /// Positional arguments after the command.
     var arguments: [String] = []
     /// Whether `--help` or `-h` was given.
@@ -16,6 +18,15 @@ struct ParsedArguments: Sendable {
 
     /// An option's value.
     func value(_ name: String) -> String? { options[name] }
+
+    /// Every value a repeated option was given, in order.
+    func values(_ name: String) -> [String] { allValues[name] ?? [] }
+
+    /// Records an option's value (the last one is `value`, all of them `values`).
+    mutating func set(_ name: String, _ value: String) {
+        options[name] = value
+        allValues[name, default: []].append(value)
+    }
 
     /// An option's value, or its declared default.
     func text(_ option: OptionSpec) -> String? {

@@ -8,6 +8,12 @@ public struct ExifFields: Sendable, Equatable {
     public var dateTaken: String?
     /// OffsetTimeOriginal in seconds east of UTC, when given.
     public var utcOffsetSeconds: Int?
+    /// DateTimeOriginal with its SubSecTimeOriginal and OffsetTimeOriginal, as written: what a track
+    /// locates the photo by (DateTime, which says when the file was last changed, is not used for that).
+    public var clock: PhotoClock?
+    /// Make and Model: the camera.
+    public var make: String?
+    public var model: String?
     /// Orientation 1–8 (1 when missing or out of range).
     public var orientation = 1
     /// ImageDescription, else XPTitle.

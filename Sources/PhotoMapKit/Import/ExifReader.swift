@@ -26,7 +26,17 @@ public enum ExifReader {
         defer { exif_data_unref(exif) }
         let reader = Fields(exif: exif)
         fields.coordinate = reader.coordinate(problems: &fields.problems)
-        (fields.dateTaken, fields.utcOffsetSeconds) = reader.dateTaken(problems: &fields.problems)
+        let original: Bool
+        (fields.dateTaken, fields.utcOffsetSeconds, original) = reader.dateTaken(problems: &fields.problems)
+        if let taken = fields.dateTaken, original {
+            fields.clock = PhotoClock(
+                local: taken,
+                subSecond: reader.ascii(
+                    EXIF_IFD_EXIF, tag: 0x9291, name: "SubSecTimeOriginal", problems: &fields.problems),
+                utcOffsetSeconds: fields.utcOffsetSeconds)
+        }
+        fields.make = reader.ascii(EXIF_IFD_0, tag: 0x010F, name: "Make", problems: &fields.problems)
+        fields.model = reader.ascii(EXIF_IFD_0, tag: 0x0110, name: "Model", problems: &fields.problems)
         if let orientation = reader.numbers(
             EXIF_IFD_0, tag: 0x0112, name: "Orientation", count: 1, rationals: false, problems: &fields.problems
         )?.first {
@@ -216,14 +226,15 @@ public enum ExifReader {
             return coordinate
         }
 
-        /// DateTimeOriginal (else DateTime) as "YYYY-MM-DD HH:MM:SS", and OffsetTimeOriginal in seconds.
-        func dateTaken(problems: inout [String]) -> (String?, Int?) {
+        /// DateTimeOriginal (else DateTime) as "YYYY-MM-DD HH:MM:SS", OffsetTimeOriginal in seconds, and whether
+        /// the date is DateTimeOriginal.
+        func dateTaken(problems: inout [String]) -> (String?, Int?, Bool) {
             let original = ascii(EXIF_IFD_EXIF, tag: 0x9003, name: "DateTimeOriginal", problems: &problems)
             guard let text = original ?? ascii(EXIF_IFD_0, tag: 0x0132, name: "DateTime", problems: &problems)
-            else { return (nil, nil) }
+            else { return (nil, nil, false) }
             guard let date = ExifReader.flickrDate(text) else {
                 problems.append("date \"\(text.prefix(40))\" is not YYYY:MM:DD HH:MM:SS: no date")
-                return (nil, nil)
+                return (nil, nil, false)
             }
             let offsetText =
                 original == nil
@@ -233,7 +244,7 @@ public enum ExifReader {
             if let offsetText, offset == nil {
                 problems.append("OffsetTimeOriginal \"\(offsetText.prefix(20))\" is not ±HH:MM: ignored")
             }
-            return (date, offset)
+            return (date, offset, original != nil)
         }
     }
 

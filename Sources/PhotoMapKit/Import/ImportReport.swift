@@ -19,13 +19,29 @@ public struct ImportReport: Sendable {
     public var goneKept = 0
     /// Photos dropped from the catalog (their files gone, with `--prune`, or changed).
     public var removedPhotos = 0
+    /// Of the located, the ones located from tracks.
+    public var locatedFromTracks = 0
+    /// Tracks read (`--gpx`); nil without any.
+    public var trackCount: Int?
+    /// Track points left out of them.
+    public var skippedTrackPoints = 0
+    /// The photos without a location, with how many files hold each: the ones a track then locates move
+    /// to `located`.
+    var unlocatedFiles: [String: Int] = [:]
     /// One line per file skipped or imported without a field: its path as shown, and why.
     public var lines: [(path: String, reason: String)] = []
 
-    /// The summary line: "1,942 photos read, 1,870 located, 64 without a location, 8 not readable".
+    /// The summary line: "1,942 photos read, 1,870 located, 64 without a location, 8 not readable"; with
+    /// tracks, "1,870 located (12 from their own GPS, 1,858 from 3 tracks)".
     public var summary: String {
+        var locatedPart = "\(Quantity.grouped(located)) located"
+        if let trackCount {
+            locatedPart +=
+                " (\(Quantity.grouped(located - locatedFromTracks)) from their own GPS, "
+                + "\(Quantity.grouped(locatedFromTracks)) from \(Quantity.groupedWords(trackCount, "track", "tracks")))"
+        }
         var parts = [
-            "\(Quantity.groupedWords(photos, "photo", "photos")) read", "\(Quantity.grouped(located)) located",
+            "\(Quantity.groupedWords(photos, "photo", "photos")) read", locatedPart,
             "\(Quantity.grouped(unlocated)) without a location", "\(Quantity.grouped(unreadable)) not readable",
         ]
         if unchanged > 0 { parts.append("\(Quantity.grouped(unchanged)) unchanged") }
@@ -33,7 +49,26 @@ public struct ImportReport: Sendable {
         if gone > 0 {
             parts.append("\(Quantity.grouped(gone)) gone" + (goneKept > 0 ? " (kept: --prune drops them)" : ""))
         }
+        if skippedTrackPoints > 0 {
+            parts.append("\(Quantity.groupedWords(skippedTrackPoints, "track point", "track points")) skipped")
+        }
         if removedPhotos > 0 { parts.append("\(Quantity.groupedWords(removedPhotos, "photo", "photos")) removed") }
         return parts.joined(separator: ", ")
+    }
+}
+
+extension ImportReport {
+    /// Moves the files of the photos tracks located from "without a location" to "located", and names
+    /// the track points left out.
+    mutating func add(_ geotagging: PhotoGeotagger.Report) {
+        trackCount = geotagging.trackCount
+        skippedTrackPoints = geotagging.skipped.count
+        for id in geotagging.located {
+            let files = unlocatedFiles.removeValue(forKey: id) ?? 0
+            located += files
+            unlocated -= files
+            locatedFromTracks += files
+        }
+        lines += geotagging.skipped.map { ($0.place, $0.reason) }
     }
 }

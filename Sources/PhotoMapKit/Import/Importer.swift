@@ -24,8 +24,13 @@ public struct Importer: Sendable {
     }
 
     /// Imports the files below `roots` into `catalog`; with `prune`, files of the catalog below the roots
-    /// that are gone are dropped, with the photos no other file holds.
-    public func run(roots: [String], prune: Bool, into catalog: any LocalCatalogStore) throws -> ImportReport {
+    /// that are gone are dropped, with the photos no other file holds. With a `geotagger`, the photos then
+    /// without a location are located from its tracks (the cache folder's catalog only).
+    public func run(
+        roots: [String], prune: Bool, into catalog: any LocalCatalogStore, geotagger: PhotoGeotagger? = nil
+    ) throws -> ImportReport {
+        let trackCatalog = catalog as? LocalCatalog
+        if geotagger != nil && trackCatalog == nil { throw GeotagError.catalogNotLocal }
         // Absolute, so that a file keeps its path whichever folder photomap runs in.
         let rootPaths = roots.map { Array(URL(fileURLWithPath: $0).standardizedFileURL.path.utf8) }
         for (root, given) in zip(rootPaths, roots) {
@@ -57,7 +62,8 @@ public struct Importer: Sendable {
         for (file, outcome) in zip(toRead, outcomes) {
             var state = file.state
             switch outcome {
-            case let .photo(photo, problems, offset):
+            case let .photo(photo, problems, offset, capture):
+                changes.captures[photo.id] = capture
                 state.photo = photo.id
                 state.problem = problems.isEmpty ? nil : problems.joined(separator: "; ")
                 state.located = photo.coordinate != nil
@@ -84,13 +90,14 @@ public struct Importer: Sendable {
         if prune { changes.gone = gone } else { report.goneKept = gone.count }
         report.removedPhotos = try catalog.apply(changes)
         cache.flush()
+        if let geotagger, let trackCatalog { report.add(try geotagger.run(on: trackCatalog, places: places)) }
         return report
     }
 
     /// What reading one file gave.
     enum Outcome: Sendable {
         /// A photo, with the fields left out of it.
-        case photo(Photo, problems: [String], offset: Int?)
+        case photo(Photo, problems: [String], offset: Int?, capture: PhotoCapture)
         /// A photo the catalog holds already (the same bytes in another file): not decoded again.
         case known(id: String, located: Bool)
         /// An image that could not be read, and why.
@@ -141,7 +148,9 @@ public struct Importer: Sendable {
             try cache.keep(read.square, for: photo, size: .square)
             try cache.keep(read.medium, for: photo, size: .medium)
             knownPhotos.withLock { $0[id] = photo.coordinate != nil }
-            return .photo(photo, problems: read.fields.problems, offset: read.fields.utcOffsetSeconds)
+            return .photo(
+                photo, problems: read.fields.problems, offset: read.fields.utcOffsetSeconds,
+                capture: PhotoCapture(read.fields))
         } catch {
             return .skipped("\(kind == .jpeg ? "JPEG" : "HEIF") \(error)")
         }
@@ -184,8 +193,10 @@ extension ImportReport {
             unreadable += 1
         } else if state.located {
             located += 1
+            if state.locatedFromTrack { locatedFromTracks += 1 }
         } else {
             unlocated += 1
+            if let photo = state.photo { unlocatedFiles[photo, default: 0] += 1 }
         }
         if let problem = state.problem { lines.append((FileWalker.shown(path), problem)) }
     }

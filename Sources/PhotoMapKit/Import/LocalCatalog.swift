@@ -5,7 +5,7 @@ import Foundation
 /// (one per content, however many files hold it) with its place, and the places. Paths stay here: no
 /// page, answer or listing shows them. One connection, not Sendable: a command opens its own.
 public final class LocalCatalog: LocalCatalogStore {
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
 
     /// The catalog file in a cache folder.
     public static func file(in cacheDirectory: URL) -> URL {
@@ -35,6 +35,23 @@ public final class LocalCatalog: LocalCatalogStore {
                 full_name TEXT NOT NULL, latitude REAL, longitude REAL);
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
             """)
+        try addCaptureColumns()
+    }
+
+    /// The columns `geotag` reads, added to a catalog made before them: each photo's clock as the camera
+    /// wrote it (DateTimeOriginal, SubSecTimeOriginal, OffsetTimeOriginal in seconds), its camera, and
+    /// where its location came from ('exif' or 'track'). Photos imported before have no clock.
+    private func addCaptureColumns() throws {
+        let columns = try database.prepare("SELECT name FROM pragma_table_info('photos')")
+        var names: Set<String> = []
+        while try columns.step() { names.insert(columns.text(0)) }
+        let wanted = [
+            ("clock", "TEXT"), ("subsecond", "TEXT"), ("clock_offset", "INTEGER"), ("make", "TEXT"),
+            ("model", "TEXT"), ("location_source", "TEXT"),
+        ]
+        for (name, type) in wanted where !names.contains(name) {
+            try database.execute("ALTER TABLE photos ADD COLUMN \(name) \(type)")
+        }
     }
 
     /// Opens the catalog of a cache folder for reading, or nil when there is none.
@@ -47,7 +64,8 @@ public final class LocalCatalog: LocalCatalogStore {
     public func files() throws -> [[UInt8]: LocalFileState] {
         let rows = try database.prepare(
             """
-            SELECT f.path, f.size, f.modified, f.inode, f.photo, f.problem, f.other, p.latitude IS NOT NULL
+            SELECT f.path, f.size, f.modified, f.inode, f.photo, f.problem, f.other, p.latitude IS NOT NULL,
+                p.location_source = 'track'
             FROM files f LEFT JOIN photos p ON p.id = f.photo
             """)
         var files: [[UInt8]: LocalFileState] = [:]
@@ -59,6 +77,7 @@ public final class LocalCatalog: LocalCatalogStore {
             state.problem = rows.optionalText(5)
             state.isOther = rows.integer(6) == 1
             state.located = rows.integer(7) == 1
+            state.locatedFromTrack = rows.integer(8) == 1
             files[rows.withBytes(0) { Array($0) }] = state
         }
         return files
@@ -67,21 +86,23 @@ public final class LocalCatalog: LocalCatalogStore {
     public func apply(_ changes: LocalCatalogChanges) throws -> Int {
         try database.transaction {
             for (photo, place, taken) in changes.photos {
+                try keep(place)
+                let capture = changes.captures[photo.id]
+                let clock = capture?.clock
                 try database.prepare(
-                    "INSERT OR IGNORE INTO places VALUES (?, ?, ?, ?, ?)",
-                    [
-                        .text(place.id), .text(place.shortName), .text(place.fullName),
-                        place.coordinate.map { .real($0.latitude) } ?? .null,
-                        place.coordinate.map { .real($0.longitude) } ?? .null,
-                    ]
-                ).step()
-                try database.prepare(
-                    "INSERT OR REPLACE INTO photos VALUES (?, ?, ?, ?, ?, ?)",
+                    """
+                    INSERT OR REPLACE INTO photos (id, place, taken, latitude, longitude, record, clock, subsecond,
+                        clock_offset, make, model, location_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
                     [
                         .text(photo.id), .text(place.id), taken.map { .real($0) } ?? .null,
                         photo.coordinate.map { .real($0.latitude) } ?? .null,
                         photo.coordinate.map { .real($0.longitude) } ?? .null,
                         .blob(Array(try JSONOutput.data(photo))),
+                        clock.map { .text($0.local) } ?? .null, clock?.subSecond.map { .text($0) } ?? .null,
+                        clock?.utcOffsetSeconds.map { .integer(Int64($0)) } ?? .null,
+                        capture?.make.map { .text($0) } ?? .null, capture?.model.map { .text($0) } ?? .null,
+                        photo.coordinate == nil ? .null : .text(LocationSource.exif.rawValue),
                     ]
                 ).step()
             }
@@ -108,6 +129,18 @@ public final class LocalCatalog: LocalCatalogStore {
             }
             return removed
         }
+    }
+
+    /// Adds a place photos are in, unless it is there.
+    func keep(_ place: LocalPlace) throws {
+        try database.prepare(
+            "INSERT OR IGNORE INTO places VALUES (?, ?, ?, ?, ?)",
+            [
+                .text(place.id), .text(place.shortName), .text(place.fullName),
+                place.coordinate.map { .real($0.latitude) } ?? .null,
+                place.coordinate.map { .real($0.longitude) } ?? .null,
+            ]
+        ).step()
     }
 
     public func version() throws -> Int {

@@ -49,6 +49,8 @@ public struct LocalFileState: Sendable, Equatable {
     public var problem: String?
     /// Whether its photo has a location.
     public var located = false
+    /// Whether that location came from a track (kept by the cache folder's catalog only).
+    public var locatedFromTrack = false
     /// Whether it is no JPEG or HEIC file.
     public var isOther = false
 
@@ -66,11 +68,13 @@ public struct LocalFileState: Sendable, Equatable {
 }
 
 /// What one import found: files read, photos made (with their place, and when they were taken, in
-/// seconds since 1970, for the order of a place's photos), files gone.
+/// seconds since 1970, for the order of a place's photos), files gone, the photos' clocks and cameras.
 public struct LocalCatalogChanges: Sendable {
     public var files: [(path: [UInt8], state: LocalFileState)] = []
     public var photos: [(photo: Photo, place: LocalPlace, taken: Double?)] = []
     public var gone: [[UInt8]] = []
+    /// The clock and camera of each photo made, by id (kept by the cache folder's catalog, for `geotag`).
+    public var captures: [String: PhotoCapture] = [:]
 
     /// Whether it changes the photos (and so `version`).
     var changesPhotos: Bool { !files.isEmpty || !gone.isEmpty }

@@ -1,0 +1,65 @@
+import Foundation
+import PhotoMapKit
+
+/// `photomap geotag --gpx FILE...`: locates imported photos without GPS from GPX tracks, by the clock
+/// times the catalog keeps; no image is read.
+enum GeotagCommand {
+    static let spec = CommandSpec(
+        name: "geotag",
+        summary: "locate imported photos without GPS from GPX tracks, by their time (no image read)",
+        discussion: """
+            Matches each imported photo without GPS of its own to the track points of the GPX files given
+            (--gpx FILE, and any more FILEs after it), as `exiftool -geotag` does with its defaults: the
+            photo's DateTimeOriginal (with SubSecTimeOriginal) in its OffsetTimeOriginal zone, else in
+            --timezone, plus --clock-offset; between two fixes at most --max-gap seconds apart, the point in
+            between; otherwise the nearest fix if it is at most --max-gap away. A photo's own GPS is never
+            replaced; one located from a track before moves when these tracks place it. Located photos join
+            their places as imported ones do. Waypoints and routes are not tracks; bad track points are
+            skipped and counted. A track file that cannot be read stops the command before anything changes.
+            """,
+        options: TrackOptions.all + [
+            .flag("report", "list every track point skipped, and why"),
+            .flag("json", "print the counts and the report as a JSON object"),
+        ],
+        arguments: .words("FILE..."))
+
+    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+        let paths = parsed.values(TrackOptions.gpx.name) + parsed.arguments
+        guard !paths.isEmpty else { throw UsageError("geotag needs at least one GPX file: --gpx FILE") }
+        let geotagger = try TrackOptions.geotagger(parsed, paths: paths)
+        let store = try configuration.state().localCatalogForImport()
+        guard let catalog = store as? LocalCatalog else { throw GeotagError.catalogNotLocal }
+        guard try catalog.version() > 0 else { throw ImportError.nothingImported }
+        let report = try geotagger.run(on: catalog, places: ImportCommand.places)
+        try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
+            catalog, adapter: configuration.adapter)
+        if parsed.has("json") { return try console.printJSON(Summary(report)) }
+        if parsed.has("report") {
+            for line in report.skipped { console.print("\(line.place): \(line.reason)") }
+        }
+        var summary =
+            "\(Quantity.groupedWords(report.unlocatedBefore, "photo", "photos")) without a location, "
+            + "\(Quantity.grouped(report.located.count)) located from "
+            + Quantity.groupedWords(report.trackCount, "track", "tracks")
+        if report.relocated > 0 { summary += ", \(Quantity.grouped(report.relocated)) located again" }
+        if !report.skipped.isEmpty {
+            summary += ", \(Quantity.groupedWords(report.skipped.count, "track point", "track points")) skipped"
+        }
+        let hint = report.skipped.isEmpty || parsed.has("report") ? "" : " (see --report)"
+        console.err("photomap: \(summary) (no image read)\(hint)\n")
+    }
+
+    /// `--json`: the counts, and the points skipped.
+    private struct Summary: Encodable {
+        let unlocatedBefore, located, relocated, tracks: Int
+        let report: [[String: String]]
+
+        init(_ report: PhotoGeotagger.Report) {
+            unlocatedBefore = report.unlocatedBefore
+            located = report.located.count
+            relocated = report.relocated
+            tracks = report.trackCount
+            self.report = report.skipped.map { ["place": $0.place, "reason": $0.reason] }
+        }
+    }
+}
