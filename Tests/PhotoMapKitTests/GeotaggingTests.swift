@@ -143,3 +143,30 @@ struct GeotaggingTests {
         #expect(GPXTime.seconds("2024-07-12T08:00:00Zjunk") == nil)
     }
 }
+
+@Suite("Geotagging: the catalog keeps clocks and cameras")
+struct GeotaggingCatalogTests {
+    @Test("a catalog made before clocks were kept gains their columns when opened for writing")
+    func migration() throws {
+        let folder = try TemporaryFolder()
+        let file = LocalCatalog.file(in: folder.url)
+        let columns = ["clock", "subsecond", "clock_offset", "make", "model", "location_source"]
+        func names() throws -> Set<String> {
+            let database = try SQLiteDatabase(path: file.path, readOnly: true)
+            let rows = try database.prepare("SELECT name FROM pragma_table_info('photos')")
+            var names: Set<String> = []
+            while try rows.step() { names.insert(rows.text(0)) }
+            return names
+        }
+        _ = try LocalCatalog(file: file)
+        #expect(try names().isSuperset(of: columns))
+        // Given the photos table as it was before: without them.
+        let old = try SQLiteDatabase(path: file.path, readOnly: false)
+        for column in columns { try old.execute("ALTER TABLE photos DROP COLUMN \(column)") }
+        #expect(try names().isDisjoint(with: columns))
+        _ = try LocalCatalog(file: file, readOnly: true)
+        #expect(try names().isDisjoint(with: columns))
+        _ = try LocalCatalog(file: file)
+        #expect(try names().isSuperset(of: columns))
+    }
+}
