@@ -307,10 +307,29 @@ def server_bytes():
     write("server-bytes", "bad-utf8", b"GET /places/\xff\xfe\xc3( HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nX: \x80\x00\r\n\r\n")
 
 
+def gpx_tracks():
+    """GPX files: 1.1 with two segments and two tracks, 1.0 with a waypoint, bad points (latitude 200, no
+    time, a time with an offset, a CDATA time), an extension's own time, and broken ones."""
+    point = '<trkpt lat="{}" lon="{}"><time>{}</time></trkpt>'
+    segment = "".join(point.format(46 + i / 100, 14 + i / 100, f"2024-07-12T08:{i:02d}:00Z") for i in range(5))
+    write("gpx", "two-tracks.gpx",
+          '<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">'
+          f"<trk><trkseg>{segment}</trkseg><trkseg>{segment}</trkseg></trk><trk><trkseg>{segment}</trkseg></trk></gpx>")
+    write("gpx", "gpx-1.0-bad-points.gpx",
+          '<gpx version="1.0" xmlns="http://www.topografix.com/GPX/1/0">'
+          '<wpt lat="1" lon="2"><time>2024-07-12T08:00:00Z</time></wpt><trk><trkseg>'
+          '<trkpt lat="200" lon="14"><time>2024-07-12T09:00:00Z</time></trkpt>'
+          '<trkpt lat="46" lon="14"><time>2024-07-12T09:00:00.25+02:00</time>'
+          '<extensions><x:time xmlns:x="urn:x">1</x:time></extensions></trkpt><trkpt lat="46" lon="14.5"/>'
+          '<trkpt lat="-1" lon="179.9"><time><![CDATA[2024-07-12T10:00:00]]></time></trkpt></trkseg></trk></gpx>')
+    write("gpx", "not-closed.gpx", "<gpx>\n<trk>\n<trkseg>\n</trk>\n")
+    write("gpx", "kml.gpx", "<kml><Document/></kml>")
+
+
 if __name__ == "__main__":
     shutil.rmtree(CORPUS, ignore_errors=True)
     for make in (flickr_answers, html, images, arguments, gazetteer, local_search, server_routes, server_bytes,
-                 exif_and_local_photos):
+                 exif_and_local_photos, gpx_tracks):
         make()
     for target in sorted(os.listdir(CORPUS)):
         files = os.listdir(os.path.join(CORPUS, target))

@@ -202,6 +202,16 @@ struct GeotagEndToEndTests {
             geotagged.stderr.contains(
                 "13 photos without a location, \(relocated) located from 2 tracks (no image read)"),
             "\(geotagged.stderr)")
+        // The same run again finds every photo where it is: nothing written, the catalog's version unchanged.
+        let version = try LocalCatalog(file: LocalCatalog.file(in: later.url), readOnly: true).version()
+        let again = try PhotomapBinary.run(
+            ["--cache", later.url.path, "geotag", "--gpx", trackFile, "--clock-offset", "-900"],
+            environment: ["TZ": Self.zone])
+        #expect(
+            again.stderr.contains(
+                "\(13 - relocated) photos without a location, 0 located from 2 tracks (no image read)"),
+            "\(again.stderr)")
+        #expect(try LocalCatalog(file: LocalCatalog.file(in: later.url), readOnly: true).version() == version)
     }
 
     /// The copies exiftool wrote GPS into made anew without it, for another exiftool run.

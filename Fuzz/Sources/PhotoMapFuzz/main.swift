@@ -6,7 +6,7 @@ import Foundation
 let targets: [FuzzTarget] = [
     FlickrAnswersTarget.target, HTMLTarget.target, ImageTarget.target, ArgumentsTarget.target,
     GazetteerTarget.target, LocalSearchTarget.target, ServerRoutesTarget.target, ServerBytesTarget.target,
-    ExifTarget.target, LocalPhotoTarget.target,
+    ExifTarget.target, LocalPhotoTarget.target, GPXTarget.target,
 ]
 
 let arguments = CommandLine.arguments

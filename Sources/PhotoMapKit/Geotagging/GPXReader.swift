@@ -55,62 +55,94 @@ public enum GPXReader {
                 ? "cannot be parsed" : message.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    /// Where the reader is: the open elements, and the track point being read.
+    /// The elements whose place the walk follows; every other one is `other`.
+    private enum Element: Equatable {
+        case gpx, trk, trkseg, trkpt, time, other
+    }
+
+    /// Where the reader is: the open elements, and the track point being read. Names are compared as the
+    /// C strings libxml2 hands out: no String is made for a node that is not needed.
     private struct Walk {
         var file: GPXTrackFile
         var sawRoot = false
-        /// The local names of the elements open around the current node.
-        var open: [String] = []
-        /// The GPX namespace of the root (1.0's or 1.1's, or none).
-        var namespace: String?
+        /// The elements open around the current node.
+        var open: [Element] = []
+        /// The GPX namespace of the root (1.0's or 1.1's), or nil for none.
+        var namespace: [CChar]?
         /// The open `trkpt`: its attributes' values, its line, and its `time` text once read.
         var point: (latitude: String?, longitude: String?, line: Int, time: String?)?
         /// Whether text nodes now belong to the open point's `time`.
         var inTime = false
 
+        static let names: [(String, Element)] = [
+            ("gpx", .gpx), ("trk", .trk), ("trkseg", .trkseg), ("trkpt", .trkpt), ("time", .time),
+        ]
+
         mutating func visit(_ reader: xmlTextReaderPtr) throws {
             switch xmlTextReaderNodeType(reader) {
             case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-                let name = text(xmlTextReaderConstLocalName(reader)) ?? ""
-                let namespace = text(xmlTextReaderConstNamespaceUri(reader))
-                let line = Int(xmlGetLineNo(xmlTextReaderCurrentNode(reader)))
+                let namespaceURI = xmlTextReaderConstNamespaceUri(reader)
                 if !sawRoot {
                     sawRoot = true
+                    let name = xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
                     guard name == "gpx" else {
+                        let line = Int(xmlGetLineNo(xmlTextReaderCurrentNode(reader)))
                         throw GeotagError.notGPX(path: file.path, line: max(line, 1), root: name)
                     }
-                    self.namespace = namespace
+                    namespace = namespaceURI.map(cString)
                 }
-                let inGPX = namespace == self.namespace
-                if inGPX && name == "trk" && open == ["gpx"] { file.trackCount += 1 }
-                if inGPX && name == "trkpt" && open == ["gpx", "trk", "trkseg"] {
-                    point = (
-                        attribute(reader, "lat"), attribute(reader, "lon"), max(line, 1), nil
-                    )
+                let element = inNamespace(namespaceURI) ? classify(xmlTextReaderConstLocalName(reader)) : .other
+                if element == .trk && open == [.gpx] { file.trackCount += 1 }
+                if element == .trkpt && open == [.gpx, .trk, .trkseg] {
+                    let line = Int(xmlGetLineNo(xmlTextReaderCurrentNode(reader)))
+                    point = (attribute(reader, "lat"), attribute(reader, "lon"), max(line, 1), nil)
                 }
                 // The point's own first `time`, not one inside its extensions.
-                if inGPX && name == "time" && open.count == 4 && point != nil && point?.time == nil {
+                if element == .time && open.count == 4 && point != nil && point?.time == nil {
                     point?.time = ""
                     inTime = true
                 }
                 if xmlTextReaderIsEmptyElement(reader) == 1 {
-                    close(name)
+                    close(element)
                 } else {
-                    open.append(name)
+                    open.append(element)
                 }
             case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue):
-                if inTime, let value = text(xmlTextReaderConstValue(reader)) { point?.time? += value }
+                if inTime, let value = xmlTextReaderConstValue(reader) { point?.time? += String(cString: value) }
             case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
-                close(open.popLast() ?? "")
+                close(open.popLast() ?? .other)
             default:
                 break
             }
         }
 
-        /// Ends the element `name`: a `time` stops taking text, a track point is kept or skipped.
-        mutating func close(_ name: String) {
-            if name == "time" { inTime = false }
-            guard name == "trkpt", open.count == 3, let point else { return }
+        func classify(_ name: UnsafePointer<xmlChar>?) -> Element {
+            guard let name else { return .other }
+            return name.withMemoryRebound(to: CChar.self, capacity: 1) { text in
+                Self.names.first { strcmp(text, $0.0) == 0 }?.1 ?? .other
+            }
+        }
+
+        /// Whether an element's namespace is the root's (both none, or the same URI).
+        func inNamespace(_ uri: UnsafePointer<xmlChar>?) -> Bool {
+            switch (uri, namespace) {
+            case (nil, nil): return true
+            case let (uri?, namespace?):
+                return uri.withMemoryRebound(to: CChar.self, capacity: 1) { strcmp($0, namespace) == 0 }
+            default: return false
+            }
+        }
+
+        func cString(_ pointer: UnsafePointer<xmlChar>) -> [CChar] {
+            pointer.withMemoryRebound(to: CChar.self, capacity: 1) {
+                Array(UnsafeBufferPointer(start: $0, count: strlen($0) + 1))
+            }
+        }
+
+        /// Ends an element: a `time` stops taking text, a track point is kept or skipped.
+        mutating func close(_ element: Element) {
+            if element == .time { inTime = false }
+            guard element == .trkpt, open.count == 3, let point else { return }
             self.point = nil
             guard let latitude = point.latitude.flatMap(Double.init), (-90...90).contains(latitude) else {
                 return skip(point.line, "latitude \(point.latitude.map { "\"\($0.prefix(30))\"" } ?? "missing")")
@@ -128,10 +160,6 @@ public enum GPXReader {
 
         mutating func skip(_ line: Int, _ reason: String) {
             file.skipped.append((line, "track point skipped: \(reason)"))
-        }
-
-        func text(_ pointer: UnsafePointer<xmlChar>?) -> String? {
-            pointer.map { String(cString: $0) }
         }
 
         func attribute(_ reader: xmlTextReaderPtr, _ name: String) -> String? {

@@ -30,7 +30,7 @@ public struct PhotoGeotagger: Sendable {
         public var unlocatedBefore = 0
         /// Their ids, of those now located from the tracks.
         public var located: Set<String> = []
-        /// Photos located from a track before, and placed again now.
+        /// Photos located from a track before, and placed elsewhere now.
         public var relocated = 0
         /// Tracks read.
         public var trackCount = 0
@@ -46,13 +46,15 @@ public struct PhotoGeotagger: Sendable {
         var located: [(id: String, coordinate: Coordinate, place: LocalPlace)] = []
         var loadedPlaces: LocalPlaces?
         for candidate in try catalog.photosToLocate() {
-            if !candidate.fromTrack { report.unlocatedBefore += 1 }
+            if candidate.fromTrack == nil { report.unlocatedBefore += 1 }
+            // A photo the tracks put where it is already is left as it is (nothing to write or index again).
             guard let clock = candidate.clock, let time = clock.instant(zone: zone, clockOffset: clockOffset),
-                let coordinate = tracks.fixes.location(at: time, maximumGap: maximumGap)
+                let coordinate = tracks.fixes.location(at: time, maximumGap: maximumGap),
+                coordinate != candidate.fromTrack
             else { continue }
             if loadedPlaces == nil { loadedPlaces = try places() }
             located.append((candidate.id, coordinate, loadedPlaces?.place(for: coordinate) ?? .unlocated))
-            if candidate.fromTrack { report.relocated += 1 } else { report.located.insert(candidate.id) }
+            if candidate.fromTrack == nil { report.located.insert(candidate.id) } else { report.relocated += 1 }
         }
         try catalog.locate(fromTracks: located)
         return report

@@ -1,22 +1,22 @@
 import Foundation
 
 extension LocalCatalog {
-    /// The photos a track may locate: those without a location, and those located from a track before;
-    /// with their clocks (nil for photos imported before clocks were kept).
-    func photosToLocate() throws -> [(id: String, clock: PhotoClock?, fromTrack: Bool)] {
+    /// The photos a track may locate: those without a location, and those located from a track before
+    /// (with that location); with their clocks (nil for photos imported before clocks were kept).
+    func photosToLocate() throws -> [(id: String, clock: PhotoClock?, fromTrack: Coordinate?)] {
         let rows = try database.prepare(
             """
-            SELECT id, clock, subsecond, clock_offset, location_source = 'track' FROM photos
+            SELECT id, clock, subsecond, clock_offset, latitude, longitude FROM photos
             WHERE latitude IS NULL OR location_source = 'track' ORDER BY id
             """)
-        var photos: [(id: String, clock: PhotoClock?, fromTrack: Bool)] = []
+        var photos: [(id: String, clock: PhotoClock?, fromTrack: Coordinate?)] = []
         while try rows.step() {
             let clock = rows.optionalText(1).flatMap {
                 PhotoClock(
                     local: $0, subSecond: rows.optionalText(2),
                     utcOffsetSeconds: rows.integer(3).map { Int($0) })
             }
-            photos.append((rows.text(0), clock, rows.integer(4) == 1))
+            photos.append((rows.text(0), clock, Coordinate(latitude: rows.real(4), longitude: rows.real(5))))
         }
         return photos
     }
