@@ -126,6 +126,27 @@ struct GeotagEndToEndTests {
         return Dictionary(uniqueKeysWithValues: try catalog.allPhotos().map { ($0.title, $0.coordinate) })
     }
 
+    /// Each photo's `locationSource` (nil for JSON null) as `--source local photos --json` gives it, by title.
+    func locationSources(cache: URL) throws -> [String: String?] {
+        let places = try PhotomapBinary.run(["--cache", cache.path, "--source", "local", "places", "--json"])
+        let placeRows = try #require(
+            try JSONSerialization.jsonObject(with: Data(places.stdout.utf8)) as? [[String: Any]])
+        var sources: [String: String?] = [:]
+        for place in placeRows.compactMap({ $0["id"] as? String }) {
+            let listed = try PhotomapBinary.run([
+                "--cache", cache.path, "--source", "local", "photos", "--place", place, "--json",
+            ])
+            let rows = try #require(
+                try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+            for row in rows {
+                guard let title = row["title"] as? String else { continue }
+                sources[title] = row["locationSource"] as? String
+                #expect(row.keys.contains("locationSource"))
+            }
+        }
+        return sources
+    }
+
     /// Metres between two positions (equirectangular: the photos are kilometres apart at most).
     func metres(_ a: Coordinate, _ b: (Double, Double)) -> Double {
         let x = (b.1 - a.longitude) * cos((a.latitude + b.0) / 2 * .pi / 180)
@@ -175,6 +196,13 @@ struct GeotagEndToEndTests {
         #expect(imported.stderr.contains("3 track points skipped"))
         let own = try photomapPositions(cache: cache.url)["own-gps"] ?? nil
         #expect(own.map { metres($0, (45.8150, 15.9819)) < 1 } == true)
+
+        // --json of --source local says where each location came from.
+        let sources = try locationSources(cache: cache.url)
+        for shot in Self.shots {
+            let expected = shot.own != nil ? "exif" : reference[shot.name] != nil ? "track" : nil
+            #expect(sources[shot.name] == .some(expected), "\(shot.name): \(String(describing: sources[shot.name]))")
+        }
 
         // Then a fresh import without tracks, located afterwards by `geotag` with a clock offset, the zone
         // from TZ, and the photo files gone: no image is read.

@@ -52,9 +52,12 @@ struct SiteManifestTests {
         photo = Self.photo
         photo.license = License(id: "5")
         #expect(photo.inputDigest != base)
+        photo = Self.photo
+        photo.locationSource = .track
+        #expect(photo.inputDigest != base)
         // The digest lists Photo's fields one by one: this count is the reminder to extend it.
         #expect(
-            Mirror(reflecting: Self.photo).children.count == 14,
+            Mirror(reflecting: Self.photo).children.count == 15,
             "Photo gained a field: add it to Photo.inputDigest")
         #expect(
             Mirror(reflecting: Place(id: "p", fullName: "")).children.count == 10,

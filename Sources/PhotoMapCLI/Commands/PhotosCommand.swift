@@ -118,11 +118,23 @@ enum PhotosCommand {
     ) throws {
         for line in listing.skipped { console.warn("skipped \(line)") }
         let annotations = listing.entries.map(\.annotation)
+        // Imported photos say where their location came from ("exif", "track"; null without one).
+        let sources: [String: LocationSource?]? =
+            configuration.source == .local
+            ? Dictionary(listing.items.map { ($0.id, $0.locationSource) }, uniquingKeysWith: { first, _ in first })
+            : nil
         let records = annotations.map { annotation in
-            OutputRecord(annotation, extras: paths.map { [.init("path", .text($0[annotation.id] ?? ""))] } ?? [])
+            var extras: [OutputRecord.Field] = []
+            if let sources {
+                extras.append(
+                    .init("locationSource", (sources[annotation.id] ?? nil).map { .text($0.rawValue) } ?? .null))
+            }
+            if let paths { extras.append(.init("path", .text(paths[annotation.id] ?? ""))) }
+            return OutputRecord(annotation, extras: extras)
         }
         try AnnotationOutput.write(
-            records, to: destination, title: title, extraFields: paths == nil ? [] : ["path"],
+            records, to: destination, title: title,
+            extraFields: (sources == nil ? [] : ["locationSource"]) + (paths == nil ? [] : ["path"]),
             configuration: configuration, console: console
         ) { width in
             AnnotationOutput.table(

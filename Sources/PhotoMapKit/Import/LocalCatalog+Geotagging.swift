@@ -32,6 +32,7 @@ extension LocalCatalog {
                 var photo = try decoder.decode(Photo.self, from: row.withBytes(0) { Data($0) })
                 photo.coordinate = coordinate
                 photo.placeID = place.id
+                photo.locationSource = .track
                 try keep(place)
                 try database.prepare(
                     """

@@ -102,7 +102,7 @@ public final class LocalCatalog: LocalCatalogStore {
                         clock.map { .text($0.local) } ?? .null, clock?.subSecond.map { .text($0) } ?? .null,
                         clock?.utcOffsetSeconds.map { .integer(Int64($0)) } ?? .null,
                         capture?.make.map { .text($0) } ?? .null, capture?.model.map { .text($0) } ?? .null,
-                        photo.coordinate == nil ? .null : .text(LocationSource.exif.rawValue),
+                        photo.locationSource.map { .text($0.rawValue) } ?? .null,
                     ]
                 ).step()
             }

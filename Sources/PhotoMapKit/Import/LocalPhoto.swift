@@ -16,6 +16,7 @@ enum LocalPhoto {
             id: id, title: fields.title ?? title(fromFileName: path), ownerName: fields.artist ?? "",
             dateTaken: fields.dateTaken, coordinate: fields.coordinate,
             license: fields.copyright.map { License(id: licenseID, name: $0) })
+        photo.locationSource = fields.coordinate == nil ? nil : .exif
         var images = photo.images
         let side = PhotoFileReader.squareSide
         images[.square] = ImageReference(url: LocalImageURL(photoID: id, size: .square).url, width: side, height: side)

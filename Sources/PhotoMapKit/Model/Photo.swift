@@ -35,6 +35,8 @@ public struct Photo: Sendable, Hashable {
     private var storedImages: PhotoImages.Stored
     /// Its licence (Flickr's `license` extra), named from Flickr's list of licences; nil when not reported.
     public var license: License?
+    /// Where an imported photo's location came from (its EXIF, a track); nil for Flickr's and unlocated ones.
+    public var locationSource: LocationSource?
 
     /// Creates a photo record.
     public init(
@@ -119,7 +121,7 @@ public struct ImageReference: Sendable, Hashable, Codable {
 extension Photo: Codable {
     private enum CodingKeys: String, CodingKey {
         case id, owner, pathAlias, secret, server, title, descriptionHTML, ownerName, dateTaken, tags
-        case coordinate, placeID, images, license
+        case coordinate, placeID, images, license, locationSource
     }
 
     /// Reads a photo as `encode(to:)` writes it.
@@ -135,6 +137,7 @@ extension Photo: Codable {
             coordinate: try values.decodeIfPresent(Coordinate.self, forKey: .coordinate),
             placeID: try text(.placeID), license: try values.decodeIfPresent(License.self, forKey: .license))
         images = try values.decode(PhotoImages.self, forKey: .images)
+        locationSource = try values.decodeIfPresent(LocationSource.self, forKey: .locationSource)
     }
 
     /// Writes every field, the images as `{"sq": {"url": …, "width": …, "height": …}, …}`.
@@ -152,5 +155,6 @@ extension Photo: Codable {
         try values.encodeIfPresent(coordinate, forKey: .coordinate)
         try values.encode(images, forKey: .images)
         try values.encodeIfPresent(license, forKey: .license)
+        try values.encodeIfPresent(locationSource, forKey: .locationSource)
     }
 }

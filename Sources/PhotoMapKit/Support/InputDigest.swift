@@ -107,6 +107,7 @@ extension Photo {
         inputs.add(license?.id)
         inputs.add(license?.name)
         inputs.add(license?.url)
+        inputs.add(locationSource?.rawValue)
     }
 }
 
