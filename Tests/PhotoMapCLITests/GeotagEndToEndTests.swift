@@ -240,6 +240,24 @@ struct GeotagEndToEndTests {
                 "\(13 - relocated) photos without a location, 0 located from 2 tracks (no image read)"),
             "\(again.stderr)")
         #expect(try LocalCatalog(file: LocalCatalog.file(in: later.url), readOnly: true).version() == version)
+
+        // Estimates: of the photos still without a location, the one 35 minutes from a located photo of the
+        // same camera takes its location; those two hours from any stay without one.
+        let estimated = try PhotomapBinary.run(
+            [
+                "--cache", later.url.path, "geotag", "--gpx", trackFile, "--clock-offset", "-900",
+                "--estimate-within", "60",
+            ],
+            environment: ["TZ": Self.zone])
+        #expect(
+            estimated.stderr.contains(
+                "\(13 - relocated) photos without a location, 0 located from 2 tracks, 1 estimated from neighbours"),
+            "\(estimated.stderr)")
+        let records = try LocalCatalog(file: LocalCatalog.file(in: later.url), readOnly: true).allPhotos()
+        let byTitle = Dictionary(uniqueKeysWithValues: records.map { ($0.title, $0) })
+        #expect(records.filter { $0.locationSource == .estimated }.map(\.title) == ["gap-middle"])
+        #expect(byTitle["gap-middle"]?.coordinate == byTitle["gap-near-a-fix"]?.coordinate)
+        #expect(try locationSources(cache: later.url)["gap-middle"] == .some("estimated"))
     }
 
     /// The copies exiftool wrote GPS into made anew without it, for another exiftool run.

@@ -13,8 +13,11 @@ enum GeotagCommand {
             photo's DateTimeOriginal (with SubSecTimeOriginal) in its OffsetTimeOriginal zone, else in
             --timezone, plus --clock-offset; between two fixes at most --max-gap seconds apart, the point in
             between; otherwise the nearest fix if it is at most --max-gap away. A photo's own GPS is never
-            replaced; one located from a track before moves when these tracks place it. Located photos join
-            their places as imported ones do. Waypoints and routes are not tracks; bad track points are
+            replaced; one located from a track (or estimated) before moves when these tracks place it
+            elsewhere. With --estimate-within MINUTES, a photo still without a location then takes that of
+            the photo from the same camera (EXIF Make and Model) nearest in time with a location of its own
+            or from a track, if that close (never from another estimate). Located photos join their places
+            as imported ones do. Waypoints and routes are not tracks; bad track points are
             skipped and counted. A track file that cannot be read stops the command before anything changes.
             """,
         options: TrackOptions.all + [
@@ -25,8 +28,9 @@ enum GeotagCommand {
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let paths = parsed.values(TrackOptions.gpx.name) + parsed.arguments
-        guard !paths.isEmpty else { throw UsageError("geotag needs at least one GPX file: --gpx FILE") }
-        let geotagger = try TrackOptions.geotagger(parsed, paths: paths)
+        guard let geotagger = try TrackOptions.geotagger(parsed, paths: paths) else {
+            throw UsageError("geotag needs at least one GPX file (--gpx FILE) or --estimate-within MINUTES")
+        }
         let store = try configuration.state().localCatalogForImport()
         guard let catalog = store as? LocalCatalog else { throw GeotagError.catalogNotLocal }
         guard try catalog.version() > 0 else { throw ImportError.nothingImported }
@@ -41,7 +45,10 @@ enum GeotagCommand {
             "\(Quantity.groupedWords(report.unlocatedBefore, "photo", "photos")) without a location, "
             + "\(Quantity.grouped(report.located.count)) located from "
             + Quantity.groupedWords(report.trackCount, "track", "tracks")
-        if report.relocated > 0 { summary += ", \(Quantity.grouped(report.relocated)) located again" }
+        if geotagger.estimateWithin != nil {
+            summary += ", \(Quantity.grouped(report.estimated.count)) estimated from neighbours"
+        }
+        if report.relocated > 0 { summary += ", \(Quantity.grouped(report.relocated)) moved" }
         if !report.skipped.isEmpty {
             summary += ", \(Quantity.groupedWords(report.skipped.count, "track point", "track points")) skipped"
         }
@@ -51,12 +58,13 @@ enum GeotagCommand {
 
     /// `--json`: the counts, and the points skipped.
     private struct Summary: Encodable {
-        let unlocatedBefore, located, relocated, tracks: Int
+        let unlocatedBefore, located, estimated, relocated, tracks: Int
         let report: [[String: String]]
 
         init(_ report: PhotoGeotagger.Report) {
             unlocatedBefore = report.unlocatedBefore
             located = report.located.count
+            estimated = report.estimated.count
             relocated = report.relocated
             tracks = report.trackCount
             self.report = report.skipped.map { ["place": $0.place, "reason": $0.reason] }

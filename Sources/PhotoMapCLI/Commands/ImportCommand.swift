@@ -25,8 +25,7 @@ enum ImportCommand {
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         guard !parsed.arguments.isEmpty else { throw UsageError("import needs at least one folder or file") }
-        let gpx = parsed.values(TrackOptions.gpx.name)
-        let geotagger = gpx.isEmpty ? nil : try TrackOptions.geotagger(parsed, paths: gpx)
+        let geotagger = try TrackOptions.geotagger(parsed, paths: parsed.values(TrackOptions.gpx.name))
         let importer = Importer(cache: try configuration.makeThumbnailCache(console: console), places: places)
         let bar = ProgressBar(console: console, label: "importing")
         var running = importer
@@ -57,7 +56,7 @@ enum ImportCommand {
     /// `--json`: the counts, and the report's lines.
     private struct Summary: Encodable {
         let photos, located, unlocated, unreadable, unchanged, otherFiles, gone, goneKept, removedPhotos: Int
-        let locatedFromTracks, skippedTrackPoints: Int
+        let locatedFromTracks, locatedEstimated, skippedTrackPoints: Int
         let tracks: Int?
         let report: [[String: String]]
 
@@ -72,6 +71,7 @@ enum ImportCommand {
             goneKept = report.goneKept
             removedPhotos = report.removedPhotos
             locatedFromTracks = report.locatedFromTracks
+            locatedEstimated = report.locatedEstimated
             skippedTrackPoints = report.skippedTrackPoints
             tracks = report.trackCount
             self.report = report.lines.map { ["path": $0.path, "reason": $0.reason] }

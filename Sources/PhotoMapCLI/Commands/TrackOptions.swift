@@ -16,12 +16,17 @@ enum TrackOptions {
         "max-gap", .integer("SECONDS", 0...31_622_400),
         "the longest gap between fixes bridged, and the farthest a photo may be from the nearest fix",
         default: "1800")
+    static let estimateWithin = OptionSpec.value(
+        "estimate-within", .integer("MINUTES", 1...1440),
+        "give a photo still without a location that of the same camera's photo nearest in time, if this close")
     /// All of them, in `--help`'s order.
-    static let all = [gpx, timezone, clockOffset, maxGap]
+    static let all = [gpx, timezone, clockOffset, maxGap, estimateWithin]
 
     /// The geotagger the options ask for, over the tracks of `paths`, read whole now: a file that
-    /// cannot be used stops the command before anything changes.
-    static func geotagger(_ parsed: ParsedArguments, paths: [String]) throws -> PhotoGeotagger {
+    /// cannot be used stops the command before anything changes. Nil when neither tracks nor estimates
+    /// are asked for.
+    static func geotagger(_ parsed: ParsedArguments, paths: [String]) throws -> PhotoGeotagger? {
+        guard !paths.isEmpty || parsed.has(estimateWithin.name) else { return nil }
         var zone = TimeZone.current
         if let name = parsed.text(timezone) {
             guard let named = PhotoClock.zone(named: name) else {
@@ -31,6 +36,7 @@ enum TrackOptions {
         }
         return PhotoGeotagger(
             tracks: try Tracks(reading: paths), zone: zone, clockOffset: parsed.number(clockOffset) ?? 0,
-            maximumGap: Double(parsed.integer(maxGap) ?? Int(TrackFixes.defaultMaximumGap)))
+            maximumGap: Double(parsed.integer(maxGap) ?? Int(TrackFixes.defaultMaximumGap)),
+            estimateWithin: parsed.integer(estimateWithin).map { Double($0 * 60) })
     }
 }

@@ -4,4 +4,6 @@ public enum LocationSource: String, Sendable, Codable {
     case exif
     /// A GPX track, by its time.
     case track
+    /// The photo from the same camera nearest in time that has a location of its own or from a track.
+    case estimated
 }

@@ -2,7 +2,9 @@ import Foundation
 
 /// Locates the photos of the cache folder's catalog that have no GPS of their own from tracks, by their
 /// clocks as the catalog keeps them: no image is read. A photo's own GPS is never replaced; one located
-/// from a track before is located again when these tracks place it (another zone or clock offset).
+/// from a track or estimated before moves when these tracks place it elsewhere. With `estimateWithin`, a
+/// photo still without a location then takes that of the photo from the same camera (Make and Model)
+/// nearest in time with a location of its own or from a track, if that close; never from an estimate.
 public struct PhotoGeotagger: Sendable {
     /// The tracks.
     public var tracks: Tracks
@@ -12,16 +14,19 @@ public struct PhotoGeotagger: Sendable {
     public var clockOffset: Double
     /// exiftool's GeoMaxIntSecs and GeoMaxExtSecs both.
     public var maximumGap: Double
+    /// How far apart in seconds a photo and the neighbour it is estimated from may be; nil for no estimates.
+    public var estimateWithin: Double?
 
-    /// A geotagger with exiftool's defaults but the zone.
+    /// A geotagger with exiftool's defaults but the zone, and no estimates.
     public init(
         tracks: Tracks, zone: TimeZone = .current, clockOffset: Double = 0,
-        maximumGap: Double = TrackFixes.defaultMaximumGap
+        maximumGap: Double = TrackFixes.defaultMaximumGap, estimateWithin: Double? = nil
     ) {
         self.tracks = tracks
         self.zone = zone
         self.clockOffset = clockOffset
         self.maximumGap = maximumGap
+        self.estimateWithin = estimateWithin
     }
 
     /// What one run did.
@@ -30,7 +35,9 @@ public struct PhotoGeotagger: Sendable {
         public var unlocatedBefore = 0
         /// Their ids, of those now located from the tracks.
         public var located: Set<String> = []
-        /// Photos located from a track before, and placed elsewhere now.
+        /// Their ids, of those now estimated from a neighbour.
+        public var estimated: Set<String> = []
+        /// Photos located from a track or estimated before, and placed elsewhere now.
         public var relocated = 0
         /// Tracks read.
         public var trackCount = 0
@@ -43,20 +50,66 @@ public struct PhotoGeotagger: Sendable {
         var report = Report()
         report.trackCount = tracks.trackCount
         report.skipped = tracks.skipped
-        var located: [(id: String, coordinate: Coordinate, place: LocalPlace)] = []
+        let photos = try catalog.clockedPhotos()
+        let times = photos.map { $0.clock?.instant(zone: zone, clockOffset: clockOffset) }
+        // Where each photo ends up: its own GPS stays; the tracks place the others they reach.
+        var outcome = photos.map { ($0.coordinate, $0.source) }
+        for (index, photo) in photos.enumerated() where photo.source != .exif {
+            if photo.coordinate == nil { report.unlocatedBefore += 1 }
+            guard let time = times[index], let coordinate = tracks.fixes.location(at: time, maximumGap: maximumGap)
+            else { continue }
+            outcome[index] = (coordinate, .track)
+        }
+        if let estimateWithin { estimate(photos, times: times, outcome: &outcome, within: estimateWithin) }
+        var changed: [(id: String, coordinate: Coordinate, place: LocalPlace, source: LocationSource)] = []
         var loadedPlaces: LocalPlaces?
-        for candidate in try catalog.photosToLocate() {
-            if candidate.fromTrack == nil { report.unlocatedBefore += 1 }
-            // A photo the tracks put where it is already is left as it is (nothing to write or index again).
-            guard let clock = candidate.clock, let time = clock.instant(zone: zone, clockOffset: clockOffset),
-                let coordinate = tracks.fixes.location(at: time, maximumGap: maximumGap),
-                coordinate != candidate.fromTrack
+        for (index, photo) in photos.enumerated() {
+            // A photo put where it is already is left as it is (nothing to write or index again).
+            guard let coordinate = outcome[index].0, let source = outcome[index].1,
+                coordinate != photo.coordinate || source != photo.source
             else { continue }
             if loadedPlaces == nil { loadedPlaces = try places() }
-            located.append((candidate.id, coordinate, loadedPlaces?.place(for: coordinate) ?? .unlocated))
-            if candidate.fromTrack == nil { report.located.insert(candidate.id) } else { report.relocated += 1 }
+            changed.append((photo.id, coordinate, loadedPlaces?.place(for: coordinate) ?? .unlocated, source))
+            if photo.coordinate != nil {
+                report.relocated += 1
+            } else if source == .track {
+                report.located.insert(photo.id)
+            } else {
+                report.estimated.insert(photo.id)
+            }
         }
-        try catalog.locate(fromTracks: located)
+        try catalog.locate(changed)
         return report
+    }
+
+    /// Gives each photo without a location (or with an estimate) that of the photo from the same camera
+    /// nearest in time with a location of its own or from a track, within `within` seconds.
+    private func estimate(
+        _ photos: [LocalCatalog.ClockedPhoto], times: [Double?],
+        outcome: inout [(Coordinate?, LocationSource?)], within: Double
+    ) {
+        // Per camera, the photos an estimate may come from, in time order.
+        var anchors: [String: [(time: Double, index: Int)]] = [:]
+        for (index, photo) in photos.enumerated() {
+            guard let camera = photo.camera, let time = times[index], outcome[index].0 != nil,
+                outcome[index].1 == .exif || outcome[index].1 == .track
+            else { continue }
+            anchors[camera, default: []].append((time, index))
+        }
+        for camera in anchors.keys { anchors[camera]?.sort { ($0.time, $0.index) < ($1.time, $1.index) } }
+        for (index, photo) in photos.enumerated() where outcome[index].0 == nil || outcome[index].1 == .estimated {
+            guard let camera = photo.camera, let time = times[index], let sorted = anchors[camera] else { continue }
+            // The first anchor at or after the photo's time, and the one before it.
+            var low = 0
+            var high = sorted.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sorted[middle].time < time { low = middle + 1 } else { high = middle }
+            }
+            let nearest = [low - 1, low].filter { sorted.indices.contains($0) }
+                .min { abs(sorted[$0].time - time) < abs(sorted[$1].time - time) }
+            guard let nearest, abs(sorted[nearest].time - time) <= within else { continue }
+            outcome[index] = (outcome[sorted[nearest].index].0, .estimated)
+        }
     }
 }

@@ -21,8 +21,12 @@ public struct ImportReport: Sendable {
     public var removedPhotos = 0
     /// Of the located, the ones located from tracks.
     public var locatedFromTracks = 0
-    /// Tracks read (`--gpx`); nil without any.
+    /// Of the located, the ones estimated from a neighbour.
+    public var locatedEstimated = 0
+    /// Tracks read (`--gpx`); nil when photos were not geotagged.
     public var trackCount: Int?
+    /// Whether estimates from neighbours were asked for (`--estimate-within`).
+    public var estimating = false
     /// Track points left out of them.
     public var skippedTrackPoints = 0
     /// The photos without a location, with how many files hold each: the ones a track then locates move
@@ -38,7 +42,8 @@ public struct ImportReport: Sendable {
         if let trackCount {
             locatedPart +=
                 " (\(Quantity.grouped(located - locatedFromTracks)) from their own GPS, "
-                + "\(Quantity.grouped(locatedFromTracks)) from \(Quantity.groupedWords(trackCount, "track", "tracks")))"
+                + "\(Quantity.grouped(locatedFromTracks)) from \(Quantity.groupedWords(trackCount, "track", "tracks"))"
+                + (estimating ? ", \(Quantity.grouped(locatedEstimated)) estimated from neighbours)" : ")")
         }
         var parts = [
             "\(Quantity.groupedWords(photos, "photo", "photos")) read", locatedPart,
@@ -60,14 +65,17 @@ public struct ImportReport: Sendable {
 extension ImportReport {
     /// Moves the files of the photos tracks located from "without a location" to "located", and names
     /// the track points left out.
-    mutating func add(_ geotagging: PhotoGeotagger.Report) {
+    mutating func add(_ geotagging: PhotoGeotagger.Report, estimating: Bool) {
         trackCount = geotagging.trackCount
+        self.estimating = estimating
         skippedTrackPoints = geotagging.skipped.count
-        for id in geotagging.located {
-            let files = unlocatedFiles.removeValue(forKey: id) ?? 0
-            located += files
-            unlocated -= files
-            locatedFromTracks += files
+        for (ids, source) in [(geotagging.located, LocationSource.track), (geotagging.estimated, .estimated)] {
+            for id in ids {
+                let files = unlocatedFiles.removeValue(forKey: id) ?? 0
+                located += files
+                unlocated -= files
+                if source == .track { locatedFromTracks += files } else { locatedEstimated += files }
+            }
         }
         lines += geotagging.skipped.map { ($0.place, $0.reason) }
     }

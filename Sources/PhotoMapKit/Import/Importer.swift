@@ -90,7 +90,10 @@ public struct Importer: Sendable {
         if prune { changes.gone = gone } else { report.goneKept = gone.count }
         report.removedPhotos = try catalog.apply(changes)
         cache.flush()
-        if let geotagger, let trackCatalog { report.add(try geotagger.run(on: trackCatalog, places: places)) }
+        if let geotagger, let trackCatalog {
+            report.add(
+                try geotagger.run(on: trackCatalog, places: places), estimating: geotagger.estimateWithin != nil)
+        }
         return report
     }
 
@@ -193,7 +196,8 @@ extension ImportReport {
             unreadable += 1
         } else if state.located {
             located += 1
-            if state.locatedFromTrack { locatedFromTracks += 1 }
+            if state.locationSource == .track { locatedFromTracks += 1 }
+            if state.locationSource == .estimated { locatedEstimated += 1 }
         } else {
             unlocated += 1
             if let photo = state.photo { unlocatedFiles[photo, default: 0] += 1 }

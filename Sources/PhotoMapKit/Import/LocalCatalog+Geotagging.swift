@@ -1,38 +1,58 @@
 import Foundation
 
 extension LocalCatalog {
-    /// The photos a track may locate: those without a location, and those located from a track before
-    /// (with that location); with their clocks (nil for photos imported before clocks were kept).
-    func photosToLocate() throws -> [(id: String, clock: PhotoClock?, fromTrack: Coordinate?)] {
+    /// A photo as geotagging sees it: its clock, its camera, and its location with where it came from.
+    struct ClockedPhoto {
+        let id: String
+        /// Nil for photos without DateTimeOriginal, or imported before clocks were kept.
+        let clock: PhotoClock?
+        let camera: String?
+        let coordinate: Coordinate?
+        let source: LocationSource?
+    }
+
+    /// Every photo, by id, as geotagging sees it.
+    func clockedPhotos() throws -> [ClockedPhoto] {
         let rows = try database.prepare(
-            """
-            SELECT id, clock, subsecond, clock_offset, latitude, longitude FROM photos
-            WHERE latitude IS NULL OR location_source = 'track' ORDER BY id
-            """)
-        var photos: [(id: String, clock: PhotoClock?, fromTrack: Coordinate?)] = []
+            "SELECT id, clock, subsecond, clock_offset, make, model, latitude, longitude, location_source FROM photos ORDER BY id"
+        )
+        var photos: [ClockedPhoto] = []
         while try rows.step() {
             let clock = rows.optionalText(1).flatMap {
                 PhotoClock(
                     local: $0, subSecond: rows.optionalText(2),
                     utcOffsetSeconds: rows.integer(3).map { Int($0) })
             }
-            photos.append((rows.text(0), clock, Coordinate(latitude: rows.real(4), longitude: rows.real(5))))
+            let make = rows.optionalText(4)
+            let model = rows.optionalText(5)
+            // Length-prefixed, so that no make and model run together into another's.
+            let camera =
+                make == nil && model == nil
+                ? nil : [make ?? "", model ?? ""].map { "\($0.utf8.count):\($0)" }.joined()
+            let coordinate = Coordinate(latitude: rows.real(6), longitude: rows.real(7))
+            photos.append(
+                ClockedPhoto(
+                    id: rows.text(0), clock: clock, camera: camera, coordinate: coordinate,
+                    source: coordinate == nil
+                        ? nil
+                        // Located photos of a catalog made before sources were kept: their own GPS.
+                        : rows.optionalText(8).flatMap(LocationSource.init(rawValue:)) ?? .exif))
         }
         return photos
     }
 
-    /// Gives photos the locations tracks put them at, and their places, in one transaction.
-    func locate(fromTracks located: [(id: String, coordinate: Coordinate, place: LocalPlace)]) throws {
+    /// Gives photos the locations tracks or neighbours put them at, and their places, in one transaction.
+    func locate(_ located: [(id: String, coordinate: Coordinate, place: LocalPlace, source: LocationSource)]) throws {
         guard !located.isEmpty else { return }
         let decoder = JSONDecoder()
         try database.transaction {
-            for (id, coordinate, place) in located {
+            for (id, coordinate, place, source) in located {
                 let row = try database.prepare("SELECT record FROM photos WHERE id = ?", [.text(id)])
                 guard try row.step() else { continue }
                 var photo = try decoder.decode(Photo.self, from: row.withBytes(0) { Data($0) })
                 photo.coordinate = coordinate
                 photo.placeID = place.id
-                photo.locationSource = .track
+                photo.locationSource = source
                 try keep(place)
                 try database.prepare(
                     """
@@ -41,7 +61,7 @@ extension LocalCatalog {
                     """,
                     [
                         .text(place.id), .real(coordinate.latitude), .real(coordinate.longitude),
-                        .blob(Array(try JSONOutput.data(photo))), .text(LocationSource.track.rawValue), .text(id),
+                        .blob(Array(try JSONOutput.data(photo))), .text(source.rawValue), .text(id),
                     ]
                 ).step()
             }

@@ -65,7 +65,7 @@ public final class LocalCatalog: LocalCatalogStore {
         let rows = try database.prepare(
             """
             SELECT f.path, f.size, f.modified, f.inode, f.photo, f.problem, f.other, p.latitude IS NOT NULL,
-                p.location_source = 'track'
+                p.location_source
             FROM files f LEFT JOIN photos p ON p.id = f.photo
             """)
         var files: [[UInt8]: LocalFileState] = [:]
@@ -77,7 +77,7 @@ public final class LocalCatalog: LocalCatalogStore {
             state.problem = rows.optionalText(5)
             state.isOther = rows.integer(6) == 1
             state.located = rows.integer(7) == 1
-            state.locatedFromTrack = rows.integer(8) == 1
+            state.locationSource = rows.optionalText(8).flatMap(LocationSource.init(rawValue:))
             files[rows.withBytes(0) { Array($0) }] = state
         }
         return files

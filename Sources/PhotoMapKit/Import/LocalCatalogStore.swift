@@ -49,8 +49,8 @@ public struct LocalFileState: Sendable, Equatable {
     public var problem: String?
     /// Whether its photo has a location.
     public var located = false
-    /// Whether that location came from a track (kept by the cache folder's catalog only).
-    public var locatedFromTrack = false
+    /// Where that location came from (kept by the cache folder's catalog only).
+    public var locationSource: LocationSource?
     /// Whether it is no JPEG or HEIC file.
     public var isOther = false
 
