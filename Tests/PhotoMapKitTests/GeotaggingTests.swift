@@ -170,3 +170,66 @@ struct GeotaggingCatalogTests {
         #expect(try names().isSuperset(of: columns))
     }
 }
+
+@Suite("Geotagging: estimates from the same camera's neighbours")
+struct EstimateTests {
+    /// A catalog of photos taken on 2024-07-12 (UTC) at `minute` past 08:00 with `camera`, located where given.
+    func catalog(
+        _ shots: [(id: String, minute: Int, camera: String, at: Coordinate?)], in folder: TemporaryFolder
+    ) throws -> LocalCatalog {
+        let catalog = try LocalCatalog(file: LocalCatalog.file(in: folder.url))
+        var changes = LocalCatalogChanges()
+        for (index, shot) in shots.enumerated() {
+            var fields = ExifFields()
+            fields.coordinate = shot.at
+            fields.clock = PhotoClock(
+                local: String(format: "2024-07-12 %02d:%02d:00", 8 + shot.minute / 60, shot.minute % 60),
+                subSecond: nil, utcOffsetSeconds: 0)
+            fields.make = "Maker"
+            fields.model = shot.camera
+            let photo = LocalPhoto.record(
+                id: shot.id, fields: fields, fileName: Array(shot.id.utf8), mediumSize: (1, 1))
+            changes.photos.append((photo, LocalPlace.unlocated, nil))
+            changes.captures[shot.id] = PhotoCapture(fields)
+            var state = LocalFileState(size: 1, modified: 1, inode: Int64(index))
+            state.photo = shot.id
+            changes.files.append((Array(shot.id.utf8), state))
+        }
+        _ = try catalog.apply(changes)
+        return catalog
+    }
+
+    @Test(
+        "the same camera's nearest located photo within the limit; another camera's, an estimate or a farther one never"
+    )
+    func estimates() throws {
+        let folder = try TemporaryFolder()
+        let here = try #require(Coordinate(latitude: 46.37, longitude: 14.11))
+        let there = try #require(Coordinate(latitude: 45.81, longitude: 15.98))
+        let catalog = try catalog(
+            [
+                ("a-located", 0, "A", here), ("b-located", 9, "B", there), ("a-near", 8, "A", nil),
+                ("a-chained", 15, "A", nil), ("a-far", 40, "A", nil), ("c-alone", 1, "C", nil),
+            ], in: folder)
+        let places = try LocalPlaces(
+            gazetteer: try #require(FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv"))
+                .appendingPathComponent("gazetteer"))
+        let tracks = try Tracks(reading: [])
+        let report = try PhotoGeotagger(tracks: tracks, estimateWithin: 10 * 60).run(on: catalog) { places }
+        #expect(report.estimated == ["a-near"])
+        #expect(report.unlocatedBefore == 4)
+        let photos = Dictionary(uniqueKeysWithValues: try catalog.allPhotos().map { ($0.id, $0) })
+        #expect(photos["a-near"]?.coordinate == here)
+        #expect(photos["a-near"]?.locationSource == .estimated)
+        // 15 minutes from "a-located", 7 from the estimate "a-near": estimates do not chain.
+        #expect(photos["a-chained"]?.coordinate == nil)
+        #expect(photos["a-far"]?.coordinate == nil)
+        #expect(photos["c-alone"]?.coordinate == nil)
+        #expect(photos["a-located"]?.locationSource == .exif)
+        // Run again: nothing moves, nothing is written.
+        let version = try catalog.version()
+        let again = try PhotoGeotagger(tracks: tracks, estimateWithin: 10 * 60).run(on: catalog) { places }
+        #expect(again.estimated.isEmpty && again.relocated == 0)
+        #expect(try catalog.version() == version)
+    }
+}
