@@ -92,8 +92,9 @@ public enum GPXReader {
                     namespace = namespaceURI.map(cString)
                 }
                 let element = inNamespace(namespaceURI) ? classify(xmlTextReaderConstLocalName(reader)) : .other
-                if element == .trk && open == [.gpx] { file.trackCount += 1 }
-                if element == .trkpt && open == [.gpx, .trk, .trkseg] {
+                if element == .trk && open.count == 1 { file.trackCount += 1 }
+                // (The root is always `gpx`: the first element is checked.)
+                if element == .trkpt && open.count == 3 && open[1] == .trk && open[2] == .trkseg {
                     let line = Int(xmlGetLineNo(xmlTextReaderCurrentNode(reader)))
                     point = (attribute(reader, "lat"), attribute(reader, "lon"), max(line, 1), nil)
                 }
