@@ -13,7 +13,7 @@ public struct TrackFixes: Sendable {
 
     /// The fixes sorted by time; of fixes at one time the last read is kept (exiftool keys fixes by time).
     public init(_ fixes: [TrackFix]) {
-        var ordered = fixes.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+        let ordered = fixes.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             .map(\.element)
         var distinct: [TrackFix] = []
         distinct.reserveCapacity(ordered.count)
@@ -21,7 +21,6 @@ public struct TrackFixes: Sendable {
             if distinct.last?.time == fix.time { distinct.removeLast() }
             distinct.append(fix)
         }
-        ordered = []
         times = distinct.map(\.time)
         latitudes = distinct.map(\.latitude)
         longitudes = distinct.map(\.longitude)
