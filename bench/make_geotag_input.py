@@ -14,8 +14,9 @@ import tempfile
 START = datetime.datetime(2024, 7, 12, 6, 0, 0, tzinfo=datetime.timezone.utc)
 
 
-def exif_block(taken):
-    """APP1's EXIF block: little-endian TIFF, IFD0 (Make, Model, the EXIF IFD's pointer), the EXIF IFD."""
+def exif_block(taken, title):
+    """APP1's EXIF block: little-endian TIFF, IFD0 (title, Make, Model, the EXIF IFD's pointer), the EXIF
+    IFD."""
     def ifd(entries, start):
         # entries: (tag, type, count, bytes); values over 4 bytes go after the IFD.
         head = struct.pack("<H", len(entries))
@@ -33,7 +34,7 @@ def exif_block(taken):
         value = text.encode() + b"\0"
         return (tag, 2, len(value), value)
 
-    first = [ascii_entry(0x010F, "Bench"), ascii_entry(0x0110, "Camera 1")]
+    first = [ascii_entry(0x010E, title), ascii_entry(0x010F, "Bench"), ascii_entry(0x0110, "Camera 1")]
     first_size = len(ifd(first + [(0x8769, 4, 1, b"\0\0\0\0")], 8))
     first.append((0x8769, 4, 1, struct.pack("<I", 8 + first_size)))
     exif = [ascii_entry(0x9003, taken.strftime("%Y:%m:%d %H:%M:%S")), ascii_entry(0x9011, "+00:00")]
@@ -60,7 +61,8 @@ def main():
     span = arguments.points + 7200
     for index in range(arguments.count):
         taken = START + datetime.timedelta(seconds=generator.randrange(span) - 3600)
-        block = exif_block(taken)
+        # The title keeps photos taken in the same second apart (import makes one photo of equal bytes).
+        block = exif_block(taken, f"Photo {index}")
         app1 = b"\xff\xe1" + struct.pack(">H", len(block) + 2) + block
         with open(os.path.join(photos, f"IMG_{index:05d}.jpg"), "wb") as file:
             file.write(base[:2] + app1 + base[2:])
