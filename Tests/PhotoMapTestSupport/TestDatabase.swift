@@ -20,12 +20,17 @@ public struct TestDatabase: Sendable {
         return url
     }
 
-    /// Makes a database of its own from the template.
-    public init() throws {
+    /// The database's name.
+    public let name: String
+
+    /// Makes a database of its own from the template, migrated by `photomap db migrate`'s own code
+    /// unless `migrated` is false (as a database no one has migrated yet).
+    public init(migrated: Bool = true) throws {
         let admin = try Self.adminURL()
-        let name = "pm_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        name = "pm_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try Self.psql(admin, "CREATE DATABASE \(name) TEMPLATE photomap_template")
         url = admin.replacingOccurrences(of: "/postgres?", with: "/\(name)?")
+        if migrated { try DatabaseSchema.migrate(pool(size: 1)) }
     }
 
     /// A pool on this database.

@@ -15,11 +15,24 @@ enum PostgresValue {
 final class PostgresConnection {
     private let handle: OpaquePointer
     let address: DatabaseAddress
+    /// Statements run since the pool last lent the connection: a loss on the first means it died idle.
+    private(set) var statementsSinceLent = 0
 
-    /// Connects to `address`, waiting at most 5 s unless the address says otherwise.
+    /// What each connection sets unless the address says otherwise: a 5 s wait to connect; TCP
+    /// keepalives, so a server gone without a word (a failover, a cable) is noticed within a minute and
+    /// a half rather than hours; and timeouts, so a request never waits on a lock held elsewhere or on a
+    /// runaway statement for longer than a page may take. An address's own `options` replace these
+    /// (`?options=-c%20statement_timeout%3D30s`); bulk work lifts them (`liftTimeouts`).
+    static let defaults: KeyValuePairs<String, String> = [
+        "connect_timeout": "5", "application_name": "photomap",
+        "keepalives": "1", "keepalives_idle": "30", "keepalives_interval": "10", "keepalives_count": "3",
+        "options": "-c statement_timeout=5s -c lock_timeout=2s",
+    ]
+
+    /// Connects to `address` with `defaults`.
     init(address: DatabaseAddress) throws(DatabaseError) {
-        let keywords = ["connect_timeout", "application_name", "dbname"]
-        let values = ["5", "photomap", address.connectionString]
+        let keywords = Self.defaults.map(\.key) + ["dbname"]
+        let values = Self.defaults.map(\.value) + [address.connectionString]
         // The address comes last, so what it sets overrides the defaults before it.
         let connection = keywords.withCStrings { keywordPointers in
             values.withCStrings { valuePointers in PQconnectdbParams(keywordPointers, valuePointers, 1) }
@@ -48,12 +61,30 @@ final class PostgresConnection {
         return !isBroken
     }
 
+    /// Whether the connection still looks alive, read without a round trip: a server that closed it
+    /// while it sat idle (a restart) left an end of file or a FATAL message, which reading notices.
+    func looksAlive() -> Bool {
+        PQconsumeInput(handle) == 1 && !isBroken
+    }
+
+    /// Called by the pool as it lends the connection.
+    func lent() {
+        statementsSinceLent = 0
+    }
+
+    /// Lifts the request paths' timeouts until the transaction ends: a migration, a load of millions
+    /// of rows or an import takes as long as it takes, and waits its turn for the locks it needs.
+    func liftTimeouts() throws(DatabaseError) {
+        try execute("SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = 0")
+    }
+
     /// Runs one statement with `values` bound to `$1`…; its rows, in text unless `binaryResult`.
     @discardableResult
     func execute(
         _ sql: String, _ values: [PostgresValue] = [],
         binaryResult: Bool = false
     ) throws(DatabaseError) -> PostgresRows {
+        statementsSinceLent += 1
         // Without parameters the simple protocol runs several statements at once (a migration).
         guard !values.isEmpty || binaryResult else { return try checked(PQexec(handle, sql)) }
         let result = withParameters(values) { count, pointers, lengths, formats in
@@ -62,22 +93,30 @@ final class PostgresConnection {
         return try checked(result)
     }
 
-    /// Runs `body` in one transaction: all of it, or (on any error) none of it.
+    /// Runs `body` in one transaction: all of it, or (on any error) none of it; or, when the
+    /// connection is lost during the COMMIT, `outcomeUnknown` (every write photomap makes is an upsert
+    /// or a replacement, so trying it again is safe).
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN")
+        let result: T
         do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
+            result = try body()
         } catch {
             if !isBroken { _ = try? execute("ROLLBACK") }
             throw error
         }
+        do {
+            try execute("COMMIT")
+        } catch let .connectionLost(server, reason) {
+            throw DatabaseError.outcomeUnknown(server: server, reason: reason)
+        }
+        return result
     }
 
     /// Sends `rows` to a `COPY … FROM STDIN` in text format (each row's fields already escaped by
     /// `copyField`, joined by tabs, ended by a newline).
     func copy(_ sql: String, rows: some Sequence<String>) throws(DatabaseError) {
+        statementsSinceLent += 1
         _ = try checked(PQexec(handle, sql), accepting: PGRES_COPY_IN)
         var buffer = Data()
         func flush() -> Bool {
@@ -136,6 +175,8 @@ final class PostgresConnection {
             if isBroken || state.hasPrefix("08") || state == "57P01" || state == "57P02" || state == "57P03" {
                 throw lost(reason)
             }
+            // query_canceled (statement_timeout) and lock_not_available (lock_timeout).
+            if state == "57014" || state == "55P03" { throw .timedOut(server: address.description, reason: reason) }
             throw .statementFailed(server: address.description, reason: reason, state: state)
         }
         return PostgresRows(result)

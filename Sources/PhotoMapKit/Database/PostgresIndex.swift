@@ -46,6 +46,7 @@ public final class PostgresIndex: SearchIndex {
     public func load(_ records: some Sequence<IndexRecord>, origin: String) throws {
         let names = Self.columns.map(\.name).joined(separator: ", ")
         try pool.transaction { connection in
+            try connection.liftTimeouts()
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.writeLock)])
             try connection.execute(
                 "CREATE TEMPORARY TABLE incoming (ordinal bigserial, "
@@ -53,7 +54,14 @@ public final class PostgresIndex: SearchIndex {
             try connection.copy(
                 "COPY incoming (\(names)) FROM STDIN", rows: records.lazy.map { Self.copyRow($0, origin) })
             let latest = "SELECT DISTINCT ON (kind, id) \(names) FROM incoming ORDER BY kind, id, ordinal DESC"
-            if try connection.execute("SELECT NOT EXISTS (SELECT 1 FROM index_records)").text(0, 0) == "t" {
+            // Only the table's owner may drop and make its indexes; a serving role (deploy/roles.sql) adds rows.
+            let emptyAndOwned = try connection.execute(
+                """
+                SELECT NOT EXISTS (SELECT 1 FROM index_records)
+                    AND pg_has_role((SELECT relowner FROM pg_class WHERE oid = 'index_records'::regclass), 'USAGE')
+                """
+            ).text(0, 0)
+            if emptyAndOwned == "t" {
                 try connection.execute("DROP INDEX index_records_words, index_records_location, index_records_origin")
                 try connection.execute(
                     """
@@ -276,6 +284,7 @@ public final class PostgresIndex: SearchIndex {
 
     public func remove(origin: String) throws {
         try pool.transaction { connection in
+            try connection.liftTimeouts()
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.writeLock)])
             try connection.execute(
                 """
@@ -290,11 +299,16 @@ public final class PostgresIndex: SearchIndex {
     /// Empties the index: records, totals, markers and word counts.
     func removeAll() throws {
         try pool.transaction { connection in
+            try connection.liftTimeouts()
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.writeLock)])
+            // TRUNCATE is quicker and leaves no dead rows, but a serving role (deploy/roles.sql) may only DELETE.
+            let mayTruncate =
+                try connection.execute("SELECT has_table_privilege('index_records', 'TRUNCATE')").text(0, 0) == "t"
             try connection.execute(
-                """
-                TRUNCATE index_records, index_markers, index_word_rows; UPDATE index_totals SET records = 0, tokens = 0
-                """)
+                (mayTruncate
+                    ? "TRUNCATE index_records, index_markers, index_word_rows"
+                    : "DELETE FROM index_records; DELETE FROM index_markers; DELETE FROM index_word_rows")
+                    + "; UPDATE index_totals SET records = 0, tokens = 0")
         }
     }
 }

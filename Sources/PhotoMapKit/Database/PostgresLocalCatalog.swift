@@ -6,7 +6,7 @@ import Foundation
 public struct PostgresLocalCatalog: LocalCatalogStore {
     let pool: PostgresPool
 
-    /// The catalog of `pool`'s database (migrated already, by `StateStores.database`).
+    /// The catalog of `pool`'s database (migrated already by `photomap db migrate`, checked by `StateStores.database`).
     public init(pool: PostgresPool) {
         self.pool = pool
     }
@@ -51,6 +51,7 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
         // Optional numbers go as text, "" for none, and become NULL in the statement.
         func number(_ value: Double?) -> PostgresValue { .text(value.map { String($0) } ?? "") }
         return try pool.transaction { connection in
+            try connection.liftTimeouts()
             for (photo, place, taken) in changes.photos {
                 try connection.execute(
                     """
