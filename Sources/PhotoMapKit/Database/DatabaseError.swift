@@ -15,6 +15,8 @@ public enum DatabaseError: Error, CustomStringConvertible, Sendable, Equatable {
     case timedOut(server: String, reason: String)
     /// A statement failed; `state` is PostgreSQL's SQLSTATE.
     case statementFailed(server: String, reason: String, state: String)
+    /// A column did not hold what photomap reads from it (`type` is PostgreSQL's type OID).
+    case unreadableColumn(server: String, column: String, expected: String, type: Int)
     /// The database's schema is older than this photomap's (0: never migrated).
     case schemaTooOld(server: String, found: Int, known: Int)
     /// The database's schema is newer than this photomap knows: a newer photomap migrated it.
@@ -42,6 +44,8 @@ public enum DatabaseError: Error, CustomStringConvertible, Sendable, Equatable {
         case let .timedOut(server, reason): "the database \(server) took too long: \(reason)"
         case let .statementFailed(server, reason, state):
             "the database \(server) refused a statement: \(reason) (SQLSTATE \(state))"
+        case let .unreadableColumn(server, column, expected, type):
+            "the database \(server) answered with a column \(column) that is not \(expected) (type OID \(type))"
         case let .schemaTooOld(server, found, known):
             "the database \(server) has photomap's schema version \(found), older than this photomap's \(known)"
         case let .schemaTooNew(server, found, known):

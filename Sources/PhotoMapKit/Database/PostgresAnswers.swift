@@ -20,7 +20,7 @@ public struct PostgresAnswers: AnswerStore {
                 """
                 SELECT body FROM kept_answers
                 WHERE key = $1 AND ($2::boolean OR stored_at > now() - make_interval(secs => $3::double precision))
-                """, [.text(SHA256.hex(key)), .text(anyAge ? "true" : "false"), .real(anyAge ? 0 : timeToLive)],
+                """, [.text(SHA256.hex(key)), .bool(anyAge), .double(anyAge ? 0 : timeToLive)],
                 binaryResult: true
             ).bytes(0, 0)
         }

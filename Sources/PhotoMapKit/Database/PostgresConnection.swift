@@ -1,16 +1,6 @@
 import CPQ
 import Foundation
 
-/// A value sent as a statement's parameter (`$1`…): never spliced into SQL text.
-enum PostgresValue {
-    case text(String)
-    /// Bytes, sent in binary (a `bytea`).
-    case bytes(Data)
-
-    static func integer(_ value: Int) -> PostgresValue { .text(String(value)) }
-    static func real(_ value: Double) -> PostgresValue { .text(String(value)) }
-}
-
 /// One libpq connection. Not Sendable: it serves one thread at a time, handed out by `PostgresPool`.
 final class PostgresConnection {
     private let handle: OpaquePointer
@@ -87,8 +77,8 @@ final class PostgresConnection {
         statementsSinceLent += 1
         // Without parameters the simple protocol runs several statements at once (a migration).
         guard !values.isEmpty || binaryResult else { return try checked(PQexec(handle, sql)) }
-        let result = withParameters(values) { count, pointers, lengths, formats in
-            PQexecParams(handle, sql, count, nil, pointers, lengths, formats, binaryResult ? 1 : 0)
+        let result = withParameters(values) { count, types, pointers, lengths, formats in
+            PQexecParams(handle, sql, count, types, pointers, lengths, formats, binaryResult ? 1 : 0)
         }
         return try checked(result)
     }
@@ -179,7 +169,7 @@ final class PostgresConnection {
             if state == "57014" || state == "55P03" { throw .timedOut(server: address.description, reason: reason) }
             throw .statementFailed(server: address.description, reason: reason, state: state)
         }
-        return PostgresRows(result)
+        return PostgresRows(result, server: address.description)
     }
 
     private func lost(_ reason: String) -> DatabaseError {
@@ -193,72 +183,39 @@ final class PostgresConnection {
             .filter { !$0.isEmpty }.joined(separator: "; ")
     }
 
-    /// The parameters as libpq takes them: NUL-ended text, or bytes with their lengths and the binary
-    /// format. Each value is copied to memory that stays put while libpq reads it.
+    /// The parameters as libpq takes them: each value's bytes (nil for NULL) copied to memory that
+    /// stays put while libpq reads it, their lengths (read for binary values only), formats and types.
     private func withParameters<R>(
         _ values: [PostgresValue],
         _ body: (
-            Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
+            Int32, UnsafePointer<UInt32>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
             UnsafePointer<Int32>?
         ) -> R
     ) -> R {
-        let copies: [UnsafeMutableRawBufferPointer] = values.map { value in
-            let bytes: Data
-            switch value {
-            case let .text(text): bytes = Data(text.utf8) + [0]
-            case let .bytes(data): bytes = data
+        let wires = values.map(\.wire)
+        let copies: [UnsafeMutableRawBufferPointer?] = wires.map { wire in
+            wire.map { bytes in
+                let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+                copy.copyBytes(from: bytes)
+                return copy
             }
-            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
-            copy.copyBytes(from: bytes)
-            return copy
         }
-        defer { copies.forEach { $0.deallocate() } }
-        let pointers = copies.map { $0.baseAddress.map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) } }
-        // libpq reads a length for binary values only (text ends at its NUL).
-        let lengths = values.map { value -> Int32 in
-            if case let .bytes(data) = value { return Int32(data.count) }
-            return 0
-        }
-        let formats: [Int32] = values.map { if case .bytes = $0 { 1 } else { 0 } }
-        return pointers.withUnsafeBufferPointer { pointers in
-            lengths.withUnsafeBufferPointer { lengths in
-                formats.withUnsafeBufferPointer { formats in
-                    body(Int32(values.count), pointers.baseAddress, lengths.baseAddress, formats.baseAddress)
+        defer { copies.forEach { $0?.deallocate() } }
+        let pointers = copies.map { $0?.baseAddress.map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) } }
+        let lengths = wires.map { Int32($0?.count ?? 0) }
+        let formats = values.map(\.format)
+        let types = values.map(\.type)
+        return types.withUnsafeBufferPointer { types in
+            pointers.withUnsafeBufferPointer { pointers in
+                lengths.withUnsafeBufferPointer { lengths in
+                    formats.withUnsafeBufferPointer { formats in
+                        body(
+                            Int32(values.count), types.baseAddress, pointers.baseAddress, lengths.baseAddress,
+                            formats.baseAddress)
+                    }
                 }
             }
         }
-    }
-}
-
-/// A statement's rows. Text columns are read as Swift values; a binary result's columns as bytes.
-final class PostgresRows {
-    private let result: OpaquePointer
-
-    init(_ result: OpaquePointer) {
-        self.result = result
-    }
-
-    deinit {
-        PQclear(result)
-    }
-
-    var count: Int { Int(PQntuples(result)) }
-
-    func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(result, Int32(row), Int32(column)) == 1 }
-
-    func text(_ row: Int, _ column: Int) -> String? {
-        guard !isNull(row, column), let value = PQgetvalue(result, Int32(row), Int32(column)) else { return nil }
-        return String(cString: value)
-    }
-
-    func integer(_ row: Int, _ column: Int) -> Int? { text(row, column).flatMap { Int($0) } }
-
-    func real(_ row: Int, _ column: Int) -> Double? { text(row, column).flatMap { Double($0) } }
-
-    /// The column's bytes (of a binary result).
-    func bytes(_ row: Int, _ column: Int) -> Data? {
-        guard !isNull(row, column), let value = PQgetvalue(result, Int32(row), Int32(column)) else { return nil }
-        return Data(bytes: value, count: Int(PQgetlength(result, Int32(row), Int32(column))))
     }
 }
 
