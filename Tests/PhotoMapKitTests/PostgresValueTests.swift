@@ -64,4 +64,43 @@ struct PostgresValueTests {
             }
         }
     }
+
+    @Test(
+        "rows merged by COPY keep their types, escapes and NULLs; the batch's last row of a key replaces, or its first stays"
+    )
+    func copyMerge() throws {
+        let pool = try TestDatabase(migrated: false).pool(size: 1)
+        let columns = ["id", "number", "bytes", "flag", "note"]
+        func row(_ id: String, _ number: Double?, _ bytes: [UInt8], _ flag: Bool, _ note: String?) -> [PostgresValue] {
+            [
+                .text(id), .optional(number, PostgresValue.double), .bytes(Data(bytes)), .bool(flag),
+                .optional(note, PostgresValue.text),
+            ]
+        }
+        let rows = [
+            row("a", 1.5, [0, 92, 9], true, "tab\there\\ and \\N"), row("b", -1e-5, [], false, nil),
+            row("a", nil, [255], false, "line\nend"),
+        ]
+        for replacing in [true, false] {
+            let table = replacing ? "replaced" : "kept"
+            let found = try pool.transaction { connection in
+                try connection.execute(
+                    "CREATE TABLE \(table) (id text PRIMARY KEY, number float8, bytes bytea NOT NULL, flag boolean NOT NULL, note text)"
+                )
+                try connection.merge(into: table, columns: columns, key: "id", replacing: replacing, rows: rows)
+                let read = try connection.execute(
+                    "SELECT id, number, encode(bytes, 'hex'), flag, note FROM \(table) ORDER BY id")
+                return try (0..<read.count).map { index in
+                    [
+                        read.text(index, 0), try read.real(index, 1).map { String($0) }, read.text(index, 2),
+                        try read.bool(index, 3).map { String($0) }, read.text(index, 4),
+                    ]
+                }
+            }
+            let a: [String?] =
+                replacing
+                ? ["a", nil, "ff", "false", "line\nend"] : ["a", "1.5", "005c09", "true", "tab\there\\ and \\N"]
+            #expect(found == [a, ["b", "-1e-05", "", "false", nil]], "\(table)")
+        }
+    }
 }

@@ -131,6 +131,30 @@ final class PostgresConnection {
         if !sent { throw lost("could not send the rows") }
     }
 
+    /// Adds `rows` to `table`, one `COPY` into a temporary table shaped like it, then one `INSERT … ON
+    /// CONFLICT (key)`: the last row of a key replaces the one kept (`replacing`), or the one kept (else
+    /// the batch's first) stays. Each row holds `columns`' values in their order: the one list names the
+    /// columns of the COPY and of the statement. Inside a transaction.
+    func merge(
+        into table: String, columns: [String], key: String, replacing: Bool, rows: [[PostgresValue]]
+    ) throws(DatabaseError) {
+        guard !rows.isEmpty else { return }
+        let incoming = "incoming_" + table, names = columns.joined(separator: ", ")
+        try execute("CREATE TEMPORARY TABLE \(incoming) (LIKE \(table), ordinal bigserial) ON COMMIT DROP")
+        try copy(
+            "COPY \(incoming) (\(names)) FROM STDIN",
+            rows: rows.lazy.map { $0.map { Self.copyField($0.copyText) }.joined(separator: "\t") + "\n" })
+        let conflict =
+            replacing
+            ? "DO UPDATE SET " + columns.filter { $0 != key }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+            : "DO NOTHING"
+        try execute(
+            """
+            INSERT INTO \(table) (\(names)) SELECT DISTINCT ON (\(key)) \(names) FROM \(incoming)
+            ORDER BY \(key), ordinal \(replacing ? "DESC" : "ASC") ON CONFLICT (\(key)) \(conflict)
+            """)
+    }
+
     /// A field of a text-format COPY row: `\N` for null, backslash, tab and line ends escaped (and NUL,
     /// which no PostgreSQL text holds, dropped).
     static func copyField(_ value: String?) -> String {

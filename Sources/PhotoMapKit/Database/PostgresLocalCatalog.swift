@@ -45,43 +45,36 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
 
     public func apply(_ changes: LocalCatalogChanges) throws -> Int {
         func number(_ value: Double?) -> PostgresValue { .optional(value, PostgresValue.double) }
+        let places = changes.photos.map { _, place, _ in
+            [
+                .text(place.id), .text(place.shortName), .text(place.fullName),
+                number(place.coordinate?.latitude), number(place.coordinate?.longitude),
+            ] as [PostgresValue]
+        }
+        let photos = try changes.photos.map { photo, place, taken in
+            [
+                .text(photo.id), .text(place.id), number(taken), number(photo.coordinate?.latitude),
+                number(photo.coordinate?.longitude), .bytes(try JSONOutput.data(photo)),
+            ] as [PostgresValue]
+        }
+        let files = changes.files.map { path, state in
+            [
+                .bytes(Data(path)), .int64(state.size), .int64(state.modified), .int64(state.inode),
+                .optional(state.photo, PostgresValue.text), .optional(state.problem, PostgresValue.text),
+                .bool(state.isOther),
+            ] as [PostgresValue]
+        }
         return try pool.transaction { connection in
             try connection.liftTimeouts()
-            for (photo, place, taken) in changes.photos {
-                try connection.execute(
-                    """
-                    INSERT INTO local_places VALUES ($1, $2, $3, $4, $5)
-                    ON CONFLICT (id) DO NOTHING
-                    """,
-                    [
-                        .text(place.id), .text(place.shortName), .text(place.fullName),
-                        number(place.coordinate?.latitude), number(place.coordinate?.longitude),
-                    ])
-                try connection.execute(
-                    """
-                    INSERT INTO local_photos VALUES ($1, $2, $3, $4, $5, $6)
-                    ON CONFLICT (id) DO UPDATE SET place = excluded.place, taken = excluded.taken,
-                        latitude = excluded.latitude, longitude = excluded.longitude, record = excluded.record
-                    """,
-                    [
-                        .text(photo.id), .text(place.id), number(taken), number(photo.coordinate?.latitude),
-                        number(photo.coordinate?.longitude), .bytes(try JSONOutput.data(photo)),
-                    ])
-            }
-            for (path, state) in changes.files {
-                try connection.execute(
-                    """
-                    INSERT INTO local_files VALUES ($1, $2, $3, $4, $5, $6, $7)
-                    ON CONFLICT (path) DO UPDATE SET size = excluded.size, modified = excluded.modified,
-                        inode = excluded.inode, photo = excluded.photo, problem = excluded.problem,
-                        other = excluded.other
-                    """,
-                    [
-                        .bytes(Data(path)), .integer(Int(state.size)), .integer(Int(state.modified)),
-                        .integer(Int(state.inode)), .optional(state.photo, PostgresValue.text),
-                        .optional(state.problem, PostgresValue.text), .bool(state.isOther),
-                    ])
-            }
+            try connection.merge(
+                into: "local_places", columns: ["id", "short_name", "full_name", "latitude", "longitude"],
+                key: "id", replacing: false, rows: places)
+            try connection.merge(
+                into: "local_photos", columns: ["id", "place", "taken", "latitude", "longitude", "record"],
+                key: "id", replacing: true, rows: photos)
+            try connection.merge(
+                into: "local_files", columns: ["path", "size", "modified", "inode", "photo", "problem", "other"],
+                key: "path", replacing: true, rows: files)
             for path in changes.gone {
                 try connection.execute("DELETE FROM local_files WHERE path = $1", [.bytes(Data(path))])
             }

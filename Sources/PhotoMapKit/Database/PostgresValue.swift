@@ -45,4 +45,18 @@ enum PostgresValue: Equatable {
         case let .bytes(data): data
         }
     }
+
+    /// The value as a field of a text-format COPY row (`PostgresConnection.copyField` escapes it).
+    var copyText: String? {
+        switch self {
+        case .null: nil
+        case let .text(text): text
+        case let .bool(value): value ? "t" : "f"
+        case let .int64(value): String(value)
+        case let .double(value):
+            value.isNaN ? "NaN" : value.isInfinite ? (value < 0 ? "-Infinity" : "Infinity") : String(value)
+        // bytea's hex form.
+        case let .bytes(data): "\\x" + SHA256.hex(digest: data)
+        }
+    }
 }
