@@ -130,19 +130,7 @@ struct DatabaseFaultsEndToEndTests {
     @Test("a role made by deploy/roles.sql, which may create nothing, runs places and serve after the owner migrates")
     func leastPrivilege() throws {
         let database = try TestDatabase()
-        let role = "pm_app_" + UUID().uuidString.prefix(8).lowercased()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        process.arguments = [
-            "-q", "-v", "role=\(role)", "-v", "password=Sw0rdf1sh-SECRET", "-d", database.url, "-f",
-            LoopbackServer.repositoryRoot.appendingPathComponent("deploy/roles.sql").path,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let url = database.url.replacingOccurrences(
-            of: "postgresql://postgres@", with: "postgresql://\(role):Sw0rdf1sh-SECRET@")
+        let url = try database.leastPrivilegedURL()
         #expect(throws: (any Error).self, "the role may not create a table") {
             try TestDatabase.psql(url, "CREATE TABLE intruder (x integer)")
         }
