@@ -137,7 +137,7 @@ struct Configuration {
     }
 
     /// Where the index, Flickr's answers, the recents and the call budget are kept: the database when
-    /// one was given (connected and migrated on first use), else the cache folder's files.
+    /// one was given (connected and its schema version checked on first use), else the cache folder's files.
     func state() throws -> StateStores {
         try openedState.withLock { opened in
             if let opened { return opened }

@@ -124,6 +124,8 @@ struct ErrorReport {
         case DatabaseError.invalidAddress: "give --database a URL such as postgresql://user@host/photomap"
         case DatabaseError.unreachable: "check that PostgreSQL runs there and the URL (--database or PHOTOMAP_DATABASE)"
         case DatabaseError.schemaTooNew: "use a photomap at least as new as the one that migrated it"
+        case DatabaseError.schemaTooOld:
+            "run `photomap db migrate` (as a role that may create tables) to make or upgrade the schema, then try again"
         default: nil
         }
     }

@@ -25,7 +25,7 @@ struct DatabaseEndToEndTests {
         "ten processes migrating at once: one migration, no error; status shows the schema and rows, never the password"
     )
     func migrateAtOnce() throws {
-        let url = withPassword(try TestDatabase().url)
+        let url = withPassword(try TestDatabase(migrated: false).url)
         let outputs = Locked<[PhotomapBinary.Result]>([])
         DispatchQueue.concurrentPerform(iterations: 10) { _ in
             if let result = try? PhotomapBinary.run(["--database", url, "db", "migrate"], environment: environment) {
@@ -109,6 +109,7 @@ struct DatabaseEndToEndTests {
         let admin = try postgres("start")
         defer { _ = try? postgres("stop") }
         let url = admin.replacingOccurrences(of: "/postgres?", with: "/photomap_template?")
+        #expect(try PhotomapBinary.run(["--database", url, "db", "migrate"], environment: environment).status == 0)
         let server = try ServeProcess(
             ["--database", url, "--image-host", LoopbackServer.catalogImages.url("/ok")],
             environment: environment)

@@ -174,9 +174,11 @@ struct ImportEndToEndTests {
         #expect(!(try photomap(["--source", "local", "places", "--json"]).stdout.contains("\"2147714\"")))
     }
 
-    @Test("with --database the catalog is the database's: another cache folder lists and serves the photos")
+    @Test(
+        "with --database the catalog is the database's, imported by a role that may create nothing: another cache folder lists and serves the photos"
+    )
     func sharedCatalog() throws {
-        let database = try TestDatabase().url
+        let database = try TestDatabase().leastPrivilegedURL()
         let imported = try photomap(["--database", database, "import", photos.url.path])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(!FileManager.default.fileExists(atPath: cache.url.appendingPathComponent("local-catalog.sqlite").path))

@@ -20,12 +20,36 @@ public struct TestDatabase: Sendable {
         return url
     }
 
-    /// Makes a database of its own from the template.
-    public init() throws {
+    /// The database's name.
+    public let name: String
+
+    /// Makes a database of its own from the template, migrated by `photomap db migrate`'s own code
+    /// unless `migrated` is false (as a database no one has migrated yet).
+    public init(migrated: Bool = true) throws {
         let admin = try Self.adminURL()
-        let name = "pm_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        name = "pm_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try Self.psql(admin, "CREATE DATABASE \(name) TEMPLATE photomap_template")
         url = admin.replacingOccurrences(of: "/postgres?", with: "/\(name)?")
+        if migrated { try DatabaseSchema.migrate(pool(size: 1)) }
+    }
+
+    /// The URL of a new role made by deploy/roles.sql on this database (migrated by its owner): it may
+    /// read and write photomap's rows and create nothing. Its password is `password`.
+    public func leastPrivilegedURL(password: String = "Sw0rdf1sh-SECRET") throws -> String {
+        let role = "pm_app_" + UUID().uuidString.prefix(8).lowercased()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        process.arguments = [
+            "-q", "-v", "role=\(role)", "-v", "password=\(password)", "-d", url, "-f",
+            LoopbackServer.repositoryRoot.appendingPathComponent("deploy/roles.sql").path,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSDebugDescriptionErrorKey: "deploy/roles.sql failed"])
+        }
+        return url.replacingOccurrences(of: "postgresql://postgres@", with: "postgresql://\(role):\(password)@")
     }
 
     /// A pool on this database.

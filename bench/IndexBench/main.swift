@@ -81,7 +81,9 @@ do {
     if !reuse { try? FileManager.default.removeItem(at: file) }
     let index: any SearchIndex =
         try database.map {
-            try StateStores.database(PostgresPool(address: DatabaseAddress($0)), answerTimeToLive: 0).index.open()
+            let pool = try PostgresPool(address: DatabaseAddress($0))
+            try DatabaseSchema.migrate(pool)
+            return try StateStores.database(pool, answerTimeToLive: 0).index.open()
         } ?? LocalIndex(file: file)
     let engine = database == nil ? "SQLite" : "PostGIS"
     var generator = Generator()

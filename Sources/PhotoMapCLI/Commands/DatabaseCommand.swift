@@ -9,10 +9,13 @@ enum DatabaseCommand {
         discussion: """
             With --database URL (or PHOTOMAP_DATABASE), photomap keeps the local search index, Flickr's
             kept answers, the recently viewed photos and the Flickr call budget in PostgreSQL with PostGIS,
-            so that any number of `photomap serve` instances on several machines share them. Every command
-            given the database migrates it when it needs to; `db migrate` does it alone, once, however many
-            processes run it at once. The database needs the PostGIS extension available (Debian's
-            postgresql-15-postgis-3); a role that may not create it needs it created once by its owner.
+            so that any number of `photomap serve` instances on several machines share them. `db migrate`
+            creates photomap's tables or upgrades them, once however many processes run it at once, as a
+            role that may create tables (the database's owner); every other command only checks the schema
+            version and stops (serve does not start) until it is this photomap's. Those commands then need
+            only a role with SELECT, INSERT, UPDATE and DELETE on the tables: deploy/roles.sql makes one.
+            The database needs the PostGIS extension available (Debian's postgresql-15-postgis-3); a role
+            that may not create it needs it created once by its owner.
             """,
         options: [],
         arguments: Action.declared)
@@ -23,7 +26,8 @@ enum DatabaseCommand {
 
         var summary: String {
             switch self {
-            case .migrate: "create photomap's tables, or upgrade them to this photomap's schema"
+            case .migrate:
+                "create photomap's tables, or upgrade them to this photomap's schema (the only command that changes it)"
             case .status: "the schema version, the rows of each table, and the Flickr call budget left now"
             }
         }

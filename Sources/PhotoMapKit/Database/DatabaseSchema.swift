@@ -1,6 +1,8 @@
-/// photomap's tables in PostgreSQL, as numbered migrations. `migrate` applies those a database lacks,
-/// in one transaction under an advisory lock: ten processes starting at once migrate once, and the
-/// others find the work done. A database migrated by a newer photomap is refused, not guessed at.
+/// photomap's tables in PostgreSQL, as numbered migrations. `migrate` (`photomap db migrate`, run by a
+/// role that may create tables) applies those a database lacks, in one transaction under an advisory
+/// lock: ten processes starting at once migrate once, and the others find the work done. Every other
+/// command only `check`s the version, so it may run as a role with no right to create anything. A
+/// database migrated by a newer photomap is refused, not guessed at.
 public enum DatabaseSchema {
     /// Each migration's statements, version 1 first. Never edit one that has shipped: add the next.
     static let migrations: [String] = [
@@ -64,9 +66,10 @@ public enum DatabaseSchema {
     @discardableResult
     public static func migrate(_ pool: PostgresPool) throws -> [Int] {
         try pool.transaction { connection in
+            try connection.liftTimeouts()
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(migrationLock)])
             try connection.execute("CREATE TABLE IF NOT EXISTS photomap_schema (version integer NOT NULL)")
-            let found = try connection.execute("SELECT max(version) FROM photomap_schema").integer(0, 0) ?? 0
+            let found = try version(on: connection)
             guard found <= currentVersion else {
                 throw DatabaseError.schemaTooNew(server: pool.address.description, found: found, known: currentVersion)
             }
@@ -77,6 +80,27 @@ public enum DatabaseSchema {
             }
             return pending
         }
+    }
+
+    /// Throws unless the database's schema is this photomap's: `schemaTooOld` for one never migrated
+    /// (version 0) or migrated by an older photomap, `schemaTooNew`. Reads only: creates nothing.
+    public static func check(_ pool: PostgresPool) throws {
+        let found = try pool.withConnection { try version(on: $0) }
+        let server = pool.address.description
+        guard found >= currentVersion else {
+            throw DatabaseError.schemaTooOld(server: server, found: found, known: currentVersion)
+        }
+        guard found <= currentVersion else {
+            throw DatabaseError.schemaTooNew(server: server, found: found, known: currentVersion)
+        }
+    }
+
+    /// The database's schema version; 0 when it has no photomap_schema table.
+    private static func version(on connection: PostgresConnection) throws -> Int {
+        guard try connection.execute("SELECT to_regclass('photomap_schema') IS NOT NULL").text(0, 0) == "t" else {
+            return 0
+        }
+        return try connection.execute("SELECT max(version) FROM photomap_schema").integer(0, 0) ?? 0
     }
 
     /// What `db status` shows.
@@ -96,10 +120,7 @@ public enum DatabaseSchema {
             let server = try connection.execute("SHOW server_version").text(0, 0) ?? "unknown"
             let postgis = try? connection.execute("SELECT extversion FROM pg_extension WHERE extname = 'postgis'")
                 .text(0, 0)
-            let hasSchema =
-                try connection.execute("SELECT to_regclass('photomap_schema') IS NOT NULL").text(0, 0) == "t"
-            guard hasSchema else { return Status(version: 0, rows: [], server: server, postgis: postgis) }
-            let version = try connection.execute("SELECT max(version) FROM photomap_schema").integer(0, 0) ?? 0
+            let version = try version(on: connection)
             var rows: [(String, Int)] = []
             // Each table counted from the migration that made it on.
             let tables = [

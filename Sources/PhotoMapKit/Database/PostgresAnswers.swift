@@ -20,7 +20,7 @@ public struct PostgresAnswers: AnswerStore {
                 """
                 SELECT body FROM kept_answers
                 WHERE key = $1 AND ($2::boolean OR stored_at > now() - make_interval(secs => $3::double precision))
-                """, [.text(SHA256.hex(key)), .text(anyAge ? "true" : "false"), .real(anyAge ? 0 : timeToLive)],
+                """, [.text(SHA256.hex(key)), .bool(anyAge), .double(anyAge ? 0 : timeToLive)],
                 binaryResult: true
             ).bytes(0, 0)
         }
@@ -33,6 +33,25 @@ public struct PostgresAnswers: AnswerStore {
                 INSERT INTO kept_answers (key, body, stored_at) VALUES ($1, $2, now())
                 ON CONFLICT (key) DO UPDATE SET body = excluded.body, stored_at = excluded.stored_at
                 """, [.text(SHA256.hex(key)), .bytes(answer)])
+        }
+    }
+
+    /// In one transaction holding a lock on the key: the row's own lock cannot serve, as a listing's
+    /// first two writers find no row to lock, so a transaction-scoped advisory lock on the key's hash
+    /// does (waited for at most `lock_timeout`, like a row lock).
+    public func update(_ key: String, _ merge: (Data?) throws -> Data?) throws {
+        let hash = SHA256.hex(key)
+        try pool.transaction { connection in
+            try connection.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [.text(hash)])
+            let kept = try connection.execute(
+                "SELECT body FROM kept_answers WHERE key = $1", [.text(hash)], binaryResult: true
+            ).bytes(0, 0)
+            guard let merged = try merge(kept) else { return }
+            try connection.execute(
+                """
+                INSERT INTO kept_answers (key, body, stored_at) VALUES ($1, $2, now())
+                ON CONFLICT (key) DO UPDATE SET body = excluded.body, stored_at = excluded.stored_at
+                """, [.text(hash), .bytes(merged)])
         }
     }
 

@@ -23,7 +23,7 @@ public struct PostgresCallBudget: CallBudgetStore {
                         + greatest(extract(epoch FROM clock_timestamp() - b.updated_at), 0) * $4::float8) - $3::float8,
                     updated_at = greatest(clock_timestamp(), b.updated_at)
                 RETURNING tokens
-                """, [.text(keyHash), .real(capacity), .real(tokens), .real(refillPerSecond)]
+                """, [.text(keyHash), .double(capacity), .double(tokens), .double(refillPerSecond)]
             ).real(0, 0) ?? 0
         }
     }

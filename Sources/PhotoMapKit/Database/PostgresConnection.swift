@@ -1,25 +1,28 @@
 import CPQ
 import Foundation
 
-/// A value sent as a statement's parameter (`$1`…): never spliced into SQL text.
-enum PostgresValue {
-    case text(String)
-    /// Bytes, sent in binary (a `bytea`).
-    case bytes(Data)
-
-    static func integer(_ value: Int) -> PostgresValue { .text(String(value)) }
-    static func real(_ value: Double) -> PostgresValue { .text(String(value)) }
-}
-
 /// One libpq connection. Not Sendable: it serves one thread at a time, handed out by `PostgresPool`.
 final class PostgresConnection {
     private let handle: OpaquePointer
     let address: DatabaseAddress
+    /// Statements run since the pool last lent the connection: a loss on the first means it died idle.
+    private(set) var statementsSinceLent = 0
 
-    /// Connects to `address`, waiting at most 5 s unless the address says otherwise.
+    /// What each connection sets unless the address says otherwise: a 5 s wait to connect; TCP
+    /// keepalives, so a server gone without a word (a failover, a cable) is noticed within a minute and
+    /// a half rather than hours; and timeouts, so a request never waits on a lock held elsewhere or on a
+    /// runaway statement for longer than a page may take. An address's own `options` replace these
+    /// (`?options=-c%20statement_timeout%3D30s`); bulk work lifts them (`liftTimeouts`).
+    static let defaults: KeyValuePairs<String, String> = [
+        "connect_timeout": "5", "application_name": "photomap",
+        "keepalives": "1", "keepalives_idle": "30", "keepalives_interval": "10", "keepalives_count": "3",
+        "options": "-c statement_timeout=5s -c lock_timeout=2s",
+    ]
+
+    /// Connects to `address` with `defaults`.
     init(address: DatabaseAddress) throws(DatabaseError) {
-        let keywords = ["connect_timeout", "application_name", "dbname"]
-        let values = ["5", "photomap", address.connectionString]
+        let keywords = Self.defaults.map(\.key) + ["dbname"]
+        let values = Self.defaults.map(\.value) + [address.connectionString]
         // The address comes last, so what it sets overrides the defaults before it.
         let connection = keywords.withCStrings { keywordPointers in
             values.withCStrings { valuePointers in PQconnectdbParams(keywordPointers, valuePointers, 1) }
@@ -48,36 +51,62 @@ final class PostgresConnection {
         return !isBroken
     }
 
+    /// Whether the connection still looks alive, read without a round trip: a server that closed it
+    /// while it sat idle (a restart) left an end of file or a FATAL message, which reading notices.
+    func looksAlive() -> Bool {
+        PQconsumeInput(handle) == 1 && !isBroken
+    }
+
+    /// Called by the pool as it lends the connection.
+    func lent() {
+        statementsSinceLent = 0
+    }
+
+    /// Lifts the request paths' timeouts until the transaction ends: a migration, a load of millions
+    /// of rows or an import takes as long as it takes, and waits its turn for the locks it needs.
+    func liftTimeouts() throws(DatabaseError) {
+        try execute("SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = 0")
+    }
+
     /// Runs one statement with `values` bound to `$1`…; its rows, in text unless `binaryResult`.
     @discardableResult
     func execute(
         _ sql: String, _ values: [PostgresValue] = [],
         binaryResult: Bool = false
     ) throws(DatabaseError) -> PostgresRows {
+        statementsSinceLent += 1
         // Without parameters the simple protocol runs several statements at once (a migration).
         guard !values.isEmpty || binaryResult else { return try checked(PQexec(handle, sql)) }
-        let result = withParameters(values) { count, pointers, lengths, formats in
-            PQexecParams(handle, sql, count, nil, pointers, lengths, formats, binaryResult ? 1 : 0)
+        let result = withParameters(values) { count, types, pointers, lengths, formats in
+            PQexecParams(handle, sql, count, types, pointers, lengths, formats, binaryResult ? 1 : 0)
         }
         return try checked(result)
     }
 
-    /// Runs `body` in one transaction: all of it, or (on any error) none of it.
+    /// Runs `body` in one transaction: all of it, or (on any error) none of it; or, when the
+    /// connection is lost during the COMMIT, `outcomeUnknown` (every write photomap makes is an upsert
+    /// or a replacement, so trying it again is safe).
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN")
+        let result: T
         do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
+            result = try body()
         } catch {
             if !isBroken { _ = try? execute("ROLLBACK") }
             throw error
         }
+        do {
+            try execute("COMMIT")
+        } catch let .connectionLost(server, reason) {
+            throw DatabaseError.outcomeUnknown(server: server, reason: reason)
+        }
+        return result
     }
 
     /// Sends `rows` to a `COPY … FROM STDIN` in text format (each row's fields already escaped by
     /// `copyField`, joined by tabs, ended by a newline).
     func copy(_ sql: String, rows: some Sequence<String>) throws(DatabaseError) {
+        statementsSinceLent += 1
         _ = try checked(PQexec(handle, sql), accepting: PGRES_COPY_IN)
         var buffer = Data()
         func flush() -> Bool {
@@ -100,6 +129,30 @@ final class PostgresConnection {
         }
         if let failure { throw failure }
         if !sent { throw lost("could not send the rows") }
+    }
+
+    /// Adds `rows` to `table`, one `COPY` into a temporary table shaped like it, then one `INSERT … ON
+    /// CONFLICT (key)`: the last row of a key replaces the one kept (`replacing`), or the one kept (else
+    /// the batch's first) stays. Each row holds `columns`' values in their order: the one list names the
+    /// columns of the COPY and of the statement. Inside a transaction.
+    func merge(
+        into table: String, columns: [String], key: String, replacing: Bool, rows: [[PostgresValue]]
+    ) throws(DatabaseError) {
+        guard !rows.isEmpty else { return }
+        let incoming = "incoming_" + table, names = columns.joined(separator: ", ")
+        try execute("CREATE TEMPORARY TABLE \(incoming) (LIKE \(table), ordinal bigserial) ON COMMIT DROP")
+        try copy(
+            "COPY \(incoming) (\(names)) FROM STDIN",
+            rows: rows.lazy.map { $0.map { Self.copyField($0.copyText) }.joined(separator: "\t") + "\n" })
+        let conflict =
+            replacing
+            ? "DO UPDATE SET " + columns.filter { $0 != key }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+            : "DO NOTHING"
+        try execute(
+            """
+            INSERT INTO \(table) (\(names)) SELECT DISTINCT ON (\(key)) \(names) FROM \(incoming)
+            ORDER BY \(key), ordinal \(replacing ? "DESC" : "ASC") ON CONFLICT (\(key)) \(conflict)
+            """)
     }
 
     /// A field of a text-format COPY row: `\N` for null, backslash, tab and line ends escaped (and NUL,
@@ -136,9 +189,11 @@ final class PostgresConnection {
             if isBroken || state.hasPrefix("08") || state == "57P01" || state == "57P02" || state == "57P03" {
                 throw lost(reason)
             }
+            // query_canceled (statement_timeout) and lock_not_available (lock_timeout).
+            if state == "57014" || state == "55P03" { throw .timedOut(server: address.description, reason: reason) }
             throw .statementFailed(server: address.description, reason: reason, state: state)
         }
-        return PostgresRows(result)
+        return PostgresRows(result, server: address.description)
     }
 
     private func lost(_ reason: String) -> DatabaseError {
@@ -152,72 +207,39 @@ final class PostgresConnection {
             .filter { !$0.isEmpty }.joined(separator: "; ")
     }
 
-    /// The parameters as libpq takes them: NUL-ended text, or bytes with their lengths and the binary
-    /// format. Each value is copied to memory that stays put while libpq reads it.
+    /// The parameters as libpq takes them: each value's bytes (nil for NULL) copied to memory that
+    /// stays put while libpq reads it, their lengths (read for binary values only), formats and types.
     private func withParameters<R>(
         _ values: [PostgresValue],
         _ body: (
-            Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
+            Int32, UnsafePointer<UInt32>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
             UnsafePointer<Int32>?
         ) -> R
     ) -> R {
-        let copies: [UnsafeMutableRawBufferPointer] = values.map { value in
-            let bytes: Data
-            switch value {
-            case let .text(text): bytes = Data(text.utf8) + [0]
-            case let .bytes(data): bytes = data
+        let wires = values.map(\.wire)
+        let copies: [UnsafeMutableRawBufferPointer?] = wires.map { wire in
+            wire.map { bytes in
+                let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+                copy.copyBytes(from: bytes)
+                return copy
             }
-            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
-            copy.copyBytes(from: bytes)
-            return copy
         }
-        defer { copies.forEach { $0.deallocate() } }
-        let pointers = copies.map { $0.baseAddress.map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) } }
-        // libpq reads a length for binary values only (text ends at its NUL).
-        let lengths = values.map { value -> Int32 in
-            if case let .bytes(data) = value { return Int32(data.count) }
-            return 0
-        }
-        let formats: [Int32] = values.map { if case .bytes = $0 { 1 } else { 0 } }
-        return pointers.withUnsafeBufferPointer { pointers in
-            lengths.withUnsafeBufferPointer { lengths in
-                formats.withUnsafeBufferPointer { formats in
-                    body(Int32(values.count), pointers.baseAddress, lengths.baseAddress, formats.baseAddress)
+        defer { copies.forEach { $0?.deallocate() } }
+        let pointers = copies.map { $0?.baseAddress.map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) } }
+        let lengths = wires.map { Int32($0?.count ?? 0) }
+        let formats = values.map(\.format)
+        let types = values.map(\.type)
+        return types.withUnsafeBufferPointer { types in
+            pointers.withUnsafeBufferPointer { pointers in
+                lengths.withUnsafeBufferPointer { lengths in
+                    formats.withUnsafeBufferPointer { formats in
+                        body(
+                            Int32(values.count), types.baseAddress, pointers.baseAddress, lengths.baseAddress,
+                            formats.baseAddress)
+                    }
                 }
             }
         }
-    }
-}
-
-/// A statement's rows. Text columns are read as Swift values; a binary result's columns as bytes.
-final class PostgresRows {
-    private let result: OpaquePointer
-
-    init(_ result: OpaquePointer) {
-        self.result = result
-    }
-
-    deinit {
-        PQclear(result)
-    }
-
-    var count: Int { Int(PQntuples(result)) }
-
-    func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(result, Int32(row), Int32(column)) == 1 }
-
-    func text(_ row: Int, _ column: Int) -> String? {
-        guard !isNull(row, column), let value = PQgetvalue(result, Int32(row), Int32(column)) else { return nil }
-        return String(cString: value)
-    }
-
-    func integer(_ row: Int, _ column: Int) -> Int? { text(row, column).flatMap { Int($0) } }
-
-    func real(_ row: Int, _ column: Int) -> Double? { text(row, column).flatMap { Double($0) } }
-
-    /// The column's bytes (of a binary result).
-    func bytes(_ row: Int, _ column: Int) -> Data? {
-        guard !isNull(row, column), let value = PQgetvalue(result, Int32(row), Int32(column)) else { return nil }
-        return Data(bytes: value, count: Int(PQgetlength(result, Int32(row), Int32(column))))
     }
 }
 

@@ -46,6 +46,7 @@ public final class PostgresIndex: SearchIndex {
     public func load(_ records: some Sequence<IndexRecord>, origin: String) throws {
         let names = Self.columns.map(\.name).joined(separator: ", ")
         try pool.transaction { connection in
+            try connection.liftTimeouts()
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.writeLock)])
             try connection.execute(
                 "CREATE TEMPORARY TABLE incoming (ordinal bigserial, "
@@ -53,7 +54,14 @@ public final class PostgresIndex: SearchIndex {
             try connection.copy(
                 "COPY incoming (\(names)) FROM STDIN", rows: records.lazy.map { Self.copyRow($0, origin) })
             let latest = "SELECT DISTINCT ON (kind, id) \(names) FROM incoming ORDER BY kind, id, ordinal DESC"
-            if try connection.execute("SELECT NOT EXISTS (SELECT 1 FROM index_records)").text(0, 0) == "t" {
+            // Only the table's owner may drop and make its indexes; a serving role (deploy/roles.sql) adds rows.
+            let emptyAndOwned = try connection.execute(
+                """
+                SELECT NOT EXISTS (SELECT 1 FROM index_records)
+                    AND pg_has_role((SELECT relowner FROM pg_class WHERE oid = 'index_records'::regclass), 'USAGE')
+                """
+            ).text(0, 0)
+            if emptyAndOwned == "t" {
                 try connection.execute("DROP INDEX index_records_words, index_records_location, index_records_origin")
                 try connection.execute(
                     """
@@ -135,7 +143,7 @@ public final class PostgresIndex: SearchIndex {
         if let centre {
             // A little wider than the circle: PostGIS's sphere and ours differ in the last digits; the
             // distance measured here decides.
-            values += [.real(centre.longitude), .real(centre.latitude), .real(radiusKilometres * 1_000.5 + 1)]
+            values += [.double(centre.longitude), .double(centre.latitude), .double(radiusKilometres * 1_000.5 + 1)]
             let count = values.count
             conditions.append(
                 "ST_DWithin(location, ST_SetSRID(ST_MakePoint($\(count - 2), $\(count - 1)), 4326)::geography, $\(count), false)"
@@ -156,14 +164,14 @@ public final class PostgresIndex: SearchIndex {
             }
             guard rows.count > 0 else { return [] }
             let totals = try connection.execute("SELECT records, tokens FROM index_totals")
-            let records = Double(totals.integer(0, 0) ?? 0), tokens = Double(totals.integer(0, 1) ?? 0)
+            let records = Double(try totals.integer(0, 0) ?? 0), tokens = Double(try totals.integer(0, 1) ?? 0)
             let weights = try words.map {
                 LocalIndex.bm25Weight(rows: records, matching: Double(try rowsMatching($0, connection)))
             }
             let needles = words.map { Array($0.utf8) }
             var ranked: [(row: Int, relevance: Double, distance: Double)] = []
             for row in 0..<rows.count {
-                guard let latitude = rows.real(row, 2), let longitude = rows.real(row, 3),
+                guard let latitude = try rows.real(row, 2), let longitude = try rows.real(row, 3),
                     let coordinate = Coordinate(latitude: latitude, longitude: longitude)
                 else { continue }
                 let distance = centre?.distance(to: coordinate) ?? 0
@@ -190,7 +198,7 @@ public final class PostgresIndex: SearchIndex {
                 """, [.text(try JSONOutput.text(keys))])
             var annotations: [String: Annotation] = [:]
             for row in 0..<whole.count {
-                if let annotation = Self.annotation(whole, row) {
+                if let annotation = try Self.annotation(whole, row) {
                     annotations[annotation.kind.rawValue + "\u{1F}" + annotation.id] = annotation
                 }
             }
@@ -228,14 +236,14 @@ public final class PostgresIndex: SearchIndex {
     }
 
     /// A row's annotation; nil without a coordinate or a known kind.
-    private static func annotation(_ rows: PostgresRows, _ row: Int) -> Annotation? {
-        guard let latitude = rows.real(row, 4), let longitude = rows.real(row, 5),
+    private static func annotation(_ rows: PostgresRows, _ row: Int) throws(DatabaseError) -> Annotation? {
+        guard let latitude = try rows.real(row, 4), let longitude = try rows.real(row, 5),
             let coordinate = Coordinate(latitude: latitude, longitude: longitude),
             let kind = Annotation.Kind(rawValue: rows.text(row, 0) ?? "")
         else { return nil }
         return Annotation(
             kind: kind, id: rows.text(row, 1) ?? "", title: rows.text(row, 2) ?? "",
-            subtitle: rows.text(row, 3) ?? "", coordinate: coordinate, photoCount: rows.integer(row, 10),
+            subtitle: rows.text(row, 3) ?? "", coordinate: coordinate, photoCount: try rows.integer(row, 10),
             thumbnailURL: rows.text(row, 6), imageURL: rows.text(row, 7), owner: rows.text(row, 8),
             dateTaken: rows.text(row, 9), pageURL: rows.text(row, 11),
             license: rows.text(row, 12).map {
@@ -276,6 +284,7 @@ public final class PostgresIndex: SearchIndex {
 
     public func remove(origin: String) throws {
         try pool.transaction { connection in
+            try connection.liftTimeouts()
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.writeLock)])
             try connection.execute(
                 """
@@ -290,11 +299,16 @@ public final class PostgresIndex: SearchIndex {
     /// Empties the index: records, totals, markers and word counts.
     func removeAll() throws {
         try pool.transaction { connection in
+            try connection.liftTimeouts()
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.writeLock)])
+            // TRUNCATE is quicker and leaves no dead rows, but a serving role (deploy/roles.sql) may only DELETE.
+            let mayTruncate =
+                try connection.execute("SELECT has_table_privilege('index_records', 'TRUNCATE')").text(0, 0) == "t"
             try connection.execute(
-                """
-                TRUNCATE index_records, index_markers, index_word_rows; UPDATE index_totals SET records = 0, tokens = 0
-                """)
+                (mayTruncate
+                    ? "TRUNCATE index_records, index_markers, index_word_rows"
+                    : "DELETE FROM index_records; DELETE FROM index_markers; DELETE FROM index_word_rows")
+                    + "; UPDATE index_totals SET records = 0, tokens = 0")
         }
     }
 }

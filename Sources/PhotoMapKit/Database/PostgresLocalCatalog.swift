@@ -6,33 +6,29 @@ import Foundation
 public struct PostgresLocalCatalog: LocalCatalogStore {
     let pool: PostgresPool
 
-    /// The catalog of `pool`'s database (migrated already, by `StateStores.database`).
+    /// The catalog of `pool`'s database (migrated already by `photomap db migrate`, checked by `StateStores.database`).
     public init(pool: PostgresPool) {
         self.pool = pool
     }
 
     public func files() throws -> [[UInt8]: LocalFileState] {
-        // Binary rows, so the path comes as its bytes; every other column is cast to text, whose binary
-        // form is its UTF-8.
+        // Binary rows: the path comes as its bytes, the numbers and flags as themselves.
         let rows = try pool.withConnection { connection in
             try connection.execute(
                 """
-                SELECT f.path, f.size::text, f.modified::text, f.inode::text, f.photo, f.problem, f.other::text,
-                       (p.latitude IS NOT NULL)::text
+                SELECT f.path, f.size, f.modified, f.inode, f.photo, f.problem, f.other, p.latitude IS NOT NULL
                 FROM local_files f LEFT JOIN local_photos p ON p.id = f.photo
                 """, binaryResult: true)
         }
         var files: [[UInt8]: LocalFileState] = [:]
         for row in 0..<rows.count {
-            func text(_ column: Int) -> String? { rows.bytes(row, column).map { String(decoding: $0, as: UTF8.self) } }
             var state = LocalFileState(
-                size: text(1).flatMap { Int64($0) } ?? 0,
-                modified: text(2).flatMap { Int64($0) } ?? 0,
-                inode: text(3).flatMap { Int64($0) } ?? 0)
-            state.photo = text(4)
-            state.problem = text(5)
-            state.isOther = text(6) == "true"
-            state.located = text(7) == "true"
+                size: try rows.int64(row, 1) ?? 0, modified: try rows.int64(row, 2) ?? 0,
+                inode: try rows.int64(row, 3) ?? 0)
+            state.photo = rows.text(row, 4)
+            state.problem = rows.text(row, 5)
+            state.isOther = try rows.bool(row, 6) ?? false
+            state.located = try rows.bool(row, 7) ?? false
             files[Array(rows.bytes(row, 0) ?? Data())] = state
         }
         return files
@@ -43,50 +39,42 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
             try connection.execute("SELECT id, latitude IS NOT NULL FROM local_photos")
         }
         return Dictionary(
-            (0..<rows.count).map { (rows.text($0, 0) ?? "", rows.text($0, 1) == "t") },
+            try (0..<rows.count).map { (rows.text($0, 0) ?? "", try rows.bool($0, 1) ?? false) },
             uniquingKeysWith: { first, _ in first })
     }
 
     public func apply(_ changes: LocalCatalogChanges) throws -> Int {
-        // Optional numbers go as text, "" for none, and become NULL in the statement.
-        func number(_ value: Double?) -> PostgresValue { .text(value.map { String($0) } ?? "") }
+        func number(_ value: Double?) -> PostgresValue { .optional(value, PostgresValue.double) }
+        let places = changes.photos.map { _, place, _ in
+            [
+                .text(place.id), .text(place.shortName), .text(place.fullName),
+                number(place.coordinate?.latitude), number(place.coordinate?.longitude),
+            ] as [PostgresValue]
+        }
+        let photos = try changes.photos.map { photo, place, taken in
+            [
+                .text(photo.id), .text(place.id), number(taken), number(photo.coordinate?.latitude),
+                number(photo.coordinate?.longitude), .bytes(try JSONOutput.data(photo)),
+            ] as [PostgresValue]
+        }
+        let files = changes.files.map { path, state in
+            [
+                .bytes(Data(path)), .int64(state.size), .int64(state.modified), .int64(state.inode),
+                .optional(state.photo, PostgresValue.text), .optional(state.problem, PostgresValue.text),
+                .bool(state.isOther),
+            ] as [PostgresValue]
+        }
         return try pool.transaction { connection in
-            for (photo, place, taken) in changes.photos {
-                try connection.execute(
-                    """
-                    INSERT INTO local_places VALUES ($1, $2, $3, NULLIF($4, '')::float8, NULLIF($5, '')::float8)
-                    ON CONFLICT (id) DO NOTHING
-                    """,
-                    [
-                        .text(place.id), .text(place.shortName), .text(place.fullName),
-                        number(place.coordinate?.latitude), number(place.coordinate?.longitude),
-                    ])
-                try connection.execute(
-                    """
-                    INSERT INTO local_photos VALUES ($1, $2, NULLIF($3, '')::float8, NULLIF($4, '')::float8,
-                        NULLIF($5, '')::float8, $6)
-                    ON CONFLICT (id) DO UPDATE SET place = excluded.place, taken = excluded.taken,
-                        latitude = excluded.latitude, longitude = excluded.longitude, record = excluded.record
-                    """,
-                    [
-                        .text(photo.id), .text(place.id), number(taken), number(photo.coordinate?.latitude),
-                        number(photo.coordinate?.longitude), .bytes(try JSONOutput.data(photo)),
-                    ])
-            }
-            for (path, state) in changes.files {
-                try connection.execute(
-                    """
-                    INSERT INTO local_files VALUES ($1, $2, $3, $4, NULLIF($5, ''), NULLIF($6, ''), $7)
-                    ON CONFLICT (path) DO UPDATE SET size = excluded.size, modified = excluded.modified,
-                        inode = excluded.inode, photo = excluded.photo, problem = excluded.problem,
-                        other = excluded.other
-                    """,
-                    [
-                        .bytes(Data(path)), .integer(Int(state.size)), .integer(Int(state.modified)),
-                        .integer(Int(state.inode)), .text(state.photo ?? ""), .text(state.problem ?? ""),
-                        .text(state.isOther ? "true" : "false"),
-                    ])
-            }
+            try connection.liftTimeouts()
+            try connection.merge(
+                into: "local_places", columns: ["id", "short_name", "full_name", "latitude", "longitude"],
+                key: "id", replacing: false, rows: places)
+            try connection.merge(
+                into: "local_photos", columns: ["id", "place", "taken", "latitude", "longitude", "record"],
+                key: "id", replacing: true, rows: photos)
+            try connection.merge(
+                into: "local_files", columns: ["path", "size", "modified", "inode", "photo", "problem", "other"],
+                key: "path", replacing: true, rows: files)
             for path in changes.gone {
                 try connection.execute("DELETE FROM local_files WHERE path = $1", [.bytes(Data(path))])
             }
@@ -117,11 +105,11 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
                 GROUP BY p.id ORDER BY p.id = $1, photos DESC, p.full_name, p.id
                 """, [.text(LocalPlace.unlocatedID)])
         }
-        return (0..<rows.count).map { row in
+        return try (0..<rows.count).map { row in
             Place(
                 id: rows.text(row, 0) ?? "", fullName: rows.text(row, 2) ?? "", shortName: rows.text(row, 1) ?? "",
-                coordinate: Coordinate(latitude: rows.real(row, 3), longitude: rows.real(row, 4)),
-                type: "locality", typeID: 7, photoCount: rows.integer(row, 5))
+                coordinate: Coordinate(latitude: try rows.real(row, 3), longitude: try rows.real(row, 4)),
+                type: "locality", typeID: 7, photoCount: try rows.integer(row, 5))
         }
     }
 

@@ -41,10 +41,10 @@ public struct StateStores: Sendable {
             })
     }
 
-    /// The database `pool` reaches, migrated to this photomap's schema first (once, however many
-    /// processes start together).
+    /// The database `pool` reaches, once its schema is checked to be this photomap's (`photomap db
+    /// migrate` makes it so; nothing here creates a table).
     public static func database(_ pool: PostgresPool, answerTimeToLive: TimeInterval) throws -> StateStores {
-        try DatabaseSchema.migrate(pool)
+        try DatabaseSchema.check(pool)
         return StateStores(
             index: PostgresIndexStore(pool: pool),
             answers: PostgresAnswers(pool: pool, timeToLive: answerTimeToLive),

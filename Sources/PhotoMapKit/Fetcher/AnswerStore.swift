@@ -10,6 +10,10 @@ public protocol AnswerStore: Sendable, CustomStringConvertible {
     func answer(for key: String, allowStale: Bool) -> Data?
     /// Stores `answer` for `key`, whole or not at all.
     func store(_ answer: Data, for key: String) throws
+    /// Stores what `merge` makes of `key`'s kept answer (of any age; nil when there is none), with no
+    /// other process's `update` of `key` in between, so that two writers merging into one answer (pages
+    /// of one listing) lose neither's part; `merge` giving nil keeps what is kept.
+    func update(_ key: String, _ merge: (Data?) throws -> Data?) throws
     /// Forgets the answer for `key`.
     func remove(_ key: String)
     /// A token that changes whenever `key`'s answer does; nil when none is kept.

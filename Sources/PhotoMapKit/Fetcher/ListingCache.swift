@@ -55,25 +55,29 @@ struct ListingCache {
     }
 
     /// Adds a page Flickr sent to the listing: its records replace those at its place, the ones after
-    /// it stay unless this page was the last.
+    /// it stay unless this page was the last. The listing is read and written back under the store's
+    /// lock on the key, so pages kept at once by several processes are all kept.
     func keep(_ answer: Data, page: Int, perPage: Int, key: String, now: Date = Date()) throws {
         guard page >= 1,
             let (fresh, pages, total) = PhotosAnswer.recordBytes(in: FlickrSource.unwrappingJSONP(answer))
         else { return }
-        var (records, status) = load(key) ?? ([], Status(complete: false, fetched: [], total: 0))
-        let start = (page - 1) * perPage
-        // A page past the listing's end leaves a gap that nothing could fill: keep what is kept.
-        guard start <= records.count else { return }
-        let stamp = Int(now.timeIntervalSince1970)
-        let last = fresh.count < perPage || page >= pages ?? Int.max
-        let after = last ? records.count : min(start + fresh.count, records.count)
-        records = Array(records[..<start]) + fresh + records[after...]
-        status.fetched =
-            Array(status.fetched[..<start]) + Array(repeating: stamp, count: fresh.count)
-            + status.fetched[after...]
-        status.complete = last || status.complete
-        status.total = total ?? records.count
-        try store.store(Self.encode(records, status: status), for: key)
+        try store.update(key) { kept in
+            var (records, status) =
+                kept.flatMap(Self.decode) ?? ([], Status(complete: false, fetched: [], total: 0))
+            let start = (page - 1) * perPage
+            // A page past the listing's end leaves a gap that nothing could fill: keep what is kept.
+            guard start <= records.count else { return nil }
+            let stamp = Int(now.timeIntervalSince1970)
+            let last = fresh.count < perPage || page >= pages ?? Int.max
+            let after = last ? records.count : min(start + fresh.count, records.count)
+            records = Array(records[..<start]) + fresh + records[after...]
+            status.fetched =
+                Array(status.fetched[..<start]) + Array(repeating: stamp, count: fresh.count)
+                + status.fetched[after...]
+            status.complete = last || status.complete
+            status.total = total ?? records.count
+            return try Self.encode(records, status: status)
+        }
     }
 
     private static let statusKey = Data(#","listing":"#.utf8)
@@ -85,13 +89,21 @@ struct ListingCache {
         if let loaded = Self.lastLoaded.withLock({ $0 }), loaded.key == key, loaded.version == version {
             return (loaded.records, loaded.status)
         }
-        guard let data = store.answer(for: key, allowStale: true), data.last == UInt8(ascii: "}"),
+        guard let data = store.answer(for: key, allowStale: true), let (records, status) = Self.decode(data) else {
+            return nil
+        }
+        Self.lastLoaded.withLock { $0 = Loaded(key: key, version: version, records: records, status: status) }
+        return (records, status)
+    }
+
+    /// A kept listing's records and status, or nil when it does not read back whole.
+    private static func decode(_ data: Data) -> ([Data], Status)? {
+        guard data.last == UInt8(ascii: "}"),
             let marker = data.range(of: Self.statusKey, options: .backwards),
             let status = try? JSONDecoder().decode(Status.self, from: data[marker.upperBound..<(data.endIndex - 1)]),
             let records = PhotosAnswer.recordBytes(in: data)?.records,
             status.fetched.count == records.count
         else { return nil }
-        Self.lastLoaded.withLock { $0 = Loaded(key: key, version: version, records: records, status: status) }
         return (records, status)
     }
 

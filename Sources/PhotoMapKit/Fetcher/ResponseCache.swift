@@ -29,6 +29,11 @@ public struct ResponseCache: AnswerStore {
         try AtomicFile.write(answer, to: fileURL(for: key))
     }
 
+    /// Under an exclusive `flock(2)` on a lock file beside the answer's (`LockedFile`).
+    public func update(_ key: String, _ merge: (Data?) throws -> Data?) throws {
+        try LockedFile.update(fileURL(for: key).path) { kept in (try merge(kept), ()) }
+    }
+
     public func allAnswers() -> [Data] {
         let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
         return files.filter { $0.pathExtension == "json" }.compactMap { try? Data(contentsOf: $0) }

@@ -75,7 +75,9 @@ extension ServerRoutes {
     func placeholderImage(_ status: Int) -> ServerResponse {
         ServerResponse(
             status: status,
-            headers: Self.commonHeaders + [("Content-Type", "image/svg+xml"), ("Cache-Control", "no-store")],
+            headers: Self.commonHeaders + [("Content-Type", "image/svg+xml"), ("Cache-Control", "no-store")]
+                // A 503 is worth trying again shortly, as every other 503 says.
+                + (status == 503 ? [("Retry-After", String(Self.retryAfterSeconds))] : []),
             body: .bytes(placeholder))
     }
 }
