@@ -92,6 +92,8 @@ struct BoundaryTests {
         #expect(try place(59.377, 28.17).id == "590031")  // Narva
         #expect(try place(52.345, 14.585).id == "3085495")  // Słubice, not Frankfurt (Oder)
         #expect(try place(31.7619, -106.485).id == "5520993")  // El Paso
+        // The generalised division outlines put St. Louis's centre in Illinois: still St. Louis, Missouri.
+        #expect(try place(38.62727, -90.19789).fullName == "St. Louis, Missouri, United States")
         // Natural Earth's divisions of Spain are provinces, finer than GeoNames': the country it is.
         #expect(try place(42.4635, 1.981).id == "country_ES")
     }

@@ -9,6 +9,8 @@ import Foundation
 public struct LocalPlaces: Sendable {
     private struct City: Sendable {
         let id: String, name: String, country: String, admin1: String, context: String
+        /// The division code of the outline its centre lies in, where that is not its own `admin1`.
+        var locatedDivision = ""
         let coordinate: Coordinate
         let population: Int
     }
@@ -35,12 +37,19 @@ public struct LocalPlaces: Sendable {
                     id: entry.id, name: entry.name, country: entry.country, admin1: entry.admin1,
                     context: entry.context, coordinate: entry.coordinate, population: entry.population))
         }
+        let boundaries = BoundaryLookup(try Boundaries.load(folder.appendingPathComponent("boundaries.bin")))
+        // The division outlines are generalised: St. Louis's centre lies in their Illinois. A photo taken
+        // there is in that outline too, and the city must still name it.
+        for index in cities.indices {
+            let division = boundaries.locate(cities[index].coordinate)?.division?.division ?? ""
+            if division != cities[index].admin1 { cities[index].locatedDivision = division }
+        }
         self.cities = cities
         self.cells = cells
+        self.boundaries = boundaries
         countryNames = Dictionary(
             regions.filter { $0.admin1.isEmpty }.map { ($0.country, $0.names[0]) },
             uniquingKeysWith: { first, _ in first })
-        boundaries = BoundaryLookup(try Boundaries.load(folder.appendingPathComponent("boundaries.bin")))
     }
 
     /// How far a city of `population` reaches: 5 km for a town of 15,000, 20 km for a city of a
@@ -61,7 +70,9 @@ public struct LocalPlaces: Sendable {
         var nearest: (index: Int, distance: Double)?
         for index in candidates(near: coordinate) {
             let city = cities[index]
-            guard city.country == country, division.isEmpty || city.admin1 == division else { continue }
+            guard city.country == country,
+                division.isEmpty || city.admin1 == division || city.locatedDivision == division
+            else { continue }
             let distance = coordinate.distance(to: city.coordinate)
             if distance <= Self.reach(population: city.population), distance < nearest?.distance ?? .infinity {
                 nearest = (index, distance)
