@@ -134,4 +134,31 @@ struct BoundaryTests {
         try Data("PMBOUND1".utf8).write(to: damaged)
         #expect(throws: LocationError.self) { try Boundaries.load(damaged) }
     }
+
+    /// A file of `body` after the magic, with a SHA-256 that matches.
+    static func file(_ body: [UInt8]) -> Data {
+        let bytes = Array("PMBOUND1".utf8) + body
+        return Data(bytes + SHA256.digest(bytes))
+    }
+
+    @Test("a file whose checksum matches but whose contents are malformed is refused, never half read")
+    func malformed() throws {
+        // One country "XX" with one ring of three points, then no divisions.
+        let triangle: [UInt8] = [1, 2, 88, 88, 0, 1, 65, 1, 3, 0, 0, 2, 0, 0, 2]
+        let parsed = try Boundaries(Self.file(triangle + [0]))
+        #expect(parsed.countries.regions == [Boundaries.Region(country: "XX", division: "", name: "A")])
+        #expect(parsed.countries.longitudes.count == 4)  // closed
+        #expect(parsed.divisions.regions.isEmpty)
+        let cases: [(String, [UInt8])] = [
+            ("a count larger than the file", [0xFF, 0xFF, 0xFF, 0x7F]),
+            ("a ring of two points", [1, 2, 88, 88, 0, 1, 65, 1, 2, 0, 0, 2, 0, 0]),
+            ("cut short inside a varint", [1, 2, 88, 88, 0, 1, 65, 1, 3, 0x80]),
+            ("a point off the globe", [1, 2, 88, 88, 0, 1, 65, 1, 3, 0, 0, 0xFE, 0xFF, 0xFF, 0x0F, 0, 2, 0, 0]),
+            ("bytes after the divisions", triangle + [0, 0]),
+            ("no divisions", triangle),
+        ]
+        for (what, body) in cases {
+            #expect(throws: Boundaries.Malformed.self, "\(what)") { try Boundaries(Self.file(body)) }
+        }
+    }
 }

@@ -112,8 +112,12 @@ public struct Boundaries: Sendable {
                     for _ in 0..<points {
                         x &+= Self.unzigzag(try varint())
                         y &+= Self.unzigzag(try varint())
-                        layer.longitudes.append(Double(x) / Boundaries.quantum)
-                        layer.latitudes.append(Double(y) / Boundaries.quantum)
+                        let (longitude, latitude) = (Double(x) / Boundaries.quantum, Double(y) / Boundaries.quantum)
+                        guard Coordinate.longitudes.contains(longitude), Coordinate.latitudes.contains(latitude) else {
+                            throw Malformed(reason: "a point (\(latitude), \(longitude)) off the globe")
+                        }
+                        layer.longitudes.append(longitude)
+                        layer.latitudes.append(latitude)
                     }
                     // Closed here, so every ring's edges are (i, i + 1).
                     let first = layer.ringStarts[layer.ringStarts.count - 1]
@@ -124,7 +128,9 @@ public struct Boundaries: Sendable {
                 }
             }
             // BoundaryIndex packs a point's and a region's number into 21 bits each.
-            guard layer.longitudes.count < 1 << 21 else { throw Malformed(reason: "too many points in a layer") }
+            guard layer.longitudes.count < 1 << 21, layer.regions.count < 1 << 21 else {
+                throw Malformed(reason: "too many points or regions in a layer")
+            }
             return layer
         }
 
