@@ -74,8 +74,9 @@ public struct BoundaryIndex: Sendable {
                 index += 2
             }
         }
-        crossings.sort()
-        centresInside.sort()
+        // Made region by region, edge by edge, so a stable bucketing by cell leaves them wholly sorted.
+        crossings = Self.bucketedByCell(crossings)
+        centresInside = Self.bucketedByCell(centresInside)
         // Merged in key order, so each cell's entries come out together and in region order.
         var entries: [Entry] = []
         var entryCells: [Int] = []
@@ -110,6 +111,21 @@ public struct BoundaryIndex: Sendable {
         self.cellStarts = cellStarts
         self.entries = entries
         self.edges = edges
+    }
+
+    /// `keys` stably ordered by their cell: a counting sort, a pass over a million cells rather than
+    /// comparisons (a debug build's generic sort took most of an import's start).
+    private static func bucketedByCell(_ keys: [UInt64]) -> [UInt64] {
+        var starts = [Int](repeating: 0, count: columns * rows + 1)
+        for key in keys { starts[Int(key >> cellShift) + 1] += 1 }
+        for cell in 0..<(columns * rows) { starts[cell + 1] += starts[cell] }
+        var sorted = [UInt64](repeating: 0, count: keys.count)
+        for key in keys {
+            let cell = Int(key >> cellShift)
+            sorted[starts[cell]] = key
+            starts[cell] += 1
+        }
+        return sorted
     }
 
     /// Keys sort by cell, then region, then edge: 21 bits each.
