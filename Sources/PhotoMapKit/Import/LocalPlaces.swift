@@ -12,7 +12,8 @@ public struct LocalPlaces: Sendable {
         /// The division code of the outline its centre lies in, where that is not its own `admin1`.
         var locatedDivision = ""
         let coordinate: Coordinate
-        let population: Int
+        /// `LocalPlaces.reach(population:)` of it, in kilometres.
+        let reach: Double
     }
 
     private let cities: [City]
@@ -35,7 +36,8 @@ public struct LocalPlaces: Sendable {
             cities.append(
                 City(
                     id: entry.id, name: entry.name, country: entry.country, admin1: entry.admin1,
-                    context: entry.context, coordinate: entry.coordinate, population: entry.population))
+                    context: entry.context, coordinate: entry.coordinate,
+                    reach: Self.reach(population: entry.population)))
         }
         let boundaries = BoundaryLookup(try Boundaries.load(folder.appendingPathComponent("boundaries.bin")))
         // The division outlines are generalised: St. Louis's centre lies in their Illinois. A photo taken
@@ -68,13 +70,15 @@ public struct LocalPlaces: Sendable {
         // A division GeoNames has no code for cannot be compared with cities': the country decides alone.
         let division = location.division?.division ?? ""
         var nearest: (index: Int, distance: Double)?
-        for index in candidates(near: coordinate) {
+        forEachCandidate(near: coordinate) { index in
             let city = cities[index]
             guard city.country == country,
                 division.isEmpty || city.admin1 == division || city.locatedDivision == division
-            else { continue }
+            else { return }
+            // A degree of latitude is 111 km everywhere: most cities are ruled out before the trigonometry.
+            guard abs(city.coordinate.latitude - coordinate.latitude) * 111 <= city.reach else { return }
             let distance = coordinate.distance(to: city.coordinate)
-            if distance <= Self.reach(population: city.population), distance < nearest?.distance ?? .infinity {
+            if distance <= city.reach, distance < nearest?.distance ?? .infinity {
                 nearest = (index, distance)
             }
         }
@@ -109,21 +113,20 @@ public struct LocalPlaces: Sendable {
         return LocalPlace(id: id, shortName: name, fullName: name, coordinate: nil)
     }
 
-    /// The cities in the cells within `greatestReach` of `coordinate` (wider in longitude near the poles).
-    private func candidates(near coordinate: Coordinate) -> [Int] {
+    /// Calls `body` with each city in the cells within `greatestReach` of `coordinate` (wider in longitude
+    /// near the poles), without gathering them: most of naming a photo near cities is this walk.
+    private func forEachCandidate(near coordinate: Coordinate, _ body: (Int) -> Void) {
         let centre = Self.cell(coordinate)
         let latitudeSpan = Int((Self.greatestReach / 111).rounded(.up))
         let shrink = max(cos(coordinate.latitude * .pi / 180), 0.02)
         let longitudeSpan = min(180, Int((Self.greatestReach / (111 * shrink)).rounded(.up)))
-        var found: [Int] = []
         for latitude in (centre.latitude - latitudeSpan)...(centre.latitude + latitudeSpan) {
             for step in -longitudeSpan...longitudeSpan {
                 // Wrapped across the antimeridian: cells run -180…179.
                 let longitude = ((centre.longitude + step + 180) % 360 + 360) % 360 - 180
-                found += cells[Cell(latitude: latitude, longitude: longitude)] ?? []
+                for index in cells[Cell(latitude: latitude, longitude: longitude)] ?? [] { body(index) }
             }
         }
-        return found
     }
 
     private static func cell(_ coordinate: Coordinate) -> Cell {
