@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "photomap-bench-index", targets: ["photomap-bench-index"]),
         .executable(name: "photomap-bench-find", targets: ["photomap-bench-find"]),
         .executable(name: "photomap-bench-json", targets: ["photomap-bench-json"]),
+        .executable(name: "photomap-bench-places", targets: ["photomap-bench-places"]),
         .library(name: "PhotoMapKit", targets: ["PhotoMapKit"]),
         // For Fuzz/, the fuzz targets' package, which drives the command line through PhotoMap.main.
         .library(name: "PhotoMapCLI", targets: ["PhotoMapCLI"]),
@@ -104,6 +105,9 @@ let package = Package(
         .executableTarget(name: "photomap-bench-find", dependencies: ["PhotoMapKit"], path: "bench/FindBench"),
         // bench/json.sh: times JSONReader reading a listing beside JSONDecoder and JSONSerialization.
         .executableTarget(name: "photomap-bench-json", dependencies: ["PhotoMapKit"], path: "bench/JSONBench"),
+        // bench/places.sh: names random land points; counts where the nearest-city rule disagrees.
+        .executableTarget(
+            name: "photomap-bench-places", dependencies: ["PhotoMapKit"], path: "bench/PlacesBench"),
         // Starts the loopback servers and temporary folders both test targets use.
         .target(
             name: "PhotoMapTestSupport", dependencies: ["PhotoMapKit", "CJPEG"], path: "Tests/PhotoMapTestSupport"),

@@ -1,29 +1,33 @@
 import Foundation
 
-/// Groups imported photos into places as Flickr does: a located photo belongs to the nearest populated
-/// place of the gazetteer (GeoNames cities over 15,000 people) that it lies within — a distance that
-/// grows with the place's size — its GeoNames id the place's id. A photo near no city belongs to its
-/// country (that of the nearest city within `countryReach`), else to a place named for its 1° square.
+/// Groups imported photos into places as Flickr does. A located photo's country and division are the
+/// boundaries it lies in (`BoundaryLookup`); it belongs to the nearest populated place of the gazetteer
+/// (GeoNames cities over 15,000 people) of that country and division that it lies within — a distance
+/// that grows with the place's size — its GeoNames id the place's id. A photo near no such city belongs
+/// to its division ("region_US_WA"), else to its country ("country_US"); one out at sea to a place named
+/// for its 1° square.
 public struct LocalPlaces: Sendable {
-    /// How far a country's cities claim photos that no city does, in kilometres.
-    static let countryReach = 300.0
-
     private struct City: Sendable {
-        let id: String, name: String, country: String, context: String
+        let id: String, name: String, country: String, admin1: String, context: String
+        /// The division code of the outline its centre lies in, where that is not its own `admin1`.
+        var locatedDivision = ""
         let coordinate: Coordinate
-        let population: Int
+        /// `LocalPlaces.reach(population:)` of it, in kilometres.
+        let reach: Double
     }
 
     private let cities: [City]
     /// City indices by 1° cell, "lat/lon".
     private let cells: [Cell: [Int]]
     private let countryNames: [String: String]
+    private let boundaries: BoundaryLookup
 
     private struct Cell: Hashable, Sendable {
         let latitude: Int, longitude: Int
     }
 
-    /// The gazetteer folder's cities and regions (Fixtures/gazetteer, GeoNames, CC BY 4.0).
+    /// The gazetteer folder's cities, regions (GeoNames, CC BY 4.0) and boundaries (Natural Earth, public
+    /// domain): Fixtures/gazetteer.
     public init(gazetteer folder: URL) throws {
         var cities: [City] = []
         var cells: [Cell: [Int]] = [:]
@@ -31,37 +35,54 @@ public struct LocalPlaces: Sendable {
             cells[Self.cell(entry.coordinate), default: []].append(cities.count)
             cities.append(
                 City(
-                    id: entry.id, name: entry.name, country: entry.country, context: entry.context,
-                    coordinate: entry.coordinate, population: entry.population))
+                    id: entry.id, name: entry.name, country: entry.country, admin1: entry.admin1,
+                    context: entry.context, coordinate: entry.coordinate,
+                    reach: Self.reach(population: entry.population)))
+        }
+        let boundaries = BoundaryLookup(try Boundaries.load(folder.appendingPathComponent("boundaries.bin")))
+        // The division outlines are generalised: St. Louis's centre lies in their Illinois. A photo taken
+        // there is in that outline too, and the city must still name it.
+        for index in cities.indices {
+            let division = boundaries.locate(cities[index].coordinate)?.division?.division ?? ""
+            if division != cities[index].admin1 { cities[index].locatedDivision = division }
         }
         self.cities = cities
         self.cells = cells
+        self.boundaries = boundaries
         countryNames = Dictionary(
             regions.filter { $0.admin1.isEmpty }.map { ($0.country, $0.names[0]) },
             uniquingKeysWith: { first, _ in first })
     }
 
     /// How far a city of `population` reaches: 5 km for a town of 15,000, 20 km for a city of a
-    /// million, at most 30 km.
-    static func reach(population: Int) -> Double {
-        min(30, 5 + 8.3 * log10(max(Double(population), 15_000) / 15_000))
+    /// million, at most `greatestReach`.
+    public static func reach(population: Int) -> Double {
+        min(greatestReach, 5 + 8.3 * log10(max(Double(population), 15_000) / 15_000))
     }
+
+    /// The reach of the biggest cities, in kilometres.
+    public static let greatestReach = 30.0
 
     /// The place a photo taken at `coordinate` belongs to.
     public func place(for coordinate: Coordinate) -> LocalPlace {
-        var nearestCity: (index: Int, distance: Double)?
-        var nearestAny: (index: Int, distance: Double)?
-        for index in candidates(near: coordinate) {
+        guard let location = boundaries.locate(coordinate) else { return Self.area(of: coordinate) }
+        let country = location.country.country
+        // A division GeoNames has no code for cannot be compared with cities': the country decides alone.
+        let division = location.division?.division ?? ""
+        var nearest: (index: Int, distance: Double)?
+        forEachCandidate(near: coordinate) { index in
             let city = cities[index]
+            guard city.country == country,
+                division.isEmpty || city.admin1 == division || city.locatedDivision == division
+            else { return }
+            // A degree of latitude is 111 km everywhere: most cities are ruled out before the trigonometry.
+            guard abs(city.coordinate.latitude - coordinate.latitude) * 111 <= city.reach else { return }
             let distance = coordinate.distance(to: city.coordinate)
-            if distance <= Self.countryReach, distance < nearestAny?.distance ?? .infinity {
-                nearestAny = (index, distance)
-            }
-            if distance <= Self.reach(population: city.population), distance < nearestCity?.distance ?? .infinity {
-                nearestCity = (index, distance)
+            if distance <= city.reach, distance < nearest?.distance ?? .infinity {
+                nearest = (index, distance)
             }
         }
-        if let (index, _) = nearestCity {
+        if let (index, _) = nearest {
             let city = cities[index]
             return LocalPlace(
                 id: city.id, shortName: city.name,
@@ -69,35 +90,43 @@ public struct LocalPlaces: Sendable {
                     .joined(separator: ", "),
                 coordinate: city.coordinate)
         }
-        if let (index, _) = nearestAny, let name = countryNames[cities[index].country] {
-            return LocalPlace(id: "country_\(cities[index].country)", shortName: name, fullName: name, coordinate: nil)
+        let countryName = countryNames[country] ?? location.country.name
+        // Shaped as Flickr's place ids (letters, digits, "_"), which `serve` checks at the door.
+        let code = String(division.unicodeScalars.filter { $0.isASCII && CharacterSet.alphanumerics.contains($0) })
+        if let name = location.division?.name, !name.isEmpty, !code.isEmpty {
+            return LocalPlace(
+                id: "region_\(country)_\(code)", shortName: name, fullName: "\(name), \(countryName)",
+                coordinate: nil)
         }
+        return LocalPlace(id: "country_\(country)", shortName: countryName, fullName: countryName, coordinate: nil)
+    }
+
+    /// The place of a point at sea: its 1° square.
+    private static func area(of coordinate: Coordinate) -> LocalPlace {
         let cell = Self.cell(coordinate)
         let name =
             "\(abs(cell.latitude))°\(cell.latitude < 0 ? "S" : "N") "
             + "\(abs(cell.longitude))°\(cell.longitude < 0 ? "W" : "E")"
-        // Shaped as Flickr's place ids (letters, digits, "_"), which `serve` checks at the door.
         let id =
             "area_\(cell.latitude < 0 ? "S" : "N")\(abs(cell.latitude))_\(cell.longitude < 0 ? "W" : "E")"
             + "\(abs(cell.longitude))"
         return LocalPlace(id: id, shortName: name, fullName: name, coordinate: nil)
     }
 
-    /// The cities in the cells within `countryReach` of `coordinate` (wider in longitude near the poles).
-    private func candidates(near coordinate: Coordinate) -> [Int] {
+    /// Calls `body` with each city in the cells within `greatestReach` of `coordinate` (wider in longitude
+    /// near the poles), without gathering them: most of naming a photo near cities is this walk.
+    private func forEachCandidate(near coordinate: Coordinate, _ body: (Int) -> Void) {
         let centre = Self.cell(coordinate)
-        let latitudeSpan = Int((Self.countryReach / 111).rounded(.up))
+        let latitudeSpan = Int((Self.greatestReach / 111).rounded(.up))
         let shrink = max(cos(coordinate.latitude * .pi / 180), 0.02)
-        let longitudeSpan = min(180, Int((Self.countryReach / (111 * shrink)).rounded(.up)))
-        var found: [Int] = []
+        let longitudeSpan = min(180, Int((Self.greatestReach / (111 * shrink)).rounded(.up)))
         for latitude in (centre.latitude - latitudeSpan)...(centre.latitude + latitudeSpan) {
             for step in -longitudeSpan...longitudeSpan {
                 // Wrapped across the antimeridian: cells run -180…179.
                 let longitude = ((centre.longitude + step + 180) % 360 + 360) % 360 - 180
-                found += cells[Cell(latitude: latitude, longitude: longitude)] ?? []
+                for index in cells[Cell(latitude: latitude, longitude: longitude)] ?? [] { body(index) }
             }
         }
-        return found
     }
 
     private static func cell(_ coordinate: Coordinate) -> Cell {
@@ -109,7 +138,7 @@ public struct LocalPlaces: Sendable {
 
 /// A place imported photos belong to, before it has its photo count.
 public struct LocalPlace: Sendable, Hashable {
-    /// The GeoNames id, "country_XX", "area_S31_W141" or `LocalPlace.unlocatedID`.
+    /// The GeoNames id, "region_US_WA", "country_XX", "area_S31_W141" or `LocalPlace.unlocatedID`.
     public var id: String
     /// "Arezzo".
     public var shortName: String

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Benchmark: names 100,000 random land points as `photomap import` does (country and division from the
+# boundaries, then a city of both) and prints the time, the memory, and how many points the nearest-city
+# rule puts in another country or division. Prints figures; not a test.
+#   bench/places.sh
+#   POINTS=10000 bench/places.sh
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cd "$(dirname "$here")"
+swift build -c release --product photomap-bench-places >/dev/null
+.build/release/photomap-bench-places --points "${POINTS:-100000}"
