@@ -11,25 +11,14 @@ import struct
 import subprocess
 import tempfile
 
+from make_import_photos import ifd
+
 START = datetime.datetime(2024, 7, 12, 6, 0, 0, tzinfo=datetime.timezone.utc)
 
 
 def exif_block(taken, title):
     """APP1's EXIF block: little-endian TIFF, IFD0 (title, Make, Model, the EXIF IFD's pointer), the EXIF
     IFD."""
-    def ifd(entries, start):
-        # entries: (tag, type, count, bytes); values over 4 bytes go after the IFD.
-        head = struct.pack("<H", len(entries))
-        data = b""
-        data_start = start + 2 + 12 * len(entries) + 4
-        for tag, kind, count, value in entries:
-            if len(value) <= 4:
-                head += struct.pack("<HHI", tag, kind, count) + value.ljust(4, b"\0")
-            else:
-                head += struct.pack("<HHII", tag, kind, count, data_start + len(data))
-                data += value
-        return head + struct.pack("<I", 0) + data
-
     def ascii_entry(tag, text):
         value = text.encode() + b"\0"
         return (tag, 2, len(value), value)

@@ -11,6 +11,21 @@ import subprocess
 import tempfile
 
 
+def ifd(entries, start):
+    """A little-endian TIFF IFD at offset `start`: entries are (tag, type, count, bytes); values over 4
+    bytes go after the IFD."""
+    head = struct.pack("<H", len(entries))
+    data = b""
+    data_start = start + 2 + 12 * len(entries) + 4
+    for tag, kind, count, value in entries:
+        if len(value) <= 4:
+            head += struct.pack("<HHI", tag, kind, count) + value.ljust(4, b"\0")
+        else:
+            head += struct.pack("<HHII", tag, kind, count, data_start + len(data))
+            data += value
+    return head + struct.pack("<I", 0) + data
+
+
 def exif_block(latitude, longitude, title, taken):
     """APP1's EXIF block: little-endian TIFF, IFD0 (title, orientation, pointers), EXIF and GPS IFDs."""
     def ascii_value(text):
@@ -21,19 +36,6 @@ def exif_block(latitude, longitude, title, taken):
         minutes = int((value - degrees) * 60)
         seconds = round(((value - degrees) * 60 - minutes) * 60 * 1000)
         return struct.pack("<6I", degrees, 1, minutes, 1, seconds, 1000)
-
-    def ifd(entries, start):
-        # entries: (tag, type, count, bytes); values over 4 bytes go after the IFD.
-        head = struct.pack("<H", len(entries))
-        data = b""
-        data_start = start + 2 + 12 * len(entries) + 4
-        for tag, kind, count, value in entries:
-            if len(value) <= 4:
-                head += struct.pack("<HHI", tag, kind, count) + value.ljust(4, b"\0")
-            else:
-                head += struct.pack("<HHII", tag, kind, count, data_start + len(data))
-                data += value
-        return head + struct.pack("<I", 0) + data
 
     description = ascii_value(title)
     exif_entries = [(0x9003, 2, 20, ascii_value(taken))]
