@@ -101,14 +101,9 @@ struct DatabaseEndToEndTests {
         "the database stopped and started while serve runs: 503 while it is away, cached images still served, then answers again with nothing lost"
     )
     func databaseGoesAway() throws {
-        let cluster = try TemporaryFolder()
-        let script = LoopbackServer.repositoryRoot.appendingPathComponent("scripts/postgres").path
-        func postgres(_ action: String) throws -> String {
-            try Subprocess.output(script, [action, cluster.url.appendingPathComponent("pg").path])
-        }
-        let admin = try postgres("start")
-        defer { _ = try? postgres("stop") }
-        let url = admin.replacingOccurrences(of: "/postgres?", with: "/photomap_template?")
+        let cluster = try OwnCluster()
+        defer { cluster.stop() }
+        let url = cluster.url
         #expect(try PhotomapBinary.run(["--database", url, "db", "migrate"], environment: environment).status == 0)
         let server = try ServeProcess(
             ["--database", url, "--image-host", LoopbackServer.catalogImages.url("/ok")],
@@ -132,14 +127,14 @@ struct DatabaseEndToEndTests {
             "\(other.stderr)")
         #expect(try server.request("/api/search?q=bridge&lat=37.77&lon=-122.42&radius=5").status == 200)
 
-        _ = try postgres("halt")
+        try cluster.halt()
         let recent = try server.request("/recent")
         #expect(
             recent.status == 503 && String(decoding: recent.body, as: UTF8.self).contains("database is not available"))
         #expect(try server.request("/api/search?q=bridge&lat=37.77&lon=-122.42&radius=5").status == 503)
         #expect(try server.request("/squares/\(id)").status == 200, "images in the cache need no database")
 
-        _ = try postgres("resume")
+        try cluster.resume()
         let back = try server.request("/recent")
         #expect(
             back.status == 200 && String(decoding: back.body, as: UTF8.self).contains("/photos/\(id)"),

@@ -77,14 +77,9 @@ struct DatabaseFaultsEndToEndTests {
 
     @Test("PostgreSQL restarted while serve is idle: every request after it is back answers 200")
     func restartedWhileIdle() throws {
-        let cluster = try TemporaryFolder()
-        let script = LoopbackServer.repositoryRoot.appendingPathComponent("scripts/postgres").path
-        func postgres(_ action: String) throws -> String {
-            try Subprocess.output(script, [action, cluster.url.appendingPathComponent("pg").path])
-        }
-        let admin = try postgres("start")
-        defer { _ = try? postgres("stop") }
-        let url = admin.replacingOccurrences(of: "/postgres?", with: "/photomap_template?")
+        let cluster = try OwnCluster()
+        defer { cluster.stop() }
+        let url = cluster.url
         #expect(try PhotomapBinary.run(["--database", url, "db", "migrate"], environment: environment).status == 0)
         let server = try ServeProcess(["--database", url], environment: environment)
         let paths = ["/recent", "/api/search?q=bridge&lat=37.77&lon=-122.42&radius=5"]
@@ -99,8 +94,8 @@ struct DatabaseFaultsEndToEndTests {
         }
         #expect(burst().allSatisfy { $0 == 200 })
 
-        _ = try postgres("halt")
-        _ = try postgres("resume")
+        try cluster.halt()
+        try cluster.resume()
         var statuses = burst()
         for number in 0..<8 { statuses.append(try server.request(paths[number % 2]).status) }
         #expect(statuses.count == 20 && statuses.allSatisfy { $0 == 200 }, "\(statuses)")
