@@ -44,6 +44,10 @@ struct Configuration {
     static let environmentOnly: [(name: String, meaning: String)] = [
         ("PHOTOMAP_TTL", "seconds Flickr's answers stay fresh in the cache (default 3600)"),
         (
+            "PHOTOMAP_DATABASE_CONNECTIONS",
+            "connections to --database a process keeps open, 1 to 100 (default 4); a caller waits at most 5 s for one"
+        ),
+        (
             "PHOTOMAP_FIXTURES",
             "the embedded catalog's folder, when it is not found above the binary or the current folder"
         ),
@@ -84,6 +88,8 @@ struct Configuration {
     var callsPerHour: Int
     /// The PostgreSQL database holding the shared state, if one was given.
     var database: DatabaseAddress?
+    /// Connections kept to it (PHOTOMAP_DATABASE_CONNECTIONS).
+    var databaseConnections: Int
     var environment: [String: String]
     /// The state stores, opened on first use and shared by copies of this configuration.
     private let openedState = Locked<StateStores?>(nil)
@@ -134,6 +140,12 @@ struct Configuration {
         callsPerHour = calls
         let url = parsed.value(Self.databaseOption.name) ?? environment["PHOTOMAP_DATABASE"]
         database = try url.flatMap { $0.isEmpty ? nil : try DatabaseAddress($0) }
+        let connections = environment["PHOTOMAP_DATABASE_CONNECTIONS"]
+        guard let pooled = connections.map({ Int($0) }) ?? 4, (1...100).contains(pooled) else {
+            throw UsageError(
+                "PHOTOMAP_DATABASE_CONNECTIONS must be a whole number from 1 to 100, not '\(connections ?? "")'")
+        }
+        databaseConnections = pooled
     }
 
     /// Where the index, Flickr's answers, the recents and the call budget are kept: the database when
@@ -143,7 +155,8 @@ struct Configuration {
             if let opened { return opened }
             let made =
                 try database.map {
-                    try StateStores.database(PostgresPool(address: $0), answerTimeToLive: answerTimeToLive)
+                    try StateStores.database(
+                        PostgresPool(address: $0, size: databaseConnections), answerTimeToLive: answerTimeToLive)
                 } ?? .files(cacheDirectory: cacheDirectory, answerTimeToLive: answerTimeToLive)
             opened = made
             return made

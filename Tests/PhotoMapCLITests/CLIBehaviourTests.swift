@@ -87,6 +87,9 @@ struct CLIBehaviourTests {
         let hasCheckoutCache = FileManager.default.fileExists(atPath: "Cache")
         #expect(xdg == (hasCheckoutCache ? URL(fileURLWithPath: "Cache").path : "/tmp/xdg/photomap"))
         #expect(throws: UsageError.self) { try folder(["places"], ["PHOTOMAP_TTL": "soon"]) }
+        for connections in ["0", "101", "four"] {
+            #expect(throws: UsageError.self) { try folder(["places"], ["PHOTOMAP_DATABASE_CONNECTIONS": connections]) }
+        }
         #expect(throws: UsageError.self) { try folder(["places", "--cache-limit", "lots"], [:]) }
     }
 

@@ -62,6 +62,16 @@ struct PostgresPoolTests {
         }
     }
 
+    @Test(
+        "TCP keepalives on every connection (after 30 s idle, every 10 s, 3 unanswered) unless the URL says otherwise")
+    func keepalives() throws {
+        let keywords = ["keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count"]
+        let values = try database.pool().withConnection { connection in keywords.map { connection.option($0) } }
+        #expect(values == ["1", "30", "10", "3"])
+        let custom = try PostgresPool(address: DatabaseAddress(database.url + "&keepalives_idle=60"))
+        #expect(try custom.withConnection { $0.option("keepalives_idle") } == "60")
+    }
+
     @Test("a table locked by another connection: `timedOut` after lock_timeout, not a hang")
     func lockedTable() throws {
         let pool = try database.pool()

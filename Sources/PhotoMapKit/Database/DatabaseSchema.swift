@@ -53,6 +53,17 @@ public enum DatabaseSchema {
             version bigint NOT NULL);
         INSERT INTO local_version VALUES (true, 0);
         """,
+        """
+        -- Each located record's words prefixed with its cell of a 0.02° grid (`zc<row>x<column>_<word>`, as
+        -- PostgresIndex.cellDegrees; words cut to 200 letters): a search in a small circle asks the GIN index
+        -- for its word in the circle's cells, never reading a common word's list of millions of rows.
+        ALTER TABLE index_records ADD COLUMN cell_words tsvector GENERATED ALWAYS AS (
+            CASE WHEN latitude IS NULL OR longitude IS NULL OR body = '' THEN NULL
+            ELSE array_to_tsvector(string_to_array(regexp_replace(body, '(\\S{1,200})\\S*',
+                'zc' || floor((latitude + 90) / 0.02)::bigint::text || 'x'
+                    || floor((longitude + 180) / 0.02)::bigint::text || '_\\1', 'g'), ' ')) END) STORED;
+        CREATE INDEX index_records_cell_words ON index_records USING gin (cell_words);
+        """,
     ]
 
     /// The schema version this photomap writes and reads.

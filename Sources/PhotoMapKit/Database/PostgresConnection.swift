@@ -42,6 +42,18 @@ final class PostgresConnection {
         PQfinish(handle)
     }
 
+    /// The value libpq uses for a connection keyword (`keepalives_idle`), as `PQconninfo` reports it.
+    func option(_ keyword: String) -> String? {
+        guard let options = PQconninfo(handle) else { return nil }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let name = option.pointee.keyword {
+            if String(cString: name) == keyword { return option.pointee.val.map { String(cString: $0) } }
+            option += 1
+        }
+        return nil
+    }
+
     /// Whether the connection is gone (the server stopped); `reset()` may bring it back.
     var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
 

@@ -2,12 +2,10 @@ import Foundation
 
 /// The local search index in PostgreSQL with PostGIS, shared by every machine using the database:
 /// each record's words folded as search folds them (`LocalIndex.queryWords`) in a `tsvector` with a GIN
-/// index, its point in a `geography` with a GiST index. The database finds the records holding every
-/// word (as a word beginning) within the circle (`ST_DWithin`); they are ranked here by the same bm25
-/// and distance rule as SQLite's (`LocalIndex.bm25`, `LocalIndex.rank`), with the totals and word
-/// counts kept beside the records, so both engines give the same hits for the same records.
+/// index, its point in a `geography` with a GiST index, and its words prefixed with its grid cell in a
+/// second GIN index. Searches are in `PostgresIndex+Search.swift`.
 public final class PostgresIndex: SearchIndex {
-    private let pool: PostgresPool
+    let pool: PostgresPool
 
     /// The index in `pool`'s database (migrated by `DatabaseSchema`).
     public init(pool: PostgresPool) {
@@ -16,8 +14,6 @@ public final class PostgresIndex: SearchIndex {
 
     /// Writers take turns (the totals count each record once); readers never wait for them.
     static let writeLock = 0x7068_6f74_6f69_6478  // "photoidx"
-    /// Above this many matches, the database cuts them to its own ranking's best before bm25 ranks them.
-    static let maximumCandidates = 20_000
 
     /// The columns a record is copied in by, in order.
     private static let columns: [(name: String, type: String)] = [
@@ -36,6 +32,7 @@ public final class PostgresIndex: SearchIndex {
         "CREATE INDEX index_records_words ON index_records USING gin (words)",
         "CREATE INDEX index_records_location ON index_records USING gist (location)",
         "CREATE INDEX index_records_origin ON index_records (origin)",
+        "CREATE INDEX index_records_cell_words ON index_records USING gin (cell_words)",
     ]
 
     /// Adds or replaces `records` in one transaction, streamed through one `COPY` however many they are
@@ -62,7 +59,9 @@ public final class PostgresIndex: SearchIndex {
                 """
             ).text(0, 0)
             if emptyAndOwned == "t" {
-                try connection.execute("DROP INDEX index_records_words, index_records_location, index_records_origin")
+                try connection.execute(
+                    "DROP INDEX index_records_words, index_records_location, index_records_origin, index_records_cell_words"
+                )
                 try connection.execute(
                     """
                     WITH added AS (INSERT INTO index_records (\(names)) SELECT \(names) FROM (\(latest)) l
@@ -128,97 +127,8 @@ public final class PostgresIndex: SearchIndex {
         return row
     }
 
-    public func search(
-        _ query: String, near centre: Coordinate?, radiusKilometres: Double, limit: Int,
-        photoIDs: [String]?
-    ) throws -> [SearchHit] {
-        let words = LocalIndex.queryWords(query)
-        guard !words.isEmpty, limit > 0, centre == nil || radiusKilometres >= 0 else { return [] }
-        var conditions = ["words @@ to_tsquery('simple', $1)", "location IS NOT NULL"]
-        var values: [PostgresValue] = [.text(Self.prefixQuery(words))]
-        if let photoIDs {
-            values.append(.text(try JSONOutput.text(photoIDs)))
-            conditions.append("kind = 'photo' AND id IN (SELECT jsonb_array_elements_text($\(values.count)::jsonb))")
-        }
-        if let centre {
-            // A little wider than the circle: PostGIS's sphere and ours differ in the last digits; the
-            // distance measured here decides.
-            values += [.double(centre.longitude), .double(centre.latitude), .double(radiusKilometres * 1_000.5 + 1)]
-            let count = values.count
-            conditions.append(
-                "ST_DWithin(location, ST_SetSRID(ST_MakePoint($\(count - 2), $\(count - 1)), 4326)::geography, $\(count), false)"
-            )
-        }
-        // The candidates' keys, points and words only: the few shown are read whole afterwards.
-        let select =
-            "SELECT kind, id, latitude, longitude, body FROM index_records WHERE "
-            + conditions.joined(separator: " AND ")
-        return try pool.withConnection { connection in
-            let cut = "$\(values.count + 1)"
-            var rows = try connection.execute(select + " LIMIT \(cut)", values + [.integer(Self.maximumCandidates + 1)])
-            if rows.count > Self.maximumCandidates {
-                // Too many to rank one by one: the database's ranking cuts them first, as SQLite's bm25 does.
-                rows = try connection.execute(
-                    select + " ORDER BY ts_rank(words, to_tsquery('simple', $1)) DESC LIMIT \(cut)",
-                    values + [.integer(limit * 3 + 50)])
-            }
-            guard rows.count > 0 else { return [] }
-            let totals = try connection.execute("SELECT records, tokens FROM index_totals")
-            let records = Double(try totals.integer(0, 0) ?? 0), tokens = Double(try totals.integer(0, 1) ?? 0)
-            let weights = try words.map {
-                LocalIndex.bm25Weight(rows: records, matching: Double(try rowsMatching($0, connection)))
-            }
-            let needles = words.map { Array($0.utf8) }
-            var ranked: [(row: Int, relevance: Double, distance: Double)] = []
-            for row in 0..<rows.count {
-                guard let latitude = try rows.real(row, 2), let longitude = try rows.real(row, 3),
-                    let coordinate = Coordinate(latitude: latitude, longitude: longitude)
-                else { continue }
-                let distance = centre?.distance(to: coordinate) ?? 0
-                guard centre == nil || distance <= radiusKilometres else { continue }
-                let body = Array((rows.text(row, 4) ?? "").utf8)
-                let (counts, length) = body.withUnsafeBytes { LocalIndex.prefixCounts(of: needles, in: $0) }
-                guard !counts.contains(0) else { continue }
-                // The row's length counts its cell token too, as SQLite's FTS5 does.
-                let relevance = LocalIndex.bm25(
-                    counts: counts, weights: weights,
-                    lengthRatio: Double(length + 1) / max(tokens / max(records, 1), 1e-9))
-                ranked.append((row, relevance, distance))
-            }
-            let best = ranked.sorted {
-                LocalIndex.rank($0.relevance, $0.distance, radiusKilometres)
-                    > LocalIndex.rank($1.relevance, $1.distance, radiusKilometres)
-            }.prefix(limit)
-            let keys = best.map { ["kind": rows.text($0.row, 0) ?? "", "id": rows.text($0.row, 1) ?? ""] }
-            let whole = try connection.execute(
-                """
-                SELECT kind, id, title, subtitle, latitude, longitude, thumbnail, image, owner, taken, count, page,
-                    license_id, license_name, license_url
-                FROM index_records JOIN jsonb_to_recordset($1::jsonb) AS shown(kind text, id text) USING (kind, id)
-                """, [.text(try JSONOutput.text(keys))])
-            var annotations: [String: Annotation] = [:]
-            for row in 0..<whole.count {
-                if let annotation = try Self.annotation(whole, row) {
-                    annotations[annotation.kind.rawValue + "\u{1F}" + annotation.id] = annotation
-                }
-            }
-            return best.compactMap { hit in
-                annotations[(rows.text(hit.row, 0) ?? "") + "\u{1F}" + (rows.text(hit.row, 1) ?? "")].map {
-                    SearchHit(annotation: $0, relevance: hit.relevance, distanceKilometres: hit.distance)
-                }
-            }
-        }
-    }
-
-    /// The tsquery matching every word as a word beginning; each word quoted, so nothing typed is syntax.
-    static func prefixQuery(_ words: [String]) -> String {
-        words.map { word in
-            "'" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "':*"
-        }.joined(separator: " & ")
-    }
-
     /// How many records hold a word beginning with `word` (bm25's n), counted once until the records change.
-    private func rowsMatching(_ word: String, _ connection: PostgresConnection) throws -> Int {
+    func rowsMatching(_ word: String, _ connection: PostgresConnection) throws -> Int {
         if let known = try connection.execute("SELECT records FROM index_word_rows WHERE word = $1", [.text(word)])
             .integer(0, 0)
         {
@@ -236,7 +146,7 @@ public final class PostgresIndex: SearchIndex {
     }
 
     /// A row's annotation; nil without a coordinate or a known kind.
-    private static func annotation(_ rows: PostgresRows, _ row: Int) throws(DatabaseError) -> Annotation? {
+    static func annotation(_ rows: PostgresRows, _ row: Int) throws(DatabaseError) -> Annotation? {
         guard let latitude = try rows.real(row, 4), let longitude = try rows.real(row, 5),
             let coordinate = Coordinate(latitude: latitude, longitude: longitude),
             let kind = Annotation.Kind(rawValue: rows.text(row, 0) ?? "")

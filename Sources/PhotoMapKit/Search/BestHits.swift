@@ -50,6 +50,11 @@ struct BestHits {
         }
     }
 
+    /// The rank a further hit must beat to be kept; nil until `limit` hits are kept.
+    var threshold: Double? {
+        heap.count == limit ? heap.first?.rank : nil
+    }
+
     /// The kept hits, best first.
     func ranked() -> [Hit] {
         heap.sorted { Self.worse($1, $0) }

@@ -29,7 +29,12 @@ struct SearchBox {
 
     /// The grid cells the box touches; nil when there are more than `LocalIndex.maximumCells`.
     var cellTokens: [String]? {
-        let size = LocalIndex.cellDegrees
+        cellTokens(degrees: LocalIndex.cellDegrees, limit: LocalIndex.maximumCells)
+    }
+
+    /// The cells of a grid of `degrees` the box touches, named `zc<row>x<column>` (rows from the south
+    /// pole, columns from the antimeridian); nil when there are more than `limit`.
+    func cellTokens(degrees size: Double, limit: Int) -> [String]? {
         let rows =
             Int(
                 ((latitudes.lowerBound + 90) / size).rounded(.down))...Int(
@@ -40,7 +45,7 @@ struct SearchBox {
                 Int(
                     ((range.lowerBound + 180) / size).rounded(.down))...Int(
                     ((min(range.upperBound, 179.999_999) + 180) / size).rounded(.down))
-            guard tokens.count + rows.count * columns.count <= LocalIndex.maximumCells else { return nil }
+            guard tokens.count + rows.count * columns.count <= limit else { return nil }
             tokens += rows.flatMap { row in columns.map { "zc\(row)x\($0)" } }
         }
         return tokens

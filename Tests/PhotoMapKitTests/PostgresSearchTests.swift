@@ -1,0 +1,95 @@
+import Foundation
+import PhotoMapTestSupport
+import Testing
+
+@testable import PhotoMapKit
+
+/// PostgreSQL's three ways to a search's rows (the nearest matches of a word in most records, the rarest
+/// word in the circle's cells, the word index across a wide circle) give the exact ranking: every record
+/// ranked by the index's rule (bm25 and distance), the best first.
+@Suite("Search in PostgreSQL gives the exact ranking, whichever rows it reads")
+struct PostgresSearchTests {
+    /// 4,000 photos within about 30 km of Ljubljana: every other one says "bridge" (its weight is
+    /// near 0, so distance decides), some "sunset" (once or twice), a few a rare word.
+    static func records() -> [IndexRecord] {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func unit() -> Double {
+            state ^= state >> 12
+            state ^= state << 25
+            state ^= state >> 27
+            return Double((state &* 0x2545_F491_4F6C_DD1D) >> 11) / Double(1 << 53)
+        }
+        return (0..<4_000).map { number in
+            var words = ["photo\(number % 50)"]
+            if number % 2 == 0 { words.append("bridge") }
+            if number % 7 == 0 { words.append("sunset") }
+            if number % 91 == 0 { words += ["sunset", "sunsets"] }
+            if number % 97 == 0 { words.append("zemonska") }
+            words += ["lake", "street", "alley"].prefix(number % 4)
+            return IndexRecord(
+                annotation: Annotation(
+                    kind: .photo, id: String(number), title: words.joined(separator: " "), subtitle: "",
+                    coordinate: Coordinate(
+                        latitude: 46.05 + (unit() - 0.5) * 0.5, longitude: 14.5 + (unit() - 0.5) * 0.7)),
+                text: words.joined(separator: " "))
+        }
+    }
+
+    /// Every record of `records` matching `query` in the circle, ranked one by one: the best `limit`.
+    static func ranked(
+        _ records: [IndexRecord], _ query: String, _ centre: Coordinate, _ radius: Double, _ limit: Int
+    ) -> [(id: String, relevance: Double, distance: Double)] {
+        let needles = LocalIndex.queryWords(query).map { Array($0.utf8) }
+        let texts = records.map { Array(LocalIndex.queryWords($0.text).joined(separator: " ").utf8) }
+        let counts = texts.map { text in text.withUnsafeBytes { LocalIndex.prefixCounts(of: needles, in: $0) } }
+        // Each located record's length counts its cell token too.
+        let tokensPerRow = Double(counts.map { $0.1 + 1 }.reduce(0, +)) / Double(records.count)
+        let weights = needles.indices.map { word in
+            LocalIndex.bm25Weight(
+                rows: Double(records.count), matching: Double(counts.filter { $0.0[word] > 0 }.count))
+        }
+        var hits: [(id: String, relevance: Double, distance: Double)] = []
+        for (record, (found, length)) in zip(records, counts) where !found.contains(0) {
+            guard let coordinate = record.annotation.coordinate else { continue }
+            let distance = centre.distance(to: coordinate)
+            guard distance <= radius else { continue }
+            let relevance = LocalIndex.bm25(
+                counts: found, weights: weights, lengthRatio: Double(length + 1) / tokensPerRow)
+            hits.append((record.annotation.id, relevance, distance))
+        }
+        return Array(
+            hits.sorted {
+                LocalIndex.rank($0.relevance, $0.distance, radius) > LocalIndex.rank($1.relevance, $1.distance, radius)
+            }
+            .prefix(limit))
+    }
+
+    @Test(
+        "the best hits, in order, of ranking every record",
+        arguments: [
+            ("bridge", 5.0),  // in half the records: nearest first
+            ("bridge", 40.0),
+            ("sunset", 5.0),  // the circle's cells
+            ("sun", 8.0),  // a word's beginning
+            ("sunset lake", 12.0),  // two words: the rarer in the cells
+            ("zemonska", 10.0),
+            ("sunset", 150.0),  // too many cells: the word index within the circle
+            ("photo1 bridge", 60.0),
+        ])
+    func exact(query: String, radius: Double) throws {
+        let records = Self.records()
+        let index = PostgresIndex(pool: try TestDatabase().pool())
+        try index.load(records, origin: "test")
+        let centre = try #require(Coordinate(latitude: 46.06, longitude: 14.51))
+        for limit in [1, 10, 100] {
+            let expected = Self.ranked(records, query, centre, radius, limit)
+            let found = try index.search(query, near: centre, radiusKilometres: radius, limit: limit, photoIDs: nil)
+            #expect(!expected.isEmpty)
+            #expect(found.map(\.annotation.id) == expected.map(\.id), "\(query) \(radius) km, \(limit)")
+            for (one, other) in zip(found, expected) {
+                #expect(
+                    abs(one.relevance - other.relevance) < 1e-9 && abs(one.distanceKilometres - other.distance) < 1e-9)
+            }
+        }
+    }
+}
