@@ -273,6 +273,51 @@ struct GeotagEndToEndTests {
         }
     }
 
+    @Test("import --gpx takes every track a shell glob gives, before or after its folders, and no folder")
+    func globbedTracks() throws {
+        // Given the two tracks of one file as two files, as `--gpx ~/tracks/*.gpx` expands.
+        let split = try TemporaryFolder()
+        let parts = Self.track.components(separatedBy: "<trk>")
+        let header = parts[0]
+        for (index, part) in parts.dropFirst().enumerated() {
+            let body = part.replacingOccurrences(of: "</gpx>", with: "")
+            try Data((header + "<trk>" + body + "</gpx>").utf8)
+                .write(to: split.url.appendingPathComponent("2024-07-\(12 + index).gpx"))
+        }
+        let globbed = try FileManager.default.contentsOfDirectory(atPath: split.url.path).sorted()
+            .map { split.url.appendingPathComponent($0).path }
+        #expect(globbed.count == 2)
+        let whole = try TemporaryFolder()
+        #expect(
+            try PhotomapBinary.run([
+                "--cache", whole.url.path, "import", photos.url.path, "--gpx", trackFile, "--timezone", Self.zone,
+            ]).status == 0)
+        let expected = try photomapPositions(cache: whole.url)
+        #expect(expected.values.contains { $0 != nil })
+        for arguments in [
+            [photos.url.path, "--gpx"] + globbed + [badFile],
+            ["--gpx"] + globbed + [badFile, photos.url.path],
+        ] {
+            let cache = try TemporaryFolder()
+            let imported = try PhotomapBinary.run(
+                ["--cache", cache.url.path, "import"] + arguments + ["--timezone", Self.zone])
+            #expect(imported.status == 0, "\(imported.stderr)")
+            #expect(imported.stderr.contains("14 photos read"), "\(imported.stderr)")
+            #expect(imported.stderr.contains(" from 3 tracks)"), "\(imported.stderr)")
+            #expect(imported.stderr.contains("3 track points skipped"), "\(imported.stderr)")
+            #expect(try photomapPositions(cache: cache.url) == expected)
+        }
+        // A word after the tracks that does not end in .gpx is a folder to import, not a track.
+        let cache = try TemporaryFolder()
+        let folderLast = try PhotomapBinary.run([
+            "--cache", cache.url.path, "import", "--gpx", trackFile, tracks.url.path, "--report",
+        ])
+        #expect(folderLast.status == 0, "\(folderLast.stderr)")
+        #expect(folderLast.stderr.contains("0 photos read"), "\(folderLast.stderr)")
+        let help = try PhotomapBinary.run(["import", "--help"])
+        #expect(help.stdout.contains("--gpx FILE..."), "\(help.stdout)")
+    }
+
     @Test("a track that cannot be read stops the command before anything changes: exit 1, file and line named")
     func badTrack() throws {
         let cache = try TemporaryFolder()
