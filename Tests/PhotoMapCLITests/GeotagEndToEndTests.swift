@@ -189,11 +189,10 @@ struct GeotagEndToEndTests {
         // Both of exiftool's answers are seen: some photos located, some left alone.
         #expect(located > 0 && located < Self.shots.count - 1)
         #expect(
-            imported.stderr.contains(
-                "14 photos read, \(located + 1) located (1 from their own GPS, \(located) from 3 tracks), "
-                    + "\(13 - located) without a location"),
+            imported.stderr.hasSuffix(
+                "photomap: 14 photos read, \(located + 1) located (1 from their own GPS, \(located) from 3 tracks), "
+                    + "\(13 - located) without a location, 3 track points skipped (see --report)\n"),
             "\(imported.stderr)")
-        #expect(imported.stderr.contains("3 track points skipped"))
         let own = try photomapPositions(cache: cache.url)["own-gps"] ?? nil
         #expect(own.map { metres($0, (45.8150, 15.9819)) < 1 } == true)
 
@@ -300,11 +299,15 @@ struct GeotagEndToEndTests {
         ] {
             let cache = try TemporaryFolder()
             let imported = try PhotomapBinary.run(
-                ["--cache", cache.url.path, "import"] + arguments + ["--timezone", Self.zone])
+                ["--cache", cache.url.path, "import"] + arguments + ["--timezone", Self.zone, "--report"])
             #expect(imported.status == 0, "\(imported.stderr)")
             #expect(imported.stderr.contains("14 photos read"), "\(imported.stderr)")
             #expect(imported.stderr.contains(" from 3 tracks)"), "\(imported.stderr)")
             #expect(imported.stderr.contains("3 track points skipped"), "\(imported.stderr)")
+            // --report names each point skipped.
+            for line in [2, 3, 4] {
+                #expect(imported.stdout.contains("\(badFile), line \(line): "), "\(imported.stdout)")
+            }
             #expect(try photomapPositions(cache: cache.url) == expected)
         }
         // A word after the tracks that does not end in .gpx is a folder to import, not a track.
@@ -314,6 +317,7 @@ struct GeotagEndToEndTests {
         ])
         #expect(folderLast.status == 0, "\(folderLast.stderr)")
         #expect(folderLast.stderr.contains("0 photos read"), "\(folderLast.stderr)")
+        #expect(folderLast.stdout.contains("track.gpx: not a JPEG or HEIC photo"), "\(folderLast.stdout)")
         let help = try PhotomapBinary.run(["import", "--help"])
         #expect(help.stdout.contains("--gpx FILE..."), "\(help.stdout)")
     }
