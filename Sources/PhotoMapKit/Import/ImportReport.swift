@@ -42,7 +42,7 @@ public struct ImportReport: Sendable {
         var locatedPart = "\(Quantity.grouped(located)) located"
         if let trackCount {
             locatedPart +=
-                " (\(Quantity.grouped(located - locatedFromTracks)) from their own GPS, "
+                " (\(Quantity.grouped(located - locatedFromTracks - locatedEstimated)) from their own GPS, "
                 + "\(Quantity.grouped(locatedFromTracks)) from \(Quantity.groupedWords(trackCount, "track", "tracks"))"
                 + (estimating ? ", \(Quantity.grouped(locatedEstimated)) estimated from neighbours)" : ")")
         }
