@@ -2,19 +2,22 @@
 site from disk, and the same pages from `photomap serve`. Squares and medium images load, nothing runs
 that should not, and no path of the photos' folder is anywhere in what the browser gets."""
 
+import datetime
 import os
 import struct
 import subprocess
 import sys
+from urllib.parse import urljoin
 
 import pytest
 
 from conftest import open_file
-from test_pages import BINARY, REPO, no_trouble
+from test_pages import BINARY, REPO, no_trouble, show_map
 from test_serve import start_serve
 
 sys.path.insert(0, str(REPO / "bench"))
 from make_import_photos import exif_block  # noqa: E402 (bench/, put on the path above)
+from make_geotag_input import exif_block as clock_block  # noqa: E402 (no GPS: Make, Model, a time at +00:00)
 
 AREZZO, NEW_YORK = "3182884", "5128581"
 
@@ -94,6 +97,106 @@ def test_served_imported_photos(browser, imported):
             assert str(photos) not in page.content()
         page.goto(f"{base}/places/{AREZZO}#list", wait_until="load")
         assert sorted(images_loaded(page, "/squares/")) == [[75, 75], [75, 75]]
+        context.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+TRACK = """<?xml version="1.0" encoding="UTF-8"?>
+<gpx version="1.1" creator="photomap tests" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+<trkpt lat="43.4600" lon="11.8760"><time>2024-05-01T15:59:00Z</time></trkpt>
+<trkpt lat="43.4620" lon="11.8780"><time>2024-05-01T16:00:00Z</time></trkpt>
+<trkpt lat="43.4640" lon="11.8800"><time>2024-05-01T16:01:00Z</time></trkpt>
+<trkpt lat="43.4660" lon="11.8820"><time>2024-05-01T16:02:00Z</time></trkpt>
+</trkseg></trk></gpx>
+"""
+
+NOTES = {"Corso walk": "located from a track", "Later on": "estimated from a photo taken 4 minutes earlier",
+         "Piazza": None}
+
+
+@pytest.fixture(scope="module")
+def tracked(tmp_path_factory):
+    """Three photos of Arezzo: one with GPS of its own, one without that a track locates, and one 4 minutes
+    after it, past the track's end, estimated from it."""
+    work = tmp_path_factory.mktemp("tracked")
+    photos = work / "photos"
+    photos.mkdir()
+    jpeg(photos / "piazza.jpg", 320, 240, exif_block(43.4633, 11.8796, "Piazza", "2024:05:01 17:48:17"))
+    at = datetime.datetime(2024, 5, 1, 16, 0, 30)
+    jpeg(photos / "walk.jpg", 320, 240, clock_block(at, "Corso walk"))
+    jpeg(photos / "later.jpg", 320, 240, clock_block(at + datetime.timedelta(minutes=4), "Later on"))
+    (work / "track.gpx").write_text(TRACK)
+    env = {"PHOTOMAP_CACHE": str(work / "cache")}
+    result = subprocess.run([str(BINARY), "import", str(photos), "--gpx", str(work / "track.gpx"), "--max-gap", "60",
+                             "--estimate-within", "10"], capture_output=True, text=True, timeout=300,
+                            env={**os.environ, **env})
+    assert result.returncode == 0, result.stderr
+    assert ("3 photos read, 3 located (1 from their own GPS, 1 from 1 track, 1 estimated from neighbours), "
+            "0 without a location") in result.stderr
+    return work, env
+
+
+def callout_notes(page):
+    """Each marker's callout, opened by a click: its title and what it says of the location (None)."""
+    page.wait_for_selector("body[data-map-ready]")
+    for _ in range(10):
+        if page.locator(".photomap-pin").count() == 3:
+            break
+        page.click(".leaflet-control-zoom-in")
+        page.wait_for_timeout(350)
+    notes = {}
+    for index in range(page.locator(".photomap-pin").count()):
+        page.locator(".photomap-pin").nth(index).click()
+        callout = page.wait_for_selector(".leaflet-popup .callout")
+        note = callout.query_selector(".callout-location")
+        notes[callout.query_selector(".callout-title").inner_text()] = note.inner_text() if note else None
+        page.keyboard.press("Escape")
+        page.wait_for_selector(".leaflet-popup", state="detached")
+    return notes
+
+
+def photo_page_note(page):
+    """The photo page's title and what its Where line says of the location (None)."""
+    note = page.query_selector("dd .location-note")
+    return page.inner_text("article h2"), note.inner_text() if note else None
+
+
+def test_a_location_from_a_track_or_a_neighbour_is_said_in_callouts_and_photo_pages(page, browser, tracked):
+    work, env = tracked
+    photomap(work, env, "photos", "--place", AREZZO, "--map", str(work / "arezzo.html"))
+    open_file(page, work / "arezzo.html")
+    assert callout_notes(page) == NOTES
+    no_trouble(page)
+    photomap(work, env, "export", "--out", str(work / "site"))
+    open_file(page, work / "site" / "places" / f"{AREZZO}.html")
+    show_map(page)
+    assert callout_notes(page) == NOTES
+    said = {}
+    for photo_page in (work / "site" / "photos").glob("*.html"):
+        open_file(page, photo_page)
+        no_trouble(page)
+        title, note = photo_page_note(page)
+        said[title] = note and note.strip("()")
+    assert said == NOTES
+
+    process, base = start_serve(work, env=env, extra=["--source", "local"])
+    try:
+        context = browser.new_context()
+        served = context.new_page()
+        served.goto(f"{base}/places/{AREZZO}", wait_until="load")
+        if served.locator("button[data-show=map]").count():
+            served.click("button[data-show=map]")
+        assert callout_notes(served) == NOTES
+        place = served.url
+        links = served.evaluate("() => Array.from({length: photomap.total}, (_, i) => photomap.entry(i).link)")
+        said = {}
+        for link in links:
+            served.goto(urljoin(place, link), wait_until="load")
+            title, note = photo_page_note(served)
+            said[title] = note and note.strip("()")
+        assert said == NOTES
         context.close()
     finally:
         process.terminate()

@@ -23,6 +23,10 @@ struct ArgumentParserTests {
                     .flag("json", ""),
                 ]),
             CommandSpec(name: "find", summary: "", options: [], arguments: .words("QUERY")),
+            CommandSpec(
+                name: "import", summary: "",
+                options: [.values("gpx", .file("FILE"), "", moreEnding: ".gpx"), .flag("json", "")],
+                arguments: .words("PATH...")),
             CommandSpec(name: "cache", summary: "", options: [], arguments: Action.declared),
         ])
 
@@ -56,7 +60,7 @@ struct ArgumentParserTests {
             (["photos", "--nope"], "unknown option --nope for photomap photos; see photomap photos --help"),
             (["photos", "-x"], "unknown option '-x' (options are spelled --name)"),
             (["photos", "stray"], "'photos' takes no argument 'stray'; see photomap photos --help"),
-            (["walk"], "unknown command 'walk'; commands: photos, find, cache"),
+            (["walk"], "unknown command 'walk'; commands: photos, find, import, cache"),
             (["photos"], "photos needs --place ID"),
             (["photos", "--place="], "photos needs --place ID"),
             (["find", "--source", "bing"], "--source must be fixtures or flickr, not 'bing'"),
@@ -67,6 +71,22 @@ struct ArgumentParserTests {
         ])
     func usageErrors(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try parser.parse(arguments) }
+    }
+
+    @Test(
+        "an option taking several values takes the words after its first that end so, and no others",
+        arguments: [
+            (["import", "pics", "--gpx", "a.gpx", "b.GPX", "c.gpx"], ["a.gpx", "b.GPX", "c.gpx"], ["pics"]),
+            (["import", "--gpx", "a.gpx", "b.gpx", "pics", "more.jpg"], ["a.gpx", "b.gpx"], ["pics", "more.jpg"]),
+            (["import", "--gpx", "walk.xml", "b.gpx", "--json", "pics"], ["walk.xml", "b.gpx"], ["pics"]),
+            (["import", "--gpx", "a.gpx", "pics", "--gpx", "b.gpx", "c.gpx"], ["a.gpx", "b.gpx", "c.gpx"], ["pics"]),
+            (["import", "--gpx=a.gpx", "b.gpx", "pics"], ["a.gpx", "b.gpx"], ["pics"]),
+            (["import", "--gpx", "a.gpx", "--", "b.gpx"], ["a.gpx"], ["b.gpx"]),
+        ])
+    func severalValues(arguments: [String], values: [String], positional: [String]) throws {
+        let parsed = try parser.parse(arguments)
+        #expect(parsed.values("gpx") == values)
+        #expect(parsed.arguments == positional)
     }
 
     @Test("-h, --help and --version are noted anywhere, and excuse a missing required option or action")
@@ -87,6 +107,7 @@ struct ArgumentParserTests {
     func usage() {
         #expect(parser.commands[0].usage == "photomap photos --place ID [--near LAT,LON] [--json]")
         #expect(parser.commands[1].usage == "photomap find QUERY")
-        #expect(parser.commands[2].usage == "photomap cache stats|clear")
+        #expect(parser.commands[2].usage == "photomap import PATH... [--gpx FILE...] [--json]")
+        #expect(parser.commands[3].usage == "photomap cache stats|clear")
     }
 }

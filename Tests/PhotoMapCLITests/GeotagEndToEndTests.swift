@@ -189,11 +189,10 @@ struct GeotagEndToEndTests {
         // Both of exiftool's answers are seen: some photos located, some left alone.
         #expect(located > 0 && located < Self.shots.count - 1)
         #expect(
-            imported.stderr.contains(
-                "14 photos read, \(located + 1) located (1 from their own GPS, \(located) from 3 tracks), "
-                    + "\(13 - located) without a location"),
+            imported.stderr.hasSuffix(
+                "photomap: 14 photos read, \(located + 1) located (1 from their own GPS, \(located) from 3 tracks), "
+                    + "\(13 - located) without a location, 3 track points skipped (see --report)\n"),
             "\(imported.stderr)")
-        #expect(imported.stderr.contains("3 track points skipped"))
         let own = try photomapPositions(cache: cache.url)["own-gps"] ?? nil
         #expect(own.map { metres($0, (45.8150, 15.9819)) < 1 } == true)
 
@@ -271,6 +270,56 @@ struct GeotagEndToEndTests {
             try ExifJPEG.make(ExifJPEG.quarters(width: 32, height: 32), exif: exif)
                 .write(to: copies.url.appendingPathComponent("\(shot.name).jpg"))
         }
+    }
+
+    @Test("import --gpx takes every track a shell glob gives, before or after its folders, and no folder")
+    func globbedTracks() throws {
+        // Given the two tracks of one file as two files, as `--gpx ~/tracks/*.gpx` expands.
+        let split = try TemporaryFolder()
+        let parts = Self.track.components(separatedBy: "<trk>")
+        let header = parts[0]
+        for (index, part) in parts.dropFirst().enumerated() {
+            let body = part.replacingOccurrences(of: "</gpx>", with: "")
+            try Data((header + "<trk>" + body + "</gpx>").utf8)
+                .write(to: split.url.appendingPathComponent("2024-07-\(12 + index).gpx"))
+        }
+        let globbed = try FileManager.default.contentsOfDirectory(atPath: split.url.path).sorted()
+            .map { split.url.appendingPathComponent($0).path }
+        #expect(globbed.count == 2)
+        let whole = try TemporaryFolder()
+        #expect(
+            try PhotomapBinary.run([
+                "--cache", whole.url.path, "import", photos.url.path, "--gpx", trackFile, "--timezone", Self.zone,
+            ]).status == 0)
+        let expected = try photomapPositions(cache: whole.url)
+        #expect(expected.values.contains { $0 != nil })
+        for arguments in [
+            [photos.url.path, "--gpx"] + globbed + [badFile],
+            ["--gpx"] + globbed + [badFile, photos.url.path],
+        ] {
+            let cache = try TemporaryFolder()
+            let imported = try PhotomapBinary.run(
+                ["--cache", cache.url.path, "import"] + arguments + ["--timezone", Self.zone, "--report"])
+            #expect(imported.status == 0, "\(imported.stderr)")
+            #expect(imported.stderr.contains("14 photos read"), "\(imported.stderr)")
+            #expect(imported.stderr.contains(" from 3 tracks)"), "\(imported.stderr)")
+            #expect(imported.stderr.contains("3 track points skipped"), "\(imported.stderr)")
+            // --report names each point skipped.
+            for line in [2, 3, 4] {
+                #expect(imported.stdout.contains("\(badFile), line \(line): "), "\(imported.stdout)")
+            }
+            #expect(try photomapPositions(cache: cache.url) == expected)
+        }
+        // A word after the tracks that does not end in .gpx is a folder to import, not a track.
+        let cache = try TemporaryFolder()
+        let folderLast = try PhotomapBinary.run([
+            "--cache", cache.url.path, "import", "--gpx", trackFile, tracks.url.path, "--report",
+        ])
+        #expect(folderLast.status == 0, "\(folderLast.stderr)")
+        #expect(folderLast.stderr.contains("0 photos read"), "\(folderLast.stderr)")
+        #expect(folderLast.stdout.contains("track.gpx: not a JPEG or HEIC photo"), "\(folderLast.stdout)")
+        let help = try PhotomapBinary.run(["import", "--help"])
+        #expect(help.stdout.contains("--gpx FILE..."), "\(help.stdout)")
     }
 
     @Test("a track that cannot be read stops the command before anything changes: exit 1, file and line named")

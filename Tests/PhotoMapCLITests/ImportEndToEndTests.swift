@@ -88,6 +88,7 @@ struct ImportEndToEndTests {
         #expect(report.stdout.contains("bomb.jpg: JPEG not a valid image: declared size 20000x20000 is over the limit"))
         #expect(report.stdout.contains("empty.jpg: empty file"))
         #expect(report.stdout.contains("loop: a loop of symbolic links"))
+        #expect(report.stdout.contains("notes.txt: not a JPEG or HEIC photo"), "\(report.stdout)")
         #expect(report.stderr.contains("8 unchanged"), "\(report.stderr)")
 
         let places = try photomap(["--source", "local", "places", "--json"])

@@ -221,6 +221,10 @@ struct EstimateTests {
         let photos = Dictionary(uniqueKeysWithValues: try catalog.allPhotos().map { ($0.id, $0) })
         #expect(photos["a-near"]?.coordinate == here)
         #expect(photos["a-near"]?.locationSource == .estimated)
+        // What its callout and page say: "a-located" was taken 8 minutes before it.
+        #expect(photos["a-near"]?.estimateOffset == -480)
+        #expect(photos["a-near"]?.locationNote == "estimated from a photo taken 8 minutes earlier")
+        #expect(photos["a-located"]?.locationNote == nil)
         // 15 minutes from "a-located", 7 from the estimate "a-near": estimates do not chain.
         #expect(photos["a-chained"]?.coordinate == nil)
         #expect(photos["a-far"]?.coordinate == nil)
@@ -231,5 +235,24 @@ struct EstimateTests {
         let again = try PhotoGeotagger(tracks: tracks, estimateWithin: 10 * 60).run(on: catalog) { places }
         #expect(again.estimated.isEmpty && again.relocated == 0)
         #expect(try catalog.version() == version)
+    }
+
+    @Test(
+        "what a page says of a location: from a track, or estimated from a photo so many minutes or hours away",
+        arguments: [
+            (LocationSource.track, nil, "located from a track"),
+            (.estimated, -240, "estimated from a photo taken 4 minutes earlier"),
+            (.estimated, 61, "estimated from a photo taken 1 minute later"),
+            (.estimated, 29, "estimated from a photo taken 29 seconds later"),
+            (.estimated, 0, "estimated from a photo taken at the same time"),
+            (.estimated, -7_200, "estimated from a photo taken 2 hours earlier"),
+            (.estimated, nil, "estimated from a photo taken near in time"),
+        ] as [(LocationSource, Int?, String)])
+    func notes(source: LocationSource, offset: Int?, note: String) {
+        var photo = Photo(id: "p")
+        photo.locationSource = source
+        photo.estimateOffset = offset
+        #expect(photo.locationNote == note)
+        #expect(AnnotationAdapter().annotation(for: photo).locationNote == note)
     }
 }

@@ -55,9 +55,12 @@ struct SiteManifestTests {
         photo = Self.photo
         photo.locationSource = .track
         #expect(photo.inputDigest != base)
+        photo = Self.photo
+        photo.estimateOffset = -240
+        #expect(photo.inputDigest != base)
         // The digest lists Photo's fields one by one: this count is the reminder to extend it.
         #expect(
-            Mirror(reflecting: Self.photo).children.count == 15,
+            Mirror(reflecting: Self.photo).children.count == 16,
             "Photo gained a field: add it to Photo.inputDigest")
         #expect(
             Mirror(reflecting: Place(id: "p", fullName: "")).children.count == 10,

@@ -13,8 +13,11 @@ enum ImportCommand {
             GeoNames place it lies within; the others are listed under "Without a location". Files unchanged
             since the last import are not read again. Originals are never copied, and no page or listing
             shows their paths. With --gpx, photos without GPS are then located from the tracks by their
-            time, as `photomap geotag` does (see its --help). Then `photomap --source local
-            places|photos|export|serve` show them.
+            time, as `photomap geotag` does (see its --help). --gpx takes the file after it and every
+            following word that ends in .gpx, so `import ~/Pictures --gpx ~/tracks/*.gpx` reads every track
+            the shell finds; the first word that does not end in .gpx (or an option) is a PATH again:
+            `import --gpx a.gpx b.gpx ~/Pictures`. Then `photomap --source local places|photos|export|serve`
+            show them.
             """,
         options: [
             .flag("report", "list every file skipped or imported without a field, and why"),

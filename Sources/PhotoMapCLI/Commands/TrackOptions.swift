@@ -4,8 +4,11 @@ import PhotoMapKit
 /// How photos meet GPX tracks: the options `import --gpx` and `geotag` share, with exiftool `-geotag`'s
 /// defaults.
 enum TrackOptions {
-    static let gpx = OptionSpec.value(
-        "gpx", .file("FILE"), "a GPX track locating photos without GPS by their time (repeatable)")
+    static let gpx = OptionSpec.values(
+        "gpx", .file("FILE"),
+        "GPX tracks locating photos without GPS by their time: FILE, and the words after it ending in .gpx "
+            + "(a shell glob such as ~/tracks/*.gpx); repeatable",
+        moreEnding: ".gpx")
     static let timezone = OptionSpec.value(
         "timezone", .text("ZONE"),
         "±HH:MM or a zone name (Europe/Ljubljana) for photos without OffsetTimeOriginal (default: TZ, this machine's)")

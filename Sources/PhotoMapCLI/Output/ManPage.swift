@@ -73,12 +73,12 @@ enum ManPage {
         [".TP", optionTag(option), text(option.fullHelp)]
     }
 
-    /// `\fB\-\-limit\fR \fIN\fR`, or `[\fIFILE\fR]` for an optional value.
+    /// `\fB\-\-limit\fR \fIN\fR`, `[\fIFILE\fR]` for an optional value, `\fIFILE\fR...` for several.
     private static func optionTag(_ option: OptionSpec) -> String {
         let name = "\\fB" + text("--" + option.name) + "\\fR"
         guard let valueName = option.valueName else { return name }
         let value = "\\fI" + text(valueName) + "\\fR"
-        return name + " " + (option.valueIsOptional ? "[" + value + "]" : value)
+        return name + " " + (option.valueIsOptional ? "[" + value + "]" : value + (option.takesMore ? "..." : ""))
     }
 
     /// Discussion text: its blank lines start paragraphs, the rest is filled by troff.

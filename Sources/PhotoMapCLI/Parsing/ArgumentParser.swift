@@ -35,6 +35,7 @@ struct ArgumentParser {
                     parsed.set(name, "")
                 } else if let inlineValue {
                     parsed.set(name, try spec.checked(inlineValue))
+                    try takeMore(of: spec, from: &remaining, into: &parsed)
                 } else if spec.valueIsOptional {
                     // The next word is the value unless it is an option, or (for commands taking
                     // arguments) does not look like a file name for it.
@@ -52,6 +53,7 @@ struct ArgumentParser {
                     // A value may start with one dash (a negative latitude); "--" starts the next option.
                     parsed.set(name, try spec.checked(next))
                     remaining.removeFirst()
+                    try takeMore(of: spec, from: &remaining, into: &parsed)
                 } else {
                     throw UsageError("--\(name) needs a value: \(spec.synopsis)")
                 }
@@ -68,6 +70,16 @@ struct ArgumentParser {
             }
         }
         return parsed
+    }
+
+    /// The words after an option's value that are values too (`--gpx a.gpx b.gpx c.gpx`, from a glob).
+    private func takeMore(
+        of spec: OptionSpec, from remaining: inout ArraySlice<String>, into parsed: inout ParsedArguments
+    ) throws(UsageError) {
+        while let more = remaining.first, spec.takes(more: more) {
+            parsed.set(spec.name, try spec.checked(more))
+            remaining.removeFirst()
+        }
     }
 
     private func take(positional token: String, into parsed: inout ParsedArguments) throws(UsageError) {

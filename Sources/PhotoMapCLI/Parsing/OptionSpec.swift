@@ -35,6 +35,9 @@ struct OptionSpec: Sendable {
     var isRequired = false
     /// The value when it is not given, as it would be typed (shown by `--help`).
     var defaultValue: String?
+    /// The ending (".gpx") of the words after the value that are values too, up to the first that does not
+    /// end so: a shell glob's files after one option, without taking the command's own arguments.
+    var moreValuesEnding: String?
 
     /// A flag such as `--json`.
     static func flag(_ name: String, _ help: String) -> OptionSpec {
@@ -47,6 +50,12 @@ struct OptionSpec: Sendable {
         default defaultValue: String? = nil
     ) -> OptionSpec {
         OptionSpec(name: name, value: value, help: help, isRequired: required, defaultValue: defaultValue)
+    }
+
+    /// An option taking one value or more, such as `--gpx FILE...`: the words after the first that end in
+    /// `ending` are values too.
+    static func values(_ name: String, _ value: Value, _ help: String, moreEnding ending: String) -> OptionSpec {
+        OptionSpec(name: name, value: value, help: help, moreValuesEnding: ending)
     }
 
     /// An option whose value may be left out, such as `--map [FILE]`.
@@ -72,10 +81,19 @@ struct OptionSpec: Sendable {
         return nil
     }
 
-    /// "--limit N" or "--map [FILE]", as help shows it.
+    /// "--limit N", "--map [FILE]" or "--gpx FILE...", as help shows it.
     var synopsis: String {
         guard let valueName else { return "--\(name)" }
-        return valueIsOptional ? "--\(name) [\(valueName)]" : "--\(name) \(valueName)"
+        return valueIsOptional ? "--\(name) [\(valueName)]" : "--\(name) \(valueName)" + (takesMore ? "..." : "")
+    }
+
+    /// Whether words after its value may be values too.
+    var takesMore: Bool { moreValuesEnding != nil }
+
+    /// Whether `word`, after this option's value, is one more value.
+    func takes(more word: String) -> Bool {
+        guard let moreValuesEnding, !word.hasPrefix("-") else { return false }
+        return word.lowercased().hasSuffix(moreValuesEnding)
     }
 
     /// Its help with what the declaration adds: "(default 100)", "(required)".

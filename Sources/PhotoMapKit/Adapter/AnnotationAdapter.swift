@@ -42,7 +42,8 @@ public struct AnnotationAdapter: Sendable {
         return Annotation(
             photo: photo.id, title: shownTitle, subtitle: subtitle, coordinate: photo.coordinate,
             images: images, owner: photo.ownerName.isEmpty ? photo.owner : photo.ownerName,
-            dateTaken: photo.dateTaken, flickrUser: photo.flickrUser, license: photo.license)
+            dateTaken: photo.dateTaken, flickrUser: photo.flickrUser, license: photo.license,
+            locationNote: photo.locationNote)
     }
 
     private static func splitAtFirstComma(_ name: String) -> (String, String) {

@@ -53,23 +53,27 @@ public struct PhotoGeotagger: Sendable {
         let photos = try catalog.clockedPhotos()
         let times = photos.map { $0.clock?.instant(zone: zone, clockOffset: clockOffset) }
         // Where each photo ends up: its own GPS stays; the tracks place the others they reach.
-        var outcome = photos.map { ($0.coordinate, $0.source) }
+        var outcome = photos.map { Outcome(coordinate: $0.coordinate, source: $0.source) }
         for (index, photo) in photos.enumerated() where photo.source != .exif {
             if photo.coordinate == nil { report.unlocatedBefore += 1 }
             guard let time = times[index], let coordinate = tracks.fixes.location(at: time, maximumGap: maximumGap)
             else { continue }
-            outcome[index] = (coordinate, .track)
+            outcome[index] = Outcome(coordinate: coordinate, source: .track)
         }
         if let estimateWithin { estimate(photos, times: times, outcome: &outcome, within: estimateWithin) }
-        var changed: [(id: String, coordinate: Coordinate, place: LocalPlace, source: LocationSource)] = []
+        var changed: [LocalCatalog.Located] = []
         var loadedPlaces: LocalPlaces?
         for (index, photo) in photos.enumerated() {
-            // A photo put where it is already is left as it is (nothing to write or index again).
-            guard let coordinate = outcome[index].0, let source = outcome[index].1,
+            // A photo put where it is already is left as it is (nothing to write or index again); an
+            // estimate from another photo at the same spot keeps its note of the first.
+            guard let coordinate = outcome[index].coordinate, let source = outcome[index].source,
                 coordinate != photo.coordinate || source != photo.source
             else { continue }
             if loadedPlaces == nil { loadedPlaces = try places() }
-            changed.append((photo.id, coordinate, loadedPlaces?.place(for: coordinate) ?? .unlocated, source))
+            changed.append(
+                LocalCatalog.Located(
+                    id: photo.id, coordinate: coordinate, place: loadedPlaces?.place(for: coordinate) ?? .unlocated,
+                    source: source, estimateOffset: outcome[index].estimateOffset))
             if photo.coordinate != nil {
                 report.relocated += 1
             } else if source == .track {
@@ -82,22 +86,29 @@ public struct PhotoGeotagger: Sendable {
         return report
     }
 
+    /// Where a photo ends up, and for an estimate, the seconds to the photo it was taken from.
+    private struct Outcome {
+        var coordinate: Coordinate?
+        var source: LocationSource?
+        var estimateOffset: Int? = nil
+    }
+
     /// Gives each photo without a location (or with an estimate) that of the photo from the same camera
     /// nearest in time with a location of its own or from a track, within `within` seconds.
     private func estimate(
-        _ photos: [LocalCatalog.ClockedPhoto], times: [Double?],
-        outcome: inout [(Coordinate?, LocationSource?)], within: Double
+        _ photos: [LocalCatalog.ClockedPhoto], times: [Double?], outcome: inout [Outcome], within: Double
     ) {
         // Per camera, the photos an estimate may come from, in time order.
         var anchors: [String: [(time: Double, index: Int)]] = [:]
         for (index, photo) in photos.enumerated() {
-            guard let camera = photo.camera, let time = times[index], outcome[index].0 != nil,
-                outcome[index].1 == .exif || outcome[index].1 == .track
+            guard let camera = photo.camera, let time = times[index], outcome[index].coordinate != nil,
+                outcome[index].source == .exif || outcome[index].source == .track
             else { continue }
             anchors[camera, default: []].append((time, index))
         }
         for camera in anchors.keys { anchors[camera]?.sort { ($0.time, $0.index) < ($1.time, $1.index) } }
-        for (index, photo) in photos.enumerated() where outcome[index].0 == nil || outcome[index].1 == .estimated {
+        for (index, photo) in photos.enumerated()
+        where outcome[index].coordinate == nil || outcome[index].source == .estimated {
             guard let camera = photo.camera, let time = times[index], let sorted = anchors[camera] else { continue }
             // The first anchor at or after the photo's time, and the one before it.
             var low = 0
@@ -109,7 +120,9 @@ public struct PhotoGeotagger: Sendable {
             let nearest = [low - 1, low].filter { sorted.indices.contains($0) }
                 .min { abs(sorted[$0].time - time) < abs(sorted[$1].time - time) }
             guard let nearest, abs(sorted[nearest].time - time) <= within else { continue }
-            outcome[index] = (outcome[sorted[nearest].index].0, .estimated)
+            outcome[index] = Outcome(
+                coordinate: outcome[sorted[nearest].index].coordinate, source: .estimated,
+                estimateOffset: Int((sorted[nearest].time - time).rounded()))
         }
     }
 }

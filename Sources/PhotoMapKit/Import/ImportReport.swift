@@ -35,20 +35,22 @@ public struct ImportReport: Sendable {
     /// One line per file skipped or imported without a field: its path as shown, and why.
     public var lines: [(path: String, reason: String)] = []
 
-    /// The summary line: "1,942 photos read, 1,870 located, 64 without a location, 8 not readable"; with
-    /// tracks, "1,870 located (12 from their own GPS, 1,858 from 3 tracks)".
+    /// The summary line: "1,942 photos read, 1,870 located, 64 without a location, 8 not readable" (the
+    /// counts after the first three only when not 0); with tracks, "1,870 located (12 from their own GPS,
+    /// 1,858 from 3 tracks)".
     public var summary: String {
         var locatedPart = "\(Quantity.grouped(located)) located"
         if let trackCount {
             locatedPart +=
-                " (\(Quantity.grouped(located - locatedFromTracks)) from their own GPS, "
+                " (\(Quantity.grouped(located - locatedFromTracks - locatedEstimated)) from their own GPS, "
                 + "\(Quantity.grouped(locatedFromTracks)) from \(Quantity.groupedWords(trackCount, "track", "tracks"))"
                 + (estimating ? ", \(Quantity.grouped(locatedEstimated)) estimated from neighbours)" : ")")
         }
         var parts = [
             "\(Quantity.groupedWords(photos, "photo", "photos")) read", locatedPart,
-            "\(Quantity.grouped(unlocated)) without a location", "\(Quantity.grouped(unreadable)) not readable",
+            "\(Quantity.grouped(unlocated)) without a location",
         ]
+        if unreadable > 0 { parts.append("\(Quantity.grouped(unreadable)) not readable") }
         if unchanged > 0 { parts.append("\(Quantity.grouped(unchanged)) unchanged") }
         if otherFiles > 0 { parts.append("\(Quantity.groupedWords(otherFiles, "other file", "other files")) skipped") }
         if gone > 0 {

@@ -189,6 +189,7 @@ extension ImportReport {
     mutating func tally(_ state: LocalFileState, path: [UInt8]) {
         if state.isOther {
             otherFiles += 1
+            lines.append((FileWalker.shown(path), "not a JPEG or HEIC photo"))
             return
         }
         photos += 1

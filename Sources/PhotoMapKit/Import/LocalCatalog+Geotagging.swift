@@ -41,27 +41,38 @@ extension LocalCatalog {
         return photos
     }
 
+    /// A location a track or a neighbour gives a photo.
+    struct Located {
+        let id: String
+        let coordinate: Coordinate
+        let place: LocalPlace
+        let source: LocationSource
+        /// Of an estimate: the seconds to the photo it was taken from.
+        let estimateOffset: Int?
+    }
+
     /// Gives photos the locations tracks or neighbours put them at, and their places, in one transaction.
-    func locate(_ located: [(id: String, coordinate: Coordinate, place: LocalPlace, source: LocationSource)]) throws {
+    func locate(_ located: [Located]) throws {
         guard !located.isEmpty else { return }
         let decoder = JSONDecoder()
         try database.transaction {
-            for (id, coordinate, place, source) in located {
-                let row = try database.prepare("SELECT record FROM photos WHERE id = ?", [.text(id)])
+            for entry in located {
+                let row = try database.prepare("SELECT record FROM photos WHERE id = ?", [.text(entry.id)])
                 guard try row.step() else { continue }
                 var photo = try decoder.decode(Photo.self, from: row.withBytes(0) { Data($0) })
-                photo.coordinate = coordinate
-                photo.placeID = place.id
-                photo.locationSource = source
-                try keep(place)
+                photo.coordinate = entry.coordinate
+                photo.placeID = entry.place.id
+                photo.locationSource = entry.source
+                photo.estimateOffset = entry.source == .estimated ? entry.estimateOffset : nil
+                try keep(entry.place)
                 try database.prepare(
                     """
                     UPDATE photos SET place = ?, latitude = ?, longitude = ?, record = ?, location_source = ?
                     WHERE id = ?
                     """,
                     [
-                        .text(place.id), .real(coordinate.latitude), .real(coordinate.longitude),
-                        .blob(Array(try JSONOutput.data(photo))), .text(source.rawValue), .text(id),
+                        .text(entry.place.id), .real(entry.coordinate.latitude), .real(entry.coordinate.longitude),
+                        .blob(Array(try JSONOutput.data(photo))), .text(entry.source.rawValue), .text(entry.id),
                     ]
                 ).step()
             }

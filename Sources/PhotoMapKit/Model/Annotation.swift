@@ -39,6 +39,8 @@ public struct Annotation: Sendable {
     }
     /// Photos: the photo's licence.
     public var license: License?
+    /// Photos: where an imported photo's location came from, when not its own GPS ("located from a track").
+    public var locationNote: String?
 
     /// The images whose URLs `thumbnailURL` and `imageURL` give: a listing's annotations make them from
     /// the record's compact images rather than holding copies of the URLs.
@@ -72,13 +74,14 @@ public struct Annotation: Sendable {
     /// A photo's annotation showing `images` and the page on Flickr of photo `id` of `flickrUser`.
     init(
         photo id: String, title: String, subtitle: String, coordinate: Coordinate?, images: PhotoImages,
-        owner: String, dateTaken: String?, flickrUser: String, license: License?
+        owner: String, dateTaken: String?, flickrUser: String, license: License?, locationNote: String?
     ) {
         self.init(
             kind: .photo, id: id, title: title, subtitle: subtitle, coordinate: coordinate, owner: owner,
             dateTaken: dateTaken, license: license)
         self.images = images
         self.flickrUser = flickrUser
+        self.locationNote = locationNote
     }
 }
 
@@ -89,6 +92,7 @@ extension Annotation: Hashable {
             && lhs.coordinate == rhs.coordinate && lhs.photoCount == rhs.photoCount
             && lhs.thumbnailURL == rhs.thumbnailURL && lhs.imageURL == rhs.imageURL && lhs.owner == rhs.owner
             && lhs.dateTaken == rhs.dateTaken && lhs.pageURL == rhs.pageURL && lhs.license == rhs.license
+            && lhs.locationNote == rhs.locationNote
     }
 
     /// Hashes what `==` compares.
@@ -105,5 +109,6 @@ extension Annotation: Hashable {
         hasher.combine(dateTaken)
         hasher.combine(pageURL)
         hasher.combine(license)
+        hasher.combine(locationNote)
     }
 }

@@ -37,6 +37,9 @@ public struct Photo: Sendable, Hashable {
     public var license: License?
     /// Where an imported photo's location came from (its EXIF, a track); nil for Flickr's and unlocated ones.
     public var locationSource: LocationSource?
+    /// An estimated location's: the seconds from this photo's time to that of the photo it was taken from
+    /// (negative when that one was taken earlier); nil for other locations.
+    public var estimateOffset: Int?
 
     /// Creates a photo record.
     public init(
@@ -121,7 +124,7 @@ public struct ImageReference: Sendable, Hashable, Codable {
 extension Photo: Codable {
     private enum CodingKeys: String, CodingKey {
         case id, owner, pathAlias, secret, server, title, descriptionHTML, ownerName, dateTaken, tags
-        case coordinate, placeID, images, license, locationSource
+        case coordinate, placeID, images, license, locationSource, estimateOffset
     }
 
     /// Reads a photo as `encode(to:)` writes it.
@@ -138,6 +141,7 @@ extension Photo: Codable {
             placeID: try text(.placeID), license: try values.decodeIfPresent(License.self, forKey: .license))
         images = try values.decode(PhotoImages.self, forKey: .images)
         locationSource = try values.decodeIfPresent(LocationSource.self, forKey: .locationSource)
+        estimateOffset = try values.decodeIfPresent(Int.self, forKey: .estimateOffset)
     }
 
     /// Writes every field, the images as `{"sq": {"url": …, "width": …, "height": …}, …}`.
@@ -156,5 +160,6 @@ extension Photo: Codable {
         try values.encode(images, forKey: .images)
         try values.encodeIfPresent(license, forKey: .license)
         try values.encodeIfPresent(locationSource, forKey: .locationSource)
+        try values.encodeIfPresent(estimateOffset, forKey: .estimateOffset)
     }
 }

@@ -26,6 +26,8 @@ public struct MapData: Encodable, Sendable {
             public var licenseURL: String?
             /// Photos: the photo's page on Flickr, which Flickr's rules ask every shown photo to link to.
             public var flickr: String?
+            /// Photos: where the location came from, when not the photo's own GPS ("located from a track").
+            public var locationNote: String?
 
             /// The same bytes as `HTML.scriptJSON(self)` (keys sorted, absent ones left out), written directly.
             func write(to json: inout ScriptJSON) {
@@ -45,6 +47,7 @@ public struct MapData: Encodable, Sendable {
                 text("license", license)
                 text("licenseURL", licenseURL)
                 text("link", link)
+                text("locationNote", locationNote)
                 text("owner", owner)
                 text("subtitle", subtitle)
                 text("thumbnail", thumbnail)
@@ -74,7 +77,7 @@ public struct MapData: Encodable, Sendable {
                 owner: annotation.owner.flatMap { $0.isEmpty ? nil : $0 },
                 license: annotation.license?.displayName,
                 licenseURL: annotation.license?.url.flatMap(HTML.webURL),
-                flickr: annotation.pageURL.flatMap(HTML.webURL))
+                flickr: annotation.pageURL.flatMap(HTML.webURL), locationNote: annotation.locationNote)
         }
 
         public func encode(to encoder: any Encoder) throws {

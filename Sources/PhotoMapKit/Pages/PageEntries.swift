@@ -47,6 +47,7 @@ struct PageEntries: Encodable {
         optional("license", \.license)
         optional("licenseURL", \.licenseURL)
         optional("link", \.link)
+        optional("locationNote", \.locationNote)
         coordinates("lon", 0)
         optional("owner", \.owner)
         if features.contains(where: { $0.properties.count != nil }) {
@@ -62,6 +63,7 @@ struct PageEntries: Encodable {
     func encode(to encoder: any Encoder) throws {
         enum Keys: String, CodingKey {
             case id, lat, lon, photos, kind, title, subtitle, thumbnail, link, owner, license, licenseURL, flickr
+            case locationNote
         }
         var container = encoder.container(keyedBy: Keys.self)
         let ids = features.map(\.properties.id)
@@ -74,7 +76,7 @@ struct PageEntries: Encodable {
         if counts.contains(where: { $0 != nil }) { try container.encode(counts, forKey: .photos) }
         let text: [(Keys, KeyPath<MapData.Feature.Properties, String?>)] = [
             (.thumbnail, \.thumbnail), (.link, \.link), (.owner, \.owner), (.license, \.license),
-            (.licenseURL, \.licenseURL), (.flickr, \.flickr),
+            (.licenseURL, \.licenseURL), (.flickr, \.flickr), (.locationNote, \.locationNote),
         ]
         try container.encode(TextColumn(features.map { Optional($0.properties.kind) }, ids: ids), forKey: .kind)
         try container.encode(TextColumn(features.map { Optional($0.properties.title) }, ids: ids), forKey: .title)

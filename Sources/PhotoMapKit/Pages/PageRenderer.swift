@@ -123,7 +123,9 @@ public enum PageRenderer {
         if !photo.tags.isEmpty { details += "<dt>Tags</dt><dd>\(HTML.text(photo.tags.joined(separator: " ")))</dd>" }
         if let coordinate = annotation.coordinate {
             details +=
-                "<dt>Where</dt><dd>\(String(format: "%.6f, %.6f", coordinate.latitude, coordinate.longitude))</dd>"
+                "<dt>Where</dt><dd>\(String(format: "%.6f, %.6f", coordinate.latitude, coordinate.longitude))"
+                + (annotation.locationNote.map { " <span class=\"location-note\">(\(HTML.text($0)))</span>" } ?? "")
+                + "</dd>"
         }
         details += "</dl>"
         let description = HTML.safeDescription(photo.descriptionHTML)

@@ -108,6 +108,7 @@ extension Photo {
         inputs.add(license?.name)
         inputs.add(license?.url)
         inputs.add(locationSource?.rawValue)
+        inputs.add(estimateOffset)
     }
 }
 

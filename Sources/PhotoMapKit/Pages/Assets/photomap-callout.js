@@ -27,6 +27,7 @@
     text.appendChild(element('div', 'callout-title', properties.title));
     if (properties.subtitle) text.appendChild(element('div', 'callout-subtitle', properties.subtitle));
     if (properties.count) text.appendChild(element('div', 'callout-count', counted(properties.count, 'photo', 'photos')));
+    if (properties.locationNote) text.appendChild(element('div', 'callout-location', properties.locationNote));
     var credit = creditLine(properties);
     if (credit) text.appendChild(credit);
     box.appendChild(text);

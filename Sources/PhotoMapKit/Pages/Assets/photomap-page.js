@@ -14,7 +14,9 @@
   var lists = data.clusters && data.clusters.lists ? data.clusters : null;
   var total = lists ? lists.total : entries.id.length;
   var chunkSize = lists ? lists.listChunk : Math.max(total, 1);
-  var TEXT_FIELDS = ['kind', 'title', 'subtitle', 'thumbnail', 'link', 'owner', 'license', 'licenseURL', 'flickr'];
+  var TEXT_FIELDS = [
+    'kind', 'title', 'subtitle', 'thumbnail', 'link', 'owner', 'license', 'licenseURL', 'flickr', 'locationNote'
+  ];
 
   /* A text column (PageEntries.swift): null, a shared value (its NUL standing for the entry's id),
      or the entry's own text between the column's prefix and suffix. */
