@@ -92,4 +92,33 @@ struct PostgresSearchTests {
             }
         }
     }
+
+    @Test("the cell words a load writes are those migration 3 computes for rows loaded before it")
+    func cellWordsAsMigrated() throws {
+        let database = try TestDatabase()
+        let index = PostgresIndex(pool: try database.pool())
+        let texts = [
+            "Café de Flore", "O'Brien’s pub", String(repeating: "ž", count: 300) + " long", "", "日本 橋",
+            "back\\slash 'quoted'",
+        ]
+        let places = [(46.05, 14.5), (-33.9, -70.66), (89.999, 179.99), (-90, -180), (0, 0), (51.5, -0.12)]
+        try index.load(
+            zip(texts, places).enumerated().map { number, pair in
+                IndexRecord(
+                    annotation: Annotation(
+                        kind: .photo, id: String(number), title: pair.0, subtitle: "",
+                        coordinate: Coordinate(latitude: pair.1.0, longitude: pair.1.1)),
+                    text: pair.0)
+            }, origin: "test")
+        let differing = try TestDatabase.psql(
+            database.url,
+            """
+            SELECT count(*) FROM index_records WHERE cell_words IS DISTINCT FROM CASE
+                WHEN latitude IS NULL OR longitude IS NULL OR body = '' THEN NULL ELSE array_to_tsvector(ARRAY(
+                SELECT 'zc' || floor((latitude + 90) / 0.02)::bigint || 'x' || floor((longitude + 180) / 0.02)::bigint
+                    || '_' || left(word, 200) FROM unnest(string_to_array(body, ' ')) AS word)) END
+            """)
+        #expect(differing == "0")
+        #expect(try TestDatabase.psql(database.url, "SELECT count(cell_words) FROM index_records") == "5")
+    }
 }

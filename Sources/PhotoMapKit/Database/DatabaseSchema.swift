@@ -54,14 +54,15 @@ public enum DatabaseSchema {
         INSERT INTO local_version VALUES (true, 0);
         """,
         """
-        -- Each located record's words prefixed with its cell of a 0.02° grid (`zc<row>x<column>_<word>`, as
-        -- PostgresIndex.cellDegrees; words cut to 200 letters): a search in a small circle asks the GIN index
-        -- for its word in the circle's cells, never reading a common word's list of millions of rows.
-        ALTER TABLE index_records ADD COLUMN cell_words tsvector GENERATED ALWAYS AS (
-            CASE WHEN latitude IS NULL OR longitude IS NULL OR body = '' THEN NULL
-            ELSE array_to_tsvector(string_to_array(regexp_replace(body, '(\\S{1,200})\\S*',
-                'zc' || floor((latitude + 90) / 0.02)::bigint::text || 'x'
-                    || floor((longitude + 180) / 0.02)::bigint::text || '_\\1', 'g'), ' ')) END) STORED;
+        -- Each located record's words prefixed with its cell of a 0.02° grid (`zc<row>x<column>_<word>`, words
+        -- cut to 200 letters; PostgresIndex.cellWords makes them for the rows it loads, this for those there
+        -- before): a search in a small circle asks the GIN index for its word in the circle's cells, never
+        -- reading a common word's list of millions of rows.
+        ALTER TABLE index_records ADD COLUMN cell_words tsvector;
+        UPDATE index_records SET cell_words = array_to_tsvector(ARRAY(
+            SELECT 'zc' || floor((latitude + 90) / 0.02)::bigint || 'x' || floor((longitude + 180) / 0.02)::bigint
+                || '_' || left(word, 200) FROM unnest(string_to_array(body, ' ')) AS word))
+        WHERE latitude IS NOT NULL AND longitude IS NOT NULL AND body <> '';
         CREATE INDEX index_records_cell_words ON index_records USING gin (cell_words);
         """,
     ]

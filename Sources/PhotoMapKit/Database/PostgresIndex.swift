@@ -21,6 +21,7 @@ public final class PostgresIndex: SearchIndex {
         ("longitude", "double precision"), ("thumbnail", "text"), ("image", "text"), ("owner", "text"),
         ("taken", "text"), ("count", "integer"), ("page", "text"), ("license_id", "text"), ("license_name", "text"),
         ("license_url", "text"), ("origin", "text"), ("body", "text"), ("tokens", "integer"), ("photo", "bytea"),
+        ("cell_words", "tsvector"),
     ]
 
     public func add(_ records: [IndexRecord], origin: String) throws {
@@ -123,8 +124,20 @@ public final class PostgresIndex: SearchIndex {
         // A located record's length counts its grid cell's token too, as SQLite's FTS5 table does.
         field(String(words.count + (annotation.coordinate == nil ? 0 : 1)))
         // bytea's hex form.
-        field(record.encodedPhoto.map { "\\x" + SHA256.hex(digest: $0) }, last: true)
+        field(record.encodedPhoto.map { "\\x" + SHA256.hex(digest: $0) })
+        field(annotation.coordinate.flatMap { cellWords(words, $0) }, last: true)
         return row
+    }
+
+    /// `words` prefixed with the cell of `cellDegrees` holding `coordinate`, as a tsvector's text (each
+    /// word cut to 200 letters, as migration 3 makes them for rows loaded before it); nil without words.
+    static func cellWords(_ words: [String], _ coordinate: Coordinate) -> String? {
+        guard !words.isEmpty else { return nil }
+        let cell =
+            "zc\(Int(((coordinate.latitude + 90) / cellDegrees).rounded(.down)))"
+            + "x\(Int(((coordinate.longitude + 180) / cellDegrees).rounded(.down)))_"
+        return words.map { quoted(cell + String(String.UnicodeScalarView($0.unicodeScalars.prefix(200)))) }
+            .joined(separator: " ")
     }
 
     /// How many records hold a word beginning with `word` (bm25's n), counted once until the records change.
