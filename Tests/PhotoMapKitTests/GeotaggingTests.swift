@@ -281,6 +281,12 @@ struct TrackDrawingTests {
         #expect(numbers.prefix(2) == [4_600_000, 1_397_000])
         #expect(
             numbers.dropFirst(2).enumerated().allSatisfy { $0.offset % 2 == 0 ? $0.element == 0 : $0.element == 1_000 })
+        // A long line: the same part, across the stretches the lines are looked into by.
+        let long = try (0...1_000).map { try point(46.0, 13.0 + Double($0) * 0.002) }
+        let part = try #require(
+            TrackLines([long]).drawing(around: [try point(46.0, 14.005), try point(46.01, 14.095)])?.lines.first)
+        #expect(part.count / 2 == 77)
+        #expect(part.prefix(2) == [4_600_000, 1_397_400])
         #expect(tracks.drawing(around: [try point(-30, 100)]) == nil)
         #expect(tracks.drawing(around: []) == nil)
     }
