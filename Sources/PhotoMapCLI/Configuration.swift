@@ -179,6 +179,14 @@ struct Configuration {
         return fallback
     }
 
+    /// The GPS tracks maps draw under the imported photos (`--source local`); nil for other sources or none.
+    func trackLines() throws -> TrackLines? {
+        guard source == .local, let lines = try state().importedPhotos()?.trackLines(), !lines.isEmpty else {
+            return nil
+        }
+        return lines
+    }
+
     /// The source the options select; Flickr's listings go into the local index through `recorder`, given
     /// the index's own (a server makes it write in the background).
     func makeSource(

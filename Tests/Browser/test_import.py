@@ -201,3 +201,60 @@ def test_a_location_from_a_track_or_a_neighbour_is_said_in_callouts_and_photo_pa
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def track_paths(page):
+    """The track's lines drawn: SVG paths in Leaflet's overlay pane, under the marker pane."""
+    return page.locator(".leaflet-overlay-pane path.photomap-track")
+
+
+def test_the_track_is_drawn_under_the_photos_with_a_toggle(page, browser, tracked):
+    work, env = tracked
+    photomap(work, env, "photos", "--place", AREZZO, "--map", str(work / "track.html"))
+    open_file(page, work / "track.html")
+    page.wait_for_selector("body[data-map-ready]")
+    assert track_paths(page).count() == 1
+    # Every point of the track lies within the page's area, all four drawn, to the micro-degree.
+    assert page.evaluate("() => photomap.data.tracks.lines.map(l => l.length / 2)") == [4]
+    panes = page.evaluate("""() => ['overlay', 'marker'].map(name =>
+        Number(getComputedStyle(document.querySelector('.leaflet-' + name + '-pane')).zIndex))""")
+    assert panes[0] < panes[1], "the track lies under the markers"
+    toggle = page.get_by_role("button", name="Track")
+    assert toggle.get_attribute("aria-pressed") == "true"
+    toggle.focus()
+    page.keyboard.press("Enter")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    assert track_paths(page).count() == 0
+    page.keyboard.press("Space")
+    assert toggle.get_attribute("aria-pressed") == "true" and track_paths(page).count() == 1
+    no_trouble(page)
+
+    # An exported site draws it on the place's map and a photo's small map; a blurred one nowhere.
+    photomap(work, env, "export", "--out", str(work / "site-tracks"))
+    open_file(page, work / "site-tracks" / "places" / f"{AREZZO}.html")
+    show_map(page)
+    assert track_paths(page).count() == 1
+    open_file(page, next((work / "site-tracks" / "photos").glob("*.html")))
+    page.wait_for_selector("body[data-map-ready]")
+    assert track_paths(page).count() == 1
+    no_trouble(page)
+    photomap(work, env, "export", "--out", str(work / "blurred"), "--blur-locations", "5")
+    for file in (work / "blurred").rglob("*.html"):
+        assert '"tracks"' not in file.read_text(), file
+    open_file(page, work / "blurred" / "places" / f"{AREZZO}.html")
+    show_map(page)
+    assert page.get_by_role("button", name="Track").count() == 0
+
+    process, base = start_serve(work, env=env, extra=["--source", "local"])
+    try:
+        context = browser.new_context()
+        served = context.new_page()
+        served.goto(f"{base}/places/{AREZZO}", wait_until="load")
+        if served.locator("button[data-show=map]").count():
+            served.click("button[data-show=map]")
+        served.wait_for_selector("body[data-map-ready]")
+        assert track_paths(served).count() == 1
+        context.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -51,6 +51,9 @@ struct GeotaggingTests {
         #expect(file.skipped.map(\.line) == [10, 14, 15])
         #expect(file.skipped.map(\.reason).first == "track point skipped: latitude \"200\"")
         #expect(file.skipped.map(\.reason).last == "track point skipped: no time")
+        // Each segment is a line of its own on maps.
+        #expect(file.segmentStarts == [0, 1, 2])
+        #expect(file.segments.map(\.count) == [1, 1, 1])
     }
 
     @Test("GPX 1.0 is read as 1.1 is")
@@ -254,5 +257,81 @@ struct EstimateTests {
         photo.estimateOffset = offset
         #expect(photo.locationNote == note)
         #expect(AnnotationAdapter().annotation(for: photo).locationNote == note)
+    }
+}
+
+@Suite("Geotagging: tracks drawn on maps")
+struct TrackDrawingTests {
+    func point(_ latitude: Double, _ longitude: Double) throws -> Coordinate {
+        try #require(Coordinate(latitude: latitude, longitude: longitude))
+    }
+
+    @Test("a page draws the part of the lines around its photos, one point past each edge")
+    func clipped() throws {
+        // A line west to east through the photos at 46°N, 14.0–14.1°E, and one far away.
+        let line = try (0...40).map { try point(46.0, 13.8 + Double($0) * 0.01) }
+        let far = [try point(10, 10), try point(10.1, 10.1)]
+        let tracks = TrackLines([line, far, [try point(46, 14)]])
+        #expect(tracks.lines.count == 2, "a line of one point draws nothing")
+        let drawing = try #require(tracks.drawing(around: [try point(46.0, 14.005), try point(46.01, 14.095)]))
+        // The box is 14.005–14.095 widened by 0.03°: 13.975–14.125, so 13.97 and 14.13 run past it.
+        #expect(drawing.lines.count == 1)
+        let numbers = try #require(drawing.lines.first)
+        #expect(numbers.count / 2 == 17)
+        #expect(numbers.prefix(2) == [4_600_000, 1_397_000])
+        #expect(
+            numbers.dropFirst(2).enumerated().allSatisfy { $0.offset % 2 == 0 ? $0.element == 0 : $0.element == 1_000 })
+        // A long line: the same part, across the stretches the lines are looked into by.
+        let long = try (0...1_000).map { try point(46.0, 13.0 + Double($0) * 0.002) }
+        let part = try #require(
+            TrackLines([long]).drawing(around: [try point(46.0, 14.005), try point(46.01, 14.095)])?.lines.first)
+        #expect(part.count / 2 == 77)
+        #expect(part.prefix(2) == [4_600_000, 1_397_400])
+        #expect(tracks.drawing(around: [try point(-30, 100)]) == nil)
+        #expect(tracks.drawing(around: []) == nil)
+    }
+
+    @Test("a 100,000-point track is simplified to 2,000 points a page, its turns kept, in about 20 kB")
+    func simplified() throws {
+        // East for 50,000 points, then north: the corner must stay.
+        var line: [Coordinate] = []
+        for index in 0..<100_000 {
+            let wobble = Double(index % 7) * 1e-6
+            line.append(
+                index < 50_000
+                    ? try point(46 + wobble, 14 + Double(index) * 1e-5)
+                    : try point(46 + Double(index - 50_000) * 1e-5, 14.5 + wobble))
+        }
+        let tracks = TrackLines([line])
+        let drawing = try #require(tracks.drawing(around: [try point(46, 14), try point(46.5, 14.5)]))
+        #expect(drawing.pointCount <= TrackLines.pointsPerPage && drawing.pointCount > 1_000)
+        var (latitude, longitude) = (0, 0)
+        var points: [(Int, Int)] = []
+        for pair in stride(from: 0, to: drawing.lines[0].count, by: 2) {
+            latitude += drawing.lines[0][pair]
+            longitude += drawing.lines[0][pair + 1]
+            points.append((latitude, longitude))
+        }
+        #expect(points.first.map { $0 == (4_600_000, 1_400_000) } == true)
+        #expect(points.last.map { $0 == (4_649_999, 1_450_000) } == true)
+        // The corner, to a few micro-degrees of wobble.
+        #expect(points.contains { abs($0.0 - 4_600_000) <= 1 && abs($0.1 - 1_450_000) <= 1 }, "the corner")
+        var json = ScriptJSON(capacity: 1 << 16)
+        drawing.write(to: &json)
+        #expect(json.text.utf8.count < 20_000, "\(json.text.utf8.count) bytes")
+        #expect(json.text == (try HTML.scriptJSON(drawing)))
+    }
+
+    @Test("the catalog keeps each line once, in the order given, and gives them back")
+    func kept() throws {
+        let folder = try TemporaryFolder()
+        let catalog = try LocalCatalog(file: LocalCatalog.file(in: folder.url))
+        #expect(try catalog.trackLines().isEmpty)
+        let first = [try point(46.1, 14.1), try point(46.2, -14.2)]
+        let second = [try point(-33.8688, 151.2093), try point(-33.87, 151.21), try point(-33.88, 151.22)]
+        try catalog.keep(TrackLines([first, second]))
+        try catalog.keep(TrackLines([second, first]))
+        #expect(try catalog.trackLines() == TrackLines([first, second]))
+        #expect(try catalog.version() == 0, "tracks are no photos")
     }
 }

@@ -64,9 +64,11 @@ enum ExportCommand {
             if let site { return site }
             let writer = SiteWriter(root: URL(fileURLWithPath: out), keepsManifest: true)
             let cache = try configuration.makeThumbnailCache(console: console)
-            let builder = try MapOutput.siteBuilder(
+            var builder = try MapOutput.siteBuilder(
                 writer: writer, prefix: "", images: cache,
                 configuration: configuration)
+            // Blurred, a site shows no track: a track is where the photos were, exactly.
+            if blur != nil { builder.tracks = nil }
             try writer.begin()
             // Images the site holds already are not looked for in the cache (which may have evicted them);
             // the others are fetched while the next places are listed, and placed a batch at a time.

@@ -41,6 +41,7 @@ enum MapOutput {
             images: images, prefix: prefix)
         builder.credits = PageCredits(configuration.pageSources.union(sources))
         builder.catalogMirror = configuration.catalogMirror
+        builder.tracks = try configuration.trackLines()
         if let threshold = configuration.environment["PHOTOMAP_CLUSTER_THRESHOLD"].flatMap(Int.init) {
             builder.clusterThreshold = threshold
         }

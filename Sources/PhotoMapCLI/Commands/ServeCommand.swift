@@ -49,15 +49,16 @@ enum ServeCommand {
             indexing = background
             return background
         }
-        let routes = ServerRoutes(
-            services: .init(
-                source: source, cache: cache,
-                assets: try PageAssets.locate(environment: configuration.environment), adapter: configuration.adapter,
-                credits: PageCredits(configuration.pageSources.union([.geonames])),
-                catalogMirror: configuration.catalogMirror,
-                finder: try locations.finder(),
-                search: try locations.search(), recents: try configuration.state().recents,
-                log: { console.warn($0) }))
+        var services = ServerRoutes.Services(
+            source: source, cache: cache,
+            assets: try PageAssets.locate(environment: configuration.environment), adapter: configuration.adapter,
+            credits: PageCredits(configuration.pageSources.union([.geonames])),
+            catalogMirror: configuration.catalogMirror,
+            finder: try locations.finder(),
+            search: try locations.search(), recents: try configuration.state().recents,
+            log: { console.warn($0) })
+        services.tracks = try configuration.trackLines()
+        let routes = ServerRoutes(services: services)
         // A port given is allowed before the first request can come; port 0's is known once bound.
         if port != 0 { routes.allow(address: address, port: port) }
         if let publicHost { routes.allow(publicHost: publicHost) }

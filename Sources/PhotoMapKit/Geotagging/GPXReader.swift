@@ -93,6 +93,9 @@ public enum GPXReader {
                 }
                 let element = inNamespace(namespaceURI) ? classify(xmlTextReaderConstLocalName(reader)) : .other
                 if element == .trk && open.count == 1 { file.trackCount += 1 }
+                if element == .trkseg && open.count == 2 && open[1] == .trk {
+                    file.segmentStarts.append(file.fixes.count)
+                }
                 // (The root is always `gpx`: the first element is checked.)
                 if element == .trkpt && open.count == 3 && open[1] == .trk && open[2] == .trkseg {
                     let line = Int(xmlGetLineNo(xmlTextReaderCurrentNode(reader)))

@@ -6,8 +6,17 @@ public struct GPXTrackFile: Sendable {
     public var trackCount = 0
     /// Every usable `trkpt` of every track and segment, in the file's order.
     public var fixes: [TrackFix] = []
+    /// Where each `trkseg` starts in `fixes`: a map draws each segment as a line of its own.
+    public var segmentStarts: [Int] = []
     /// The points left out: the line of each, and why.
     public var skipped: [(line: Int, reason: String)] = []
+
+    /// Each segment's fixes, in the file's order (empty segments left out).
+    public var segments: [ArraySlice<TrackFix>] {
+        zip(segmentStarts, segmentStarts.dropFirst() + [fixes.count]).compactMap { start, end in
+            end > start ? fixes[start..<end] : nil
+        }
+    }
 
     /// Nothing read yet from the file at `path`.
     public init(path: String) {

@@ -83,6 +83,7 @@ public struct PhotoGeotagger: Sendable {
             }
         }
         try catalog.locate(changed)
+        try catalog.keep(tracks.lines)
         return report
     }
 

@@ -5,6 +5,8 @@ public struct Tracks: Sendable {
     public let fixes: TrackFixes
     /// `trk` elements across the files.
     public let trackCount: Int
+    /// Each segment of each file as a line, for maps.
+    public let lines: TrackLines
     /// The points left out: "FILE, line N", and why.
     public let skipped: [(place: String, reason: String)]
 
@@ -13,14 +15,17 @@ public struct Tracks: Sendable {
         var fixes: [TrackFix] = []
         var trackCount = 0
         var skipped: [(place: String, reason: String)] = []
+        var lines: [[Coordinate]] = []
         for path in paths {
             let file = try GPXReader.read(path: path)
             fixes += file.fixes
+            lines += file.segments.map { $0.compactMap { Coordinate(latitude: $0.latitude, longitude: $0.longitude) } }
             trackCount += file.trackCount
             skipped += file.skipped.map { ("\(path), line \($0.line)", $0.reason) }
         }
         self.fixes = TrackFixes(fixes)
         self.trackCount = trackCount
         self.skipped = skipped
+        self.lines = TrackLines(lines)
     }
 }

@@ -34,6 +34,8 @@ public final class LocalCatalog: LocalCatalogStore {
             CREATE TABLE IF NOT EXISTS places (id TEXT PRIMARY KEY, short_name TEXT NOT NULL,
                 full_name TEXT NOT NULL, latitude REAL, longitude REAL);
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS track_lines (digest BLOB PRIMARY KEY, position INTEGER NOT NULL,
+                points BLOB NOT NULL);
             """)
         try addCaptureColumns()
     }

@@ -21,9 +21,14 @@ public protocol LocalCatalogStore {
     func photo(id: String) throws -> Photo?
     /// The files holding a photo, with what they were when read.
     func files(ofPhoto id: String) throws -> [(path: [UInt8], state: LocalFileState)]
+    /// The GPS tracks photos were located from, as maps draw them.
+    func trackLines() throws -> TrackLines
 }
 
 extension LocalCatalogStore {
+    /// None: only a cache folder's catalog keeps tracks (`geotag` changes only it).
+    public func trackLines() throws -> TrackLines { TrackLines() }
+
     /// One place, or nil when no photo is in it.
     public func place(_ id: String) throws -> Place? {
         try places().first { $0.id == id }

@@ -124,6 +124,8 @@ public struct MapData: Encodable, Sendable {
 
     /// Places near the annotations, most populous first, named on the map where the outline is too coarse.
     public var labels: [PlaceLabels.Label] = []
+    /// The imported photos' GPS tracks around the annotations, drawn under them; nil for none.
+    public var tracks: TrackDrawing?
 
     /// Map data for a page.
     public init(features: [Feature], placeholder: String, span: Double = 0.05) {
@@ -158,13 +160,19 @@ public struct MapData: Encodable, Sendable {
         json.string(placeholder)
         json.raw(",\"span\":")
         json.number(span)
+        if let tracks {
+            json.raw(",\"tracks\":")
+            tracks.write(to: &json)
+        }
         json.raw("}")
         return json.text
     }
 
     /// The page's form: `entries` (the features as columns), then what the script needs besides.
     public func encode(to encoder: any Encoder) throws {
-        enum Keys: String, CodingKey { case entries, listPage, cluster, clusters, placeholder, span, focus, labels }
+        enum Keys: String, CodingKey {
+            case entries, listPage, cluster, clusters, placeholder, span, focus, labels, tracks
+        }
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(cluster, forKey: .cluster)
         try container.encode(PageEntries(features), forKey: .entries)
@@ -174,5 +182,6 @@ public struct MapData: Encodable, Sendable {
         try container.encode(span, forKey: .span)
         try container.encodeIfPresent(focus, forKey: .focus)
         try container.encode(labels, forKey: .labels)
+        try container.encodeIfPresent(tracks, forKey: .tracks)
     }
 }

@@ -18,7 +18,8 @@ public struct PageAssets: Sendable {
     /// one part to their shared `window.photomap`, and `photomap.js`, last, starts the page.
     static let scripts = [
         "photomap-page.js", "photomap-elements.js", "photomap-callout.js", "photomap-basemap.js",
-        "photomap-clusters.js", "photomap-map.js", "photomap-list.js", "photomap-search.js", "photomap.js",
+        "photomap-tracks.js", "photomap-clusters.js", "photomap-map.js", "photomap-list.js", "photomap-search.js",
+        "photomap.js",
     ]
     /// photomap's own files.
     static let ownFiles = scripts + ["first-view.js", "photomap.css", "placeholder.svg"]

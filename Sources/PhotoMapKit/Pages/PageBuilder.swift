@@ -14,6 +14,9 @@ public struct PageBuilder<Links: PagePaths> {
     public var catalogMirror: ImageHost?
     /// The places maps name around their annotations when zoomed in past the outline's scale.
     public var placeLabels: PlaceLabels? = .bundled
+    /// The imported photos' GPS tracks, drawn under the annotations of every map around them; nil for none
+    /// (other sources, blurred locations).
+    public var tracks: TrackLines?
 
     /// A builder linking through `links`.
     public init(links: Links, credits: PageCredits) {
@@ -26,6 +29,7 @@ public struct PageBuilder<Links: PagePaths> {
         var builder = PageBuilder<Other>(links: other, credits: credits)
         builder.catalogMirror = catalogMirror
         builder.placeLabels = placeLabels
+        builder.tracks = tracks
         return builder
     }
 
@@ -53,7 +57,11 @@ public struct PageBuilder<Links: PagePaths> {
         defaultView: String,
         clusters: MapData.ClusterIndex? = nil, focus: Coordinate? = nil
     ) throws -> String {
-        var data = mapData(features, for: path, labels: PlaceLabels.perListPage)
+        // A pre-clustered page's annotations are in its tiles: its tracks are those around their bounds.
+        let corners = (clusters?.bounds ?? []).compactMap {
+            $0.count == 2 ? Coordinate(latitude: $0[0], longitude: $0[1]) : nil
+        }
+        var data = mapData(features, for: path, labels: PlaceLabels.perListPage, around: corners)
         data.clusters = clusters
         data.focus = focus.map { [$0.latitude, $0.longitude] }
         // Nothing to put on a map (imported photos without a location): the list is what there is to see.
@@ -89,7 +97,10 @@ public struct PageBuilder<Links: PagePaths> {
         HTML.webURL(target) ?? links.link(from: page, to: target)
     }
 
-    private func mapData(_ features: [MapData.Feature], for path: String, labels limit: Int) -> MapData {
+    /// The data of a page showing `features`, with the places and tracks around them (and `around`).
+    private func mapData(
+        _ features: [MapData.Feature], for path: String, labels limit: Int, around: [Coordinate] = []
+    ) -> MapData {
         var data = MapData(
             features: features,
             placeholder: links.link(from: path, to: links.assets + "/placeholder.svg"))
@@ -101,6 +112,7 @@ public struct PageBuilder<Links: PagePaths> {
             }
         }
         data.labels = placeLabels?.near(located, limit: limit) ?? []
+        data.tracks = tracks?.drawing(around: located + around)
         return data
     }
 

@@ -38,6 +38,12 @@ public struct SiteBuilder {
         set { pages.placeLabels = newValue }
     }
 
+    /// The GPS tracks maps draw under the imported photos (`PageBuilder.tracks`).
+    public var tracks: TrackLines? {
+        get { pages.tracks }
+        set { pages.tracks = newValue }
+    }
+
     /// Where the embedded catalog's images are mirrored (`PageBuilder.catalogMirror`).
     public var catalogMirror: ImageHost? {
         get { pages.catalogMirror }
@@ -207,6 +213,7 @@ public struct SiteBuilder {
         inputs.add(catalogMirror?.base)
         inputs.add(pages.placeLabels == nil ? 0 : 1)
         inputs.add(digest: pages.placeLabels?.version ?? [])
+        inputs.add(digest: pages.tracks?.digest ?? [])
         for line in pages.credits.lines { inputs.add(line) }
         inputs.add(clusterThreshold)
         inputs.add(Self.listChunk)

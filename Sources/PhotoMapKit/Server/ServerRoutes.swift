@@ -28,6 +28,9 @@ public final class ServerRoutes: Sendable {
         public var recents: any RecentsStore
         /// One line for each failure worth telling the person running the server.
         public var log: @Sendable (String) -> Void
+        /// The imported photos' GPS tracks, as the catalog held them when the server started
+        /// (`PageBuilder.tracks`).
+        public var tracks: TrackLines?
 
         /// The services.
         public init(
@@ -88,6 +91,7 @@ public final class ServerRoutes: Sendable {
         self.services = services
         var pages = PageBuilder(links: ServedLinks(images: services.cache), credits: services.credits)
         pages.catalogMirror = services.catalogMirror
+        pages.tracks = services.tracks
         self.pages = pages
         assetFiles = Dictionary(
             services.assets.files.map { ($0.name, $0.source) },

@@ -27,6 +27,7 @@
     if (!container) return null;
     map = L.map(container, { worldCopyJump: true, zoomSnap: 0.5 });
     photomap.addBasemap(map);
+    photomap.addTracks(map);
     map.on('popupopen', function (event) { photomap.loadThumbnail(event.popup); });
     photomap.closeCalloutsOnEscape(map);
     var clusters = photomap.clusters(map);
