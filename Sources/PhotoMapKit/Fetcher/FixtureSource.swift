@@ -46,26 +46,31 @@ public struct FixtureSource: PhotoSource, PlaceDescribing, PhotoDescribing {
     }
 
     /// The catalog folder: `$PHOTOMAP_FIXTURES`, else `Fixtures/catalog` in a folder above the
-    /// executable (a checkout's `.build/release/photomap`) or above the current directory.
+    /// executable (a checkout's `.build/release/photomap`) or above the current directory, else an
+    /// installed copy (`/usr/share/photomap/catalog`).
     public static func locateCatalog(
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        executable: String = CommandLine.arguments.first ?? ""
+        executable: String = CommandLine.arguments.first ?? "",
+        currentDirectory: String = FileManager.default.currentDirectoryPath
     ) -> URL? {
         if let explicit = environment["PHOTOMAP_FIXTURES"], !explicit.isEmpty {
             return URL(fileURLWithPath: explicit)
         }
         return locateFixtures(
             containing: "catalog/top-places.json",
-            executable: executable)?.appendingPathComponent("catalog")
+            executable: executable, currentDirectory: currentDirectory)?.appendingPathComponent("catalog")
     }
 
-    /// The `Fixtures` folder holding `file`, in a folder above the executable or the current directory.
+    /// The `Fixtures` folder holding `file`, in a folder above the executable or the current directory;
+    /// else the installed data folder holding it (see ``InstalledData``). A checkout comes first, so a
+    /// build run from one uses its own data even where the package is installed.
     public static func locateFixtures(
         containing file: String,
-        executable: String = CommandLine.arguments.first ?? ""
+        executable: String = CommandLine.arguments.first ?? "",
+        currentDirectory: String = FileManager.default.currentDirectoryPath
     ) -> URL? {
         let executableFolder = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
-        let currentFolder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let currentFolder = URL(fileURLWithPath: currentDirectory)
         for start in [executableFolder, currentFolder] {
             var folder = start.standardizedFileURL
             while true {
@@ -78,6 +83,8 @@ public struct FixtureSource: PhotoSource, PlaceDescribing, PhotoDescribing {
                 folder = parent
             }
         }
-        return nil
+        return InstalledData.folders(executable: executable).first {
+            FileManager.default.fileExists(atPath: $0.appendingPathComponent(file).path)
+        }
     }
 }

@@ -29,9 +29,11 @@ public struct PageAssets: Sendable {
     let basemap: URL
 
     /// Finds the three sources; throws with what to install when one is missing.
-    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment)
-        throws(PageError) -> PageAssets
-    {
+    public static func locate(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executable: String = CommandLine.arguments.first ?? "",
+        currentDirectory: String = FileManager.default.currentDirectoryPath
+    ) throws(PageError) -> PageAssets {
         let leaflet = URL(fileURLWithPath: environment["PHOTOMAP_LEAFLET_DIR"] ?? debianLeafletFolder)
         guard
             leafletFiles.allSatisfy({
@@ -40,20 +42,25 @@ public struct PageAssets: Sendable {
         else {
             throw .leafletMissing(folder: leaflet.path)
         }
-        // SwiftPM copies the target's resources to this folder beside the executable.
-        let executableFolder = URL(fileURLWithPath: CommandLine.arguments.first ?? "")
+        // SwiftPM copies the target's resources to this folder beside the executable; the package
+        // installs them as `assets/` in its data folder.
+        let executableFolder = URL(fileURLWithPath: executable)
             .resolvingSymlinksInPath().deletingLastPathComponent()
-        let candidates = [
-            environment["PHOTOMAP_ASSETS"].map(URL.init(fileURLWithPath:)),
-            executableFolder.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
-            Bundle.main.bundleURL.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
-        ]
+        let candidates =
+            [
+                environment["PHOTOMAP_ASSETS"].map(URL.init(fileURLWithPath:)),
+                executableFolder.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
+                Bundle.main.bundleURL.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
+            ] + InstalledData.folders(executable: executable).map { $0.appendingPathComponent("assets") }
         guard
             let own = candidates.compactMap({ $0 }).first(where: { folder in
                 ownFiles.allSatisfy { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
             })
         else { throw .assetsMissing("photomap's page assets (photomap_PhotoMapKit.resources)") }
-        guard let basemap = FixtureSource.locateFixtures(containing: "basemap/countries.js") else {
+        guard
+            let basemap = FixtureSource.locateFixtures(
+                containing: "basemap/countries.js", executable: executable, currentDirectory: currentDirectory)
+        else {
             throw .assetsMissing("the basemap Fixtures/basemap/countries.js")
         }
         return PageAssets(
