@@ -16,6 +16,9 @@ public struct GridClusterer: Sendable, Encodable {
         public var count: Int
         /// The feature's index when the cluster holds exactly one.
         public var feature: Int?
+        /// Its photos taken in each month (`MonthTaken.histogram`), so that a page's timeline can count
+        /// them without their records; empty when none has a date.
+        public var months: [Int] = []
     }
 
     /// At this zoom and above, every annotation is shown on its own (from the last zoom's tiles).
@@ -38,10 +41,14 @@ public struct GridClusterer: Sendable, Encodable {
     }
 
     /// The clusters of `zoom` (0 through `maximumZoom`) by tile "x/y": asked a zoom at a time, so that
-    /// the clusters of every zoom (~400,000 for 100,000 points) are never all held at once.
-    public func clusters(of points: [(index: Int, coordinate: Coordinate)], zoom: Int) -> [String: [Cluster]] {
+    /// the clusters of every zoom (~400,000 for 100,000 points) are never all held at once. With
+    /// `months` (by point index, `MonthTaken`), each cluster counts its photos by month.
+    public func clusters(
+        of points: [(index: Int, coordinate: Coordinate)], zoom: Int, months: [Int?]? = nil
+    ) -> [String: [Cluster]] {
         let worldSize = 256 * pow(2, Double(zoom))
         var cells: [Int64: (x: Double, y: Double, count: Int, first: Int)] = [:]
+        var byMonth: [Int64: [Int: Int]] = [:]
         for (point, (x, y)) in zip(
             points,
             zoom == maximumZoom
@@ -53,6 +60,7 @@ public struct GridClusterer: Sendable, Encodable {
             // At the last zoom every annotation stands alone, even photos taken at the same spot:
             // a cluster there could never be opened.
             let key = zoom == maximumZoom ? Int64(point.index) : Self.cell(x / radius, y / radius)
+            if let month = months?[point.index] { byMonth[key, default: [:]][month, default: 0] += 1 }
             if var existing = cells[key] {
                 existing.x += x
                 existing.y += y
@@ -66,7 +74,7 @@ public struct GridClusterer: Sendable, Encodable {
         let last = Int(worldSize / 256) - 1
         // In the order of their first points: the same tiles, byte for byte, every time (a
         // dictionary's order changes from run to run, and a changed tile is written again).
-        for accumulated in cells.values.sorted(by: { $0.first < $1.first }) {
+        for (key, accumulated) in cells.sorted(by: { $0.value.first < $1.value.first }) {
             let x = accumulated.x / Double(accumulated.count), y = accumulated.y / Double(accumulated.count)
             let (latitude, longitude) = Self.unproject(x: x, y: y, worldSize: worldSize)
             let tile = "\(min(max(Int(x / 256), 0), last))/\(min(max(Int(y / 256), 0), last))"
@@ -74,7 +82,9 @@ public struct GridClusterer: Sendable, Encodable {
                 Cluster(
                     latitude: latitude, longitude: longitude,
                     count: accumulated.count,
-                    feature: accumulated.count == 1 ? accumulated.first : nil))
+                    feature: accumulated.count == 1 ? accumulated.first : nil,
+                    months: byMonth[key].map { counts in counts.keys.sorted().flatMap { [$0, counts[$0] ?? 0] } }
+                        ?? []))
         }
         return tiles
     }

@@ -63,6 +63,8 @@ public struct MapData: Encodable, Sendable {
         public var type = "Feature"
         public var geometry: Point?
         public var properties: Properties
+        /// The month it was taken (`MonthTaken`), for the page's timeline; not part of the GeoJSON.
+        public var month: Int?
 
         /// A feature for an annotation.
         public init(_ annotation: Annotation, thumbnail: String?, link: String?) {
@@ -75,6 +77,7 @@ public struct MapData: Encodable, Sendable {
                 license: annotation.license?.displayName,
                 licenseURL: annotation.license?.url.flatMap(HTML.webURL),
                 flickr: annotation.pageURL.flatMap(HTML.webURL))
+            month = MonthTaken.index(annotation.dateTaken)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -105,6 +108,12 @@ public struct MapData: Encodable, Sendable {
         public var bounds: [[Double]]
         /// Every annotation, located or not, for the page's count.
         public var total: Int
+        /// Photos taken in each month (`MonthTaken.histogram`), for the timeline: the page holds
+        /// only some of its entries.
+        public var months: [Int] = []
+        /// The same for each list file (the page's own entries first), so that a range's entries are
+        /// found without loading every file.
+        public var listMonths: [[Int]] = []
     }
 
     public var features: [Feature]

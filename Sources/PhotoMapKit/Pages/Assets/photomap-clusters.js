@@ -5,13 +5,14 @@
 
   var data = photomap.data, entries = photomap.entries, entry = photomap.entry, element = photomap.element;
   var counted = photomap.counted, labelled = photomap.labelled, calloutMarker = photomap.calloutMarker;
+  var timeline = photomap.timeline;
 
   /* The clustered markers of the Leaflet map `map`: `layer(source)` shows them, from `pageTiles` or
      `scriptTiles`. */
   photomap.clusters = function (map) {
     /* Clustered markers, by 256-pixel tiles of the zoom shown: `source.tile(z, "x/y")` gives a tile's
-       items, [lat, lon, count, the entry (its index in the page, or its properties) when alone], or
-       null while it has none (yet). Each tile is one layer, added when it comes into view and removed
+       items, [lat, lon, count, the entry (its index in the page, or its properties) when alone, its
+       photos by month], or null while it has none (yet); the timeline's range counts them. Each tile is one layer, added when it comes into view and removed
        when it leaves, so an open callout stays open while the map moves; tiles beyond the antimeridian
        are drawn on the world copy in view. */
     function clusteredLayer(source) {
@@ -23,10 +24,12 @@
         var group = L.layerGroup();
         items.forEach(function (item) {
           var at = [item[0], item[1] + shift], marker, alone = item[3];
+          var count = source.counted ? timeline.count(item[4], Number(item[2])) : Number(item[2]);
+          if (!count) return;
           if (item[2] === 1 && alone !== null && alone !== undefined) {
             marker = calloutMarker(at, typeof alone === 'number' ? entry(alone) : alone);
           } else {
-            marker = clusterMarker(at, z, Number(item[2]));
+            marker = clusterMarker(at, z, count);
           }
           group.addLayer(marker);
         });
@@ -80,14 +83,24 @@
         });
       }
 
+      /* Every tile made again (the timeline's range changed). */
+      function redraw() {
+        Object.keys(shown).forEach(function (layerKey) { map.removeLayer(shown[layerKey]); delete shown[layerKey]; });
+        refresh();
+      }
+
       source.changed = refresh;
       map.on('moveend', refresh);
+      timeline.onChange(function () {
+        if (source.reset) source.reset();
+        redraw();
+      });
       refresh();
       /* Hidden while search results are shown in their place, and back when they are cleared. */
       return {
         hide: function () {
           hidden = true;
-          Object.keys(shown).forEach(function (layerKey) { map.removeLayer(shown[layerKey]); delete shown[layerKey]; });
+          redraw();
         },
         show: function () { hidden = false; refresh(); }
       };
@@ -101,7 +114,7 @@
         available[z] = {};
         index.tiles[z].forEach(function (tile) { available[z][tile] = true; });
       });
-      var source = { maxZoom: index.maxZoom, changed: function () {}, tile: function (z, tile) {
+      var source = { maxZoom: index.maxZoom, counted: true, changed: function () {}, tile: function (z, tile) {
         var key = z + '/' + tile;
         if (!available[z] || !available[z][tile]) return null;
         if (!loaded[key] && !requested[key]) {
@@ -127,11 +140,21 @@
     var CLUSTER_RADIUS = data.cluster.radius, LAST_ZOOM = data.cluster.lastZoom;
 
     function pageTiles(located) {
-      var byZoom = {};
-      return { maxZoom: LAST_ZOOM, changed: function () {}, tile: function (z, tile) {
-        if (!byZoom[z]) byZoom[z] = clustersAt(z, located);
-        return byZoom[z][tile] || null;
-      } };
+      var byZoom = {}, shown = located;
+      var source = {
+        maxZoom: LAST_ZOOM, changed: function () {},
+        tile: function (z, tile) {
+          if (!byZoom[z]) byZoom[z] = clustersAt(z, shown);
+          return byZoom[z][tile] || null;
+        },
+        /* The entries in the timeline's range, clustered again as each zoom is shown. */
+        reset: function () {
+          byZoom = {};
+          shown = !entries.month ? located : located.filter(function (i) { return timeline.shows(entries.month[i]); });
+        }
+      };
+      source.reset();
+      return source;
     }
 
     /* Web Mercator pixels of a world `size` pixels wide, as Leaflet's map.project computes them, without
