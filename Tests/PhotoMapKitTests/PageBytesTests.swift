@@ -66,7 +66,7 @@ struct PageBytesTests {
         let items = features.enumerated().map { index, feature in
             TileItem(
                 latitude: 48.123456789 + Double(index), longitude: -0.0000001, count: index + 1,
-                months: index % 3 == 0 ? [] : [24122, index + 1],
+                months: index % 3 == 0 ? [] : [24122, index + 1], members: index % 5 == 0 ? [] : [index, 7],
                 properties: index % 4 == 0 ? nil : feature.properties)
         }
         #expect(

@@ -251,7 +251,7 @@ public struct SiteBuilder {
                     inputs.add(Int(truncatingIfNeeded: cluster.latitude.bitPattern))
                     inputs.add(Int(truncatingIfNeeded: cluster.longitude.bitPattern))
                     inputs.add(cluster.count)
-                    for number in cluster.months { inputs.add(number) }
+                    for number in cluster.months + [-1] + cluster.members { inputs.add(number) }
                     if let index = cluster.feature {
                         inputs.add(digest: digests[index * 32..<index * 32 + 32])
                         inputs.add(try links.image(of: photos[index].record, size: .square))
@@ -262,7 +262,7 @@ public struct SiteBuilder {
                     let items = try clusters.map { cluster in
                         TileItem(
                             latitude: cluster.latitude, longitude: cluster.longitude, count: cluster.count,
-                            months: cluster.months,
+                            months: cluster.months, members: cluster.members,
                             properties: try cluster.feature.map { try pages.feature(of: photos[$0], on: page) }?
                                 .properties)
                     }
@@ -302,10 +302,12 @@ public struct SiteBuilder {
 }
 
 /// One entry of a cluster tile, encoded as `[lat, lon, count, properties or null]`, then its photos by
-/// month (`[month, count, …]`) when any has a date.
+/// month (`[month, count, …]`) when any has a date or it names its photos, then the indices of its
+/// photos in the page when it names them (`GridClusterer.mostMembers`).
 struct TileItem: Encodable {
     let latitude: Double, longitude: Double, count: Int
     var months: [Int] = []
+    var members: [Int] = []
     let properties: MapData.Feature.Properties?
 
     /// A tile's script: `photomapTile(z, x, y, [items])`, for the tile "x/y" of `zoom`; its JSON the same
@@ -322,9 +324,13 @@ struct TileItem: Encodable {
             json.number(item.count)
             json.raw(",")
             if let properties = item.properties { properties.write(to: &json) } else { json.raw("null") }
-            if !item.months.isEmpty {
+            if !item.months.isEmpty || !item.members.isEmpty {
                 json.raw(",")
                 json.array(item.months) { $0.number($1) }
+            }
+            if !item.members.isEmpty {
+                json.raw(",")
+                json.array(item.members) { $0.number($1) }
             }
             json.raw("]")
         }
@@ -337,6 +343,7 @@ struct TileItem: Encodable {
         try container.encode((longitude * 1e6).rounded() / 1e6)
         try container.encode(count)
         try container.encode(properties)
-        if !months.isEmpty { try container.encode(months) }
+        if !months.isEmpty || !members.isEmpty { try container.encode(months) }
+        if !members.isEmpty { try container.encode(members) }
     }
 }
