@@ -19,7 +19,8 @@ public struct PageAssets: Sendable {
     static let scripts = [
         "photomap-page.js", "photomap-elements.js", "photomap-timeline.js", "photomap-callout.js", "photomap-grid.js",
         "photomap-basemap.js",
-        "photomap-clusters.js", "photomap-map.js", "photomap-list.js", "photomap-search.js", "photomap.js",
+        "photomap-clusters.js", "photomap-heat.js", "photomap-map.js", "photomap-list.js", "photomap-search.js",
+        "photomap.js",
     ]
     /// photomap's own files.
     static let ownFiles = scripts + ["first-view.js", "photomap.css", "placeholder.svg"]

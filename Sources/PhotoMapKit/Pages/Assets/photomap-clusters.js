@@ -17,7 +17,7 @@
        removed when it leaves, so an open callout stays open while the map moves; tiles beyond the
        antimeridian are drawn on the world copy in view. */
     function clusteredLayer(source) {
-      var shown = {}, hidden = false;
+      var shown = {}, hidden = false, shownItems = {}, watchers = [];
 
       function zoomLevel() { return Math.max(0, Math.min(Math.round(map.getZoom()), source.maxZoom)); }
 
@@ -101,11 +101,14 @@
             var shift = 360 * Math.floor(x / tiles), layerKey = z + '/' + tile + '@' + shift;
             wanted[layerKey] = true;
             if (!shown[layerKey]) shown[layerKey] = tileGroup(z, items, shift).addTo(map);
+            shownItems[layerKey] = { items: items, shift: shift };
           }
         }
         Object.keys(shown).forEach(function (layerKey) {
           if (!wanted[layerKey]) { map.removeLayer(shown[layerKey]); delete shown[layerKey]; }
         });
+        Object.keys(shownItems).forEach(function (layerKey) { if (!wanted[layerKey]) delete shownItems[layerKey]; });
+        watchers.forEach(function (watcher) { watcher(); });
       }
 
       /* Every tile made again (the timeline's range changed). */
@@ -127,7 +130,20 @@
           hidden = true;
           redraw();
         },
-        show: function () { hidden = false; refresh(); }
+        show: function () { hidden = false; refresh(); },
+        /* The clusters in view, [lat, lon, photos in the timeline's range]. */
+        items: function () {
+          var all = [];
+          Object.keys(shownItems).forEach(function (layerKey) {
+            var part = shownItems[layerKey];
+            part.items.forEach(function (item) {
+              all.push([item[0], item[1] + part.shift, source.counted ? timeline.count(item[4], Number(item[2])) : Number(item[2])]);
+            });
+          });
+          return all;
+        },
+        /* Calls `watcher()` each time the clusters in view change (a tile loaded, the map moved). */
+        watch: function (watcher) { watchers.push(watcher); }
       };
     }
 
