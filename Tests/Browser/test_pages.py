@@ -140,12 +140,18 @@ def click_visible_pin(page):
     page.locator(".photomap-pin").nth(index).click()
 
 
+def zoom_into(cluster):
+    """Clicks a cluster, then its callout's "Zoom in"."""
+    cluster.click()
+    cluster.page.locator(".leaflet-popup .callout-zoom").click()
+
+
 def zoom_in_until_pins(page, clusters, tries):
-    """Clicks clusters (each click zooms in) until single-photo markers show."""
+    """Zooms in on clusters (through their callouts) until single-photo markers show."""
     for _ in range(tries):
         if page.locator(".photomap-pin").count():
             return
-        page.locator(clusters).first.click()
+        zoom_into(page.locator(clusters).first)
         page.wait_for_timeout(400)
 
 
@@ -318,7 +324,7 @@ def test_pre_clustered_page_loads_tiles_in_view_and_opens_callouts(page, tmp_pat
     shown = page.evaluate("() => [...document.querySelectorAll('.cluster-bubble')].reduce((n, b) => n + Number(b.textContent), 0)"
                           " + document.querySelectorAll('.photomap-pin').length")
     assert 200 <= shown <= 287  # everything in view is accounted for, clusters by their counts
-    page.locator(".cluster-bubble").first.click()
+    zoom_into(page.locator(".cluster-bubble").first)
     page.wait_for_timeout(600)
     click_visible_pin(page)
     page.wait_for_selector(".leaflet-popup .callout .callout-title")
@@ -336,33 +342,53 @@ def test_a_map_named_with_url_characters_still_loads_its_files(page, tmp_path):
 
 
 @pytest.mark.parametrize("threshold", ["10", None], ids=["tiles", "in-page"])
-def test_photos_at_one_spot_open_one_by_one(page, tmp_path, threshold):
-    # Every photo at the same coordinate: at the last zoom each must still be its own marker, whether
-    # clustered ahead of time (tiles) or by the page.
+def test_photos_at_one_spot_stay_one_cluster_whose_grid_shows_them_100_at_a_time(page, tmp_path, threshold):
+    # 150 photos at one coordinate and 3 around it: at the last zoom the 150 are still one cluster, whether
+    # clustered ahead of time (tiles) or by the page, and its callout opens them as a grid.
     catalog = tmp_path / "catalog"
-    (catalog / "photos" / "SPOT").mkdir(parents=True)
-    place = {"place_id": "SPOT", "latitude": 48.85, "longitude": 2.35, "photo_count": 60, "_content": "Spot, Here"}
-    (catalog / "top-places.json").write_text(json.dumps({"places": {"total": 1, "place": [place]}, "stat": "ok"}))
+    place = {"place_id": "SPOT", "latitude": 48.85, "longitude": 2.35, "photo_count": 153, "_content": "Spot, Here"}
     photos = [{"id": str(20_000_000_000 + i), "title": f"Same spot {i}", "latitude": 48.8584, "longitude": 2.2945}
-              for i in range(60)]
-    (catalog / "photos" / "SPOT" / "page-1.json").write_text(
-        json.dumps({"photos": {"page": 1, "pages": 1, "total": 60, "photo": photos}, "stat": "ok"}))
+              for i in range(150)]
+    photos += [{"id": str(20_000_001_000 + i), "title": f"Nearby {i}", "latitude": 48.8584 + (i + 1) / 2000,
+                "longitude": 2.2945} for i in range(3)]
+    write_catalog(catalog, place, photos)
     env = {"PHOTOMAP_FIXTURES": str(catalog), **({"PHOTOMAP_CLUSTER_THRESHOLD": threshold} if threshold else {})}
-    photomap("photos", "--place", "SPOT", "--map", "spot.html", cwd=tmp_path, env=env)
+    photomap("photos", "--place", "SPOT", "--limit", "153", "--map", "spot.html", cwd=tmp_path, env=env)
     assert (tmp_path / "spot_files" / "clusters").exists() == bool(threshold)
     open_file(page, tmp_path / "spot.html")
-    page.wait_for_selector("body[data-map-ready='60']")
-    zoom_in_until_pins(page, ".cluster-bubble", 12)
-    assert page.locator(".photomap-pin").count() == 60
-    click_visible_pin(page)
-    page.wait_for_selector(".leaflet-popup .callout .callout-title")
-    # The callout survives the map moving under it.
-    page.mouse.move(100, 500)
-    page.mouse.down()
-    page.mouse.move(140, 480, steps=4)
-    page.mouse.up()
-    page.wait_for_timeout(300)
-    assert page.locator(".leaflet-popup .callout").count() == 1
+    page.wait_for_selector("body[data-map-ready='153']")
+    spot = page.locator(".cluster-bubble", has_text="150")
+    for _ in range(12):
+        if page.evaluate("() => document.querySelectorAll('.cluster-bubble').length === 1"):
+            spot.click()
+            if not page.locator(".leaflet-popup .callout-zoom").count():
+                break  # the last zoom: nothing left to zoom into
+            page.locator(".leaflet-popup .callout-zoom").click()
+        else:
+            zoom_into(page.locator(".cluster-bubble").first)
+        page.wait_for_timeout(400)
+    assert page.locator(".leaflet-popup .callout-title").inner_text() == "150 photos here"
+    assert page.locator(".photomap-pin").count() == 3
+    page.locator(".leaflet-popup .callout-grid").click()
+    dialog = page.locator("dialog.grid-dialog[open]")
+    dialog.wait_for()
+    page.wait_for_selector("body[data-grid-page='1']", state="attached")
+    assert dialog.locator("h2").inner_text() == "150 photos"
+    assert dialog.locator("ul.grid img").count() == 100
+    first = dialog.locator("ul.grid img").evaluate_all("images => images.map(i => i.alt)")
+    assert dialog.locator(".grid-status").inner_text() == "1\u2013100 of 150"
+    dialog.locator("button[data-page=next]").click()
+    assert dialog.locator("ul.grid img").count() == 50
+    assert dialog.locator(".grid-status").inner_text() == "101\u2013150 of 150"
+    second = dialog.locator("ul.grid img").evaluate_all("images => images.map(i => i.alt)")
+    assert sorted(first + second) == sorted(f"Same spot {i}" for i in range(150))
+    # Each square links to its photo's page, written beside the map.
+    href = dialog.locator("ul.grid a").first.get_attribute("href")
+    assert (tmp_path / urllib.parse.unquote(href)).is_file()
+    # Escape closes it and the focus goes back to the cluster's marker.
+    page.keyboard.press("Escape")
+    page.wait_for_selector("dialog.grid-dialog[open]", state="detached")
+    assert page.evaluate("() => document.activeElement.querySelector('.cluster-bubble')?.textContent") == "150"
     no_trouble(page)
 
 

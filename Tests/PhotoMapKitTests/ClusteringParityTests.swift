@@ -9,7 +9,7 @@ import Testing
 /// zoom the page carries. Both, run under node on the same points, give the same clusters at every zoom.
 @Suite("Clustering: GridClusterer and the page's script")
 struct ClusteringParityTests {
-    /// Points in three clumps (a city's photos), some sharing a spot (fanned out at the last zoom), and
+    /// Points in three clumps (a city's photos), some sharing a spot (one cluster at the last zoom), and
     /// some at the edges of the Web Mercator world.
     static let points: [(index: Int, coordinate: Coordinate)] = {
         var state: UInt64 = 42
@@ -42,6 +42,7 @@ struct ClusteringParityTests {
         let rule = try #require(pageData["cluster"] as? [String: Any])
         let clusterer = GridClusterer()
         #expect(rule["radius"] as? Double == clusterer.radius && rule["lastZoom"] as? Int == clusterer.maximumZoom)
+        #expect(rule["spot"] as? Double == GridClusterer.spot)
 
         let input = try JSONSerialization.data(withJSONObject: [
             "cluster": rule, "lat": Self.points.map(\.coordinate.latitude),

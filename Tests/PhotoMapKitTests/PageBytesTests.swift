@@ -30,7 +30,8 @@ struct PageBytesTests {
                         latitude: latitudes[index % latitudes.count],
                         longitude: -179.9999996 + Double(index)),
                 photoCount: index == 5 ? 12 : nil,
-                owner: index % 3 == 0 ? "Owner \(tricky[index % tricky.count])" : nil)
+                owner: index % 3 == 0 ? "Owner \(tricky[index % tricky.count])" : nil,
+                dateTaken: index % 4 == 1 ? nil : "20\(10 + index % 9)-0\(1 + index % 9)-14 12:00:00")
             return MapData.Feature(
                 annotation, thumbnail: index == 9 ? nil : "../squares/\(index * 7919)abc.png",
                 link: "../photos/\(id).html")
@@ -51,6 +52,9 @@ struct PageBytesTests {
             maxZoom: 14, tiles: ["2": ["1/1"], "10": ["5/7", "5/8"]],
             bounds: [[1, 2.5], [3, 4]], total: 9)
         #expect(try data.scriptJSON() == HTML.scriptJSON(data))
+        data.clusters?.months = [24122, 3, 24130, 1]
+        data.clusters?.listMonths = [[24122, 3], [24130, 1]]
+        #expect(try data.scriptJSON() == HTML.scriptJSON(data))
     }
 
     @Test("a list file and a cluster tile written as bytes are what JSONEncoder makes of them")
@@ -62,6 +66,7 @@ struct PageBytesTests {
         let items = features.enumerated().map { index, feature in
             TileItem(
                 latitude: 48.123456789 + Double(index), longitude: -0.0000001, count: index + 1,
+                months: index % 3 == 0 ? [] : [24122, index + 1], members: index % 5 == 0 ? [] : [index, 7],
                 properties: index % 4 == 0 ? nil : feature.properties)
         }
         #expect(

@@ -1,4 +1,4 @@
-// Runs the page's own clustering (photomap-clusters.js: clustersAt, with projected and fanOut) under node, for
+// Runs the page's own clustering (photomap-clusters.js: clustersAt, with projected) under node, for
 // the test that holds it to GridClusterer: the functions are taken from the script as it ships, and
 // given the rule the page is given (its data.cluster).
 //
@@ -38,7 +38,7 @@ const map = {
 const data = { cluster: input.cluster };
 const entries = { lat: input.lat, lon: input.lon };
 const clustersAt = new Function('data', 'entries', 'map', [
-  ruleLine, functionSource('projected'), functionSource('fanOut'), functionSource('clustersAt'),
+  ruleLine, functionSource('projected'), functionSource('clustersAt'),
   'return { clustersAt: clustersAt, lastZoom: LAST_ZOOM };',
 ].join('\n'))(data, entries, map);
 

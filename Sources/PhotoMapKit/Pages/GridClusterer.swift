@@ -16,9 +16,15 @@ public struct GridClusterer: Sendable, Encodable {
         public var count: Int
         /// The feature's index when the cluster holds exactly one.
         public var feature: Int?
+        /// Its photos taken in each month (`MonthTaken.histogram`), so that a page's timeline can count
+        /// them without their records; empty when none has a date.
+        public var months: [Int] = []
+        /// Its photos' indices, when it has more than one and names them (`mostMembers`).
+        public var members: [Int] = []
     }
 
-    /// At this zoom and above, every annotation is shown on its own (from the last zoom's tiles).
+    /// At this zoom and above, every annotation is shown on its own (from the last zoom's tiles), but
+    /// those at one spot (`spot`), which stay one cluster.
     public var maximumZoom: Int
     /// The grid cell's size in screen pixels.
     public var radius: Double
@@ -29,30 +35,38 @@ public struct GridClusterer: Sendable, Encodable {
         self.radius = radius
     }
 
-    /// The rule as the page reads it: `{"lastZoom": 16, "radius": 60}`.
+    /// The rule as the page reads it: `{"lastZoom": 16, "radius": 60, "spot": 4}`.
     public func encode(to encoder: any Encoder) throws {
-        enum Keys: String, CodingKey { case lastZoom, radius }
+        enum Keys: String, CodingKey { case lastZoom, radius, spot }
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(maximumZoom, forKey: .lastZoom)
         try container.encode(radius, forKey: .radius)
+        try container.encode(Self.spot, forKey: .spot)
     }
 
+    /// At the last zoom, photos within a cell this many pixels wide are at one spot: one cluster, which
+    /// no zoom would split, opened as a grid of its photos.
+    public static let spot = 4.0
+    /// A cluster of at most this many photos (or, at the last zoom, of any number) names them (`members`),
+    /// so that a pre-clustered page can show them as a grid: one page of the grid.
+    public static let mostMembers = 100
+
     /// The clusters of `zoom` (0 through `maximumZoom`) by tile "x/y": asked a zoom at a time, so that
-    /// the clusters of every zoom (~400,000 for 100,000 points) are never all held at once.
-    public func clusters(of points: [(index: Int, coordinate: Coordinate)], zoom: Int) -> [String: [Cluster]] {
+    /// the clusters of every zoom (~400,000 for 100,000 points) are never all held at once. With
+    /// `months` (by point index, `MonthTaken`), each cluster counts its photos by month.
+    public func clusters(
+        of points: [(index: Int, coordinate: Coordinate)], zoom: Int, months: [Int?]? = nil
+    ) -> [String: [Cluster]] {
         let worldSize = 256 * pow(2, Double(zoom))
+        let cellSize = zoom == maximumZoom ? Self.spot : radius
         var cells: [Int64: (x: Double, y: Double, count: Int, first: Int)] = [:]
-        for (point, (x, y)) in zip(
-            points,
-            zoom == maximumZoom
-                ? Self.fannedOut(points, worldSize: worldSize)
-                : points.map {
-                    Self.project($0.coordinate, worldSize: worldSize)
-                })
-        {
-            // At the last zoom every annotation stands alone, even photos taken at the same spot:
-            // a cluster there could never be opened.
-            let key = zoom == maximumZoom ? Int64(point.index) : Self.cell(x / radius, y / radius)
+        var byMonth: [Int64: [Int: Int]] = [:]
+        var members: [Int64: [Int]] = [:]
+        for point in points {
+            let (x, y) = Self.project(point.coordinate, worldSize: worldSize)
+            let key = Self.cell(x / cellSize, y / cellSize)
+            if let month = months?[point.index] { byMonth[key, default: [:]][month, default: 0] += 1 }
+            members[key, default: []].append(point.index)
             if var existing = cells[key] {
                 existing.x += x
                 existing.y += y
@@ -66,37 +80,21 @@ public struct GridClusterer: Sendable, Encodable {
         let last = Int(worldSize / 256) - 1
         // In the order of their first points: the same tiles, byte for byte, every time (a
         // dictionary's order changes from run to run, and a changed tile is written again).
-        for accumulated in cells.values.sorted(by: { $0.first < $1.first }) {
+        for (key, accumulated) in cells.sorted(by: { $0.value.first < $1.value.first }) {
             let x = accumulated.x / Double(accumulated.count), y = accumulated.y / Double(accumulated.count)
             let (latitude, longitude) = Self.unproject(x: x, y: y, worldSize: worldSize)
             let tile = "\(min(max(Int(x / 256), 0), last))/\(min(max(Int(y / 256), 0), last))"
+            let named = accumulated.count > 1 && (zoom == maximumZoom || accumulated.count <= Self.mostMembers)
             tiles[tile, default: []].append(
                 Cluster(
                     latitude: latitude, longitude: longitude,
                     count: accumulated.count,
-                    feature: accumulated.count == 1 ? accumulated.first : nil))
+                    feature: accumulated.count == 1 ? accumulated.first : nil,
+                    months: byMonth[key].map { counts in counts.keys.sorted().flatMap { [$0, counts[$0] ?? 0] } }
+                        ?? [],
+                    members: named ? members[key] ?? [] : []))
         }
         return tiles
-    }
-
-    /// Positions at the last zoom, with annotations that share a spot (within 4 pixels) spread on a
-    /// circle around it, so each can be clicked (markercluster's "spiderfy", made ahead of time).
-    static func fannedOut(_ points: [(index: Int, coordinate: Coordinate)], worldSize: Double) -> [(Double, Double)] {
-        var positions = points.map { project($0.coordinate, worldSize: worldSize) }
-        var spots: [Int64: [Int]] = [:]
-        for (offset, (x, y)) in positions.enumerated() {
-            spots[cell(x / 4, y / 4), default: []].append(offset)
-        }
-        for members in spots.values where members.count > 1 {
-            let (x, y) = positions[members[0]]
-            // Far enough apart for a 14-pixel marker each, on a circle growing with their number.
-            let radius = max(14, Double(members.count) * 16 / (2 * .pi))
-            for (position, offset) in members.enumerated() {
-                let angle = 2 * .pi * Double(position) / Double(members.count)
-                positions[offset] = (x + radius * cos(angle), y + radius * sin(angle))
-            }
-        }
-        return positions
     }
 
     /// The grid cell holding a point, from its position in cells (rounded down, as the page's Math.floor).

@@ -66,6 +66,8 @@ public struct MapData: Encodable, Sendable {
         public var type = "Feature"
         public var geometry: Point?
         public var properties: Properties
+        /// The month it was taken (`MonthTaken`), for the page's timeline; not part of the GeoJSON.
+        public var month: Int?
 
         /// A feature for an annotation.
         public init(_ annotation: Annotation, thumbnail: String?, link: String?) {
@@ -77,7 +79,12 @@ public struct MapData: Encodable, Sendable {
                 owner: annotation.owner.flatMap { $0.isEmpty ? nil : $0 },
                 license: annotation.license?.displayName,
                 licenseURL: annotation.license?.url.flatMap(HTML.webURL),
+<<<<<<< HEAD
                 flickr: annotation.pageURL.flatMap(HTML.webURL), locationNote: annotation.locationNote)
+=======
+                flickr: annotation.pageURL.flatMap(HTML.webURL))
+            month = MonthTaken.index(annotation.dateTaken)
+>>>>>>> issue-36-map
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -108,6 +115,12 @@ public struct MapData: Encodable, Sendable {
         public var bounds: [[Double]]
         /// Every annotation, located or not, for the page's count.
         public var total: Int
+        /// Photos taken in each month (`MonthTaken.histogram`), for the timeline: the page holds
+        /// only some of its entries.
+        public var months: [Int] = []
+        /// The same for each list file (the page's own entries first), so that a range's entries are
+        /// found without loading every file.
+        public var listMonths: [[Int]] = []
     }
 
     public var features: [Feature]

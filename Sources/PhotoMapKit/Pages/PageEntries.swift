@@ -49,6 +49,10 @@ struct PageEntries: Encodable {
         optional("link", \.link)
         optional("locationNote", \.locationNote)
         coordinates("lon", 0)
+        if features.contains(where: { $0.month != nil }) {
+            key("month")
+            json.array(features) { $0.number($1.month) }
+        }
         optional("owner", \.owner)
         if features.contains(where: { $0.properties.count != nil }) {
             key("photos")
@@ -62,7 +66,7 @@ struct PageEntries: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         enum Keys: String, CodingKey {
-            case id, lat, lon, photos, kind, title, subtitle, thumbnail, link, owner, license, licenseURL, flickr
+            case id, lat, lon, month, photos, kind, title, subtitle, thumbnail, link, owner, license, licenseURL, flickr
             case locationNote
         }
         var container = encoder.container(keyedBy: Keys.self)
@@ -72,6 +76,7 @@ struct PageEntries: Encodable {
         func rounded(_ value: Double?) -> Double? { value.map { ($0 * 1e6).rounded() / 1e6 } }
         try container.encode(features.map { rounded($0.geometry?.coordinates[1]) }, forKey: .lat)
         try container.encode(features.map { rounded($0.geometry?.coordinates[0]) }, forKey: .lon)
+        if features.contains(where: { $0.month != nil }) { try container.encode(features.map(\.month), forKey: .month) }
         let counts = features.map(\.properties.count)
         if counts.contains(where: { $0 != nil }) { try container.encode(counts, forKey: .photos) }
         let text: [(Keys, KeyPath<MapData.Feature.Properties, String?>)] = [

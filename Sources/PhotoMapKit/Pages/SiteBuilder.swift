@@ -246,8 +246,9 @@ public struct SiteBuilder {
         let clusterer = GridClusterer()
         let points = located.compactMap { index in photos[index].annotation.coordinate.map { (index, $0) } }
         var tiles: [String: [String]] = [:]
+        let months = photos.map { MonthTaken.index($0.annotation.dateTaken) }
         for zoom in 0...clusterer.maximumZoom {
-            let byTile = clusterer.clusters(of: points, zoom: zoom)
+            let byTile = clusterer.clusters(of: points, zoom: zoom, months: months)
             tiles[String(zoom)] = byTile.keys.sorted()
             for (tile, clusters) in byTile {
                 let tilePath = "\(folder)/\(zoom)/\(tile).js"
@@ -257,6 +258,7 @@ public struct SiteBuilder {
                     inputs.add(Int(truncatingIfNeeded: cluster.latitude.bitPattern))
                     inputs.add(Int(truncatingIfNeeded: cluster.longitude.bitPattern))
                     inputs.add(cluster.count)
+                    for number in cluster.months + [-1] + cluster.members { inputs.add(number) }
                     if let index = cluster.feature {
                         inputs.add(digest: digests[index * 32..<index * 32 + 32])
                         inputs.add(try links.image(of: photos[index].record, size: .square))
@@ -267,6 +269,7 @@ public struct SiteBuilder {
                     let items = try clusters.map { cluster in
                         TileItem(
                             latitude: cluster.latitude, longitude: cluster.longitude, count: cluster.count,
+                            months: cluster.months, members: cluster.members,
                             properties: try cluster.feature.map { try pages.feature(of: photos[$0], on: page) }?
                                 .properties)
                     }
@@ -275,7 +278,7 @@ public struct SiteBuilder {
             }
         }
         let latitudes = points.map(\.1.latitude), longitudes = points.map(\.1.longitude)
-        return MapData.ClusterIndex(
+        var index = MapData.ClusterIndex(
             folder: SiteWriter.link(from: page, to: folder),
             lists: SiteWriter.link(from: page, to: lists), listChunk: Self.listChunk,
             maxZoom: clusterer.maximumZoom, tiles: tiles,
@@ -284,6 +287,11 @@ public struct SiteBuilder {
                 [latitudes.max() ?? 0, longitudes.max() ?? 0],
             ],
             total: photos.count)
+        index.months = MonthTaken.histogram(months)
+        index.listMonths = stride(from: 0, to: photos.count, by: Self.listChunk).map {
+            MonthTaken.histogram(months[$0..<min($0 + Self.listChunk, photos.count)])
+        }
+        return index
     }
 
     /// Writes a map page of mixed annotations (found locations, search results); the first view fits
@@ -300,9 +308,13 @@ public struct SiteBuilder {
     }
 }
 
-/// One entry of a cluster tile, encoded as `[lat, lon, count, properties or null]`.
+/// One entry of a cluster tile, encoded as `[lat, lon, count, properties or null]`, then its photos by
+/// month (`[month, count, …]`) when any has a date or it names its photos, then the indices of its
+/// photos in the page when it names them (`GridClusterer.mostMembers`).
 struct TileItem: Encodable {
     let latitude: Double, longitude: Double, count: Int
+    var months: [Int] = []
+    var members: [Int] = []
     let properties: MapData.Feature.Properties?
 
     /// A tile's script: `photomapTile(z, x, y, [items])`, for the tile "x/y" of `zoom`; its JSON the same
@@ -319,6 +331,14 @@ struct TileItem: Encodable {
             json.number(item.count)
             json.raw(",")
             if let properties = item.properties { properties.write(to: &json) } else { json.raw("null") }
+            if !item.months.isEmpty || !item.members.isEmpty {
+                json.raw(",")
+                json.array(item.months) { $0.number($1) }
+            }
+            if !item.members.isEmpty {
+                json.raw(",")
+                json.array(item.members) { $0.number($1) }
+            }
             json.raw("]")
         }
         return "photomapTile(\(zoom), \(xy.first ?? ""), \(xy.last ?? ""), \(json.text));\n"
@@ -330,5 +350,7 @@ struct TileItem: Encodable {
         try container.encode((longitude * 1e6).rounded() / 1e6)
         try container.encode(count)
         try container.encode(properties)
+        if !months.isEmpty || !members.isEmpty { try container.encode(months) }
+        if !members.isEmpty { try container.encode(members) }
     }
 }

@@ -38,6 +38,8 @@ enum TemplateFingerprint {
             folder: "../clusters/P", lists: "../lists/P", listChunk: 2, maxZoom: 3,
             tiles: ["1": ["0/0"]],
             bounds: [[1, 2], [3, 4]], total: 9)
+        data.clusters?.months = [24122, 2]
+        data.clusters?.listMonths = [[24122, 1], [24122, 1]]
         data.focus = [48.85, 2.35]
         let links = PageRenderer.Links(assets: "../assets", back: ("../index.html", "Top places"))
         let credits = PageCredits(Set(PageCredits.Source.allCases))
@@ -53,7 +55,7 @@ enum TemplateFingerprint {
                 zoom: 1, tile: "0/1",
                 [
                     TileItem(
-                        latitude: 1.25, longitude: 2.5, count: 3,
+                        latitude: 1.25, longitude: 2.5, count: 3, months: [24122, 2],
                         properties: data.features[0].properties)
                 ]),
             PageEntries.chunkScript(1, [data.features[2]]),

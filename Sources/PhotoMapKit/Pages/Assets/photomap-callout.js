@@ -65,12 +65,11 @@
     return marker;
   }
 
-  /* A marker whose callout shows `properties`. The open callout takes the focus; when it closes with
-     the focus inside (Escape, its close button; a closing callout fades out, still holding it) or
-     lost with it, the focus goes back to the marker. */
-  function calloutMarker(at, properties, icon) {
-    var marker = labelled(L.marker(at, { icon: icon || pin, title: properties.title, keyboard: true }), spoken(properties));
-    marker.bindPopup(function () { return callout(properties); }, { minWidth: 220, maxWidth: 320 });
+  /* A marker whose callout is `content()` (an element holding a `.callout`). The open callout takes the
+     focus; when it closes with the focus inside (Escape, its close button; a closing callout fades out,
+     still holding it) or lost with it, the focus goes back to the marker. */
+  function withCallout(marker, content, options) {
+    marker.bindPopup(content, options || { minWidth: 220, maxWidth: 320 });
     marker.on('popupopen', function (event) {
       var popup = event.popup.getElement(), close = popup.querySelector('.leaflet-popup-close-button');
       if (close) {
@@ -86,6 +85,12 @@
       if (icon && lost) icon.focus({ preventScroll: true });
     });
     return marker;
+  }
+
+  /* A marker whose callout shows `properties`. */
+  function calloutMarker(at, properties, icon) {
+    var marker = labelled(L.marker(at, { icon: icon || pin, title: properties.title, keyboard: true }), spoken(properties));
+    return withCallout(marker, function () { return callout(properties); });
   }
 
   /* Escape closes the open callout wherever the focus is in the map (Leaflet's own Escape works only
@@ -107,6 +112,7 @@
   photomap.loadThumbnail = loadThumbnail;
   photomap.labelled = labelled;
   photomap.calloutMarker = calloutMarker;
+  photomap.withCallout = withCallout;
   photomap.closeCalloutsOnEscape = closeCalloutsOnEscape;
   photomap.markerFor = markerFor;
 })(window.photomap);

@@ -5,17 +5,19 @@
 
   var data = photomap.data, entries = photomap.entries, entry = photomap.entry, element = photomap.element;
   var counted = photomap.counted, labelled = photomap.labelled, calloutMarker = photomap.calloutMarker;
+  var timeline = photomap.timeline, withCallout = photomap.withCallout;
 
   /* The clustered markers of the Leaflet map `map`: `layer(source)` shows them, from `pageTiles` or
      `scriptTiles`. */
   photomap.clusters = function (map) {
     /* Clustered markers, by 256-pixel tiles of the zoom shown: `source.tile(z, "x/y")` gives a tile's
-       items, [lat, lon, count, the entry (its index in the page, or its properties) when alone], or
-       null while it has none (yet). Each tile is one layer, added when it comes into view and removed
-       when it leaves, so an open callout stays open while the map moves; tiles beyond the antimeridian
-       are drawn on the world copy in view. */
+       items, [lat, lon, count, the entry (its index in the page, or its properties) when alone, its
+       photos by month, their indices in the page when it names them], or null while it has none (yet);
+       the timeline's range counts them. Each tile is one layer, added when it comes into view and
+       removed when it leaves, so an open callout stays open while the map moves; tiles beyond the
+       antimeridian are drawn on the world copy in view. */
     function clusteredLayer(source) {
-      var shown = {}, hidden = false;
+      var shown = {}, hidden = false, shownItems = {}, watchers = [];
 
       function zoomLevel() { return Math.max(0, Math.min(Math.round(map.getZoom()), source.maxZoom)); }
 
@@ -23,30 +25,56 @@
         var group = L.layerGroup();
         items.forEach(function (item) {
           var at = [item[0], item[1] + shift], marker, alone = item[3];
+          var count = source.counted ? timeline.count(item[4], Number(item[2])) : Number(item[2]);
+          if (!count) return;
           if (item[2] === 1 && alone !== null && alone !== undefined) {
             marker = calloutMarker(at, typeof alone === 'number' ? entry(alone) : alone);
           } else {
-            marker = clusterMarker(at, z, Number(item[2]));
+            marker = clusterMarker(at, z, count, item[5] || null);
           }
           group.addLayer(marker);
         });
         return group;
       }
 
-      /* A cluster: a click or Enter zooms in on it; from the keyboard, the focus then goes to the marker
-         nearest to where it was. */
-      function clusterMarker(at, z, count) {
-        var size = count < 100 ? 30 : count < 1000 ? 38 : 46;
+      /* A cluster: a click or Enter opens its callout, which zooms in on it (from the keyboard, the focus
+         then goes to the marker nearest to where it was) and, when the cluster names its photos, shows
+         them as a grid. At the last zoom a cluster is photos at one spot: only the grid opens it. */
+      function clusterMarker(at, z, count, members) {
+        var size = count < 100 ? 30 : count < 1000 ? 38 : 46, here = counted(count, 'photo', 'photos') + ' here';
         var marker = labelled(L.marker(at, { keyboard: true, icon: L.divIcon({
           className: 'cluster-' + size, iconSize: [size, size], html: element('div', 'cluster-bubble', String(count))
-        }) }), counted(count, 'photo', 'photos') + ' here: zoom in');
-        marker.on('click', function () { map.setView(at, z + 2); });
-        marker.on('keypress', function (event) {
-          if (event.originalEvent.key !== 'Enter') return;
-          map.once('moveend', function () { focusNearest(map.latLngToContainerPoint(at)); });
-          map.setView(at, z + 2);
-        });
-        return marker;
+        }) }), here);
+        return withCallout(marker, function () {
+          var box = element('div', 'callout cluster-callout'), actions = element('div', 'callout-actions');
+          box.setAttribute('role', 'dialog');
+          box.setAttribute('aria-label', here);
+          box.tabIndex = -1;
+          box.appendChild(element('div', 'callout-title', here));
+          if (z < source.maxZoom) {
+            var zoom = element('button', 'callout-zoom', 'Zoom in');
+            zoom.type = 'button';
+            zoom.addEventListener('click', function () {
+              var fromKeyboard = zoom === document.activeElement;
+              map.closePopup();
+              if (fromKeyboard) map.once('moveend', function () { focusNearest(map.latLngToContainerPoint(at)); });
+              map.setView(at, z + 2);
+            });
+            actions.appendChild(zoom);
+          }
+          if (members) {
+            var grid = element('button', 'callout-grid', 'Show ' + counted(count, 'photo', 'photos'));
+            grid.type = 'button';
+            grid.addEventListener('click', function () {
+              var icon = marker.getElement();
+              map.closePopup();
+              photomap.showGrid(members, count, icon);
+            });
+            actions.appendChild(grid);
+          }
+          box.appendChild(actions);
+          return box;
+        }, { minWidth: 200, maxWidth: 320 });
       }
 
       function focusNearest(point) {
@@ -73,23 +101,49 @@
             var shift = 360 * Math.floor(x / tiles), layerKey = z + '/' + tile + '@' + shift;
             wanted[layerKey] = true;
             if (!shown[layerKey]) shown[layerKey] = tileGroup(z, items, shift).addTo(map);
+            shownItems[layerKey] = { items: items, shift: shift };
           }
         }
         Object.keys(shown).forEach(function (layerKey) {
           if (!wanted[layerKey]) { map.removeLayer(shown[layerKey]); delete shown[layerKey]; }
         });
+        Object.keys(shownItems).forEach(function (layerKey) { if (!wanted[layerKey]) delete shownItems[layerKey]; });
+        watchers.forEach(function (watcher) { watcher(); });
+      }
+
+      /* Every tile made again (the timeline's range changed). */
+      function redraw() {
+        Object.keys(shown).forEach(function (layerKey) { map.removeLayer(shown[layerKey]); delete shown[layerKey]; });
+        refresh();
       }
 
       source.changed = refresh;
       map.on('moveend', refresh);
+      timeline.onChange(function () {
+        if (source.reset) source.reset();
+        redraw();
+      });
       refresh();
       /* Hidden while search results are shown in their place, and back when they are cleared. */
       return {
         hide: function () {
           hidden = true;
-          Object.keys(shown).forEach(function (layerKey) { map.removeLayer(shown[layerKey]); delete shown[layerKey]; });
+          redraw();
         },
-        show: function () { hidden = false; refresh(); }
+        show: function () { hidden = false; refresh(); },
+        /* The clusters in view, [lat, lon, photos in the timeline's range]. */
+        items: function () {
+          var all = [];
+          Object.keys(shownItems).forEach(function (layerKey) {
+            var part = shownItems[layerKey];
+            part.items.forEach(function (item) {
+              all.push([item[0], item[1] + part.shift, source.counted ? timeline.count(item[4], Number(item[2])) : Number(item[2])]);
+            });
+          });
+          return all;
+        },
+        /* Calls `watcher()` each time the clusters in view change (a tile loaded, the map moved). */
+        watch: function (watcher) { watchers.push(watcher); }
       };
     }
 
@@ -101,7 +155,7 @@
         available[z] = {};
         index.tiles[z].forEach(function (tile) { available[z][tile] = true; });
       });
-      var source = { maxZoom: index.maxZoom, changed: function () {}, tile: function (z, tile) {
+      var source = { maxZoom: index.maxZoom, counted: true, changed: function () {}, tile: function (z, tile) {
         var key = z + '/' + tile;
         if (!available[z] || !available[z][tile]) return null;
         if (!loaded[key] && !requested[key]) {
@@ -121,17 +175,27 @@
 
     /* The page's own located entries, clustered as GridClusterer clusters tiles: per zoom, those in
        one cell of a CLUSTER_RADIUS-pixel grid become one cluster at their mean position; at LAST_ZOOM
-       each stands alone, those at one spot fanned out on a circle. A zoom is clustered when first shown
+       each stands alone but those at one spot (a SPOT-pixel cell), which stay one cluster. A zoom is clustered when first shown
        (a few milliseconds for 10,000 entries), and only the markers in view are made. The radius and
        last zoom are the page's, written by GridClusterer. */
-    var CLUSTER_RADIUS = data.cluster.radius, LAST_ZOOM = data.cluster.lastZoom;
+    var CLUSTER_RADIUS = data.cluster.radius, LAST_ZOOM = data.cluster.lastZoom, SPOT = data.cluster.spot;
 
     function pageTiles(located) {
-      var byZoom = {};
-      return { maxZoom: LAST_ZOOM, changed: function () {}, tile: function (z, tile) {
-        if (!byZoom[z]) byZoom[z] = clustersAt(z, located);
-        return byZoom[z][tile] || null;
-      } };
+      var byZoom = {}, shown = located;
+      var source = {
+        maxZoom: LAST_ZOOM, changed: function () {},
+        tile: function (z, tile) {
+          if (!byZoom[z]) byZoom[z] = clustersAt(z, shown);
+          return byZoom[z][tile] || null;
+        },
+        /* The entries in the timeline's range, clustered again as each zoom is shown. */
+        reset: function () {
+          byZoom = {};
+          shown = !entries.month ? located : located.filter(function (i) { return timeline.shows(entries.month[i]); });
+        }
+      };
+      source.reset();
+      return source;
     }
 
     /* Web Mercator pixels of a world `size` pixels wide, as Leaflet's map.project computes them, without
@@ -142,43 +206,24 @@
     }
 
     function clustersAt(z, located) {
-      var size = 256 * Math.pow(2, z), last = Math.pow(2, z) - 1;
-      var points = located.map(function (i) { return projected(entries.lat[i], entries.lon[i], size); });
-      if (z === LAST_ZOOM) fanOut(points);
+      var size = 256 * Math.pow(2, z), last = Math.pow(2, z) - 1, cellSize = z === LAST_ZOOM ? SPOT : CLUSTER_RADIUS;
       var cells = {}, order = [], tiles = {};
-      points.forEach(function (p, k) {
-        var key = z === LAST_ZOOM ? k : Math.floor(p[0] / CLUSTER_RADIUS) + ':' + Math.floor(p[1] / CLUSTER_RADIUS);
-        var cell = cells[key];
-        if (!cell) order.push(cell = cells[key] = { x: 0, y: 0, count: 0, first: located[k] });
+      located.forEach(function (i) {
+        var p = projected(entries.lat[i], entries.lon[i], size);
+        var key = Math.floor(p[0] / cellSize) + ':' + Math.floor(p[1] / cellSize), cell = cells[key];
+        if (!cell) order.push(cell = cells[key] = { x: 0, y: 0, count: 0, first: i, members: [] });
         cell.x += p[0];
         cell.y += p[1];
         cell.count++;
+        cell.members.push(i);
       });
       order.forEach(function (cell) {
         var x = cell.x / cell.count, y = cell.y / cell.count, at = map.unproject([x, y], z);
         var tile = Math.min(Math.max(Math.floor(x / 256), 0), last) + '/' + Math.min(Math.max(Math.floor(y / 256), 0), last);
-        (tiles[tile] = tiles[tile] || []).push([at.lat, at.lng, cell.count, cell.count === 1 ? cell.first : null]);
+        (tiles[tile] = tiles[tile] || []).push([at.lat, at.lng, cell.count, cell.count === 1 ? cell.first : null,
+          null, cell.count > 1 ? cell.members : null]);
       });
       return tiles;
-    }
-
-    /* Entries within 4 pixels of each other spread on a circle, far enough apart for a 14-pixel
-       marker each (markercluster's "spiderfy", made ahead of time). */
-    function fanOut(points) {
-      var spots = {};
-      points.forEach(function (p, k) {
-        var key = Math.floor(p[0] / 4) + ':' + Math.floor(p[1] / 4);
-        (spots[key] = spots[key] || []).push(k);
-      });
-      Object.keys(spots).forEach(function (key) {
-        var members = spots[key];
-        if (members.length < 2) return;
-        var centre = points[members[0]], radius = Math.max(14, members.length * 16 / (2 * Math.PI));
-        members.forEach(function (k, n) {
-          var angle = 2 * Math.PI * n / members.length;
-          points[k] = [centre[0] + radius * Math.cos(angle), centre[1] + radius * Math.sin(angle)];
-        });
-      });
     }
 
     return { layer: clusteredLayer, scriptTiles: scriptTiles, pageTiles: pageTiles };

@@ -33,7 +33,9 @@
     var clusters = photomap.clusters(map);
     if (data.clusters) {
       fitAround(2, data.clusters.bounds);
-      photomap.ownMarkers = clusters.layer(clusters.scriptTiles(data.clusters));
+      var layer = photomap.ownMarkers = clusters.layer(clusters.scriptTiles(data.clusters));
+      // Its photos' heat is that of its clusters in view, the only ones it holds.
+      layer.watch(photomap.heat(map, layer.items).redraw);
       ready('map', data.clusters.total);
       return map;
     }
@@ -46,6 +48,13 @@
     }
     fitAround(located.length, bounds);
     photomap.ownMarkers = clusters.layer(clusters.pageTiles(located));
+    photomap.heat(map, function () {
+      var timeline = photomap.timeline, points = [];
+      located.forEach(function (i) {
+        if (!entries.month || timeline.shows(entries.month[i])) points.push([entries.lat[i], entries.lon[i], 1]);
+      });
+      return points;
+    });
     ready('map', located.length);
     return map;
   }

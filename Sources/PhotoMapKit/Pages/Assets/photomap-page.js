@@ -41,7 +41,8 @@
   function entry(i) {
     var part = chunks[Math.floor(i / chunkSize)], k = i % chunkSize, columns = part.columns;
     var properties = {
-      id: columns.id[k], count: columns.photos ? columns.photos[k] : null, located: columns.lat[k] !== null
+      id: columns.id[k], count: columns.photos ? columns.photos[k] : null, located: columns.lat[k] !== null,
+      month: columns.month ? columns.month[k] : null
     };
     TEXT_FIELDS.forEach(function (name) { properties[name] = part.fields[name](k); });
     return properties;
