@@ -79,12 +79,8 @@ public struct MapData: Encodable, Sendable {
                 owner: annotation.owner.flatMap { $0.isEmpty ? nil : $0 },
                 license: annotation.license?.displayName,
                 licenseURL: annotation.license?.url.flatMap(HTML.webURL),
-<<<<<<< HEAD
                 flickr: annotation.pageURL.flatMap(HTML.webURL), locationNote: annotation.locationNote)
-=======
-                flickr: annotation.pageURL.flatMap(HTML.webURL))
             month = MonthTaken.index(annotation.dateTaken)
->>>>>>> issue-36-map
         }
 
         public func encode(to encoder: any Encoder) throws {

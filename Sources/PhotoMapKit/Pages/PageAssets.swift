@@ -17,14 +17,9 @@ public struct PageAssets: Sendable {
     /// photomap's page scripts, in the order the pages run them (deferred, after Leaflet): each adds
     /// one part to their shared `window.photomap`, and `photomap.js`, last, starts the page.
     static let scripts = [
-<<<<<<< HEAD
-        "photomap-page.js", "photomap-elements.js", "photomap-callout.js", "photomap-basemap.js",
-        "photomap-tracks.js", "photomap-clusters.js", "photomap-map.js", "photomap-list.js", "photomap-search.js",
-=======
         "photomap-page.js", "photomap-elements.js", "photomap-timeline.js", "photomap-callout.js", "photomap-grid.js",
-        "photomap-basemap.js",
-        "photomap-clusters.js", "photomap-heat.js", "photomap-map.js", "photomap-list.js", "photomap-search.js",
->>>>>>> issue-36-map
+        "photomap-basemap.js", "photomap-tracks.js", "photomap-clusters.js", "photomap-heat.js", "photomap-map.js",
+        "photomap-list.js", "photomap-search.js",
         "photomap.js",
     ]
     /// photomap's own files.
