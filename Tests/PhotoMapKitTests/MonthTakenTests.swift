@@ -16,6 +16,14 @@ struct MonthTakenTests {
         }
     }
 
+    @Test("the timeline steps by month up to 72 months from the first photo's to the last's, else by year")
+    func step() {
+        #expect(MonthTaken.step([24_000, nil, 24_071]) == 1)
+        #expect(MonthTaken.step([24_000, 24_072]) == 12)
+        #expect(MonthTaken.step([nil]) == 1)
+        #expect(MonthTaken.stepStart(24_125, step: 12) == 24_120 && MonthTaken.stepStart(24_125, step: 1) == 24_125)
+    }
+
     @Test("a histogram is [month, count, …] in month order, months without a date left out")
     func histogram() {
         #expect(MonthTaken.histogram([24122, nil, 24100, 24122, nil]) == [24100, 1, 24122, 2])

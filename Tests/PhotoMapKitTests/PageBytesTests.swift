@@ -52,6 +52,8 @@ struct PageBytesTests {
             maxZoom: 14, tiles: ["2": ["1/1"], "10": ["5/7", "5/8"]],
             bounds: [[1, 2.5], [3, 4]], total: 9)
         #expect(try data.scriptJSON() == HTML.scriptJSON(data))
+        data.monthStep = 12
+        data.clusters?.monthStep = 12
         data.clusters?.months = [24122, 3, 24130, 1]
         data.clusters?.listMonths = [[24122, 3], [24130, 1]]
         #expect(try data.scriptJSON() == HTML.scriptJSON(data))

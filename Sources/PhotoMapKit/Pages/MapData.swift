@@ -111,8 +111,10 @@ public struct MapData: Encodable, Sendable {
         public var bounds: [[Double]]
         /// Every annotation, located or not, for the page's count.
         public var total: Int
-        /// Photos taken in each month (`MonthTaken.histogram`), for the timeline: the page holds
-        /// only some of its entries.
+        /// The timeline's step over all the page's photos (`MonthTaken.step`): the page holds only some.
+        public var monthStep = 1
+        /// Photos taken in each step (`MonthTaken.histogram` of their steps' first months), for the
+        /// timeline's bars.
         public var months: [Int] = []
         /// The same for each list file (the page's own entries first), so that a range's entries are
         /// found without loading every file.
@@ -135,6 +137,8 @@ public struct MapData: Encodable, Sendable {
     public var labels: [PlaceLabels.Label] = []
     /// The imported photos' GPS tracks around the annotations, drawn under them; nil for none.
     public var tracks: TrackDrawing?
+    /// The timeline's step, a month (1) or a year (12): `MonthTaken.step` of the page's photos.
+    public var monthStep = 1
 
     /// Map data for a page.
     public init(features: [Feature], placeholder: String, span: Double = 0.05) {
@@ -165,6 +169,8 @@ public struct MapData: Encodable, Sendable {
         json.array(labels) { $1.write(to: &$0) }
         json.raw(",\"listPage\":")
         json.number(PageRenderer.listPageSize)
+        json.raw(",\"monthStep\":")
+        json.number(monthStep)
         json.raw(",\"placeholder\":")
         json.string(placeholder)
         json.raw(",\"span\":")
@@ -180,12 +186,13 @@ public struct MapData: Encodable, Sendable {
     /// The page's form: `entries` (the features as columns), then what the script needs besides.
     public func encode(to encoder: any Encoder) throws {
         enum Keys: String, CodingKey {
-            case entries, listPage, cluster, clusters, placeholder, span, focus, labels, tracks
+            case entries, listPage, monthStep, cluster, clusters, placeholder, span, focus, labels, tracks
         }
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(cluster, forKey: .cluster)
         try container.encode(PageEntries(features), forKey: .entries)
         try container.encode(PageRenderer.listPageSize, forKey: .listPage)
+        try container.encode(monthStep, forKey: .monthStep)
         try container.encodeIfPresent(clusters, forKey: .clusters)
         try container.encode(placeholder, forKey: .placeholder)
         try container.encode(span, forKey: .span)

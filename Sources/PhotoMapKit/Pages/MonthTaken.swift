@@ -19,6 +19,25 @@ enum MonthTaken {
         return year * 12 + month - 1
     }
 
+    /// Past this many months from the first photo's to the last's, the timeline steps by year.
+    static let mostMonthlySteps = 72
+
+    /// The timeline's step for photos taken in `months`: 1 (a month), or 12 (a year) over a long span.
+    static func step(_ months: some Sequence<Int?>) -> Int {
+        var first = Int.max, last = Int.min
+        for month in months {
+            guard let month else { continue }
+            first = min(first, month)
+            last = max(last, month)
+        }
+        return first <= last && last - first + 1 > mostMonthlySteps ? 12 : 1
+    }
+
+    /// The first month of the step holding `month`.
+    static func stepStart(_ month: Int?, step: Int) -> Int? {
+        month.map { $0 - $0 % step }
+    }
+
     /// How many of `months` fall in each month, as the pages read it: `[month, count, month, count, …]`
     /// in month order, the months nobody has left out.
     static func histogram(_ months: some Sequence<Int?>) -> [Int] {

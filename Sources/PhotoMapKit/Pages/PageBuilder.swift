@@ -63,6 +63,7 @@ public struct PageBuilder<Links: PagePaths> {
         }
         var data = mapData(features, for: path, labels: PlaceLabels.perListPage, around: corners)
         data.clusters = clusters
+        data.monthStep = clusters?.monthStep ?? MonthTaken.step(features.map(\.month))
         data.focus = focus.map { [$0.latitude, $0.longitude] }
         // Nothing to put on a map (imported photos without a location): the list is what there is to see.
         let located = clusters != nil || features.contains { $0.geometry != nil }

@@ -246,7 +246,10 @@ public struct SiteBuilder {
         let clusterer = GridClusterer()
         let points = located.compactMap { index in photos[index].annotation.coordinate.map { (index, $0) } }
         var tiles: [String: [String]] = [:]
-        let months = photos.map { MonthTaken.index($0.annotation.dateTaken) }
+        // Counted by the timeline's step: a page over many years needs no month of each.
+        let exact = photos.map { MonthTaken.index($0.annotation.dateTaken) }
+        let step = MonthTaken.step(exact)
+        let months = exact.map { MonthTaken.stepStart($0, step: step) }
         for zoom in 0...clusterer.maximumZoom {
             let byTile = clusterer.clusters(of: points, zoom: zoom, months: months)
             tiles[String(zoom)] = byTile.keys.sorted()
@@ -287,6 +290,7 @@ public struct SiteBuilder {
                 [latitudes.max() ?? 0, longitudes.max() ?? 0],
             ],
             total: photos.count)
+        index.monthStep = step
         index.months = MonthTaken.histogram(months)
         index.listMonths = stride(from: 0, to: photos.count, by: Self.listChunk).map {
             MonthTaken.histogram(months[$0..<min($0 + Self.listChunk, photos.count)])

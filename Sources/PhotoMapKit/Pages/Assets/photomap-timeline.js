@@ -2,16 +2,15 @@
    them, chosen with two sliders, that filters what the page shows: the map's markers and clusters,
    the list and the counts. Photos without a date are shown only with the whole range. The range is
    kept in the address (?from=YYYY-MM&to=YYYY-MM), so a reload or a shared link shows the same view.
-   Months are whole numbers, year × 12 + month − 1 (MonthTaken.swift), in the entries' `month` column,
-   in a pre-clustered page's index (`months`, `listMonths`) and in its tiles. */
+   Months are whole numbers, year × 12 + month − 1 (MonthTaken.swift), in the entries' `month` column;
+   a pre-clustered page's index (`months`, `listMonths`) and tiles count its photos by step, each
+   under its step's first month. */
 (function (photomap) {
   'use strict';
 
   var data = photomap.data, entries = photomap.entries, element = photomap.element, counted = photomap.counted;
   var NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September',
     'October', 'November', 'December'];
-  /* Past this many months, a bar and a step of the sliders is a year. */
-  var MOST_MONTHS = 72;
 
   /* Photos by month ({month: count}), and how many have a date. */
   var byMonth = {}, dated = 0;
@@ -49,7 +48,8 @@
   if (months.length === 0 || document.body.getAttribute('data-view') === 'photo') return;
 
   var first = months[0], last = months[months.length - 1];
-  var yearly = last - first + 1 > MOST_MONTHS;
+  // A bar and a step of the sliders is a month, or a year over a long span (MonthTaken.step).
+  var yearly = data.monthStep === 12;
   var start = yearly ? first - first % 12 : first;
   var bins = yearly ? Math.floor(last / 12) - Math.floor(first / 12) + 1 : last - first + 1;
   if (bins < 2) return;  // one month (or year): nothing to choose
