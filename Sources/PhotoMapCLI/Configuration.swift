@@ -49,7 +49,8 @@ struct Configuration {
         ),
         (
             "PHOTOMAP_FIXTURES",
-            "the embedded catalog's folder, when it is not found above the binary or the current folder"
+            "the embedded catalog's folder, when it is not found above the binary or the current folder,"
+                + " nor installed in /usr/share/photomap"
         ),
     ]
 
@@ -266,7 +267,9 @@ struct Configuration {
         guard let catalog = FixtureSource.locateCatalog(environment: environment) else {
             throw FlickrError.catalogUnreadable(
                 path: "Fixtures/catalog",
-                reason: "not found next to the executable or the current folder; set PHOTOMAP_FIXTURES")
+                reason:
+                    "not found next to the executable or the current folder, nor in /usr/share/photomap; "
+                    + "set PHOTOMAP_FIXTURES")
         }
         return catalog
     }

@@ -49,6 +49,13 @@ struct InstalledDataTests {
             ])
     }
 
+    @Test("a binary run by its name alone, found on PATH, is found by the kernel's /proc/self/exe")
+    func executableFromPath() {
+        let found = InstalledData.executableURL("photomap")
+        #expect(found.path.hasPrefix("/") && found.lastPathComponent != "photomap")
+        #expect(FileManager.default.isExecutableFile(atPath: found.path))
+    }
+
     @Test("a checkout comes first: a build run from one uses its own Fixtures")
     func checkoutFirst() {
         let executable = LoopbackServer.repositoryRoot.appendingPathComponent(".build/release/photomap").path

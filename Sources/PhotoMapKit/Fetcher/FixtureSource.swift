@@ -69,7 +69,7 @@ public struct FixtureSource: PhotoSource, PlaceDescribing, PhotoDescribing {
         executable: String = CommandLine.arguments.first ?? "",
         currentDirectory: String = FileManager.default.currentDirectoryPath
     ) -> URL? {
-        let executableFolder = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+        let executableFolder = InstalledData.executableURL(executable).deletingLastPathComponent()
         let currentFolder = URL(fileURLWithPath: currentDirectory)
         for start in [executableFolder, currentFolder] {
             var folder = start.standardizedFileURL

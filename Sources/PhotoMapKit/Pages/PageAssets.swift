@@ -45,8 +45,7 @@ public struct PageAssets: Sendable {
         }
         // SwiftPM copies the target's resources to this folder beside the executable; the package
         // installs them as `assets/` in its data folder.
-        let executableFolder = URL(fileURLWithPath: executable)
-            .resolvingSymlinksInPath().deletingLastPathComponent()
+        let executableFolder = InstalledData.executableURL(executable).deletingLastPathComponent()
         let candidates =
             [
                 environment["PHOTOMAP_ASSETS"].map(URL.init(fileURLWithPath:)),

@@ -9,9 +9,20 @@ public enum InstalledData {
     /// The folders to look in, in order: `share/photomap` under the binary's prefix (`/usr/bin/photomap`
     /// gives `/usr/share/photomap`; so does a package unpacked into another root), then the system's.
     public static func folders(executable: String) -> [URL] {
-        let binFolder = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+        let binFolder = executableURL(executable).deletingLastPathComponent()
         let besideBinary = binFolder.deletingLastPathComponent().appendingPathComponent("share/photomap")
             .standardizedFileURL
         return besideBinary.path == systemFolder.path ? [systemFolder] : [besideBinary, systemFolder]
+    }
+
+    /// The running binary's file from its `argv[0]`: a name found on `PATH` (no slash) says nothing of its
+    /// folder, so the kernel's `/proc/self/exe` is asked instead; a path is resolved through its links.
+    public static func executableURL(_ argument: String) -> URL {
+        if !argument.contains("/"),
+            let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        {
+            return URL(fileURLWithPath: path)
+        }
+        return URL(fileURLWithPath: argument).resolvingSymlinksInPath()
     }
 }
