@@ -131,13 +131,26 @@ public final class PostgresIndex: SearchIndex {
 
     /// `words` prefixed with the cell of `cellDegrees` holding `coordinate`, as a tsvector's text (each
     /// word cut to 200 letters, as migration 3 makes them for rows loaded before it); nil without words.
+    /// Made byte by byte: a load makes one for each of millions of records.
     static func cellWords(_ words: [String], _ coordinate: Coordinate) -> String? {
         guard !words.isEmpty else { return nil }
         let cell =
-            "zc\(Int(((coordinate.latitude + 90) / cellDegrees).rounded(.down)))"
+            "'zc\(Int(((coordinate.latitude + 90) / cellDegrees).rounded(.down)))"
             + "x\(Int(((coordinate.longitude + 180) / cellDegrees).rounded(.down)))_"
-        return words.map { quoted(cell + String(String.UnicodeScalarView($0.unicodeScalars.prefix(200)))) }
-            .joined(separator: " ")
+        var text = ""
+        text.reserveCapacity(words.count * (cell.utf8.count + 12))
+        for word in words {
+            if !text.isEmpty { text += " " }
+            text += cell
+            let letters = word.utf8.count <= 200 ? Substring(word) : Substring(word.unicodeScalars.prefix(200))
+            if letters.utf8.contains(where: { $0 == UInt8(ascii: "'") || $0 == UInt8(ascii: "\\") }) {
+                text += letters.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''")
+            } else {
+                text += letters
+            }
+            text += "'"
+        }
+        return text
     }
 
     /// How many records hold a word beginning with `word` (bm25's n), counted once until the records change.
