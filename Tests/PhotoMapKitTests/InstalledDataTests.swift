@@ -35,7 +35,7 @@ struct InstalledDataTests {
                 .standardizedFileURL.path == data.path)
         let assets = try PageAssets.locate(
             environment: ["PHOTOMAP_LEAFLET_DIR": try leafletFolder().path], executable: executable,
-            currentDirectory: "/")
+            currentDirectory: "/", bundle: root.url)
         #expect(assets.ownFolder.standardizedFileURL.path == data.appendingPathComponent("assets").path)
         #expect(assets.basemap.standardizedFileURL.path == data.appendingPathComponent("basemap/countries.js").path)
     }

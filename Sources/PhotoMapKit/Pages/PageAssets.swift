@@ -29,11 +29,13 @@ public struct PageAssets: Sendable {
     let ownFolder: URL
     let basemap: URL
 
-    /// Finds the three sources; throws with what to install when one is missing.
+    /// Finds the three sources; throws with what to install when one is missing. `bundle` is where a
+    /// binary run in place has SwiftPM's resources (the test runner's own, in a test).
     public static func locate(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         executable: String = CommandLine.arguments.first ?? "",
-        currentDirectory: String = FileManager.default.currentDirectoryPath
+        currentDirectory: String = FileManager.default.currentDirectoryPath,
+        bundle: URL = Bundle.main.bundleURL
     ) throws(PageError) -> PageAssets {
         let leaflet = URL(fileURLWithPath: environment["PHOTOMAP_LEAFLET_DIR"] ?? debianLeafletFolder)
         guard
@@ -50,7 +52,7 @@ public struct PageAssets: Sendable {
             [
                 environment["PHOTOMAP_ASSETS"].map(URL.init(fileURLWithPath:)),
                 executableFolder.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
-                Bundle.main.bundleURL.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
+                bundle.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
             ] + InstalledData.folders(executable: executable).map { $0.appendingPathComponent("assets") }
         guard
             let own = candidates.compactMap({ $0 }).first(where: { folder in
