@@ -36,7 +36,10 @@ struct InstalledDataTests {
         let assets = try PageAssets.locate(
             environment: ["PHOTOMAP_LEAFLET_DIR": try leafletFolder().path], executable: executable,
             currentDirectory: "/")
-        #expect(assets.ownFolder.standardizedFileURL.path == data.appendingPathComponent("assets").path)
+        // A build's own resources (the test runner's bundle) come first; an installed binary has none.
+        let candidates = PageAssets.ownFolderCandidates(environment: [:], executable: executable)
+        #expect(candidates.last?.path == "/usr/share/photomap/assets")
+        #expect(candidates.dropLast().last?.standardizedFileURL.path == data.appendingPathComponent("assets").path)
         #expect(assets.basemap.standardizedFileURL.path == data.appendingPathComponent("basemap/countries.js").path)
     }
 

@@ -41,17 +41,8 @@ public struct PageAssets: Sendable {
         else {
             throw .leafletMissing(folder: leaflet.path)
         }
-        // SwiftPM copies the target's resources to this folder beside the executable; the package
-        // installs them as `assets/` in its data folder.
-        let executableFolder = InstalledData.executableURL(executable).deletingLastPathComponent()
-        let candidates =
-            [
-                environment["PHOTOMAP_ASSETS"].map(URL.init(fileURLWithPath:)),
-                executableFolder.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
-                Bundle.main.bundleURL.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
-            ] + InstalledData.folders(executable: executable).map { $0.appendingPathComponent("assets") }
         guard
-            let own = candidates.compactMap({ $0 }).first(where: { folder in
+            let own = ownFolderCandidates(environment: environment, executable: executable).first(where: { folder in
                 ownFiles.allSatisfy { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
             })
         else { throw .assetsMissing("photomap's page assets (photomap_PhotoMapKit.resources)") }
@@ -64,6 +55,17 @@ public struct PageAssets: Sendable {
         return PageAssets(
             leafletFolder: leaflet, ownFolder: own,
             basemap: basemap.appendingPathComponent("basemap/countries.js"))
+    }
+
+    /// Where photomap's own files may be, in order: `PHOTOMAP_ASSETS`; the folder SwiftPM copies the
+    /// target's resources to beside the executable (a build); the package's `assets/` in its data folder.
+    static func ownFolderCandidates(environment: [String: String], executable: String) -> [URL] {
+        let executableFolder = InstalledData.executableURL(executable).deletingLastPathComponent()
+        return [
+            environment["PHOTOMAP_ASSETS"].map(URL.init(fileURLWithPath:)),
+            executableFolder.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
+            Bundle.main.bundleURL.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
+        ].compactMap { $0 } + InstalledData.folders(executable: executable).map { $0.appendingPathComponent("assets") }
     }
 
     /// Every asset: its name in the assets folder, and the file it comes from.
