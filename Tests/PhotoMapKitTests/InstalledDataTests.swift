@@ -35,8 +35,11 @@ struct InstalledDataTests {
                 .standardizedFileURL.path == data.path)
         let assets = try PageAssets.locate(
             environment: ["PHOTOMAP_LEAFLET_DIR": try leafletFolder().path], executable: executable,
-            currentDirectory: "/", bundle: root.url)
-        #expect(assets.ownFolder.standardizedFileURL.path == data.appendingPathComponent("assets").path)
+            currentDirectory: "/")
+        // A build's own resources (the test runner's bundle) come first; an installed binary has none.
+        let candidates = PageAssets.ownFolderCandidates(environment: [:], executable: executable)
+        #expect(candidates.last?.path == "/usr/share/photomap/assets")
+        #expect(candidates.dropLast().last?.standardizedFileURL.path == data.appendingPathComponent("assets").path)
         #expect(assets.basemap.standardizedFileURL.path == data.appendingPathComponent("basemap/countries.js").path)
     }
 

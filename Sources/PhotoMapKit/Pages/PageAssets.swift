@@ -17,10 +17,8 @@ public struct PageAssets: Sendable {
     /// photomap's page scripts, in the order the pages run them (deferred, after Leaflet): each adds
     /// one part to their shared `window.photomap`, and `photomap.js`, last, starts the page.
     static let scripts = [
-        "photomap-page.js", "photomap-elements.js", "photomap-timeline.js", "photomap-callout.js", "photomap-grid.js",
-        "photomap-basemap.js", "photomap-tracks.js", "photomap-clusters.js", "photomap-heat.js", "photomap-map.js",
-        "photomap-list.js", "photomap-search.js",
-        "photomap.js",
+        "photomap-page.js", "photomap-elements.js", "photomap-callout.js", "photomap-basemap.js",
+        "photomap-clusters.js", "photomap-map.js", "photomap-list.js", "photomap-search.js", "photomap.js",
     ]
     /// photomap's own files.
     static let ownFiles = scripts + ["first-view.js", "photomap.css", "placeholder.svg"]
@@ -29,13 +27,11 @@ public struct PageAssets: Sendable {
     let ownFolder: URL
     let basemap: URL
 
-    /// Finds the three sources; throws with what to install when one is missing. `bundle` is where a
-    /// binary run in place has SwiftPM's resources (the test runner's own, in a test).
+    /// Finds the three sources; throws with what to install when one is missing.
     public static func locate(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         executable: String = CommandLine.arguments.first ?? "",
-        currentDirectory: String = FileManager.default.currentDirectoryPath,
-        bundle: URL = Bundle.main.bundleURL
+        currentDirectory: String = FileManager.default.currentDirectoryPath
     ) throws(PageError) -> PageAssets {
         let leaflet = URL(fileURLWithPath: environment["PHOTOMAP_LEAFLET_DIR"] ?? debianLeafletFolder)
         guard
@@ -45,17 +41,8 @@ public struct PageAssets: Sendable {
         else {
             throw .leafletMissing(folder: leaflet.path)
         }
-        // SwiftPM copies the target's resources to this folder beside the executable; the package
-        // installs them as `assets/` in its data folder.
-        let executableFolder = InstalledData.executableURL(executable).deletingLastPathComponent()
-        let candidates =
-            [
-                environment["PHOTOMAP_ASSETS"].map(URL.init(fileURLWithPath:)),
-                executableFolder.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
-                bundle.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
-            ] + InstalledData.folders(executable: executable).map { $0.appendingPathComponent("assets") }
         guard
-            let own = candidates.compactMap({ $0 }).first(where: { folder in
+            let own = ownFolderCandidates(environment: environment, executable: executable).first(where: { folder in
                 ownFiles.allSatisfy { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
             })
         else { throw .assetsMissing("photomap's page assets (photomap_PhotoMapKit.resources)") }
@@ -68,6 +55,17 @@ public struct PageAssets: Sendable {
         return PageAssets(
             leafletFolder: leaflet, ownFolder: own,
             basemap: basemap.appendingPathComponent("basemap/countries.js"))
+    }
+
+    /// Where photomap's own files may be, in order: `PHOTOMAP_ASSETS`; the folder SwiftPM copies the
+    /// target's resources to beside the executable (a build); the package's `assets/` in its data folder.
+    static func ownFolderCandidates(environment: [String: String], executable: String) -> [URL] {
+        let executableFolder = InstalledData.executableURL(executable).deletingLastPathComponent()
+        return [
+            environment["PHOTOMAP_ASSETS"].map(URL.init(fileURLWithPath:)),
+            executableFolder.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
+            Bundle.main.bundleURL.appendingPathComponent("photomap_PhotoMapKit.resources/Assets"),
+        ].compactMap { $0 } + InstalledData.folders(executable: executable).map { $0.appendingPathComponent("assets") }
     }
 
     /// Every asset: its name in the assets folder, and the file it comes from.
