@@ -240,6 +240,40 @@ struct EstimateTests {
         #expect(try catalog.version() == version)
     }
 
+    @Test("after geotagging, only the photos that moved are indexed again, when the index was current")
+    func indexedIncrementally() throws {
+        let folder = try TemporaryFolder()
+        let here = try #require(Coordinate(latitude: 46.37, longitude: 14.11))
+        let catalog = try catalog(
+            [("a-located", 0, "A", here), ("a-near", 8, "A", nil), ("a-far", 40, "A", nil)], in: folder)
+        let index = try LocalIndex(file: folder.url.appendingPathComponent("index.sqlite"))
+        let indexer = CatalogIndexer(index: index)
+        try indexer.ensureLocal(catalog)
+        // A record no full indexing would keep: it stays only if the index is not made anew.
+        try index.add(
+            [IndexRecord.photo(AnnotationAdapter().annotated(Photo(id: "elsewhere", title: "x")))], origin: "local")
+        let before = try catalog.version()
+        let places = try LocalPlaces(
+            gazetteer: try #require(FixtureSource.locateFixtures(containing: "gazetteer/cities.tsv"))
+                .appendingPathComponent("gazetteer"))
+        let report = try PhotoGeotagger(tracks: try Tracks(reading: []), estimateWithin: 10 * 60).run(on: catalog) {
+            places
+        }
+        #expect(report.changedPhotos.map(\.id) == ["a-near"])
+        #expect(report.changedPhotos.first?.coordinate == here)
+        try indexer.ensureLocal(catalog, changed: report.changedPhotos, since: before)
+        #expect(try index.marker("local") == String(try catalog.version()))
+        #expect(try index.photo(id: "a-near")?.coordinate == here)
+        #expect(try index.photo(id: "elsewhere") != nil, "the index was not made anew")
+        let near = try index.search("a-near", near: here, radiusKilometres: 1, limit: 10)
+        #expect(near.map(\.annotation.id) == ["a-near"])
+        // An index behind the catalog is made anew.
+        try index.setMarker("local", "stale")
+        try indexer.ensureLocal(catalog, changed: [], since: before)
+        #expect(try index.photo(id: "elsewhere") == nil)
+        #expect(try index.marker("local") == String(try catalog.version()))
+    }
+
     @Test(
         "what a page says of a location: from a track, or estimated from a photo so many minutes or hours away",
         arguments: [

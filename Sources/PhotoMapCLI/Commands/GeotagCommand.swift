@@ -33,10 +33,12 @@ enum GeotagCommand {
         }
         let store = try configuration.state().localCatalogForImport()
         guard let catalog = store as? LocalCatalog else { throw GeotagError.catalogNotLocal }
-        guard try catalog.version() > 0 else { throw ImportError.nothingImported }
+        let before = try catalog.version()
+        guard before > 0 else { throw ImportError.nothingImported }
         let report = try geotagger.run(on: catalog, places: ImportCommand.places)
+        // Only the photos that moved are indexed again (the index held the catalog as it was before).
         try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
-            catalog, adapter: configuration.adapter)
+            catalog, changed: report.changedPhotos, since: before, adapter: configuration.adapter)
         if parsed.has("json") { return try console.printJSON(Summary(report)) }
         if parsed.has("report") {
             for line in report.skipped { console.print("\(line.place): \(line.reason)") }

@@ -43,6 +43,8 @@ public struct PhotoGeotagger: Sendable {
         public var trackCount = 0
         /// Track points left out, with where and why.
         public var skipped: [(place: String, reason: String)] = []
+        /// The records of the photos located, moved or estimated, as the catalog now holds them.
+        public var changedPhotos: [Photo] = []
     }
 
     /// Locates the photos of `catalog`; `places` gives the place of a location.
@@ -82,7 +84,7 @@ public struct PhotoGeotagger: Sendable {
                 report.estimated.insert(photo.id)
             }
         }
-        try catalog.locate(changed)
+        report.changedPhotos = try catalog.locate(changed)
         try catalog.keep(tracks.lines)
         return report
     }

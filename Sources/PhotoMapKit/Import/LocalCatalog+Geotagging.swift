@@ -51,10 +51,13 @@ extension LocalCatalog {
         let estimateOffset: Int?
     }
 
-    /// Gives photos the locations tracks or neighbours put them at, and their places, in one transaction.
-    func locate(_ located: [Located]) throws {
-        guard !located.isEmpty else { return }
+    /// Gives photos the locations tracks or neighbours put them at, and their places, in one transaction;
+    /// returns their records as written.
+    func locate(_ located: [Located]) throws -> [Photo] {
+        guard !located.isEmpty else { return [] }
         let decoder = JSONDecoder()
+        var written: [Photo] = []
+        written.reserveCapacity(located.count)
         try database.transaction {
             for entry in located {
                 let row = try database.prepare("SELECT record FROM photos WHERE id = ?", [.text(entry.id)])
@@ -75,10 +78,12 @@ extension LocalCatalog {
                         .blob(Array(try JSONOutput.data(photo))), .text(entry.source.rawValue), .text(entry.id),
                     ]
                 ).step()
+                written.append(photo)
             }
             try database.prepare(
                 "INSERT INTO meta VALUES ('version', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1"
             ).step()
         }
+        return written
     }
 }

@@ -42,6 +42,20 @@ public struct CatalogIndexer {
         try index.setMarker("local", version)
     }
 
+    /// Indexes the photos one change of the catalog touched (`changed`, as the catalog now holds them) when
+    /// the index held the catalog as it was just before (version `before`); else every photo, as
+    /// `ensureLocal` does.
+    public func ensureLocal(
+        _ catalog: any LocalCatalogStore, changed: [Photo], since before: Int,
+        adapter: AnnotationAdapter = AnnotationAdapter()
+    ) throws {
+        guard try index.marker("local") == String(before) else { return try ensureLocal(catalog, adapter: adapter) }
+        let version = String(try catalog.version())
+        guard version != String(before) else { return }
+        try index.add(adapter.annotated(changed).map(IndexRecord.photo), origin: "local")
+        try index.setMarker("local", version)
+    }
+
     /// Indexes fetched records.
     public func add(places: [AnnotatedPlace] = [], photos: [AnnotatedPhoto] = []) throws {
         try index.add(places.map(IndexRecord.place) + photos.map(IndexRecord.photo))
