@@ -65,6 +65,7 @@ extension LocalCatalog {
                     ]
                 ).step()
             }
+            try refreshHidden()
             try database.prepare(
                 "INSERT INTO meta VALUES ('version', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1"
             ).step()
