@@ -2,8 +2,8 @@ import Foundation
 
 /// Groups imported photos into places as Flickr does. A located photo's country and division are the
 /// boundaries it lies in (`BoundaryLookup`); it belongs to the nearest populated place of the gazetteer
-/// (GeoNames cities over 15,000 people) of that country and division that it lies within — a distance
-/// that grows with the place's size — its GeoNames id the place's id. A photo near no such city belongs
+/// (GeoNames places of 1,000 people or more: cities and villages) of that country and division that it
+/// lies within — a distance that grows with the place's size — its GeoNames id the place's id. A photo near no such city belongs
 /// to its division ("region_US_WA"), else to its country ("country_US"); one out at sea to a place named
 /// for its 1° square.
 public struct LocalPlaces: Sendable {
@@ -26,12 +26,12 @@ public struct LocalPlaces: Sendable {
         let latitude: Int, longitude: Int
     }
 
-    /// The gazetteer folder's cities, regions (GeoNames, CC BY 4.0) and boundaries (Natural Earth, public
+    /// The gazetteer folder's cities, villages, regions (GeoNames, CC BY 4.0) and boundaries (Natural Earth, public
     /// domain): Fixtures/gazetteer.
     public init(gazetteer folder: URL) throws {
         var cities: [City] = []
         var cells: [Cell: [Int]] = [:]
-        let regions = try Gazetteer.forEachCity(in: folder) { entry in
+        let regions = try Gazetteer.forEachCity(in: folder, villages: true) { entry in
             cells[Self.cell(entry.coordinate), default: []].append(cities.count)
             cities.append(
                 City(
@@ -54,10 +54,12 @@ public struct LocalPlaces: Sendable {
             uniquingKeysWith: { first, _ in first })
     }
 
-    /// How far a city of `population` reaches: 5 km for a town of 15,000, 20 km for a city of a
-    /// million, at most `greatestReach`.
+    /// How far a place of `population` reaches: 1.5 km for a village of 1,000, 5 km for a town of 15,000,
+    /// 20 km for a city of a million, at most `greatestReach`.
     public static func reach(population: Int) -> Double {
-        min(greatestReach, 5 + 8.3 * log10(max(Double(population), 15_000) / 15_000))
+        let people = max(Double(population), 1_000)
+        guard people >= 15_000 else { return 1.5 + 3.5 * log10(people / 1_000) / log10(15) }
+        return min(greatestReach, 5 + 8.3 * log10(people / 15_000))
     }
 
     /// The reach of the biggest cities, in kilometres.
