@@ -92,6 +92,9 @@ struct Configuration {
     /// Connections kept to it (PHOTOMAP_DATABASE_CONNECTIONS).
     var databaseConnections: Int
     var environment: [String: String]
+    /// `--show-fenced`: the imported photos that geofences hide listed with their locations (the owner's
+    /// own view from the terminal).
+    var showsFenced: Bool
     /// The state stores, opened on first use and shared by copies of this configuration.
     private let openedState = Locked<StateStores?>(nil)
 
@@ -110,6 +113,10 @@ struct Configuration {
         imageHostGiven = chosenHost?.isEmpty == false
         imageHost = ImageHost(base: try Self.httpURL(chosenHost, default: ImageHost.flickr.base, option: "image-host"))
         offline = parsed.has("offline")
+        showsFenced = parsed.has(FencesCommand.showFencedOption.name)
+        if showsFenced && parsed.has(MapOutput.option.name) {
+            throw UsageError("--show-fenced is your own view in the terminal: it does not go with --map")
+        }
         if source == .flickr && apiKey.isEmpty && !offline { throw FlickrError.missingAPIKey }
         cacheDirectory = Self.cacheDirectory(
             parsed.value("cache") ?? environment["PHOTOMAP_CACHE"],
@@ -197,7 +204,12 @@ struct Configuration {
         case .fixtures:
             return FixtureSource(catalog: try fixtureCatalog(), imageHost: imageHost)
         case .local:
-            return LocalSource(catalog: { [self] in try state().importedPhotos() }, adapter: adapter)
+            return LocalSource(
+                catalog: { [self] in
+                    var store = try state().importedPhotos()
+                    store?.showsFenced = showsFenced
+                    return store
+                }, adapter: adapter)
         case .flickr:
             let state = try state()
             let warn: @Sendable (String) -> Void = { [console] in console.warn($0) }

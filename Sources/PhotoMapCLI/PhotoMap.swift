@@ -17,6 +17,7 @@ public enum PhotoMap {
         (RecentCommand.spec, RecentCommand.run),
         (ImportCommand.spec, ImportCommand.run),
         (GeotagCommand.spec, GeotagCommand.run),
+        (FencesCommand.spec, FencesCommand.run),
         (DatabaseCommand.spec, DatabaseCommand.run),
         (CompletionsCommand.spec, CompletionsCommand.run),
         (ManCommand.spec, ManCommand.run),

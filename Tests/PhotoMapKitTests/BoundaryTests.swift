@@ -81,21 +81,31 @@ struct BoundaryTests {
         func place(_ latitude: Double, _ longitude: Double) throws -> LocalPlace {
             places.place(for: try #require(Coordinate(latitude: latitude, longitude: longitude)))
         }
-        // No US city reaches Point Roberts: its state, not Tsawwassen's Canada.
+        // Point Roberts's own village (GeoNames' places of 1,000 people or more) names it, in its state, not
+        // Tsawwassen's Canada; so do Santa Teresa's, and Ivangorod's, not Narva's Estonia.
         let pointRoberts = try place(48.985, -123.065)
-        #expect(pointRoberts.id == "region_US_WA")
-        #expect(pointRoberts.fullName == "Washington, United States")
-        #expect(try place(31.856, -106.639).fullName == "New Mexico, United States")
-        let ivangorod = try place(59.37, 28.23)
-        #expect(ivangorod.id == "region_RU_42" && ivangorod.fullName.hasSuffix(", Russia"))
+        #expect(pointRoberts.id == "5807107")
+        #expect(pointRoberts.fullName == "Point Roberts, Washington, United States")
+        #expect(try place(31.856, -106.639).fullName == "Santa Teresa, New Mexico, United States")
+        #expect(try place(59.37, 28.23).fullName == "Ivangorod, Russia")
+        // Villages the issue names, each after itself, not the town nearby.
+        let giethoorn = try place(52.7405, 6.0785)
+        #expect(giethoorn.id == "2755517" && giethoorn.fullName.hasPrefix("Giethoorn, "), "\(giethoorn)")
+        #expect(try place(46.0213, 7.7470).fullName == "Zermatt, Switzerland")
+        #expect(try place(40.6285, 14.4850).fullName == "Positano, Italy")
+        // Where no place reaches: the state, the division.
+        #expect(try place(39.2, -116.9).fullName == "Nevada, United States")
+        #expect(try place(61.5, 47.5).id.hasPrefix("region_RU_"))
         // A city of the right side still names its photos, with its GeoNames id as before.
         #expect(try place(59.377, 28.17).id == "590031")  // Narva
         #expect(try place(52.345, 14.585).id == "3085495")  // Słubice, not Frankfurt (Oder)
         #expect(try place(31.7619, -106.485).id == "5520993")  // El Paso
         // The generalised division outlines put St. Louis's centre in Illinois: still St. Louis, Missouri.
         #expect(try place(38.62727, -90.19789).fullName == "St. Louis, Missouri, United States")
-        // Natural Earth's divisions of Spain are provinces, finer than GeoNames': the country it is.
-        #expect(try place(42.4635, 1.981).id == "country_ES")
+        // Natural Earth's divisions of Spain are provinces, finer than GeoNames': the country decides, and
+        // Llívia, the Spanish exclave, is named after itself.
+        #expect(try place(42.4635, 1.981).fullName == "Llívia, Spain")
+        #expect(try place(42.30, 1.30).id == "country_ES")
     }
 
     @Test("a harbour just off a coast takes the country within 5 km; the open sea none")

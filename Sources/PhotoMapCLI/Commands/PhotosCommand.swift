@@ -17,6 +17,7 @@ enum PhotosCommand {
             .flag("prefetch", "fetch the listed photos' 75×75 squares into the thumbnail cache now"),
             withPathsOption,
             MapOutput.option,
+            FencesCommand.showFencedOption,
         ])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {

@@ -7,7 +7,7 @@ enum PlacesCommand {
         name: "places",
         summary: "list the top places (flickr.places.getTopPlacesList)",
         discussion: "Lists the localities with the most photos: title, region, photo count and centre.",
-        options: AnnotationOutput.options + [MapOutput.option])
+        options: AnnotationOutput.options + [MapOutput.option, FencesCommand.showFencedOption])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let destination = try AnnotationOutput.destination(parsed)

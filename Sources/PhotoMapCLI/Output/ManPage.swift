@@ -62,7 +62,10 @@ enum ManPage {
         switch command.arguments {
         case .none: break
         case let .words(placeholder): parts.append("\\fI\(text(placeholder))\\fR")
-        case let .action(actions): parts.append(actions.map { "\\fB\(text($0.name))\\fR" }.joined(separator: "|"))
+        case let .action(actions):
+            parts.append(
+                actions.map { "\\fB\(text($0.name))\\fR" + ($0.argument.map { " \\fI\(text($0))\\fR" } ?? "") }
+                    .joined(separator: "|"))
         }
         parts += command.options.map { $0.isRequired ? optionTag($0) : "[" + optionTag($0) + "]" }
         return parts.joined(separator: " ")

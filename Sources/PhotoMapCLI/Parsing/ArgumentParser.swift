@@ -63,6 +63,11 @@ struct ArgumentParser {
         }
         if !parsed.wantsHelp && !parsed.wantsVersion, let command = parsed.command {
             if !command.actions.isEmpty && parsed.arguments.isEmpty { throw command.actionError(nil) }
+            if let action = command.actions.first(where: { $0.name == parsed.arguments.first }),
+                let argument = action.argument, parsed.arguments.count < 2
+            {
+                throw UsageError("\(command.name) \(action.name) needs \(argument)")
+            }
             if let missing = command.options.first(where: {
                 $0.isRequired && (parsed.options[$0.name] ?? "").isEmpty
             }) {
@@ -95,6 +100,12 @@ struct ArgumentParser {
             throw UsageError("'\(command.name)' takes no argument '\(token)'; see photomap \(command.name) --help")
         }
         if !command.actions.isEmpty {
+            // The action, then the one word it may take (`fences add NAME`).
+            if let first = parsed.arguments.first, parsed.arguments.count == 1,
+                command.actions.first(where: { $0.name == first })?.argument != nil
+            {
+                return parsed.arguments.append(token)
+            }
             guard parsed.arguments.isEmpty
             else { throw UsageError("\(command.name) takes one action; '\(token)' is one too many") }
             guard command.actions.contains(where: { $0.name == token }) else { throw command.actionError(token) }

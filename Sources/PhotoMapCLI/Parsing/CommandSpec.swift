@@ -17,6 +17,11 @@ struct CommandSpec: Sendable {
         let name: String
         /// One line for help and the man page.
         let summary: String
+        /// The placeholder of the one word it takes after it (`NAME` of `fences add NAME`), if any.
+        var argument: String? = nil
+
+        /// "add NAME", or "list".
+        var synopsis: String { name + (argument.map { " " + $0 } ?? "") }
     }
 
     /// The word that selects it ("places").
@@ -56,7 +61,7 @@ struct CommandSpec: Sendable {
         switch arguments {
         case .none: break
         case let .words(placeholder): parts.append(placeholder)
-        case let .action(actions): parts.append(actions.map(\.name).joined(separator: "|"))
+        case let .action(actions): parts.append(actions.map(\.synopsis).joined(separator: "|"))
         }
         parts += options.map { $0.isRequired ? $0.synopsis : "[\($0.synopsis)]" }
         return parts.joined(separator: " ")
@@ -75,11 +80,17 @@ struct CommandSpec: Sendable {
 protocol CommandAction: RawRepresentable, CaseIterable, Sendable where RawValue == String {
     /// One line for help and the man page.
     var summary: String { get }
+    /// The placeholder of the one word the action takes after it, if any (`NAME`).
+    var argument: String? { get }
 }
 
 extension CommandAction {
+    /// None: most actions take no word after them.
+    var argument: String? { nil }
+
     /// The declaration the parser, help, completions and man page read.
     static var declared: CommandSpec.Arguments {
-        .action(allCases.map { CommandSpec.ActionSpec(name: $0.rawValue, summary: $0.summary) })
+        .action(
+            allCases.map { CommandSpec.ActionSpec(name: $0.rawValue, summary: $0.summary, argument: $0.argument) })
     }
 }

@@ -65,6 +65,13 @@ public enum DatabaseSchema {
         WHERE latitude IS NOT NULL AND longitude IS NOT NULL AND body <> '';
         CREATE INDEX index_records_cell_words ON index_records USING gin (cell_words);
         """,
+        """
+        -- Geofences (Flickr's model): circles within which imported photos are shown without a location;
+        -- each photo marked hidden when one holds it (PostgresLocalCatalog.refreshHidden).
+        CREATE TABLE local_fences (name text PRIMARY KEY, latitude double precision NOT NULL,
+            longitude double precision NOT NULL, radius double precision NOT NULL);
+        ALTER TABLE local_photos ADD COLUMN hidden boolean NOT NULL DEFAULT false;
+        """,
     ]
 
     /// The schema version this photomap writes and reads.
@@ -137,7 +144,7 @@ public enum DatabaseSchema {
             // Each table counted from the migration that made it on.
             let tables = [
                 ("index_records", 1), ("kept_answers", 1), ("recent_photos", 1), ("call_budgets", 1),
-                ("local_photos", 2), ("local_files", 2),
+                ("local_photos", 2), ("local_files", 2), ("local_fences", 4),
             ]
             for (table, since) in tables where version >= since {
                 rows.append((table, try connection.execute("SELECT count(*) FROM \(table)").integer(0, 0) ?? 0))

@@ -146,13 +146,14 @@ final class PostgresConnection {
     /// Adds `rows` to `table`, one `COPY` into a temporary table shaped like it, then one `INSERT … ON
     /// CONFLICT (key)`: the last row of a key replaces the one kept (`replacing`), or the one kept (else
     /// the batch's first) stays. Each row holds `columns`' values in their order: the one list names the
-    /// columns of the COPY and of the statement. Inside a transaction.
+    /// columns of the COPY and of the statement; a column left out takes its default. Inside a transaction.
     func merge(
         into table: String, columns: [String], key: String, replacing: Bool, rows: [[PostgresValue]]
     ) throws(DatabaseError) {
         guard !rows.isEmpty else { return }
         let incoming = "incoming_" + table, names = columns.joined(separator: ", ")
-        try execute("CREATE TEMPORARY TABLE \(incoming) (LIKE \(table), ordinal bigserial) ON COMMIT DROP")
+        try execute(
+            "CREATE TEMPORARY TABLE \(incoming) (LIKE \(table) INCLUDING DEFAULTS, ordinal bigserial) ON COMMIT DROP")
         try copy(
             "COPY \(incoming) (\(names)) FROM STDIN",
             rows: rows.lazy.map { $0.map { Self.copyField($0.copyText) }.joined(separator: "\t") + "\n" })

@@ -5,6 +5,10 @@ import Foundation
 /// image the cache lacks only when it sees the same files (shared storage).
 public struct PostgresLocalCatalog: LocalCatalogStore {
     let pool: PostgresPool
+    public var showsFenced = false
+
+    /// `hidden` in SQL: the column, or false when fenced photos are shown.
+    private var hiddenColumn: String { showsFenced ? "false" : "hidden" }
 
     /// The catalog of `pool`'s database (migrated already by `photomap db migrate`, checked by `StateStores.database`).
     public init(pool: PostgresPool) {
@@ -84,6 +88,7 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
                 RETURNING id
                 """
             ).count
+            try Self.refreshHidden(on: connection)
             if changes.changesPhotos {
                 try connection.execute("UPDATE local_version SET version = version + 1")
             }
@@ -96,31 +101,44 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
     }
 
     public func places() throws -> [Place] {
-        let rows = try pool.withConnection { connection in
-            try connection.execute(
-                """
-                SELECT p.id, p.short_name, p.full_name, COALESCE(p.latitude, avg(f.latitude)),
-                       COALESCE(p.longitude, avg(f.longitude)), count(*) AS photos
-                FROM local_places p JOIN local_photos f ON f.place = p.id
-                GROUP BY p.id ORDER BY p.id = $1, photos DESC, p.full_name, p.id
-                """, [.text(LocalPlace.unlocatedID)])
+        let hidden = hiddenColumn
+        let (rows, fences) = try pool.withConnection { connection in
+            (
+                try connection.execute(
+                    """
+                    SELECT p.id, p.short_name, p.full_name, p.latitude, p.longitude, avg(f.latitude),
+                           avg(f.longitude), count(*) AS photos
+                    FROM local_places p JOIN (
+                        SELECT CASE WHEN \(hidden) THEN $1 ELSE place END AS place,
+                               CASE WHEN \(hidden) THEN NULL ELSE latitude END AS latitude,
+                               CASE WHEN \(hidden) THEN NULL ELSE longitude END AS longitude
+                        FROM local_photos) f ON f.place = p.id
+                    GROUP BY p.id ORDER BY p.id = $1, photos DESC, p.full_name, p.id
+                    """, [.text(LocalPlace.unlocatedID)]),
+                showsFenced ? [] : try Self.fences(on: connection)
+            )
         }
         return try (0..<rows.count).map { row in
             Place(
                 id: rows.text(row, 0) ?? "", fullName: rows.text(row, 2) ?? "", shortName: rows.text(row, 1) ?? "",
-                coordinate: Coordinate(latitude: try rows.real(row, 3), longitude: try rows.real(row, 4)),
-                type: "locality", typeID: 7, photoCount: try rows.integer(row, 5))
+                coordinate: fences.shownCentre(
+                    own: Coordinate(latitude: try rows.real(row, 3), longitude: try rows.real(row, 4)),
+                    mean: Coordinate(latitude: try rows.real(row, 5), longitude: try rows.real(row, 6))),
+                type: "locality", typeID: 7, photoCount: try rows.integer(row, 7))
         }
     }
 
     public func photos(inPlace id: String, limit: Int) throws -> (photos: [Photo], total: Int) {
-        try pool.withConnection { connection in
+        let hidden = hiddenColumn
+        // The photos without a location include the fenced ones; no other place does.
+        let chosen = id == LocalPlace.unlocatedID ? "(place = $1 OR \(hidden))" : "place = $1 AND NOT \(hidden)"
+        return try pool.withConnection { connection in
             let total =
-                try connection.execute("SELECT count(*) FROM local_photos WHERE place = $1", [.text(id)])
+                try connection.execute("SELECT count(*) FROM local_photos WHERE \(chosen)", [.text(id)])
                 .integer(0, 0) ?? 0
             let rows = try connection.execute(
                 """
-                SELECT record FROM local_photos WHERE place = $1 ORDER BY taken DESC NULLS LAST, id LIMIT $2
+                SELECT record, \(hidden) FROM local_photos WHERE \(chosen) ORDER BY taken DESC NULLS LAST, id LIMIT $2
                 """, [.text(id), .integer(max(limit, 0))], binaryResult: true)
             return (try Self.decoded(rows), total)
         }
@@ -129,14 +147,17 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
     public func allPhotos() throws -> [Photo] {
         try Self.decoded(
             pool.withConnection { connection in
-                try connection.execute("SELECT record FROM local_photos ORDER BY id", binaryResult: true)
+                try connection.execute(
+                    "SELECT record, \(hiddenColumn) FROM local_photos ORDER BY id", binaryResult: true)
             })
     }
 
     public func photo(id: String) throws -> Photo? {
         try Self.decoded(
             pool.withConnection { connection in
-                try connection.execute("SELECT record FROM local_photos WHERE id = $1", [.text(id)], binaryResult: true)
+                try connection.execute(
+                    "SELECT record, \(hiddenColumn) FROM local_photos WHERE id = $1", [.text(id)],
+                    binaryResult: true)
             }
         ).first
     }
@@ -159,8 +180,86 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
         }
     }
 
+    /// Rows of (record, hidden), as others may see them unless `showsFenced`.
     private static func decoded(_ rows: PostgresRows) throws -> [Photo] {
         let decoder = JSONDecoder()
-        return try (0..<rows.count).map { try decoder.decode(Photo.self, from: rows.bytes($0, 0) ?? Data()) }
+        return try (0..<rows.count).map { row in
+            let photo = try decoder.decode(Photo.self, from: rows.bytes(row, 0) ?? Data())
+            return try rows.bool(row, 1) == true ? Geofence.withoutLocation(photo) : photo
+        }
+    }
+
+    public func fences() throws -> [Geofence] {
+        try pool.withConnection { try Self.fences(on: $0) }
+    }
+
+    public func add(_ fence: Geofence) throws {
+        try pool.transaction { connection in
+            let added = try connection.execute(
+                "INSERT INTO local_fences VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING RETURNING name",
+                [
+                    .text(fence.name), .double(fence.centre.latitude), .double(fence.centre.longitude),
+                    .double(fence.radius),
+                ])
+            guard added.count == 1 else { throw GeofenceError.duplicate(name: fence.name) }
+            try Self.fencesChanged(on: connection)
+        }
+    }
+
+    public func removeFence(named name: String) throws {
+        try pool.transaction { connection in
+            let removed = try connection.execute(
+                "DELETE FROM local_fences WHERE name = $1 RETURNING name", [.text(name)])
+            guard removed.count > 0 else { throw GeofenceError.unknown(name: name) }
+            try Self.fencesChanged(on: connection)
+        }
+    }
+
+    public func locatedCoordinates() throws -> [(id: String, coordinate: Coordinate)] {
+        try pool.withConnection { try Self.locatedCoordinates(on: $0) }
+    }
+
+    private static func fences(on connection: PostgresConnection) throws -> [Geofence] {
+        let rows = try connection.execute("SELECT name, latitude, longitude, radius FROM local_fences ORDER BY name")
+        return try (0..<rows.count).compactMap { row in
+            guard let centre = Coordinate(latitude: try rows.real(row, 1), longitude: try rows.real(row, 2)) else {
+                return nil
+            }
+            return Geofence(name: rows.text(row, 0) ?? "", centre: centre, radius: try rows.real(row, 3) ?? 0)
+        }
+    }
+
+    private static func locatedCoordinates(on connection: PostgresConnection) throws -> [(
+        id: String, coordinate: Coordinate
+    )] {
+        let rows = try connection.execute("SELECT id, latitude, longitude FROM local_photos WHERE latitude IS NOT NULL")
+        return try (0..<rows.count).compactMap { row in
+            Coordinate(latitude: try rows.real(row, 1), longitude: try rows.real(row, 2)).map {
+                (rows.text(row, 0) ?? "", $0)
+            }
+        }
+    }
+
+    /// Marks the photos the fences hold as hidden (and only those), within the caller's transaction.
+    private static func refreshHidden(on connection: PostgresConnection) throws {
+        let hidden = try fences(on: connection).hiddenIDs(try locatedCoordinates(on: connection))
+        // Imported photos' ids are "local-" and hex digits: a space never falls inside one.
+        try connection.execute(
+            """
+            UPDATE local_photos SET hidden = NOT hidden
+            WHERE hidden <> (id = ANY (string_to_array($1, ' ')))
+            """, [.text(hidden.sorted().joined(separator: " "))])
+        if !hidden.isEmpty {
+            let place = LocalPlace.unlocated
+            try connection.execute(
+                "INSERT INTO local_places VALUES ($1, $2, $3, NULL, NULL) ON CONFLICT (id) DO NOTHING",
+                [.text(place.id), .text(place.shortName), .text(place.fullName)])
+        }
+    }
+
+    /// After a fence came or went: the photos it holds hidden or shown, and the version moved on.
+    private static func fencesChanged(on connection: PostgresConnection) throws {
+        try refreshHidden(on: connection)
+        try connection.execute("UPDATE local_version SET version = version + 1")
     }
 }

@@ -6,9 +6,25 @@ import Foundation
 public struct StateStores: Sendable {
     public let index: any SearchIndexStore
     public let answers: any AnswerStore
-    public let recents: any RecentsStore
+    /// The recently viewed photos, imported ones as the geofences let others see them.
+    public var recents: any RecentsStore {
+        FencedRecents(store: viewedPhotos) { [localCatalog] in try localCatalog(false)?.fences() ?? [] }
+    }
+    private let viewedPhotos: any RecentsStore
     private let budget: @Sendable (String) -> any CallBudgetStore
     private let localCatalog: @Sendable (_ writing: Bool) throws -> (any LocalCatalogStore)?
+
+    init(
+        index: any SearchIndexStore, answers: any AnswerStore, recents: any RecentsStore,
+        budget: @escaping @Sendable (String) -> any CallBudgetStore,
+        localCatalog: @escaping @Sendable (_ writing: Bool) throws -> (any LocalCatalogStore)?
+    ) {
+        self.index = index
+        self.answers = answers
+        viewedPhotos = recents
+        self.budget = budget
+        self.localCatalog = localCatalog
+    }
 
     /// The call budget of `apiKey`.
     public func callBudget(apiKey: String) -> any CallBudgetStore { budget(apiKey) }
@@ -23,6 +39,11 @@ public struct StateStores: Sendable {
     public func importedPhotos() throws -> (any LocalCatalogStore)? {
         guard let store = try localCatalog(false), try store.version() > 0 else { return nil }
         return store
+    }
+
+    /// The catalog holding the geofences, or nil when there is none yet (nothing imported, no fence added).
+    public func fencesStore() throws -> (any LocalCatalogStore)? {
+        try localCatalog(false)
     }
 
     /// The files of the cache folder `cacheDirectory`; answers fresh for `answerTimeToLive` seconds.

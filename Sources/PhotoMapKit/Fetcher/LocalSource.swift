@@ -3,7 +3,7 @@ import Foundation
 /// The photos `photomap import` read, as a photo source: places ranked by photo count (the photos
 /// without a location last), a place's photos newest first. Read from the imported photos' catalog;
 /// nothing here touches the photos' files.
-public struct LocalSource: PhotoSource, PlaceDescribing, PhotoDescribing {
+public struct LocalSource: PhotoSource, PlaceDescribing, PhotoDescribing, ChangingSource {
     /// Opens the catalog for each call (nil: nothing imported).
     private let catalog: @Sendable () throws -> (any LocalCatalogStore)?
     private let adapter: AnnotationAdapter
@@ -45,6 +45,11 @@ public struct LocalSource: PhotoSource, PlaceDescribing, PhotoDescribing {
     public func photoInfo(_ photoID: String) throws -> AnnotatedPhoto? {
         guard LocalPhotoID.isValid(photoID) else { return nil }
         return try opened().photo(id: photoID).map(adapter.annotated)
+    }
+
+    /// The catalog's version: it moves on with each import, geotag and geofence change.
+    public func version() throws -> Int {
+        try catalog()?.version() ?? 0
     }
 
     private func opened() throws -> any LocalCatalogStore {

@@ -27,3 +27,10 @@ public protocol PhotoDescribing: Sendable {
 }
 
 extension FlickrSource: PlaceFinding, PhotoSearching, PlaceDescribing, PhotoDescribing {}
+
+/// A source whose records change while a server shows them (the imported photos: an import, a geofence
+/// added or removed): a server forgets what it listed when the version moves on.
+public protocol ChangingSource: Sendable {
+    /// A number that moves on whenever the records change.
+    func version() throws -> Int
+}

@@ -67,10 +67,13 @@ public struct Gazetteer: GazetteerLookup {
     /// own first.
     public typealias Region = (country: String, admin1: String, names: [String])
 
-    /// Reads a gazetteer folder: each city of cities.tsv, placed in its region and country by name, is
-    /// handed to `body` as it is read; the regions of regions.tsv are returned. `find` and `import` both
-    /// read the folder through this.
-    static func forEachCity(in folder: URL, _ body: (GazetteerEntry) -> Void) throws -> [Region] {
+    /// Reads a gazetteer folder: each city of cities.tsv (and with `villages`, each place of villages.tsv,
+    /// GeoNames' places of 1,000 to 14,999 people, when the folder has it), placed in its region and country
+    /// by name, is handed to `body` as it is read; the regions of regions.tsv are returned. `find` and
+    /// `import` both read the folder through this (`find` without the villages).
+    static func forEachCity(
+        in folder: URL, villages: Bool = false, _ body: (GazetteerEntry) -> Void
+    ) throws -> [Region] {
         var regions: [Region] = []
         for row in try rows(folder.appendingPathComponent("regions.tsv")) where row.count >= 3 {
             regions.append(
@@ -82,21 +85,27 @@ public struct Gazetteer: GazetteerLookup {
         let regionNames = Dictionary(
             regions.map { ("\($0.country)/\($0.admin1)", $0.names[0]) },
             uniquingKeysWith: { first, _ in first })
-        for row in try rows(folder.appendingPathComponent("cities.tsv")) where row.count >= 8 {
-            guard let latitude = Double(row[2]), let longitude = Double(row[3]),
-                let coordinate = Coordinate(latitude: latitude, longitude: longitude)
-            else { continue }
-            let context = [
-                regionNames["\(row[4])/\(row[5])"],
-                regionNames["\(row[4])/"],
-            ].compactMap { $0 }.joined(separator: ", ")
-            body(
-                GazetteerEntry(
-                    kind: .city, id: row[0], name: row[1],
-                    alternates: row[7].split(separator: "|").map(String.init),
-                    coordinate: coordinate,
-                    country: row[4], admin1: row[5], population: Int(row[6]) ?? 0,
-                    locality: row[1], context: context))
+        let villagesFile = folder.appendingPathComponent("villages.tsv")
+        var files = [folder.appendingPathComponent("cities.tsv")]
+        if villages && FileManager.default.fileExists(atPath: villagesFile.path) { files.append(villagesFile) }
+        // geonameid, name, latitude, longitude, country, admin1, population[, alternates]
+        for file in files {
+            for row in try rows(file) where row.count >= 7 {
+                guard let latitude = Double(row[2]), let longitude = Double(row[3]),
+                    let coordinate = Coordinate(latitude: latitude, longitude: longitude)
+                else { continue }
+                let context = [
+                    regionNames["\(row[4])/\(row[5])"],
+                    regionNames["\(row[4])/"],
+                ].compactMap { $0 }.joined(separator: ", ")
+                body(
+                    GazetteerEntry(
+                        kind: .city, id: row[0], name: row[1],
+                        alternates: row.count > 7 ? row[7].split(separator: "|").map(String.init) : [],
+                        coordinate: coordinate,
+                        country: row[4], admin1: row[5], population: Int(row[6]) ?? 0,
+                        locality: row[1], context: context))
+            }
         }
         return regions
     }

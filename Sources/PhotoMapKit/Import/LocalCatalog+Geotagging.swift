@@ -80,6 +80,7 @@ extension LocalCatalog {
                 ).step()
                 written.append(photo)
             }
+            try refreshHidden()
             try database.prepare(
                 "INSERT INTO meta VALUES ('version', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1"
             ).step()

@@ -6,6 +6,9 @@ import Foundation
 /// page, answer or listing shows them. One connection, not Sendable: a command opens its own.
 public final class LocalCatalog: LocalCatalogStore {
     let database: SQLiteDatabase
+    public var showsFenced = false
+    /// Whether the catalog has geofences' columns: one made before them, opened to read, has none.
+    private(set) var knowsFences = true
 
     /// The catalog file in a cache folder.
     public static func file(in cacheDirectory: URL) -> URL {
@@ -20,7 +23,10 @@ public final class LocalCatalog: LocalCatalogStore {
                 withIntermediateDirectories: true)
         }
         database = try SQLiteDatabase(path: file.path, readOnly: readOnly)
-        guard !readOnly else { return }
+        guard !readOnly else {
+            knowsFences = try photoColumns().contains("hidden")
+            return
+        }
         try database.execute(
             """
             PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
@@ -36,25 +42,38 @@ public final class LocalCatalog: LocalCatalogStore {
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
             CREATE TABLE IF NOT EXISTS track_lines (digest BLOB PRIMARY KEY, position INTEGER NOT NULL,
                 points BLOB NOT NULL);
+            CREATE TABLE IF NOT EXISTS fences (name TEXT PRIMARY KEY, latitude REAL NOT NULL,
+                longitude REAL NOT NULL, radius REAL NOT NULL);
             """)
         try addCaptureColumns()
     }
 
     /// The columns `geotag` reads, added to a catalog made before them: each photo's clock as the camera
     /// wrote it (DateTimeOriginal, SubSecTimeOriginal, OffsetTimeOriginal in seconds), its camera, and
-    /// where its location came from ('exif' or 'track'). Photos imported before have no clock.
+    /// where its location came from ('exif' or 'track'), and whether a fence hides it. Photos imported
+    /// before have no clock.
     private func addCaptureColumns() throws {
-        let columns = try database.prepare("SELECT name FROM pragma_table_info('photos')")
-        var names: Set<String> = []
-        while try columns.step() { names.insert(columns.text(0)) }
+        let names = try photoColumns()
         let wanted = [
             ("clock", "TEXT"), ("subsecond", "TEXT"), ("clock_offset", "INTEGER"), ("make", "TEXT"),
             ("model", "TEXT"), ("location_source", "TEXT"),
+            // Whether a geofence holds it (`refreshHidden`): then others see it without a location.
+            ("hidden", "INTEGER NOT NULL DEFAULT 0"),
         ]
         for (name, type) in wanted where !names.contains(name) {
             try database.execute("ALTER TABLE photos ADD COLUMN \(name) \(type)")
         }
     }
+
+    private func photoColumns() throws -> Set<String> {
+        let columns = try database.prepare("SELECT name FROM pragma_table_info('photos')")
+        var names: Set<String> = []
+        while try columns.step() { names.insert(columns.text(0)) }
+        return names
+    }
+
+    /// `hidden` in SQL: the column, or 0 when fenced photos are shown or the catalog has no fences.
+    var hiddenColumn: String { showsFenced || !knowsFences ? "0" : "hidden" }
 
     /// Opens the catalog of a cache folder for reading, or nil when there is none.
     static func existing(in cacheDirectory: URL) throws -> LocalCatalog? {
@@ -124,6 +143,7 @@ public final class LocalCatalog: LocalCatalogStore {
                 "DELETE FROM photos WHERE id NOT IN (SELECT photo FROM files WHERE photo IS NOT NULL) RETURNING id")
             var removed = 0
             while try orphans.step() { removed += 1 }
+            try refreshHidden()
             if changes.changesPhotos {
                 try database.prepare(
                     "INSERT INTO meta VALUES ('version', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1"
@@ -157,44 +177,58 @@ public final class LocalCatalog: LocalCatalogStore {
         return photos
     }
 
-    /// A country's or area's centre is its photos' mean; places with as many photos go by name.
+    /// A country's or area's centre is its photos' mean; places with as many photos go by name. Fenced
+    /// photos count among the photos without a location, and no centre lies in a fence.
     public func places() throws -> [Place] {
+        let hidden = hiddenColumn
         let rows = try database.prepare(
             """
-            SELECT p.id, p.short_name, p.full_name, COALESCE(p.latitude, AVG(f.latitude)),
-                   COALESCE(p.longitude, AVG(f.longitude)), COUNT(*) AS photos
-            FROM places p JOIN photos f ON f.place = p.id
-            GROUP BY p.id ORDER BY p.id = ? , photos DESC, p.full_name, p.id
+            SELECT p.id, p.short_name, p.full_name, p.latitude, p.longitude, AVG(f.latitude), AVG(f.longitude),
+                   COUNT(*) AS photos
+            FROM places p JOIN (
+                SELECT CASE WHEN \(hidden) THEN ?1 ELSE place END AS place,
+                       CASE WHEN \(hidden) THEN NULL ELSE latitude END AS latitude,
+                       CASE WHEN \(hidden) THEN NULL ELSE longitude END AS longitude
+                FROM photos) f ON f.place = p.id
+            GROUP BY p.id ORDER BY p.id = ?1, photos DESC, p.full_name, p.id
             """, [.text(LocalPlace.unlocatedID)])
+        let fences = hiddenColumn == "0" ? [] : try fences()
         var places: [Place] = []
         while try rows.step() {
             places.append(
                 Place(
                     id: rows.text(0), fullName: rows.text(2), shortName: rows.text(1),
-                    coordinate: Coordinate(latitude: rows.real(3), longitude: rows.real(4)),
-                    type: "locality", typeID: 7, photoCount: Int(rows.integer(5) ?? 0)))
+                    coordinate: fences.shownCentre(
+                        own: Coordinate(latitude: rows.real(3), longitude: rows.real(4)),
+                        mean: Coordinate(latitude: rows.real(5), longitude: rows.real(6))),
+                    type: "locality", typeID: 7, photoCount: Int(rows.integer(7) ?? 0)))
         }
         return places
     }
 
     /// Photos without a date come last.
     public func photos(inPlace id: String, limit: Int) throws -> (photos: [Photo], total: Int) {
-        let count = try database.prepare("SELECT COUNT(*) FROM photos WHERE place = ?", [.text(id)])
+        let hidden = hiddenColumn
+        // The photos without a location include the fenced ones; no other place does.
+        let chosen = id == LocalPlace.unlocatedID ? "(place = ? OR \(hidden))" : "place = ? AND NOT \(hidden)"
+        let count = try database.prepare("SELECT COUNT(*) FROM photos WHERE \(chosen)", [.text(id)])
         let total = try count.step() ? Int(count.integer(0) ?? 0) : 0
         return (
             try decoded(
                 database.prepare(
-                    "SELECT record FROM photos WHERE place = ? ORDER BY taken IS NULL, taken DESC, id LIMIT ?",
+                    """
+                    SELECT record, \(hiddenColumn) FROM photos WHERE \(chosen) ORDER BY taken IS NULL, taken DESC, id LIMIT ?
+                    """,
                     [.text(id), .integer(Int64(max(limit, 0)))])), total
         )
     }
 
     public func allPhotos() throws -> [Photo] {
-        try decoded(database.prepare("SELECT record FROM photos ORDER BY id"))
+        try decoded(database.prepare("SELECT record, \(hiddenColumn) FROM photos ORDER BY id"))
     }
 
     public func photo(id: String) throws -> Photo? {
-        try decoded(database.prepare("SELECT record FROM photos WHERE id = ?", [.text(id)])).first
+        try decoded(database.prepare("SELECT record, \(hiddenColumn) FROM photos WHERE id = ?", [.text(id)])).first
     }
 
     public func files(ofPhoto id: String) throws -> [(path: [UInt8], state: LocalFileState)] {
@@ -212,11 +246,13 @@ public final class LocalCatalog: LocalCatalogStore {
         return files
     }
 
+    /// Rows of (record, hidden), as others may see them unless `showsFenced`.
     private func decoded(_ rows: SQLiteStatement) throws -> [Photo] {
         var photos: [Photo] = []
         let decoder = JSONDecoder()
         while try rows.step() {
-            photos.append(try decoder.decode(Photo.self, from: rows.withBytes(0) { Data($0) }))
+            let photo = try decoder.decode(Photo.self, from: rows.withBytes(0) { Data($0) })
+            photos.append(rows.integer(1) == 1 ? Geofence.withoutLocation(photo) : photo)
         }
         return photos
     }

@@ -2,7 +2,11 @@ import Foundation
 
 /// Where the imported photos are kept: `LocalCatalog` (SQLite beside the cache, the default) or
 /// `PostgresLocalCatalog` (the database a fleet shares). A store is used by one thread at a time.
+/// What it lists is what others may see: a photo a geofence holds has no location and is in the place
+/// of the photos without one, unless `showsFenced` (the owner's own view from the terminal).
 public protocol LocalCatalogStore {
+    /// Whether fenced photos are listed with their locations and places.
+    var showsFenced: Bool { get set }
     /// Every file seen, by path.
     func files() throws -> [[UInt8]: LocalFileState]
     /// Every photo's id, and whether it has a location.
@@ -23,6 +27,14 @@ public protocol LocalCatalogStore {
     func files(ofPhoto id: String) throws -> [(path: [UInt8], state: LocalFileState)]
     /// The GPS tracks photos were located from, as maps draw them.
     func trackLines() throws -> TrackLines
+    /// The geofences, by name.
+    func fences() throws -> [Geofence]
+    /// Adds a fence and hides the photos it holds; throws `GeofenceError.duplicate` for a name in use.
+    func add(_ fence: Geofence) throws
+    /// Removes the fence named `name`, showing the photos only it held; throws `GeofenceError.unknown`.
+    func removeFence(named name: String) throws
+    /// Every located photo's id and its own coordinate, fenced or not.
+    func locatedCoordinates() throws -> [(id: String, coordinate: Coordinate)]
 }
 
 extension LocalCatalogStore {
@@ -32,6 +44,17 @@ extension LocalCatalogStore {
     /// One place, or nil when no photo is in it.
     public func place(_ id: String) throws -> Place? {
         try places().first { $0.id == id }
+    }
+
+    /// How many photos each fence holds, by name (a photo in two fences counts in both).
+    public func fencedCounts() throws -> [String: Int] {
+        let fences = try fences()
+        var counts = Dictionary(uniqueKeysWithValues: fences.map { ($0.name, 0) })
+        guard !fences.isEmpty else { return counts }
+        for (_, coordinate) in try locatedCoordinates() {
+            for fence in fences where fence.contains(coordinate) { counts[fence.name, default: 0] += 1 }
+        }
+        return counts
     }
 
     /// The paths of the files holding a photo, as text (bytes that are not UTF-8 shown as U+FFFD).

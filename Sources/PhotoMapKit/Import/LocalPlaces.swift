@@ -2,8 +2,8 @@ import Foundation
 
 /// Groups imported photos into places as Flickr does. A located photo's country and division are the
 /// boundaries it lies in (`BoundaryLookup`); it belongs to the nearest populated place of the gazetteer
-/// (GeoNames cities over 15,000 people) of that country and division that it lies within — a distance
-/// that grows with the place's size — its GeoNames id the place's id. A photo near no such city belongs
+/// (GeoNames places of 1,000 people or more: cities and villages) of that country and division that it
+/// lies within — a distance that grows with the place's size — its GeoNames id the place's id. A photo near no such city belongs
 /// to its division ("region_US_WA"), else to its country ("country_US"); one out at sea to a place named
 /// for its 1° square.
 public struct LocalPlaces: Sendable {
@@ -19,6 +19,11 @@ public struct LocalPlaces: Sendable {
     private let cities: [City]
     /// City indices by 1° cell, "lat/lon".
     private let cells: [Cell: [Int]]
+    /// Villages (under 15,000 people, reaching at most 5 km) by cell of `villageDegrees`: a point looks
+    /// only at the few cells around it, not at every village of 30 km around.
+    private let villageCells: [Cell: [Int]]
+    /// The side of a village cell, in degrees (11 km of latitude: more than a village's reach).
+    private static let villageDegrees = 0.1
     private let countryNames: [String: String]
     private let boundaries: BoundaryLookup
 
@@ -26,13 +31,19 @@ public struct LocalPlaces: Sendable {
         let latitude: Int, longitude: Int
     }
 
-    /// The gazetteer folder's cities, regions (GeoNames, CC BY 4.0) and boundaries (Natural Earth, public
+    /// The gazetteer folder's cities, villages, regions (GeoNames, CC BY 4.0) and boundaries (Natural Earth, public
     /// domain): Fixtures/gazetteer.
     public init(gazetteer folder: URL) throws {
         var cities: [City] = []
         var cells: [Cell: [Int]] = [:]
-        let regions = try Gazetteer.forEachCity(in: folder) { entry in
-            cells[Self.cell(entry.coordinate), default: []].append(cities.count)
+        var villageCells: [Cell: [Int]] = [:]
+        let regions = try Gazetteer.forEachCity(in: folder, villages: true) { entry in
+            if entry.population < 15_000 {
+                villageCells[Self.cell(entry.coordinate, degrees: Self.villageDegrees), default: []].append(
+                    cities.count)
+            } else {
+                cells[Self.cell(entry.coordinate), default: []].append(cities.count)
+            }
             cities.append(
                 City(
                     id: entry.id, name: entry.name, country: entry.country, admin1: entry.admin1,
@@ -48,16 +59,19 @@ public struct LocalPlaces: Sendable {
         }
         self.cities = cities
         self.cells = cells
+        self.villageCells = villageCells
         self.boundaries = boundaries
         countryNames = Dictionary(
             regions.filter { $0.admin1.isEmpty }.map { ($0.country, $0.names[0]) },
             uniquingKeysWith: { first, _ in first })
     }
 
-    /// How far a city of `population` reaches: 5 km for a town of 15,000, 20 km for a city of a
-    /// million, at most `greatestReach`.
+    /// How far a place of `population` reaches: 1.5 km for a village of 1,000, 5 km for a town of 15,000,
+    /// 20 km for a city of a million, at most `greatestReach`.
     public static func reach(population: Int) -> Double {
-        min(greatestReach, 5 + 8.3 * log10(max(Double(population), 15_000) / 15_000))
+        let people = max(Double(population), 1_000)
+        guard people >= 15_000 else { return 1.5 + 3.5 * log10(people / 1_000) / log10(15) }
+        return min(greatestReach, 5 + 8.3 * log10(people / 15_000))
     }
 
     /// The reach of the biggest cities, in kilometres.
@@ -114,25 +128,38 @@ public struct LocalPlaces: Sendable {
     }
 
     /// Calls `body` with each city in the cells within `greatestReach` of `coordinate` (wider in longitude
-    /// near the poles), without gathering them: most of naming a photo near cities is this walk.
+    /// near the poles), and each village in the village cells within a village's reach, without gathering
+    /// them: most of naming a photo near cities is this walk.
     private func forEachCandidate(near coordinate: Coordinate, _ body: (Int) -> Void) {
-        let centre = Self.cell(coordinate)
-        let latitudeSpan = Int((Self.greatestReach / 111).rounded(.up))
+        walk(cells, degrees: 1, reach: Self.greatestReach, near: coordinate, body)
+        walk(villageCells, degrees: Self.villageDegrees, reach: Self.reach(population: 14_999), near: coordinate, body)
+    }
+
+    private func walk(
+        _ cells: [Cell: [Int]], degrees: Double, reach: Double, near coordinate: Coordinate, _ body: (Int) -> Void
+    ) {
+        let centre = Self.cell(coordinate, degrees: degrees)
+        let latitudeSpan = Int((reach / (111 * degrees)).rounded(.up))
         let shrink = max(cos(coordinate.latitude * .pi / 180), 0.02)
-        let longitudeSpan = min(180, Int((Self.greatestReach / (111 * shrink)).rounded(.up)))
+        let columns = Int((360 / degrees).rounded())
+        let longitudeSpan = min(columns / 2, Int((reach / (111 * degrees * shrink)).rounded(.up)))
         for latitude in (centre.latitude - latitudeSpan)...(centre.latitude + latitudeSpan) {
             for step in -longitudeSpan...longitudeSpan {
-                // Wrapped across the antimeridian: cells run -180…179.
-                let longitude = ((centre.longitude + step + 180) % 360 + 360) % 360 - 180
+                // Wrapped across the antimeridian: columns run from -180° on.
+                let half = columns / 2
+                let longitude = ((centre.longitude + step + half) % columns + columns) % columns - half
                 for index in cells[Cell(latitude: latitude, longitude: longitude)] ?? [] { body(index) }
             }
         }
     }
 
-    private static func cell(_ coordinate: Coordinate) -> Cell {
-        Cell(
-            latitude: Int(coordinate.latitude.rounded(.down)),
-            longitude: min(Int(coordinate.longitude.rounded(.down)), 179))
+    /// The cell of `degrees` a side holding `coordinate`: rows from the equator, columns from 0° (-180° ends
+    /// in the last column before 180°).
+    private static func cell(_ coordinate: Coordinate, degrees: Double = 1) -> Cell {
+        let columns = Int((360 / degrees).rounded())
+        return Cell(
+            latitude: Int((coordinate.latitude / degrees).rounded(.down)),
+            longitude: min(Int((coordinate.longitude / degrees).rounded(.down)), columns / 2 - 1))
     }
 }
 

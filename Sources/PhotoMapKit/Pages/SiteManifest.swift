@@ -182,6 +182,12 @@ public final class SiteManifest {
         }
     }
 
+    /// The files the last run made that this one did not: pages of places, photos or map tiles it no longer
+    /// shows (a photo a geofence now hides must not stay on a page left behind).
+    func leftBehind() -> [String] {
+        loaded.indices.filter { !loaded[$0].entry.seen }.map { String(decoding: loadedPath($0), as: UTF8.self) }
+    }
+
     /// Whether this run recorded `path` already.
     func recordedThisRun(_ path: String) -> Bool {
         var seen = false

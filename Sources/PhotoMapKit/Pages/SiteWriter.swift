@@ -156,9 +156,13 @@ public final class SiteWriter {
         }
     }
 
-    /// Writes the manifest of what this run made, last and whole or not at all, when it changed; the
-    /// site is then finished.
+    /// Removes the pages the last run made and this one did not, then writes the manifest of what this run
+    /// made, last and whole or not at all, when it changed; the site is then finished. (A run stopped before
+    /// this leaves the old manifest, so the next run removes them.)
     public func commit() throws(PageError) {
+        for path in manifest.leftBehind() where !path.split(separator: "/").contains("..") {
+            if unlink(fullPath(path)) != 0 && errno != ENOENT { throw PageError.writing(errno, path: fullPath(path)) }
+        }
         if let file = manifest.file, manifest.changed {
             do {
                 try AtomicFile.write(manifest.data(), to: file)

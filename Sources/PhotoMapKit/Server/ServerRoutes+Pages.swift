@@ -4,6 +4,7 @@ import Foundation
 /// the same `PageBuilder` as `export`'s.
 extension ServerRoutes {
     func topPlacesPage() throws -> ServerResponse {
+        try forgetIfSourceChanged()
         let places = try topPlaces()
         let features = pages.features(of: places, on: "/") { pages.links.placePage($0) }
         return page(
@@ -22,6 +23,7 @@ extension ServerRoutes {
         }
         return later(failing: "The place's photos could not be listed") { [self] in
             let place: Annotation?, photos: [AnnotatedPhoto]
+            try forgetIfSourceChanged()
             do {
                 place = try self.place(id)?.annotation
                 photos = try listing(of: id, limit: limit)
@@ -40,6 +42,7 @@ extension ServerRoutes {
     }
 
     func photoPage(_ id: String) throws -> ServerResponse {
+        try forgetIfSourceChanged()
         guard
             let entry = try known.withLock({ $0.photos[id] }) ?? recentPhotos().first(where: { $0.record.id == id })
                 ?? lookedUpPhoto(id)
@@ -61,6 +64,7 @@ extension ServerRoutes {
     }
 
     func recentPage() throws -> ServerResponse {
+        try forgetIfSourceChanged()
         let photos = try recentPhotos()
         known.withLock { known in for photo in photos { known.photos[photo.record.id] = photo } }
         return page(

@@ -11,6 +11,22 @@ extension ServerRoutes {
         var listings: [String: [AnnotatedPhoto]] = [:]
     }
 
+    /// Forgets every record listed when a changing source's version moved on (an import, a geofence added:
+    /// a fenced photo must not stay on a page); asked at most once a second, by the pages' slow work.
+    func forgetIfSourceChanged() throws {
+        guard let source = services.source as? any ChangingSource else { return }
+        let now = Date()
+        if let seen = sourceVersion.withLock({ $0 }), now.timeIntervalSince(seen.asked) < 1 { return }
+        let version = try source.version()
+        let previous = sourceVersion.withLock { seen in
+            defer { seen = (version, now) }
+            return seen?.version
+        }
+        guard let previous, previous != version else { return }
+        known.withLock { $0 = Known() }
+        topPlacesListed.forget()
+    }
+
     /// The top places, listed once per server (pages asking at once wait for that one listing).
     func topPlaces() throws -> [AnnotatedPlace] {
         try topPlacesListed.value {

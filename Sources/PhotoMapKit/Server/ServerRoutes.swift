@@ -80,6 +80,8 @@ public final class ServerRoutes: Sendable {
     let known = Locked(Known())
     /// The top places, once listed.
     let topPlacesListed = Memo<[AnnotatedPlace]>()
+    /// The version of a changing source these records are of, and when it was last asked.
+    let sourceVersion = Locked<(version: Int, asked: Date)?>(nil)
     private let hosts = AllowedHosts()
     /// The pages' placeholder image, answered in place of an image that could not be had.
     let placeholder: Data

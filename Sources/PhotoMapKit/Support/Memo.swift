@@ -35,4 +35,11 @@ final class Memo<Value: Sendable>: @unchecked Sendable {
             }
         }
     }
+
+    /// Forgets a loaded value: the next caller loads it again (one being loaded is kept).
+    func forget() {
+        condition.lock()
+        if case .loaded = state { state = .empty }
+        condition.unlock()
+    }
 }

@@ -1,0 +1,142 @@
+import Foundation
+import PhotoMapKit
+
+/// `photomap fences add|list|remove`: geofences, Flickr's circles within which imported photos are
+/// shown without a location to everyone but their owner.
+enum FencesCommand {
+    static let spec = CommandSpec(
+        name: "fences",
+        summary: "hide where your imported photos were taken within circles (home, school)",
+        discussion: """
+            A geofence is a circle of 50 to 10,000 metres. An imported photo inside any fence is shown
+            without a location in everything another person can see: export, serve (its pages and every /api answer), --map pages, --format and --json outputs,
+            search and find: no coordinate and no place finer than "Without a location", among whose photos
+            it is listed. `fences add NAME --near LAT,LON|PLACE --radius METRES` adds one, `fences list`
+            shows them with how many photos each hides, `fences remove NAME` shows those photos again. They
+            are kept with the imported photos (the cache folder's catalog, or the --database, so that every
+            server of a fleet honours them). `places` and `photos` show fenced photos where they are with
+            --show-fenced, in the terminal only. Export the site again after adding a fence: pages an earlier
+            export made that showed a fenced photo are rewritten or removed.
+            """,
+        options: [
+            .value("near", .text("LAT,LON|PLACE"), "the fence's centre: a coordinate or a place's name (add)"),
+            radiusOption,
+            .flag("json", "print the fences as a JSON array (list)"),
+        ],
+        arguments: Action.declared)
+
+    /// `--radius METRES`: Flickr's range; the parser refuses others with a usage error.
+    static let radiusOption = OptionSpec.value(
+        "radius", .number("METRES", Geofence.radii), "the fence's radius in metres, 50 to 10,000 (add)")
+
+    /// `--show-fenced`, on the commands that list imported photos in the terminal.
+    static let showFencedOption = OptionSpec.flag(
+        "show-fenced", "show the photos your geofences hide at their places (your own view; not with --map)")
+
+    /// What `fences` does.
+    enum Action: String, CommandAction {
+        case add, list, remove
+
+        var summary: String {
+            switch self {
+            case .add: "add a fence NAME around --near LAT,LON|PLACE of --radius METRES"
+            case .list: "the fences, with how many photos each hides"
+            case .remove: "remove the fence NAME; its photos are shown again"
+            }
+        }
+
+        var argument: String? { self == .list ? nil : "NAME" }
+    }
+
+    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+        let action = try parsed.action(Action.self)
+        let name = parsed.arguments.dropFirst().first ?? ""
+        if action != .add, let given = ["near", "radius"].first(where: parsed.has) {
+            throw UsageError("--\(given) goes with fences add")
+        }
+        if parsed.has("json") && action != .list { throw UsageError("--json goes with fences list") }
+        switch action {
+        case .add:
+            let fence = try newFence(name, parsed, configuration: configuration, console: console)
+            let store = try configuration.state().localCatalogForImport()
+            do {
+                try store.add(fence)
+            } catch GeofenceError.duplicate(let name) {
+                throw UsageError("a fence named '\(name)' exists already; remove it first or choose another name")
+            }
+            try reindex(store, configuration: configuration)
+            let hidden = try store.fencedCounts()[fence.name] ?? 0
+            console.err(
+                "photomap: fence '\(fence.name)' (\(Quantity.grouped(Int(fence.radius))) m): "
+                    + "\(Quantity.groupedWords(hidden, "photo", "photos")) inside "
+                    + "\(hidden == 1 ? "is" : "are") shown without a location\n")
+        case .list:
+            let store = try configuration.state().fencesStore()
+            let fences = try store?.fences() ?? []
+            let counts = try store?.fencedCounts() ?? [:]
+            if parsed.has("json") {
+                return try console.printJSON(
+                    fences.map {
+                        Listed(
+                            name: $0.name, latitude: $0.centre.latitude, longitude: $0.centre.longitude,
+                            radius: $0.radius, photos: counts[$0.name] ?? 0)
+                    })
+            }
+            let rows = fences.map { fence in
+                [
+                    fence.name, String(format: "%.6f,%.6f", fence.centre.latitude, fence.centre.longitude),
+                    "\(Quantity.grouped(Int(fence.radius))) m", Quantity.grouped(counts[fence.name] ?? 0),
+                ]
+            }
+            var table = Table(columns: [
+                .init(heading: "NAME", flexible: true), .init(heading: "CENTRE"),
+                .init(heading: "RADIUS", alignRight: true), .init(heading: "PHOTOS", alignRight: true),
+            ])
+            table.rows = rows
+            for line in table.render(width: console.width) { console.print(line) }
+            console.print(Quantity.groupedWords(fences.count, "fence", "fences"))
+        case .remove:
+            let store = try configuration.state().localCatalogForImport()
+            try store.removeFence(named: name)
+            try reindex(store, configuration: configuration)
+            console.err("photomap: fence '\(name)' removed; the photos it held are shown where they were taken\n")
+        }
+    }
+
+    /// The fence `add` asks for, checked: a name, a centre that is a coordinate or a place found.
+    private static func newFence(
+        _ name: String, _ parsed: ParsedArguments, configuration: Configuration, console: Console
+    ) throws -> Geofence {
+        guard !name.isEmpty, name.count <= 64,
+            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw UsageError("a fence's name must be 1 to 64 characters without control characters")
+        }
+        guard let near = parsed.value("near") else { throw UsageError("fences add needs --near LAT,LON|PLACE") }
+        guard let radius = parsed.number(radiusOption) else { throw UsageError("fences add needs --radius METRES") }
+        let centre: Coordinate
+        do {
+            guard let found = try Locations(configuration: configuration, console: console).near(parsed) else {
+                throw UsageError("fences add needs --near LAT,LON|PLACE")
+            }
+            centre = found
+        } catch let failure as CommandFailure {
+            // An unknown place is the user's to correct, as a wrong number is.
+            throw UsageError("--near \(near): not a coordinate or a known place (\(failure.description))")
+        }
+        return Geofence(name: name, centre: centre, radius: radius)
+    }
+
+    /// The local index made again without the fenced photos' locations, now rather than at the next search.
+    private static func reindex(_ store: any LocalCatalogStore, configuration: Configuration) throws {
+        try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
+            store, adapter: configuration.adapter)
+    }
+
+    /// `fences list --json`: one fence.
+    private struct Listed: Encodable {
+        let name: String
+        let latitude, longitude, radius: Double
+        let photos: Int
+    }
+}
