@@ -153,6 +153,9 @@ public final class PostgresIndex: SearchIndex {
         return text
     }
 
+    /// How long counting a word's records may take.
+    static let countingSeconds = 60
+
     /// How many records hold a word beginning with `word` (bm25's n), counted once until the records change.
     func rowsMatching(_ word: String, _ connection: PostgresConnection) throws -> Int {
         if let known = try connection.execute("SELECT records FROM index_word_rows WHERE word = $1", [.text(word)])
@@ -160,11 +163,16 @@ public final class PostgresIndex: SearchIndex {
         {
             return known
         }
-        let rows =
-            try connection.execute(
+        // Counting a word in half of ten million records takes seconds; it is done once until the records
+        // change, so it may outlast a request's statement timeout (else such a word's search would fail
+        // every time, never kept).
+        let rows = try connection.transaction {
+            try connection.execute("SET LOCAL statement_timeout = '\(Self.countingSeconds)s'")
+            return try connection.execute(
                 "SELECT count(*) FROM index_records WHERE words @@ to_tsquery('simple', $1)",
                 [.text(Self.prefixQuery([word]))]
             ).integer(0, 0) ?? 0
+        }
         try connection.execute(
             "INSERT INTO index_word_rows (word, records) VALUES ($1, $2) ON CONFLICT (word) DO NOTHING",
             [.text(word), .integer(rows)])
