@@ -17,8 +17,10 @@ public struct PageAssets: Sendable {
     /// photomap's page scripts, in the order the pages run them (deferred, after Leaflet): each adds
     /// one part to their shared `window.photomap`, and `photomap.js`, last, starts the page.
     static let scripts = [
-        "photomap-page.js", "photomap-elements.js", "photomap-callout.js", "photomap-basemap.js",
-        "photomap-clusters.js", "photomap-map.js", "photomap-list.js", "photomap-search.js", "photomap.js",
+        "photomap-page.js", "photomap-elements.js", "photomap-timeline.js", "photomap-callout.js", "photomap-grid.js",
+        "photomap-basemap.js", "photomap-tracks.js", "photomap-clusters.js", "photomap-heat.js", "photomap-map.js",
+        "photomap-list.js", "photomap-search.js",
+        "photomap.js",
     ]
     /// photomap's own files.
     static let ownFiles = scripts + ["first-view.js", "photomap.css", "placeholder.svg"]
