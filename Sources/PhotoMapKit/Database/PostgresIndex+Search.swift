@@ -38,25 +38,7 @@ extension PostgresIndex {
                 if let nearest = try nearestFirst(words, centre, scoring, connection) {
                     return try shown(nearest, connection)
                 }
-                let box = SearchBox(centre: centre, radiusKilometres: radiusKilometres)
-                if let cells = box.cellTokens(degrees: Self.cellDegrees, limit: Self.maximumCells) {
-                    // The rarest word narrows in the cells; the others are checked on the rows it finds.
-                    let rarest = words[counts.indices.min { counts[$0] < counts[$1] } ?? 0]
-                    var values: [PostgresValue] = [
-                        .text(cells.map { Self.quoted($0 + "_" + rarest) + ":*" }.joined(separator: " | "))
-                    ]
-                    var sql =
-                        "SELECT kind, id, latitude, longitude, body FROM index_records WHERE cell_words @@ $1::tsquery"
-                    if words.count > 1 {
-                        values.append(.text(Self.prefixQuery(words)))
-                        sql += " AND words @@ to_tsquery('simple', $2)"
-                    }
-                    // The planner takes each cell's word beginning for a common word and would read the
-                    // whole table (18 s at ten million records) rather than the GIN index (10 ms).
-                    let rows = try connection.transaction {
-                        try connection.execute("SET LOCAL enable_seqscan = off")
-                        return try connection.execute(sql, values)
-                    }
+                if let rows = try cellRows(words, counts, centre, scoring, connection) {
                     return try shown(scoring.ranked(rows), connection)
                 }
             }
@@ -139,6 +121,34 @@ extension PostgresIndex {
                 || ranked.best.threshold.map({ LocalIndex.rank(scoring.ceiling, farther, scoring.radius) < $0 }) == true
         else { return nil }
         return ranked
+    }
+
+    /// The matches in the cells of `cellDegrees` the circle touches, found by its rarest word in
+    /// `cell_words` (the other words checked on the rows it finds); nil when the circle spans more than
+    /// `maximumCells` cells, or the word is longer than the 200 letters the cells' words are cut to.
+    private func cellRows(
+        _ words: [String], _ counts: [Int], _ centre: Coordinate, _ scoring: Scoring,
+        _ connection: PostgresConnection
+    ) throws -> PostgresRows? {
+        let rarest = words[counts.indices.min { counts[$0] < counts[$1] } ?? 0]
+        guard rarest.unicodeScalars.count <= 200,
+            let cells = SearchBox(centre: centre, radiusKilometres: scoring.radius)
+                .cellTokens(degrees: Self.cellDegrees, limit: Self.maximumCells)
+        else { return nil }
+        var values: [PostgresValue] = [
+            .text(cells.map { Self.quoted($0 + "_" + rarest) + ":*" }.joined(separator: " | "))
+        ]
+        var sql = "SELECT kind, id, latitude, longitude, body FROM index_records WHERE cell_words @@ $1::tsquery"
+        if words.count > 1 {
+            values.append(.text(Self.prefixQuery(words)))
+            sql += " AND words @@ to_tsquery('simple', $2)"
+        }
+        // The planner takes each cell's word beginning for a common word and would read the whole table
+        // (18 s at ten million records) rather than the GIN index (10 ms).
+        return try connection.transaction {
+            try connection.execute("SET LOCAL enable_seqscan = off")
+            return try connection.execute(sql, values)
+        }
     }
 
     /// The matches the word index finds: within the circle (`ST_DWithin`), among `photoIDs`, or anywhere;
