@@ -142,6 +142,16 @@ def tracked(tmp_path_factory):
     return work, env
 
 
+def served_place_map(browser, base):
+    """The served Arezzo page in a context of its own, its map shown: the context and the page."""
+    context = browser.new_context()
+    served = context.new_page()
+    served.goto(f"{base}/places/{AREZZO}", wait_until="load")
+    if served.locator("button[data-show=map]").count():
+        served.click("button[data-show=map]")
+    return context, served
+
+
 def callout_notes(page):
     """Each marker's callout, opened by a click: its title and what it says of the location (None)."""
     page.wait_for_selector("body[data-map-ready]")
@@ -187,11 +197,7 @@ def test_a_location_from_a_track_or_a_neighbour_is_said_in_callouts_and_photo_pa
 
     process, base = start_serve(work, env=env, extra=["--source", "local"])
     try:
-        context = browser.new_context()
-        served = context.new_page()
-        served.goto(f"{base}/places/{AREZZO}", wait_until="load")
-        if served.locator("button[data-show=map]").count():
-            served.click("button[data-show=map]")
+        context, served = served_place_map(browser, base)
         assert callout_notes(served) == PINNED
         place = served.url
         links = served.evaluate("() => Array.from({length: photomap.total}, (_, i) => photomap.entry(i).link)")
@@ -251,11 +257,7 @@ def test_the_track_is_drawn_under_the_photos_with_a_toggle(page, browser, tracke
 
     process, base = start_serve(work, env=env, extra=["--source", "local"])
     try:
-        context = browser.new_context()
-        served = context.new_page()
-        served.goto(f"{base}/places/{AREZZO}", wait_until="load")
-        if served.locator("button[data-show=map]").count():
-            served.click("button[data-show=map]")
+        context, served = served_place_map(browser, base)
         served.wait_for_selector("body[data-map-ready]")
         assert track_paths(served).count() == 1
         context.close()
