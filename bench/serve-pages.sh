@@ -49,9 +49,19 @@ start_serve() {
         serve --listen 127.0.0.1:0 < /dev/null > /dev/null 2> "$WORK/serve.log" &
     SERVE_PID=$!
     PIDS+=("$SERVE_PID")
-    for _ in $(seq 600); do grep -q "serving http" "$WORK/serve.log" && break; sleep 0.05; done
+    # A new cache first builds its gazetteer (about 1.5 s here); a shared machine under load can take far longer.
+    for _ in $(seq 2400); do
+        grep -q "serving http" "$WORK/serve.log" && break
+        kill -0 "$SERVE_PID" 2> /dev/null || break
+        sleep 0.05
+    done
     SERVE=$(grep -o 'http://127.0.0.1:[0-9]*' "$WORK/serve.log" | head -n 1 || true)
-    [[ -n $SERVE ]] || { cat "$WORK/serve.log" >&2; die "photomap serve did not start"; }
+    if [[ -z $SERVE ]]; then
+        cat "$WORK/serve.log" >&2
+        kill -0 "$SERVE_PID" 2> /dev/null && die "photomap serve did not start within 120 s"
+        wait "$SERVE_PID" && status=0 || status=$?
+        die "photomap serve exited ($status) before it started"
+    fi
 }
 stop_serve() {
     kill "$SERVE_PID" 2> /dev/null || true
