@@ -122,4 +122,23 @@ struct GeotagDatabaseEndToEndTests {
         #expect(try shared.trackLines().lines.count == 3)
         #expect(try shared.allPhotos().contains { $0.locationSource == .track })
     }
+
+    @Test(
+        "a running serve draws the tracks a geotag added within a second or so, on either catalog",
+        arguments: StateEngine.allCases)
+    func serveReadsNewTracks(engine: StateEngine) throws {
+        let place = try engine.place(in: try TemporaryFolder().url)
+        #expect(try PhotomapBinary.run(place.arguments + ["import", fixture.photos.url.path]).status == 0)
+        let server = try ServeProcess(place.arguments + ["--source", "local"], environment: [:])
+        defer { _ = server.stop() }
+        // Nothing drawn: no track yet, the only photo located by its own GPS far from where the track goes.
+        let before = String(decoding: try server.request("/").body, as: UTF8.self)
+        #expect(!before.contains("\"tracks\""), "\(before.suffix(400))")
+        let geotagged = try PhotomapBinary.run(
+            place.arguments + ["geotag", "--gpx", fixture.trackFile], environment: ["TZ": GeotagEndToEndTests.zone])
+        #expect(geotagged.status == 0, "\(geotagged.stderr)")
+        Thread.sleep(forTimeInterval: 1.1)
+        let after = String(decoding: try server.request("/").body, as: UTF8.self)
+        #expect(after.contains("\"tracks\""), "\(after.suffix(400))")
+    }
 }

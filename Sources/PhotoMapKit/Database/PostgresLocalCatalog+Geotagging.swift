@@ -71,7 +71,9 @@ extension PostgresLocalCatalog {
         guard !tracks.isEmpty else { return }
         try pool.transaction { connection in
             try connection.liftTimeouts()
-            let last = try connection.execute("SELECT coalesce(max(position), 0) FROM local_track_lines").integer(0, 0)
+            let kept = try connection.execute("SELECT coalesce(max(position), 0), count(*) FROM local_track_lines")
+            let last = try kept.integer(0, 0)
+            let before = try kept.integer(0, 1)
             let rows = tracks.lines.enumerated().map { index, line in
                 let bytes = TrackLineBytes.bytes(of: line)
                 return [
@@ -82,6 +84,10 @@ extension PostgresLocalCatalog {
             try connection.merge(
                 into: "local_track_lines", columns: ["digest", "position", "points"], key: "digest",
                 replacing: false, rows: rows)
+            // A new line moves the version on, so that every running `serve` draws it.
+            if try connection.execute("SELECT count(*) FROM local_track_lines").integer(0, 0) != before {
+                try connection.execute("UPDATE local_version SET version = version + 1")
+            }
         }
     }
 

@@ -13,7 +13,8 @@ public protocol LocalCatalogStore {
     func locatedByPhoto() throws -> [String: Bool]
     /// Applies what one import found, all of it or (on error) none; returns how many photos went.
     func apply(_ changes: LocalCatalogChanges) throws -> Int
-    /// A number that moves on whenever an import changes the photos (0 before any).
+    /// A number that moves on whenever an import, a geotag or a fence changes the photos, or new tracks
+    /// come (0 before any import).
     func version() throws -> Int
     /// The places with photos, most photos first, the photos without a location last.
     func places() throws -> [Place]
