@@ -120,7 +120,6 @@ struct ErrorReport {
             "`photomap index rebuild` makes it anew"
         case ImportError.nothingImported: "run `photomap import FOLDER` first (with the same --cache)"
         case GeotagError.malformed, GeotagError.notGPX: "give GPX files (tracks as GPS devices and apps export them)"
-        case GeotagError.catalogNotLocal: "import into the cache folder's catalog (without --database) to use tracks"
         case ServerError.cannotListen: "choose another address or port with --listen"
         case DatabaseError.invalidAddress: "give --database a URL such as postgresql://user@host/photomap"
         case DatabaseError.unreachable: "check that PostgreSQL runs there and the URL (--database or PHOTOMAP_DATABASE)"

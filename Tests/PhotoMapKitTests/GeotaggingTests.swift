@@ -364,8 +364,10 @@ struct TrackDrawingTests {
         let first = [try point(46.1, 14.1), try point(46.2, -14.2)]
         let second = [try point(-33.8688, 151.2093), try point(-33.87, 151.21), try point(-33.88, 151.22)]
         try catalog.keep(TrackLines([first, second]))
+        // New lines move the version on (a running serve draws them); the same lines again do not.
+        #expect(try catalog.version() == 1)
         try catalog.keep(TrackLines([second, first]))
         #expect(try catalog.trackLines() == TrackLines([first, second]))
-        #expect(try catalog.version() == 0, "tracks are no photos")
+        #expect(try catalog.version() == 1)
     }
 }

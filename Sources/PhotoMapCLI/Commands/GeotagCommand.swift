@@ -31,8 +31,7 @@ enum GeotagCommand {
         guard let geotagger = try TrackOptions.geotagger(parsed, paths: paths) else {
             throw UsageError("geotag needs at least one GPX file (--gpx FILE) or --estimate-within MINUTES")
         }
-        let store = try configuration.state().localCatalogForImport()
-        guard let catalog = store as? LocalCatalog else { throw GeotagError.catalogNotLocal }
+        let catalog = try configuration.state().localCatalogForImport()
         let before = try catalog.version()
         guard before > 0 else { throw ImportError.nothingImported }
         let report = try geotagger.run(on: catalog, places: ImportCommand.places)

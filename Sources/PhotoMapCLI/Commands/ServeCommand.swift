@@ -58,6 +58,10 @@ enum ServeCommand {
             search: try locations.search(), recents: try configuration.state().recents,
             log: { console.warn($0) })
         services.tracks = try configuration.trackLines()
+        if configuration.source == .local {
+            let state = try configuration.state()
+            services.readTracks = { try state.importedPhotos()?.trackLines() }
+        }
         let routes = ServerRoutes(services: services)
         // A port given is allowed before the first request can come; port 0's is known once bound.
         if port != 0 { routes.allow(address: address, port: port) }

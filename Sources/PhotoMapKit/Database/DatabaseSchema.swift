@@ -72,6 +72,16 @@ public enum DatabaseSchema {
             longitude double precision NOT NULL, radius double precision NOT NULL);
         ALTER TABLE local_photos ADD COLUMN hidden boolean NOT NULL DEFAULT false;
         """,
+        """
+        -- What `geotag` reads of each imported photo, as LocalCatalog keeps it: the clock as the camera wrote
+        -- it (DateTimeOriginal, SubSecTimeOriginal, OffsetTimeOriginal in seconds), the camera (Make, Model),
+        -- and where its location came from ('exif', 'track', 'estimated'). Photos imported before have none.
+        ALTER TABLE local_photos ADD COLUMN clock text, ADD COLUMN subsecond text, ADD COLUMN clock_offset integer,
+            ADD COLUMN make text, ADD COLUMN model text, ADD COLUMN location_source text;
+        -- The lines of the tracks photos were located from, for maps: each once, by the digest of its points
+        -- (16 bytes a point, TrackLineBytes), drawn in the order of position.
+        CREATE TABLE local_track_lines (digest bytea PRIMARY KEY, position bigint NOT NULL, points bytea NOT NULL);
+        """,
     ]
 
     /// The schema version this photomap writes and reads.
@@ -145,6 +155,7 @@ public enum DatabaseSchema {
             let tables = [
                 ("index_records", 1), ("kept_answers", 1), ("recent_photos", 1), ("call_budgets", 1),
                 ("local_photos", 2), ("local_files", 2), ("local_fences", 4),
+                ("local_track_lines", 5),
             ]
             for (table, since) in tables where version >= since {
                 rows.append((table, try connection.execute("SELECT count(*) FROM \(table)").integer(0, 0) ?? 0))

@@ -20,7 +20,8 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
         let rows = try pool.withConnection { connection in
             try connection.execute(
                 """
-                SELECT f.path, f.size, f.modified, f.inode, f.photo, f.problem, f.other, p.latitude IS NOT NULL
+                SELECT f.path, f.size, f.modified, f.inode, f.photo, f.problem, f.other, p.latitude IS NOT NULL,
+                       p.location_source
                 FROM local_files f LEFT JOIN local_photos p ON p.id = f.photo
                 """, binaryResult: true)
         }
@@ -33,6 +34,7 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
             state.problem = rows.text(row, 5)
             state.isOther = try rows.bool(row, 6) ?? false
             state.located = try rows.bool(row, 7) ?? false
+            state.locationSource = rows.text(row, 8).flatMap(LocationSource.init(rawValue:))
             files[Array(rows.bytes(row, 0) ?? Data())] = state
         }
         return files
@@ -55,10 +57,15 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
                 number(place.coordinate?.latitude), number(place.coordinate?.longitude),
             ] as [PostgresValue]
         }
+        func text(_ value: String?) -> PostgresValue { .optional(value, PostgresValue.text) }
         let photos = try changes.photos.map { photo, place, taken in
-            [
+            let capture = changes.captures[photo.id]
+            let clock = capture?.clock
+            return [
                 .text(photo.id), .text(place.id), number(taken), number(photo.coordinate?.latitude),
-                number(photo.coordinate?.longitude), .bytes(try JSONOutput.data(photo)),
+                number(photo.coordinate?.longitude), .bytes(try JSONOutput.data(photo)), text(clock?.local),
+                text(clock?.subSecond), .optional(clock?.utcOffsetSeconds, PostgresValue.integer),
+                text(capture?.make), text(capture?.model), text(photo.locationSource?.rawValue),
             ] as [PostgresValue]
         }
         let files = changes.files.map { path, state in
@@ -74,8 +81,11 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
                 into: "local_places", columns: ["id", "short_name", "full_name", "latitude", "longitude"],
                 key: "id", replacing: false, rows: places)
             try connection.merge(
-                into: "local_photos", columns: ["id", "place", "taken", "latitude", "longitude", "record"],
-                key: "id", replacing: true, rows: photos)
+                into: "local_photos",
+                columns: [
+                    "id", "place", "taken", "latitude", "longitude", "record", "clock", "subsecond", "clock_offset",
+                    "make", "model", "location_source",
+                ], key: "id", replacing: true, rows: photos)
             try connection.merge(
                 into: "local_files", columns: ["path", "size", "modified", "inode", "photo", "problem", "other"],
                 key: "path", replacing: true, rows: files)
@@ -219,7 +229,7 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
         try pool.withConnection { try Self.locatedCoordinates(on: $0) }
     }
 
-    private static func fences(on connection: PostgresConnection) throws -> [Geofence] {
+    static func fences(on connection: PostgresConnection) throws -> [Geofence] {
         let rows = try connection.execute("SELECT name, latitude, longitude, radius FROM local_fences ORDER BY name")
         return try (0..<rows.count).compactMap { row in
             guard let centre = Coordinate(latitude: try rows.real(row, 1), longitude: try rows.real(row, 2)) else {
@@ -241,7 +251,7 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
     }
 
     /// Marks the photos the fences hold as hidden (and only those), within the caller's transaction.
-    private static func refreshHidden(on connection: PostgresConnection) throws {
+    static func refreshHidden(on connection: PostgresConnection) throws {
         let hidden = try fences(on: connection).hiddenIDs(try locatedCoordinates(on: connection))
         // Imported photos' ids are "local-" and hex digits: a space never falls inside one.
         try connection.execute(

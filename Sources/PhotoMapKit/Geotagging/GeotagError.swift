@@ -7,8 +7,6 @@ public enum GeotagError: Error, CustomStringConvertible, Sendable, Equatable {
     case malformed(path: String, line: Int, message: String)
     /// The file is XML, but its root element is not `gpx`.
     case notGPX(path: String, line: Int, root: String)
-    /// The photos' catalog is not one this command can change (a `--database` one).
-    case catalogNotLocal
 
     /// What failed (the command line adds what to do about it).
     public var description: String {
@@ -16,7 +14,6 @@ public enum GeotagError: Error, CustomStringConvertible, Sendable, Equatable {
         case let .unreadable(path, reason): return "cannot read the track \(path): \(reason)"
         case let .malformed(path, line, message): return "\(path), line \(line): not well-formed XML: \(message)"
         case let .notGPX(path, line, root): return "\(path), line \(line): <\(root)> is not a GPX file's <gpx>"
-        case .catalogNotLocal: return "tracks locate the photos of a cache folder's catalog, not a --database one"
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Locates the photos of the cache folder's catalog that have no GPS of their own from tracks, by their
-/// clocks as the catalog keeps them: no image is read. A photo's own GPS is never replaced; one located
+/// Locates the imported photos that have no GPS of their own from tracks, by their clocks as the catalog
+/// (SQLite or PostgreSQL, the same rules for both) keeps them: no image is read. A photo's own GPS is never replaced; one located
 /// from a track or estimated before moves when these tracks place it elsewhere. With `estimateWithin`, a
 /// photo still without a location then takes that of the photo from the same camera (Make and Model)
 /// nearest in time with a location of its own or from a track, if that close; never from an estimate.
@@ -48,7 +48,7 @@ public struct PhotoGeotagger: Sendable {
     }
 
     /// Locates the photos of `catalog`; `places` gives the place of a location.
-    public func run(on catalog: LocalCatalog, places: () throws -> LocalPlaces) throws -> Report {
+    public func run(on catalog: any LocalCatalogStore, places: () throws -> LocalPlaces) throws -> Report {
         var report = Report()
         report.trackCount = tracks.trackCount
         report.skipped = tracks.skipped
@@ -63,7 +63,7 @@ public struct PhotoGeotagger: Sendable {
             outcome[index] = Outcome(coordinate: coordinate, source: .track)
         }
         if let estimateWithin { estimate(photos, times: times, outcome: &outcome, within: estimateWithin) }
-        var changed: [LocalCatalog.Located] = []
+        var changed: [LocatedPhoto] = []
         var loadedPlaces: LocalPlaces?
         for (index, photo) in photos.enumerated() {
             // A photo put where it is already is left as it is (nothing to write or index again); an
@@ -73,7 +73,7 @@ public struct PhotoGeotagger: Sendable {
             else { continue }
             if loadedPlaces == nil { loadedPlaces = try places() }
             changed.append(
-                LocalCatalog.Located(
+                LocatedPhoto(
                     id: photo.id, coordinate: coordinate, place: loadedPlaces?.place(for: coordinate) ?? .unlocated,
                     source: source, estimateOffset: outcome[index].estimateOffset))
             if photo.coordinate != nil {
@@ -99,7 +99,7 @@ public struct PhotoGeotagger: Sendable {
     /// Gives each photo without a location (or with an estimate) that of the photo from the same camera
     /// nearest in time with a location of its own or from a track, within `within` seconds.
     private func estimate(
-        _ photos: [LocalCatalog.ClockedPhoto], times: [Double?], outcome: inout [Outcome], within: Double
+        _ photos: [ClockedPhoto], times: [Double?], outcome: inout [Outcome], within: Double
     ) {
         // Per camera, the photos an estimate may come from, in time order.
         var anchors: [String: [(time: Double, index: Int)]] = [:]

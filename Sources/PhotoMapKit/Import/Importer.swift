@@ -25,12 +25,10 @@ public struct Importer: Sendable {
 
     /// Imports the files below `roots` into `catalog`; with `prune`, files of the catalog below the roots
     /// that are gone are dropped, with the photos no other file holds. With a `geotagger`, the photos then
-    /// without a location are located from its tracks (the cache folder's catalog only).
+    /// without a location are located from its tracks.
     public func run(
         roots: [String], prune: Bool, into catalog: any LocalCatalogStore, geotagger: PhotoGeotagger? = nil
     ) throws -> ImportReport {
-        let trackCatalog = catalog as? LocalCatalog
-        if geotagger != nil && trackCatalog == nil { throw GeotagError.catalogNotLocal }
         // Absolute, so that a file keeps its path whichever folder photomap runs in.
         let rootPaths = roots.map { Array(URL(fileURLWithPath: $0).standardizedFileURL.path.utf8) }
         for (root, given) in zip(rootPaths, roots) {
@@ -90,9 +88,8 @@ public struct Importer: Sendable {
         if prune { changes.gone = gone } else { report.goneKept = gone.count }
         report.removedPhotos = try catalog.apply(changes)
         cache.flush()
-        if let geotagger, let trackCatalog {
-            report.add(
-                try geotagger.run(on: trackCatalog, places: places), estimating: geotagger.estimateWithin != nil)
+        if let geotagger {
+            report.add(try geotagger.run(on: catalog, places: places), estimating: geotagger.estimateWithin != nil)
         }
         return report
     }

@@ -2,27 +2,31 @@ import Foundation
 
 extension LocalCatalog {
     /// Keeps the lines of tracks given to `import --gpx` or `geotag` for maps to draw: each line once
-    /// (by the digest of its points), after the ones kept before.
-    func keep(_ tracks: TrackLines) throws {
+    /// (by the digest of its points), after the ones kept before. A new line moves the version on, so a
+    /// running `serve` draws it.
+    public func keep(_ tracks: TrackLines) throws {
         guard !tracks.isEmpty else { return }
         try database.transaction {
             let insert = try database.prepare(
                 """
                 INSERT INTO track_lines (digest, position, points)
                 VALUES (?, (SELECT COALESCE(MAX(position), 0) + 1 FROM track_lines), ?)
-                ON CONFLICT (digest) DO NOTHING
+                ON CONFLICT (digest) DO NOTHING RETURNING position
                 """)
+            var added = false
             for line in tracks.lines {
-                var bytes: [UInt8] = []
-                bytes.reserveCapacity(line.count * 16)
-                for point in line {
-                    for value in [point.latitude, point.longitude] {
-                        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 }
-                    }
-                }
+                let bytes = TrackLineBytes.bytes(of: line)
                 try insert.bind([.blob(SHA256.digest(bytes)), .blob(bytes)])
-                try insert.step()
+                // A row back: the line is new (then the statement is stepped to its end).
+                if try insert.step() {
+                    added = true
+                    while try insert.step() {}
+                }
             }
+            guard added else { return }
+            try database.prepare(
+                "INSERT INTO meta VALUES ('version', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1"
+            ).step()
         }
     }
 
@@ -33,20 +37,7 @@ extension LocalCatalog {
         guard try table.step() else { return TrackLines() }
         let rows = try database.prepare("SELECT points FROM track_lines ORDER BY position")
         var lines: [[Coordinate]] = []
-        while try rows.step() {
-            lines.append(
-                rows.withBytes(0) { bytes in
-                    stride(from: 0, to: bytes.count - 15, by: 16).compactMap { offset in
-                        Coordinate(
-                            latitude: Double(
-                                bitPattern: UInt64(
-                                    littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))),
-                            longitude: Double(
-                                bitPattern: UInt64(
-                                    littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))))
-                    }
-                })
-        }
+        while try rows.step() { lines.append(rows.withBytes(0) { TrackLineBytes.line(of: $0) }) }
         return TrackLines(lines)
     }
 }

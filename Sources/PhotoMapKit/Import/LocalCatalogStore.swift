@@ -13,7 +13,8 @@ public protocol LocalCatalogStore {
     func locatedByPhoto() throws -> [String: Bool]
     /// Applies what one import found, all of it or (on error) none; returns how many photos went.
     func apply(_ changes: LocalCatalogChanges) throws -> Int
-    /// A number that moves on whenever an import changes the photos (0 before any).
+    /// A number that moves on whenever an import, a geotag or a fence changes the photos, or new tracks
+    /// come (0 before any import).
     func version() throws -> Int
     /// The places with photos, most photos first, the photos without a location last.
     func places() throws -> [Place]
@@ -25,8 +26,15 @@ public protocol LocalCatalogStore {
     func photo(id: String) throws -> Photo?
     /// The files holding a photo, with what they were when read.
     func files(ofPhoto id: String) throws -> [(path: [UInt8], state: LocalFileState)]
-    /// The GPS tracks photos were located from, as maps draw them.
+    /// The GPS tracks photos were located from, as maps draw them, in the order they were first given.
     func trackLines() throws -> TrackLines
+    /// Keeps the lines of tracks given to `import --gpx` or `geotag`, each once (by its points' digest).
+    func keep(_ tracks: TrackLines) throws
+    /// Every photo as geotagging sees it, in the order of their ids.
+    func clockedPhotos() throws -> [ClockedPhoto]
+    /// Gives photos the locations tracks or neighbours put them at, and their places, all or (on error)
+    /// none; returns their records as written.
+    func locate(_ located: [LocatedPhoto]) throws -> [Photo]
     /// The geofences, by name.
     func fences() throws -> [Geofence]
     /// Adds a fence and hides the photos it holds; throws `GeofenceError.duplicate` for a name in use.
@@ -38,9 +46,6 @@ public protocol LocalCatalogStore {
 }
 
 extension LocalCatalogStore {
-    /// None: only a cache folder's catalog keeps tracks (`geotag` changes only it).
-    public func trackLines() throws -> TrackLines { TrackLines() }
-
     /// One place, or nil when no photo is in it.
     public func place(_ id: String) throws -> Place? {
         try places().first { $0.id == id }
@@ -77,7 +82,7 @@ public struct LocalFileState: Sendable, Equatable {
     public var problem: String?
     /// Whether its photo has a location.
     public var located = false
-    /// Where that location came from (kept by the cache folder's catalog only).
+    /// Where that location came from.
     public var locationSource: LocationSource?
     /// Whether it is no JPEG or HEIC file.
     public var isOther = false
@@ -101,7 +106,7 @@ public struct LocalCatalogChanges: Sendable {
     public var files: [(path: [UInt8], state: LocalFileState)] = []
     public var photos: [(photo: Photo, place: LocalPlace, taken: Double?)] = []
     public var gone: [[UInt8]] = []
-    /// The clock and camera of each photo made, by id (kept by the cache folder's catalog, for `geotag`).
+    /// The clock and camera of each photo made, by id (kept for `geotag`).
     public var captures: [String: PhotoCapture] = [:]
 
     /// Whether it changes the photos (and so `version`).

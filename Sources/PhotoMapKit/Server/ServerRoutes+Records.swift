@@ -12,7 +12,8 @@ extension ServerRoutes {
     }
 
     /// Forgets every record listed when a changing source's version moved on (an import, a geofence added:
-    /// a fenced photo must not stay on a page); asked at most once a second, by the pages' slow work.
+    /// a fenced photo must not stay on a page), and reads the tracks again (a `geotag` with new ones);
+    /// asked at most once a second, by the pages' slow work.
     func forgetIfSourceChanged() throws {
         guard let source = services.source as? any ChangingSource else { return }
         let now = Date()
@@ -25,6 +26,10 @@ extension ServerRoutes {
         guard let previous, previous != version else { return }
         known.withLock { $0 = Known() }
         topPlacesListed.forget()
+        if let readTracks = services.readTracks {
+            let lines = try readTracks()
+            tracks.withLock { $0 = lines }
+        }
     }
 
     /// The top places, listed once per server (pages asking at once wait for that one listing).

@@ -31,6 +31,9 @@ public final class ServerRoutes: Sendable {
         /// The imported photos' GPS tracks, as the catalog held them when the server started
         /// (`PageBuilder.tracks`).
         public var tracks: TrackLines?
+        /// Reads the tracks again, when the source's version moves on (a `geotag` with new tracks); nil
+        /// for a source without tracks.
+        public var readTracks: (@Sendable () throws -> TrackLines?)?
 
         /// The services.
         public init(
@@ -72,8 +75,15 @@ public final class ServerRoutes: Sendable {
     static let retryAfterSeconds = 2
 
     let services: Services
-    /// The pages, as `export` makes them, with links to this server's routes.
-    let pages: PageBuilder<ServedLinks>
+    /// The pages, as `export` makes them, with links to this server's routes, and the tracks as last read.
+    var pages: PageBuilder<ServedLinks> {
+        var pages = builder
+        pages.tracks = tracks.withLock { $0 }
+        return pages
+    }
+    private let builder: PageBuilder<ServedLinks>
+    /// The tracks the pages draw: read again with the records (`forgetIfSourceChanged`).
+    let tracks: Locked<TrackLines?>
     /// Where slow work runs (`later`).
     let slowWork = WorkPool(width: ServerRoutes.workers)
     /// The records this server has listed (`ServerRoutes+Records`).
@@ -93,8 +103,8 @@ public final class ServerRoutes: Sendable {
         self.services = services
         var pages = PageBuilder(links: ServedLinks(images: services.cache), credits: services.credits)
         pages.catalogMirror = services.catalogMirror
-        pages.tracks = services.tracks
-        self.pages = pages
+        builder = pages
+        tracks = Locked(services.tracks)
         assetFiles = Dictionary(
             services.assets.files.map { ($0.name, $0.source) },
             uniquingKeysWith: { first, _ in first })
