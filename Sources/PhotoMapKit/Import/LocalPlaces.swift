@@ -28,6 +28,8 @@ public struct LocalPlaces: Sendable {
     /// a village's reach): a point looks only at the few cells around it, not at every village of 30 km around.
     private let villageGrid: PlaceGrid
     private let countryNames: [String: String]
+    /// GeoNames' English names of the divisions, by "country/admin1": "DE/02" Bavaria.
+    private let divisionNames: [String: String]
     private let boundaries: BoundaryLookup
 
     /// The gazetteer folder's cities, villages, regions (GeoNames, CC BY 4.0) and boundaries (Natural Earth, public
@@ -41,7 +43,7 @@ public struct LocalPlaces: Sendable {
         }
         var cities: [Row] = []
         var villages: [Row] = []
-        let regions = try Gazetteer.forEachCity(in: folder, villages: true) { entry in
+        let regions = try Gazetteer.forEachCity(in: folder, villages: true, divisions: true) { entry in
             let row = Row(
                 id: entry.id, name: entry.name,
                 fullName: ([entry.name] + (entry.context.isEmpty ? [] : [entry.context])).joined(separator: ", "),
@@ -82,6 +84,9 @@ public struct LocalPlaces: Sendable {
         self.boundaries = boundaries
         countryNames = Dictionary(
             regions.filter { $0.admin1.isEmpty }.map { ($0.country, $0.names[0]) },
+            uniquingKeysWith: { first, _ in first })
+        divisionNames = Dictionary(
+            regions.filter { !$0.admin1.isEmpty }.map { ("\($0.country)/\($0.admin1)", $0.names[0]) },
             uniquingKeysWith: { first, _ in first })
     }
 
@@ -124,7 +129,10 @@ public struct LocalPlaces: Sendable {
         let countryName = countryNames[country] ?? location.country.name
         // Shaped as Flickr's place ids (letters, digits, "_"), which `serve` checks at the door.
         let code = String(division.unicodeScalars.filter { $0.isASCII && CharacterSet.alphanumerics.contains($0) })
-        if let name = location.division?.name, !name.isEmpty, !code.isEmpty {
+        // GeoNames' English name ("Bavaria"), else Natural Earth's ("Bayern").
+        if let name = divisionNames["\(country)/\(division)"] ?? location.division?.name, !name.isEmpty,
+            !code.isEmpty
+        {
             return LocalPlace(
                 id: "region_\(country)_\(code)", shortName: name, fullName: "\(name), \(countryName)",
                 coordinate: nil)
