@@ -3,9 +3,11 @@
 # boundaries, then a city of both) and prints the time, the memory, and how many points the nearest-city
 # rule puts in another country or division. Prints figures; not a test.
 #   bench/places.sh
-#   POINTS=10000 bench/places.sh
+#   POINTS=10000 ROUNDS=1 bench/places.sh
+#   NAMES=/tmp/names.tsv bench/places.sh     # also writes every point's place, to compare two builds
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$(dirname "$here")"
 swift build -c release --product photomap-bench-places >/dev/null
-.build/release/photomap-bench-places --points "${POINTS:-100000}"
+.build/release/photomap-bench-places --points "${POINTS:-100000}" --rounds "${ROUNDS:-5}" --seed "${SEED:-34}" \
+    ${NAMES:+--names "$NAMES"}

@@ -87,12 +87,13 @@ struct BoundaryTests {
         #expect(pointRoberts.id == "5807107")
         #expect(pointRoberts.fullName == "Point Roberts, Washington, United States")
         #expect(try place(31.856, -106.639).fullName == "Santa Teresa, New Mexico, United States")
-        #expect(try place(59.37, 28.23).fullName == "Ivangorod, Russia")
+        #expect(try place(59.37, 28.23).fullName == "Ivangorod, Leningradskaya oblast', Russia")
         // Villages the issue names, each after itself, not the town nearby.
         let giethoorn = try place(52.7405, 6.0785)
-        #expect(giethoorn.id == "2755517" && giethoorn.fullName.hasPrefix("Giethoorn, "), "\(giethoorn)")
-        #expect(try place(46.0213, 7.7470).fullName == "Zermatt, Switzerland")
-        #expect(try place(40.6285, 14.4850).fullName == "Positano, Italy")
+        #expect(
+            giethoorn.id == "2755517" && giethoorn.fullName == "Giethoorn, Overijssel, The Netherlands", "\(giethoorn)")
+        #expect(try place(46.0213, 7.7470).fullName == "Zermatt, Valais, Switzerland")
+        #expect(try place(40.6285, 14.4850).fullName == "Positano, Campania, Italy")
         // Where no place reaches: the state, the division.
         #expect(try place(39.2, -116.9).fullName == "Nevada, United States")
         #expect(try place(61.5, 47.5).id.hasPrefix("region_RU_"))
@@ -102,10 +103,37 @@ struct BoundaryTests {
         #expect(try place(31.7619, -106.485).id == "5520993")  // El Paso
         // The generalised division outlines put St. Louis's centre in Illinois: still St. Louis, Missouri.
         #expect(try place(38.62727, -90.19789).fullName == "St. Louis, Missouri, United States")
-        // Natural Earth's divisions of Spain are provinces, finer than GeoNames': the country decides, and
-        // Llívia, the Spanish exclave, is named after itself.
-        #expect(try place(42.4635, 1.981).fullName == "Llívia, Spain")
-        #expect(try place(42.30, 1.30).id == "country_ES")
+        // Natural Earth's divisions of Spain are provinces, finer than GeoNames': each takes the GeoNames code
+        // most of its places carry, so a point between towns is in Catalonia; Llívia, the Spanish exclave, is
+        // named after itself.
+        #expect(try place(42.4635, 1.981).fullName == "Llívia, Catalonia, Spain")
+        let catalonia = try place(42.30, 1.30)
+        #expect(catalonia.id == "region_ES_56" && catalonia.fullName == "Catalonia, Spain", "\(catalonia)")
+    }
+
+    @Test("divisions outside the US have GeoNames' English names, in a place's name and as places of their own")
+    func divisionNames() throws {
+        let places = try Self.places.get()
+        func place(_ latitude: Double, _ longitude: Double) throws -> LocalPlace {
+            places.place(for: try #require(Coordinate(latitude: latitude, longitude: longitude)))
+        }
+        // Each place's own division, in English (Bavaria, not Natural Earth's Bayern), its id as before.
+        let munich = try place(48.1374, 11.5755)
+        #expect(munich.id == "2867714" && munich.fullName == "Munich, Bavaria, Germany", "\(munich)")
+        #expect(try place(43.7064, -79.3986).fullName == "Toronto, Ontario, Canada")
+        #expect(try place(35.0211, 135.7539).fullName == "Kyoto, Kyoto, Japan")
+        #expect(try place(-23.5475, -46.6361).fullName == "São Paulo, São Paulo, Brazil")
+        #expect(try place(-13.5319, -71.9670).fullName == "Cusco, Cusco, Peru")
+        #expect(try place(-54.8108, -68.3159).fullName == "Ushuaia, Tierra del Fuego, Argentina")
+        #expect(try place(-33.0136, 151.5937).fullName == "Toronto, New South Wales, Australia")
+        // The US states keep their names.
+        #expect(try place(40.4642, -80.6009).fullName == "Toronto, Ohio, United States")
+        // Far from any place: the division, named in English, where before Natural Earth's name or the country.
+        let bavaria = try place(49.0, 13.3)
+        #expect(bavaria.id.hasPrefix("region_DE_") || bavaria.id.allSatisfy(\.isNumber), "\(bavaria)")
+        #expect(bavaria.fullName.hasSuffix("Bavaria, Germany"), "\(bavaria)")
+        let tuscany = try place(43.2, 11.3)
+        #expect(tuscany.id == "region_IT_16" && tuscany.fullName == "Tuscany, Italy", "\(tuscany)")
     }
 
     @Test("a harbour just off a coast takes the country within 5 km; the open sea none")

@@ -243,15 +243,15 @@ struct ImportTests {
         }
     }
 
-    @Test("a located photo joins the nearest city it lies within; others their country or their square")
+    @Test("a located photo joins the nearest city it lies within; others their division or their square")
     func places() throws {
         let places = try LocalPlaces(
             gazetteer: LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures/gazetteer"))
         let arezzo = places.place(for: Coordinate(latitude: 43.4633, longitude: 11.8796)!)
         #expect(arezzo.id == "3182884")
-        #expect(arezzo.fullName == "Arezzo, Italy")
-        // Between towns in the Tuscan hills, and in the middle of the Pacific.
-        #expect(places.place(for: Coordinate(latitude: 43.2, longitude: 11.3)!).id == "country_IT")
+        #expect(arezzo.fullName == "Arezzo, Tuscany, Italy")
+        // Between towns in the Tuscan hills (its region), and in the middle of the Pacific.
+        #expect(places.place(for: Coordinate(latitude: 43.2, longitude: 11.3)!).id == "region_IT_16")
         let ocean = places.place(for: Coordinate(latitude: -30.5, longitude: -140.2)!)
         #expect(ocean.id == "area_S31_W141")
         #expect(ocean.fullName == "31°S 141°W")

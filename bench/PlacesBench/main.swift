@@ -15,8 +15,30 @@ func seconds(since start: DispatchTime) -> Double {
     Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
 }
 
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
+
+/// SplitMix64: the same points from the same seed, so two builds' names can be compared point by point.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
 let arguments = CommandLine.arguments
-let count = arguments.firstIndex(of: "--points").flatMap { Int(arguments[$0 + 1]) } ?? 100_000
+func option(_ name: String) -> String? { arguments.firstIndex(of: name).map { arguments[$0 + 1] } }
+let count = option("--points").flatMap { Int($0) } ?? 100_000
+let rounds = max(1, option("--rounds").flatMap { Int($0) } ?? 5)
+let seed = option("--seed").flatMap { UInt64($0) } ?? 34
+/// Where to write every point's place (id and name), one a line: compare two builds' files.
+let namesFile = option("--names")
 let gazetteer = URL(fileURLWithPath: "Fixtures/gazetteer")
 
 let before = residentMegabytes()
@@ -27,7 +49,7 @@ let loaded = residentMegabytes()
 
 // Land points: uniform on the sphere, kept where the boundaries place them in a country.
 let lookup = BoundaryLookup(try Boundaries.load(gazetteer.appendingPathComponent("boundaries.bin")))
-var generator = SystemRandomNumberGenerator()
+var generator = SeededGenerator(state: seed)
 var points: [(Coordinate, BoundaryLookup.Location)] = []
 while points.count < count {
     let latitude = asin(Double.random(in: -1...1, using: &generator)) * 180 / .pi
@@ -38,10 +60,21 @@ while points.count < count {
     points.append((coordinate, location))
 }
 
-start = DispatchTime.now()
-var named = 0
-for (coordinate, _) in points where places.place(for: coordinate).id != LocalPlace.unlocatedID { named += 1 }
-let naming = seconds(since: start)
+/// Names `points` `rounds` times: the median time (the first round, as an import's one pass, also printed),
+/// and the places of the last round.
+func name(_ points: [(Coordinate, BoundaryLookup.Location)]) -> (seconds: Double, places: [LocalPlace]) {
+    var times: [Double] = []
+    var named: [LocalPlace] = []
+    for _ in 0..<rounds {
+        let start = DispatchTime.now()
+        named = points.map { places.place(for: $0.0) }
+        times.append(seconds(since: start))
+    }
+    print(String(format: "  (rounds: %@ s)", times.map { String(format: "%.3f", $0) }.joined(separator: ", ")))
+    return (median(times), named)
+}
+let (naming, randomPlaces) = name(points)
+let named = randomPlaces.filter { $0.id != LocalPlace.unlocatedID }.count
 
 // The nearest-city rule: the nearest GeoNames city whose reach covers the point, whatever its country.
 let cities = try Gazetteer.load(
@@ -111,6 +144,21 @@ func describe(_ name: String, _ found: (covered: Int, country: Int, division: In
         found.division, Double(found.division) / Double(max(found.covered, 1)) * 100)
 }
 
+/// The nearest-city rule over `points`, timed: the baseline (medians of `rounds`).
+func timedDisagreements(
+    _ points: [(Coordinate, BoundaryLookup.Location)]
+) -> (seconds: Double, found: (covered: Int, country: Int, division: Int)) {
+    var times: [Double] = []
+    var found = (covered: 0, country: 0, division: 0)
+    for _ in 0..<rounds {
+        let start = DispatchTime.now()
+        found = disagreements(points)
+        times.append(seconds(since: start))
+    }
+    return (median(times), found)
+}
+
+print("seed \(seed); times are medians of \(rounds) rounds")
 print(
     String(
         format: """
@@ -118,15 +166,21 @@ print(
             naming %d random land points: %.3f s (%.1f µs a point), %d named
             """,
         loading, loaded - before, before, points.count, naming, naming / Double(points.count) * 1e6, named))
-print(describe("random land points", disagreements(points)))
-start = DispatchTime.now()
+let randomRule = timedDisagreements(points)
+print(
+    String(format: "  the nearest-city rule alone (baseline, 34,006 cities, no boundaries): %.3f s", randomRule.seconds)
+)
+print(describe("random land points", randomRule.found))
+let (peopledNaming, peopledPlaces) = name(peopled)
 // GeoNames ids are digits; divisions, countries and squares have a prefix.
-let peopledNamed = peopled.filter { places.place(for: $0.0).id.allSatisfy(\.isNumber) }.count
+let peopledNamed = peopledPlaces.filter { $0.id.allSatisfy(\.isNumber) }.count
 print(
     String(
-        format: "naming %d points within 20 km of a random city: %.3f s; %d named after a city",
-        peopled.count, seconds(since: start), peopledNamed))
-print(describe("points within 20 km of a random city", disagreements(peopled)))
+        format: "naming %d points within 20 km of a random city: %.3f s (%.1f µs a point); %d named after a place",
+        peopled.count, peopledNaming, peopledNaming / Double(peopled.count) * 1e6, peopledNamed))
+let peopledRule = timedDisagreements(peopled)
+print(String(format: "  the nearest-city rule alone (baseline): %.3f s", peopledRule.seconds))
+print(describe("points within 20 km of a random city", peopledRule.found))
 // A photo at a city's own centre should be named after it; where Natural Earth's border is a kilometre off
 // (Narva's centre lies in its Russia), it is not.
 let elsewhere = cities.filter { places.place(for: $0.coordinate).id != $0.id }
@@ -134,3 +188,10 @@ print(
     "cities whose own centre is named otherwise: \(elsewhere.count) of \(cities.count)"
         + " (e.g. \(elsewhere.prefix(5).map { "\($0.name), \($0.country)" }.joined(separator: "; ")))")
 print(String(format: "resident at the end: %.0f MB", residentMegabytes()))
+if let namesFile {
+    let lines = zip(points + peopled, randomPlaces + peopledPlaces).map { point, place in
+        String(format: "%.6f,%.6f\t", point.0.latitude, point.0.longitude) + "\(place.id)\t\(place.fullName)\n"
+    }
+    try lines.joined().write(toFile: namesFile, atomically: true, encoding: .utf8)
+    print("names of the \(lines.count) points written to \(namesFile)")
+}

@@ -69,10 +69,12 @@ public struct Gazetteer: GazetteerLookup {
 
     /// Reads a gazetteer folder: each city of cities.tsv (and with `villages`, each place of villages.tsv,
     /// GeoNames' places of 1,000 to 14,999 people, when the folder has it), placed in its region and country
-    /// by name, is handed to `body` as it is read; the regions of regions.tsv are returned. `find` and
-    /// `import` both read the folder through this (`find` without the villages).
+    /// by name, is handed to `body` as it is read; the regions of regions.tsv are returned. With `divisions`,
+    /// the first-level divisions outside the US of divisions.tsv (their English names) are read too: they
+    /// place the cities and are returned after regions.tsv's. `find` and `import` both read the folder
+    /// through this (`find` without the villages and divisions, whose names would qualify its queries).
     static func forEachCity(
-        in folder: URL, villages: Bool = false, _ body: (GazetteerEntry) -> Void
+        in folder: URL, villages: Bool = false, divisions: Bool = false, _ body: (GazetteerEntry) -> Void
     ) throws -> [Region] {
         var regions: [Region] = []
         for row in try rows(folder.appendingPathComponent("regions.tsv")) where row.count >= 3 {
@@ -81,6 +83,13 @@ public struct Gazetteer: GazetteerLookup {
                     row[0], row[1],
                     [row[2]] + (row.count > 3 ? row[3].split(separator: "|").map(String.init) : [])
                 ))
+        }
+        let divisionsFile = folder.appendingPathComponent("divisions.tsv")
+        if divisions && FileManager.default.fileExists(atPath: divisionsFile.path) {
+            // country, code, name
+            for row in try rows(divisionsFile) where row.count >= 3 && !row[1].isEmpty {
+                regions.append((row[0], row[1], [row[2]]))
+            }
         }
         let regionNames = Dictionary(
             regions.map { ("\($0.country)/\($0.admin1)", $0.names[0]) },

@@ -7,62 +7,86 @@ import Foundation
 /// to its division ("region_US_WA"), else to its country ("country_US"); one out at sea to a place named
 /// for its 1° square.
 public struct LocalPlaces: Sendable {
-    private struct City: Sendable {
-        let id: String, name: String, country: String, admin1: String, context: String
-        /// The division code of the outline its centre lies in, where that is not its own `admin1`.
-        var locatedDivision = ""
-        let coordinate: Coordinate
-        /// `LocalPlaces.reach(population:)` of it, in kilometres.
-        let reach: Double
-    }
-
-    private let cities: [City]
-    /// City indices by 1° cell, "lat/lon".
-    private let cells: [Cell: [Int]]
-    /// Villages (under 15,000 people, reaching at most 5 km) by cell of `villageDegrees`: a point looks
-    /// only at the few cells around it, not at every village of 30 km around.
-    private let villageCells: [Cell: [Int]]
-    /// The side of a village cell, in degrees (11 km of latitude: more than a village's reach).
-    private static let villageDegrees = 0.1
+    // The places (GeoNames cities, then villages), numbered in their grids' order. What the walk reads
+    // of each is kept apart from the names: a point looks at a few hundred places and names one.
+    private let ids: [String]
+    private let names: [String]
+    /// "Munich, Bavaria, Germany".
+    private let fullNames: [String]
+    private let coordinates: [Coordinate]
+    /// `LocalPlaces.reach(population:)` of each, in kilometres.
+    private let reaches: [Double]
+    /// Country and admin1 codes as numbers of `codes`, compared without comparing text.
+    private let countries: [Int32]
+    private let admin1s: [Int32]
+    /// The division code of the outline a place's centre lies in, where that is not its own `admin1`.
+    private let locatedDivisions: [Int32]
+    private let codes: [String: Int32]
+    /// Places of 15,000 people or more (reaching up to `greatestReach`) by 1° cell.
+    private let cityGrid: PlaceGrid
+    /// Villages (under 15,000 people, reaching at most 5 km) by cell of 0.1° (11 km of latitude, more than
+    /// a village's reach): a point looks only at the few cells around it, not at every village of 30 km around.
+    private let villageGrid: PlaceGrid
     private let countryNames: [String: String]
+    /// GeoNames' English names of the divisions, by "country/admin1": "DE/02" Bavaria.
+    private let divisionNames: [String: String]
     private let boundaries: BoundaryLookup
-
-    private struct Cell: Hashable, Sendable {
-        let latitude: Int, longitude: Int
-    }
 
     /// The gazetteer folder's cities, villages, regions (GeoNames, CC BY 4.0) and boundaries (Natural Earth, public
     /// domain): Fixtures/gazetteer.
     public init(gazetteer folder: URL) throws {
-        var cities: [City] = []
-        var cells: [Cell: [Int]] = [:]
-        var villageCells: [Cell: [Int]] = [:]
-        let regions = try Gazetteer.forEachCity(in: folder, villages: true) { entry in
-            if entry.population < 15_000 {
-                villageCells[Self.cell(entry.coordinate, degrees: Self.villageDegrees), default: []].append(
-                    cities.count)
-            } else {
-                cells[Self.cell(entry.coordinate), default: []].append(cities.count)
-            }
-            cities.append(
-                City(
-                    id: entry.id, name: entry.name, country: entry.country, admin1: entry.admin1,
-                    context: entry.context, coordinate: entry.coordinate,
-                    reach: Self.reach(population: entry.population)))
+        // What is kept of a gazetteer entry.
+        struct Row {
+            let id: String, name: String, fullName: String, country: String, admin1: String
+            let coordinate: Coordinate
+            let population: Int
         }
+        var cities: [Row] = []
+        var villages: [Row] = []
+        let regions = try Gazetteer.forEachCity(in: folder, villages: true, divisions: true) { entry in
+            let row = Row(
+                id: entry.id, name: entry.name,
+                fullName: ([entry.name] + (entry.context.isEmpty ? [] : [entry.context])).joined(separator: ", "),
+                country: entry.country, admin1: entry.admin1, coordinate: entry.coordinate,
+                population: entry.population)
+            if entry.population < 15_000 { villages.append(row) } else { cities.append(row) }
+        }
+        let villageDegrees = 0.1
+        let cityOrder = PlaceGrid.order(cities.map(\.coordinate), degrees: 1)
+        let villageOrder = PlaceGrid.order(villages.map(\.coordinate), degrees: villageDegrees)
+        let places = cityOrder.map { cities[$0] } + villageOrder.map { villages[$0] }
+        cities = []
+        villages = []
         let boundaries = BoundaryLookup(try Boundaries.load(folder.appendingPathComponent("boundaries.bin")))
+        var codes: [String: Int32] = [:]
+        func code(_ text: String) -> Int32 {
+            if let known = codes[text] { return known }
+            codes[text] = Int32(codes.count)
+            return Int32(codes.count - 1)
+        }
+        ids = places.map(\.id)
+        names = places.map(\.name)
+        fullNames = places.map(\.fullName)
+        coordinates = places.map(\.coordinate)
+        reaches = places.map { Self.reach(population: $0.population) }
+        countries = places.map { code($0.country) }
+        admin1s = places.map { code($0.admin1) }
         // The division outlines are generalised: St. Louis's centre lies in their Illinois. A photo taken
         // there is in that outline too, and the city must still name it.
-        for index in cities.indices {
-            let division = boundaries.locate(cities[index].coordinate)?.division?.division ?? ""
-            if division != cities[index].admin1 { cities[index].locatedDivision = division }
+        locatedDivisions = places.map { place in
+            let division = boundaries.locate(place.coordinate)?.division?.division ?? ""
+            return code(division != place.admin1 ? division : "")
         }
-        self.cities = cities
-        self.cells = cells
-        self.villageCells = villageCells
+        self.codes = codes
+        cityGrid = PlaceGrid(Array(coordinates[..<cityOrder.count]), degrees: 1, first: 0)
+        villageGrid = PlaceGrid(
+            Array(coordinates[cityOrder.count...]), degrees: villageDegrees, first: cityOrder.count)
         self.boundaries = boundaries
         countryNames = Dictionary(
             regions.filter { $0.admin1.isEmpty }.map { ($0.country, $0.names[0]) },
+            uniquingKeysWith: { first, _ in first })
+        divisionNames = Dictionary(
+            regions.filter { !$0.admin1.isEmpty }.map { ("\($0.country)/\($0.admin1)", $0.names[0]) },
             uniquingKeysWith: { first, _ in first })
     }
 
@@ -83,31 +107,32 @@ public struct LocalPlaces: Sendable {
         let country = location.country.country
         // A division GeoNames has no code for cannot be compared with cities': the country decides alone.
         let division = location.division?.division ?? ""
+        // A code no place carries matches none.
+        let countryCode = codes[country] ?? -1
+        let divisionCode = division.isEmpty ? nil : codes[division] ?? -1
         var nearest: (index: Int, distance: Double)?
         forEachCandidate(near: coordinate) { index in
-            let city = cities[index]
-            guard city.country == country,
-                division.isEmpty || city.admin1 == division || city.locatedDivision == division
-            else { return }
-            // A degree of latitude is 111 km everywhere: most cities are ruled out before the trigonometry.
-            guard abs(city.coordinate.latitude - coordinate.latitude) * 111 <= city.reach else { return }
-            let distance = coordinate.distance(to: city.coordinate)
-            if distance <= city.reach, distance < nearest?.distance ?? .infinity {
+            guard countries[index] == countryCode else { return }
+            if let divisionCode, admin1s[index] != divisionCode, locatedDivisions[index] != divisionCode { return }
+            // A degree of latitude is 111 km everywhere: most places are ruled out before the trigonometry.
+            let reach = reaches[index]
+            guard abs(coordinates[index].latitude - coordinate.latitude) * 111 <= reach else { return }
+            let distance = coordinate.distance(to: coordinates[index])
+            if distance <= reach, distance < nearest?.distance ?? .infinity {
                 nearest = (index, distance)
             }
         }
         if let (index, _) = nearest {
-            let city = cities[index]
             return LocalPlace(
-                id: city.id, shortName: city.name,
-                fullName: ([city.name] + (city.context.isEmpty ? [] : [city.context]))
-                    .joined(separator: ", "),
-                coordinate: city.coordinate)
+                id: ids[index], shortName: names[index], fullName: fullNames[index], coordinate: coordinates[index])
         }
         let countryName = countryNames[country] ?? location.country.name
         // Shaped as Flickr's place ids (letters, digits, "_"), which `serve` checks at the door.
         let code = String(division.unicodeScalars.filter { $0.isASCII && CharacterSet.alphanumerics.contains($0) })
-        if let name = location.division?.name, !name.isEmpty, !code.isEmpty {
+        // GeoNames' English name ("Bavaria"), else Natural Earth's ("Bayern").
+        if let name = divisionNames["\(country)/\(division)"] ?? location.division?.name, !name.isEmpty,
+            !code.isEmpty
+        {
             return LocalPlace(
                 id: "region_\(country)_\(code)", shortName: name, fullName: "\(name), \(countryName)",
                 coordinate: nil)
@@ -117,7 +142,7 @@ public struct LocalPlaces: Sendable {
 
     /// The place of a point at sea: its 1° square.
     private static func area(of coordinate: Coordinate) -> LocalPlace {
-        let cell = Self.cell(coordinate)
+        let cell = PlaceGrid.cell(coordinate, degrees: 1)
         let name =
             "\(abs(cell.latitude))°\(cell.latitude < 0 ? "S" : "N") "
             + "\(abs(cell.longitude))°\(cell.longitude < 0 ? "W" : "E")"
@@ -127,39 +152,12 @@ public struct LocalPlaces: Sendable {
         return LocalPlace(id: id, shortName: name, fullName: name, coordinate: nil)
     }
 
-    /// Calls `body` with each city in the cells within `greatestReach` of `coordinate` (wider in longitude
-    /// near the poles), and each village in the village cells within a village's reach, without gathering
-    /// them: most of naming a photo near cities is this walk.
+    /// Calls `body` with each city in the cells within `greatestReach` of `coordinate`, then each village
+    /// in the cells within a village's reach, without gathering them: most of naming a photo near cities
+    /// is this walk.
     private func forEachCandidate(near coordinate: Coordinate, _ body: (Int) -> Void) {
-        walk(cells, degrees: 1, reach: Self.greatestReach, near: coordinate, body)
-        walk(villageCells, degrees: Self.villageDegrees, reach: Self.reach(population: 14_999), near: coordinate, body)
-    }
-
-    private func walk(
-        _ cells: [Cell: [Int]], degrees: Double, reach: Double, near coordinate: Coordinate, _ body: (Int) -> Void
-    ) {
-        let centre = Self.cell(coordinate, degrees: degrees)
-        let latitudeSpan = Int((reach / (111 * degrees)).rounded(.up))
-        let shrink = max(cos(coordinate.latitude * .pi / 180), 0.02)
-        let columns = Int((360 / degrees).rounded())
-        let longitudeSpan = min(columns / 2, Int((reach / (111 * degrees * shrink)).rounded(.up)))
-        for latitude in (centre.latitude - latitudeSpan)...(centre.latitude + latitudeSpan) {
-            for step in -longitudeSpan...longitudeSpan {
-                // Wrapped across the antimeridian: columns run from -180° on.
-                let half = columns / 2
-                let longitude = ((centre.longitude + step + half) % columns + columns) % columns - half
-                for index in cells[Cell(latitude: latitude, longitude: longitude)] ?? [] { body(index) }
-            }
-        }
-    }
-
-    /// The cell of `degrees` a side holding `coordinate`: rows from the equator, columns from 0° (-180° ends
-    /// in the last column before 180°).
-    private static func cell(_ coordinate: Coordinate, degrees: Double = 1) -> Cell {
-        let columns = Int((360 / degrees).rounded())
-        return Cell(
-            latitude: Int((coordinate.latitude / degrees).rounded(.down)),
-            longitude: min(Int((coordinate.longitude / degrees).rounded(.down)), columns / 2 - 1))
+        cityGrid.forEach(near: coordinate, reach: Self.greatestReach, body)
+        villageGrid.forEach(near: coordinate, reach: Self.reach(population: 14_999), body)
     }
 }
 
