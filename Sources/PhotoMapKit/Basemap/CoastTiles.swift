@@ -28,7 +28,7 @@ public final class CoastTiles: Sendable {
     /// resolution comes from SRTM's water bodies, steps of 3 arc-seconds (83 units): a tolerance past
     /// half a step draws them as the coast they follow rather than as stairs.
     public static let levels = [
-        Level(zooms: 7...9, tile: 400_000, tolerance: 137, quantum: 50, overlap: 550, margin: 200_000),
+        Level(zooms: 7...9, tile: 400_000, tolerance: 200, quantum: 50, overlap: 550, margin: 100_000),
         Level(zooms: 10...12, tile: 100_000, tolerance: 34, quantum: 10, overlap: 70, margin: 30_000),
         Level(zooms: 13...19, tile: 25_000, tolerance: 30, quantum: 4, overlap: 20, margin: 5_000),
     ]
@@ -101,8 +101,10 @@ public final class CoastTiles: Sendable {
         let features = cell(x: x / perCell, y: y / perCell).flatMap { kind, points in
             let pieces =
                 kind.isRing ? [RectangleClipping.ring(points, to: rect)] : RectangleClipping.line(points, to: rect)
-            return pieces.compactMap { piece in
-                Self.numbers(
+            return pieces.compactMap { piece -> [Int]? in
+                // An island or a pond under two tolerances across is a speck at the level's zooms.
+                guard !kind.isRing || !Self.isSpeck(piece, size: 2 * spec.tolerance) else { return nil }
+                return Self.numbers(
                     LineSimplification.simplified(piece, tolerance: spec.tolerance), kind: kind, origin: origin,
                     quantum: spec.quantum)
             }
@@ -110,6 +112,17 @@ public final class CoastTiles: Sendable {
         json.array(features) { json, numbers in json.array(numbers) { $0.number($1) } }
         json.raw(");\n")
         return json.text
+    }
+
+    /// Whether all of `points` lie within `size` units of each other, east to west and north to south.
+    static func isSpeck(_ points: [GridPoint], size: Double) -> Bool {
+        guard let first = points.first else { return true }
+        var (west, east, south, north) = (first.x, first.x, first.y, first.y)
+        for point in points {
+            (west, east) = (min(west, point.x), max(east, point.x))
+            (south, north) = (min(south, point.y), max(north, point.y))
+        }
+        return Double(Int(east) - Int(west)) < size && Double(Int(north) - Int(south)) < size
     }
 
     /// A feature's numbers in a tile: its kind, its first point from the tile's south-west corner, then
