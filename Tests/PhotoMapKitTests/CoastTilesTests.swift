@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapTestSupport
 import Testing
 
 @testable import PhotoMapKit
@@ -159,5 +160,45 @@ struct CoastTilesTests {
         let dateline = try #require(Coordinate(latitude: 0, longitude: 179.99))
         #expect(CoastTiles.keys(around: [dateline])[2].contains { $0.hasPrefix("0/") })
         #expect(CoastTiles.keys(around: []) == [[], [], []])
+    }
+
+    @Test("an export writes the tiles around its photos beside the assets, once; its pages list them")
+    func export() throws {
+        let folder = try TemporaryFolder()
+        let island = [(10_000, 10_000), (11_000, 10_000), (11_000, 11_000), (10_000, 11_000), (10_000, 10_000)]
+        let tiles = CoastTiles(file: try Self.coastFile([(1, island)]))
+        let photos = [(0.105, 0.105), (0.107, 0.104)].enumerated().map { index, at in
+            Photo(id: "\(index)", title: "Photo", coordinate: Coordinate(latitude: at.0, longitude: at.1))
+        }
+        func run() throws -> SiteWriter {
+            let writer = SiteWriter(root: folder.url.appendingPathComponent("site"), keepsManifest: true)
+            let cache = ThumbnailCache(
+                cacheDirectory: folder.url.appendingPathComponent("cache"),
+                origin: FixtureImageOrigin(folder: folder.url))
+            var builder = SiteBuilder(writer: writer, assets: try PageAssets.locate(), images: cache, prefix: "")
+            builder.coasts = tiles
+            try builder.writePhotosPage(
+                at: "places/P.html", title: "P", subtitle: "", photos: AnnotationAdapter().annotated(photos),
+                back: nil, defaultView: "map")
+            try writer.commit()
+            return writer
+        }
+        _ = try run()
+        let site = folder.url.appendingPathComponent("site")
+        let page = try String(contentsOf: site.appendingPathComponent("places/P.html"), encoding: .utf8)
+        let keys = CoastTiles.keys(around: photos.compactMap(\.coordinate))
+        #expect(keys.allSatisfy { $0.count >= 1 })
+        for (level, levelKeys) in keys.enumerated() {
+            #expect(page.contains(levelKeys.map { "\"\($0)\"" }.joined(separator: ",")))
+            for key in levelKeys {
+                let tile = site.appendingPathComponent("assets/coasts/" + CoastTiles.path(level: level, key: key))
+                let script = try String(contentsOf: tile, encoding: .utf8)
+                #expect(script.hasPrefix("photomapCoast(\"\(level)/\(key)\","))
+            }
+        }
+        // The island's own tile at the deepest level holds it.
+        let own = site.appendingPathComponent("assets/coasts/2/720/360.js")
+        #expect(try Self.features(String(contentsOf: own, encoding: .utf8)).count == 1)
+        #expect(try run().rendered == 0)
     }
 }
