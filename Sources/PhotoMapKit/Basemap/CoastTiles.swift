@@ -63,19 +63,19 @@ public final class CoastTiles: Sendable {
     /// The tiles of each level within its margin of `coordinates`, as "x/y", sorted.
     public static func keys(around coordinates: [Coordinate]) -> [[String]] {
         levels.map { level in
-            var keys = Set<String>()
+            // Tiles as numbers while they are gathered: a page of 100,000 photos names few tiles, many times.
+            var tiles = Set<Int>()
             let columns = 360 * GridPoint.perDegree / level.tile, rows = 180 * GridPoint.perDegree / level.tile
             for coordinate in coordinates {
                 let x = Int((coordinate.longitude + 180) * Double(GridPoint.perDegree))
                 let y = Int((coordinate.latitude + 90) * Double(GridPoint.perDegree))
                 let ys = max(0, (y - level.margin) / level.tile)...min(rows - 1, (y + level.margin) / level.tile)
-                for column in Int(
-                    floor(Double(x - level.margin) / Double(level.tile)))...((x + level.margin) / level.tile)
-                {
-                    for row in ys { keys.insert("\((column + columns) % columns)/\(row)") }
+                let west = Int((Double(x - level.margin) / Double(level.tile)).rounded(.down))
+                for column in west...((x + level.margin) / level.tile) {
+                    for row in ys { tiles.insert((column + columns) % columns * rows + row) }
                 }
             }
-            return keys.sorted()
+            return tiles.map { "\($0 / rows)/\($0 % rows)" }.sorted()
         }
     }
 
