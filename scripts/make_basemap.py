@@ -307,6 +307,21 @@ window.photomapBasemap = {"type":"FeatureCollection","features":[…]};
 - Every ring is closed (its last position repeats its first). Outer rings run counter-clockwise and
   holes clockwise, as RFC 7946 asks.
 - Countries crossing the antimeridian (Russia, Fiji) are split at ±180° as in the source.
+
+## Coasts at every zoom: `coasts.bin` (GSHHG, LGPL)
+
+Past zoom 6 the pages draw coasts instead: land, lakes, islands in lakes and ponds, major rivers and
+national borders from [GSHHG](https://www.soest.hawaii.edu/pwessel/gshhg/) 2.3.7 at full resolution
+(Wessel, P., and W. H. F. Smith, 1996, *A Global Self-consistent, Hierarchical, High-resolution
+Shoreline Database*, J. Geophys. Res., 101, 8741–8743), © 2014 The GMT Team, under the GNU LGPL 3 or
+later. `coasts.bin` (about 45 MB) is made by `scripts/make_coasts.py` from Debian's `gmt-gshhg-full`,
+read through Debian's `gmt` (`gmt coast -M`); it is not committed (git-ignored): `scripts/setup`,
+`scripts/test` and `scripts/package` make it, and the Debian package ships it. The script's docstring
+describes its bytes.
+
+photomap cuts it into tiles of a fixed grid per level of detail (zooms 7–9, 10–12, 13 and on: 4°, 1°
+and 0.25° tiles), simplified for each, and writes beside a site's assets (`assets/coasts/LEVEL/X/Y.js`)
+the tiles around its pages' photos; `photomap serve` makes any tile when asked. Pages credit "GSHHG".
 """
 
 

@@ -57,6 +57,10 @@ struct PageBytesTests {
         data.clusters?.months = [24122, 3, 24130, 1]
         data.clusters?.listMonths = [[24122, 3], [24130, 1]]
         #expect(try data.scriptJSON() == HTML.scriptJSON(data))
+        data.coasts = CoastIndex(tiles: [["1/2"], [], ["7/9", "7/10"]])
+        #expect(try data.scriptJSON() == HTML.scriptJSON(data))
+        data.coasts = CoastIndex(tiles: nil)
+        #expect(try data.scriptJSON() == HTML.scriptJSON(data))
     }
 
     @Test("a list file and a cluster tile written as bytes are what JSONEncoder makes of them")

@@ -139,6 +139,8 @@ public struct MapData: Encodable, Sendable {
     public var tracks: TrackDrawing?
     /// The timeline's step, a month (1) or a year (12): `MonthTaken.step` of the page's photos.
     public var monthStep = 1
+    /// The coast tiles drawn past the world outline's zooms; nil for none.
+    public var coasts: CoastIndex?
 
     /// Map data for a page.
     public init(features: [Feature], placeholder: String, span: Double = 0.05) {
@@ -157,6 +159,11 @@ public struct MapData: Encodable, Sendable {
         if let clusters {
             json.raw("\"clusters\":")
             try json.encoded(clusters)
+            json.raw(",")
+        }
+        if let coasts {
+            json.raw("\"coasts\":")
+            coasts.write(to: &json)
             json.raw(",")
         }
         json.raw("\"entries\":")
@@ -186,7 +193,7 @@ public struct MapData: Encodable, Sendable {
     /// The page's form: `entries` (the features as columns), then what the script needs besides.
     public func encode(to encoder: any Encoder) throws {
         enum Keys: String, CodingKey {
-            case entries, listPage, monthStep, cluster, clusters, placeholder, span, focus, labels, tracks
+            case entries, listPage, monthStep, cluster, clusters, coasts, placeholder, span, focus, labels, tracks
         }
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(cluster, forKey: .cluster)
@@ -194,6 +201,7 @@ public struct MapData: Encodable, Sendable {
         try container.encode(PageRenderer.listPageSize, forKey: .listPage)
         try container.encode(monthStep, forKey: .monthStep)
         try container.encodeIfPresent(clusters, forKey: .clusters)
+        try container.encodeIfPresent(coasts, forKey: .coasts)
         try container.encode(placeholder, forKey: .placeholder)
         try container.encode(span, forKey: .span)
         try container.encodeIfPresent(focus, forKey: .focus)

@@ -18,7 +18,8 @@ public struct PageAssets: Sendable {
     /// one part to their shared `window.photomap`, and `photomap.js`, last, starts the page.
     static let scripts = [
         "photomap-page.js", "photomap-elements.js", "photomap-timeline.js", "photomap-callout.js", "photomap-grid.js",
-        "photomap-basemap.js", "photomap-tracks.js", "photomap-clusters.js", "photomap-heat.js", "photomap-map.js",
+        "photomap-coasts.js", "photomap-basemap.js", "photomap-tracks.js", "photomap-clusters.js", "photomap-heat.js",
+        "photomap-map.js",
         "photomap-list.js", "photomap-search.js",
         "photomap.js",
     ]

@@ -17,6 +17,11 @@ public struct PageBuilder<Links: PagePaths> {
     /// The imported photos' GPS tracks, drawn under the annotations of every map around them; nil for none
     /// (other sources, blurred locations).
     public var tracks: TrackLines?
+    /// The coasts maps draw past the world outline's zooms; nil for none.
+    public var coasts: CoastTiles? = .bundled
+    /// Whether pages list the coast tiles around their annotations, the only ones a written site holds;
+    /// a served page may load any.
+    public var listsCoastTiles = true
 
     /// A builder linking through `links`.
     public init(links: Links, credits: PageCredits) {
@@ -30,6 +35,8 @@ public struct PageBuilder<Links: PagePaths> {
         builder.catalogMirror = catalogMirror
         builder.placeLabels = placeLabels
         builder.tracks = tracks
+        builder.coasts = coasts
+        builder.listsCoastTiles = listsCoastTiles
         return builder
     }
 
@@ -114,6 +121,7 @@ public struct PageBuilder<Links: PagePaths> {
         }
         data.labels = placeLabels?.near(located, limit: limit) ?? []
         data.tracks = tracks?.drawing(around: located + around)
+        if coasts != nil { data.coasts = CoastIndex(tiles: listsCoastTiles ? CoastTiles.keys(around: located) : nil) }
         return data
     }
 

@@ -41,7 +41,7 @@ public struct PageCredits: Sendable, Hashable {
         // Maps name GeoNames places (PlaceLabels) whatever the records' source; CC BY asks for the credit.
         let places = sources.contains(.catalog) || namesPlaces ? "" : " " + geonames
         let map =
-            "Outlines: Natural Earth (public domain).\(places) Tiles when online: © OpenStreetMap contributors. Map: Leaflet."
+            "Outlines: Natural Earth (public domain); coasts: GSHHG, Wessel and Smith (LGPL).\(places) Tiles when online: © OpenStreetMap contributors. Map: Leaflet."
         return [data.joined(separator: " "), map, Self.flickrNotice].filter { !$0.isEmpty }
     }
 }

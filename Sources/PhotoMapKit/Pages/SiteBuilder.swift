@@ -44,6 +44,12 @@ public struct SiteBuilder {
         set { pages.tracks = newValue }
     }
 
+    /// The coasts maps draw past the world outline's zooms (`PageBuilder.coasts`).
+    public var coasts: CoastTiles? {
+        get { pages.coasts }
+        set { pages.coasts = newValue }
+    }
+
     /// Where the embedded catalog's images are mirrored (`PageBuilder.catalogMirror`).
     public var catalogMirror: ImageHost? {
         get { pages.catalogMirror }
@@ -98,12 +104,41 @@ public struct SiteBuilder {
             place.record.addFields(to: inputs)
             inputs.add(link(place.record))
         }
+        try writeCoastTiles(around: places.compactMap(\.annotation.coordinate))
         try writer.writePage(path, inputs: inputs) {
             try pages.listPage(
                 at: path, title: title, subtitle: subtitle,
                 features: pages.features(of: places, on: path, link: link),
                 back: back, defaultView: defaultView)
         }
+    }
+
+    /// Writes the coast tiles of every level around `coordinates` (`CoastTiles.keys`) that this run has
+    /// not written yet, under the assets' `coasts/` folder where the pages' basemap script looks; tiles are
+    /// made on every core, and only when the coasts changed.
+    private func writeCoastTiles(around coordinates: [Coordinate]) throws {
+        guard let coasts = pages.coasts else { return }
+        let version = coasts.version
+        var jobs: [SiteWriter.PageJob] = []
+        for (level, keys) in CoastTiles.keys(around: coordinates).enumerated() {
+            for key in keys {
+                let path = "\(links.assets)/coasts/\(CoastTiles.path(level: level, key: key))"
+                guard !writer.wroteThisRun(path) else { continue }
+                let inputs = InputDigest(path)
+                inputs.add(digest: version)
+                let xy = key.split(separator: "/").compactMap { Int($0) }
+                guard xy.count == 2 else { continue }
+                jobs.append(
+                    SiteWriter.PageJob(path: path, inputs: inputs) {
+                        coasts.script(level: level, x: xy[0], y: xy[1]) ?? ""
+                    })
+                if jobs.count == Self.pageBatch {
+                    try writer.writePages(jobs)
+                    jobs.removeAll()
+                }
+            }
+        }
+        try writer.writePages(jobs)
     }
 
     /// Writes a page for each photo, then the page listing them at `path` (so that a page exists
@@ -121,6 +156,7 @@ public struct SiteBuilder {
             path, title: title, subtitle: subtitle, back: back, defaultView: defaultView,
             shared: shared)
         let located = photos.indices.filter { photos[$0].annotation.coordinate != nil }
+        try writeCoastTiles(around: located.compactMap { photos[$0].annotation.coordinate })
         let clustered = located.count > clusterThreshold
         let lists = clustered ? folder("lists", of: path) : ""
         // The list file n's inputs, for n from 1 (the page holds the entries of 0): its place, its page's.
@@ -214,6 +250,7 @@ public struct SiteBuilder {
         inputs.add(pages.placeLabels == nil ? 0 : 1)
         inputs.add(digest: pages.placeLabels?.version ?? [])
         inputs.add(digest: pages.tracks?.digest ?? [])
+        inputs.add(digest: pages.coasts?.version ?? [])
         for line in pages.credits.lines { inputs.add(line) }
         inputs.add(clusterThreshold)
         inputs.add(Self.listChunk)
@@ -304,6 +341,7 @@ public struct SiteBuilder {
         at path: String, title: String, subtitle: String, annotations: [Annotation],
         focus: Coordinate?
     ) throws {
+        try writeCoastTiles(around: annotations.compactMap(\.coordinate))
         try writer.write(
             try pages.listPage(
                 at: path, title: title, subtitle: subtitle,

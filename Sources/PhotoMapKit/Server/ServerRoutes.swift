@@ -7,7 +7,7 @@ import Foundation
 ///
 /// - `/` the top places · `/places/ID?limit=N` a place's photos · `/photos/ID` a photo · `/recent`
 /// - `/squares/ID`, `/images/ID` a photo's 75×75 square and medium image (from the cache, or fetched)
-/// - `/assets/NAME` the pages' scripts, styles and basemap
+/// - `/assets/NAME` the pages' scripts, styles and basemap; `/assets/coasts/LEVEL/X/Y.js` coast tiles
 /// - `/api/find?q=…[&lat=…&lon=…]` and `/api/search?q=…&lat=…&lon=…[&radius=…]`: GeoJSON
 ///
 /// Only GET and HEAD; only requests whose `Host` names this server (DNS rebinding); ids are looked up
@@ -103,6 +103,7 @@ public final class ServerRoutes: Sendable {
         self.services = services
         var pages = PageBuilder(links: ServedLinks(images: services.cache), credits: services.credits)
         pages.catalogMirror = services.catalogMirror
+        pages.listsCoastTiles = false
         builder = pages
         tracks = Locked(services.tracks)
         assetFiles = Dictionary(
@@ -152,6 +153,7 @@ public final class ServerRoutes: Sendable {
             return later(failing: "The recent photos could not be read") { [self] in try recentPage() }
         case ("squares", false): return image(rest, size: .square, request: request)
         case ("images", false): return image(rest, size: .medium, request: request)
+        case ("assets", false) where rest.hasPrefix("coasts/"): return coastTile(String(rest.dropFirst(7)))
         case ("assets", false): return .now(asset(rest))
         case ("api", false) where rest == "find": return find(request.query)
         case ("api", false) where rest == "search": return searchAround(request.query)

@@ -1,10 +1,10 @@
 /* The map's ground without a network. Natural Earth's 1:110m outline is right for a world view and
    wrong closer in (its coast cuts through Manhattan as a straight wedge): it is drawn up to
-   OUTLINE_ZOOM, and from LABEL_ZOOM on the map names the places around the page's annotations
-   (GeoNames, embedded by photomap). Both lie under OpenStreetMap's tiles, which cover them when there
-   is a network; offline the tiles fail quietly and the outline or the names show through. The
-   outline's script (countries.js, beside this one) is loaded the first time the map is zoomed out
-   that far. */
+   OUTLINE_ZOOM; past it GSHHG's coasts take over (photomap-coasts.js), and from LABEL_ZOOM on the map
+   names the places around the page's annotations (GeoNames, embedded by photomap). All lie under
+   OpenStreetMap's tiles, which cover them when there is a network; offline the tiles fail quietly and
+   the ground shows through. The outline's script (countries.js, beside this one) is loaded the first
+   time the map is zoomed out that far. */
 (function (photomap) {
   'use strict';
 
@@ -16,6 +16,7 @@
     target.createPane('basemap').style.zIndex = 150;
     target.createPane('labels').style.zIndex = 160;  // above the outline, below the tiles (200)
     var outline = null, requested = false, labels = L.layerGroup().addTo(target);
+    var drawCoasts = photomap.addCoasts(target);
     function update() {
       var zoom = target.getZoom(), world = zoom <= OUTLINE_ZOOM;
       if (world && !outline && window.photomapBasemap) {
@@ -31,6 +32,7 @@
         document.body.appendChild(script);
       }
       if (outline && world !== target.hasLayer(outline)) world ? outline.addTo(target) : target.removeLayer(outline);
+      drawCoasts();
       // Past the outline's scale the ground is neither sea nor land: a neutral background.
       target.getContainer().style.background = world ? '#b8d4e8' : '#eceee8';
       nameCloseByPlaces(target, labels, zoom >= LABEL_ZOOM);
