@@ -23,6 +23,7 @@ it (longitudes up to 190 for Chukotka), so that each ring is one plane polygon.
 
 import argparse
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -126,6 +127,8 @@ def main():
     args = parser.parse_args()
     if not os.path.exists(GSHHG):
         sys.exit(f"make_coasts: {GSHHG} not found: install the Debian package gmt-gshhg-full")
+    if not shutil.which("gmt"):
+        sys.exit("make_coasts: gmt not found: install the Debian package gmt (scripts/install-deps does)")
     if (not args.force and os.path.exists(args.out)
             and os.path.getmtime(args.out) >= os.path.getmtime(__file__)):
         return

@@ -2,8 +2,8 @@ import Foundation
 
 /// The coasts a map draws past the world outline's zooms, as tiles of a fixed grid per level of detail:
 /// GSHHG's rings and lines cut to each tile (a little wider, so that neighbouring tiles' fills overlap
-/// rather than leave a hairline between them) and simplified to half a pixel at the level's deepest
-/// zoom. A written page lists the tiles around its annotations, which the site holds (`SiteBuilder`);
+/// rather than leave a hairline between them) and simplified for the level's zooms (`Level.tolerance`),
+/// specks dropped. A written page lists the tiles around its annotations, which the site holds (`SiteBuilder`);
 /// a served page may load any (`/assets/coasts/…`). Tiles are scripts
 /// (`photomapCoast("level/x/y", [[kind, x, y, Δx, Δy, …], …])`) so that pages opened from disk load them.
 public final class CoastTiles: Sendable {
