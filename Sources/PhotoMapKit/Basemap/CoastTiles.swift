@@ -36,8 +36,10 @@ public final class CoastTiles: Sendable {
     static let mostCells = 64
 
     let file: CoastFile
-    /// Cells of the first level's grid with every feature cut to them, at full resolution, by x and y.
-    private let cells = Locked<[Int: [(CoastFile.Kind, [GridPoint])]]>([:])
+    /// Cells of the first level's grid with every feature cut to them, at full resolution, by x and y: cut
+    /// once, by the first tile that needs one, while the cell's other tiles wait (cutting is most of a tile's
+    /// cost: a continent's ring is walked whole).
+    private let cells = Locked<[Int: Memo<[(CoastFile.Kind, [GridPoint])]>]>([:])
 
     /// Tiles of `file`.
     public init(file: CoastFile) {
@@ -150,8 +152,19 @@ public final class CoastTiles: Sendable {
     /// The features of the first level's tile at `x`, `y`, cut to it (and its overlap) at full resolution.
     /// A ring that goes on past the 180th meridian is met again a world to the west.
     private func cell(x: Int, y: Int) -> [(CoastFile.Kind, [GridPoint])] {
-        let key = x * 1000 + y
-        if let cut = cells.withLock({ $0[key] }) { return cut }
+        let memo = cells.withLock { cells in
+            let key = x * 1000 + y
+            if let memo = cells[key] { return memo }
+            if cells.count >= Self.mostCells { cells.removeAll() }
+            let memo = Memo<[(CoastFile.Kind, [GridPoint])]>()
+            cells[key] = memo
+            return memo
+        }
+        return memo.value { cut(x: x, y: y) }
+    }
+
+    /// The features of the first level's tile at `x`, `y`, cut to it: `cell`'s work.
+    private func cut(x: Int, y: Int) -> [(CoastFile.Kind, [GridPoint])] {
         let spec = Self.levels[0]
         let world = 360 * GridPoint.perDegree
         let rect = GridRect(
@@ -174,10 +187,6 @@ public final class CoastTiles: Sendable {
                     for piece in RectangleClipping.line(points, to: rect) { cut.append((header.kind, piece)) }
                 }
             }
-        }
-        cells.withLock { cells in
-            if cells.count >= Self.mostCells { cells.removeAll() }
-            cells[key] = cut
         }
         return cut
     }
