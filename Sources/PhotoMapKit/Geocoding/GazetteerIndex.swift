@@ -1,9 +1,9 @@
 import Foundation
 
-/// The files the offline gazetteer is made from: GeoNames' cities and regions (`Fixtures/gazetteer`),
+/// The files the offline gazetteer is made from: GeoNames' cities, villages and regions (`Fixtures/gazetteer`),
 /// and the embedded catalog's landmarks and top places.
 public struct GazetteerSources: Sendable {
-    /// The folder holding cities.tsv and regions.tsv.
+    /// The folder holding cities.tsv, villages.tsv and regions.tsv.
     public let folder: URL
     /// The embedded catalog's folder, holding landmarks.json and top-places.json.
     public let catalog: URL
@@ -16,7 +16,8 @@ public struct GazetteerSources: Sendable {
 
     var files: [URL] {
         [
-            folder.appendingPathComponent("cities.tsv"), folder.appendingPathComponent("regions.tsv"),
+            folder.appendingPathComponent("cities.tsv"), folder.appendingPathComponent("villages.tsv"),
+            folder.appendingPathComponent("regions.tsv"),
             catalog.appendingPathComponent("landmarks.json"), catalog.appendingPathComponent("top-places.json"),
         ]
     }

@@ -93,7 +93,7 @@ public struct Geocoder: Sendable {
             if let allowed {
                 // Cities carry codes; landmarks and catalog places carry names ("New York, United States").
                 let inRegion =
-                    entry.kind == .city
+                    entry.kind == .city || entry.kind == .village
                     ? allowed.contains {
                         $0.country == entry.country && ($0.admin1.isEmpty || $0.admin1 == entry.admin1)
                     }
@@ -103,6 +103,14 @@ public struct Geocoder: Sendable {
             let match = Self.match(wanted, words: wantedWords, against: entryNames)
             guard match > 0 else { continue }
             add(entry, match: match)
+        }
+        // Villages come after every city, landmark or place the query matches, so what find answered before
+        // it knew villages it still answers ("Toronto" the city, "Mont" Montréal, not the villages of those
+        // names); "Zermatt", which matches no city, is the village.
+        if let floor = results.filter({ $0.entry.kind != .village }).map(\.score).min() {
+            for index in results.indices where results[index].entry.kind == .village && results[index].score >= floor {
+                results[index].score = floor - 0.001
+            }
         }
         results.sort { $0.score != $1.score ? $0.score > $1.score : $0.entry.population > $1.entry.population }
         // A catalog place and the GeoNames city it is are one location: keep the better one.
@@ -181,11 +189,11 @@ public struct Geocoder: Sendable {
         return 0.5
     }
 
-    /// 0–1: population on a log scale for cities; landmarks are notable by being there; Flickr's places
+    /// 0–1: population on a log scale for cities and villages; landmarks are notable by being there; Flickr's places
     /// by their type (a country over a region over a town).
     static func importance(_ entry: GazetteerEntry) -> Double {
         switch entry.kind {
-        case .city: return min(log10(Double(entry.population) + 1) / 7, 1)
+        case .city, .village: return min(log10(Double(entry.population) + 1) / 7, 1)
         case .landmark: return 0.75
         case .place:
             // Flickr's place_type_id: 29 continent, 12 country, 8 region, 9 county, 7 locality, 22 neighbourhood.
