@@ -171,10 +171,11 @@ public final class CoastTiles: Sendable {
             west: x * spec.tile - 180 * GridPoint.perDegree, south: y * spec.tile - 90 * GridPoint.perDegree,
             east: (x + 1) * spec.tile - 180 * GridPoint.perDegree, north: (y + 1) * spec.tile - 90 * GridPoint.perDegree
         ).expanded(by: spec.overlap)
+        // The cell as the features' own longitudes see it, and the world to the east and to the west.
+        let shifts = [0, world, -world].map { ($0, rect.shifted($0)) }
         var cut: [(CoastFile.Kind, [GridPoint])] = []
         for header in file.headers {
-            for shift in [0, world, -world] where header.bounds.intersects(rect.shifted(shift)) {
-                let shifted = rect.shifted(shift)
+            for (shift, shifted) in shifts where header.bounds.intersects(shifted) {
                 var points = file.points(of: header)
                 if shift != 0 {
                     points = points.map { GridPoint(x: $0.x - Int32(shift), y: $0.y) }
