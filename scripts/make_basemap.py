@@ -314,7 +314,7 @@ Past zoom 6 the pages draw coasts instead: land, lakes, islands in lakes and pon
 national borders from [GSHHG](https://www.soest.hawaii.edu/pwessel/gshhg/) 2.3.7 at full resolution
 (Wessel, P., and W. H. F. Smith, 1996, *A Global Self-consistent, Hierarchical, High-resolution
 Shoreline Database*, J. Geophys. Res., 101, 8741–8743), © 2014 The GMT Team, under the GNU LGPL 3 or
-later. `coasts.bin` (about 45 MB) is made by `scripts/make_coasts.py` from Debian's `gmt-gshhg-full`,
+later. `coasts.bin` (about 46 MB) is made by `scripts/make_coasts.py` from Debian's `gmt-gshhg-full`,
 read through Debian's `gmt` (`gmt coast -M`); it is not committed (git-ignored): `scripts/setup`,
 `scripts/test` and `scripts/package` make it, and the Debian package ships it. The script's docstring
 describes its bytes.

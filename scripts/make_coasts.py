@@ -13,12 +13,18 @@ Usage:
   python3 scripts/make_coasts.py --out FILE   write somewhere else
   python3 scripts/make_coasts.py --force      write it even when it is current
 
-The file (little-endian): b"PMCOAST1", the number of features (u32), then each feature: its kind
-(u8: 1 land, 2 lake, 3 island in a lake, 4 pond: closed rings; 5 river, 6 border: lines), its number
-of points (u32), its bounds (4 × i32: west, south, east, north), the byte length of its points (u32),
-then its points: the first as two i32, each next one as the zigzag varints of its steps in x and y.
-Coordinates are in units of 1e-5 degrees (about 1 m). A ring crossing the 180th meridian goes on past
-it (longitudes up to 190 for Chukotka), so that each ring is one plane polygon.
+The file (little-endian): b"PMCOAST2", the number of features (u32), the features' table, then
+their points. Each feature's entry in the table: its kind (u8: 1 land, 2 lake, 3 island in a lake,
+4 pond: closed rings; 5 river, 6 border: lines), its bounds (4 × i32: west, south, east, north), its
+number of chunks (u32), and where its bytes are (u32 offset from the file's start, u32 length); the
+features' bytes follow one another in the table's order, to the file's end. A feature's points come in
+chunks of at most 257 points, each chunk's last point the next one's first, so that a tile's cut reads
+only the chunks that meet the tile (a continent's ring has a million points). A feature of more than
+one chunk starts with its chunks' table: each chunk's bounds (4 × i32) and byte length (u32); a
+feature of one chunk has none (its bounds and bytes are the chunk's). Then each chunk's points: the
+first as two i32, each next one as the zigzag varints of its steps in x and y. Coordinates are in
+units of 1e-5 degrees (about 1 m). A ring crossing the 180th meridian goes on past it (longitudes up
+to 190 for Chukotka), so that each ring is one plane polygon.
 """
 
 import argparse
@@ -32,7 +38,8 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "Fixtures", "basemap", "coasts.bin")
 GSHHG = "/usr/share/gmt-gshhg/binned_GSHHS_f.nc"
-MAGIC = b"PMCOAST1"
+MAGIC = b"PMCOAST2"
+CHUNK = 256  # steps a chunk
 UNITS = 100_000  # per degree
 RIVER, BORDER = 5, 6
 # gmt coast's options for each kind of line: rivers of classes 1 and 2 ("permanent major rivers",
@@ -110,14 +117,26 @@ def varint(value):
     return out
 
 
-def feature(kind, points):
-    deltas = bytearray()
-    for (x0, y0), (x1, y1) in zip(points, points[1:]):
-        deltas += varint(x1 - x0)
-        deltas += varint(y1 - y0)
+def bounds(points):
     xs, ys = [x for x, _ in points], [y for _, y in points]
-    return (struct.pack("<BI4iI", kind, len(points), min(xs), min(ys), max(xs), max(ys), 8 + len(deltas))
-            + struct.pack("<2i", *points[0]) + deltas)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def chunk(points):
+    data = bytearray(struct.pack("<2i", *points[0]))
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        data += varint(x1 - x0)
+        data += varint(y1 - y0)
+    return data
+
+
+def feature(kind, points):
+    """The feature's entry in the table but for its offset (kind, bounds, chunks), and its bytes."""
+    parts = [points[start:start + CHUNK + 1] for start in range(0, len(points) - 1, CHUNK)]
+    chunks = [chunk(part) for part in parts]
+    table = b"" if len(parts) == 1 else b"".join(
+        struct.pack("<4iI", *bounds(part), len(data)) for part, data in zip(parts, chunks))
+    return (kind, bounds(points), len(parts)), table + b"".join(chunks)
 
 
 def main():
@@ -139,12 +158,18 @@ def main():
             features.append(feature(level, points))
     for kind, options in LINES:
         for _, points in chained(gmt_pieces(options), closed=False):
-            features.append(feature(kind, points))
+            # A piece can shrink to one point when its repeated points go (a river's mouth at a bin's edge).
+            if len(points) >= 2:
+                features.append(feature(kind, points))
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     staged = args.out + ".partial"
     with open(staged, "wb") as out:
         out.write(MAGIC + struct.pack("<I", len(features)))
-        for data in features:
+        offset = len(MAGIC) + 4 + len(features) * struct.calcsize("<B4iIII")
+        for (kind, box, count), data in features:
+            out.write(struct.pack("<B4iIII", kind, *box, count, offset, len(data)))
+            offset += len(data)
+        for _, data in features:
             out.write(data)
     os.replace(staged, args.out)
     print(f"make_coasts: {len(features)} features, {os.path.getsize(args.out) // 1024} KB in {args.out}")

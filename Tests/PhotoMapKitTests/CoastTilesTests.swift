@@ -54,42 +54,61 @@ struct CoastTilesTests {
         #expect(LineSimplification.simplified(Self.points([(0, 0), (9, 9)]), tolerance: 100).count == 2)
     }
 
-    /// A coasts file as make_coasts.py writes it, of `features` (kind, points in grid units).
-    static func file(_ features: [(UInt8, [(Int, Int)])]) -> Data {
-        var data = Data("PMCOAST1".utf8)
-        func u32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { data.append(contentsOf: $0) } }
-        func i32(_ value: Int) { withUnsafeBytes(of: Int32(value).littleEndian) { data.append(contentsOf: $0) } }
-        u32(features.count)
-        for (kind, points) in features {
-            var steps: [UInt8] = []
-            for (a, b) in zip(points, points.dropFirst()) {
-                for step in [b.0 - a.0, b.1 - a.1] {
-                    var value = UInt64(bitPattern: Int64((step << 1) ^ (step >> 63)))
-                    while value >= 0x80 {
-                        steps.append(UInt8(value & 0x7F) | 0x80)
-                        value >>= 7
-                    }
-                    steps.append(UInt8(value))
-                }
-            }
-            data.append(kind)
-            u32(points.count)
+    /// A coasts file as make_coasts.py writes it, of `features` (kind, points in grid units), in chunks of
+    /// `chunk` steps.
+    static func file(_ features: [(UInt8, [(Int, Int)])], chunk: Int = 256) -> Data {
+        func u32(_ value: Int, _ data: inout Data) {
+            withUnsafeBytes(of: UInt32(value).littleEndian) { data.append(contentsOf: $0) }
+        }
+        func rect(_ points: ArraySlice<(Int, Int)>, _ data: inout Data) {
             for edge in [
                 points.map(\.0).min() ?? 0, points.map(\.1).min() ?? 0, points.map(\.0).max() ?? 0,
                 points.map(\.1).max() ?? 0,
-            ] { i32(edge) }
-            u32(8 + steps.count)
-            i32(points[0].0)
-            i32(points[0].1)
-            data.append(contentsOf: steps)
+            ] { withUnsafeBytes(of: Int32(edge).littleEndian) { data.append(contentsOf: $0) } }
         }
-        return data
+        var table = Data(), bodies = Data()
+        let start = 12 + features.count * 29
+        for (kind, points) in features {
+            let parts = stride(from: 0, to: points.count - 1, by: chunk).map {
+                points[$0..<min(points.count, $0 + chunk + 1)]
+            }
+            var chunkTable = Data(), chunks = Data()
+            for part in parts {
+                var bytes = Data()
+                for value in [part.first!.0, part.first!.1] {
+                    withUnsafeBytes(of: Int32(value).littleEndian) { bytes.append(contentsOf: $0) }
+                }
+                for (a, b) in zip(part, part.dropFirst()) {
+                    for step in [b.0 - a.0, b.1 - a.1] {
+                        var value = UInt64(bitPattern: Int64((step << 1) ^ (step >> 63)))
+                        while value >= 0x80 {
+                            bytes.append(UInt8(value & 0x7F) | 0x80)
+                            value >>= 7
+                        }
+                        bytes.append(UInt8(value))
+                    }
+                }
+                rect(part, &chunkTable)
+                u32(bytes.count, &chunkTable)
+                chunks += bytes
+            }
+            let body = parts.count > 1 ? chunkTable + chunks : chunks
+            table.append(kind)
+            rect(points[...], &table)
+            u32(parts.count, &table)
+            u32(start + bodies.count, &table)
+            u32(body.count, &table)
+            bodies += body
+        }
+        var data = Data("PMCOAST2".utf8)
+        u32(features.count, &data)
+        return data + table + bodies
     }
 
-    static func coastFile(_ features: [(UInt8, [(Int, Int)])]) throws -> CoastFile {
+    static func coastFile(_ features: [(UInt8, [(Int, Int)])], chunk: Int = 256) throws -> CoastFile {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("coasts-\(UUID().uuidString).bin")
         defer { try? FileManager.default.removeItem(at: url) }
-        try file(features).write(to: url)
+        try file(features, chunk: chunk).write(to: url)
         return try #require(CoastFile(contentsOf: url))
     }
 
@@ -108,10 +127,46 @@ struct CoastTilesTests {
         #expect(coasts.headers[0].bounds == GridRect(west: -5, south: -200, east: 70_000, north: 300))
         #expect(coasts.points(of: coasts.headers[0]) == Self.points(island))
         #expect(coasts.points(of: coasts.headers[1]) == Self.points([(-1, -1), (1_000_000, 2)]))
+        #expect(coasts.headers.map(\.chunks) == [1, 1])
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("short-\(UUID().uuidString).bin")
         defer { try? FileManager.default.removeItem(at: url) }
         try Self.file([(1, island)]).dropLast().write(to: url)
         #expect(CoastFile(contentsOf: url) == nil)
+    }
+
+    @Test("a long feature read in chunks: its points whole; a tile's cut reads only the chunks that meet it, same area")
+    func chunks() throws {
+        // A comb of 40 teeth 1,000 units wide and 100,000 tall on a base 1,000 tall: a ring of 161 points
+        // whose every side runs east-west or north-south, so that cuts cross the tiles' edges at whole
+        // numbers and the areas compare exactly.
+        var comb = [(0, 0), (79_000, 0)]
+        for tooth in (0..<40).reversed() {
+            let west = tooth * 2_000
+            comb += [(west + 1_000, 100_000), (west, 100_000)]
+            if tooth > 0 { comb += [(west, 1_000), (west - 1_000, 1_000)] }
+        }
+        comb += [(0, 0)]
+        let river = (0...300).map { ($0 * 1_000, ($0 % 2) * 50_000) }
+        let whole = try Self.coastFile([(1, comb), (5, river)], chunk: 100_000)
+        let chunked = try Self.coastFile([(1, comb), (5, river)], chunk: 7)
+        #expect(chunked.headers.map(\.chunks) == [(comb.count - 1 + 6) / 7, 300 / 7 + 1])
+        #expect(chunked.points(of: chunked.headers[0]) == Self.points(comb))
+        #expect(chunked.points(of: chunked.headers[1]) == Self.points(river))
+        for rect in [
+            GridRect(west: 10_500, south: 500, east: 20_500, north: 60_000),
+            GridRect(west: -5_000, south: 90_000, east: 3_000, north: 200_000),
+            GridRect(west: 78_500, south: -10, east: 90_000, north: 10),
+        ] {
+            let ring = chunked.ring(of: chunked.headers[0], near: rect)
+            #expect(ring.count < comb.count)
+            let cut = RectangleClipping.ring(ring, to: rect)
+            let reference = RectangleClipping.ring(whole.points(of: whole.headers[0]), to: rect)
+            #expect(Self.doubleArea(cut) == Self.doubleArea(reference) && Self.doubleArea(cut) != 0)
+            let pieces = chunked.runs(of: chunked.headers[1], meeting: rect).flatMap {
+                RectangleClipping.line($0, to: rect)
+            }
+            #expect(pieces == RectangleClipping.line(Self.points(river), to: rect))
+        }
     }
 
     @Test("a tile holds the features cut to it in its quanta; land all around fills it; a ring past 180° wraps")

@@ -38,7 +38,7 @@ public final class CoastTiles: Sendable {
     let file: CoastFile
     /// Cells of the first level's grid with every feature cut to them, at full resolution, by x and y: cut
     /// once, by the first tile that needs one, while the cell's other tiles wait (cutting is most of a tile's
-    /// cost: a continent's ring is walked whole).
+    /// cost).
     private let cells = Locked<[Int: Memo<[(CoastFile.Kind, [GridPoint])]>]>([:])
 
     /// Tiles of `file`.
@@ -176,16 +176,22 @@ public final class CoastTiles: Sendable {
         var cut: [(CoastFile.Kind, [GridPoint])] = []
         for header in file.headers {
             for (shift, shifted) in shifts where header.bounds.intersects(shifted) {
-                var points = file.points(of: header)
-                if shift != 0 {
-                    points = points.map { GridPoint(x: $0.x - Int32(shift), y: $0.y) }
+                func unshifted(_ points: [GridPoint]) -> [GridPoint] {
+                    shift == 0 ? points : points.map { GridPoint(x: $0.x - Int32(shift), y: $0.y) }
                 }
                 if header.kind.isRing {
                     // A ring wholly inside stays as it is; one around the cell becomes its rectangle.
-                    let ring = shifted.contains(header.bounds) ? points : RectangleClipping.ring(points, to: rect)
+                    let ring =
+                        shifted.contains(header.bounds)
+                        ? unshifted(file.points(of: header))
+                        : RectangleClipping.ring(unshifted(file.ring(of: header, near: shifted)), to: rect)
                     if !ring.isEmpty { cut.append((header.kind, ring)) }
                 } else {
-                    for piece in RectangleClipping.line(points, to: rect) { cut.append((header.kind, piece)) }
+                    for run in file.runs(of: header, meeting: shifted) {
+                        for piece in RectangleClipping.line(unshifted(run), to: rect) {
+                            cut.append((header.kind, piece))
+                        }
+                    }
                 }
             }
         }
