@@ -18,11 +18,22 @@ public struct Boundaries: Sendable {
     /// closed (its first point repeated last), and belongs to region `ringRegions[r]`.
     public struct Layer: Sendable {
         public var regions: [Region] = []
-        /// Longitude and latitude, degrees.
-        public var longitudes: [Double] = []
-        public var latitudes: [Double] = []
+        /// Longitude and latitude in the file's steps of 1/`Boundaries.quantum` degree: half the room of
+        /// degrees as Doubles, and the same Doubles when read (`longitude(at:)`).
+        public var longitudeSteps: [Int32] = []
+        public var latitudeSteps: [Int32] = []
         public var ringStarts: [Int] = [0]
         public var ringRegions: [Int] = []
+
+        /// Point `index`'s longitude, degrees.
+        @inline(__always) public func longitude(at index: Int) -> Double {
+            Double(longitudeSteps[index]) / Boundaries.quantum
+        }
+
+        /// Point `index`'s latitude, degrees.
+        @inline(__always) public func latitude(at index: Int) -> Double {
+            Double(latitudeSteps[index]) / Boundaries.quantum
+        }
     }
 
     /// Countries.
@@ -36,9 +47,9 @@ public struct Boundaries: Sendable {
 
     /// Reads and checks the file: one whose SHA-256 trailer does not match its bytes is refused.
     public static func load(_ file: URL) throws(LocationError) -> Boundaries {
-        let data = try Gazetteer.contents(file)
+        let bytes = try Gazetteer.contents(file)
         do {
-            return try Boundaries(data)
+            return try Boundaries(bytes)
         } catch {
             throw .gazetteerUnreadable(path: file.path, reason: error.reason)
         }
@@ -50,8 +61,7 @@ public struct Boundaries: Sendable {
     }
 
     /// Decodes a file's bytes.
-    init(_ data: Data) throws(Malformed) {
-        let bytes = [UInt8](data)
+    init(_ bytes: [UInt8]) throws(Malformed) {
         guard bytes.count > Self.magic.count + 32, bytes.starts(with: Self.magic) else {
             throw Malformed(reason: "not a boundaries file (scripts/make_boundaries.py writes it)")
         }
@@ -116,19 +126,22 @@ public struct Boundaries: Sendable {
                         guard Coordinate.longitudes.contains(longitude), Coordinate.latitudes.contains(latitude) else {
                             throw Malformed(reason: "a point (\(latitude), \(longitude)) off the globe")
                         }
-                        layer.longitudes.append(longitude)
-                        layer.latitudes.append(latitude)
+                        layer.longitudeSteps.append(Int32(x))
+                        layer.latitudeSteps.append(Int32(y))
                     }
                     // Closed here, so every ring's edges are (i, i + 1).
                     let first = layer.ringStarts[layer.ringStarts.count - 1]
-                    layer.longitudes.append(layer.longitudes[first])
-                    layer.latitudes.append(layer.latitudes[first])
-                    layer.ringStarts.append(layer.longitudes.count)
+                    layer.longitudeSteps.append(layer.longitudeSteps[first])
+                    layer.latitudeSteps.append(layer.latitudeSteps[first])
+                    layer.ringStarts.append(layer.longitudeSteps.count)
                     layer.ringRegions.append(regionIndex)
                 }
             }
+            // Grown point by point, the arrays held up to twice their points.
+            layer.longitudeSteps = layer.longitudeSteps.trimmed()
+            layer.latitudeSteps = layer.latitudeSteps.trimmed()
             // BoundaryIndex packs a point's and a region's number into 21 bits each.
-            guard layer.longitudes.count < 1 << 21, layer.regions.count < 1 << 21 else {
+            guard layer.longitudeSteps.count < 1 << 21, layer.regions.count < 1 << 21 else {
                 throw Malformed(reason: "too many points or regions in a layer")
             }
             return layer

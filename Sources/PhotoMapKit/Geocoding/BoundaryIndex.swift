@@ -28,11 +28,9 @@ public struct BoundaryIndex: Sendable {
     /// Indexes `layer`.
     public init(_ layer: Boundaries.Layer) {
         self.layer = layer
-        let xs = layer.longitudes
-        let ys = layer.latitudes
         // Every cell an edge's bounding box meets, as one sortable key: cell, region, edge.
         var crossings: [UInt64] = []
-        crossings.reserveCapacity(xs.count + xs.count / 4)
+        crossings.reserveCapacity(layer.longitudeSteps.count + layer.longitudeSteps.count / 4)
         // Every cell whose centre lies inside a region: cell, region.
         var centresInside: [UInt64] = []
         var ringsOfRegion = [[Int]](repeating: [], count: layer.regions.count)
@@ -42,7 +40,8 @@ public struct BoundaryIndex: Sendable {
             var rowCrossings: [(row: Int, x: Double)] = []
             for ring in rings {
                 for edge in layer.ringStarts[ring]..<(layer.ringStarts[ring + 1] - 1) {
-                    let (x1, y1, x2, y2) = (xs[edge], ys[edge], xs[edge + 1], ys[edge + 1])
+                    let (x1, y1) = (layer.longitude(at: edge), layer.latitude(at: edge))
+                    let (x2, y2) = (layer.longitude(at: edge + 1), layer.latitude(at: edge + 1))
                     for row in Self.row(min(y1, y2))...Self.row(max(y1, y2)) {
                         for column in Self.column(min(x1, x2))...Self.column(max(x1, x2)) {
                             crossings.append(Self.key(cell: row * Self.columns + column, region: region) | UInt64(edge))
@@ -109,7 +108,8 @@ public struct BoundaryIndex: Sendable {
         for cell in entryCells { cellStarts[cell + 1] += 1 }
         for cell in 0..<(Self.columns * Self.rows) { cellStarts[cell + 1] += cellStarts[cell] }
         self.cellStarts = cellStarts
-        self.entries = entries
+        // Grown entry by entry: up to twice their size (8 MB a layer).
+        self.entries = entries.trimmed()
         self.edges = edges
     }
 
@@ -144,13 +144,12 @@ public struct BoundaryIndex: Sendable {
         let row = Self.row(y)
         let (centreX, centreY) = (Self.centre(column: column), Self.centre(row: row))
         let cell = row * Self.columns + column
-        let xs = layer.longitudes
-        let ys = layer.latitudes
         for entry in entries[Int(cellStarts[cell])..<Int(cellStarts[cell + 1])] where accept(Int(entry.region)) {
             var inside = entry.centreInside
             for edge in edges[Int(entry.edgeStart)..<Int(entry.edgeEnd)] {
                 let index = Int(edge)
-                let (x1, y1, x2, y2) = (xs[index], ys[index], xs[index + 1], ys[index + 1])
+                let (x1, y1) = (layer.longitude(at: index), layer.latitude(at: index))
+                let (x2, y2) = (layer.longitude(at: index + 1), layer.latitude(at: index + 1))
                 // Across from the point to the centre's meridian, on the point's parallel…
                 if (y1 > y) != (y2 > y) {
                     let crossing = Self.crossingX(x1, y1, x2, y2, atY: y)
@@ -175,8 +174,6 @@ public struct BoundaryIndex: Sendable {
         let shrink = max(cos(coordinate.latitude * .pi / 180), 0.01)
         let latitudeSpan = kilometres / kilometresPerDegree
         let longitudeSpan = min(180, latitudeSpan / shrink)
-        let xs = layer.longitudes
-        let ys = layer.latitudes
         var best: (region: Int, kilometres: Double)?
         for row in Self.row(coordinate.latitude - latitudeSpan)...Self.row(coordinate.latitude + latitudeSpan) {
             // Columns wrap across the antimeridian, each visited once.
@@ -190,10 +187,11 @@ public struct BoundaryIndex: Sendable {
                         let index = Int(edge)
                         // Kilometres east and north of the point, on a plane: enough within a few km.
                         func local(_ at: Int) -> (Double, Double) {
-                            var dx = xs[at] - coordinate.longitude
+                            var dx = layer.longitude(at: at) - coordinate.longitude
                             if dx > 180 { dx -= 360 } else if dx < -180 { dx += 360 }
                             return (
-                                dx * shrink * kilometresPerDegree, (ys[at] - coordinate.latitude) * kilometresPerDegree
+                                dx * shrink * kilometresPerDegree,
+                                (layer.latitude(at: at) - coordinate.latitude) * kilometresPerDegree
                             )
                         }
                         let distance = Self.distanceToSegment(local(index), local(index + 1))

@@ -11,8 +11,9 @@ public struct LocalPlaces: Sendable {
     // of each is kept apart from the names: a point looks at a few hundred places and names one.
     private let ids: [String]
     private let names: [String]
-    /// "Munich, Bavaria, Germany".
-    private let fullNames: [String]
+    /// "Bavaria, Germany": one text for all the places of a division (each place's own full name
+    /// held 12 MB), "Munich, " put before it when a photo is named.
+    private let contexts: [String]
     private let coordinates: [Coordinate]
     /// `LocalPlaces.reach(population:)` of each, in kilometres.
     private let reaches: [Double]
@@ -35,28 +36,7 @@ public struct LocalPlaces: Sendable {
     /// The gazetteer folder's cities, villages, regions (GeoNames, CC BY 4.0) and boundaries (Natural Earth, public
     /// domain): Fixtures/gazetteer.
     public init(gazetteer folder: URL) throws {
-        // What is kept of a gazetteer entry.
-        struct Row {
-            let id: String, name: String, fullName: String, country: String, admin1: String
-            let coordinate: Coordinate
-            let population: Int
-        }
-        var cities: [Row] = []
-        var villages: [Row] = []
-        let regions = try Gazetteer.forEachCity(in: folder, villages: true, divisions: true) { entry in
-            let row = Row(
-                id: entry.id, name: entry.name,
-                fullName: ([entry.name] + (entry.context.isEmpty ? [] : [entry.context])).joined(separator: ", "),
-                country: entry.country, admin1: entry.admin1, coordinate: entry.coordinate,
-                population: entry.population)
-            if entry.population < 15_000 { villages.append(row) } else { cities.append(row) }
-        }
-        let villageDegrees = 0.1
-        let cityOrder = PlaceGrid.order(cities.map(\.coordinate), degrees: 1)
-        let villageOrder = PlaceGrid.order(villages.map(\.coordinate), degrees: villageDegrees)
-        let places = cityOrder.map { cities[$0] } + villageOrder.map { villages[$0] }
-        cities = []
-        villages = []
+        // The boundaries first: indexing them needs room for a while, which the places would add to.
         let boundaries = BoundaryLookup(try Boundaries.load(folder.appendingPathComponent("boundaries.bin")))
         var codes: [String: Int32] = [:]
         func code(_ text: String) -> Int32 {
@@ -64,23 +44,65 @@ public struct LocalPlaces: Sendable {
             codes[text] = Int32(codes.count)
             return Int32(codes.count - 1)
         }
-        ids = places.map(\.id)
-        names = places.map(\.name)
-        fullNames = places.map(\.fullName)
-        coordinates = places.map(\.coordinate)
-        reaches = places.map { Self.reach(population: $0.population) }
-        countries = places.map { code($0.country) }
-        admin1s = places.map { code($0.admin1) }
+        // The places as they are read, a column each (a row of five texts each would hold as much again,
+        // and its copy in grid order twice as much: geotag's peak); then the columns in grid order.
+        var ids: [String] = [], names: [String] = [], contexts: [String] = [], coordinates: [Coordinate] = []
+        var sharedContexts: [String: String] = [:]
+        var reaches: [Double] = [], countries: [Int32] = [], admin1s: [Int32] = []
+        var cities: [Int] = [], villages: [Int] = []
+        func reserve(_ rows: Int) {
+            let count = ids.count + rows
+            ids.reserveCapacity(count)
+            names.reserveCapacity(count)
+            contexts.reserveCapacity(count)
+            coordinates.reserveCapacity(count)
+            reaches.reserveCapacity(count)
+            countries.reserveCapacity(count)
+            admin1s.reserveCapacity(count)
+        }
+        let regions = try Gazetteer.forEachCity(in: folder, villages: true, divisions: true, reserving: reserve) {
+            entry in
+            if entry.population < 15_000 { villages.append(ids.count) } else { cities.append(ids.count) }
+            ids.append(entry.id)
+            names.append(entry.name)
+            if let shared = sharedContexts[entry.context] {
+                contexts.append(shared)
+            } else {
+                sharedContexts[entry.context] = entry.context
+                contexts.append(entry.context)
+            }
+            coordinates.append(entry.coordinate)
+            reaches.append(Self.reach(population: entry.population))
+            countries.append(code(entry.country))
+            admin1s.append(code(entry.admin1))
+        }
+        let villageDegrees = 0.1
+        let cityOrder = PlaceGrid.order(cities.map { coordinates[$0] }, degrees: 1).map { cities[$0] }
+        let order =
+            cityOrder + PlaceGrid.order(villages.map { coordinates[$0] }, degrees: villageDegrees).map { villages[$0] }
+        func ordered<Value>(_ column: inout [Value]) -> [Value] {
+            defer { column = [] }
+            return order.map { column[$0] }
+        }
+        self.ids = ordered(&ids)
+        self.names = ordered(&names)
+        self.contexts = ordered(&contexts)
+        self.coordinates = ordered(&coordinates)
+        self.reaches = ordered(&reaches)
+        self.countries = ordered(&countries)
+        self.admin1s = ordered(&admin1s)
         // The division outlines are generalised: St. Louis's centre lies in their Illinois. A photo taken
         // there is in that outline too, and the city must still name it.
-        locatedDivisions = places.map { place in
-            let division = boundaries.locate(place.coordinate)?.division?.division ?? ""
-            return code(division != place.admin1 ? division : "")
+        let noDivision = code("")
+        locatedDivisions = zip(self.coordinates, self.admin1s).map { coordinate, admin1 in
+            let division = boundaries.locate(coordinate)?.division?.division ?? ""
+            let located = code(division)
+            return located != admin1 ? located : noDivision
         }
         self.codes = codes
-        cityGrid = PlaceGrid(Array(coordinates[..<cityOrder.count]), degrees: 1, first: 0)
+        cityGrid = PlaceGrid(Array(self.coordinates[..<cityOrder.count]), degrees: 1, first: 0)
         villageGrid = PlaceGrid(
-            Array(coordinates[cityOrder.count...]), degrees: villageDegrees, first: cityOrder.count)
+            Array(self.coordinates[cityOrder.count...]), degrees: villageDegrees, first: cityOrder.count)
         self.boundaries = boundaries
         countryNames = Dictionary(
             regions.filter { $0.admin1.isEmpty }.map { ($0.country, $0.names[0]) },
@@ -124,7 +146,9 @@ public struct LocalPlaces: Sendable {
         }
         if let (index, _) = nearest {
             return LocalPlace(
-                id: ids[index], shortName: names[index], fullName: fullNames[index], coordinate: coordinates[index])
+                id: ids[index], shortName: names[index],
+                fullName: contexts[index].isEmpty ? names[index] : "\(names[index]), \(contexts[index])",
+                coordinate: coordinates[index])
         }
         let countryName = countryNames[country] ?? location.country.name
         // Shaped as Flickr's place ids (letters, digits, "_"), which `serve` checks at the door.
