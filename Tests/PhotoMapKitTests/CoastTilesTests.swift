@@ -206,15 +206,15 @@ struct CoastTilesTests {
     @Test("a page's tiles are those of each level within its margin of each annotation, wrapping at 180°")
     func keys() throws {
         let paris = try #require(Coordinate(latitude: 48.8534, longitude: 2.3488))
-        let keys = CoastTiles.keys(around: [paris])
+        let keys = CoastTiles.tiles(around: [paris]).map { $0.map(\.key) }
         #expect(keys.count == CoastTiles.levels.count)
         // 4° tiles, 1° around (1.35°–3.35° E, 47.85°–49.85° N): the one of 0°–4° E, 46°–50° N.
         #expect(keys[0] == ["45/34"])
         // 1° tiles, 0.3° around (2.05°–2.65° E, 48.55°–49.15° N): 2°–3° E, 48°–49° N and 49°–50° N.
         #expect(keys[1] == ["182/138", "182/139"])
         let dateline = try #require(Coordinate(latitude: 0, longitude: 179.99))
-        #expect(CoastTiles.keys(around: [dateline])[2].contains { $0.hasPrefix("0/") })
-        #expect(CoastTiles.keys(around: []) == [[], [], []])
+        #expect(CoastTiles.tiles(around: [dateline])[2].contains { $0.x == 0 })
+        #expect(CoastTiles.tiles(around: []) == [[], [], []])
     }
 
     @Test("an export writes the tiles around its photos beside the assets, once; its pages list them")
@@ -241,14 +241,14 @@ struct CoastTilesTests {
         _ = try run()
         let site = folder.url.appendingPathComponent("site")
         let page = try String(contentsOf: site.appendingPathComponent("places/P.html"), encoding: .utf8)
-        let keys = CoastTiles.keys(around: photos.compactMap(\.coordinate))
-        #expect(keys.allSatisfy { $0.count >= 1 })
-        for (level, levelKeys) in keys.enumerated() {
-            #expect(page.contains(levelKeys.map { "\"\($0)\"" }.joined(separator: ",")))
-            for key in levelKeys {
-                let tile = site.appendingPathComponent("assets/coasts/" + CoastTiles.path(level: level, key: key))
-                let script = try String(contentsOf: tile, encoding: .utf8)
-                #expect(script.hasPrefix("photomapCoast(\"\(level)/\(key)\","))
+        let around = CoastTiles.tiles(around: photos.compactMap(\.coordinate))
+        #expect(around.allSatisfy { $0.count >= 1 })
+        for (level, levelTiles) in around.enumerated() {
+            #expect(page.contains(levelTiles.map { "\"\($0.key)\"" }.joined(separator: ",")))
+            for tile in levelTiles {
+                let file = site.appendingPathComponent("assets/coasts/" + tile.path(level: level))
+                let script = try String(contentsOf: file, encoding: .utf8)
+                #expect(script.hasPrefix("photomapCoast(\"\(level)/\(tile.key)\","))
             }
         }
         // The island's own tile at the deepest level holds it.

@@ -62,8 +62,22 @@ public final class CoastTiles: Sendable {
         return inputs.finishDigest()
     }
 
-    /// The tiles of each level within its margin of `coordinates`, as "x/y", sorted.
-    public static func keys(around coordinates: [Coordinate]) -> [[String]] {
+    /// A tile of a level: its column from 180° W and its row from the south pole.
+    public struct Tile: Sendable, Hashable, Comparable {
+        public let x: Int
+        public let y: Int
+
+        /// How pages name it: "x/y".
+        public var key: String { "\(x)/\(y)" }
+
+        /// Its path under the coasts' folder at `level`: "level/x/y.js".
+        public func path(level: Int) -> String { "\(level)/\(x)/\(y).js" }
+
+        public static func < (a: Tile, b: Tile) -> Bool { (a.x, a.y) < (b.x, b.y) }
+    }
+
+    /// The tiles of each level within its margin of `coordinates`, west to east, south to north.
+    public static func tiles(around coordinates: [Coordinate]) -> [[Tile]] {
         levels.map { level in
             // Tiles as numbers while they are gathered: a page of 100,000 photos names few tiles, many times.
             var tiles = Set<Int>()
@@ -77,12 +91,9 @@ public final class CoastTiles: Sendable {
                     for row in ys { tiles.insert((column + columns) % columns * rows + row) }
                 }
             }
-            return tiles.map { "\($0 / rows)/\($0 % rows)" }.sorted()
+            return tiles.sorted().map { Tile(x: $0 / rows, y: $0 % rows) }
         }
     }
-
-    /// A tile's path under the coasts' folder: "level/x/y.js".
-    public static func path(level: Int, key: String) -> String { "\(level)/\(key).js" }
 
     /// The tile at `x`, `y` of `level` as its script; nil when there is no such tile.
     public func script(level: Int, x: Int, y: Int) -> String? {

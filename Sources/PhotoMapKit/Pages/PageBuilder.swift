@@ -121,7 +121,10 @@ public struct PageBuilder<Links: PagePaths> {
         }
         data.labels = placeLabels?.near(located, limit: limit) ?? []
         data.tracks = tracks?.drawing(around: located + around)
-        if coasts != nil { data.coasts = CoastIndex(tiles: listsCoastTiles ? CoastTiles.keys(around: located) : nil) }
+        if coasts != nil {
+            data.coasts = CoastIndex(
+                tiles: listsCoastTiles ? CoastTiles.tiles(around: located).map { $0.map(\.key) } : nil)
+        }
         return data
     }
 

@@ -113,24 +113,22 @@ public struct SiteBuilder {
         }
     }
 
-    /// Writes the coast tiles of every level around `coordinates` (`CoastTiles.keys`) that this run has
+    /// Writes the coast tiles of every level around `coordinates` (`CoastTiles.tiles`) that this run has
     /// not written yet, under the assets' `coasts/` folder where the pages' basemap script looks; tiles are
     /// made on every core, and only when the coasts changed.
     private func writeCoastTiles(around coordinates: [Coordinate]) throws {
         guard let coasts = pages.coasts else { return }
         let version = coasts.version
         var jobs: [SiteWriter.PageJob] = []
-        for (level, keys) in CoastTiles.keys(around: coordinates).enumerated() {
-            for key in keys {
-                let path = "\(links.assets)/coasts/\(CoastTiles.path(level: level, key: key))"
+        for (level, tiles) in CoastTiles.tiles(around: coordinates).enumerated() {
+            for tile in tiles {
+                let path = "\(links.assets)/coasts/\(tile.path(level: level))"
                 guard !writer.wroteThisRun(path) else { continue }
                 let inputs = InputDigest(path)
                 inputs.add(digest: version)
-                let xy = key.split(separator: "/").compactMap { Int($0) }
-                guard xy.count == 2 else { continue }
                 jobs.append(
                     SiteWriter.PageJob(path: path, inputs: inputs) {
-                        coasts.script(level: level, x: xy[0], y: xy[1]) ?? ""
+                        coasts.script(level: level, x: tile.x, y: tile.y) ?? ""
                     })
                 if jobs.count == Self.pageBatch {
                     try writer.writePages(jobs)
