@@ -67,7 +67,9 @@ struct ServeCrowdEndToEndTests {
         #expect(searches.count >= 16)
         let spread = (searches.last ?? 0) - (searches.first ?? 0)
         #expect(spread < 3 * delay, "the calls went out over \(spread) s")
-        #expect(first.seconds < 8 * delay, "16 pages took \(first.seconds) s")
+        // The spread shows the calls side by side; the whole stays under the 16 s of one call at a time, with
+        // room for making the pages under ThreadSanitizer on a busy machine (8.005 s once, against 8).
+        #expect(first.seconds < 12 * delay, "16 pages took \(first.seconds) s")
         cold.stop()
 
         // Every listing is kept on disk: a new server answers all sixteen at once without a call.
