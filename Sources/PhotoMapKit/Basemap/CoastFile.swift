@@ -113,6 +113,8 @@ public final class CoastFile: Sendable {
     /// The points of the feature `header` describes.
     func points(of header: Header) -> [GridPoint] {
         var points: [GridPoint] = []
+        // A point takes two bytes or more.
+        points.reserveCapacity(header.length / 2)
         for chunk in chunks(of: header) { append(chunk, to: &points) }
         return points
     }
@@ -172,7 +174,6 @@ public final class CoastFile: Sendable {
             var at = chunk.offset + 8
             let end = chunk.offset + chunk.length
             var (x, y) = (Int(points[points.count - 1].x), Int(points[points.count - 1].y))
-            points.reserveCapacity(points.count + chunk.length / 2)
             while at < end {
                 x &+= Self.varint(bytes, at: &at, end: end)
                 y &+= Self.varint(bytes, at: &at, end: end)

@@ -19,21 +19,11 @@ public struct Boundaries: Sendable {
     public struct Layer: Sendable {
         public var regions: [Region] = []
         /// Longitude and latitude in the file's steps of 1/`Boundaries.quantum` degree: half the room of
-        /// degrees as Doubles, and the same Doubles when read (`longitude(at:)`).
+        /// degrees as Doubles, and the same Doubles when read (`Boundaries.degrees(_:)`).
         public var longitudeSteps: [Int32] = []
         public var latitudeSteps: [Int32] = []
         public var ringStarts: [Int] = [0]
         public var ringRegions: [Int] = []
-
-        /// Point `index`'s longitude, degrees.
-        @inline(__always) public func longitude(at index: Int) -> Double {
-            Double(longitudeSteps[index]) / Boundaries.quantum
-        }
-
-        /// Point `index`'s latitude, degrees.
-        @inline(__always) public func latitude(at index: Int) -> Double {
-            Double(latitudeSteps[index]) / Boundaries.quantum
-        }
     }
 
     /// Countries.
@@ -44,6 +34,9 @@ public struct Boundaries: Sendable {
     static let magic = Array("PMBOUND1".utf8)
     /// Coordinates are stored as integer steps of 1/quantum degree.
     static let quantum = 10_000.0
+
+    /// The degrees of `step` steps.
+    @inline(__always) static func degrees(_ step: Int32) -> Double { Double(step) / quantum }
 
     /// Reads and checks the file: one whose SHA-256 trailer does not match its bytes is refused.
     public static func load(_ file: URL) throws(LocationError) -> Boundaries {

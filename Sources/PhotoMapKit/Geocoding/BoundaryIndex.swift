@@ -28,9 +28,10 @@ public struct BoundaryIndex: Sendable {
     /// Indexes `layer`.
     public init(_ layer: Boundaries.Layer) {
         self.layer = layer
+        let (xs, ys) = (layer.longitudeSteps, layer.latitudeSteps)
         // Every cell an edge's bounding box meets, as one sortable key: cell, region, edge.
         var crossings: [UInt64] = []
-        crossings.reserveCapacity(layer.longitudeSteps.count + layer.longitudeSteps.count / 4)
+        crossings.reserveCapacity(xs.count + xs.count / 4)
         // Every cell whose centre lies inside a region: cell, region.
         var centresInside: [UInt64] = []
         var ringsOfRegion = [[Int]](repeating: [], count: layer.regions.count)
@@ -40,8 +41,8 @@ public struct BoundaryIndex: Sendable {
             var rowCrossings: [(row: Int, x: Double)] = []
             for ring in rings {
                 for edge in layer.ringStarts[ring]..<(layer.ringStarts[ring + 1] - 1) {
-                    let (x1, y1) = (layer.longitude(at: edge), layer.latitude(at: edge))
-                    let (x2, y2) = (layer.longitude(at: edge + 1), layer.latitude(at: edge + 1))
+                    let (x1, y1) = (Boundaries.degrees(xs[edge]), Boundaries.degrees(ys[edge]))
+                    let (x2, y2) = (Boundaries.degrees(xs[edge + 1]), Boundaries.degrees(ys[edge + 1]))
                     for row in Self.row(min(y1, y2))...Self.row(max(y1, y2)) {
                         for column in Self.column(min(x1, x2))...Self.column(max(x1, x2)) {
                             crossings.append(Self.key(cell: row * Self.columns + column, region: region) | UInt64(edge))
@@ -144,12 +145,13 @@ public struct BoundaryIndex: Sendable {
         let row = Self.row(y)
         let (centreX, centreY) = (Self.centre(column: column), Self.centre(row: row))
         let cell = row * Self.columns + column
+        let (xs, ys) = (layer.longitudeSteps, layer.latitudeSteps)
         for entry in entries[Int(cellStarts[cell])..<Int(cellStarts[cell + 1])] where accept(Int(entry.region)) {
             var inside = entry.centreInside
             for edge in edges[Int(entry.edgeStart)..<Int(entry.edgeEnd)] {
                 let index = Int(edge)
-                let (x1, y1) = (layer.longitude(at: index), layer.latitude(at: index))
-                let (x2, y2) = (layer.longitude(at: index + 1), layer.latitude(at: index + 1))
+                let (x1, y1) = (Boundaries.degrees(xs[index]), Boundaries.degrees(ys[index]))
+                let (x2, y2) = (Boundaries.degrees(xs[index + 1]), Boundaries.degrees(ys[index + 1]))
                 // Across from the point to the centre's meridian, on the point's parallel…
                 if (y1 > y) != (y2 > y) {
                     let crossing = Self.crossingX(x1, y1, x2, y2, atY: y)
@@ -174,6 +176,7 @@ public struct BoundaryIndex: Sendable {
         let shrink = max(cos(coordinate.latitude * .pi / 180), 0.01)
         let latitudeSpan = kilometres / kilometresPerDegree
         let longitudeSpan = min(180, latitudeSpan / shrink)
+        let (xs, ys) = (layer.longitudeSteps, layer.latitudeSteps)
         var best: (region: Int, kilometres: Double)?
         for row in Self.row(coordinate.latitude - latitudeSpan)...Self.row(coordinate.latitude + latitudeSpan) {
             // Columns wrap across the antimeridian, each visited once.
@@ -187,11 +190,11 @@ public struct BoundaryIndex: Sendable {
                         let index = Int(edge)
                         // Kilometres east and north of the point, on a plane: enough within a few km.
                         func local(_ at: Int) -> (Double, Double) {
-                            var dx = layer.longitude(at: at) - coordinate.longitude
+                            var dx = Boundaries.degrees(xs[at]) - coordinate.longitude
                             if dx > 180 { dx -= 360 } else if dx < -180 { dx += 360 }
                             return (
                                 dx * shrink * kilometresPerDegree,
-                                (layer.latitude(at: at) - coordinate.latitude) * kilometresPerDegree
+                                (Boundaries.degrees(ys[at]) - coordinate.latitude) * kilometresPerDegree
                             )
                         }
                         let distance = Self.distanceToSegment(local(index), local(index + 1))

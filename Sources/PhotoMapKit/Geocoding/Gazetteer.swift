@@ -76,7 +76,7 @@ public struct Gazetteer: GazetteerLookup {
     /// through this (`find` without the divisions, whose names would qualify its queries). Before each file's
     /// places, `reserving` is told how many rows it has, so that a caller keeping them holds no spare room.
     static func forEachCity(
-        in folder: URL, villages: Bool = false, divisions: Bool = false, reserving: (Int) -> Void = { _ in },
+        in folder: URL, villages: Bool = false, divisions: Bool = false, reserving: ((Int) -> Void)? = nil,
         _ body: (GazetteerEntry) -> Void
     ) throws -> [Region] {
         var regions: [Region] = []
@@ -103,7 +103,15 @@ public struct Gazetteer: GazetteerLookup {
         // geonameid, name, latitude, longitude, country, admin1, population[, alternates]
         for (number, file) in files.enumerated() {
             let bytes = try contents(file)
-            reserving(bytes.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 })
+            if let reserving {
+                var lines = 0
+                var at = 0
+                while let end = Self.lineEnd(in: bytes, from: at) {
+                    lines += 1
+                    at = end + 1
+                }
+                reserving(lines)
+            }
             for row in rows(of: bytes) where row.count >= 7 {
                 guard let latitude = Double(row[2]), let longitude = Double(row[3]),
                     let coordinate = Coordinate(latitude: latitude, longitude: longitude)
@@ -167,13 +175,24 @@ public struct Gazetteer: GazetteerLookup {
     static func rows(of bytes: [UInt8]) -> some Sequence<[String]> {
         sequence(state: 0) { (start: inout Int) -> ArraySlice<UInt8>? in
             while start < bytes.count {
-                let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+                let end = lineEnd(in: bytes, from: start) ?? bytes.count
                 defer { start = end + 1 }
                 if end > start { return bytes[start..<end] }
             }
             return nil
         }.dropFirst().lazy.map { line in
             line.split(separator: 0x09, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    /// The index of the first newline of `bytes` from `start`, found by memchr: a Swift loop over the
+    /// villages' 5.5 MB took a debug build 0.3 s.
+    static func lineEnd(in bytes: [UInt8], from start: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard start < buffer.count, let base = buffer.baseAddress,
+                let found = memchr(base + start, 0x0A, buffer.count - start)
+            else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
         }
     }
 

@@ -30,10 +30,16 @@ struct PlaceGrid: Sendable {
     /// The order to number `coordinates` in for a grid of `degrees`: indices into `coordinates`, in cell
     /// order, ties in their given order.
     static func order(_ coordinates: [Coordinate], degrees: Double) -> [Int] {
-        let cells = coordinates.map { cell($0, degrees: degrees) }
-        return coordinates.indices.sorted {
-            (cells[$0].latitude, cells[$0].longitude, $0) < (cells[$1].latitude, cells[$1].longitude, $1)
+        let columns = Int((360 / degrees).rounded()), rowOffset = Int((90 / degrees).rounded())
+        let count = coordinates.count
+        // One number a place, its cell's then its own, sorted as numbers: comparing (row, column, index)
+        // tuples was a tenth of a debug build's import start.
+        var keys = coordinates.indices.map { index in
+            let cell = cell(coordinates[index], degrees: degrees)
+            return ((cell.latitude + rowOffset) * columns + cell.longitude + columns / 2) * count + index
         }
+        keys.sort()
+        return keys.map { $0 % count }
     }
 
     /// A grid of places numbered `first`, `first + 1`… at `coordinates`, which are in `order(_:degrees:)`.
