@@ -9,12 +9,21 @@ public struct BoundaryIndex: Sendable {
     /// The layer it indexes.
     public let layer: Boundaries.Layer
 
+    /// A region reaching into a cell, in 8 bytes (a layer has 400,000 of them).
     private struct Entry: Sendable {
-        var region: Int32
-        var centreInside: Bool
-        /// Its edges: `edges[edgeStart..<edgeEnd]`, each the index of the edge's first point.
-        var edgeStart: Int32
-        var edgeEnd: Int32
+        /// The region's number, its top bit set when the cell's centre is inside the region.
+        private let packed: UInt32
+        /// Its edges: `edges[edgeStart..<next entry's edgeStart]`, each the index of the edge's first
+        /// point (the last entry only marks where the edges end).
+        let edgeStart: Int32
+
+        init(region: Int, centreInside: Bool, edgeStart: Int) {
+            packed = UInt32(region) | (centreInside ? 1 << 31 : 0)
+            self.edgeStart = Int32(edgeStart)
+        }
+
+        var region: Int { Int(packed & 0x7FFF_FFFF) }
+        var centreInside: Bool { packed >> 31 == 1 }
     }
 
     static let cellsPerDegree = 4.0
@@ -101,15 +110,15 @@ public struct BoundaryIndex: Sendable {
             }
             entries.append(
                 Entry(
-                    region: Int32((key >> Self.regionShift) & Self.edgeMask), centreInside: inside,
-                    edgeStart: Int32(start), edgeEnd: Int32(edges.count)))
+                    region: Int((key >> Self.regionShift) & Self.edgeMask), centreInside: inside, edgeStart: start))
             entryCells.append(Int(key >> Self.cellShift))
         }
+        entries.append(Entry(region: 0, centreInside: false, edgeStart: edges.count))
         var cellStarts = [Int32](repeating: 0, count: Self.columns * Self.rows + 1)
         for cell in entryCells { cellStarts[cell + 1] += 1 }
         for cell in 0..<(Self.columns * Self.rows) { cellStarts[cell + 1] += cellStarts[cell] }
         self.cellStarts = cellStarts
-        // Grown entry by entry: up to twice their size (8 MB a layer).
+        // Grown entry by entry: up to twice their size.
         self.entries = entries.trimmed()
         self.edges = edges
     }
@@ -146,9 +155,9 @@ public struct BoundaryIndex: Sendable {
         let (centreX, centreY) = (Self.centre(column: column), Self.centre(row: row))
         let cell = row * Self.columns + column
         let (xs, ys) = (layer.longitudeSteps, layer.latitudeSteps)
-        for entry in entries[Int(cellStarts[cell])..<Int(cellStarts[cell + 1])] where accept(Int(entry.region)) {
-            var inside = entry.centreInside
-            for edge in edges[Int(entry.edgeStart)..<Int(entry.edgeEnd)] {
+        for entry in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) where accept(entries[entry].region) {
+            var inside = entries[entry].centreInside
+            for edge in edges(of: entry) {
                 let index = Int(edge)
                 let (x1, y1) = (Boundaries.degrees(xs[index]), Boundaries.degrees(ys[index]))
                 let (x2, y2) = (Boundaries.degrees(xs[index + 1]), Boundaries.degrees(ys[index + 1]))
@@ -163,7 +172,7 @@ public struct BoundaryIndex: Sendable {
                     if (crossing > y) != (crossing > centreY) { inside.toggle() }
                 }
             }
-            if inside { return Int(entry.region) }
+            if inside { return entries[entry].region }
         }
         return nil
     }
@@ -184,9 +193,8 @@ public struct BoundaryIndex: Sendable {
             let last = Int(((coordinate.longitude + longitudeSpan + 180) * Self.cellsPerDegree).rounded(.down))
             for step in first...min(last, first + Self.columns - 1) {
                 let cell = row * Self.columns + (step % Self.columns + Self.columns) % Self.columns
-                for entry in entries[Int(cellStarts[cell])..<Int(cellStarts[cell + 1])]
-                where accept(Int(entry.region)) {
-                    for edge in edges[Int(entry.edgeStart)..<Int(entry.edgeEnd)] {
+                for entry in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) where accept(entries[entry].region) {
+                    for edge in edges(of: entry) {
                         let index = Int(edge)
                         // Kilometres east and north of the point, on a plane: enough within a few km.
                         func local(_ at: Int) -> (Double, Double) {
@@ -199,13 +207,18 @@ public struct BoundaryIndex: Sendable {
                         }
                         let distance = Self.distanceToSegment(local(index), local(index + 1))
                         if distance <= kilometres, distance < best?.kilometres ?? .infinity {
-                            best = (Int(entry.region), distance)
+                            best = (entries[entry].region, distance)
                         }
                     }
                 }
             }
         }
         return best
+    }
+
+    /// The edges of entry `entry`.
+    private func edges(of entry: Int) -> ArraySlice<Int32> {
+        edges[Int(entries[entry].edgeStart)..<Int(entries[entry + 1].edgeStart)]
     }
 
     /// How far the origin is from the segment a–b.

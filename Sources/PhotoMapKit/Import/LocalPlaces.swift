@@ -11,9 +11,10 @@ public struct LocalPlaces: Sendable {
     // of each is kept apart from the names: a point looks at a few hundred places and names one.
     private let ids: [String]
     private let names: [String]
-    /// "Bavaria, Germany": one text for all the places of a division (each place's own full name
-    /// held 12 MB), "Munich, " put before it when a photo is named.
-    private let contexts: [String]
+    /// "Bavaria, Germany", by number in `contextTexts`: one text for all the places of a division (each
+    /// place's own full name held 12 MB), "Munich, " put before it when a photo is named.
+    private let contexts: [Int32]
+    private let contextTexts: [String]
     private let coordinates: [Coordinate]
     /// `LocalPlaces.reach(population:)` of each, in kilometres.
     private let reaches: [Double]
@@ -46,8 +47,8 @@ public struct LocalPlaces: Sendable {
         }
         // The places as they are read, a column each (a row of five texts each would hold as much again,
         // and its copy in grid order twice as much: geotag's peak); then the columns in grid order.
-        var ids: [String] = [], names: [String] = [], contexts: [String] = [], coordinates: [Coordinate] = []
-        var sharedContexts: [String: String] = [:]
+        var ids: [String] = [], names: [String] = [], contexts: [Int32] = [], coordinates: [Coordinate] = []
+        var contextNumbers: [String: Int32] = [:], contextTexts: [String] = []
         var reaches: [Double] = [], countries: [Int32] = [], admin1s: [Int32] = []
         var cities: [Int] = [], villages: [Int] = []
         func reserve(_ rows: Int) {
@@ -65,11 +66,12 @@ public struct LocalPlaces: Sendable {
             if entry.population < 15_000 { villages.append(ids.count) } else { cities.append(ids.count) }
             ids.append(entry.id)
             names.append(entry.name)
-            if let shared = sharedContexts[entry.context] {
-                contexts.append(shared)
+            if let number = contextNumbers[entry.context] {
+                contexts.append(number)
             } else {
-                sharedContexts[entry.context] = entry.context
-                contexts.append(entry.context)
+                contextNumbers[entry.context] = Int32(contextTexts.count)
+                contexts.append(Int32(contextTexts.count))
+                contextTexts.append(entry.context)
             }
             coordinates.append(entry.coordinate)
             reaches.append(Self.reach(population: entry.population))
@@ -87,6 +89,7 @@ public struct LocalPlaces: Sendable {
         self.ids = ordered(&ids)
         self.names = ordered(&names)
         self.contexts = ordered(&contexts)
+        self.contextTexts = contextTexts
         self.coordinates = ordered(&coordinates)
         self.reaches = ordered(&reaches)
         self.countries = ordered(&countries)
@@ -145,9 +148,10 @@ public struct LocalPlaces: Sendable {
             }
         }
         if let (index, _) = nearest {
+            let context = contextTexts[Int(contexts[index])]
             return LocalPlace(
                 id: ids[index], shortName: names[index],
-                fullName: contexts[index].isEmpty ? names[index] : "\(names[index]), \(contexts[index])",
+                fullName: context.isEmpty ? names[index] : "\(names[index]), \(context)",
                 coordinate: coordinates[index])
         }
         let countryName = countryNames[country] ?? location.country.name
