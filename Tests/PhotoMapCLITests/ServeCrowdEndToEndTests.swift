@@ -79,5 +79,6 @@ struct ServeCrowdEndToEndTests {
         #expect(second.statuses == Array(repeating: 200, count: 16), "\(second.statuses)\n\(kept.stderr)")
         #expect(try flickr.times(where: ("api_key", key)).count == calls, "a kept listing was asked for again")
         #expect(second.seconds < 8, "16 kept pages took \(second.seconds) s")
+        kept.stop()
     }
 }

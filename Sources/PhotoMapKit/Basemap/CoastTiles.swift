@@ -63,7 +63,7 @@ public final class CoastTiles: Sendable {
     }
 
     /// A tile of a level: its column from 180° W and its row from the south pole.
-    public struct Tile: Sendable, Hashable, Comparable {
+    public struct Tile: Sendable, Hashable {
         public let x: Int
         public let y: Int
 
@@ -72,8 +72,6 @@ public final class CoastTiles: Sendable {
 
         /// Its path under the coasts' folder at `level`: "level/x/y.js".
         public func path(level: Int) -> String { "\(level)/\(x)/\(y).js" }
-
-        public static func < (a: Tile, b: Tile) -> Bool { (a.x, a.y) < (b.x, b.y) }
     }
 
     /// The tiles of each level within its margin of `coordinates`, west to east, south to north.

@@ -142,15 +142,14 @@ public struct Gazetteer: GazetteerLookup {
     /// A gazetteer file's bytes, read straight into an array (through `Data` first, import held the
     /// villages' 5.5 MB twice at its peak).
     static func contents(_ file: URL) throws(LocationError) -> [UInt8] {
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw .gazetteerUnreadable(path: file.path, reason: String(cString: strerror(errno)))
+        func unreadable(_ code: Int32) -> LocationError {
+            .gazetteerUnreadable(path: file.path, reason: String(cString: strerror(code)))
         }
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw unreadable(errno) }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            throw .gazetteerUnreadable(path: file.path, reason: String(cString: strerror(errno)))
-        }
+        guard fstat(descriptor, &status) == 0 else { throw unreadable(errno) }
         var failure: Int32 = 0
         let size = Int(status.st_size)
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
@@ -164,9 +163,7 @@ public struct Gazetteer: GazetteerLookup {
                 count += read
             }
         }
-        guard failure == 0 else {
-            throw .gazetteerUnreadable(path: file.path, reason: String(cString: strerror(failure)))
-        }
+        guard failure == 0 else { throw unreadable(failure) }
         return bytes
     }
 
