@@ -48,8 +48,9 @@ public struct GazetteerIndex: GazetteerLookup {
     /// The index file.
     public let file: URL
 
-    /// Bumped when the tables change: an index made by an older photomap is made anew.
-    static let schemaVersion = "1"
+    /// Bumped when the tables or what goes in them change: an index made by an older photomap is made
+    /// anew. 2: a place with no division is in its country alone (not "Singapore, Singapore").
+    static let schemaVersion = "2"
     /// Joins a list of names in one column (the unit separator, 0x1F); no name holds it.
     private static let separator = "\u{1F}"
 

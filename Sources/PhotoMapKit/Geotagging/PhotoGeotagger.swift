@@ -63,6 +63,18 @@ public struct PhotoGeotagger: Sendable {
             outcome[index] = Outcome(coordinate: coordinate, source: .track)
         }
         if let estimateWithin { estimate(photos, times: times, outcome: &outcome, within: estimateWithin) }
+        // The places are named in a function of their own, so their data (about 45 MB) is freed before
+        // the catalog writes the photos and reads them back.
+        let changed = try placed(photos, outcome: outcome, report: &report, places: places)
+        report.changedPhotos = try catalog.locate(changed)
+        try catalog.keep(tracks.lines)
+        return report
+    }
+
+    /// The photos whose location or source changes, each with its place; counts them in `report`.
+    private func placed(
+        _ photos: [ClockedPhoto], outcome: [Outcome], report: inout Report, places: () throws -> LocalPlaces
+    ) throws -> [LocatedPhoto] {
         var changed: [LocatedPhoto] = []
         var loadedPlaces: LocalPlaces?
         for (index, photo) in photos.enumerated() {
@@ -84,9 +96,7 @@ public struct PhotoGeotagger: Sendable {
                 report.estimated.insert(photo.id)
             }
         }
-        report.changedPhotos = try catalog.locate(changed)
-        try catalog.keep(tracks.lines)
-        return report
+        return changed
     }
 
     /// Where a photo ends up, and for an estimate, the seconds to the photo it was taken from.
