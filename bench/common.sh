@@ -62,7 +62,7 @@ free_port() {
 }
 
 # timed COMMAND...: runs it (stdout to $work/stdout) and sets `wall` (seconds) and `peak_mb` (its
-# peak resident memory); stops the benchmark with the command's errors if it fails.
+# peak resident memory, in MiB: KiB / 1024); stops the benchmark with the command's errors if it fails.
 timed() {
     /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$work/stdout" 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
     local rss

@@ -34,7 +34,7 @@ for round in $(seq "$ROUNDS"); do
     cp "$work/index.kept" "$work/cache/index.sqlite"
     timed "$PHOTOMAP_BIN" --cache "$work/cache" geotag --gpx "$work/track.gpx"
     walls+=("$wall") mbs+=("$peak_mb")
-    say "round $round: ${wall} s, ${peak_mb} MB: $(cat "$work/err")"
+    say "round $round: ${wall} s, ${peak_mb} MiB: $(cat "$work/err")"
     timed "$PHOTOMAP_BIN" --cache "$work/cache" geotag --gpx "$work/track.gpx"
     agains+=("$wall")
 done
@@ -51,7 +51,7 @@ done
 exiftool_wall=$(median "${walls[@]}") exiftool_mb=$(median "${mbs[@]}") read_wall=$(median "${reads[@]}")
 
 say "medians of $ROUNDS rounds (exiftool: $EXIFTOOL_ROUNDS)"
-printf '%-44s %10s %10s\n' "" "wall s" "peak MB"
+printf '%-44s %10s %10s\n' "" "wall s" "peak MiB"
 printf '%-44s %10s %10s\n' "photomap geotag" "$geotag_wall" "$geotag_mb"
 printf '%-44s %10s %10s\n' "photomap geotag again (nothing moves)" "$again_wall" ""
 printf '%-44s %10s %10s\n' "exiftool -geotag (writes the files)" "$exiftool_wall" "$exiftool_mb"
