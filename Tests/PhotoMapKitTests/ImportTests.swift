@@ -44,9 +44,13 @@ struct ImportTests {
     @Test("malformed fields are left out and named; the others are kept")
     func malformedFields() {
         var exif = block(latitude: 43.46, longitude: 11.88)
-        // GPSLatitude as text, not numbers.
-        exif.gps[1] = exif.ascii(2, "43 27 36")
+        // GPSLatitude as text that is not sure (43° 5′, or 43.5° with a decimal comma?), and as UNDEFINED bytes.
+        exif.gps[1] = exif.ascii(2, "43,5")
         var fields = ExifReader.read(Data(exif.bytes))
+        #expect(fields.coordinate == nil)
+        #expect(fields.problems.contains { $0.contains("GPSLatitude is the text \"43,5\", not sure degrees") })
+        exif.gps[1] = ExifBlock.Entry(tag: 2, type: 7, count: 3, value: [43, 27, 36])
+        fields = ExifReader.read(Data(exif.bytes))
         #expect(fields.coordinate == nil)
         #expect(fields.problems.contains { $0.contains("GPSLatitude has the wrong type") })
         #expect(fields.title == "Piazza Grande")
@@ -172,6 +176,35 @@ struct ImportTests {
             #expect(abs((fields.coordinate?.latitude ?? 0) - values[0]) < 1e-7, "\(sample.name)")
             #expect(abs((fields.coordinate?.longitude ?? 0) - values[1]) < 1e-7, "\(sample.name)")
         }
+    }
+
+    @Test("GPS degrees as text: the HTC One M8's decimal commas, else its numbers in order as exiftool reads them")
+    func textDegrees() throws {
+        let texts: [(String, [Double]?)] = [
+            ("52,00000,50,00000,34,01180", [52, 50, 34.0118]),
+            ("40 39 46.7766", [40, 39, 46.7766]),
+            ("40,39,46.7766", [40, 39, 46.7766]),
+            ("40.6629935", [40.6629935, 0, 0]), ("43 27", [43, 27, 0]),
+            // A comma between two numbers: minutes, or a decimal comma?
+            ("43,5", nil), ("43 27,5", nil),
+            // Six numbers that are not the HTC's five decimals each, or four: which are what is not sure.
+            ("52,5,50,0,34,0", nil), ("40,39,46,7766", nil),
+            // Anything but digits, points, commas and spaces.
+            ("N 40 39", nil), ("-40", nil), ("4e1", nil), (".", nil), ("", nil),
+        ]
+        for (text, parts) in texts { #expect(ExifReader.degreeParts(text: text) == parts, "\(text)") }
+        var exif = ExifBlock()
+        exif.gps = [
+            exif.ascii(1, "N"), exif.ascii(2, "52,00000,50,00000,34,01180"),
+            exif.ascii(3, "E"), exif.ascii(4, "11,00000,10,00000,58,28360"),
+        ]
+        let fields = ExifReader.read(Data(exif.bytes))
+        #expect(fields.problems.isEmpty)
+        #expect(fields.coordinate == Coordinate(latitude: 52.8427811, longitude: 11.1828566))
+        exif.gps[1] = exif.ascii(2, "north")
+        let refused = ExifReader.read(Data(exif.bytes))
+        #expect(refused.coordinate == nil)
+        #expect(refused.problems == ["GPSLatitude is the text \"north\", not sure degrees: no location"])
     }
 
     @Test(

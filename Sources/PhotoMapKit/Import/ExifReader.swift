@@ -160,11 +160,23 @@ public enum ExifReader {
             return ExifReader.cleaned(String(decoding: units, as: UTF16.self))
         }
 
-        /// Degrees, minutes and seconds as three numbers (rationals, signed or not, or whole numbers); nil
-        /// (with a problem) for a zero denominator or a negative part, whose meaning beside N/S is unclear.
+        /// Degrees, minutes and seconds as three numbers (rationals, signed or not, or whole numbers), or as
+        /// text (`ExifReader.degreeParts(text:)`); nil (with a problem) for a zero denominator, text that
+        /// does not surely say them, or a negative part, whose meaning beside N/S is unclear.
         func degrees(_ tag: UInt32, name: String, problems: inout [String]) -> Double? {
-            guard let parts = numbers(EXIF_IFD_GPS, tag: tag, name: name, count: 3, problems: &problems) else {
-                return nil
+            let parts: [Double]
+            if photomap_exif_entry(exif, EXIF_IFD_GPS, tag)?.pointee.format == EXIF_FORMAT_ASCII {
+                guard let text = ascii(EXIF_IFD_GPS, tag: tag, name: name, problems: &problems) else { return nil }
+                guard let read = ExifReader.degreeParts(text: text) else {
+                    problems.append("\(name) is the text \"\(text.prefix(40))\", not sure degrees: no location")
+                    return nil
+                }
+                parts = read
+            } else {
+                guard let read = numbers(EXIF_IFD_GPS, tag: tag, name: name, count: 3, problems: &problems) else {
+                    return nil
+                }
+                parts = read
             }
             guard parts.allSatisfy({ $0 >= 0 }) else {
                 problems.append("\(name) has a negative value: no location")
@@ -246,6 +258,31 @@ public enum ExifReader {
             }
             return (date, offset, original != nil)
         }
+    }
+
+    /// Degrees, minutes and seconds from GPS degrees written as text, as some phones do; nil unless they
+    /// are sure. The HTC One M8 prints each of the three with a decimal comma and five decimals,
+    /// "52,00000,50,00000,34,01180" (52° 50′ 34.0118″): its GPSTimeStamp beside it, "17,00000,8,00000,29,00000"
+    /// read the same way, is 17:08:29 UTC, within a minute of the photo's 19:09:19 in German summer time.
+    /// exiftool takes such text's first three numbers (52° 0′ 50″, 93 km away). Other text is read as
+    /// exiftool reads it, its numbers in order, when it is nothing but one to three numbers (digits, a
+    /// decimal point) between spaces, or three between commas: "43,5" could be 43° 5′, or 43.5° with a
+    /// decimal comma.
+    static func degreeParts(text: String) -> [Double]? {
+        func isNumber(_ part: Substring) -> Bool {
+            !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+        }
+        let commaParts = text.split(separator: ",", omittingEmptySubsequences: false)
+        if commaParts.count == 6, commaParts.allSatisfy({ isNumber($0) && !$0.contains(".") }),
+            [1, 3, 5].allSatisfy({ commaParts[$0].count == 5 })
+        {
+            return [0, 2, 4].compactMap { Double("\(commaParts[$0]).\(commaParts[$0 + 1])") }
+        }
+        let numbers = commaParts.count == 3 ? commaParts : text.split(separator: " ")
+        guard (1...3).contains(numbers.count), numbers.allSatisfy(isNumber) else { return nil }
+        let parts = numbers.compactMap { Double($0) }
+        guard parts.count == numbers.count else { return nil }
+        return parts + Array(repeating: 0, count: 3 - parts.count)
     }
 
     /// "2024:05:01 17:48:17" → "2024-05-01 17:48:17"; nil unless every part is a number in range.
