@@ -48,7 +48,9 @@ struct ImportTests {
         exif.gps[1] = exif.ascii(2, "43,5")
         var fields = ExifReader.read(Data(exif.bytes))
         #expect(fields.coordinate == nil)
-        #expect(fields.problems.contains { $0.contains("GPSLatitude is the text \"43,5\", not sure degrees") })
+        #expect(
+            fields.problems.contains { $0.contains("GPSLatitude is text (\"43,5\") that does not surely give degrees") }
+        )
         exif.gps[1] = ExifBlock.Entry(tag: 2, type: 7, count: 3, value: [43, 27, 36])
         fields = ExifReader.read(Data(exif.bytes))
         #expect(fields.coordinate == nil)
@@ -204,7 +206,7 @@ struct ImportTests {
         exif.gps[1] = exif.ascii(2, "north")
         let refused = ExifReader.read(Data(exif.bytes))
         #expect(refused.coordinate == nil)
-        #expect(refused.problems == ["GPSLatitude is the text \"north\", not sure degrees: no location"])
+        #expect(refused.problems == ["GPSLatitude is text (\"north\") that does not surely give degrees: no location"])
     }
 
     @Test(

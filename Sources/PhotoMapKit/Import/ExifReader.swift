@@ -168,7 +168,8 @@ public enum ExifReader {
             if photomap_exif_entry(exif, EXIF_IFD_GPS, tag)?.pointee.format == EXIF_FORMAT_ASCII {
                 guard let text = ascii(EXIF_IFD_GPS, tag: tag, name: name, problems: &problems) else { return nil }
                 guard let read = ExifReader.degreeParts(text: text) else {
-                    problems.append("\(name) is the text \"\(text.prefix(40))\", not sure degrees: no location")
+                    problems.append(
+                        "\(name) is text (\"\(text.prefix(40))\") that does not surely give degrees: no location")
                     return nil
                 }
                 parts = read
