@@ -117,6 +117,24 @@ def settle(page):
     page.wait_for_timeout(50)
 
 
+def steady(page, expression, quiet_ms=500, timeout_ms=10000):
+    """The value of the JavaScript `expression` once it has not changed for `quiet_ms` (markers are still
+    being added or animated for a moment after the map says it is ready)."""
+    return page.evaluate(f"""() => new Promise((done, fail) => {{
+        const read = () => ({expression});
+        const start = performance.now();
+        let last = read(), since = start;
+        const tick = () => {{
+            const now = performance.now(), value = read();
+            if (value !== last) {{ last = value; since = now; }}
+            if (now - since >= {quiet_ms}) return done(last);
+            if (now - start > {timeout_ms}) return fail(new Error('still changing: ' + last));
+            requestAnimationFrame(tick);
+        }};
+        requestAnimationFrame(tick);
+    }})""")
+
+
 def open_file(page, path):
     """Opens a file on disk in `page` (file://), waits for its load event and what it queued."""
     response = page.goto(pathlib.Path(path).resolve().as_uri(), wait_until="load")

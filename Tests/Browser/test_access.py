@@ -6,7 +6,7 @@ marker's callout opened and closed from the keyboard alone."""
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from conftest import new_page, open_file, settle
+from conftest import new_page, open_file, settle, steady
 from test_pages import REYKJAVIK, no_trouble, photomap
 from test_serve import served  # noqa: F401 (a fixture)
 
@@ -211,7 +211,7 @@ def test_search_results_are_drawn_apart_and_clear_brings_the_page_back(browser, 
     session, page = opened(browser, urls, "place-map", "390")
     count = "document.querySelectorAll('.leaflet-marker-icon[role=button]:not(.result)').length"
     own = f"() => {count}"
-    before = page.evaluate(own)
+    before = steady(page, count)
     assert before > 0
     page.evaluate("() => { window.__samePage = true; }")
     page.fill("form.search input", "film")
@@ -226,7 +226,7 @@ def test_search_results_are_drawn_apart_and_clear_brings_the_page_back(browser, 
     page.click(".search-clear")
     assert page.locator(".photomap-pin.result").count() == 0
     # The page's markers come back as the map returns to where it was (after its animation).
-    page.wait_for_function(f"() => {count} === {before}", timeout=5000)
+    page.wait_for_function(f"() => {count} === {before}", timeout=15000)
     assert not page.locator(".search-legend").is_visible()
     assert page.evaluate("() => window.__samePage") is True, "the page was reloaded"
     no_trouble(page)
