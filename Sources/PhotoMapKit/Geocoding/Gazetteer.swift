@@ -103,15 +103,7 @@ public struct Gazetteer: GazetteerLookup {
         // geonameid, name, latitude, longitude, country, admin1, population[, alternates]
         for (number, file) in files.enumerated() {
             let bytes = try contents(file)
-            if let reserving {
-                var lines = 0
-                var at = 0
-                while let end = Self.lineEnd(in: bytes, from: at) {
-                    lines += 1
-                    at = end + 1
-                }
-                reserving(lines)
-            }
+            reserving?(lines(of: bytes).reduce(0) { count, _ in count + 1 })
             for row in rows(of: bytes) where row.count >= 7 {
                 guard let latitude = Double(row[2]), let longitude = Double(row[3]),
                     let coordinate = Coordinate(latitude: latitude, longitude: longitude)
@@ -167,9 +159,16 @@ public struct Gazetteer: GazetteerLookup {
         return bytes
     }
 
-    /// The rows of a tab-separated file's bytes (`rows(_:)`), its lines found as they are read (an array
-    /// of them held a third of the file's size again).
+    /// The rows of a tab-separated file's bytes (`rows(_:)`): its lines after the header, split at tabs.
     static func rows(of bytes: [UInt8]) -> some Sequence<[String]> {
+        lines(of: bytes).dropFirst().lazy.map { line in
+            line.split(separator: 0x09, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    /// The lines of a file's bytes that are not empty, found as they are read (an array of them held a
+    /// third of the file's size again).
+    static func lines(of bytes: [UInt8]) -> some Sequence<ArraySlice<UInt8>> {
         sequence(state: 0) { (start: inout Int) -> ArraySlice<UInt8>? in
             while start < bytes.count {
                 let end = lineEnd(in: bytes, from: start) ?? bytes.count
@@ -177,8 +176,6 @@ public struct Gazetteer: GazetteerLookup {
                 if end > start { return bytes[start..<end] }
             }
             return nil
-        }.dropFirst().lazy.map { line in
-            line.split(separator: 0x09, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         }
     }
 
