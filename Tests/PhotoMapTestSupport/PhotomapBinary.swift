@@ -10,8 +10,13 @@ public enum PhotomapBinary {
         public let stderr: String
     }
 
-    /// The executable beside the test bundle (swift build puts all products in one folder).
+    /// The executable `PHOTOMAP_BIN` names (scripts/test runs the release build: naming places costs a
+    /// debug binary about six times the CPU at every import), else the one beside the test bundle
+    /// (swift build puts all products in one folder).
     public static let url: URL = {
+        if let named = ProcessInfo.processInfo.environment["PHOTOMAP_BIN"], !named.isEmpty {
+            return URL(fileURLWithPath: named)
+        }
         let productsFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let beside = productsFolder.appendingPathComponent("photomap")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
