@@ -301,6 +301,9 @@ def server_bytes():
         "http2": "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
         "folded": f"GET / HTTP/1.1\r\n{host}X-Folded: a\r\n b\r\n\r\n",
         "bare-lf": "GET / HTTP/1.1\nHost: 127.0.0.1:8080\n\n",
+        # Past the 100 query arguments serve takes (414, counted before MHD parses them), then a request
+        # on the same connection.
+        "many-arguments": "GET /api/find?q=a" + "&x=1" * 100 + f" HTTP/1.1\r\n{host}\r\nGET / HTTP/1.1\r\n{host}\r\n",
     }
     for name, text in cases.items():
         write("server-bytes", name, text)

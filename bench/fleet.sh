@@ -43,11 +43,12 @@ python3 "$here/make_bench_catalog.py" --count "$N" --out "$WORK" "${images[@]}"
 start_h2_upstream "$WORK/www" "$DELAY_MS"
 NGINX_PORT=$(free_port)
 
-# serve NAME PORT: an instance on PORT with a cache folder of its own, on the database, answering the fleet's name.
+# serve NAME PORT: an instance on PORT with a cache folder of its own, on the database, answering the fleet's name,
+# with room for the connections of nginx (and of wrk direct), each one client address.
 serve() {
     env -u FLICKR_API_KEY PHOTOMAP_FIXTURES="$WORK/catalog" PHOTOMAP_CACHE="$WORK/cache-$1" "$BIN" --source fixtures \
         --database "$DATABASE" --image-host "$UPSTREAM/ok" --cacert "$WORK/ca/ca.pem" \
-        serve --listen "127.0.0.1:$2" --public-host "127.0.0.1:$NGINX_PORT" < /dev/null > /dev/null 2> "$WORK/serve-$1.log" &
+        serve --listen "127.0.0.1:$2" --public-host "127.0.0.1:$NGINX_PORT" --max-client-connections 1024 < /dev/null > /dev/null 2> "$WORK/serve-$1.log" &
     PIDS+=($!)
     for _ in $(seq 600); do grep -q "serving http" "$WORK/serve-$1.log" && break; sleep 0.1; done
     grep -q "serving http" "$WORK/serve-$1.log" || { cat "$WORK/serve-$1.log" >&2; die "instance $1 did not start"; }

@@ -30,7 +30,8 @@ struct FleetEndToEndTests {
                 "--database", database, "--cache", cache.path, "--source", "flickr", "--api-key", key,
                 "--endpoint", flickr.endpoint(),
             ] + (online ? [] : ["--offline"]),
-            serveArguments: ["--public-host", "127.0.0.1:\(nginxPort)"], environment: environment)
+            serveArguments: ["--public-host", "127.0.0.1:\(nginxPort)", "--max-client-connections", "1024"],
+            environment: environment)
     }
 
     func body(_ answer: RawHTTP.Answer) -> String { String(decoding: answer.body, as: UTF8.self) }

@@ -142,7 +142,11 @@ struct ImportEndToEndTests {
             #expect(answer.status == 200, "\(path): \(answer.status)")
             #expect(!String(decoding: answer.body, as: UTF8.self).contains(photos.url.path))
         }
-        #expect(try server.request("/squares/\(id ?? "")").headers["content-type"] == "image/jpeg")
+        let square = try server.request("/squares/\(id ?? "")")
+        #expect(square.headers["content-type"] == "image/jpeg")
+        // The user's own photos: kept by no cache shared with others (a proxy's).
+        #expect(square.headers["cache-control"] == "private, max-age=86400")
+        #expect(try server.request("/photos/\(id ?? "")").headers["cache-control"] == "private, no-cache")
         server.stop()
     }
 

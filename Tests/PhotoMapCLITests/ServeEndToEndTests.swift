@@ -18,9 +18,9 @@ struct ServeEndToEndTests {
     }
 
     /// A server on the embedded catalog, its images from the image server under `scenario`.
-    func serve(_ scenario: String = "ok") throws -> ServeProcess {
+    func serve(_ scenario: String = "ok", serveArguments: [String] = []) throws -> ServeProcess {
         try ServeProcess(
-            ["--image-host", images.url("/\(scenario)")],
+            ["--image-host", images.url("/\(scenario)")], serveArguments: serveArguments,
             environment: ["PHOTOMAP_CACHE": folder.url.path, "PHOTOMAP_CLUSTER_THRESHOLD": "1000000"])
     }
 
@@ -92,7 +92,8 @@ struct ServeEndToEndTests {
 
     @Test("100 concurrent requests for one uncached square: one upstream fetch, 100 good answers")
     func coalescing() throws {
-        let server = try serve("slow")
+        // 100 connections from one address: past the 64 a client may hold.
+        let server = try serve("slow", serveArguments: ["--max-client-connections", "128"])
         let ids = photoIDs(on: try server.request("/places/\(london)?limit=5"))
         let id = try #require(ids.last)
         let statuses = Locked<[Int]>([])

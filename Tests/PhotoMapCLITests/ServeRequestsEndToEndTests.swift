@@ -128,4 +128,14 @@ struct ServeRequestsEndToEndTests {
         #expect(body(first).contains("\"features\":[{"))
         for _ in 0..<5 { #expect(try server.request(path).body == first.body) }
     }
+
+    @Test("--listen takes a host name: on localhost it serves, answering to that name")
+    func listenOnName() throws {
+        let server = try ServeProcess(
+            ["--source", "fixtures"], listen: "localhost:0", environment: ["PHOTOMAP_CACHE": folder.url.path])
+        #expect(server.stderr.contains("serving http://localhost:\(server.port)/"), "\(server.stderr)")
+        // curl resolves the name as the server did, and sends it as the Host.
+        let answer = try HTTPClient(retryPolicy: .never).get("http://localhost:\(server.port)/assets/photomap.css")
+        #expect(answer.status == 200)
+    }
 }

@@ -23,9 +23,14 @@ struct HTTPServerTests {
     let neverAsked = Counter()
 
     /// A server answering /now at once, /later after 0.2 s from another thread, /never not at all.
-    func server(connectionLimit: Int = 64, suspendedLimit: Int? = nil) throws -> HTTPServer {
+    func server(
+        connectionLimit: Int = 64, perClient: Int = 64, suspendedLimit: Int? = nil, requestDeadline: TimeInterval = 10
+    ) throws -> HTTPServer {
         let neverAsked = neverAsked
-        return try HTTPServer(.init(port: 0, connectionLimit: connectionLimit, suspendedLimit: suspendedLimit)) {
+        let configuration = HTTPServer.Configuration(
+            port: 0, connectionLimit: connectionLimit, connectionsPerClient: perClient, suspendedLimit: suspendedLimit,
+            requestDeadline: requestDeadline)
+        return try HTTPServer(configuration) {
             request in
             switch request.path {
             case "/now":
@@ -80,7 +85,7 @@ struct HTTPServerTests {
 
     @Test("200 suspended requests at once are all answered by a server with two polling threads")
     func manySuspended() async throws {
-        let server = try server(connectionLimit: 256, suspendedLimit: 256)
+        let server = try server(connectionLimit: 256, perClient: 256, suspendedLimit: 256)
         // Blocking clients on threads of their own, so that they really wait at the same time.
         let seen = await withCheckedContinuation { continuation in
             let statuses = Locked<[Int]>([])
@@ -133,6 +138,54 @@ struct HTTPServerTests {
             "GET /\(huge) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
             port: server.port)
         #expect([413, 414, 431].contains(long.status), "\(long.status)")
+    }
+
+    @Test("one client address holds at most its limit of connections; past it, a new one is closed at once")
+    func perClientLimit() throws {
+        let server = try server(perClient: 4)
+        let held = try (0..<4).map { _ in
+            try RawHTTP.opened(sending: "GET /now HTTP/1.1\r\n", port: server.port, from: "127.0.0.3")
+        }
+        defer { held.forEach { close($0) } }
+        let fifth = try RawHTTP.opened(sending: "GET /now HTTP/1.1\r\n", port: server.port, from: "127.0.0.3")
+        defer { close(fifth) }
+        #expect(RawHTTP.closedByServer(fifth, within: 5))
+        // Another address is another client.
+        let other = try RawHTTP.send(
+            "GET /now HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port, from: "127.0.0.2")
+        #expect(other.status == 200)
+    }
+
+    @Test("a request still arriving after the deadline is closed, though each byte renews the idle timeout")
+    func requestDeadline() throws {
+        let server = try server(requestDeadline: 0.1)
+        let trickling = try RawHTTP.opened(sending: "GET /now HTTP/1.1\r\n", port: server.port)
+        defer { close(trickling) }
+        var closed = false
+        // A header field a byte every 50 ms: closed within the deadline and a sweep, 3 s at most.
+        for _ in 0..<60 where !closed {
+            _ = Glibc.send(trickling, "x", 1, Int32(MSG_NOSIGNAL))
+            closed = RawHTTP.closedByServer(trickling, within: 0.05)
+        }
+        #expect(closed)
+        // An answer that takes longer than the deadline (0.2 s) is not cut: the request had arrived.
+        let later = try RawHTTP.send(
+            "GET /later HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port)
+        #expect(later.status == 200)
+    }
+
+    @Test("more than 100 query arguments are answered 414 at once; 100 reach the handler")
+    func tooManyArguments() throws {
+        let server = try server()
+        let query = { (count: Int) in (0..<count).map { "a\($0)=1" }.joined(separator: "&") }
+        let many = try RawHTTP.send(
+            "GET /now?\(query(460)) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+            port: server.port, timeout: 5)
+        #expect(many.status == 414)
+        let hundred = try RawHTTP.send(
+            "GET /now?\(query(100)) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+            port: server.port, timeout: 5)
+        #expect(hundred.status == 200)
     }
 
     @Test("stopping answers a request still waiting with 503 and stops within its grace")

@@ -11,13 +11,18 @@ public enum RawHTTP {
     }
 
     /// Sends `request` (Connection: close is the caller's to add) and reads the answer.
-    public static func send(_ request: String, port: Int, timeout: TimeInterval = 10) throws -> Answer {
-        try send(bytes: Array(request.utf8), port: port, timeout: timeout)
+    public static func send(
+        _ request: String, port: Int, timeout: TimeInterval = 10, from source: String = "127.0.0.1"
+    ) throws -> Answer {
+        try send(bytes: Array(request.utf8), port: port, timeout: timeout, from: source)
     }
 
-    /// Sends `bytes` as they are (invalid UTF-8, NUL, anything) and reads the answer.
-    public static func send(bytes: [UInt8], port: Int, timeout: TimeInterval = 10) throws -> Answer {
-        let descriptor = try connect(port: port, timeout: timeout)
+    /// Sends `bytes` as they are (invalid UTF-8, NUL, anything) from loopback address `source`, and reads
+    /// the answer.
+    public static func send(
+        bytes: [UInt8], port: Int, timeout: TimeInterval = 10, from source: String = "127.0.0.1"
+    ) throws -> Answer {
+        let descriptor = try connect(port: port, timeout: timeout, from: source)
         defer { close(descriptor) }
         var sent = 0
         while sent < bytes.count {
@@ -40,20 +45,28 @@ public enum RawHTTP {
 
     /// A socket connected to `port` that has been sent `text` (a request, or part of one) and is left open,
     /// its answer unread: a client that waits, or trickles; the caller closes it.
-    public static func opened(sending text: String, port: Int) throws -> Int32 {
-        let descriptor = try connect(port: port)
+    public static func opened(sending text: String, port: Int, from source: String = "127.0.0.1") throws -> Int32 {
+        let descriptor = try connect(port: port, from: source)
         _ = Array(text.utf8).withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         return descriptor
     }
 
-    /// A socket connected to `port` on 127.0.0.1, its reads giving up after `timeout`; the caller closes it.
-    public static func connect(port: Int, timeout: TimeInterval = 10) throws -> Int32 {
+    /// A socket connected to `port` on 127.0.0.1 from `source` (another loopback address, 127.0.0.2…, is
+    /// another client to the server), its reads giving up after `timeout`; the caller closes it.
+    public static func connect(port: Int, timeout: TimeInterval = 10, from source: String = "127.0.0.1") throws -> Int32
+    {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EIO) }
         var wait = timeval(tv_sec: Int(timeout), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
@@ -61,11 +74,25 @@ public enum RawHTTP {
                 Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else {
+        guard bound == 0, connected == 0 else {
             close(descriptor)
             throw POSIXError(.ECONNREFUSED)
         }
         return descriptor
+    }
+
+    /// Whether the server closes `descriptor` (an end, or a reset) within `timeout`, anything it sends
+    /// first read and dropped.
+    public static func closedByServer(_ descriptor: Int32, within timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while case let left = deadline.timeIntervalSinceNow, left > 0 {
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&waiting, 1, Int32(left * 1_000) + 1) > 0 else { continue }
+            let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) { return true }
+        }
+        return false
     }
 
     private static func parse(_ data: Data) -> Answer {

@@ -12,12 +12,15 @@ public final class ServeProcess: @unchecked Sendable {
     // never be stopped by deinit, and every test would leave a server running.
     private let stderrText = Locked("")
 
-    /// Starts `photomap [arguments] serve --listen 127.0.0.1:0 [serveArguments]` with `environment`
+    /// Starts `photomap [arguments] serve --listen LISTEN [serveArguments]` with `environment`
     /// (plus what `PhotomapBinary.environment` inherits).
-    public init(_ arguments: [String] = [], serveArguments: [String] = [], environment: [String: String]) throws {
+    public init(
+        _ arguments: [String] = [], listen: String = "127.0.0.1:0", serveArguments: [String] = [],
+        environment: [String: String]
+    ) throws {
         process = Process()
         process.executableURL = PhotomapBinary.url
-        process.arguments = arguments + ["serve", "--listen", "127.0.0.1:0"] + serveArguments
+        process.arguments = arguments + ["serve", "--listen", listen] + serveArguments
         process.environment = PhotomapBinary.environment(environment)
         let errors = Pipe()
         process.standardError = errors
@@ -33,7 +36,7 @@ public final class ServeProcess: @unchecked Sendable {
             let chunk = handle.availableData
             if chunk.isEmpty { break }
             pending += String(decoding: chunk, as: UTF8.self)
-            if let range = pending.range(of: #"serving http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
+            if let range = pending.range(of: #"serving http://[^/ ]+:(\d+)/"#, options: .regularExpression) {
                 found = Int(pending[range].split(separator: ":").last?.dropLast() ?? "")
             }
         }

@@ -4,6 +4,9 @@ import PhotoMapKit
 
 /// `photomap serve`: the catalog as a local web site whose images are fetched when they are asked for.
 enum ServeCommand {
+    /// The server's own bounds, as the help states them.
+    private static let served = HTTPServer.Configuration()
+
     static let spec = CommandSpec(
         name: "serve",
         summary: "browse places and photos in a web browser, images fetched on demand",
@@ -16,17 +19,26 @@ enum ServeCommand {
             Photo pages viewed are remembered (see `photomap recent`).
             It listens on 127.0.0.1 unless --listen says otherwise, answers only requests naming this
             server (or --public-host, the name users type in front of a proxy) as their Host, and only GET
-            and HEAD. With --database, several instances share one search index, kept listings, recents
-            and Flickr call budget (see `photomap db` and deploy/nginx.conf). Ctrl-C (or SIGTERM) stops
-            it: answers in progress finish, for a few seconds at most.
+            and HEAD. One client address may hold \(served.connectionsPerClient) connections at once
+            (--max-client-connections), and each request must arrive whole within
+            \(Int(served.requestDeadline)) s. With --database, several instances share one search index,
+            kept listings, recents and Flickr call budget (see `photomap db` and deploy/nginx.conf).
+            Ctrl-C (or SIGTERM) stops it: answers in progress finish, for a few seconds at most.
             """,
-        options: [listenOption, publicHostOption])
+        options: [listenOption, publicHostOption, maxClientConnectionsOption])
 
     /// `--listen ADDRESS:PORT`.
     static let listenOption = OptionSpec.value(
         "listen", .text("ADDRESS:PORT"),
-        "where to listen: an IP address and a port (0: any free one)",
+        "where to listen: an IP address or a host name (its first address) and a port (0: any free one)",
         default: "127.0.0.1:8080")
+
+    /// `--max-client-connections N`.
+    static let maxClientConnectionsOption = OptionSpec.value(
+        "max-client-connections", .integer("N", 1...4_096),
+        "connections one client address may hold at once; raise it for a proxy in front (nginx), which then "
+            + "limits each of its clients",
+        default: String(served.connectionsPerClient))
 
     /// `--public-host NAME[:PORT]`.
     static let publicHostOption = OptionSpec.value(
@@ -34,7 +46,7 @@ enum ServeCommand {
         "also answer requests naming this host, as users type it in front of a proxy (nginx); no other name")
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        let (address, port) = try listen(parsed.text(listenOption) ?? "")
+        let (address, port, name) = try listen(parsed.text(listenOption) ?? "")
         let publicHost = try parsed.text(publicHostOption).map(checkedHost)
         if !["127.0.0.1", "::1"].contains(address) {
             console.warn(
@@ -66,11 +78,14 @@ enum ServeCommand {
         // A port given is allowed before the first request can come; port 0's is known once bound.
         if port != 0 { routes.allow(address: address, port: port) }
         if let publicHost { routes.allow(publicHost: publicHost) }
-        let server = try HTTPServer(.init(address: address, port: port)) { routes.handle($0) }
+        var settings = HTTPServer.Configuration(address: address, port: port)
+        settings.connectionsPerClient = parsed.integer(maxClientConnectionsOption) ?? settings.connectionsPerClient
+        let server = try HTTPServer(settings) { routes.handle($0) }
         routes.allow(address: address, port: server.port)
-        console.err(
-            "photomap: serving http://\(address.contains(":") ? "[\(address)]" : address):\(server.port)/ (Ctrl-C to stop)\n"
-        )
+        // The name it was told to listen on is this machine's too.
+        if let name { routes.allow(publicHost: "\(name):\(server.port)") }
+        let shown = name ?? (address.contains(":") ? "[\(address)]" : address)
+        console.err("photomap: serving http://\(shown):\(server.port)/ (Ctrl-C to stop)\n")
         waitForStopSignal()
         console.err("photomap: stopping\n")
         server.stop(grace: 3)
@@ -78,20 +93,46 @@ enum ServeCommand {
         cache.flush()
     }
 
-    /// `--listen ADDRESS:PORT`: an IPv4 address, or an IPv6 one in brackets, and a port.
-    static func listen(_ text: String) throws(UsageError) -> (address: String, port: Int) {
-        let usage = UsageError(
-            "--listen must be an IP address and a port, such as 127.0.0.1:8080 or [::1]:0, not '\(text)'")
+    /// `--listen ADDRESS:PORT`: an IPv4 address, an IPv6 one in brackets, or a host name, and a port. A
+    /// name is resolved (getaddrinfo, in the system's order of preference) and its first address taken;
+    /// `name` is the name, nil for an address.
+    static func listen(_ text: String) throws(UsageError) -> (address: String, port: Int, name: String?) {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-            (0...65_535).contains(port)
+            (0...65_535).contains(port), colon != text.startIndex
         else {
-            throw usage
+            throw UsageError(
+                "--listen must be an IP address or host name and a port, such as 127.0.0.1:8080, [::1]:0 or "
+                    + "localhost:8080, not '\(text)'")
         }
         var address = String(text[..<colon])
         if address.hasPrefix("[") && address.hasSuffix("]") { address = String(address.dropFirst().dropLast()) }
         var probe = in6_addr()
-        guard inet_pton(AF_INET, address, &probe) == 1 || inet_pton(AF_INET6, address, &probe) == 1 else { throw usage }
-        return (address, port)
+        if inet_pton(AF_INET, address, &probe) == 1 || inet_pton(AF_INET6, address, &probe) == 1 {
+            return (address, port, nil)
+        }
+        return (try firstAddress(of: address, in: text), port, address.lowercased())
+    }
+
+    /// The first address `name` resolves to, as text.
+    private static func firstAddress(of name: String, in text: String) throws(UsageError) -> String {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_ADDRCONFIG
+        var found: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(name, nil, &hints, &found)
+        defer { if let found { freeaddrinfo(found) } }
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        guard status == 0, let first = found,
+            getnameinfo(
+                first.pointee.ai_addr, first.pointee.ai_addrlen, &host, socklen_t(host.count), nil, 0,
+                NI_NUMERICHOST) == 0
+        else {
+            let reason = status == 0 ? "no address" : String(cString: gai_strerror(status))
+            throw UsageError(
+                "--listen '\(text)': no address found for '\(name)' (\(reason)); give an IP address such as "
+                    + "127.0.0.1:8080, or a name this machine resolves (/etc/hosts, DNS)")
+        }
+        return String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `--public-host`: a DNS name or IP address (IPv6 in brackets), and a port if users type one.

@@ -6,9 +6,12 @@ import Synchronization
 /// The request context of a request whose headers are in, before any answer: a marker, never
 /// dereferenced (a constant address, so nothing is shared).
 nonisolated(unsafe) private let headersIn = UnsafeMutableRawPointer(bitPattern: 1)
+/// The request context of a request with too many query arguments, from its request line: another marker.
+nonisolated(unsafe) private let tooManyArguments = UnsafeMutableRawPointer(bitPattern: 2)
 
 /// An HTTP/1.1 server on GNU libmicrohttpd: MHD parses every request and enforces the bounds
-/// (connections, idle time, request-line and header size); photomap only routes. The handler runs
+/// (connections, per client too, idle time, request-line and header size), photomap the whole request's
+/// time (`ArrivingRequests`) and the number of query arguments, and routes. The handler runs
 /// on MHD's polling threads and must not block: a reply that needs slow work (a fetch, a listing)
 /// is `.later`, and its connection is suspended — holding no thread — until the work answers.
 public final class HTTPServer: Sendable {
@@ -22,31 +25,41 @@ public final class HTTPServer: Sendable {
         public var threads: Int
         /// Connections at once. Each costs a descriptor and a few KB while its request comes (1,000
         /// half-sent requests grew the server by 4.6 MB), so the limit is high enough that a crowd of slow
-        /// clients, closed after `timeout` idle seconds, leaves room for the others.
+        /// clients, closed after `requestDeadline`, leaves room for the others.
         public var connectionLimit: Int
+        /// Connections at once from one client address: past it, a new one is closed at once. A browser
+        /// opens at most 6 to a server, so 64 leaves room for ten behind one address (NAT), and it takes 64
+        /// addresses to hold all 4,096. A proxy in front is one address for all its users: raise it there,
+        /// and let the proxy limit each user (`limit_conn` in deploy/nginx.conf).
+        public var connectionsPerClient: Int
         /// Requests waiting suspended for slow work at once; past it, 503 at once. MHD does not watch a
         /// suspended connection, so one whose client left still holds its place until it is answered:
         /// without this bound, abandoned slow requests could fill `connectionLimit`.
         public var suspendedLimit: Int
         /// Seconds a connection may stay idle.
         public var timeout: Int
+        /// Seconds a request may take to arrive whole, from the connection's opening or the answer before it
+        /// (an idle kept-alive connection is closed after as long). MHD renews `timeout` with every byte.
+        public var requestDeadline: TimeInterval
         /// Bytes for one request's line and headers.
         public var requestMemory: Int
 
-        /// Loopback on port 8080, a polling thread per core, 4,096 connections (half of them at most
-        /// waiting for slow work) idle at most 30 s, 32 KB a request.
+        /// Loopback on port 8080, a polling thread per core, 4,096 connections (64 from one client, half
+        /// of them at most waiting for slow work) idle at most 30 s, 32 KB a request, arrived within 10 s.
         public init(
             address: String = "127.0.0.1", port: Int = 8080,
             threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-            connectionLimit: Int = 4_096, suspendedLimit: Int? = nil, timeout: Int = 30,
-            requestMemory: Int = 32 << 10
+            connectionLimit: Int = 4_096, connectionsPerClient: Int = 64, suspendedLimit: Int? = nil,
+            timeout: Int = 30, requestDeadline: TimeInterval = 10, requestMemory: Int = 32 << 10
         ) {
             self.address = address
             self.port = port
             self.threads = max(threads, 1)
             self.connectionLimit = connectionLimit
+            self.connectionsPerClient = max(connectionsPerClient, 1)
             self.suspendedLimit = suspendedLimit ?? connectionLimit / 2
             self.timeout = timeout
+            self.requestDeadline = requestDeadline
             self.requestMemory = requestMemory
         }
     }
@@ -59,6 +72,10 @@ public final class HTTPServer: Sendable {
 
     /// Routes a request.
     public typealias Handler = @Sendable (ServerRequest) -> Reply
+
+    /// Most query arguments a request may have; past it, 414 at once (MHD keeps each in the request's
+    /// memory, and stops reading a request whose arguments do not fit, holding its connection).
+    public static let maximumQueryArguments = 100
 
     /// The port the server listens on.
     public let port: Int
@@ -76,15 +93,19 @@ public final class HTTPServer: Sendable {
                 || inet_pton(AF_INET6, configuration.address, &probe) == 1
         else { throw refuse("not an IP address") }
         let connectionLimit = Self.descriptorsAllowing(configuration.connectionLimit)
-        let core = Core(handler: handler, suspendedLimit: min(configuration.suspendedLimit, connectionLimit))
+        let core = Core(
+            handler: handler, suspendedLimit: min(configuration.suspendedLimit, connectionLimit),
+            arriving: ArrivingRequests(deadline: configuration.requestDeadline))
         let context = Unmanaged.passRetained(core).toOpaque()
         errno = 0
         guard
             let daemon = photomap_mhd_start(
                 configuration.address, UInt16(configuration.port), UInt32(clamping: configuration.threads),
-                UInt32(clamping: connectionLimit), UInt32(clamping: configuration.timeout),
-                max(configuration.requestMemory, 0), Self.handle, Self.completed, context)
+                UInt32(clamping: connectionLimit), UInt32(clamping: configuration.connectionsPerClient),
+                UInt32(clamping: configuration.timeout), max(configuration.requestMemory, 0), Self.handle,
+                Self.completed, Self.connected, Self.requestLine, context)
         else {
+            core.arriving.stop()
             Unmanaged<Core>.fromOpaque(context).release()
             throw refuse(errno == 0 ? "libmicrohttpd refused the settings" : String(cString: strerror(errno)))
         }
@@ -141,6 +162,7 @@ public final class HTTPServer: Sendable {
             usleep(5_000)
         } while core.active.load(ordering: .relaxed) > 0 && Date() < deadline
         MHD_stop_daemon(daemon.pointer)
+        core.arriving.stop()
         Unmanaged.passUnretained(core).release()
     }
 
@@ -163,6 +185,12 @@ public final class HTTPServer: Sendable {
             // Anything else is refused at once, its body unread: MHD then closes the connection.
             core.active.add(1, ordering: .relaxed)
             requestContext.pointee = headersIn
+        case tooManyArguments?:
+            core.active.add(1, ordering: .relaxed)
+            requestContext.pointee = headersIn
+            core.arriving.arrived(Int(bitPattern: connection))
+            return ServerResponse.text(414, "More than \(maximumQueryArguments) query arguments.")
+                .queue(on: connection)
         case headersIn?:
             // A GET may still carry a body: it is read and dropped.
             if let uploadSize, uploadSize.pointee > 0 {
@@ -174,6 +202,7 @@ public final class HTTPServer: Sendable {
             guard let response = waiting.response.withLock({ $0 }) else { return .NO }
             return response.queue(on: connection)
         }
+        core.arriving.arrived(Int(bitPattern: connection))
         let request = ServerRequest(
             connection: connection, method: method,
             path: url.map { String(cString: $0) } ?? "/")
@@ -198,27 +227,53 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    private static let completed: photomap_mhd_completed = { context, _, requestContext, _ in
+    /// A request is done: answered, or its connection closed. MHD tells of every request whose line came
+    /// in (`requestLine` saw it), also those the handler never saw.
+    private static let completed: photomap_mhd_completed = { context, connection, requestContext, _ in
         guard let context else { return }
         let core = Unmanaged<Core>.fromOpaque(context).takeUnretainedValue()
-        if let pending = requestContext?.pointee, pending != headersIn {
-            Unmanaged<Waiting>.fromOpaque(pending).release()
+        switch requestContext?.pointee {
+        case nil, tooManyArguments?:
+            break
+        case let pending?:
+            if pending != headersIn { Unmanaged<Waiting>.fromOpaque(pending).release() }
+            core.active.subtract(1, ordering: .relaxed)
         }
         requestContext?.pointee = nil
-        core.active.subtract(1, ordering: .relaxed)
+        if let connection { core.arriving.answered(Int(bitPattern: connection)) }
     }
 
-    /// What the callbacks share: the handler, the daemon, and the requests in progress.
+    /// A connection opened or closed.
+    private static let connected: photomap_mhd_connected = { context, connection, _, event in
+        guard let context, let connection else { return }
+        let core = Unmanaged<Core>.fromOpaque(context).takeUnretainedValue()
+        if photomap_mhd_is_opening(event) {
+            core.arriving.opened(Int(bitPattern: connection), socket: photomap_mhd_socket(connection))
+        } else {
+            core.arriving.closed(Int(bitPattern: connection))
+        }
+    }
+
+    /// A request's line is in: its raw target, before MHD parses the query. Too many arguments are
+    /// dropped unparsed and the request marked, so that the handler answers it 414 at once.
+    private static let requestLine: photomap_mhd_request_line = { _, target, _ in
+        guard let target, photomap_mhd_drop_query_over(target, UInt32(maximumQueryArguments)) else { return nil }
+        return tooManyArguments
+    }
+
+    /// What the callbacks share: the handler, the daemon, and the requests in progress and arriving.
     private final class Core: Sendable {
         let handler: Handler
+        let arriving: ArrivingRequests
         let daemon = Locked<Daemon?>(nil)
         let active = Atomic<Int>(0)
         let stopping = Atomic<Bool>(false)
         let suspended = Locked<[ObjectIdentifier: Waiting]>([:])
         let suspendedLimit: Int
 
-        init(handler: @escaping Handler, suspendedLimit: Int) {
+        init(handler: @escaping Handler, suspendedLimit: Int, arriving: ArrivingRequests) {
             self.handler = handler
+            self.arriving = arriving
             self.suspendedLimit = max(suspendedLimit, 1)
         }
     }

@@ -9,10 +9,11 @@ extension ServerRoutes {
         ("Referrer-Policy", "no-referrer"),
     ]
 
-    /// The pages' header fields: HTML, checked again on each visit, and their policy.
+    /// The pages' header fields: HTML, checked again on each visit, kept by no cache shared with others
+    /// (pages may show imported photos, and the recently viewed ones), and their policy.
     static let pageHeaders =
         commonHeaders + [
-            ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache"),
+            ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "private, no-cache"),
             // frame-ancestors works only in the header, not in the pages' <meta>: no site may frame these.
             (
                 "Content-Security-Policy",

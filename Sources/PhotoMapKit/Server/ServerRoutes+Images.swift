@@ -36,7 +36,7 @@ extension ServerRoutes {
     func image(of photo: Photo, size: PhotoSize, request: ServerRequest) -> HTTPServer.Reply {
         let miss: ImageMiss
         switch services.cache.lookUpImage(for: photo, size: size) {
-        case let .cached(image): return .now(imageResponse(image, request: request))
+        case let .cached(image): return .now(imageResponse(image, of: photo, request: request))
         case let .missing(missed): miss = missed
         }
         // No image of that size to fetch: known now, without holding the connection.
@@ -47,7 +47,7 @@ extension ServerRoutes {
             cache.fetch(miss, queue: .global()) { result in
                 switch result {
                 case let .success(image):
-                    answer(self.imageResponse(image, request: request))
+                    answer(self.imageResponse(image, of: photo, request: request))
                 case let .failure(error):
                     log("no \(size == .medium ? "image" : "square") for photo \(photo.id): \(error)")
                     answer(self.placeholderImage(error == .noImage(photoID: photo.id) ? 404 : 502))
@@ -56,10 +56,12 @@ extension ServerRoutes {
         }
     }
 
-    /// A cached image: its name is the SHA-256 of its URL, so it is its own ETag.
-    func imageResponse(_ image: CachedImage, request: ServerRequest) -> ServerResponse {
+    /// A cached image: its name is the SHA-256 of its URL, so it is its own ETag. An imported photo's is
+    /// the user's own: kept by the browser only, never by a cache shared with others (nginx's).
+    func imageResponse(_ image: CachedImage, of photo: Photo, request: ServerRequest) -> ServerResponse {
         let tag = "\"\(image.name)\""
-        let headers = Self.commonHeaders + [("ETag", tag), ("Cache-Control", "public, max-age=86400")]
+        let sharing = LocalPhotoID.isValid(photo.id) ? "private" : "public"
+        let headers = Self.commonHeaders + [("ETag", tag), ("Cache-Control", "\(sharing), max-age=86400")]
         if request.headers["if-none-match"]?.split(separator: ",")
             .contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag }) == true
         {
