@@ -203,6 +203,24 @@ def exif_and_local_photos():
         write("local-photos", "truncated.heic", heif[: len(heif) // 2])
 
 
+def jpeg_bombs():
+    """What import refuses for its cost, from the progressive seed: its last scan repeated (a scan bomb, past
+    the 500 scans every decode stops at), and its frame header claiming a size whose progressive decode
+    would keep every coefficient of three full-resolution components."""
+    with open(os.path.join(CORPUS, "images", "progressive.jpg"), "rb") as file:
+        progressive = file.read()
+    last = progressive.rindex(b"\xff\xda")
+    bomb = progressive[:-2] + progressive[last:-2] * (600 - progressive.count(b"\xff\xda")) + b"\xff\xd9"
+    write("images", "scan-bomb-600.jpg", bomb)
+    write("local-photos", "scan-bomb-600.jpg", bomb)
+    sof = progressive.index(b"\xff\xc2")
+    claims = bytearray(progressive)
+    claims[sof + 5:sof + 9] = struct.pack(">HH", 2000, 2000)
+    for component in range(claims[sof + 9]):
+        claims[sof + 11 + component * 3] = 0x11
+    write("local-photos", "progressive-444-4mp.jpg", bytes(claims))
+
+
 def arguments():
     cases = {
         "places": ["places"],
@@ -332,7 +350,7 @@ def gpx_tracks():
 if __name__ == "__main__":
     shutil.rmtree(CORPUS, ignore_errors=True)
     for make in (flickr_answers, html, images, arguments, gazetteer, local_search, server_routes, server_bytes,
-                 exif_and_local_photos, gpx_tracks):
+                 exif_and_local_photos, jpeg_bombs, gpx_tracks):
         make()
     for target in sorted(os.listdir(CORPUS)):
         files = os.listdir(os.path.join(CORPUS, target))

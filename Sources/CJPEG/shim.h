@@ -1,6 +1,7 @@
 #ifndef PHOTOMAP_CJPEG_SHIM_H
 #define PHOTOMAP_CJPEG_SHIM_H
 
+#include <limits.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,8 @@ struct photomap_jpeg_error {
     struct jpeg_error_mgr manager;
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX];
+    // Set when a decode stops at one of photomap's limits, not at an error in the data.
+    int over_limit;
 };
 
 static void photomap_jpeg_error_exit(j_common_ptr info) {
@@ -28,26 +31,79 @@ static void photomap_jpeg_ignore_message(j_common_ptr info) {
     (void)info;
 }
 
-// Decodes a JPEG held in memory, every scanline, into rows of `channels` bytes a pixel: 4 (RGBA),
-// 3 (RGB), or 0 to keep nothing (each scanline into one scratch row: the full check, without the
-// image's memory). It decodes at the smallest of libjpeg's scales (1/8, 1/4, 1/2, 1) that keeps the
+// A progressive file may repeat its scans without end, each one a pass over the whole image (a 1 MB
+// file of 3,000 scans keeps a core busy for minutes): decodes stop past this many, as libjpeg-turbo
+// advises (djpeg -maxscans, TurboJPEG's scan limit).
+#define PHOTOMAP_JPEG_MAX_SCANS 500
+
+// The progress monitor libjpeg calls at least once a scan while it reads the image's data.
+static void photomap_jpeg_count_scans(j_common_ptr info) {
+    struct photomap_jpeg_error *error = (struct photomap_jpeg_error *)info->err;
+    if (info->is_decompressor && ((j_decompress_ptr)info)->input_scan_number > PHOTOMAP_JPEG_MAX_SCANS) {
+        snprintf(error->message, sizeof error->message, "more than %d scans", PHOTOMAP_JPEG_MAX_SCANS);
+        error->over_limit = 1;
+        longjmp(error->jump, 1);
+    }
+}
+
+// Reads the header and chooses the scale: the smallest of libjpeg's (1/8, 1/4, 1/2, 1) that keeps the
 // long side at least `min_long` and the short side at least `min_short` pixels (or the image's own,
-// when smaller): a 75 px square and a 500 px image of a 12 MP photo need only the 1/8 decode. The check
-// always decodes at 1/8: every block's Huffman-coded data is still read and checked (that is where
-// truncation and corruption show), but its inverse DCT makes one pixel instead of 64. A header with a
-// side over `max_side` or more than `max_pixels` pixels is refused before anything is allocated.
-// Returns 1 and sets the full size in *width/*height, the decoded one in *out_width/*out_height and
-// *pixels (free with free(); NULL for the check); returns 0 with `message` set on any error, including
-// truncated data, which libjpeg would otherwise pad with grey and call a success.
-static inline int photomap_jpeg_read(const unsigned char *data, unsigned long size, unsigned int max_side,
-                                     unsigned long long max_pixels, unsigned int min_long, unsigned int min_short,
-                                     int channels, int *width, int *height, int *out_width, int *out_height,
-                                     unsigned char **pixels, char *message, size_t message_size) {
+// when smaller); 1/8 when `channels` is 0. Returns the bytes the decode will hold: the whole image's DCT
+// coefficients when the file has several scans (progressive, or components in scans of their own:
+// libjpeg keeps them all until the last scan), the output of `channels` bytes a pixel, and libjpeg's
+// row buffers and tables. Returns 0 with `message` set when the header declares a side over `max_side`
+// or more than `max_pixels` pixels. Runs inside its caller's setjmp.
+static unsigned long long photomap_jpeg_prepare(j_decompress_ptr info, unsigned int max_side,
+                                                unsigned long long max_pixels, unsigned int min_long,
+                                                unsigned int min_short, int channels, char *message,
+                                                size_t message_size) {
+    jpeg_read_header(info, TRUE);
+    unsigned long long declared = (unsigned long long)info->image_width * info->image_height;
+    if (declared == 0 || info->image_width > max_side || info->image_height > max_side) {
+        snprintf(message, message_size, "implausible size %ux%u", info->image_width, info->image_height);
+        return 0;
+    }
+    if (declared > max_pixels) {
+        snprintf(message, message_size, "declared size %ux%u is over the limit of %llu megapixels",
+                 info->image_width, info->image_height, max_pixels / 1000000ULL);
+        return 0;
+    }
+    unsigned int long_side = info->image_width > info->image_height ? info->image_width : info->image_height;
+    unsigned int short_side = info->image_width > info->image_height ? info->image_height : info->image_width;
+    unsigned int want_long = long_side < min_long ? long_side : min_long;
+    unsigned int want_short = short_side < min_short ? short_side : min_short;
+    unsigned int denom = 8;
+    while (channels && denom > 1
+           && ((long_side + denom - 1) / denom < want_long || (short_side + denom - 1) / denom < want_short))
+        denom /= 2;
+    info->scale_num = 1;
+    info->scale_denom = denom;
+    info->out_color_space = JCS_RGB;
+    jpeg_calc_output_dimensions(info);
+    unsigned long long bytes = (unsigned long long)info->output_width * (channels ? info->output_height : 1) * 4;
+    if (jpeg_has_multiple_scans(info)) {
+        for (int c = 0; c < info->num_components; c++) {
+            jpeg_component_info *component = &info->comp_info[c];
+            unsigned long long across = (component->width_in_blocks + component->h_samp_factor - 1)
+                                        / component->h_samp_factor * component->h_samp_factor;
+            unsigned long long down = (component->height_in_blocks + component->v_samp_factor - 1)
+                                      / component->v_samp_factor * component->v_samp_factor;
+            bytes += across * down * DCTSIZE2 * sizeof(JCOEF);
+        }
+    }
+    bytes += (unsigned long long)info->image_width * info->num_components * info->max_v_samp_factor * DCTSIZE * 2
+             + (1ULL << 20);
+    return bytes;
+}
+
+// The bytes a decode by photomap_jpeg_read with these arguments would hold (see photomap_jpeg_prepare),
+// from the header alone; 0 with `message` set when the header is refused or unreadable.
+static inline unsigned long long photomap_jpeg_plan(const unsigned char *data, unsigned long size,
+                                                    unsigned int max_side, unsigned long long max_pixels,
+                                                    unsigned int min_long, unsigned int min_short, int channels,
+                                                    char *message, size_t message_size) {
     struct jpeg_decompress_struct info;
     struct photomap_jpeg_error error;
-    unsigned char *volatile output = NULL;
-    unsigned char *volatile row = NULL;
-    *pixels = NULL;
     memset(&info, 0, sizeof info);
     info.err = jpeg_std_error(&error.manager);
     error.manager.error_exit = photomap_jpeg_error_exit;
@@ -56,36 +112,70 @@ static inline int photomap_jpeg_read(const unsigned char *data, unsigned long si
     if (setjmp(error.jump)) {
         snprintf(message, message_size, "%s", error.message);
         jpeg_destroy_decompress(&info);
-        free(output);
-        free(row);
         return 0;
     }
     jpeg_create_decompress(&info);
     jpeg_mem_src(&info, data, size);
-    jpeg_read_header(&info, TRUE);
-    unsigned long long declared = (unsigned long long)info.image_width * info.image_height;
-    if (declared == 0 || info.image_width > max_side || info.image_height > max_side) {
-        snprintf(message, message_size, "implausible size %ux%u", info.image_width, info.image_height);
+    unsigned long long bytes =
+        photomap_jpeg_prepare(&info, max_side, max_pixels, min_long, min_short, channels, message, message_size);
+    jpeg_destroy_decompress(&info);
+    return bytes;
+}
+
+// Decodes a JPEG held in memory, every scanline, into rows of `channels` bytes a pixel: 4 (RGBA),
+// 3 (RGB), or 0 to keep nothing (each scanline into one scratch row: the full check, without the
+// image's memory), at the scale photomap_jpeg_prepare chooses. The check always decodes at 1/8: every
+// block's Huffman-coded data is still read and checked (that is where truncation and corruption show),
+// but its inverse DCT makes one pixel instead of 64. A header over the limits of photomap_jpeg_prepare,
+// or whose decode would hold more than `max_memory` bytes, is refused before anything is allocated;
+// libjpeg itself is held to that much (its whole-image buffers past it fail), and the decode stops
+// past PHOTOMAP_JPEG_MAX_SCANS scans.
+// Returns 1 and sets the full size in *width/*height, the decoded one in *out_width/*out_height and
+// *pixels (free with free(); NULL for the check); returns 0 with `message` set on any error, including
+// truncated data, which libjpeg would otherwise pad with grey and call a success; returns 2 with
+// `message` set when the file is refused for the memory or the scans its decode would take.
+static inline int photomap_jpeg_read(const unsigned char *data, unsigned long size, unsigned int max_side,
+                                     unsigned long long max_pixels, unsigned long long max_memory,
+                                     unsigned int min_long, unsigned int min_short, int channels, int *width,
+                                     int *height, int *out_width, int *out_height, unsigned char **pixels,
+                                     char *message, size_t message_size) {
+    struct jpeg_decompress_struct info;
+    struct photomap_jpeg_error error;
+    struct jpeg_progress_mgr progress;
+    unsigned char *volatile output = NULL;
+    unsigned char *volatile row = NULL;
+    *pixels = NULL;
+    memset(&info, 0, sizeof info);
+    info.err = jpeg_std_error(&error.manager);
+    error.manager.error_exit = photomap_jpeg_error_exit;
+    error.manager.output_message = photomap_jpeg_ignore_message;
+    error.message[0] = 0;
+    error.over_limit = 0;
+    if (setjmp(error.jump)) {
+        snprintf(message, message_size, "%s", error.message);
+        jpeg_destroy_decompress(&info);
+        free(output);
+        free(row);
+        return error.over_limit ? 2 : 0;
+    }
+    jpeg_create_decompress(&info);
+    memset(&progress, 0, sizeof progress);
+    progress.progress_monitor = photomap_jpeg_count_scans;
+    info.progress = &progress;
+    jpeg_mem_src(&info, data, size);
+    unsigned long long needed =
+        photomap_jpeg_prepare(&info, max_side, max_pixels, min_long, min_short, channels, message, message_size);
+    if (needed == 0) {
         jpeg_destroy_decompress(&info);
         return 0;
     }
-    if (declared > max_pixels) {
-        snprintf(message, message_size, "declared size %ux%u is over the limit of %llu megapixels",
-                 info.image_width, info.image_height, max_pixels / 1000000ULL);
+    if (needed > max_memory) {
+        snprintf(message, message_size, "needs %llu MB to decode, over the limit of %llu MB",
+                 (needed + (1ULL << 20) - 1) >> 20, max_memory >> 20);
         jpeg_destroy_decompress(&info);
-        return 0;
+        return 2;
     }
-    unsigned int long_side = info.image_width > info.image_height ? info.image_width : info.image_height;
-    unsigned int short_side = info.image_width > info.image_height ? info.image_height : info.image_width;
-    unsigned int want_long = long_side < min_long ? long_side : min_long;
-    unsigned int want_short = short_side < min_short ? short_side : min_short;
-    unsigned int denom = 8;
-    while (channels && denom > 1
-           && ((long_side + denom - 1) / denom < want_long || (short_side + denom - 1) / denom < want_short))
-        denom /= 2;
-    info.scale_num = 1;
-    info.scale_denom = denom;
-    info.out_color_space = JCS_RGB;
+    info.mem->max_memory_to_use = (long)(needed < (unsigned long long)LONG_MAX ? needed : LONG_MAX);
     jpeg_start_decompress(&info);
     size_t stride = (size_t)info.output_width * 3;
     if (channels) output = malloc((size_t)info.output_width * info.output_height * channels);
@@ -130,11 +220,11 @@ static inline int photomap_jpeg_read(const unsigned char *data, unsigned long si
     return 1;
 }
 
-// Encodes RGBA rows as a baseline JPEG in memory (alpha dropped): the squares and medium images of
-// imported photos, and the tests' images. Returns 1 and sets *output (free with free()) on success,
+// Encodes RGBA rows as a JPEG in memory (alpha dropped), baseline or (`progressive`) in libjpeg's
+// progression of scans: the squares and medium images of imported photos, and the tests' images. Returns 1 and sets *output (free with free()) on success,
 // 0 with `message` set on error.
 static inline int photomap_jpeg_encode(const unsigned char *rgba, int width, int height, int quality,
-                                       unsigned char **output, unsigned long *output_size, char *message,
+                                       int progressive, unsigned char **output, unsigned long *output_size, char *message,
                                        size_t message_size) {
     struct jpeg_compress_struct info;
     struct photomap_jpeg_error error;
@@ -162,6 +252,7 @@ static inline int photomap_jpeg_encode(const unsigned char *rgba, int width, int
     info.in_color_space = JCS_RGB;
     jpeg_set_defaults(&info);
     jpeg_set_quality(&info, quality, TRUE);
+    if (progressive) jpeg_simple_progression(&info);
     jpeg_start_compress(&info, TRUE);
     row = malloc((size_t)width * 3);
     if (!row) {

@@ -48,6 +48,36 @@ struct BoundedInputEndToEndTests {
         }
     }
 
+    @Test("import of a folder holding a /proc link, a 400 MB text file and JPEG bombs: bounded, each named")
+    func hostileImportFolder() throws {
+        let photos = try TemporaryFolder(), usualCache = try TemporaryFolder()
+        func file(_ name: String) -> URL { photos.url.appendingPathComponent(name) }
+        try ExifJPEG.make(ExifJPEG.quarters(width: 320, height: 200), exif: nil).write(to: file("photo.jpg"))
+        let usual = try MeasuredRun.run(["--cache", usualCache.url.path, "import", photos.url.path])
+        #expect(usual.status == 0, "\(usual.stderr)")
+        try FileManager.default.createSymbolicLink(
+            at: file("pagemap"), withDestinationURL: URL(fileURLWithPath: "/proc/self/pagemap"))
+        try FileManager.default.createSymbolicLink(at: file("proc"), withDestinationURL: URL(fileURLWithPath: "/proc"))
+        // Sparse: 400 MB that take no disk, and that import should not read (its first bytes say text).
+        try Data("shopping list".utf8).write(to: file("notes.txt"))
+        try FileHandle(forWritingTo: file("notes.txt")).truncate(atOffset: 400 << 20)
+        try HostileJPEG.scanBomb(width: 640, height: 480, scans: 1_000).write(to: file("scans.jpg"))
+        try HostileJPEG.progressiveDeclaring(width: 9_990, height: 10_000).write(to: file("huge.jpg"))
+        let run = try MeasuredRun.run(["--cache", cache.url.path, "import", "--report", photos.url.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        for line in [
+            "/pagemap: in /proc, which is not read", "/proc: in /proc, which is not read",
+            "/notes.txt: not a JPEG or HEIC photo", "/scans.jpg: JPEG too costly to decode: more than 500 scans",
+            "/huge.jpg: JPEG too costly to decode: needs 584 MB to read and decode, over the limit of 512 MB",
+        ] {
+            #expect(run.stdout.contains(line), "\(line) in \(run.stdout)")
+        }
+        // Read whole, the text file alone would be 400 MB resident, and the link to pagemap without end.
+        #expect(
+            run.peakKilobytes - usual.peakKilobytes < 100 << 10,
+            "peak \(run.peakKilobytes) KB, usually \(usual.peakKilobytes) KB")
+    }
+
     @Test("JSON nested 1,000 deep: an error naming the method, exit 1")
     func deepAnswer() throws {
         for (arguments, method) in [

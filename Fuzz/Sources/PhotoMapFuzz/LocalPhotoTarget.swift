@@ -4,7 +4,8 @@ import PhotoMapKit
 /// A file `photomap import` reads (JPEG or HEIC, by its bytes): EXIF, one scaled decode (libjpeg-turbo)
 /// or a whole one (libheif, libde265), the square and medium image made and encoded. Property: never a
 /// crash; what is made is a 75×75 JPEG and a JPEG at most 500 px a side that decode again. Images are
-/// limited to 4 megapixels here, so that libFuzzer's per-allocation limit holds for HEIF too.
+/// limited to 4 megapixels here, so that libFuzzer's per-allocation limit holds for HEIF too, and a decode
+/// to 24 MB (import's budget, scaled down: a 4 MP progressive 4:2:0 JPEG fits, a 4:4:4 one is refused).
 enum LocalPhotoTarget {
     static let target = FuzzTarget(
         name: "local-photos",
@@ -13,7 +14,7 @@ enum LocalPhotoTarget {
     ) { bytes in
         let data = Data(bytes)
         guard let kind = PhotoFileReader.kind(of: data),
-            let read = try? PhotoFileReader.read(data, as: kind, maximumPixels: 4_000_000)
+            let read = try? PhotoFileReader.read(data, as: kind, maximumPixels: 4_000_000, maximumMemory: 24 << 20)
         else { return true }
         guard let square = try? JPEGCodec.decode(read.square), let medium = try? JPEGCodec.decode(read.medium) else {
             propertyFailed("an image made does not decode")

@@ -6,6 +6,8 @@ public enum ImageError: Error, CustomStringConvertible, Sendable, Equatable {
     case implausibleSize(width: Int, height: Int)
     /// The image could not be encoded.
     case unencodable(String)
+    /// Decoding the image would take more than photomap allows (memory, progressive scans): why.
+    case tooCostly(String)
 
     /// A sentence a user can act on.
     public var description: String {
@@ -13,6 +15,7 @@ public enum ImageError: Error, CustomStringConvertible, Sendable, Equatable {
         case let .undecodable(reason): return "not a valid image: \(reason)"
         case let .implausibleSize(width, height): return "implausible image size \(width)×\(height)"
         case let .unencodable(reason): return "cannot encode the image: \(reason)"
+        case let .tooCostly(reason): return "too costly to decode: \(reason)"
         }
     }
 }

@@ -26,13 +26,14 @@ public enum JPEGCodec {
     /// A JPEG's image decoded at the smallest of libjpeg's scales (1/8 to 1) whose sides stay at least
     /// `minimumLongSide` and `minimumShortSide` (or the image's own, when smaller), as RGB rows: what the
     /// squares and medium images of an imported photo are made from. A header declaring more than
-    /// `maximumPixels` is refused before anything is allocated.
+    /// `maximumPixels`, or a decode that would hold more than `maximumMemory` bytes, is refused before
+    /// anything is allocated (`ImageError.tooCostly` for the memory).
     public static func decodeScaled(
         _ data: Data, minimumLongSide: Int, minimumShortSide: Int,
-        maximumPixels: Int
+        maximumPixels: Int, maximumMemory: Int = .max
     ) throws -> ScaledImage {
         let read = try self.read(
-            data, maximumSide: Int(UInt32.max), maximumPixels: maximumPixels,
+            data, maximumSide: Int(UInt32.max), maximumPixels: maximumPixels, maximumMemory: maximumMemory,
             minimumSides: (minimumLongSide, minimumShortSide), channels: 3)
         guard let pixels = read.pixels else { throw ImageError.undecodable("out of memory") }
         return ScaledImage(
@@ -42,9 +43,27 @@ public enum JPEGCodec {
                 channels: 3))
     }
 
+    /// The bytes `decodeScaled` with these arguments would hold, known from the header alone (the
+    /// whole image's coefficients for a progressive file, the decoded rows, libjpeg's buffers); throws
+    /// for a header it refuses.
+    public static func scaledDecodeMemory(
+        _ data: Data, minimumLongSide: Int, minimumShortSide: Int, maximumPixels: Int
+    ) throws -> Int {
+        guard data.starts(with: signature) else { throw ImageError.undecodable("no JPEG signature") }
+        var message = [CChar](repeating: 0, count: 256)
+        let bytes = data.withUnsafeBytes { bytes in
+            photomap_jpeg_plan(
+                bytes.bindMemory(to: UInt8.self).baseAddress, UInt(bytes.count), UInt32.max,
+                UInt64(clamping: maximumPixels), UInt32(clamping: minimumLongSide),
+                UInt32(clamping: minimumShortSide), 3, &message, message.count)
+        }
+        guard bytes > 0 else { throw ImageError.undecodable(Self.text(message)) }
+        return Int(clamping: bytes)
+    }
+
     /// `photomap_jpeg_read`: the full size, the decoded size and the pixels (nil for the check; free them).
     private static func read(
-        _ data: Data, maximumSide: Int, maximumPixels: Int = .max,
+        _ data: Data, maximumSide: Int, maximumPixels: Int = .max, maximumMemory: Int = .max,
         minimumSides: (long: Int, short: Int) = (Int(UInt32.max), Int(UInt32.max)),
         channels: Int32
     ) throws
@@ -57,21 +76,25 @@ public enum JPEGCodec {
         let decoded = data.withUnsafeBytes { bytes in
             photomap_jpeg_read(
                 bytes.bindMemory(to: UInt8.self).baseAddress, UInt(bytes.count),
-                UInt32(clamping: maximumSide), UInt64(clamping: maximumPixels),
+                UInt32(clamping: maximumSide), UInt64(clamping: maximumPixels), UInt64(clamping: maximumMemory),
                 UInt32(clamping: minimumSides.long), UInt32(clamping: minimumSides.short), channels,
                 &width, &height, &decodedWidth, &decodedHeight, &pixels, &message, message.count)
         }
-        guard decoded == 1 else { throw ImageError.undecodable(Self.text(message)) }
-        return (Int(width), Int(height), Int(decodedWidth), Int(decodedHeight), pixels)
+        switch decoded {
+        case 1: return (Int(width), Int(height), Int(decodedWidth), Int(decodedHeight), pixels)
+        case 2: throw ImageError.tooCostly(Self.text(message))
+        default: throw ImageError.undecodable(Self.text(message))
+        }
     }
 
-    /// A baseline JPEG of `image` at `quality` (1–100), alpha dropped.
-    public static func encode(_ image: RGBAImage, quality: Int = 85) throws -> Data {
+    /// A JPEG of `image` at `quality` (1–100), alpha dropped: baseline, or progressive (libjpeg's
+    /// progression of scans).
+    public static func encode(_ image: RGBAImage, quality: Int = 85, progressive: Bool = false) throws -> Data {
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         var message = [CChar](repeating: 0, count: 256)
         let encoded = photomap_jpeg_encode(
-            image.pixels, Int32(image.width), Int32(image.height), Int32(quality),
+            image.pixels, Int32(image.width), Int32(image.height), Int32(quality), progressive ? 1 : 0,
             &output, &size, &message, message.count)
         guard encoded == 1, let output else { throw ImageError.unencodable(Self.text(message)) }
         defer { free(output) }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Walks folders for import: every regular file below the roots (symbolic links followed, each folder
-/// entered once, so a link loop ends), with what was met on the way that could not be walked. Paths are
-/// bytes: a name need not be UTF-8.
+/// entered once, so a link loop ends), with what was met on the way that could not be walked. Nothing in
+/// the kernel's folders is walked, whatever link or root leads there: their files say they are empty
+/// and never end (`/proc/self/pagemap`), or stand for devices. Paths are bytes: a name need not be UTF-8.
 struct FileWalker {
     /// A regular file found.
     struct Found {
@@ -18,6 +19,9 @@ struct FileWalker {
     private(set) var problems: [(path: [UInt8], reason: String)] = []
     private var enteredFolders = Set<[Int64]>()
 
+    /// The kernel's folders, never walked or read.
+    static let kernelFolders = ["/proc", "/sys", "/dev"].map { Array($0.utf8) }
+
     /// Walks `roots` (files or folders).
     static func walk(_ roots: [[UInt8]]) -> FileWalker {
         var walker = FileWalker()
@@ -27,6 +31,12 @@ struct FileWalker {
 
     private mutating func visit(_ path: [UInt8], isRoot: Bool = false) {
         var info = stat()
+        let isLink = lstat(Self.cString(path), &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
+        // Where a link, a root or a folder really is: the checks after it see the target's own mode.
+        if isLink || isRoot || info.st_mode & S_IFMT == S_IFDIR, let kernel = Self.kernelFolder(holding: path) {
+            problems.append((path, "in \(kernel), which is not read"))
+            return
+        }
         guard stat(Self.cString(path), &info) == 0 else {
             let code = errno
             problems.append(
@@ -72,6 +82,17 @@ struct FileWalker {
             for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) { visit(base + name) }
         default:
             if isRoot { problems.append((path, "not a file or folder")) }
+        }
+    }
+
+    /// The kernel's folder (`/proc`, `/sys`, `/dev`) that `path` is in once its links are resolved, or nil
+    /// (nil too when it cannot be resolved: the walk then says why).
+    static func kernelFolder(holding path: [UInt8]) -> String? {
+        guard let resolved = realpath(cString(path), nil) else { return nil }
+        defer { free(resolved) }
+        let real = Array(UnsafeBufferPointer(start: resolved, count: strlen(resolved))).map { UInt8(bitPattern: $0) }
+        return kernelFolders.first { real == $0 || real.starts(with: $0 + [0x2F]) }.map {
+            String(decoding: $0, as: UTF8.self)
         }
     }
 

@@ -18,9 +18,54 @@ enum HEIFReader {
     /// libheif's plugins, loaded once before the first file.
     private static let initialised: Void = { _ = heif_init(nil) }()
 
+    /// Bytes a decode holds for each pixel of the primary image: libde265's planes and its own records of
+    /// each block, then the RGB image made from them (a 12 MP HEIC took 95 MB to decode into RGB).
+    static let bytesPerPixel = 8
+
+    /// The bytes `read` would hold decoding the primary image, from its declared size; throws for a file
+    /// it would refuse before decoding.
+    static func decodeMemory(_ data: Data, maximumPixels: Int) throws -> Int {
+        try withPrimaryImage(data, maximumPixels: maximumPixels) { _, width, height in
+            width * height * bytesPerPixel
+        }
+    }
+
     /// The primary image as RGB, and its EXIF block in APP1 form (nil without one). A primary image
-    /// declaring more than `maximumPixels` is refused before it is decoded.
-    static func read(_ data: Data, maximumPixels: Int) throws -> (plane: PixelPlane, exif: Data?) {
+    /// declaring more than `maximumPixels`, or whose decode would hold more than `maximumMemory` bytes, is
+    /// refused before it is decoded.
+    static func read(_ data: Data, maximumPixels: Int, maximumMemory: Int = .max) throws -> (
+        plane: PixelPlane, exif: Data?
+    ) {
+        try withPrimaryImage(data, maximumPixels: maximumPixels) { handle, width, height in
+            let needed = width * height * bytesPerPixel
+            guard needed <= maximumMemory else {
+                throw ImageError.tooCostly(
+                    "needs \((needed + (1 << 20) - 1) >> 20) MB to decode, over the limit of \(maximumMemory >> 20) MB")
+            }
+            let exif = exifBlock(of: handle)
+            var image: OpaquePointer?
+            try check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil))
+            guard let image else { throw ImageError.undecodable("HEIF image did not decode") }
+            var stride: Int32 = 0
+            guard let pixels = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), stride > 0
+            else {
+                heif_image_release(image)
+                throw ImageError.undecodable("HEIF image has no RGB plane")
+            }
+            let plane = PixelPlane(
+                base: pixels, width: Int(heif_image_get_width(image, heif_channel_interleaved)),
+                height: Int(heif_image_get_height(image, heif_channel_interleaved)), channels: 3,
+                stride: Int(stride), release: { heif_image_release(image) })
+            guard plane.width > 0, plane.height > 0 else { throw ImageError.undecodable("HEIF image is empty") }
+            return (plane, exif)
+        }
+    }
+
+    /// `body` with the file's primary image handle and its declared size, once the container is read and
+    /// the size is within `maximumPixels` (nothing is decoded yet).
+    private static func withPrimaryImage<Result>(
+        _ data: Data, maximumPixels: Int, _ body: (OpaquePointer, Int, Int) throws -> Result
+    ) throws -> Result {
         _ = initialised
         guard !declaresOverlay(data) else { throw ImageError.undecodable("HEIF overlay images are not imported") }
         guard let context = heif_context_alloc() else { throw ImageError.undecodable("out of memory") }
@@ -40,22 +85,7 @@ enum HEIFReader {
                     "declared size \(width)x\(height) is over the limit of "
                         + "\(maximumPixels / 1_000_000) megapixels")
             }
-            let exif = exifBlock(of: handle)
-            var image: OpaquePointer?
-            try check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil))
-            guard let image else { throw ImageError.undecodable("HEIF image did not decode") }
-            var stride: Int32 = 0
-            guard let pixels = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), stride > 0
-            else {
-                heif_image_release(image)
-                throw ImageError.undecodable("HEIF image has no RGB plane")
-            }
-            let plane = PixelPlane(
-                base: pixels, width: Int(heif_image_get_width(image, heif_channel_interleaved)),
-                height: Int(heif_image_get_height(image, heif_channel_interleaved)), channels: 3,
-                stride: Int(stride), release: { heif_image_release(image) })
-            guard plane.width > 0, plane.height > 0 else { throw ImageError.undecodable("HEIF image is empty") }
-            return (plane, exif)
+            return try body(handle, width, height)
         }
     }
 

@@ -14,8 +14,9 @@ public struct Importer: Sendable {
     /// Told how many files of how many are done, from any thread.
     public var progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
 
-    /// Files larger than this are not read (no photo is; a huge file would only fill memory).
-    static let maximumFileBytes = 512 << 20
+    /// Photo files larger than this are not read (no photo is; with its decode it would not fit in
+    /// `PhotoFileReader.budget`, which all the workers share).
+    static let maximumFileBytes = 256 << 20
 
     /// An importer making images into `cache`, places from `places`.
     public init(cache: ThumbnailCache, places: @escaping @Sendable () throws -> LocalPlaces) {
@@ -127,21 +128,15 @@ public struct Importer: Sendable {
     }
 
     private func readOne(_ file: FileWalker.Found, knownPhotos: Locked<[String: Bool]>) -> Outcome {
-        guard file.state.size <= Self.maximumFileBytes else {
-            return .skipped("larger than \(Self.maximumFileBytes >> 20) MB")
+        let opened: PhotoFile
+        switch PhotoFile.open(file.path, maximumBytes: Self.maximumFileBytes) {
+        case .photo(let photo): opened = photo
+        case .other: return .other
+        case .refused(let reason): return .skipped(reason)
         }
-        let data: Data
         do {
-            data = try Self.contents(of: file.path)
-        } catch {
-            return .skipped("cannot be read: \(error.localizedDescription)")
-        }
-        guard !data.isEmpty else { return .skipped("empty file") }
-        guard let kind = PhotoFileReader.kind(of: data) else { return .other }
-        let id = LocalPhotoID.of(data)
-        if let located = knownPhotos.withLock({ $0[id] }) { return .known(id: id, located: located) }
-        do {
-            let read = try PhotoFileReader.read(data, as: kind)
+            let (id, read) = try PhotoFileReader.read(opened) { id in knownPhotos.withLock { $0[id] != nil } }
+            guard let read else { return .known(id: id, located: knownPhotos.withLock { $0[id] ?? false }) }
             let photo = LocalPhoto.record(
                 id: id, fields: read.fields, fileName: file.path,
                 mediumSize: read.mediumSize)
@@ -151,17 +146,11 @@ public struct Importer: Sendable {
             return .photo(
                 photo, problems: read.fields.problems, offset: read.fields.utcOffsetSeconds,
                 capture: PhotoCapture(read.fields))
+        } catch let error as ImageError {
+            return .skipped("\(opened.kind == .jpeg ? "JPEG" : "HEIF") \(error)")
         } catch {
-            return .skipped("\(kind == .jpeg ? "JPEG" : "HEIF") \(error)")
+            return .skipped("\(error)")
         }
-    }
-
-    /// A file's bytes, read with one open (a file that shrank as it was read is read as it now is).
-    static func contents(of path: [UInt8]) throws -> Data {
-        let descriptor = open(FileWalker.cString(path), O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        return try handle.readToEnd() ?? Data()
     }
 
     /// Whether `path` is `root` or below it.

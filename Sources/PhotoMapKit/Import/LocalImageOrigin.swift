@@ -29,13 +29,18 @@ public struct LocalImageOrigin: ImageOrigin {
 
     private func make(_ image: LocalImageURL) throws -> Data {
         for (path, recorded) in try catalog()?.files(ofPhoto: image.photoID) ?? [] {
-            var info = stat()
-            guard stat(FileWalker.cString(path), &info) == 0, Int64(info.st_size) == recorded.size,
-                let data = try? Importer.contents(of: path), LocalPhotoID.of(data) == image.photoID,
-                let kind = PhotoFileReader.kind(of: data)
+            guard case .photo(let file) = PhotoFile.open(path, maximumBytes: Importer.maximumFileBytes),
+                Int64(file.size) == recorded.size
             else { continue }
-            let read = try PhotoFileReader.read(data, as: kind)
-            return image.size == .medium ? read.medium : read.square
+            let made: ReadPhotoFile?
+            do {
+                // Other bytes than the photo's (the file changed) are not decoded.
+                made = try PhotoFileReader.read(file, unless: { $0 != image.photoID }).read
+            } catch is PhotoFile.ReadFailure {
+                continue
+            }
+            guard let made else { continue }
+            return image.size == .medium ? made.medium : made.square
         }
         throw ThumbnailError.imported(.originalGone(photoID: image.photoID))
     }
