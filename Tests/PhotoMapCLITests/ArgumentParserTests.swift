@@ -79,11 +79,11 @@ struct ArgumentParserTests {
             (["cache", "stat"], "unknown cache action 'stat'. Did you mean 'stats'?"),
             (
                 ["photos", "--place", "a", "--place", "b"],
-                "--place takes one value and was given twice ('a', then 'b'): give it once"
+                "--place takes one value and was given twice: give it once"
             ),
             (
                 ["--cache", "/a", "photos", "--place", "p", "--cache=/b"],
-                "--cache takes one value and was given twice ('/a', then '/b'): give it once"
+                "--cache takes one value and was given twice: give it once"
             ),
             (["photos", "-z"], "unknown option '-z' (options are spelled --name)"),
         ])

@@ -60,9 +60,13 @@ struct CLIBehaviourTests {
             (["cache", "prnue"], "unknown cache action 'prnue'. Did you mean 'prune'?"),
             (
                 ["photos", "--place", "a", "--place", "b"],
-                "--place takes one value and was given twice ('a', then 'b'): give it once"
+                "--place takes one value and was given twice: give it once"
             ),
             (["places", "-q", "--verbose"], "--quiet and --verbose ask for opposites: give one of them"),
+            (
+                ["--api-key", "KEY-one-1234", "places", "--api-key=KEY-two-5678"],
+                "--api-key takes one value and was given twice: give it once"
+            ),
         ])
     func didYouMean(arguments: [String], message: String) {
         let captured = Captured()

@@ -5,7 +5,7 @@ enum HelpCommand {
         name: "help",
         summary: "show how to use photomap, or one of its commands (as --help does)",
         options: [],
-        arguments: .words("[COMMAND]"),
+        arguments: .command,
         examples: [
             .init("help", "the commands and the global options"),
             .init("help photos", "the photos command's options and examples, as `photomap photos --help`"),

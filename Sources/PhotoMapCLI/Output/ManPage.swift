@@ -93,6 +93,7 @@ enum ManPage {
         switch command.arguments {
         case .none: break
         case let .words(placeholder): parts.append("\\fI\(text(placeholder))\\fR")
+        case .command: parts.append("[\\fICOMMAND\\fR]")
         case let .action(actions):
             parts.append(
                 actions.map { "\\fB\(text($0.name))\\fR" + ($0.argument.map { " \\fI\(text($0))\\fR" } ?? "") }

@@ -54,10 +54,9 @@ struct ArgumentParser {
                     parsed.set(name, "")
                     continue
                 }
-                if let earlier = parsed.value(name), !spec.takesMore {
-                    throw UsageError(
-                        "--\(name) takes one value and was given twice ('\(earlier)', then '\(inlineValue ?? remaining.first ?? "")'): "
-                            + "give it once")
+                // The values are not repeated back: one may be a key or a password in a URL.
+                if parsed.has(name), !spec.takesMore {
+                    throw UsageError("--\(name) takes one value and was given twice: give it once")
                 }
                 if let inlineValue {
                     parsed.set(name, try spec.checked(inlineValue))

@@ -9,6 +9,8 @@ struct CommandSpec: Sendable {
         case words(String)
         /// Exactly one of these actions (`cache stats`).
         case action([ActionSpec])
+        /// One of photomap's commands, or none (`help [COMMAND]`).
+        case command
     }
 
     /// One word a command takes as its action, such as `stats` in `photomap cache stats`.
@@ -80,6 +82,7 @@ struct CommandSpec: Sendable {
         switch arguments {
         case .none: break
         case let .words(placeholder): parts.append(placeholder)
+        case .command: parts.append("[COMMAND]")
         case let .action(actions): parts.append(actions.map(\.synopsis).joined(separator: "|"))
         }
         parts += options.map { $0.isRequired ? $0.synopsis : "[\($0.synopsis)]" }

@@ -20,7 +20,7 @@ public struct CatalogIndexer {
             .attributesOfItem(atPath: catalog.appendingPathComponent("top-places.json").path)
         let version = "\(catalog.path)@\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         guard try index.marker("catalog") != version else { return }
-        announce("building the search index from the embedded catalog (first run, a few seconds)…")
+        announce("building the search index from the embedded catalog (a few seconds, once)…")
         let places = try source.topPlaces().entries
         var records = places.map(IndexRecord.place) + (try landmarks()).map(IndexRecord.landmark)
         for place in places {
