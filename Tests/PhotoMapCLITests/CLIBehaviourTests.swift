@@ -138,6 +138,25 @@ struct CLIBehaviourTests {
         #expect(console.console.trace == nil && console.console.saying(.verbose).trace != nil)
     }
 
+    @Test("-v tells each thumbnail cache miss, then each hit; without it, neither")
+    func verboseCache() throws {
+        let cache = try TemporaryFolder()
+        func prefetch(_ extra: [String]) -> String {
+            let captured = Captured()
+            let status = PhotoMap.main(
+                arguments: ["photos", "--place", "DgkvvkYi_LbSZrDDIIgN", "--prefetch", "--cache", cache.url.path]
+                    + extra,
+                environment: [:], console: captured.console)
+            #expect(status == 0)
+            return captured.err
+        }
+        let cold = prefetch(["-v"]).split(separator: "\n")
+        #expect(cold.filter { $0.hasPrefix("photomap: thumbnail cache miss, fetched: https://") }.count == 5, "\(cold)")
+        let warm = prefetch(["--verbose"]).split(separator: "\n")
+        #expect(warm.filter { $0.hasPrefix("photomap: thumbnail cache hit: https://") }.count == 5, "\(warm)")
+        #expect(!prefetch([]).contains("thumbnail cache hit"))
+    }
+
     @Test("colour only on a terminal, never with NO_COLOR or a dumb terminal")
     func colour() {
         #expect(Console.usesColour(errorIsTerminal: true, environment: [:]))
