@@ -99,6 +99,32 @@ struct CLIBehaviourTests {
         }
     }
 
+    @Test("every example in help and the man page is a command line the parser accepts")
+    func examplesParse() throws {
+        for command in PhotoMap.interface.commands {
+            for example in command.examples {
+                // The shell's words up to a pipe or a redirection, double quotes taken off.
+                var words: [String] = []
+                var word: String?
+                var quoted = false
+                for character in example.line + " " {
+                    if character == "\"" {
+                        quoted.toggle()
+                        word = word ?? ""
+                    } else if character == " " && !quoted {
+                        if let done = word { words.append(done) }
+                        word = nil
+                    } else {
+                        word = (word ?? "") + String(character)
+                    }
+                }
+                let command = words.prefix { $0 != "|" && $0 != ">" }
+                let parsed = try PhotoMap.interface.parser.parse(Array(command))
+                #expect(parsed.command?.name == command.first { PhotoMap.interface.commands.map(\.name).contains($0) })
+            }
+        }
+    }
+
     @Test("--output with an ending photomap does not write is a usage error, and nothing is written")
     func unknownExtension() throws {
         let folder = try TemporaryFolder()
