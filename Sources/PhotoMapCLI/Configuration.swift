@@ -40,20 +40,6 @@ struct Configuration {
             + "imported photos' catalog in this PostgreSQL database, shared by several machines (or PHOTOMAP_DATABASE; default: the cache folder)"
     )
 
-    /// Settings made only in the environment (the options name theirs in their help).
-    static let environmentOnly: [(name: String, meaning: String)] = [
-        ("PHOTOMAP_TTL", "seconds Flickr's answers stay fresh in the cache (default 3600)"),
-        (
-            "PHOTOMAP_DATABASE_CONNECTIONS",
-            "connections to --database a process keeps open, 1 to 100 (default 4); a caller waits at most 5 s for one"
-        ),
-        (
-            "PHOTOMAP_FIXTURES",
-            "the embedded catalog's folder, when it is not found above the binary or the current folder,"
-                + " nor installed in /usr/share/photomap"
-        ),
-    ]
-
     /// `--cache-limit SIZE`.
     static let cacheLimitOption = OptionSpec.value(
         "cache-limit", .size("SIZE"),
@@ -265,7 +251,8 @@ struct Configuration {
                 fallback: origin),
             configuration: .init(
                 limitBytes: cacheLimitBytes, imageHost: imageHost,
-                warn: { console.warn($0) }))
+                warn: { console.warn($0) },
+                trace: console.trace))
     }
 
     /// Images over HTTP(S) with the options' connections and CA file.

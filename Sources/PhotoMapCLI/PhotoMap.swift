@@ -28,7 +28,7 @@ public enum PhotoMap {
 
     /// Every command and option, as declared.
     static let interface = Interface(
-        commands: commands.map(\.spec),
+        commands: commands.map(\.spec) + [HelpCommand.spec],
         globalOptions: Configuration.globalOptions + ArgumentParser.standardOptions)
 
     /// Runs a command line (without the program name) and returns the exit status.
@@ -36,25 +36,20 @@ public enum PhotoMap {
         arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
         console: Console? = nil
     ) -> Int32 {
-        let console = (console ?? .standard(environment: environment))
+        var console = (console ?? .standard(environment: environment))
             .redacting(apiKey(in: arguments) ?? environment["FLICKR_API_KEY"] ?? "")
         do {
             let parsed = try interface.parser.parse(arguments)
+            console = console.saying(try ArgumentParser.verbosity(parsed))
             if parsed.wantsVersion && !parsed.wantsHelp {
                 console.print(versions())
                 return 0
             }
-            guard let command = parsed.command else {
-                if parsed.wantsHelp {
-                    console.print(Help.general(interface))
-                    return 0
-                }
-                throw UsageError("no command given; try photomap --help")
-            }
-            if parsed.wantsHelp {
-                console.print(Help.command(command, globalOptions: interface.globalOptions))
+            if parsed.wantsHelp || parsed.command?.name == HelpCommand.spec.name {
+                console.print(try HelpCommand.text(parsed, interface: interface))
                 return 0
             }
+            guard let command = parsed.command else { throw UsageError("no command given; try photomap --help") }
             let configuration = try Configuration(parsed, environment: environment)
             for entry in commands where entry.spec.name == command.name {
                 try entry.run(parsed, configuration, console)

@@ -87,13 +87,15 @@ def bash(shell_folder):
     ("photomap completions z", "photomap completions zsh "),
     ("photomap search bridge --ra", "photomap search bridge --radius "),
     ("photomap --vers", "photomap --version "),
+    ("photomap help pla", "photomap help places "),
+    ("photomap help se", "photomap help se"),  # search or serve: ambiguous, nothing added
 ])
 def test_bash_completes_the_line(bash, line, completed):
     assert bash.complete(line) == completed
 
 
 @pytest.mark.parametrize("line, candidates", [
-    ("photomap ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "fences", "db", "completions", "man"}),
+    ("photomap ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "fences", "db", "completions", "man", "help"}),
     ("photomap cache ", {"stats", "verify", "prune", "clear"}),
     ("photomap cache stats ", set()),
     ("photomap fences ", {"add", "list", "remove"}),
@@ -138,6 +140,7 @@ def zsh(shell_folder):
     ("photomap --source fix", "photomap --source fixtures "),
     ("photomap photos --pre", "photomap photos --prefetch "),
     ("photomap --cache sub", "photomap --cache subfolder/"),
+    ("photomap help geo", "photomap help geotag "),
 ])
 def test_zsh_completes_the_line(zsh, line, completed):
     assert zsh.complete(line) == completed
@@ -146,8 +149,9 @@ def test_zsh_completes_the_line(zsh, line, completed):
 @pytest.mark.parametrize("line, expected", [
     ("photomap cache ", {"stats", "verify", "prune", "clear"}),
     ("photomap places --format ", {"table", "json", "geojson", "kml", "gpx", "csv"}),
-    ("photomap ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "fences", "db", "completions", "man"}),
+    ("photomap ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "fences", "db", "completions", "man", "help"}),
     ("photomap --source ", {"fixtures", "flickr", "local"}),
+    ("photomap help ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "fences", "db", "completions", "man", "help"}),
 ])
 def test_fish_offers(shell_folder, line, expected):
     script = shell_folder / "photomap.fish"
@@ -165,7 +169,8 @@ def test_man_page_renders_without_warnings(tmp_path):
                          env={"PATH": os.environ.get("PATH", ""), "MANPAGER": "cat", "MANWIDTH": "80", "LC_ALL": "C.UTF-8"})
     assert man.returncode == 0 and man.stderr == ""
     text = re.sub(".\b", "", man.stdout)  # overstrike bold and underline, if the pager left them
-    for heading in ("NAME", "SYNOPSIS", "COMMANDS", "GLOBAL OPTIONS", "OUTPUT FORMATS", "ENVIRONMENT", "EXIT STATUS"):
+    for heading in ("NAME", "SYNOPSIS", "COMMANDS", "GLOBAL OPTIONS", "OUTPUT FORMATS", "EXAMPLES", "ENVIRONMENT",
+                    "FILES", "EXIT STATUS", "SEE ALSO"):
         assert f"\n{heading}\n" in text
     # Every command and option --help shows is in the page.
     help_text = subprocess.run([BINARY, "--help"], capture_output=True, text=True, check=True).stdout

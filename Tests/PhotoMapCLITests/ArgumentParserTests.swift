@@ -13,7 +13,7 @@ struct ArgumentParserTests {
         globalOptions: [
             .value("cache", .directory("DIR"), ""), .flag("offline", ""),
             .value("source", .choice(["fixtures", "flickr"]), ""),
-        ],
+        ] + ArgumentParser.standardOptions,
         commands: [
             CommandSpec(
                 name: "photos", summary: "",
@@ -68,6 +68,24 @@ struct ArgumentParserTests {
             (["cache"], "cache needs one action: stats or clear"),
             (["cache", "drop"], "unknown cache action 'drop': use stats or clear"),
             (["cache", "stats", "clear"], "cache takes one action; 'clear' is one too many"),
+            (["phtoos"], "unknown command 'phtoos'. Did you mean 'photos'?"),
+            (["fnid", "x"], "unknown command 'fnid'. Did you mean 'find'?"),
+            (["photos", "--palce", "p"], "unknown option --palce for photomap photos. Did you mean --place?"),
+            (
+                ["photos", "--place", "p", "--offlien"],
+                "unknown option --offlien for photomap photos. Did you mean --offline?"
+            ),
+            (["--cahce", "x", "photos"], "unknown option --cahce for photomap. Did you mean --cache?"),
+            (["cache", "stat"], "unknown cache action 'stat'. Did you mean 'stats'?"),
+            (
+                ["photos", "--place", "a", "--place", "b"],
+                "--place takes one value and was given twice: give it once"
+            ),
+            (
+                ["--cache", "/a", "photos", "--place", "p", "--cache=/b"],
+                "--cache takes one value and was given twice: give it once"
+            ),
+            (["photos", "-z"], "unknown option '-z' (options are spelled --name)"),
         ])
     func usageErrors(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try parser.parse(arguments) }
@@ -96,6 +114,33 @@ struct ArgumentParserTests {
         #expect(try parser.parse(["cache", "--help"]).wantsHelp)
         #expect(try parser.parse(["--version"]).wantsVersion)
         #expect(try parser.parse(["photos", "--version"]).wantsVersion)
+    }
+
+    @Test("-q and -v are --quiet and --verbose; both at once is a usage error; a flag may be repeated")
+    func verbosity() throws {
+        #expect(try ArgumentParser.verbosity(parser.parse(["-q", "photos", "--place", "p"])) == .quiet)
+        #expect(try ArgumentParser.verbosity(parser.parse(["photos", "--place", "p", "--verbose"])) == .verbose)
+        #expect(try ArgumentParser.verbosity(parser.parse(["photos", "--place", "p", "--json", "--json"])) == .normal)
+        #expect(throws: UsageError("--quiet and --verbose ask for opposites: give one of them")) {
+            try ArgumentParser.verbosity(parser.parse(["-q", "find", "x", "-v"]))
+        }
+    }
+
+    @Test(
+        "a typo is one edit in three characters from the word meant, a swap of neighbours one edit",
+        arguments: [
+            ("plcaes", "places"), ("palces", "places"), ("place", "places"), ("serv", "serve"), ("EXPORT", "export"),
+            ("expotr", "export"), ("seach", "search"),
+        ])
+    func nearest(typed: String, meant: String) {
+        let commands = ["places", "photos", "export", "find", "search", "serve", "fences", "index"]
+        #expect(Suggestion.nearest(to: typed, in: commands) == meant)
+    }
+
+    @Test("words too far from any are given no suggestion", arguments: ["walk", "pl", "xyzzy", "qqqqqq"])
+    func noNearest(typed: String) {
+        #expect(Suggestion.nearest(to: typed, in: ["places", "photos", "export", "find"]) == nil)
+        #expect(Suggestion.editDistance("plcaes", "places") == 1 && Suggestion.editDistance("", "abc") == 3)
     }
 
     @Test("an action is read back as the command's enum")

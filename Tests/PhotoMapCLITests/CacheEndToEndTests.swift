@@ -176,7 +176,7 @@ struct CacheEndToEndTests {
         #expect(try photomap(["photos", "--place", catalog.placeID, "--prefetch"], catalog: catalog).status == 0)
         let pruned = try photomap(["cache", "prune", "--max-size", "5KB"])
         #expect(pruned.status == 0)
-        #expect(pruned.stdout.hasPrefix("removed "))
+        #expect(pruned.stdout.isEmpty && pruned.stderr.hasPrefix("photomap: removed "))
         let stats = try jsonObject(try photomap(["cache", "stats", "--json"]))
         #expect((stats["bytes"] as? Int ?? .max) <= 5 * 1024)
         #expect(try photomap(["cache", "clear"]).status == 0)

@@ -34,8 +34,8 @@ struct DatabaseEndToEndTests {
         }
         let results = outputs.withLock { $0 }
         #expect(results.count == 10 && results.allSatisfy { $0.status == 0 }, "\(results.map(\.stderr))")
-        #expect(results.filter { $0.stdout.contains("applied migration") }.count == 1)
-        #expect(results.filter { $0.stdout.contains("already current") }.count == 9)
+        #expect(results.filter { $0.stderr.contains("applied migration") }.count == 1)
+        #expect(results.filter { $0.stderr.contains("already current") }.count == 9)
         #expect(
             try TestDatabase.psql(url, "SELECT count(*) FROM photomap_schema") == "\(DatabaseSchema.currentVersion)")
 

@@ -276,13 +276,13 @@ struct MapEndToEndTests {
             ["export", "--out", out, "--places", "3", "--limit", "10"],
             environment: environment)
         #expect(first.status == 0)
-        #expect(first.stdout.contains("exported 3 places and 30 photos"))
+        #expect(first.stderr.contains("exported 3 places and 30 photos"))
         let second = try PhotomapBinary.run(
             ["export", "--out", out, "--places", "3", "--limit", "10"],
             environment: environment)
         #expect(
-            second.stdout.hasSuffix("0 files written, 112 unchanged\n")
-                || second.stdout.contains(" 0 files written"))
+            second.stderr.hasSuffix("0 files written, 112 unchanged\n")
+                || second.stderr.contains(" 0 files written"))
         let pages =
             FileManager.default.enumerator(atPath: out)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".html") }
             ?? []

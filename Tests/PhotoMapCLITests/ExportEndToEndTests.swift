@@ -87,7 +87,7 @@ struct ExportEndToEndTests {
         let place = try catalog.firstPlace()
         let photo = try catalog.retitleFirstPhoto(of: place, to: "A title edited since")
         let again = try export()
-        #expect(again.stdout.contains(" 2 files written"), "\(again.stdout)")
+        #expect(again.stderr.contains(" 2 files written"), "\(again.stderr)")
         let after = siteFiles(site)
         #expect(Set(after.keys) == Set(before.keys))
         let rewritten = Set(after.keys.filter { after[$0] != before[$0] })
@@ -136,7 +136,7 @@ struct ExportEndToEndTests {
 
         // Exported again with an empty cache: nothing rewritten, and every page still shows its images.
         let again = try export(cache: "empty-cache")
-        #expect(again.stdout.contains(" 0 files written"), "\(again.stdout)")
+        #expect(again.stderr.contains(" 0 files written"), "\(again.stderr)")
         let page = try String(
             contentsOfFile: site + "/"
                 + (siteFiles(site).keys.first { $0.hasPrefix("photos/") } ?? ""), encoding: .utf8)
@@ -187,7 +187,7 @@ struct ExportEndToEndTests {
         let index = site + "/index.html"
         let original = try Data(contentsOf: URL(fileURLWithPath: index))
         try Data("damaged".utf8).write(to: URL(fileURLWithPath: index))
-        #expect(try export().stdout.contains(" 1 files written"))
+        #expect(try export().stderr.contains(" 1 files written"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: index)) == original)
 
         // photomap's own assets, one of them changed.
@@ -200,7 +200,7 @@ struct ExportEndToEndTests {
         try (try Data(contentsOf: style) + Data("\n.changed { color: red }\n".utf8)).write(to: style)
         let before = siteFiles(site)
         let changed = try export(environment: ["PHOTOMAP_ASSETS": assets.path])
-        #expect(changed.stdout.hasSuffix("34 pages rendered\n"), "\(changed.stdout)")
+        #expect(changed.stderr.hasSuffix("34 pages rendered\n"), "\(changed.stderr)")
         let after = siteFiles(site)
         // Every page was made again (and, being the same bytes, left as it was); the asset was rewritten.
         #expect(after["assets/photomap.css"] != before["assets/photomap.css"])
@@ -208,8 +208,8 @@ struct ExportEndToEndTests {
         #expect(pages.allSatisfy { page in manifest.contains("\t\(page)\n") })
         let unchangedRun = try export(environment: ["PHOTOMAP_ASSETS": assets.path])
         #expect(
-            unchangedRun.stdout.contains(" 0 files written")
-                && unchangedRun.stdout.hasSuffix(" 0 pages rendered\n"),
-            "\(unchangedRun.stdout)")
+            unchangedRun.stderr.contains(" 0 files written")
+                && unchangedRun.stderr.hasSuffix(" 0 pages rendered\n"),
+            "\(unchangedRun.stderr)")
     }
 }

@@ -144,7 +144,7 @@ struct LocationEndToEndTests {
         #expect(after.status == 0)
         #expect(try json(after).count > 5)
         let rebuilt = try PhotomapBinary.run(["index", "rebuild"], environment: environment)
-        #expect(rebuilt.status == 0 && rebuilt.stdout.hasPrefix("indexed "))
+        #expect(rebuilt.status == 0 && rebuilt.stderr.contains("photomap: indexed "))
         let again = try PhotomapBinary.run(
             [
                 "search", "bridge", "--near", "37.7749,-122.4194", "--radius", "10",

@@ -34,8 +34,17 @@ enum AnnotationOutput {
             ? .json
             : named.map { AnnotationFormat(rawValue: $0) }
                 ?? file.flatMap { AnnotationFormat(fileName: $0.lastPathComponent) }
+        if let file, format == nil, named == nil, !tableExtensions.contains(file.pathExtension.lowercased()) {
+            throw UsageError(
+                "--output \(file.lastPathComponent): photomap writes no .\(file.pathExtension) files; name it ."
+                    + AnnotationFormat.allCases.map(\.rawValue).joined(separator: ", .")
+                    + " or .txt (the table), or choose with --format")
+        }
         return Destination(format: format, file: file)
     }
+
+    /// The endings of a file `--output` writes the table to when no `--format` is given: none, or .txt.
+    static let tableExtensions: Set<String> = ["", "txt"]
 
     /// Writes a listing: `table(width)`'s lines, or the records in the chosen format. `title` names
     /// the collection (KML, GPX); `extraFields` are the names of the fields each record adds.
@@ -72,7 +81,7 @@ enum AnnotationOutput {
     private static func commit(_ staged: StagedFile?, console: Console, summary: String) throws {
         guard let staged else { return }
         do { try staged.commit() } catch { throw failure(writing: staged.path, error) }
-        console.err("photomap: listing written to \(staged.path)\(summary)\n")
+        console.note("listing written to \(staged.path)\(summary)")
     }
 
     private static func failure(writing path: String, _ error: any Error) -> CommandFailure {

@@ -10,7 +10,11 @@ enum CacheCommand {
             .flag("json", "print a JSON object instead of text (stats, verify)"),
             maxSizeOption,
         ],
-        arguments: Action.declared)
+        arguments: Action.declared,
+        examples: [
+            .init("cache stats", "entries, bytes, limit, hits and misses"),
+            .init("cache prune --max-size 200MB", "least recently used first, down to 200 MB"),
+        ])
 
     /// `--max-size SIZE`.
     static let maxSizeOption = OptionSpec.value(
@@ -59,11 +63,11 @@ enum CacheCommand {
         case .prune:
             let limit = parsed.size(maxSizeOption) ?? configuration.cacheLimitBytes
             let removed = cache.prune(downTo: limit)
-            console.print(
+            console.note(
                 "removed \(removed.entries) entries (\(ByteSize.format(removed.bytes))); at most \(ByteSize.format(limit)) remain"
             )
         case .clear:
-            console.print("removed \(cache.clear()) entries from \(cache.directory.path)")
+            console.note("removed \(cache.clear()) entries from \(cache.directory.path)")
         }
     }
 

@@ -11,7 +11,11 @@ enum CompletionsCommand {
             zsh a file _photomap in a folder of $fpath, fish ~/.config/fish/completions/photomap.fish.
             """,
         options: [],
-        arguments: Shell.declared)
+        arguments: Shell.declared,
+        examples: [
+            .init("completions bash > ~/.local/share/bash-completion/completions/photomap", "bash completion"),
+            .init("completions fish | source", "fish, in the current shell"),
+        ])
 
     /// The shells it writes for.
     enum Shell: String, CommandAction {

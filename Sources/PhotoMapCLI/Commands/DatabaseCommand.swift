@@ -18,7 +18,11 @@ enum DatabaseCommand {
             that may not create it needs it created once by its owner.
             """,
         options: [],
-        arguments: Action.declared)
+        arguments: Action.declared,
+        examples: [
+            .init("--database postgresql://photomap@db/photomap db migrate", "create or upgrade the schema"),
+            .init("--database postgresql://photomap@db/photomap db status", "the schema version and the rows"),
+        ])
 
     /// What `db` does.
     enum Action: String, CommandAction {
@@ -42,7 +46,7 @@ enum DatabaseCommand {
         switch action {
         case .migrate:
             let applied = try DatabaseSchema.migrate(pool)
-            console.print(
+            console.note(
                 applied.isEmpty
                     ? "\(address): schema version \(DatabaseSchema.currentVersion), already current"
                     : "\(address): applied migration\(applied.count == 1 ? "" : "s") "

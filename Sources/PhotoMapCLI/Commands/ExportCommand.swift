@@ -23,6 +23,11 @@ enum ExportCommand {
             limitOption,
             placesOption,
             blurOption,
+        ],
+        examples: [
+            .init("export --out site/", "every place and photo: open site/index.html from disk"),
+            .init("export --out site/ --places 10 --limit 50", "the first 10 places, 50 photos each"),
+            .init("--source local export --out site/ --blur-locations 2", "your photos, every spot on a 2 km grid"),
         ])
 
     /// `--blur-locations KM`.
@@ -112,7 +117,7 @@ enum ExportCommand {
             places: places, back: nil, defaultView: "list"
         ) { builder.placePagePath($0) }
         try writer.commit()
-        console.print(
+        console.note(
             "exported \(places.count) places and \(photoCount) photos to "
                 + "\(writer.root.path)/index.html: \(writer.written) files written "
                 + "(\(writer.linked) images linked from the cache), "

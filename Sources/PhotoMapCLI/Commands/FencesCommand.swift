@@ -23,7 +23,12 @@ enum FencesCommand {
             radiusOption,
             .flag("json", "print the fences as a JSON array (list)"),
         ],
-        arguments: Action.declared)
+        arguments: Action.declared,
+        examples: [
+            .init("fences add home --near 46.0569,14.5058 --radius 300", "hide the photos within 300 m of home"),
+            .init("fences list", "the fences and how many photos each hides"),
+            .init("fences remove home", "its photos are shown again"),
+        ])
 
     /// `--radius METRES`: Flickr's range; the parser refuses others with a usage error.
     static let radiusOption = OptionSpec.value(
@@ -66,10 +71,10 @@ enum FencesCommand {
             }
             try reindex(store, configuration: configuration)
             let hidden = try store.fencedCounts()[fence.name] ?? 0
-            console.err(
-                "photomap: fence '\(fence.name)' (\(Quantity.grouped(Int(fence.radius))) m): "
+            console.note(
+                "fence '\(fence.name)' (\(Quantity.grouped(Int(fence.radius))) m): "
                     + "\(Quantity.groupedWords(hidden, "photo", "photos")) inside "
-                    + "\(hidden == 1 ? "is" : "are") shown without a location\n")
+                    + "\(hidden == 1 ? "is" : "are") shown without a location")
         case .list:
             let store = try configuration.state().fencesStore()
             let fences = try store?.fences() ?? []
@@ -99,7 +104,7 @@ enum FencesCommand {
             let store = try configuration.state().localCatalogForImport()
             try store.removeFence(named: name)
             try reindex(store, configuration: configuration)
-            console.err("photomap: fence '\(name)' removed; the photos it held are shown where they were taken\n")
+            console.note("fence '\(name)' removed; the photos it held are shown where they were taken")
         }
     }
 

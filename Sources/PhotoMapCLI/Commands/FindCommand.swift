@@ -20,7 +20,11 @@ enum FindCommand {
             Locations.nearOption,
             limitOption,
         ] + AnnotationOutput.options + [MapOutput.option],
-        arguments: .words("QUERY"))
+        arguments: .words("QUERY"),
+        examples: [
+            .init("find \"Radio City Music Hall\"", "a landmark's location"),
+            .init("find Paris --near 33.66,-95.55", "Paris, Texas, not Paris, France"),
+        ])
 
     /// `--limit N`.
     static let limitOption = OptionSpec.value("limit", .integer("N", 1...1_000), "at most N locations", default: "5")

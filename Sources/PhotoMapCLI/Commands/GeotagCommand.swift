@@ -25,7 +25,11 @@ enum GeotagCommand {
             .flag("report", "list every track point skipped, and why"),
             .flag("json", "print the counts and the report as a JSON object"),
         ],
-        arguments: .words("FILE..."))
+        arguments: .words("FILE..."),
+        examples: [
+            .init("geotag --gpx ~/tracks/late.gpx --timezone Europe/Ljubljana", "locate imported photos from a track"),
+            .init("geotag day.gpx --clock-offset -75", "the camera's clock was 75 s fast"),
+        ])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let paths = parsed.values(TrackOptions.gpx.name) + parsed.arguments
@@ -58,7 +62,7 @@ enum GeotagCommand {
             summary += ", \(Quantity.groupedWords(report.skipped.count, "track point", "track points")) skipped"
         }
         let hint = report.skipped.isEmpty || parsed.has("report") ? "" : " (see --report)"
-        console.err("photomap: \(summary) (no image read)\(hint)\n")
+        console.note("\(summary) (no image read)\(hint)")
     }
 
     /// `--json`: the counts, and the points skipped.

@@ -24,7 +24,12 @@ enum ImportCommand {
             .flag("prune", "drop the photos whose files below the folders given are gone"),
             .flag("json", "print the counts and the report as a JSON object"),
         ] + TrackOptions.all,
-        arguments: .words("PATH..."))
+        arguments: .words("PATH..."),
+        examples: [
+            .init("import ~/Pictures/2024-italy", "JPEG and HEIC below the folder, then --source local"),
+            .init("import ~/Pictures/alps --gpx ~/tracks/*.gpx", "photos without GPS located from tracks"),
+            .init("import --report ~/Pictures/phone", "every file skipped or cut short, and why"),
+        ])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         guard !parsed.arguments.isEmpty else { throw UsageError("import needs at least one folder or file") }
@@ -41,11 +46,17 @@ enum ImportCommand {
         try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
             catalog, adapter: configuration.adapter)
         if parsed.has("json") { return try console.printJSON(Summary(report)) }
-        if parsed.has("report") {
-            for line in report.lines { console.print("\(line.path): \(line.reason)") }
+        // --report asks for the lines as data; --verbose tells them as they are, among the messages.
+        for line in report.lines {
+            if parsed.has("report") {
+                console.print("\(line.path): \(line.reason)")
+            } else {
+                console.detail("\(line.path): \(line.reason)")
+            }
         }
-        let hint = report.lines.isEmpty || parsed.has("report") ? "" : " (see --report)"
-        console.err("photomap: \(report.summary)\(hint)\n")
+        let told = parsed.has("report") || console.verbosity == .verbose
+        let hint = report.lines.isEmpty || told ? "" : " (see --report)"
+        console.note("\(report.summary)\(hint)")
     }
 
     /// The places photos join: the gazetteer `find` uses, loaded when the first located photo needs it.

@@ -12,7 +12,11 @@ enum IndexCommand {
             `photomap search`.
             """,
         options: [],
-        arguments: Action.declared)
+        arguments: Action.declared,
+        examples: [
+            .init("index stats", "how many records the search index holds"),
+            .init("index rebuild", "the local search index, made anew"),
+        ])
 
     /// What `index` does.
     enum Action: String, CommandAction {
@@ -38,7 +42,7 @@ enum IndexCommand {
             try CatalogIndexer(index: index).add(
                 places: configuration.adapter.annotated(fetched.places),
                 photos: configuration.adapter.annotated(fetched.photos))
-            console.print("indexed \(try index.count()) records in \(try configuration.state().index)")
+            console.note("indexed \(try index.count()) records in \(try configuration.state().index)")
         case .stats:
             console.print("\(try locations.index().count()) records in \(try configuration.state().index)")
         }

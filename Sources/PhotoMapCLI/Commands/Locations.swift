@@ -79,13 +79,13 @@ final class Locations {
         let store = try configuration.state().index
         let index = try emptied ? store.openEmptied() : store.open()
         if let catalog = FixtureSource.locateCatalog(environment: configuration.environment) {
-            try CatalogIndexer(index: index)
+            try CatalogIndexer(index: index, announce: console.note)
                 .ensureCatalog(FixtureSource(catalog: catalog), catalog: catalog) {
                     try finder().gazetteer().landmarks()
                 }
         }
         if let local = try configuration.state().importedPhotos() {
-            try CatalogIndexer(index: index).ensureLocal(local, adapter: configuration.adapter)
+            try CatalogIndexer(index: index, announce: console.note).ensureLocal(local, adapter: configuration.adapter)
         }
         return index
     }

@@ -7,7 +7,11 @@ enum ManCommand {
             Prints photomap's manual page in man(7) format, made from the same declarations as --help.
             Read it with `photomap man | man -l -`, or save it as photomap.1 in a man1 folder of $MANPATH.
             """,
-        options: [])
+        options: [],
+        examples: [
+            .init("man | man -l -", "read the manual page"),
+            .init("man > ~/.local/share/man/man1/photomap.1", "install it for `man photomap`"),
+        ])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         console.out(ManPage.render(PhotoMap.interface, version: PhotoMap.version))

@@ -50,8 +50,7 @@ enum MapOutput {
 
     /// Reports the page written, on stderr so that stdout stays the listing.
     static func report(_ file: URL, writer: SiteWriter, console: Console) {
-        console.err(
-            "photomap: map written to \(file.path) "
-                + "(\(writer.written) files written, \(writer.unchanged) unchanged)\n")
+        console.note(
+            "map written to \(file.path) (\(writer.written) files written, \(writer.unchanged) unchanged)")
     }
 }

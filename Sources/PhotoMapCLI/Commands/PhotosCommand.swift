@@ -18,6 +18,11 @@ enum PhotosCommand {
             withPathsOption,
             MapOutput.option,
             FencesCommand.showFencedOption,
+        ],
+        examples: [
+            .init("photos --place hS4wMLD0wPIXPXB", "Paris's photos, as a table (ids from `photomap places`)"),
+            .init("photos --place hS4wMLD0wPIXPXB --map paris.html", "a map page; open paris.html in a browser"),
+            .init("photos --place hS4wMLD0wPIXPXB --format kml --output paris.kml", "KML Placemarks for Google Earth"),
         ])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {

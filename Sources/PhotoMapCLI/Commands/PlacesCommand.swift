@@ -7,7 +7,12 @@ enum PlacesCommand {
         name: "places",
         summary: "list the top places (flickr.places.getTopPlacesList)",
         discussion: "Lists the localities with the most photos: title, region, photo count and centre.",
-        options: AnnotationOutput.options + [MapOutput.option, FencesCommand.showFencedOption])
+        options: AnnotationOutput.options + [MapOutput.option, FencesCommand.showFencedOption],
+        examples: [
+            .init("places", "the top places, as a table that fits the terminal"),
+            .init("places --json", "the same, as a JSON array of annotations"),
+            .init("places --format geojson --output places.geojson", "GeoJSON for QGIS, uMap or geojson.io"),
+        ])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let destination = try AnnotationOutput.destination(parsed)

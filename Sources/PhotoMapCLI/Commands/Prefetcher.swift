@@ -82,9 +82,7 @@ struct Prefetcher {
             }
             // Nothing asked for (an empty listing, or one that failed on its first page) is nothing to tell.
             if report.total > 0 {
-                console.err(
-                    "photomap: \(report.succeeded) of \(report.total) \(noun.plural) ready in \(cache.directory.path)\n"
-                )
+                console.note("\(report.succeeded) of \(report.total) \(noun.plural) ready in \(cache.directory.path)")
             }
         }
         return reports

@@ -11,7 +11,11 @@ enum RecentCommand {
             \(RecentPhotos.capacity)), as `photos` lists a place's. They are kept in the cache folder (or the
             --database), shared by every photomap using it.
             """,
-        options: AnnotationOutput.options + [MapOutput.option])
+        options: AnnotationOutput.options + [MapOutput.option],
+        examples: [
+            .init("recent", "the photos last viewed through serve"),
+            .init("recent --map recent.html", "the same on a map page"),
+        ])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let destination = try AnnotationOutput.destination(parsed)

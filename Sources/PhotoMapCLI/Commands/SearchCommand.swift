@@ -21,7 +21,11 @@ enum SearchCommand {
             radiusOption,
             limitOption,
         ] + AnnotationOutput.options + [MapOutput.option],
-        arguments: .words("QUERY..."))
+        arguments: .words("QUERY..."),
+        examples: [
+            .init("search bridge --near \"San Francisco\" --radius 10", "photos of bridges within 10 km"),
+            .init("search coffee theater --near 40.76,-73.98", "two queries, run in parallel"),
+        ])
 
     /// One query's answer.
     struct Answer: Sendable {

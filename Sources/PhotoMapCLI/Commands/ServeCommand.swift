@@ -25,7 +25,12 @@ enum ServeCommand {
             kept listings, recents and Flickr call budget (see `photomap db` and deploy/nginx.conf).
             Ctrl-C (or SIGTERM) stops it: answers in progress finish, for a few seconds at most.
             """,
-        options: [listenOption, publicHostOption, maxClientConnectionsOption])
+        options: [listenOption, publicHostOption, maxClientConnectionsOption],
+        examples: [
+            .init("serve", "browse at http://127.0.0.1:8080/, images fetched on demand"),
+            .init("serve --listen localhost:0", "any free port; the URL is printed"),
+            .init("--source local serve", "your own photos on the map"),
+        ])
 
     /// `--listen ADDRESS:PORT`.
     static let listenOption = OptionSpec.value(

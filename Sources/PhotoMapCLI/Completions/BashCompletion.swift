@@ -13,6 +13,13 @@ enum BashCompletion {
         let actionCases = interface.commands.filter { !$0.actions.isEmpty }.map { command in
             "        \(command.name)) (( arguments == 0 )) && COMPREPLY=($(compgen -W \"\(command.actions.map(\.name).joined(separator: " "))\" -- \"$cur\")) ;;"
         }.joined(separator: "\n")
+        let names = interface.commands.map(\.name).joined(separator: " ")
+        // A command taking a command's name (`help COMMAND`): the names, as its one argument.
+        let commandCases = interface.commands.filter {
+            if case .command = $0.arguments { return true }
+            return false
+        }.map { "        \($0.name)) (( arguments == 0 )) && COMPREPLY=($(compgen -W \"\(names)\" -- \"$cur\")) ;;" }
+            .joined(separator: "\n")
         return """
             # bash completion for photomap, written by `photomap completions bash` from its command declarations.
             # Load it with: source <(photomap completions bash)
@@ -51,6 +58,7 @@ enum BashCompletion {
                 case $command in
                     "") COMPREPLY=($(compgen -W "\(interface.commands.map(\.name).joined(separator: " "))" -- "$cur")) ;;
             \(actionCases)
+            \(commandCases)
                 esac
             }
             complete -F _photomap photomap

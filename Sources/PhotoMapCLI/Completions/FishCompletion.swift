@@ -20,6 +20,10 @@ enum FishCompletion {
                     + " -a \(quoted(action.name)) -d \(quoted(action.summary))"
             }
             lines += command.options.map { option(command.name, $0) }
+            if case .command = command.arguments {
+                lines.append(
+                    "complete -c photomap -n '__fish_seen_subcommand_from \(command.name)' -a \(quoted(names))")
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }

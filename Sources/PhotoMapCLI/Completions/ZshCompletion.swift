@@ -21,7 +21,7 @@ enum ZshCompletion {
                 command) _describe -t commands 'photomap command' commands ;;
                 argument)
                     case $line[1] in
-        \(interface.commands.map(commandCase).joined(separator: "\n"))
+        \(interface.commands.map { commandCase($0, names: interface.commands.map(\.name)) }.joined(separator: "\n"))
                     esac
                     ;;
             esac
@@ -31,12 +31,13 @@ enum ZshCompletion {
         """
     }
 
-    /// One command's branch: its options and the globals, then its action or words.
-    private static func commandCase(_ command: CommandSpec) -> String {
+    /// One command's branch: its options and the globals, then its action, words or a command's name.
+    private static func commandCase(_ command: CommandSpec, names: [String]) -> String {
         let arguments: String
         switch command.arguments {
         case .none: arguments = ""
         case let .words(placeholder): arguments = " " + quoted("*:\(escaped(placeholder.lowercased())): ")
+        case .command: arguments = " " + quoted("1:command:(\(names.joined(separator: " ")))")
         case let .action(actions):
             let described = actions.map { "\(escaped($0.name))\\:\(doubleQuoted($0.summary))" }.joined(separator: " ")
             arguments = " " + quoted("1:action:((\(described)))")

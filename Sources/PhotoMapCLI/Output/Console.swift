@@ -1,9 +1,22 @@
 import Foundation
 import PhotoMapKit
 
-/// Where a command writes: standard output for results, standard error for errors, warnings and progress.
-/// Tests pass closures that collect the text instead.
+/// Where a command writes: standard output for data (listings, JSON, pages' text), standard error for
+/// every message — errors, warnings, summaries, progress and, with `--verbose`, each decision — as
+/// `photomap: …`. Tests pass closures that collect the text instead.
 public struct Console: Sendable {
+    /// How much a command says besides its data and its errors (`-q`, the default, `-v`).
+    public enum Verbosity: Int, Sendable, Comparable {
+        /// Errors only: no warning, summary or progress.
+        case quiet
+        /// Warnings, summaries and progress on a terminal.
+        case normal
+        /// Also each decision: a file skipped, a cache hit or miss.
+        case verbose
+
+        public static func < (left: Verbosity, right: Verbosity) -> Bool { left.rawValue < right.rawValue }
+    }
+
     /// Writes to standard output.
     let out: @Sendable (String) -> Void
     /// Writes to standard error.
@@ -12,29 +25,51 @@ public struct Console: Sendable {
     let errorIsTerminal: Bool
     /// The terminal's width in columns, when known.
     let width: Int?
+    /// How much is said on standard error.
+    private(set) var verbosity = Verbosity.normal
+    /// Whether "error:" and "warning:" are coloured: on a terminal, and never with NO_COLOR set.
+    let colours: Bool
 
     /// A console over the given closures.
     public init(
         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-        errorIsTerminal: Bool = false, width: Int? = nil
+        errorIsTerminal: Bool = false, width: Int? = nil, colours: Bool = false
     ) {
         self.out = out
         self.err = err
         self.errorIsTerminal = errorIsTerminal
         self.width = width
+        self.colours = colours
     }
 
     /// The process's standard output and error.
     public static func standard(environment: [String: String]) -> Console {
         let outputIsTerminal = isatty(STDOUT_FILENO) == 1
+        let errorIsTerminal = isatty(STDERR_FILENO) == 1
         var size = winsize()
         let measured = ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
         return Console(
             out: { FileHandle.standardOutput.write(Data($0.utf8)) },
             err: { FileHandle.standardError.write(Data($0.utf8)) },
-            errorIsTerminal: isatty(STDERR_FILENO) == 1,
-            width: outputIsTerminal ? measured ?? environment["COLUMNS"].flatMap { Int($0) } : nil)
+            errorIsTerminal: errorIsTerminal,
+            width: outputIsTerminal ? measured ?? environment["COLUMNS"].flatMap { Int($0) } : nil,
+            colours: usesColour(errorIsTerminal: errorIsTerminal, environment: environment))
     }
+
+    /// Colour on a terminal that shows it, unless NO_COLOR is set to anything (no-color.org).
+    static func usesColour(errorIsTerminal: Bool, environment: [String: String]) -> Bool {
+        errorIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+
+    /// The same console saying as much as `verbosity` asks.
+    func saying(_ verbosity: Verbosity) -> Console {
+        var console = self
+        console.verbosity = verbosity
+        return console
+    }
+
+    /// Whether a progress line is drawn: on a terminal, unless `--quiet`.
+    var showsProgress: Bool { errorIsTerminal && verbosity > .quiet }
 
     /// Prints a line on standard output.
     func print(_ line: String = "") { out(line + "\n") }
@@ -44,11 +79,40 @@ public struct Console: Sendable {
         print(try JSONOutput.prettyText(value))
     }
 
-    /// Prints `photomap: warning: …` on standard error, control characters made harmless.
-    func warn(_ message: String) { err("photomap: warning: \(TerminalText.sanitized(message))\n") }
+    /// Prints `photomap: …` on standard error unless `--quiet`: a summary, what was written where.
+    func note(_ message: String) {
+        guard verbosity > .quiet else { return }
+        err("photomap: \(TerminalText.sanitized(message))\n")
+    }
+
+    /// Prints `photomap: …` on standard error with `--verbose` only: one decision (a file skipped, a
+    /// cache miss). `message` is made only then.
+    func detail(_ message: @autoclosure () -> String) {
+        guard verbosity == .verbose else { return }
+        err("photomap: \(TerminalText.sanitized(message()))\n")
+    }
+
+    /// `detail` for a library's trace hook, or nil unless `--verbose`, so that nothing is made for it.
+    var trace: (@Sendable (String) -> Void)? {
+        guard verbosity == .verbose else { return nil }
+        return { [self] message in detail(message) }
+    }
+
+    /// Prints `photomap: warning: …` on standard error unless `--quiet`, control characters made harmless.
+    func warn(_ message: String) {
+        guard verbosity > .quiet else { return }
+        err("photomap: \(label("warning:", colour: "33"))\(TerminalText.sanitized(message))\n")
+    }
 
     /// Prints `photomap: error: …` on standard error, control characters made harmless.
-    func error(_ message: String) { err("photomap: error: \(TerminalText.sanitized(message))\n") }
+    func error(_ message: String) {
+        err("photomap: \(label("error:", colour: "31"))\(TerminalText.sanitized(message))\n")
+    }
+
+    /// "error: " in bold and the SGR colour when colours are on.
+    private func label(_ word: String, colour: String) -> String {
+        colours ? "\u{1B}[1;\(colour)m\(word)\u{1B}[0m " : word + " "
+    }
 
     /// The same console with `secret` replaced wherever it would be printed: an API key must never
     /// reach output, even inside a message from a library or a server.
@@ -57,7 +121,8 @@ public struct Console: Sendable {
         let (out, err) = (out, err)
         return Console(
             out: { out(Self.redact($0, secret: secret)) }, err: { err(Self.redact($0, secret: secret)) },
-            errorIsTerminal: errorIsTerminal, width: width)
+            errorIsTerminal: errorIsTerminal, width: width, colours: colours
+        ).saying(verbosity)
     }
 
     /// `text` with `secret` (an API key of 4 characters or more) replaced by "[api key]". Every

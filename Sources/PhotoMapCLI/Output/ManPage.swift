@@ -2,7 +2,7 @@ import PhotoMapKit
 
 /// photomap.1 in man(7) format, written from the command and option declarations: the synopsis of
 /// every command, its description, actions and options, the global options, the output formats,
-/// the environment and the exit status. ASCII only (other characters as groff's `\[uXXXX]`), so
+/// the examples, the environment, the files, the exit status and where to read more. ASCII only (other characters as groff's `\[uXXXX]`), so
 /// it reads the same whatever encoding groff assumes.
 enum ManPage {
     static func render(_ interface: Interface, version: String) -> String {
@@ -18,7 +18,10 @@ enum ManPage {
         page += [".SH DESCRIPTION"] + Help.notes.flatMap { [".PP", text($0)] }
         page += [
             ".PP", "Global options go before or after the command.",
-            "Errors go to standard error as \\fBphotomap: error:\\fR followed by what went wrong.",
+            "Data (listings, JSON) goes to standard output; errors, warnings, summaries and progress go to"
+                + " standard error as \\fBphotomap: \\fR..., errors as \\fBphotomap: error:\\fR followed by what went wrong"
+                + " and what to do. \\fB\\-q\\fR leaves errors only; \\fB\\-v\\fR adds each decision."
+                + " Colour is used on a terminal only, and never with \\fBNO_COLOR\\fR set.",
         ]
         page.append(".SH COMMANDS")
         for command in interface.commands {
@@ -41,20 +44,48 @@ enum ManPage {
         ]
         page += [".TP", "\\fBtable\\fR", "aligned columns fitted to the terminal (the default)"]
         page += AnnotationFormat.allCases.flatMap { [".TP", "\\fB\($0.rawValue)\\fR", text($0.summary)] }
-        page +=
-            [".SH ENVIRONMENT"]
-            + Configuration.environmentOnly.flatMap { [".TP", "\\fB\(text($0.name))\\fR", text($0.meaning)] }
-        page += [
-            ".PP",
-            "FLICKR_API_KEY, PHOTOMAP_ENDPOINT, PHOTOMAP_IMAGE_HOST, PHOTOMAP_CACHE and PHOTOMAP_CACHE_LIMIT"
-                + " stand for the global options that name them.",
-        ]
+        page += [".SH EXAMPLES"]
+        page += interface.commands.flatMap(\.examples).flatMap { example in
+            [".TP", "\\fBphotomap " + text(example.line) + "\\fR", text(example.meaning)]
+        }
+        page += [".SH ENVIRONMENT"]
+        page += Environment.variables.flatMap { variable in
+            [
+                ".TP", "\\fB\(text(variable.name))\\fR",
+                text(variable.meaning + (variable.option.map { "; " + $0 + " wins over it" } ?? "")),
+            ]
+        }
+        page += [".SH FILES"] + files.flatMap { [".TP", "\\fI\(text($0.path))\\fR", text($0.meaning)] }
         page += [
             ".SH EXIT STATUS", ".TP", "0", "success", ".TP", "1", "failure", ".TP", "2",
             "usage error (or a missing API key)",
         ]
+        page += [
+            ".SH SEE ALSO",
+            "\\fBexiftool\\fR(1), \\fBcurl\\fR(1), \\fBpsql\\fR(1);"
+                + " the user guide and the operations guide, /usr/share/doc/photomap/user\\-guide.md and"
+                + " operations.md (docs/ in photomap's source); \\fBphotomap help\\fR \\fICOMMAND\\fR.",
+        ]
         return page.joined(separator: "\n") + "\n"
     }
+
+    /// The files photomap reads and writes, for FILES.
+    static let files: [(path: String, meaning: String)] = [
+        (
+            "$XDG_CACHE_HOME/photomap/",
+            "the cache folder (or ./Cache when it exists, --cache, PHOTOMAP_CACHE):"
+                + " thumbnails, Flickr's answers, the search index and the imported photos' catalog"
+        ),
+        ("CACHE/index.sqlite", "the local search index (`photomap index rebuild` makes it anew)"),
+        ("CACHE/local-catalog.sqlite", "the photos `photomap import` read, their tracks and the geofences"),
+        ("CACHE/recent.json", "the photos recently viewed through `photomap serve`"),
+        (
+            "/usr/share/photomap/",
+            "the embedded catalog and its images, the gazetteer, the basemap and the"
+                + " pages' assets, as the Debian package installs them (a checkout's Fixtures/ when run from one)"
+        ),
+        ("DIR/.photomap-manifest", "what each page of an exported site was made from (`export --out DIR`)"),
+    ]
 
     /// `photomap cache stats|verify|prune|clear [--json] [--max-size SIZE]` with fonts.
     private static func synopsis(_ command: CommandSpec) -> String {
@@ -62,6 +93,7 @@ enum ManPage {
         switch command.arguments {
         case .none: break
         case let .words(placeholder): parts.append("\\fI\(text(placeholder))\\fR")
+        case .command: parts.append("[\\fICOMMAND\\fR]")
         case let .action(actions):
             parts.append(
                 actions.map { "\\fB\(text($0.name))\\fR" + ($0.argument.map { " \\fI\(text($0))\\fR" } ?? "") }
@@ -78,7 +110,8 @@ enum ManPage {
 
     /// `\fB\-\-limit\fR \fIN\fR`, `[\fIFILE\fR]` for an optional value, `\fIFILE\fR...` for several.
     private static func optionTag(_ option: OptionSpec) -> String {
-        let name = "\\fB" + text("--" + option.name) + "\\fR"
+        let name =
+            (option.short.map { "\\fB" + text("-\($0)") + "\\fR, " } ?? "") + "\\fB" + text("--" + option.name) + "\\fR"
         guard let valueName = option.valueName else { return name }
         let value = "\\fI" + text(valueName) + "\\fR"
         return name + " " + (option.valueIsOptional ? "[" + value + "]" : value + (option.takesMore ? "..." : ""))

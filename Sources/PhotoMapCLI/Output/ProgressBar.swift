@@ -2,7 +2,7 @@ import Foundation
 import PhotoMapKit
 
 /// A one-line progress bar on standard error — done/total, rate and time left — drawn only when
-/// standard error is a terminal, never into pipes or files.
+/// standard error is a terminal (and not `--quiet`), never into pipes or files.
 final class ProgressBar: Sendable {
     private let console: Console
     private let label: String
@@ -17,7 +17,7 @@ final class ProgressBar: Sendable {
 
     /// Redraws (at most ten times a second, and always for the last step).
     func update(done: Int, total: Int) {
-        guard console.errorIsTerminal, total > 0 else { return }
+        guard console.showsProgress, total > 0 else { return }
         state.withLock { state in
             let now = Date()
             guard done == total || now.timeIntervalSince(state.lastDrawn) >= 0.1 else { return }

@@ -4,11 +4,28 @@ struct ArgumentParser {
     let globalOptions: [OptionSpec]
     let commands: [CommandSpec]
 
-    /// The options the parser answers itself, before any command runs.
+    /// The options answered before any command runs: how much is said, help and the version.
     static let standardOptions: [OptionSpec] = [
-        .flag("help", "show help (also -h)"),
+        quietOption, verboseOption,
+        .flag("help", "show help (also -h and `photomap help [COMMAND]`)"),
         .flag("version", "print photomap's version and the versions of the C libraries it runs with"),
     ]
+
+    /// `-q`, `--quiet`.
+    static let quietOption = OptionSpec.flag("quiet", "print errors only: no warning, summary or progress", short: "q")
+    /// `-v`, `--verbose`.
+    static let verboseOption = OptionSpec.flag(
+        "verbose", "also say each decision: a file skipped, a cache hit or miss", short: "v")
+
+    /// How much `parsed` asks to be said; `--quiet` and `--verbose` together are a usage error.
+    static func verbosity(_ parsed: ParsedArguments) throws(UsageError) -> Console.Verbosity {
+        switch (parsed.has(quietOption.name), parsed.has(verboseOption.name)) {
+        case (true, true): throw UsageError("--quiet and --verbose ask for opposites: give one of them")
+        case (true, false): .quiet
+        case (false, true): .verbose
+        case (false, false): .normal
+        }
+    }
 
     func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
@@ -23,6 +40,8 @@ struct ArgumentParser {
                 parsed.wantsHelp = true
             } else if token == "--version" {
                 parsed.wantsVersion = true
+            } else if !token.hasPrefix("--"), let spec = option(short: token, in: parsed.command) {
+                parsed.set(spec.name, "")
             } else if token.hasPrefix("--") {
                 let body = token.dropFirst(2)
                 let name = String(body.prefix(while: { $0 != "=" }))
@@ -33,7 +52,13 @@ struct ArgumentParser {
                 if spec.valueName == nil {
                     guard inlineValue == nil else { throw UsageError("--\(name) takes no value") }
                     parsed.set(name, "")
-                } else if let inlineValue {
+                    continue
+                }
+                // The values are not repeated back: one may be a key or a password in a URL.
+                if parsed.has(name), !spec.takesMore {
+                    throw UsageError("--\(name) takes one value and was given twice: give it once")
+                }
+                if let inlineValue {
                     parsed.set(name, try spec.checked(inlineValue))
                     try takeMore(of: spec, from: &remaining, into: &parsed)
                 } else if spec.valueIsOptional {
@@ -89,11 +114,7 @@ struct ArgumentParser {
 
     private func take(positional token: String, into parsed: inout ParsedArguments) throws(UsageError) {
         guard let command = parsed.command else {
-            guard let command = commands.first(where: { $0.name == token }) else {
-                throw UsageError(
-                    "unknown command '\(token)'; commands: \(commands.map(\.name).joined(separator: ", "))")
-            }
-            parsed.command = command
+            parsed.command = try command(named: token)
             return
         }
         guard command.acceptsArguments else {
@@ -113,8 +134,24 @@ struct ArgumentParser {
         parsed.arguments.append(token)
     }
 
+    /// The command called `name`; else the usage error naming the nearest one, or listing them all.
+    func command(named name: String) throws(UsageError) -> CommandSpec {
+        if let command = commands.first(where: { $0.name == name }) { return command }
+        let names = commands.map(\.name)
+        let nearest = Suggestion.phrase(for: name, in: names)
+        throw UsageError(
+            "unknown command '\(name)'"
+                + (nearest.isEmpty ? "; commands: \(names.joined(separator: ", "))" : nearest))
+    }
+
     private func option(named name: String, in command: CommandSpec?) -> OptionSpec? {
         globalOptions.first { $0.name == name } ?? command?.options.first { $0.name == name }
+    }
+
+    /// The flag a one-letter spelling such as `-q` stands for.
+    private func option(short token: String, in command: CommandSpec?) -> OptionSpec? {
+        guard token.count == 2, let letter = token.last else { return nil }
+        return (globalOptions + (command?.options ?? [])).first { $0.short == letter }
     }
 
     private func unknownOption(_ name: String, command: CommandSpec?) -> UsageError {
@@ -122,6 +159,9 @@ struct ArgumentParser {
             return UsageError("--\(name) belongs after the command: photomap \(owner.name) --\(name) …")
         }
         let scope = command.map { "photomap \($0.name)" } ?? "photomap"
+        let known = (globalOptions + (command?.options ?? [])).map { "--" + $0.name }
+        let nearest = Suggestion.phrase(for: "--" + name, in: known, quoted: false)
+        guard nearest.isEmpty else { return UsageError("unknown option --\(name) for \(scope)\(nearest)") }
         return UsageError("unknown option --\(name) for \(scope); see \(scope) --help")
     }
 }

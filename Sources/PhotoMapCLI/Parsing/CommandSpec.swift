@@ -9,6 +9,8 @@ struct CommandSpec: Sendable {
         case words(String)
         /// Exactly one of these actions (`cache stats`).
         case action([ActionSpec])
+        /// One of photomap's commands, or none (`help [COMMAND]`).
+        case command
     }
 
     /// One word a command takes as its action, such as `stats` in `photomap cache stats`.
@@ -34,13 +36,32 @@ struct CommandSpec: Sendable {
     let options: [OptionSpec]
     /// What it takes besides options.
     let arguments: Arguments
+    /// Command lines showing it at work, for `--help` and the man page's EXAMPLES.
+    let examples: [Example]
 
-    init(name: String, summary: String, discussion: String = "", options: [OptionSpec], arguments: Arguments = .none) {
+    /// A command line and what it does.
+    struct Example: Sendable {
+        /// The words after `photomap` ("places --json").
+        let line: String
+        /// What it does, in a few words.
+        let meaning: String
+
+        init(_ line: String, _ meaning: String) {
+            self.line = line
+            self.meaning = meaning
+        }
+    }
+
+    init(
+        name: String, summary: String, discussion: String = "", options: [OptionSpec], arguments: Arguments = .none,
+        examples: [Example] = []
+    ) {
         self.name = name
         self.summary = summary
         self.discussion = discussion
         self.options = options
         self.arguments = arguments
+        self.examples = examples
     }
 
     /// Whether it takes positional arguments.
@@ -61,6 +82,7 @@ struct CommandSpec: Sendable {
         switch arguments {
         case .none: break
         case let .words(placeholder): parts.append(placeholder)
+        case .command: parts.append("[COMMAND]")
         case let .action(actions): parts.append(actions.map(\.synopsis).joined(separator: "|"))
         }
         parts += options.map { $0.isRequired ? $0.synopsis : "[\($0.synopsis)]" }
@@ -72,6 +94,8 @@ struct CommandSpec: Sendable {
         let names = actions.map(\.name)
         let list = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
         guard let given else { return UsageError("\(name) needs one action: \(list)") }
+        let nearest = Suggestion.phrase(for: given, in: names)
+        guard nearest.isEmpty else { return UsageError("unknown \(name) action '\(given)'\(nearest)") }
         return UsageError("unknown \(name) action '\(given)': use \(list)")
     }
 }

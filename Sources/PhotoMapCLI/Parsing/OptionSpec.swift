@@ -38,10 +38,12 @@ struct OptionSpec: Sendable {
     /// The ending (".gpx") of the words after the value that are values too, up to the first that does not
     /// end so: a shell glob's files after one option, without taking the command's own arguments.
     var moreValuesEnding: String?
+    /// The letter of a flag's one-dash spelling (`q` for `-q`), if it has one.
+    var short: Character?
 
-    /// A flag such as `--json`.
-    static func flag(_ name: String, _ help: String) -> OptionSpec {
-        OptionSpec(name: name, value: nil, help: help)
+    /// A flag such as `--json`, or `--quiet` also spelled `-q`.
+    static func flag(_ name: String, _ help: String, short: Character? = nil) -> OptionSpec {
+        OptionSpec(name: name, value: nil, help: help, short: short)
     }
 
     /// An option with a value such as `--limit N` or `--out DIR`, and its value when not given.
@@ -85,6 +87,11 @@ struct OptionSpec: Sendable {
     var synopsis: String {
         guard let valueName else { return "--\(name)" }
         return valueIsOptional ? "--\(name) [\(valueName)]" : "--\(name) \(valueName)" + (takesMore ? "..." : "")
+    }
+
+    /// "-q, --quiet" for a flag with a one-letter spelling, else the synopsis: the left column of help.
+    var spellings: String {
+        short.map { "-\($0), " + synopsis } ?? synopsis
     }
 
     /// Whether words after its value may be values too.

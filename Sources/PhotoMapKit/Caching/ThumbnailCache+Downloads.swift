@@ -75,12 +75,12 @@ extension ThumbnailCache {
         switch outcome {
         case let .stored(bytes):
             if let download { journal.noteStored(download.name, bytes: bytes.count) }
-            journal.noteCounters(Counters(misses: 1, downloads: 1))
+            count(Counters(misses: 1, downloads: 1), "miss, fetched", key)
         case let .storedByAnotherProcess(bytes):
             if let download { journal.noteUsed(download.name, bytes: bytes) }
-            journal.noteCounters(Counters(hits: 1))
+            count(Counters(hits: 1), "hit (stored by another process meanwhile)", key)
         case .failed:
-            journal.noteCounters(Counters(misses: 1, failures: 1))
+            count(Counters(misses: 1, failures: 1), "miss, could not be fetched", key)
         }
         if let download {
             let result: Result<Delivered, ThumbnailError> =

@@ -21,7 +21,7 @@ extension ThumbnailCache {
             return .missing(ImageMiss(photoID: photo.id, source: source, name: name))
         }
         noteUse(name, of: image)
-        journal.noteCounters(Counters(hits: 1))
+        count(Counters(hits: 1), "hit", source.key)
         return .cached(CachedImage(name: name, contents: .file(image.file), bytes: image.bytes, format: image.format))
     }
 
@@ -50,6 +50,12 @@ extension ThumbnailCache {
     private func lookUp(_ photo: Photo, size: PhotoSize) -> (String, DiskStore.OpenedImage)? {
         guard let name = entryName(for: photo, size: size) else { return nil }
         return store.openWholeImage(named: name).map { (name, $0) }
+    }
+
+    /// Counts a hit or a miss for `cache stats`, and tells it to the trace when one listens.
+    func count(_ counters: Counters, _ outcome: String, _ key: String) {
+        journal.noteCounters(counters)
+        configuration.trace?("thumbnail cache \(outcome): \(key)")
     }
 
     /// Notes a hit's use for the LRU order; a use noted also sets the entry's modification time, which

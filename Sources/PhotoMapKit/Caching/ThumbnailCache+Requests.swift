@@ -97,7 +97,7 @@ extension ThumbnailCache {
 
     private func hit(_ source: ThumbnailSource, name: String, path: String, id: Int, waiter: Waiter) {
         guard waiter.verifiesHits else {
-            journal.noteCounters(Counters(hits: 1))
+            count(Counters(hits: 1), "hit", source.key)
             return deliver(.success(Delivered(path: path, name: name, bytes: nil)), to: waiter)
         }
         // A file damaged in the middle passes the cheap check: callers that will use the image get a
@@ -112,7 +112,7 @@ extension ThumbnailCache {
                 unlink(path)
                 return request(source, name: name, id: id, waiter: waiter)
             }
-            journal.noteCounters(Counters(hits: 1))
+            count(Counters(hits: 1), "hit", source.key)
             deliver(.success(Delivered(path: path, name: name, bytes: bytes)), to: waiter)
         }
     }

@@ -4,10 +4,13 @@ import Foundation
 /// catalog version, and with whatever a command fetched, each record shown by its listing's annotation.
 public struct CatalogIndexer {
     let index: any SearchIndex
+    /// Told what is about to take a while (the catalog indexed on a first run), before it starts.
+    let announce: (String) -> Void
 
-    /// An indexer writing to `index`.
-    public init(index: any SearchIndex) {
+    /// An indexer writing to `index`, telling `announce` before a long build.
+    public init(index: any SearchIndex, announce: @escaping (String) -> Void = { _ in }) {
         self.index = index
+        self.announce = announce
     }
 
     /// Indexes the embedded catalog unless this version of it is indexed already.
@@ -17,6 +20,7 @@ public struct CatalogIndexer {
             .attributesOfItem(atPath: catalog.appendingPathComponent("top-places.json").path)
         let version = "\(catalog.path)@\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         guard try index.marker("catalog") != version else { return }
+        announce("building the search index from the embedded catalog (a few seconds, once)…")
         let places = try source.topPlaces().entries
         var records = places.map(IndexRecord.place) + (try landmarks()).map(IndexRecord.landmark)
         for place in places {
@@ -37,6 +41,7 @@ public struct CatalogIndexer {
     public func ensureLocal(_ catalog: any LocalCatalogStore, adapter: AnnotationAdapter = AnnotationAdapter()) throws {
         let version = String(try catalog.version())
         guard try index.marker("local") != version else { return }
+        announce("indexing the imported photos for search…")
         try index.remove(origin: "local")
         try index.add(adapter.annotated(try catalog.allPhotos()).map(IndexRecord.photo), origin: "local")
         try index.setMarker("local", version)
