@@ -90,9 +90,9 @@ enum ServeCommand {
         // The name it was told to listen on is this machine's too.
         if let name { routes.allow(publicHost: "\(name):\(server.port)") }
         let shown = name ?? (address.contains(":") ? "[\(address)]" : address)
-        console.err("photomap: serving http://\(shown):\(server.port)/ (Ctrl-C to stop)\n")
+        console.note("serving http://\(shown):\(server.port)/ (Ctrl-C to stop)")
         waitForStopSignal()
-        console.err("photomap: stopping\n")
+        console.note("stopping")
         server.stop(grace: 3)
         indexing?.finish()
         cache.flush()
