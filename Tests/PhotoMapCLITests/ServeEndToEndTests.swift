@@ -120,6 +120,41 @@ struct ServeEndToEndTests {
         #expect(server.stderr.components(separatedBy: "no square for photo \(id)").count == 2, "\(server.stderr)")
     }
 
+    @Test("--offline asks the image host nothing: serve answers a square not cached 404, --prefetch counts the skipped")
+    func offlineImages() throws {
+        // Paths of this test's own, so the image server's counts of them are this test's requests alone.
+        let prefix = "/ok/offline-\(UUID().uuidString)"
+        func requests() throws -> Int {
+            let counts =
+                try JSONSerialization.jsonObject(
+                    with: try HTTPClient(retryPolicy: .never).get(images.url("/_counts")).body) as? [String: Int]
+            return try #require(counts).filter { $0.key.hasPrefix(prefix) }.values.reduce(0, +)
+        }
+        let environment = ["PHOTOMAP_CACHE": folder.url.path]
+        let server = try ServeProcess(
+            ["--offline", "--image-host", images.url(prefix)], environment: environment)
+        let id = try #require(photoIDs(on: try server.request("/places/\(melbourne)?limit=3")).first)
+        for path in ["/squares/\(id)", "/images/\(id)"] {
+            let answer = try server.request(path)
+            #expect(answer.status == 404 && answer.headers["content-type"] == "image/svg+xml", "\(path)")
+        }
+        server.stop()
+        #expect(server.stderr.contains("is not in the cache, and --offline makes no request"), "\(server.stderr)")
+        let prefetch = [
+            "--image-host", images.url(prefix), "photos", "--place", melbourne, "--limit", "3", "--prefetch",
+        ]
+        let offline = try PhotomapBinary.run(["--offline"] + prefetch, environment: environment)
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(
+            offline.stderr.contains(
+                "photomap: warning: skipped 3 squares not in the cache: --offline makes no request"),
+            "\(offline.stderr)")
+        #expect(try requests() == 0)
+        // Online, the same prefetch asks the host for each square (none is there: 404s, counted all the same).
+        _ = try PhotomapBinary.run(prefetch, environment: environment)
+        #expect(try requests() >= 3)
+    }
+
     @Test("hostile requests get their errors: wrong Host, POST, traversal, unknown ids, huge headers, bad numbers")
     func hostile() throws {
         let server = try serve()
