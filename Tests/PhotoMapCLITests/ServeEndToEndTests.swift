@@ -155,6 +155,34 @@ struct ServeEndToEndTests {
         #expect(try requests() >= 3)
     }
 
+    @Test(
+        "on a full disk /api/search answers 503 saying so (SQLite's I/O error logged with ENOSPC), then 200 with room",
+        .enabled(if: TinyDisk.canMount, "needs root to mount a tmpfs"))
+    func searchOnFullDisk() throws {
+        let disk = try TinyDisk(kilobytes: 48 << 10)
+        let cache = disk.url.appendingPathComponent("cache")
+        try PrebuiltIndexes.copy(into: cache)
+        let server = try ServeProcess(environment: ["PHOTOMAP_CACHE": cache.path])
+        // Every byte left taken: writes of a MB, then of a page, until the disk refuses.
+        let filler = disk.url.appendingPathComponent("filler")
+        let descriptor = open(filler.path, O_WRONLY | O_CREAT, 0o600)
+        try #require(descriptor >= 0)
+        let zeros = [UInt8](repeating: 0, count: 1 << 20)
+        for size in [1 << 20, 4096] { while write(descriptor, zeros, size) > 0 {} }
+        close(descriptor)
+        let full = try server.request("/api/search?q=paris")
+        #expect(full.status == 503 && full.headers["retry-after"] != nil, "\(full.status)")
+        #expect(body(full).contains("the server's disk is full"), "\(body(full))")
+        // Logged before the answer went; read from its pipe by a thread of this process.
+        let logged = Date().addingTimeInterval(5)
+        while !server.stderr.contains("No space left on device"), Date() < logged {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(server.stderr.contains("No space left on device"), "\(server.stderr)")
+        try FileManager.default.removeItem(at: filler)
+        #expect(try server.request("/api/search?q=paris").status == 200)
+    }
+
     @Test("hostile requests get their errors: wrong Host, POST, traversal, unknown ids, huge headers, bad numbers")
     func hostile() throws {
         let server = try serve()
