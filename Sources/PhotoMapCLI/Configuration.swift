@@ -230,7 +230,8 @@ struct Configuration {
 
     /// The thumbnail cache: imported photos' images are made from their files when the cache lacks them;
     /// the embedded catalog's come from `Fixtures/images` unless an image host was chosen (also for the
-    /// imported photos' source, whose searches may find the catalog's); everything else over HTTP(S).
+    /// imported photos' source, whose searches may find the catalog's); everything else over HTTP(S), or,
+    /// `--offline`, from nowhere (`OfflineImageOrigin`).
     func makeThumbnailCache(console: Console) throws -> ThumbnailCache {
         let catalog =
             source == .fixtures
@@ -255,8 +256,9 @@ struct Configuration {
                 trace: console.trace))
     }
 
-    /// Images over HTTP(S) with the options' connections and CA file.
-    private func imageOrigin() -> HTTPImageOrigin {
+    /// Images over HTTP(S) with the options' connections and CA file; `--offline`, none.
+    private func imageOrigin() -> any ImageOrigin {
+        guard !offline else { return OfflineImageOrigin() }
         var settings = HTTPImageOrigin.defaultSettings
         settings.caBundle = caBundle
         return HTTPImageOrigin(settings: settings, connectionsPerHost: connectionsPerHost)

@@ -101,6 +101,7 @@ struct ErrorReport {
         switch error {
         case FlickrError.missingAPIKey: "pass --api-key KEY or set FLICKR_API_KEY"
         case FlickrError.notCached: "run the same command once online first"
+        case FlickrError.cachedAnswerDamaged: "run the same command without --offline to fetch it again"
         case FlickrError.unknownPlace: "the ids are in `photomap places`"
         case FlickrError.rateStateUnavailable:
             "photomap needs a writable cache folder (--cache DIR) to stay under Flickr's limit"

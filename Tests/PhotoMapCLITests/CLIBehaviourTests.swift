@@ -230,6 +230,10 @@ struct CLIBehaviourTests {
                 "rebuild") == false)
         #expect(ErrorReport(HTTPError.status(404, url: "u")).message == "u answered HTTP 404")
         #expect(ErrorReport(LocationError.gazetteerMissing("g")).message.hasSuffix("(scripts/setup)"))
+        #expect(
+            ErrorReport(FlickrError.cachedAnswerDamaged(method: "m", key: "ab12", store: "/c/api")).message
+                == "--offline: the cached answer for m is damaged and cannot be read (cache key ab12 in /c/api); "
+                + "run the same command without --offline to fetch it again")
     }
 
     @Test("the cache folder: --cache, else PHOTOMAP_CACHE, else ./Cache when present, else XDG")

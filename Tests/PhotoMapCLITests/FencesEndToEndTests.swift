@@ -4,7 +4,8 @@ import PhotoMapTestSupport
 import Testing
 
 /// `photomap fences` run as a user would: two photos taken at home, one at the castle of the same town,
-/// two far away; a fence around home, then every output others can see searched for any number inside it.
+/// two far away, and a GPS track walking from home to the castle; a fence around home, then every output
+/// others can see searched for any number inside it, and every track it draws for a point within 50 m of it.
 @Suite("Geofences end to end", .serialized)
 struct FencesEndToEndTests {
     let photos: TemporaryFolder
@@ -61,6 +62,61 @@ struct FencesEndToEndTests {
         return (enumerator?.allObjects as? [URL] ?? []).compactMap { file in
             (try? Data(contentsOf: file)).map { (file.path, $0) }
         }
+    }
+
+    /// A walk from home to the castle (a point every ~45 m), and a segment of two points that passes
+    /// within 10 m of home's centre: what `import --gpx` keeps for maps to draw.
+    static let walk: String = {
+        var points = (0...20).map { step in
+            let fraction = Double(step) / 20
+            return (46.0569 - 0.0079 * fraction, 14.5058 + 0.0028 * fraction)
+        }.enumerated().map { minute, point in
+            "<trkpt lat=\"\(point.0)\" lon=\"\(point.1)\"><time>2024-05-01T15:\(10 + minute):00Z</time></trkpt>"
+        }.joined(separator: "\n")
+        points += "</trkseg><trkseg>"
+        points += #"<trkpt lat="46.0610" lon="14.5000"><time>2024-05-01T16:00:00Z</time></trkpt>"#
+        points += #"<trkpt lat="46.0530" lon="14.5110"><time>2024-05-01T16:10:00Z</time></trkpt>"#
+        return """
+            <?xml version="1.0"?>
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+            <trk><trkseg>\(points)</trkseg></trk></gpx>
+            """
+    }()
+
+    /// Imports the photos with the walk's track.
+    func importWithWalk(_ options: [String] = []) throws -> PhotomapBinary.Result {
+        let walk = out.url.appendingPathComponent("walk.gpx")
+        try Data(Self.walk.utf8).write(to: walk)
+        return try photomap(options + ["import", photos.url.path, "--gpx", walk.path])
+    }
+
+    /// Every point of the tracks `text`'s pages draw (`"tracks":{"lines":[[lat, lon, Δlat, Δlon, …]],
+    /// "scale":S}`, whole numbers of 1/S degree).
+    static func trackPoints(_ text: String) throws -> [Coordinate] {
+        let pattern = try NSRegularExpression(pattern: #""tracks":\{"lines":(\[[-0-9,\[\]]*\]),"scale":(\d+)\}"#)
+        var points: [Coordinate] = []
+        for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            let lines = try #require(Range(match.range(at: 1), in: text).map { text[$0] })
+            let scale = try #require(Range(match.range(at: 2), in: text).flatMap { Double(text[$0]) })
+            let numbers = try #require(try JSONSerialization.jsonObject(with: Data(lines.utf8)) as? [[Int]])
+            for line in numbers {
+                var (latitude, longitude) = (0, 0)
+                for pair in stride(from: 0, to: line.count - 1, by: 2) {
+                    (latitude, longitude) = (latitude + line[pair], longitude + line[pair + 1])
+                    points.append(
+                        try #require(
+                            Coordinate(latitude: Double(latitude) / scale, longitude: Double(longitude) / scale)))
+                }
+            }
+        }
+        return points
+    }
+
+    /// The track points `text` draws within the fence or 50 m of it, and how many points it draws in all.
+    static func trackLeaks(_ text: String) throws -> (near: [Coordinate], drawn: Int) {
+        let centre = try #require(Coordinate(latitude: home.latitude, longitude: home.longitude))
+        let points = try trackPoints(text)
+        return (points.filter { $0.distance(to: centre) * 1000 < home.radius + 50 }, points.count)
     }
 
     func addHome() throws -> PhotomapBinary.Result {
@@ -130,11 +186,13 @@ struct FencesEndToEndTests {
         "no number inside the fence in any format, map page, search, find or export (re-exported over one that showed them)"
     )
     func nothingLeaks() throws {
-        #expect(try photomap(["import", photos.url.path]).status == 0)
+        #expect(try importWithWalk().status == 0)
         let site = out.url.appendingPathComponent("site")
         let before = try local(["export", "--out", site.path])
         #expect(before.status == 0, "\(before.stderr)")
-        #expect(!Self.leaks(Self.files(in: site).map { String(decoding: $0.data, as: UTF8.self) }.joined()).isEmpty)
+        let shown = Self.files(in: site).map { String(decoding: $0.data, as: UTF8.self) }.joined()
+        let nearHome = try Self.trackLeaks(shown).near
+        #expect(!Self.leaks(shown).isEmpty && !nearHome.isEmpty)
         #expect(try addHome().status == 0)
 
         let placeIDs = try jsonArray(try local(["places", "--json"]).stdout).compactMap { $0["id"] as? String }
@@ -162,11 +220,17 @@ struct FencesEndToEndTests {
         for folder in [maps, site] {
             let files = Self.files(in: folder)
             #expect(files.count > 5)
+            var drawn = 0
             for (path, data) in files {
                 #expect(Self.leaks(String(decoding: data, as: UTF8.self)).isEmpty, "\(path)")
+                // The walk's track is drawn only from 50 m outside the fence.
+                let tracks = try Self.trackLeaks(String(decoding: data, as: UTF8.self))
+                #expect(tracks.near.isEmpty, "\(path): \(tracks.near)")
+                drawn += tracks.drawn
                 // Images are made from the pixels: no EXIF (and so no GPS) rides along.
                 if path.hasSuffix(".jpg") { #expect(data.range(of: Data("Exif".utf8)) == nil, "\(path)") }
             }
+            #expect(drawn > 0, "\(folder.path): no track drawn")
         }
         let unlocatedPage = try String(
             contentsOf: site.appendingPathComponent("places/unlocated.html"), encoding: .utf8)
@@ -182,7 +246,7 @@ struct FencesEndToEndTests {
 
     @Test("serve: pages, every /api answer and recents show no number inside the fence")
     func serveHidesThem() throws {
-        #expect(try photomap(["import", photos.url.path]).status == 0)
+        #expect(try importWithWalk().status == 0)
         let home = try jsonArray(try local(["photos", "--place", "3196359", "--json"]).stdout)
         let kitchen = try #require(home.first { $0["title"] as? String == "Kitchen" }?["id"] as? String)
         // Listed and viewed before the fence, by a server that keeps running: recents keep the record as it
@@ -191,7 +255,9 @@ struct FencesEndToEndTests {
         for path in ["/", "/places/3196359", "/photos/\(kitchen)"] {
             #expect(try server.request(path).status == 200)
         }
-        #expect(!Self.leaks(String(decoding: try server.request("/places/3196359").body, as: UTF8.self)).isEmpty)
+        let page = String(decoding: try server.request("/places/3196359").body, as: UTF8.self)
+        let nearHome = try Self.trackLeaks(page).near
+        #expect(!Self.leaks(page).isEmpty && !nearHome.isEmpty)
         #expect(try addHome().status == 0)
         Thread.sleep(forTimeInterval: 1.1)
         for path in [
@@ -204,6 +270,10 @@ struct FencesEndToEndTests {
             let body = String(decoding: answer.body, as: UTF8.self)
             if path == "/places/unlocated" { #expect(body.contains("Kitchen") && body.contains("Garden")) }
             #expect(Self.leaks(body).isEmpty, "\(path): \(Self.leaks(body))")
+            // The server read the tracks again when the fence came: they stop 50 m outside it.
+            let tracks = try Self.trackLeaks(body)
+            #expect(tracks.near.isEmpty, "\(path): \(tracks.near)")
+            if path == "/places/3196359" { #expect(tracks.drawn > 0) }
         }
         server.stop()
         let recent = try local(["recent", "--json"])
@@ -213,7 +283,7 @@ struct FencesEndToEndTests {
     @Test("with --database the fences are the database's: every machine's listings, pages and answers honour them")
     func sharedFences() throws {
         let database = try TestDatabase().leastPrivilegedURL()
-        #expect(try photomap(["--database", database, "import", photos.url.path]).status == 0)
+        #expect(try importWithWalk(["--database", database]).status == 0)
         let added = try photomap([
             "--database", database, "fences", "add", "home", "--near", "46.0569,14.5058", "--radius", "300",
         ])
@@ -250,7 +320,11 @@ struct FencesEndToEndTests {
         {
             let answer = try server.request(path)
             #expect(answer.status == 200, "\(path): \(answer.status)")
-            #expect(Self.leaks(String(decoding: answer.body, as: UTF8.self)).isEmpty, "\(path)")
+            let body = String(decoding: answer.body, as: UTF8.self)
+            #expect(Self.leaks(body).isEmpty, "\(path)")
+            let tracks = try Self.trackLeaks(body)
+            #expect(tracks.near.isEmpty, "\(path): \(tracks.near)")
+            if path == "/places/3196359" { #expect(tracks.drawn > 0) }
         }
         server.stop()
         #expect(try elsewhere(["fences", "remove", "home"]).status == 0)

@@ -121,6 +121,69 @@ struct ServeEndToEndTests {
         #expect(server.stderr.components(separatedBy: "no square for photo \(id)").count == 2, "\(server.stderr)")
     }
 
+    @Test("--offline asks the image host nothing: serve answers a square not cached 404, --prefetch counts the skipped")
+    func offlineImages() throws {
+        // Paths of this test's own, so the image server's counts of them are this test's requests alone.
+        let prefix = "/ok/offline-\(UUID().uuidString)"
+        func requests() throws -> Int {
+            let counts =
+                try JSONSerialization.jsonObject(
+                    with: try HTTPClient(retryPolicy: .never).get(images.url("/_counts")).body) as? [String: Int]
+            return try #require(counts).filter { $0.key.hasPrefix(prefix) }.values.reduce(0, +)
+        }
+        let environment = ["PHOTOMAP_CACHE": folder.url.path]
+        let server = try ServeProcess(
+            ["--offline", "--image-host", images.url(prefix)], environment: environment)
+        let id = try #require(photoIDs(on: try server.request("/places/\(melbourne)?limit=3")).first)
+        for path in ["/squares/\(id)", "/images/\(id)"] {
+            let answer = try server.request(path)
+            #expect(answer.status == 404 && answer.headers["content-type"] == "image/svg+xml", "\(path)")
+        }
+        server.stop()
+        #expect(server.stderr.contains("is not in the cache, and --offline makes no request"), "\(server.stderr)")
+        let prefetch = [
+            "--image-host", images.url(prefix), "photos", "--place", melbourne, "--limit", "3", "--prefetch",
+        ]
+        let offline = try PhotomapBinary.run(["--offline"] + prefetch, environment: environment)
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(
+            offline.stderr.contains(
+                "photomap: warning: skipped 3 squares not in the cache: --offline makes no request"),
+            "\(offline.stderr)")
+        #expect(try requests() == 0)
+        // Online, the same prefetch asks the host for each square (none is there: 404s, counted all the same).
+        _ = try PhotomapBinary.run(prefetch, environment: environment)
+        #expect(try requests() >= 3)
+    }
+
+    @Test(
+        "on a full disk /api/search answers 503 saying so (SQLite's I/O error logged with ENOSPC), then 200 with room",
+        .enabled(if: TinyDisk.canMount, "needs root to mount a tmpfs"))
+    func searchOnFullDisk() throws {
+        let disk = try TinyDisk(kilobytes: 48 << 10)
+        let cache = disk.url.appendingPathComponent("cache")
+        try PrebuiltIndexes.copy(into: cache)
+        let server = try ServeProcess(environment: ["PHOTOMAP_CACHE": cache.path])
+        // Every byte left taken: writes of a MB, then of a page, until the disk refuses.
+        let filler = disk.url.appendingPathComponent("filler")
+        let descriptor = open(filler.path, O_WRONLY | O_CREAT, 0o600)
+        try #require(descriptor >= 0)
+        let zeros = [UInt8](repeating: 0, count: 1 << 20)
+        for size in [1 << 20, 4096] { while write(descriptor, zeros, size) > 0 {} }
+        close(descriptor)
+        let full = try server.request("/api/search?q=paris")
+        #expect(full.status == 503 && full.headers["retry-after"] != nil, "\(full.status)")
+        #expect(body(full).contains("the server's disk is full"), "\(body(full))")
+        // Logged before the answer went; read from its pipe by a thread of this process.
+        let logged = Date().addingTimeInterval(5)
+        while !server.stderr.contains("No space left on device"), Date() < logged {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(server.stderr.contains("No space left on device"), "\(server.stderr)")
+        try FileManager.default.removeItem(at: filler)
+        #expect(try server.request("/api/search?q=paris").status == 200)
+    }
+
     @Test("hostile requests get their errors: wrong Host, POST, traversal, unknown ids, huge headers, bad numbers")
     func hostile() throws {
         let server = try serve()

@@ -127,4 +127,31 @@ struct FixtureSourceTests {
         #expect(try source.photoInfo("99999999999")?.record.id == nil)
         #expect(try source.photoInfo("../../etc/passwd")?.record.id == nil)
     }
+
+    @Test("flickr.photos.getInfo looks ids up in an index of every record: each photo listed is found, others not")
+    func photoIndex() throws {
+        let transport = FixtureTransport(catalog: catalog)
+        func described(_ id: String) throws -> FlickrAnswer<Never> {
+            try FlickrAnswer.status(
+                of: try transport.call(method: "flickr.photos.getInfo", parameters: ["photo_id": id]))
+        }
+        var listed: [String: String] = [:]
+        for place in try source.topPlaces().items {
+            for photo in try source.photos(inPlace: place.id, limit: FlickrSource.maximumResults).items {
+                listed[photo.id] = place.id
+            }
+        }
+        let index = transport.photoIndex()
+        #expect(listed.count >= 1_000)
+        // Every photo is indexed at its own place (videos too, which listings leave out).
+        #expect(
+            listed.allSatisfy { index[$0.key]?.place == $0.value }, "\(listed.count) listed, \(index.count) indexed")
+        for id in listed.keys.sorted().prefix(25) {
+            #expect(try described(id).stat == "ok", "\(id)")
+        }
+        for id in ["99999999999", "0", (listed.keys.first ?? "") + "1", "", "\"", "../1"] {
+            let answer = try described(id)
+            #expect(answer.stat == "fail" && answer.code?.int == 1, "\(id)")
+        }
+    }
 }

@@ -331,6 +331,43 @@ struct FlickrRESTTransportTests {
         }
     }
 
+    @Test("--offline with a damaged cached answer or listing says so, names its cache key, and makes no request")
+    func offlineDamaged() throws {
+        let folder = try TemporaryFolder()
+        let cache = ResponseCache(directory: folder.url, timeToLive: 3600)
+        _ = try source(cache: cache).topPlaces()
+        _ = try source(cache: cache).photos(inPlace: newYork, limit: 20)
+        let calls = try server.requests(where: ("api_key", key)).count
+        // The top places' answer and the listing (the licences' answer stays whole), cut short.
+        var files: [String] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.url.path) where file.hasSuffix(".json") {
+            let url = folder.url.appendingPathComponent(file)
+            let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+            guard text.contains(#""places":{"#) || text.contains(#""listing":"#) else { continue }
+            try Data(text.utf8.prefix(100)).write(to: url)
+            files.append(file)
+        }
+        #expect(files.count == 2)
+        for (method, call) in [
+            ("flickr.places.getTopPlacesList", { _ = try self.source(cache: cache, offline: true).topPlaces() }),
+            (
+                "flickr.photos.search",
+                { _ = try self.source(cache: cache, offline: true).photos(inPlace: newYork, limit: 20) }
+            ),
+        ] as [(String, () throws -> Void)] {
+            let error = #expect(throws: FlickrError.self) { try call() }
+            guard case let .cachedAnswerDamaged(named, key, store)? = error else {
+                Issue.record("\(method): got \(String(describing: error))")
+                continue
+            }
+            #expect(named == method && store == folder.url.path)
+            #expect(files.contains("\(key).json"), "\(key) names its file")
+            #expect(error?.description.contains("is damaged and cannot be read") == true)
+            #expect(error?.description.contains(self.key) == false)
+        }
+        #expect(try server.requests(where: ("api_key", key)).count == calls)
+    }
+
     @Test("failures are not cached")
     func failuresNotCached() throws {
         let folder = try TemporaryFolder()

@@ -11,7 +11,8 @@ enum FencesCommand {
             A geofence is a circle of 50 to 10,000 metres. An imported photo inside any fence is shown
             without a location in everything another person can see: export, serve (its pages and every /api answer), --map pages, --format and --json outputs,
             search and find: no coordinate and no place finer than "Without a location", among whose photos
-            it is listed. `fences add NAME --near LAT,LON|PLACE --radius METRES` adds one, `fences list`
+            it is listed; GPS tracks drawn on maps stop 50 m outside every fence.
+            `fences add NAME --near LAT,LON|PLACE --radius METRES` adds one, `fences list`
             shows them with how many photos each hides, `fences remove NAME` shows those photos again. They
             are kept with the imported photos (the cache folder's catalog, or the --database, so that every
             server of a fleet honours them). `places` and `photos` show fenced photos where they are with

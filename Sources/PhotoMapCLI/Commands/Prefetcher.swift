@@ -70,11 +70,19 @@ struct Prefetcher {
         let reports = outcome.withLock { $0 } ?? []
         for report in reports {
             let noun = Self.noun(for: report.size)
-            for failure in report.failures.prefix(Self.reportedFailures) {
+            let failures = report.failures.filter { !Self.isOffline($0.error) }
+            for failure in failures.prefix(Self.reportedFailures) {
                 console.warn("no \(noun.singular) for photo \(failure.photoID): \(failure.error)")
             }
-            if report.failures.count > Self.reportedFailures {
-                console.warn("\(report.failures.count - Self.reportedFailures) more \(noun.plural) failed")
+            if failures.count > Self.reportedFailures {
+                console.warn("\(failures.count - Self.reportedFailures) more \(noun.plural) failed")
+            }
+            // Offline, a miss is not a failure: counted once rather than told photo by photo.
+            let skipped = report.failures.count - failures.count
+            if skipped > 0 {
+                console.warn(
+                    "skipped \(skipped) \(skipped == 1 ? noun.singular : noun.plural) not in the cache: "
+                        + "--offline makes no request")
             }
             // A full disk stops the run: every later write would fail the same way.
             if let full = report.failures.first(where: { if case .diskFull = $0.error { true } else { false } }) {
@@ -93,9 +101,17 @@ struct Prefetcher {
         size == .medium ? ("image", "images") : ("square", "squares")
     }
 
-    /// A prefetch that got nothing at all is a failure (exit 1), after the listing is printed.
+    /// Whether `error` is a miss `--offline` did not fetch.
+    private static func isOffline(_ error: ThumbnailError) -> Bool {
+        if case .offline = error { true } else { false }
+    }
+
+    /// A prefetch that got nothing at all is a failure (exit 1), after the listing is printed; not when
+    /// every image missing was one `--offline` skipped.
     static func check(_ report: PrefetchReport?) throws {
-        guard let report, report.total > 0, report.succeeded == 0 else { return }
+        guard let report, report.total > 0, report.succeeded == 0,
+            report.failures.contains(where: { !isOffline($0.error) })
+        else { return }
         throw CommandFailure("none of the \(report.total) images could be fetched (see the warnings above)")
     }
 }

@@ -73,6 +73,17 @@ public final class HTTPImageOrigin: ImageOrigin {
     }
 }
 
+/// No image from anywhere (`--offline`): every fetch fails at once with `ThumbnailError.offline`, so the
+/// cache answers from what it holds and nothing goes out.
+public struct OfflineImageOrigin: ImageOrigin {
+    /// An origin that fetches nothing.
+    public init() {}
+
+    public func fetch(_ url: String, completion: @escaping @Sendable (Result<Data, ThumbnailError>) -> Void) {
+        completion(.failure(.offline(url: HTTPError.redacted(url))))
+    }
+}
+
 /// The embedded catalog's images, read from `Fixtures/images` where their Flickr URLs' paths point.
 public struct FixtureImageOrigin: ImageOrigin {
     /// The folder the generator writes (`Fixtures/images`).

@@ -22,6 +22,8 @@ public enum ThumbnailError: Error, CustomStringConvertible, Sendable, Equatable 
     case imported(ImportError)
     /// The requester cancelled (other requesters of the same image are unaffected).
     case cancelled
+    /// The image is not in the cache, and `--offline` makes no request to fetch it.
+    case offline(url: String)
 
     /// What failed, with what (the command line adds what to do about it).
     public var description: String {
@@ -37,6 +39,7 @@ public enum ThumbnailError: Error, CustomStringConvertible, Sendable, Equatable 
         case let .catalog(error): return error.description
         case let .imported(error): return error.description
         case .cancelled: return "cancelled"
+        case let .offline(url): return "\(url) is not in the cache, and --offline makes no request"
         }
     }
 }

@@ -91,7 +91,7 @@ extension PostgresLocalCatalog {
         }
     }
 
-    public func trackLines() throws -> TrackLines {
+    public func keptTrackLines() throws -> TrackLines {
         let rows = try pool.withConnection { connection in
             try connection.execute(
                 "SELECT points FROM local_track_lines ORDER BY position, digest", binaryResult: true)

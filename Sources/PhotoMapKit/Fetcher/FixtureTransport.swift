@@ -11,6 +11,8 @@ public struct FixtureTransport: FlickrTransport {
     public let catalog: URL
     /// Each place's recorded photos, read once: paging through a place must not re-read all its pages per page.
     private let placePhotos = PlacePhotoMemo()
+    /// Where each photo's record is (`photoIndex`), made on the first flickr.photos.getInfo.
+    private let photoAddresses = Memo<[String: RecordAddress]>()
 
     /// Creates a transport over the catalog folder.
     public init(catalog: URL) {
@@ -60,27 +62,38 @@ public struct FixtureTransport: FlickrTransport {
 
     /// The photo with this id as flickr.photos.getInfo answers it, made from its recorded listing record:
     /// `owner{nsid, username, path_alias}`, title and description as `{"_content"}`, `dates`, `tags{tag[…]}`
-    /// and `location`; code 1 ("Photo not found") when no place of the catalog holds it.
+    /// and `location`; code 1 ("Photo not found") when no place of the catalog holds it. The index says
+    /// where the record is: an id from outside costs a dictionary lookup, not a read of every place.
     private func photoInfo(photoID: String) throws -> Data {
         let notFound = Self.failure(code: 1, message: "Photo not found")
-        let folder = catalog.appendingPathComponent("photos")
-        // Only records whose bytes hold the id in quotes are decoded: the rest cannot be the one.
-        let needle = Array("\"\(photoID)\"".utf8)
-        guard !photoID.isEmpty, let places = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
-            return notFound
-        }
-        for place in places.sorted() {
-            guard let records = try? recordedPhotos(placeID: place) else { continue }
-            for bytes in records where bytes.firstRange(of: needle) != nil {
-                guard let record = try? JSONDecoder().decode(RecordedPhoto.self, from: Data(bytes)),
-                    record.id?.text == photoID
-                else { continue }
-                return try Self.answer(
-                    FixturePhotoInfo(photo: FixturePhotoInfo.Photo(record)),
-                    path: folder.appendingPathComponent(place).path)
+        guard !photoID.isEmpty, let address = photoIndex()[photoID],
+            let records = try? recordedPhotos(placeID: address.place),
+            address.record < records.count,
+            let record = try? JSONDecoder().decode(RecordedPhoto.self, from: Data(records[address.record])),
+            record.id?.text == photoID
+        else { return notFound }
+        return try Self.answer(
+            FixturePhotoInfo(photo: FixturePhotoInfo.Photo(record)),
+            path: catalog.appendingPathComponent("photos").appendingPathComponent(address.place).path)
+    }
+
+    /// Each photo id of the catalog and where its record is, read once from every place's pages: of an id
+    /// in several places, the first place's (by folder name). A record whose id cannot be read is left out,
+    /// as the listing leaves it out.
+    func photoIndex() -> [String: RecordAddress] {
+        photoAddresses.value {
+            let folder = catalog.appendingPathComponent("photos")
+            let places = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            var index: [String: RecordAddress] = [:]
+            for place in places.sorted() {
+                guard let records = try? recordedPhotos(placeID: place) else { continue }
+                for (number, bytes) in records.enumerated() {
+                    guard let id = RecordAddress.id(of: bytes), index[id] == nil else { continue }
+                    index[id] = RecordAddress(place: place, record: number)
+                }
             }
+            return index
         }
-        return notFound
     }
 
     private func photosPage(placeID: String, page: Int, perPage: Int) throws -> Data {
@@ -140,6 +153,27 @@ public struct FixtureTransport: FlickrTransport {
             let message: String
         }
         return (try? JSONOutput.data(Failure(code: code, message: message))) ?? Data()
+    }
+}
+
+/// Where a photo's record is in the catalog: its place's folder, and its number among the place's records.
+struct RecordAddress: Sendable, Equatable {
+    let place: String
+    let record: Int
+
+    private enum Member: Int, JSONMember {
+        case id
+        static let lookup = JSONKeyLookup(Member.self)
+    }
+
+    /// The `id` of a record's JSON, as its decoding reads it (a string or a number); nil when it has none.
+    static func id(of record: ArraySlice<UInt8>) -> String? {
+        var id: String?
+        _ = try? JSONReader.read(Data(record)) { reader in
+            guard try reader.nextKind() == .object else { return try reader.skipValue() }
+            try reader.readObject(Member.self) { _, reader in id = try reader.optionalLenient()?.text }
+        }
+        return id
     }
 }
 

@@ -10,6 +10,9 @@ public enum FlickrError: Error, CustomStringConvertible, Sendable, Equatable {
     case missingAPIKey
     /// `--offline` and the answer is not in the cache.
     case notCached(method: String)
+    /// `--offline` and the answer kept in the cache does not read back (a damaged file or row): named by
+    /// its cache key (the hash its file or row is named by; no secret is in it) and where it is kept.
+    case cachedAnswerDamaged(method: String, key: String, store: String)
     /// The embedded catalog has no such place.
     case unknownPlace(String)
     /// The embedded catalog could not be read.
@@ -30,6 +33,9 @@ public enum FlickrError: Error, CustomStringConvertible, Sendable, Equatable {
             return "the Flickr source needs an API key"
         case let .notCached(method):
             return "--offline: no cached answer for \(method)"
+        case let .cachedAnswerDamaged(method, key, store):
+            return
+                "--offline: the cached answer for \(method) is damaged and cannot be read (cache key \(key) in \(store))"
         case let .unknownPlace(id):
             return "no place with id \"\(id)\" in the embedded catalog"
         case let .catalogUnreadable(path, reason):

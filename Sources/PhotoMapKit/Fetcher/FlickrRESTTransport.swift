@@ -42,8 +42,15 @@ public final class FlickrRESTTransport: FlickrTransport, Sendable {
     public func call(method: String, parameters: [String: String]) throws -> Data {
         let query = parameters.sorted { $0.key < $1.key }
         let kept = KeptAnswer(endpoint: endpoint, method: method, parameters: query, cache: cache)
-        if let cached = kept.answer(allowStale: offline) { return cached }
-        if offline { throw FlickrError.notCached(method: method) }
+        let miss: KeptMiss
+        switch kept.answer(allowStale: offline) {
+        case let .success(cached): return cached
+        case let .failure(reason): miss = reason
+        }
+        if offline {
+            guard miss == .damaged, let cache else { throw FlickrError.notCached(method: method) }
+            throw FlickrError.cachedAnswerDamaged(method: method, key: SHA256.hex(kept.key), store: cache.description)
+        }
 
         let url = requestURL(method: method, parameters: query)
         let response = try fetch(url)
@@ -77,6 +84,14 @@ public final class FlickrRESTTransport: FlickrTransport, Sendable {
 
 }
 
+/// Why the cache could not answer a request.
+enum KeptMiss: Error, Equatable {
+    /// Nothing is kept for it (or not all of it, or nothing fresh enough).
+    case absent
+    /// What is kept does not read back: a damaged file or row.
+    case damaged
+}
+
 /// Where one request's answer is kept: flickr.photos.search's in its query's listing (any page size
 /// answers from it), every other method's under the request itself.
 private struct KeptAnswer {
@@ -99,18 +114,19 @@ private struct KeptAnswer {
         }
     }
 
-    /// The kept answer when fresh (or of any age, `allowStale`); a damaged one is a miss, and removed.
-    func answer(allowStale: Bool) -> Data? {
-        guard let cache else { return nil }
+    /// The kept answer when fresh (or of any age, `allowStale`); a damaged one is a miss, and removed (a
+    /// listing's is replaced by the next page kept).
+    func answer(allowStale: Bool) -> Result<Data, KeptMiss> {
+        guard let cache else { return .failure(.absent) }
         if let paging {
             return ListingCache(store: cache).answer(
                 page: paging.page, perPage: paging.perPage, key: key,
                 allowStale: allowStale)
         }
-        guard let cached = cache.answer(for: key, allowStale: allowStale) else { return nil }
-        if FlickrSource.status(of: cached)?.stat == "ok" { return cached }
+        guard let cached = cache.answer(for: key, allowStale: allowStale) else { return .failure(.absent) }
+        if FlickrSource.status(of: cached)?.stat == "ok" { return .success(cached) }
         cache.remove(key)
-        return nil
+        return .failure(.damaged)
     }
 
     /// Keeps a successful answer.

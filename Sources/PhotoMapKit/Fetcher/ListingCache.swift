@@ -39,19 +39,26 @@ struct ListingCache {
         return (["listing", HTTPError.redacted(endpoint), method] + query).joined(separator: "\n")
     }
 
-    /// Page `page` of `perPage` results when the listing holds all of it, fresh (or of any age, `allowStale`).
-    func answer(page: Int, perPage: Int, key: String, allowStale: Bool, now: Date = Date()) -> Data? {
-        guard let (records, status) = load(key), page >= 1, perPage >= 1 else { return nil }
+    /// Page `page` of `perPage` results when the listing holds all of it, fresh (or of any age, `allowStale`);
+    /// else why not: `.absent` (no listing, one not fetched that far, or stale), or `.damaged`.
+    func answer(page: Int, perPage: Int, key: String, allowStale: Bool, now: Date = Date()) -> Result<Data, KeptMiss> {
+        let (records, status): ([Data], Status)
+        switch load(key) {
+        case let .success(loaded): (records, status) = loaded
+        case let .failure(miss): return .failure(miss)
+        }
+        guard page >= 1, perPage >= 1 else { return .failure(.absent) }
         let start = (page - 1) * perPage, end = min(start + perPage, records.count)
-        guard records.count >= start + perPage || status.complete else { return nil }
+        guard records.count >= start + perPage || status.complete else { return .failure(.absent) }
         if !allowStale {
             // An empty page past the end is as fresh as the listing's end.
             let times = start < end ? status.fetched[start..<end] : status.fetched.suffix(1)
             guard let oldest = times.min(),
                 now.timeIntervalSince1970 - Double(oldest) < store.timeToLive
-            else { return nil }
+            else { return .failure(.absent) }
         }
-        return PhotosPage.answer(records, page: page, perPage: perPage, total: max(status.total, records.count))
+        return .success(
+            PhotosPage.answer(records, page: page, perPage: perPage, total: max(status.total, records.count)))
     }
 
     /// Adds a page Flickr sent to the listing: its records replace those at its place, the ones after
@@ -82,18 +89,18 @@ struct ListingCache {
 
     private static let statusKey = Data(#","listing":"#.utf8)
 
-    /// The kept listing, or nil when there is none or it does not read back whole. The status is read
-    /// from the file's end, where it was written; the records are kept as bytes, never decoded here.
-    private func load(_ key: String) -> ([Data], Status)? {
-        guard let version = store.version(for: key) else { return nil }
+    /// The kept listing; `.absent` when there is none, `.damaged` when it does not read back whole. The
+    /// status is read from the file's end, where it was written; the records are kept as bytes, never
+    /// decoded here.
+    private func load(_ key: String) -> Result<([Data], Status), KeptMiss> {
+        guard let version = store.version(for: key) else { return .failure(.absent) }
         if let loaded = Self.lastLoaded.withLock({ $0 }), loaded.key == key, loaded.version == version {
-            return (loaded.records, loaded.status)
+            return .success((loaded.records, loaded.status))
         }
-        guard let data = store.answer(for: key, allowStale: true), let (records, status) = Self.decode(data) else {
-            return nil
-        }
+        guard let data = store.answer(for: key, allowStale: true) else { return .failure(.absent) }
+        guard let (records, status) = Self.decode(data) else { return .failure(.damaged) }
         Self.lastLoaded.withLock { $0 = Loaded(key: key, version: version, records: records, status: status) }
-        return (records, status)
+        return .success((records, status))
     }
 
     /// A kept listing's records and status, or nil when it does not read back whole.

@@ -31,7 +31,7 @@ extension LocalCatalog {
     }
 
     /// The lines kept, in the order they were first given; none in a catalog made before tracks were kept.
-    public func trackLines() throws -> TrackLines {
+    public func keptTrackLines() throws -> TrackLines {
         let table = try database.prepare(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'track_lines'")
         guard try table.step() else { return TrackLines() }

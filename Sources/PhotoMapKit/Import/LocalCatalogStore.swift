@@ -26,8 +26,8 @@ public protocol LocalCatalogStore {
     func photo(id: String) throws -> Photo?
     /// The files holding a photo, with what they were when read.
     func files(ofPhoto id: String) throws -> [(path: [UInt8], state: LocalFileState)]
-    /// The GPS tracks photos were located from, as maps draw them, in the order they were first given.
-    func trackLines() throws -> TrackLines
+    /// The GPS tracks photos were located from, whole, fences or not, in the order they were first given.
+    func keptTrackLines() throws -> TrackLines
     /// Keeps the lines of tracks given to `import --gpx` or `geotag`, each once (by its points' digest).
     func keep(_ tracks: TrackLines) throws
     /// Every photo as geotagging sees it, in the order of their ids.
@@ -49,6 +49,13 @@ extension LocalCatalogStore {
     /// One place, or nil when no photo is in it.
     public func place(_ id: String) throws -> Place? {
         try places().first { $0.id == id }
+    }
+
+    /// The GPS tracks as maps draw them for others: cut by the fences (`[Geofence].shown`, no point within
+    /// a fence nor its margin), unless `showsFenced`. Every page, export and server reads them here.
+    public func trackLines() throws -> TrackLines {
+        let kept = try keptTrackLines()
+        return showsFenced || kept.isEmpty ? kept : try fences().shown(kept)
     }
 
     /// How many photos each fence holds, by name (a photo in two fences counts in both).

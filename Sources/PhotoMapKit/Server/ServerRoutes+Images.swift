@@ -50,7 +50,14 @@ extension ServerRoutes {
                     answer(self.imageResponse(image, of: photo, request: request))
                 case let .failure(error):
                     log("no \(size == .medium ? "image" : "square") for photo \(photo.id): \(error)")
-                    answer(self.placeholderImage(error == .noImage(photoID: photo.id) ? 404 : 502))
+                    // No image to make one from, or none in the cache of a server `--offline`: there is
+                    // nothing to fetch, so nothing to try again.
+                    let missing: Bool
+                    switch error {
+                    case .noImage, .offline: missing = true
+                    default: missing = false
+                    }
+                    answer(self.placeholderImage(missing ? 404 : 502))
                 }
             }
         }

@@ -170,7 +170,7 @@ public final class ServerRoutes: Sendable {
 
     /// Work that may wait (a listing from Flickr, the gazetteer, a database) on one of `workers` threads,
     /// the connection suspended meanwhile, answered 504 past `deadline`, or 503 (with Retry-After) at once
-    /// when `maximumWaiting` jobs wait already or the database is away. An error is logged as it is, and
+    /// when `maximumWaiting` jobs wait already, the database is away or the disk is full. An error is logged as it is, and
     /// answered with `failure` only: the error may name local paths, which stay on this machine.
     func later(
         failing failure: String, asJSON: Bool = false,
@@ -193,6 +193,10 @@ public final class ServerRoutes: Sendable {
                         // again shortly.
                         self.services.log("\(error)")
                         answer(failed(503, "\(failure): the database is not available; try again shortly"))
+                    } catch let error as SQLiteError where error.isDiskFull {
+                        // Nothing wrong with the request: the cause is the server's, and may pass.
+                        self.services.log("\(error)")
+                        answer(failed(503, "\(failure): the server's disk is full"))
                     } catch let error as HTTPError where error.isTimeout {
                         self.services.log("\(error)")
                         answer(failed(504, "\(failure): the source took too long"))

@@ -21,7 +21,7 @@ struct JSONSyntaxError: Error, CustomStringConvertible, Equatable {
 /// because there it pays: bench/json.sh, a listing of 4,000 photos (4 MB in 16 pages) read into annotated
 /// photos, took 144–173 ms of CPU time (medians of 7 rounds), JSONDecoder 1.7–1.9 times that and
 /// JSONSerialization 1.5–2.3 times. Everything else photomap reads (its own rows and files, the gazetteer,
-/// the embedded catalog's records) goes through JSONDecoder.
+/// the embedded catalog's records, but for the ids its index of photos reads) goes through JSONDecoder.
 ///
 /// It follows Foundation's JSONDecoder where the two could differ, so answers read as they did:
 /// the structure must be JSON (else `JSONSyntaxError`, for the whole answer), but a value that breaks

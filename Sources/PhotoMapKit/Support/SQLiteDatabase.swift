@@ -9,12 +9,15 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     public let code: Int32
     /// The database file.
     public let path: String
+    /// The errno of the system call that failed under it (`sqlite3_system_errno`), 0 when none did.
+    public let systemError: Int32
 
     /// An error of `code` with SQLite's `message`, for the database at `path`.
-    public init(message: String, code: Int32, path: String) {
+    public init(message: String, code: Int32, path: String, systemError: Int32 = 0) {
         self.message = message
         self.code = code
         self.path = path
+        self.systemError = systemError
     }
 
     /// Another connection holds the lock past the busy timeout: trying again later may succeed.
@@ -23,8 +26,17 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The file is not a database, or a damaged one: only making it anew helps.
     var isNotADatabase: Bool { code & 0xFF == SQLITE_NOTADB || code & 0xFF == SQLITE_CORRUPT }
 
-    /// A sentence naming the file and SQLite's reason.
-    public var description: String { "the database \(path) failed: \(message) (SQLite \(code))" }
+    /// The disk is full (or the quota spent): SQLITE_FULL, or an I/O error whose write ran out of room
+    /// (growing the WAL index fails as SQLITE_IOERR with ENOSPC).
+    public var isDiskFull: Bool {
+        code & 0xFF == SQLITE_FULL || systemError == ENOSPC || systemError == EDQUOT
+    }
+
+    /// A sentence naming the file and SQLite's reason (and the system's, when a system call failed).
+    public var description: String {
+        let system = systemError == 0 ? "" : ": \(String(cString: strerror(systemError)))"
+        return "the database \(path) failed: \(message) (SQLite \(code)\(system))"
+    }
 }
 
 /// One SQLite connection. Not Sendable: a connection belongs to one thread (or serial queue) at a
@@ -60,7 +72,7 @@ final class SQLiteDatabase {
         guard code == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? "error"
             sqlite3_free(message)
-            throw SQLiteError(message: text, code: code, path: path)
+            throw SQLiteError(message: text, code: code, path: path, systemError: systemError(under: code))
         }
     }
 
@@ -88,7 +100,15 @@ final class SQLiteDatabase {
     }
 
     func error(_ code: Int32) -> SQLiteError {
-        SQLiteError(message: String(cString: sqlite3_errmsg(handle)), code: code, path: path)
+        SQLiteError(
+            message: String(cString: sqlite3_errmsg(handle)), code: code, path: path,
+            systemError: systemError(under: code))
+    }
+
+    /// The errno under an I/O error; 0 under any other, for which the connection's last failed system call
+    /// (`sqlite3_system_errno`) may be an older one that did not matter.
+    private func systemError(under code: Int32) -> Int32 {
+        [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN].contains(code & 0xFF) ? sqlite3_system_errno(handle) : 0
     }
 }
 
