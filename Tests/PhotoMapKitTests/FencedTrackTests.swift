@@ -106,6 +106,44 @@ struct FencedTrackTests {
         #expect(cut.lines.joined().allSatisfy { $0.distance(to: other.centre) * 1000 >= 150 })
     }
 
+    @Test("a drawing simplified to a chord across the fence is cut again: no drawn point within the margin")
+    func simplifiedChordIsCut() throws {
+        // A walk round the fence at 400 m, from 2 km west of it to 2 km east: cut, every point stays; drawn
+        // in 2 points, Douglas–Peucker keeps the ends, and their chord passes 20 m from the centre unless
+        // the drawing is cut again.
+        let round = (0...180).map { step -> Coordinate in
+            let angle = Double(step) * .pi / 180
+            return Self.offset(north: 400 * sin(angle), east: -400 * cos(angle))
+        }
+        let line = [Self.offset(north: -20, east: -2_000)] + round + [Self.offset(north: -20, east: 2_000)]
+        let shown = [Self.home].shown(TrackLines([line]))
+        #expect(shown.lines == [line])
+        let drawing = try #require(shown.drawing(around: [Self.home.centre], margin: 0.05, limit: 2))
+        let drawn = drawing.lines.map { numbers in
+            stride(from: 0, to: numbers.count, by: 2).reduce(into: [(Int, Int)]()) { points, index in
+                let (latitude, longitude) = points.last ?? (0, 0)
+                points.append((latitude + numbers[index], longitude + numbers[index + 1]))
+            }
+        }
+        // Every drawn segment, sampled every metre or so, stays outside the fence and its margin.
+        for line in drawn {
+            for (a, b) in zip(line, line.dropFirst()) {
+                for step in 0...1_000 {
+                    let t = Double(step) / 1_000
+                    let point = try #require(
+                        Coordinate(
+                            latitude: (Double(a.0) + Double(b.0 - a.0) * t) / TrackDrawing.scale,
+                            longitude: (Double(a.1) + Double(b.1 - a.1) * t) / TrackDrawing.scale))
+                    #expect(Self.metres(point) >= Self.home.radius + Geofence.trackMargin)
+                }
+            }
+        }
+        // Not cut again, the same drawing crosses it.
+        let uncut = try #require(TrackLines([line]).drawing(around: [Self.home.centre], margin: 0.05, limit: 2))
+        #expect(uncut.lines.count == 1 && uncut.lines.first?.count == 4)
+        #expect(drawn.count == 2)
+    }
+
     @Test("the catalog gives its lines cut by its fences; kept whole, and whole to the owner's own view")
     func catalogCuts() throws {
         let folder = try TemporaryFolder()

@@ -27,9 +27,14 @@ public struct TrackLines: Sendable, Equatable {
         }
     }
 
-    /// Lines of `lines`, the ones with fewer than two points left out (nothing to draw).
-    public init(_ lines: [[Coordinate]] = []) {
+    /// The fences the lines were cut by (`[Geofence].shown`): a drawing is cut by them again once
+    /// simplified, since a chord that stands for a curve round a fence may cross it.
+    let cutBy: [Geofence]
+
+    /// Lines of `lines`, the ones with fewer than two points left out (nothing to draw), cut by `fences`.
+    init(_ lines: [[Coordinate]] = [], cutBy fences: [Geofence]) {
         self.lines = lines.filter { $0.count > 1 }
+        cutBy = fences
         let inputs = InputDigest()
         inputs.add(self.lines.count)
         for line in self.lines {
@@ -54,6 +59,11 @@ public struct TrackLines: Sendable, Equatable {
                 return box
             }
         }
+    }
+
+    /// Lines of `lines`, the ones with fewer than two points left out (nothing to draw).
+    public init(_ lines: [[Coordinate]] = []) {
+        self.init(lines, cutBy: [])
     }
 
     /// Whether there is no line.
@@ -119,6 +129,7 @@ public struct TrackLines: Sendable, Equatable {
         let simplified = TrackSimplifier(
             centreLatitude: centre, tolerance: (width * width + height * height).squareRoot() / 20_000
         ).simplify(runs, limit: limit)
-        return simplified.isEmpty ? nil : TrackDrawing(simplified)
+        let drawn = cutBy.cut(simplified)
+        return drawn.isEmpty ? nil : TrackDrawing(drawn)
     }
 }

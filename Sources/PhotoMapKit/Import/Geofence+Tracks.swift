@@ -37,13 +37,19 @@ extension Geofence {
 }
 
 extension [Geofence] {
-    /// Track lines as others may see them: cut by every fence (`Geofence.cut`).
+    /// Track lines as others may see them: cut by every fence (`Geofence.cut`), and their drawings cut
+    /// again once simplified (`TrackLines.drawing`).
     public func shown(_ tracks: TrackLines) -> TrackLines {
         guard !isEmpty, !tracks.isEmpty else { return tracks }
-        var lines = tracks.lines
-        // A fence's cut adds points only on segments outside every fence cut before: the order is free.
+        return TrackLines(cut(tracks.lines), cutBy: self)
+    }
+
+    /// `lines` cut by every fence. A fence's cut adds points only on segments outside every fence cut
+    /// before: the order is free.
+    func cut(_ lines: [[Coordinate]]) -> [[Coordinate]] {
+        var lines = lines
         for fence in self { lines = lines.flatMap(fence.cut) }
-        return TrackLines(lines)
+        return lines
     }
 }
 
