@@ -16,7 +16,9 @@ enum ServeCommand {
             Photo pages viewed are remembered (see `photomap recent`).
             It listens on 127.0.0.1 unless --listen says otherwise, answers only requests naming this
             server (or --public-host, the name users type in front of a proxy) as their Host, and only GET
-            and HEAD. With --database, several instances share one search index, kept listings, recents
+            and HEAD, except sign-in's POSTs from its own pages. People added with `photomap users` sign in
+            at /login; on start, serve prints a link (on standard error only) that signs the owner in once,
+            within ten minutes, without a password. With --database, several instances share one search index, kept listings, recents
             and Flickr call budget (see `photomap db` and deploy/nginx.conf). Ctrl-C (or SIGTERM) stops
             it: answers in progress finish, for a few seconds at most.
             """,
@@ -62,6 +64,8 @@ enum ServeCommand {
             let state = try configuration.state()
             services.readTracks = { try state.importedPhotos()?.trackLines() }
         }
+        let signIn = SignIn(accounts: try configuration.state().accounts)
+        services.signIn = signIn
         let routes = ServerRoutes(services: services)
         // A port given is allowed before the first request can come; port 0's is known once bound.
         if port != 0 { routes.allow(address: address, port: port) }
@@ -71,11 +75,28 @@ enum ServeCommand {
         console.err(
             "photomap: serving http://\(address.contains(":") ? "[\(address)]" : address):\(server.port)/ (Ctrl-C to stop)\n"
         )
+        try printOwnerLink(signIn, address: address, port: server.port, console: console)
         waitForStopSignal()
         console.err("photomap: stopping\n")
         server.stop(grace: 3)
         indexing?.finish()
         cache.flush()
+    }
+
+    /// Prints, on standard error only, the one-time link that signs the owner in (as Jupyter does): valid
+    /// ten minutes, once. Nothing else shows it: no page, no log line.
+    private static func printOwnerLink(_ signIn: SignIn, address: String, port: Int, console: Console) throws {
+        let (token, made) = try signIn.ownerLink()
+        if let made {
+            console.err(
+                "photomap: no user was the owner: '\(made)' is now (`photomap users passwd \(made)` gives a password)\n"
+            )
+        }
+        let host =
+            ["0.0.0.0", "127.0.0.1"].contains(address) ? "127.0.0.1" : address.contains(":") ? "[\(address)]" : address
+        console.err(
+            "photomap: sign in as the owner (once, within 10 minutes): http://\(host):\(port)/login?token=\(token.text)\n"
+        )
     }
 
     /// `--listen ADDRESS:PORT`: an IPv4 address, or an IPv6 one in brackets, and a port.
