@@ -93,7 +93,7 @@ def test_bash_completes_the_line(bash, line, completed):
 
 
 @pytest.mark.parametrize("line, candidates", [
-    ("photomap ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "fences", "db", "completions", "man"}),
+    ("photomap ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "fences", "users", "db", "completions", "man"}),
     ("photomap cache ", {"stats", "verify", "prune", "clear"}),
     ("photomap cache stats ", set()),
     ("photomap fences ", {"add", "list", "remove"}),
@@ -146,7 +146,7 @@ def test_zsh_completes_the_line(zsh, line, completed):
 @pytest.mark.parametrize("line, expected", [
     ("photomap cache ", {"stats", "verify", "prune", "clear"}),
     ("photomap places --format ", {"table", "json", "geojson", "kml", "gpx", "csv"}),
-    ("photomap ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "fences", "db", "completions", "man"}),
+    ("photomap ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "fences", "users", "db", "completions", "man"}),
     ("photomap --source ", {"fixtures", "flickr", "local"}),
 ])
 def test_fish_offers(shell_folder, line, expected):
