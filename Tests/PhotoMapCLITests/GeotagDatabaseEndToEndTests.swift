@@ -96,7 +96,8 @@ struct GeotagDatabaseEndToEndTests {
             """
             ALTER TABLE local_photos DROP COLUMN clock, DROP COLUMN subsecond, DROP COLUMN clock_offset,
                 DROP COLUMN make, DROP COLUMN model, DROP COLUMN location_source;
-            DROP TABLE local_track_lines; DELETE FROM photomap_schema WHERE version = 5
+            DROP TABLE local_track_lines; DROP TABLE sessions, sign_in_links, users;
+            DELETE FROM photomap_schema WHERE version >= 5
             """)
         let role = try database.leastPrivilegedURL()
         let cache = try TemporaryFolder()
