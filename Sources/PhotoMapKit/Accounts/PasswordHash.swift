@@ -46,6 +46,9 @@ public enum PasswordHash {
         return crypto_pwhash_str_verify(hash, password, UInt64(password.utf8.count)) == 0
     }
 
+    /// A stored hash no password matches: a user who cannot sign in with a password (yet).
+    public static let locked = "!"
+
     /// The hash of a random password nobody knows: checked against for a name no user has, so an unknown
     /// name costs the same time as a wrong password and the answer's timing tells nothing.
     public static let unknownUserHash: String = {

@@ -30,7 +30,7 @@ extension ServerRoutes {
     /// and the database on the slow-work threads).
     func changeState(_ request: ServerRequest) -> HTTPServer.Reply {
         guard let signIn = services.signIn, ["/login", "/logout"].contains(request.path) else {
-            return .now(errorPage(404, "Nothing here."))
+            return .now(errorPage(405, "Only GET and HEAD are answered here.", headers: [("Allow", "GET, HEAD")]))
         }
         let isForm = FormBody.isForm(request.headers["content-type"])
         let form = isForm ? FormBody.parse(request.body) : nil

@@ -132,9 +132,9 @@ public final class ServerRoutes: Sendable {
 
     /// The answer to `request`, before `handle` dresses it for a signed-in viewer.
     func answer(_ request: ServerRequest) -> HTTPServer.Reply {
+        // POST only where it changes something (`changeState`): 405 elsewhere.
         guard ["GET", "HEAD", "POST"].contains(request.method) else {
-            return .now(
-                errorPage(405, "Only GET, HEAD and POST are answered here.", headers: [("Allow", "GET, HEAD, POST")]))
+            return .now(errorPage(405, "Only GET and HEAD are answered here.", headers: [("Allow", "GET, HEAD")]))
         }
         guard let host = request.headers["host"], hosts.contains(host.lowercased()) else {
             // A name other than this server's: a page elsewhere (DNS rebinding) must not reach it.

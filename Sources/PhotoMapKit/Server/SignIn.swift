@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// Signing people in and out of `serve`: checks a name and password (or the owner's one-time link)
@@ -24,6 +25,8 @@ public final class SignIn: Sendable {
         self.accounts = accounts
         self.clock = clock
         throttle = SignInThrottle(clock: clock)
+        // Made now, off the caller's thread, so that the first unknown name takes no longer than the others.
+        DispatchQueue.global(qos: .utility).async { _ = PasswordHash.unknownUserHash }
     }
 
     /// Checks `name` and `password`, as the form sent them, from `address`. An unknown (or malformed) name
@@ -76,9 +79,8 @@ public final class SignIn: Sendable {
     public func ownerLink() throws -> (token: SecretToken, madeOwner: UserName?) {
         var made: UserName?
         if try !accounts.users().contains(where: { $0.role == .owner }), let name = UserName("owner") {
-            try accounts.add(
-                User(name: name, role: .owner, created: clock()),
-                passwordHash: try PasswordHash.hash(SecretToken.random().text))
+            // "!" is no hash libsodium makes, so no password matches it (a locked password, as in /etc/shadow).
+            try accounts.add(User(name: name, role: .owner, created: clock()), passwordHash: PasswordHash.locked)
             made = name
         }
         let token = SecretToken.random()
