@@ -61,6 +61,12 @@ let package = Package(
             pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]
         ),
+        // Users' passwords (Argon2id) and session tokens (a CSPRNG), for `photomap users` and `serve`'s sign-in.
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
+        ),
         // `--gpx` tracks: libxml2's streaming reader (xmlTextReader), in bounded memory whatever the file's size.
         .systemLibrary(
             name: "CXML2",
@@ -72,7 +78,7 @@ let package = Package(
             name: "PhotoMapKit",
             dependencies: [
                 "CCurl", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CMicroHTTPD", "CPQ", "CExif",
-                "CHeif", "CSystem", "CXML2",
+                "CHeif", "CSystem", "CXML2", "CSodium",
             ],
             resources: [.copy("Pages/Assets")]),
         // glibc functions and constants Swift's Glibc module leaves out (wcwidth, O_TMPFILE).

@@ -7,6 +7,8 @@ Run from the repository root: python3 Fuzz/make_seeds.py. JPEG seeds need cjpeg 
 (Debian's libjpeg-turbo-progs), the HEIC seed heif-enc (libheif-examples); the PNGs are written here with zlib. The seeds are committed: the
 fuzz runs never regenerate them.
 """
+import base64
+import hashlib
 import json
 import os
 import shutil
@@ -280,6 +282,13 @@ def local_search():
         write("local-search", name, text)
 
 
+# A token of a token's shape (43 base64url characters), and the CSRF token the routes derive from it
+# (SecretToken.derived("csrf"): base64url of SHA-256("photomap csrf\0" + token)).
+PRESESSION = "A" * 43
+PRESESSION_CSRF = base64.urlsafe_b64encode(
+    hashlib.sha256(b"photomap csrf\0" + PRESESSION.encode()).digest()).decode().rstrip("=")
+
+
 def server_routes():
     photo = catalog_json("photos", CORDOBA, "page-1.json")["photos"]["photo"][0]["id"]
     host = "host: 127.0.0.1:8080"
@@ -299,6 +308,20 @@ def server_routes():
         "bad-limit": f"GET\n/places/{PORTLAND}\n{host}\n\nlimit=" + "9" * 1000,
         "nul": f"GET\n/photos/\u0000x\n{host}\n\nq=a\u0000b",
         "nan": f"GET\n/api/search\n{host}\n\nq=x\nlat=nan\nlon=inf\nradius=1e309",
+        # Sign-in: the form, cookies (a pre-session token, a forged session, repeated and quoted names),
+        # origins, the owner's link, a malformed form.
+        "login-page": f"GET\n/login\n{host}\nreferer: http://127.0.0.1:8080/places/{CORDOBA}\n\nnext=//evil.example",
+        "login": f"POST\n/login\n{host}\norigin: http://127.0.0.1:8080\n"
+        f"content-type: application/x-www-form-urlencoded\ncookie: photomap_presession={PRESESSION}; a=b\n\n\n"
+        f"name=anna&password=correct+horse+battery&csrf={PRESESSION_CSRF}&next=%2Fplaces%2F1",
+        "login-bad-form": f"POST\n/login\n{host}\norigin: http://127.0.0.1:8080\n"
+        "content-type: application/x-www-form-urlencoded\n\n\nname=%zz&name=%C3%28&=&&&",
+        "login-link": f"POST\n/login\n{host}\norigin: http://127.0.0.1:8080\n"
+        f"content-type: application/x-www-form-urlencoded\ncookie: photomap_presession={PRESESSION}\n\n"
+        f"token={PRESESSION}\n\ncsrf={PRESESSION_CSRF}",
+        "logout": f"POST\n/logout\n{host}\norigin: null\nreferer: http://127.0.0.1:8080/\n"
+        f"x-csrf-token: x\ncookie: photomap_session=\"{PRESESSION}\"; photomap_session=2;;=\n",
+        "session": f"GET\n/api/session\n{host}\ncookie: photomap_session={PRESESSION}; photomap_presession=\n",
     }
     for name, text in cases.items():
         write("server-routes", name, text)
@@ -322,6 +345,11 @@ def server_bytes():
         # Past the 100 query arguments serve takes (414, counted before MHD parses them), then a request
         # on the same connection.
         "many-arguments": "GET /api/find?q=a" + "&x=1" * 100 + f" HTTP/1.1\r\n{host}\r\nGET / HTTP/1.1\r\n{host}\r\n",
+        "login": f"POST /login HTTP/1.1\r\n{host}Origin: http://127.0.0.1:8080\r\n"
+        f"Content-Type: application/x-www-form-urlencoded\r\nCookie: photomap_presession={PRESESSION}\r\n"
+        f"Content-Length: 51\r\n\r\nname=anna&password=correct+horse+battery&csrf=x&n=1",
+        "login-too-large": f"POST /login HTTP/1.1\r\n{host}Content-Length: 70000\r\n\r\nname=",
+        "login-chunked": f"POST /logout HTTP/1.1\r\n{host}Transfer-Encoding: chunked\r\n\r\n5\r\ncsrf=\r\n0\r\n\r\n",
     }
     for name, text in cases.items():
         write("server-bytes", name, text)

@@ -126,4 +126,17 @@ static inline int photomap_mhd_socket(struct MHD_Connection *connection) {
     return info ? info->connect_fd : -1;
 }
 
+// The client's address as text (IPv4 or IPv6) into `text` (INET6_ADDRSTRLEN bytes); "" when MHD has none.
+static inline void photomap_mhd_client_address(struct MHD_Connection *connection, char *text, size_t size) {
+    text[0] = 0;
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!info || !info->client_addr) return;
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, text, (socklen_t)size);
+    } else if (address->sa_family == AF_INET6) {
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, text, (socklen_t)size);
+    }
+}
+
 #endif

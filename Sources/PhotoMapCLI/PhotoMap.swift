@@ -18,6 +18,7 @@ public enum PhotoMap {
         (ImportCommand.spec, ImportCommand.run),
         (GeotagCommand.spec, GeotagCommand.run),
         (FencesCommand.spec, FencesCommand.run),
+        (UsersCommand.spec, UsersCommand.run),
         (DatabaseCommand.spec, DatabaseCommand.run),
         (CompletionsCommand.spec, CompletionsCommand.run),
         (ManCommand.spec, ManCommand.run),
@@ -116,6 +117,8 @@ struct ErrorReport {
             "`photomap index rebuild` makes it anew"
         case ImportError.nothingImported: "run `photomap import FOLDER` first (with the same --cache)"
         case GeotagError.malformed, GeotagError.notGPX: "give GPX files (tracks as GPS devices and apps export them)"
+        case AccountError.duplicate: "choose another name, or `photomap users remove` the one there first"
+        case AccountError.unknownUser: "the names are in `photomap users list`"
         case ServerError.cannotListen: "choose another address or port with --listen"
         case DatabaseError.invalidAddress: "give --database a URL such as postgresql://user@host/photomap"
         case DatabaseError.unreachable: "check that PostgreSQL runs there and the URL (--database or PHOTOMAP_DATABASE)"

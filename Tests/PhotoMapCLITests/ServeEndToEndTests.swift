@@ -44,7 +44,7 @@ struct ServeEndToEndTests {
         #expect(index.headers["content-security-policy"]?.contains("script-src 'self'") == true)
         #expect(
             index.headers["x-content-type-options"] == "nosniff"
-                && index.headers["referrer-policy"] == "no-referrer")
+                && index.headers["referrer-policy"] == "same-origin")
         #expect(
             body(index).contains("href=\"/places/\(newYork)\"")
                 && body(index).contains("id=\"photomap-annotations\""))

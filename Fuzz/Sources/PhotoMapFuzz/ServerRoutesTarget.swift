@@ -3,12 +3,13 @@ import Foundation
 import PhotoMapKit
 
 /// `photomap serve`'s request handling: `ServerRoutes.handle` with requests made from the input
-/// (lines: method, path, header fields `name: value` up to an empty line, then query arguments
-/// `key=value`), over the small catalog. Property: never a crash; an answer always comes, with a
-/// status the routes may give, the common security headers, and no path of this machine in it.
+/// (lines: method, path, header fields `name: value` up to an empty line, query arguments `key=value`
+/// up to another, then the body: the sign-in form, cookies and all), over the small catalog, with sign-in
+/// over the sandbox's accounts. Property: never a crash; an answer always comes, with a status the routes
+/// may give, the common security headers, and no path of this machine in it.
 enum ServerRoutesTarget {
     /// Statuses the routes answer with; anything else (a 500, a 200 for nonsense) is a finding.
-    static let allowedStatuses: Set<Int> = [200, 304, 400, 404, 405, 421, 502, 503]
+    static let allowedStatuses: Set<Int> = [200, 303, 304, 400, 401, 403, 404, 405, 413, 421, 429, 502, 503]
     /// The Host the routes accept (as `serve --listen 127.0.0.1:8080` would).
     static let host = "127.0.0.1:8080"
 
@@ -18,17 +19,18 @@ enum ServerRoutesTarget {
         do {
             let adapter = AnnotationAdapter()
             let gazetteer = try sandbox.gazetteer()
-            let routes = ServerRoutes(
-                services: .init(
-                    source: FixtureSource(catalog: sandbox.catalog),
-                    cache: ThumbnailCache(
-                        cacheDirectory: sandbox.cache,
-                        origin: FixtureImageOrigin(folder: sandbox.images)),
-                    assets: try PageAssets.locate(environment: [:]), adapter: adapter,
-                    credits: PageCredits([.catalog, .geonames]),
-                    catalogMirror: nil, finder: LocationFinder(gazetteer: { gazetteer }, places: nil),
-                    search: PhotoSearch(index: try sandbox.index(), online: nil),
-                    recents: RecentPhotos(cacheDirectory: sandbox.cache), log: { _ in }))
+            var services = ServerRoutes.Services(
+                source: FixtureSource(catalog: sandbox.catalog),
+                cache: ThumbnailCache(
+                    cacheDirectory: sandbox.cache,
+                    origin: FixtureImageOrigin(folder: sandbox.images)),
+                assets: try PageAssets.locate(environment: [:]), adapter: adapter,
+                credits: PageCredits([.catalog, .geonames]),
+                catalogMirror: nil, finder: LocationFinder(gazetteer: { gazetteer }, places: nil),
+                search: PhotoSearch(index: try sandbox.index(), online: nil),
+                recents: RecentPhotos(cacheDirectory: sandbox.cache), log: { _ in })
+            services.signIn = SignIn(accounts: SQLiteAccounts(cacheDirectory: sandbox.cache))
+            let routes = ServerRoutes(services: services)
             routes.allow(address: "127.0.0.1", port: 8080)
             return routes
         } catch {
@@ -51,12 +53,15 @@ enum ServerRoutesTarget {
             headers[name.lowercased()] = value.trimmingCharacters(in: .whitespaces)
         }
         var query: [String: String] = [:]
-        for line in lines.rest {
+        while let line = lines.next(), !line.isEmpty {
             let (key, value) = split(line, at: "=")
             query[key] = value
         }
+        let body = Data(lines.rest.joined(separator: "\n").utf8)
         check(
-            answer(to: ServerRequest(method: method, path: path, headers: headers, query: query)),
+            answer(
+                to: ServerRequest(
+                    method: method, path: path, headers: headers, query: query, body: body, peerAddress: "127.0.0.1")),
             for: "\(method) \(path)")
         return true
     }

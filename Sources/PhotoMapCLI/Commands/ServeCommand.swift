@@ -19,11 +19,14 @@ enum ServeCommand {
             Photo pages viewed are remembered (see `photomap recent`).
             It listens on 127.0.0.1 unless --listen says otherwise, answers only requests naming this
             server (or --public-host, the name users type in front of a proxy) as their Host, and only GET
-            and HEAD. One client address may hold \(served.connectionsPerClient) connections at once
-            (--max-client-connections), and each request must arrive whole within
-            \(Int(served.requestDeadline)) s. With --database, several instances share one search index,
-            kept listings, recents and Flickr call budget (see `photomap db` and deploy/nginx.conf).
-            Ctrl-C (or SIGTERM) stops it: answers in progress finish, for a few seconds at most.
+            and HEAD, except sign-in's POSTs from its own pages. People added with `photomap users` sign in
+            at /login; on start, serve prints a link (on standard error only) that signs the owner in once,
+            within ten minutes, without a password. One client address may hold
+            \(served.connectionsPerClient) connections at once (--max-client-connections), and each request
+            must arrive whole within \(Int(served.requestDeadline)) s. With --database, several instances
+            share one search index, kept listings, recents and Flickr call budget (see `photomap db` and
+            deploy/nginx.conf). Ctrl-C (or SIGTERM) stops it: answers in progress finish, for a few seconds
+            at most.
             """,
         options: [listenOption, publicHostOption, maxClientConnectionsOption],
         examples: [
@@ -79,6 +82,8 @@ enum ServeCommand {
             let state = try configuration.state()
             services.readTracks = { try state.importedPhotos()?.trackLines() }
         }
+        let signIn = SignIn(accounts: try configuration.state().accounts)
+        services.signIn = signIn
         let routes = ServerRoutes(services: services)
         // A port given is allowed before the first request can come; port 0's is known once bound.
         if port != 0 { routes.allow(address: address, port: port) }
@@ -91,11 +96,32 @@ enum ServeCommand {
         if let name { routes.allow(publicHost: "\(name):\(server.port)") }
         let shown = name ?? (address.contains(":") ? "[\(address)]" : address)
         console.note("serving http://\(shown):\(server.port)/ (Ctrl-C to stop)")
+        try printOwnerLink(signIn, host: name ?? address, port: server.port, console: console)
         waitForStopSignal()
         console.note("stopping")
         server.stop(grace: 3)
         indexing?.finish()
         cache.flush()
+    }
+
+    /// Prints, on standard error only, the one-time link that signs the owner in (as Jupyter does): valid
+    /// ten minutes, once. Nothing else shows it: no page, no log line. It is printed even with --quiet: it
+    /// is what `serve` is started for. `host` is the name or address it listens on.
+    private static func printOwnerLink(_ signIn: SignIn, host: String, port: Int, console: Console) throws {
+        let (token, made) = try signIn.ownerLink()
+        if let made {
+            console.note("no user was the owner: '\(made)' is now (`photomap users passwd \(made)` gives a password)")
+        }
+        let shown =
+            switch host {
+            case "0.0.0.0": "127.0.0.1"
+            case "::": "[::1]"
+            case _ where host.contains(":"): "[\(host)]"
+            default: host
+            }
+        console.err(
+            "photomap: sign in as the owner (once, within 10 minutes): http://\(shown):\(port)/login?token=\(token.text)\n"
+        )
     }
 
     /// `--listen ADDRESS:PORT`: an IPv4 address, an IPv6 one in brackets, or a host name, and a port. A

@@ -82,6 +82,16 @@ public enum DatabaseSchema {
         -- (16 bytes a point, TrackLineBytes), drawn in the order of position.
         CREATE TABLE local_track_lines (digest bytea PRIMARY KEY, position bigint NOT NULL, points bytea NOT NULL);
         """,
+        """
+        -- The people who may sign in to `serve` (PostgresAccounts): passwords as Argon2id hashes only; sessions
+        -- and the owner's one-time sign-in links by their tokens' SHA-256, never the tokens.
+        CREATE TABLE users (name text PRIMARY KEY, role text NOT NULL, password_hash text NOT NULL,
+            created timestamptz NOT NULL);
+        CREATE TABLE sessions (digest text PRIMARY KEY,
+            user_name text NOT NULL REFERENCES users (name) ON DELETE CASCADE, expires timestamptz NOT NULL);
+        CREATE INDEX sessions_user ON sessions (user_name);
+        CREATE TABLE sign_in_links (digest text PRIMARY KEY, expires timestamptz NOT NULL);
+        """,
     ]
 
     /// The schema version this photomap writes and reads.
@@ -155,7 +165,7 @@ public enum DatabaseSchema {
             let tables = [
                 ("index_records", 1), ("kept_answers", 1), ("recent_photos", 1), ("call_budgets", 1),
                 ("local_photos", 2), ("local_files", 2), ("local_fences", 4),
-                ("local_track_lines", 5),
+                ("local_track_lines", 5), ("users", 6), ("sessions", 6),
             ]
             for (table, since) in tables where version >= since {
                 rows.append((table, try connection.execute("SELECT count(*) FROM \(table)").integer(0, 0) ?? 0))

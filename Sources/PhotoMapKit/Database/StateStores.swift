@@ -6,6 +6,8 @@ import Foundation
 public struct StateStores: Sendable {
     public let index: any SearchIndexStore
     public let answers: any AnswerStore
+    /// The people who may sign in to `serve`, their sessions and the owner's one-time links.
+    public let accounts: any AccountStore
     /// The recently viewed photos, imported ones as the geofences let others see them.
     public var recents: any RecentsStore {
         FencedRecents(store: viewedPhotos) { [localCatalog] in try localCatalog(false)?.fences() ?? [] }
@@ -15,12 +17,13 @@ public struct StateStores: Sendable {
     private let localCatalog: @Sendable (_ writing: Bool) throws -> (any LocalCatalogStore)?
 
     init(
-        index: any SearchIndexStore, answers: any AnswerStore, recents: any RecentsStore,
-        budget: @escaping @Sendable (String) -> any CallBudgetStore,
+        index: any SearchIndexStore, answers: any AnswerStore, accounts: any AccountStore,
+        recents: any RecentsStore, budget: @escaping @Sendable (String) -> any CallBudgetStore,
         localCatalog: @escaping @Sendable (_ writing: Bool) throws -> (any LocalCatalogStore)?
     ) {
         self.index = index
         self.answers = answers
+        self.accounts = accounts
         viewedPhotos = recents
         self.budget = budget
         self.localCatalog = localCatalog
@@ -53,6 +56,7 @@ public struct StateStores: Sendable {
             answers: ResponseCache(
                 directory: cacheDirectory.appendingPathComponent("api"),
                 timeToLive: answerTimeToLive),
+            accounts: SQLiteAccounts(cacheDirectory: cacheDirectory),
             recents: RecentPhotos(cacheDirectory: cacheDirectory),
             budget: { FileCallBudget(cacheDirectory: cacheDirectory, apiKey: $0) },
             localCatalog: { writing in
@@ -69,6 +73,7 @@ public struct StateStores: Sendable {
         return StateStores(
             index: PostgresIndexStore(pool: pool),
             answers: PostgresAnswers(pool: pool, timeToLive: answerTimeToLive),
+            accounts: PostgresAccounts(pool: pool),
             recents: PostgresRecents(pool: pool),
             budget: { PostgresCallBudget(pool: pool, apiKey: $0) },
             localCatalog: { _ in PostgresLocalCatalog(pool: pool) })

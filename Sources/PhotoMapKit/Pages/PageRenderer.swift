@@ -9,7 +9,19 @@ public enum PageRenderer {
     /// own server's API (`connect-src 'self'`).
     public static func contentSecurityPolicy(servesAPI: Bool) -> String {
         "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https://tile.openstreetmap.org; "
-            + "connect-src \(servesAPI ? "'self'" : "'none'"); base-uri 'none'; form-action 'none'"
+            + "connect-src \(servesAPI ? "'self'" : "'none'"); base-uri 'none'; "
+            + "form-action \(servesAPI ? "'self'" : "'none'")"
+    }
+
+    /// A served page's "Sign in" link, in its header; `serve` puts `signedIn` in its place for a signed-in
+    /// viewer. No record's text can look like it: record text is escaped, and this is a tag.
+    public static let signInLink = "<a class=\"account\" href=\"/login\">Sign in</a>"
+
+    /// A signed-in viewer's name and "Sign out" button (a POST with their CSRF token), in a served page's header.
+    public static func signedIn(name: String, csrf: String) -> String {
+        "<form class=\"account\" method=\"post\" action=\"/logout\"><span class=\"account-name\">"
+            + "\(HTML.text(name))</span><input type=\"hidden\" name=\"csrf\" value=\"\(HTML.text(csrf))\">"
+            + "<button type=\"submit\">Sign out</button></form>"
     }
 
     /// Where a page sits and what it links to, all relative to the page.
@@ -178,7 +190,7 @@ public enum PageRenderer {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta http-equiv="Content-Security-Policy" content="\(contentSecurityPolicy(servesAPI: links.servesAPI))">
-            <meta name="referrer" content="no-referrer">
+            <meta name="referrer" content="same-origin">
             <title>\(HTML.text(title)) · photomap</title>
             <link rel="stylesheet" href="\(assets)/leaflet.css">
             <link rel="stylesheet" href="\(assets)/photomap.css">
@@ -188,7 +200,8 @@ public enum PageRenderer {
             </head>
             <body data-view="\(HTML.text(view))"\(links.servesAPI ? " data-api=\"/api\"" : "")>
             <header><div class="heading">\(back)<div class="titles"><h1>\(HTML.text(title))</h1>\
-            <p class="subtitle">\(HTML.text(subtitle))</p></div>\(elsewhere)</div>\(search)\(headerExtra)</header>
+            <p class="subtitle">\(HTML.text(subtitle))</p></div>\(elsewhere)\(links.servesAPI ? signInLink : "")</div>\
+            \(search)\(headerExtra)</header>
             <main>
             \(main)
             </main>

@@ -172,15 +172,39 @@ public final class HTTPServer: Sendable {
     /// would make MHD close the connection, unsure the body was read), then when the body has been
     /// read; and once more after a suspended request is resumed, its answer ready.
     private static let handle: photomap_mhd_handler = {
-        context, connection, url, method, _, _, uploadSize, requestContext in
+        context, connection, url, method, _, uploadData, uploadSize, requestContext in
         guard let context, let connection, let requestContext else { return .NO }
+        let data = uploadData
         let core = Unmanaged<Core>.fromOpaque(context).takeUnretainedValue()
         let method = method.map { String(cString: $0) } ?? ""
+        var bodyBytes = Data()
         switch requestContext.pointee {
         case nil where method == "GET" || method == "HEAD":
             core.active.add(1, ordering: .relaxed)
             requestContext.pointee = headersIn
             return .YES
+        case nil where method == "POST":
+            core.active.add(1, ordering: .relaxed)
+            // The body's bound is decided before a byte of it arrives: a Content-Length above it is refused
+            // now, its body unread (MHD then closes the connection); a body sent in chunks is counted below.
+            guard Upload.fits(MHD_lookup_connection_value(connection, .HEADER_KIND, "content-length")) else {
+                requestContext.pointee = headersIn
+                return Upload.tooLarge.queue(on: connection)
+            }
+            requestContext.pointee = Unmanaged.passRetained(Upload()).toOpaque()
+            return .YES
+        case let upload? where upload != headersIn && Upload.holds(upload):
+            let body = Unmanaged<Upload>.fromOpaque(upload).takeUnretainedValue()
+            if let uploadSize, uploadSize.pointee > 0 {
+                defer { uploadSize.pointee = 0 }
+                // Past the bound the rest is read and dropped (MHD cannot answer mid-body), then answered 413.
+                body.append(data, count: uploadSize.pointee)
+                return .YES
+            }
+            guard !body.overflowed else { return Upload.tooLarge.queue(on: connection) }
+            requestContext.pointee = headersIn
+            Unmanaged<Upload>.fromOpaque(upload).release()
+            bodyBytes = body.bytes
         case nil:
             // Anything else is refused at once, its body unread: MHD then closes the connection.
             core.active.add(1, ordering: .relaxed)
@@ -205,7 +229,7 @@ public final class HTTPServer: Sendable {
         core.arriving.arrived(Int(bitPattern: connection))
         let request = ServerRequest(
             connection: connection, method: method,
-            path: url.map { String(cString: $0) } ?? "/")
+            path: url.map { String(cString: $0) } ?? "/", body: bodyBytes)
         switch core.handler(request) {
         case let .now(response):
             return response.queue(on: connection)
@@ -236,7 +260,8 @@ public final class HTTPServer: Sendable {
         case nil, tooManyArguments?:
             break
         case let pending?:
-            if pending != headersIn { Unmanaged<Waiting>.fromOpaque(pending).release() }
+            // A Waiting, or an Upload whose client left before its body was in.
+            if pending != headersIn { Unmanaged<AnyObject>.fromOpaque(pending).release() }
             core.active.subtract(1, ordering: .relaxed)
         }
         requestContext?.pointee = nil

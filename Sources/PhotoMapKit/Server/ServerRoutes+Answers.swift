@@ -6,7 +6,9 @@ extension ServerRoutes {
     /// Header fields every answer carries.
     static let commonHeaders: [(name: String, value: String)] = [
         ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "no-referrer"),
+        // Same-origin, not no-referrer: a form's POST then carries this server's Origin (under no-referrer,
+        // browsers send "Origin: null"), and no other site learns which page linked to it.
+        ("Referrer-Policy", "same-origin"),
     ]
 
     /// The pages' header fields: HTML, checked again on each visit, kept by no cache shared with others

@@ -10,7 +10,9 @@ import Foundation
 /// - `/assets/NAME` the pages' scripts, styles and basemap; `/assets/coasts/LEVEL/X/Y.js` coast tiles
 /// - `/api/find?q=…[&lat=…&lon=…]` and `/api/search?q=…&lat=…&lon=…[&radius=…]`: GeoJSON
 ///
-/// Only GET and HEAD; only requests whose `Host` names this server (DNS rebinding); ids are looked up
+/// - `/login`, `/logout`, `/api/session`: sign-in (`ServerRoutes+Session`)
+///
+/// GET and HEAD, which change nothing; POST only through `StateChangePolicy`; only requests whose `Host` names this server (DNS rebinding); ids are looked up
 /// among the records this server has listed, then in the local index and the source (a link shared or
 /// bookmarked), never used as paths.
 public final class ServerRoutes: Sendable {
@@ -34,6 +36,8 @@ public final class ServerRoutes: Sendable {
         /// Reads the tracks again, when the source's version moves on (a `geotag` with new tracks); nil
         /// for a source without tracks.
         public var readTracks: (@Sendable () throws -> TrackLines?)?
+        /// Who may sign in, and their sessions; nil: no sign-in (`/login` is not there).
+        public var signIn: SignIn?
 
         /// The services.
         public init(
@@ -92,7 +96,7 @@ public final class ServerRoutes: Sendable {
     let topPlacesListed = Memo<[AnnotatedPlace]>()
     /// The version of a changing source these records are of, and when it was last asked.
     let sourceVersion = Locked<(version: Int, asked: Date)?>(nil)
-    private let hosts = AllowedHosts()
+    let hosts = AllowedHosts()
     /// The pages' placeholder image, answered in place of an image that could not be had.
     let placeholder: Data
     /// The files `/assets/NAME` serves, by name: `PageAssets.files`, and nothing else.
@@ -126,9 +130,10 @@ public final class ServerRoutes: Sendable {
         hosts.allow(publicHost: host)
     }
 
-    /// The answer to `request`.
-    public func handle(_ request: ServerRequest) -> HTTPServer.Reply {
-        guard request.method == "GET" || request.method == "HEAD" else {
+    /// The answer to `request`, before `handle` dresses it for a signed-in viewer.
+    func answer(_ request: ServerRequest) -> HTTPServer.Reply {
+        // POST only where it changes something (`changeState`): 405 elsewhere.
+        guard ["GET", "HEAD", "POST"].contains(request.method) else {
             return .now(errorPage(405, "Only GET and HEAD are answered here.", headers: [("Allow", "GET, HEAD")]))
         }
         guard let host = request.headers["host"], hosts.contains(host.lowercased()) else {
@@ -140,6 +145,8 @@ public final class ServerRoutes: Sendable {
         if request.headers["sec-fetch-site"] == "cross-site" {
             return .now(errorPage(403, "This server answers only its own pages."))
         }
+        // Anything that changes state (sign-in, sign-out) passes one policy (`StateChangePolicy`).
+        if request.method == "POST" { return changeState(request) }
         let segments = request.path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).dropFirst()
         let route = segments.first.map { $0.split(separator: "/", maxSplits: 1).first.map(String.init) ?? "" } ?? ""
         let rest = segments.first.map { String($0.drop { $0 != "/" }.dropFirst()) } ?? ""
@@ -157,6 +164,8 @@ public final class ServerRoutes: Sendable {
         case ("assets", false): return .now(asset(rest))
         case ("api", false) where rest == "find": return find(request.query)
         case ("api", false) where rest == "search": return searchAround(request.query)
+        case ("api", false) where rest == "session": return sessionAnswer(request)
+        case ("login", true): return .now(signInPage(request))
         default: return .now(errorPage(404, "Nothing here."))
         }
     }

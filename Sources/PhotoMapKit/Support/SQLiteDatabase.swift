@@ -99,6 +99,9 @@ final class SQLiteDatabase {
         }
     }
 
+    /// Rows the last INSERT, UPDATE or DELETE changed.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
     func error(_ code: Int32) -> SQLiteError {
         SQLiteError(
             message: String(cString: sqlite3_errmsg(handle)), code: code, path: path,

@@ -1,0 +1,103 @@
+import Foundation
+import PhotoMapKit
+
+/// `photomap users add|list|remove|passwd`: the people who may sign in to `serve`, each a friend, family,
+/// both, or the owner; passwords kept only as Argon2id hashes.
+enum UsersCommand {
+    static let spec = CommandSpec(
+        name: "users",
+        summary: "the people who may sign in to serve, and their roles",
+        discussion: """
+            `users add NAME --role ROLE` adds a person who may sign in to `photomap serve` as a friend, family,
+            friend+family or the owner, and asks for their password twice on the terminal, without echo (or
+            reads one line from standard input with --password-stdin). A password has 10 to 1,024 characters;
+            it is kept only as an Argon2id hash (libsodium) and never printed, logged or sent. A name has
+            \(UserName.rule). `users passwd NAME` sets a new password, `users remove NAME` removes the person;
+            both end that person's sessions at once. Users and sessions are kept in the cache folder
+            (accounts.sqlite), or with --database in PostgreSQL, where every server of a fleet shares them
+            (run `photomap db migrate` first).
+            """,
+        options: [
+            roleOption,
+            .flag("password-stdin", "read the password from standard input (one line) instead of the terminal"),
+            .flag("json", "print the users as a JSON array (list)"),
+        ],
+        arguments: Action.declared)
+
+    /// `--role ROLE`.
+    static let roleOption = OptionSpec.value(
+        "role", .choice(Role.names), "what the person is to you (add)", default: Role.friend.rawValue)
+
+    /// What `users` does.
+    enum Action: String, CommandAction {
+        case add, list, remove, passwd
+
+        var summary: String {
+            switch self {
+            case .add: "add the person NAME with --role ROLE and a password"
+            case .list: "the people who may sign in, with their roles"
+            case .remove: "remove the person NAME and end their sessions"
+            case .passwd: "set NAME's password and end their sessions"
+            }
+        }
+
+        var argument: String? { self == .list ? nil : "NAME" }
+    }
+
+    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+        let action = try parsed.action(Action.self)
+        if action != .add && parsed.has(roleOption.name) { throw UsageError("--role goes with users add") }
+        if parsed.has("json") && action != .list { throw UsageError("--json goes with users list") }
+        if parsed.has("password-stdin") && ![.add, .passwd].contains(action) {
+            throw UsageError("--password-stdin goes with users add and users passwd")
+        }
+        let accounts = try configuration.state().accounts
+        guard action != .list else { return try list(accounts, json: parsed.has("json"), console: console) }
+        let given = parsed.arguments.dropFirst().first ?? ""
+        guard let name = UserName(given) else {
+            throw UsageError("'\(given)' is not a user name: a name has \(UserName.rule)")
+        }
+        switch action {
+        case .add:
+            let role = Role(rawValue: parsed.text(roleOption) ?? "") ?? .friend
+            if try accounts.user(named: name) != nil { throw AccountError.duplicate(name) }
+            let hash = try PasswordHash.hash(try PasswordInput.read(fromStandardInput: parsed.has("password-stdin")))
+            try accounts.add(User(name: name, role: role, created: Date()), passwordHash: hash)
+            console.err("photomap: \(name) added as \(role.rawValue)\n")
+        case .remove:
+            guard try accounts.remove(name) else { throw AccountError.unknownUser(name) }
+            console.err("photomap: \(name) removed; their sessions are ended\n")
+        case .passwd:
+            guard try accounts.user(named: name) != nil else { throw AccountError.unknownUser(name) }
+            let hash = try PasswordHash.hash(try PasswordInput.read(fromStandardInput: parsed.has("password-stdin")))
+            guard try accounts.setPasswordHash(hash, for: name) else { throw AccountError.unknownUser(name) }
+            console.err("photomap: \(name)'s password changed; their sessions are ended\n")
+        case .list:
+            break
+        }
+    }
+
+    private static func list(_ accounts: any AccountStore, json: Bool, console: Console) throws {
+        let users = try accounts.users()
+        if json {
+            return try console.printJSON(
+                users.map { Listed(name: $0.name.text, role: $0.role.rawValue, created: Self.day($0.created)) })
+        }
+        var table = Table(columns: [
+            .init(heading: "NAME", flexible: true), .init(heading: "ROLE"), .init(heading: "ADDED"),
+        ])
+        table.rows = users.map { [$0.name.text, $0.role.rawValue, Self.day($0.created)] }
+        for line in table.render(width: console.width) { console.print(line) }
+        console.print(Quantity.groupedWords(users.count, "user", "users"))
+    }
+
+    /// A date as its UTC day, 2026-12-06.
+    private static func day(_ date: Date) -> String {
+        String(ISO8601DateFormatter().string(from: date).prefix(10))
+    }
+
+    /// `users list --json`: one user.
+    private struct Listed: Encodable {
+        let name, role, created: String
+    }
+}
