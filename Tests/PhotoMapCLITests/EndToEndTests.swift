@@ -141,14 +141,30 @@ struct EmbeddedCatalogEndToEndTests {
         #expect(result.stderr.contains(message))
     }
 
-    @Test("an unknown place is a failure (exit 1) with a clear message")
+    @Test("an unknown place, or no import, is a failure (exit 1) naming where photomap looked and the fix")
     func unknownPlace() throws {
         let result = try PhotomapBinary.run(["photos", "--place", "NOPE_42"])
         #expect(result.status == 1)
         #expect(
             result.stderr
-                == "photomap: error: no place with id \"NOPE_42\" in the embedded catalog; the ids are in `photomap places`\n"
-        )
+                == "photomap: error: no place with id \"NOPE_42\" in the embedded catalog; the ids are in "
+                + "`photomap places`; for the photos you imported, give --source local\n")
+        // A folder with ./Cache in it and nothing imported: the folder named, and why it is the one.
+        let work = try TemporaryFolder()
+        let cache = work.url.appendingPathComponent("Cache")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        let local = try PhotomapBinary.run(["--source", "local", "places"], in: work.url)
+        #expect(local.status == 1)
+        #expect(
+            local.stderr.contains(
+                "no photos have been imported into this cache folder yet; the cache folder in use is \(cache.path) "
+                    + "(chosen by ./Cache in the current folder (another folder has another cache)); "
+                    + "run `photomap import FOLDER` first, or give the folder you imported into with --cache DIR"),
+            "\(local.stderr)")
+        let stats = try PhotomapBinary.run(["cache", "stats"], in: work.url)
+        #expect(stats.stdout.contains("chosen   by ./Cache in the current folder"), "\(stats.stdout)")
+        let named = try PhotomapBinary.run(["--cache", cache.path, "cache", "stats"])
+        #expect(named.stdout.contains("chosen   by --cache\n"), "\(named.stdout)")
     }
 }
 

@@ -46,6 +46,7 @@ enum CacheCommand {
                     "hits     \(stats.hits)",
                     "misses   \(stats.misses)",
                     "folder   \(cache.directory.path)",
+                    "chosen   by \(configuration.cacheDirectoryReason)",
                 ])
         case .verify:
             let report = cache.verify()
@@ -60,7 +61,7 @@ enum CacheCommand {
             let limit = parsed.size(maxSizeOption) ?? configuration.cacheLimitBytes
             let removed = cache.prune(downTo: limit)
             console.print(
-                "removed \(removed.entries) entries (\(ByteSize.format(removed.bytes))); at most \(ByteSize.format(limit)) remain"
+                "removed \(Quantity.groupedWords(removed.entries, "entry", "entries")) (\(ByteSize.format(removed.bytes))); at most \(ByteSize.format(limit)) remain"
             )
         case .clear:
             console.print("removed \(cache.clear()) entries from \(cache.directory.path)")
