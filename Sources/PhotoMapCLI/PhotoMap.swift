@@ -122,9 +122,17 @@ struct ErrorReport {
         }
     }
 
+    /// Whether `error` says the network is out of reach: a host not resolved, a connection refused or
+    /// timed out (curl's codes 5, 6, 7 and 28).
+    static func isNoNetwork(_ error: any Error) -> Bool {
+        guard case let HTTPError.transport(code, _, _) = error else { return false }
+        return [5, 6, 7, 28].contains(code)
+    }
+
     /// What to do about `error`, where there is something.
     static func advice(for error: any Error) -> String? {
         switch error {
+        case _ where isNoNetwork(error): "no network: try --offline (answers already cached) or --source fixtures"
         case FlickrError.missingAPIKey: "pass --api-key KEY or set FLICKR_API_KEY"
         case FlickrError.notCached: "run the same command once online first"
         case FlickrError.unknownPlace, FlickrError.unknownLocalPlace: "the ids are in `photomap places`"

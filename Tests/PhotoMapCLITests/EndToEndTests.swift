@@ -166,6 +166,30 @@ struct EmbeddedCatalogEndToEndTests {
         let named = try PhotomapBinary.run(["--cache", cache.path, "cache", "stats"])
         #expect(named.stdout.contains("chosen   by --cache\n"), "\(named.stdout)")
     }
+
+    @Test("a key and no network: find and search answer from local data after one warning; places says what to try")
+    func noNetwork() throws {
+        let cache = try TemporaryFolder()
+        try PrebuiltIndexes.copy(into: cache.url)
+        // Flickr's endpoint on a loopback port no one listens on: every call is refused at once.
+        let closed = "http://127.0.0.1:\(try NginxProcess.freePort())/services/rest/"
+        let flickr = ["--api-key", "k", "--endpoint", closed, "--cache", cache.url.path]
+        let found = try PhotomapBinary.run(flickr + ["find", "Paris", "--limit", "1"])
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.stdout.contains("Paris  France"), "\(found.stdout)")
+        #expect(found.stderr.hasPrefix("photomap: warning: no network (cannot fetch \(closed): "), "\(found.stderr)")
+        #expect(found.stderr.hasSuffix("): answering from the offline gazetteer\n"), "\(found.stderr)")
+        #expect(found.stderr.split(separator: "\n").count == 1)
+        let searched = try PhotomapBinary.run(flickr + ["search", "tower", "--limit", "1"])
+        #expect(searched.status == 0, "\(searched.stderr)")
+        #expect(searched.stdout.contains("Tower Bridge"), "\(searched.stdout)")
+        #expect(searched.stderr.hasSuffix("): answering from the local index\n"), "\(searched.stderr)")
+        let places = try PhotomapBinary.run(flickr + ["places"])
+        #expect(places.status == 1)
+        #expect(
+            places.stderr.hasSuffix("; no network: try --offline (answers already cached) or --source fixtures\n"),
+            "\(places.stderr)")
+    }
 }
 
 @Suite("photomap against a Flickr-protocol server on 127.0.0.1, end to end")
