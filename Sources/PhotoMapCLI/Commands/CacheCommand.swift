@@ -8,6 +8,7 @@ enum CacheCommand {
         summary: "show, check, trim or empty the thumbnail cache",
         options: [
             .flag("json", "print a JSON object instead of text (stats, verify)"),
+            .flag("dry-run", "say what prune or clear would remove, and remove nothing"),
             maxSizeOption,
         ],
         arguments: Action.declared)
@@ -33,6 +34,12 @@ enum CacheCommand {
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let action = try parsed.action(Action.self)
         if parsed.has("max-size") && action != .prune { throw UsageError("--max-size goes with cache prune") }
+        let dryRun = parsed.has("dry-run")
+        if dryRun && action != .prune && action != .clear {
+            throw UsageError("--dry-run goes with cache prune or clear")
+        }
+        let would = dryRun ? "would remove" : "removed"
+        let unchanged = dryRun ? "; nothing removed (--dry-run)" : ""
         let cache = try configuration.makeThumbnailCache(console: console)
         let json = parsed.has("json")
         switch action {
@@ -59,12 +66,14 @@ enum CacheCommand {
                 ])
         case .prune:
             let limit = parsed.size(maxSizeOption) ?? configuration.cacheLimitBytes
-            let removed = cache.prune(downTo: limit)
+            let removed = cache.prune(downTo: limit, dryRun: dryRun)
             console.print(
-                "removed \(Quantity.groupedWords(removed.entries, "entry", "entries")) (\(ByteSize.format(removed.bytes))); at most \(ByteSize.format(limit)) remain"
-            )
+                "\(would) \(Quantity.groupedWords(removed.entries, "entry", "entries")) (\(ByteSize.format(removed.bytes))); "
+                    + "at most \(ByteSize.format(limit)) \(dryRun ? "would remain" : "remain")\(unchanged)")
         case .clear:
-            console.print("removed \(cache.clear()) entries from \(cache.directory.path)")
+            let count = dryRun ? cache.statistics().entries : cache.clear()
+            console.print(
+                "\(would) \(Quantity.groupedWords(count, "entry", "entries")) from \(cache.directory.path)\(unchanged)")
         }
     }
 
