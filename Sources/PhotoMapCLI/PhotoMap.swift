@@ -115,6 +115,9 @@ struct ErrorReport {
                 + "or give the folder you imported into with --cache DIR"
         case FlickrError.unknownPlace where configuration.source != .local:
             return "the ids are in `photomap places`; for the photos you imported, give --source local"
+        case FlickrError.notCached where configuration.database == nil:
+            return "the cache folder in use is \(folder); run the same command once online first, "
+                + "or give the folder that has the answers with --cache DIR"
         case FlickrError.unknownLocalPlace:
             return "the ids are in `photomap --source local places`; the cache folder in use is \(folder); "
                 + "for the embedded catalog, leave out --source local"

@@ -189,6 +189,13 @@ struct EmbeddedCatalogEndToEndTests {
         #expect(
             places.stderr.hasSuffix("; no network: try --offline (answers already cached) or --source fixtures\n"),
             "\(places.stderr)")
+        // --offline with nothing cached: the folder looked in, and the fixes.
+        let offline = try PhotomapBinary.run(flickr + ["--offline", "places"])
+        #expect(offline.status == 1)
+        #expect(
+            offline.stderr.contains(
+                "; the cache folder in use is \(cache.url.path) (chosen by --cache); run the same command once online "
+                    + "first, or give the folder that has the answers with --cache DIR\n"), "\(offline.stderr)")
     }
 }
 
