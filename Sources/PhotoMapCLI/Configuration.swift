@@ -63,6 +63,9 @@ struct Configuration {
     /// Whether the image host was chosen (option or environment) rather than defaulted.
     var imageHostGiven: Bool
     var cacheDirectory: URL
+    /// What chose that folder: "--cache", "PHOTOMAP_CACHE", "./Cache in the current folder …", "XDG_CACHE_HOME",
+    /// "the default …".
+    var cacheDirectoryReason: String
     var cacheLimitBytes: Int
     var offline: Bool
     /// Connections per image host for the thumbnail engine.
@@ -104,9 +107,8 @@ struct Configuration {
             throw UsageError("--show-fenced is your own view in the terminal: it does not go with --map")
         }
         if source == .flickr && apiKey.isEmpty && !offline { throw FlickrError.missingAPIKey }
-        cacheDirectory = Self.cacheDirectory(
-            parsed.value("cache") ?? environment["PHOTOMAP_CACHE"],
-            environment: environment)
+        (cacheDirectory, cacheDirectoryReason) = Self.cacheDirectory(
+            parsed.value("cache"), environment: environment)
         cacheLimitBytes =
             ByteSize.parse(
                 try Self.setting(
@@ -301,16 +303,30 @@ struct Configuration {
         return value
     }
 
-    /// `--cache`, else ./Cache when it exists (as in a checkout), else the XDG cache folder.
-    private static func cacheDirectory(_ explicit: String?, environment: [String: String]) -> URL {
-        if let explicit, !explicit.isEmpty { return URL(fileURLWithPath: explicit) }
+    /// `--cache`, else PHOTOMAP_CACHE, else ./Cache when it exists (as in a checkout), else the XDG cache
+    /// folder; with why, for `cache stats` and the messages that name the folder.
+    private static func cacheDirectory(_ option: String?, environment: [String: String]) -> (URL, String) {
+        if let option, !option.isEmpty { return (URL(fileURLWithPath: option), "--cache") }
+        if let variable = environment["PHOTOMAP_CACHE"], !variable.isEmpty {
+            return (URL(fileURLWithPath: variable), "PHOTOMAP_CACHE")
+        }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: "Cache", isDirectory: &isFolder), isFolder.boolValue {
-            return URL(fileURLWithPath: "Cache")
+            return (
+                URL(fileURLWithPath: "Cache"),
+                "./Cache in the current folder (another folder has another cache)"
+            )
         }
-        let base =
-            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
-        return URL(fileURLWithPath: base).appendingPathComponent("photomap")
+        if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty {
+            return (URL(fileURLWithPath: xdg).appendingPathComponent("photomap"), "XDG_CACHE_HOME")
+        }
+        let home = (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
+        return (
+            URL(fileURLWithPath: home).appendingPathComponent("photomap"),
+            "the default (no --cache, PHOTOMAP_CACHE, ./Cache or XDG_CACHE_HOME)"
+        )
     }
+
+    /// "/srv/photos/cache (chosen by --cache)": the cache folder and why it is this one.
+    var cacheFolderInUse: String { "\(cacheDirectory.path) (chosen by \(cacheDirectoryReason))" }
 }

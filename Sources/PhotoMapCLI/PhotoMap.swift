@@ -39,6 +39,7 @@ public enum PhotoMap {
     ) -> Int32 {
         var console = (console ?? .standard(environment: environment))
             .redacting(apiKey(in: arguments) ?? environment["FLICKR_API_KEY"] ?? "")
+        var configuration: Configuration?
         do {
             let parsed = try interface.parser.parse(arguments)
             console = console.saying(try ArgumentParser.verbosity(parsed))
@@ -51,13 +52,14 @@ public enum PhotoMap {
                 return 0
             }
             guard let command = parsed.command else { throw UsageError("no command given; try photomap --help") }
-            let configuration = try Configuration(parsed, environment: environment)
+            let configured = try Configuration(parsed, environment: environment)
+            configuration = configured
             for entry in commands where entry.spec.name == command.name {
-                try entry.run(parsed, configuration, console)
+                try entry.run(parsed, configured, console)
             }
             return 0
         } catch {
-            let report = ErrorReport(error)
+            let report = ErrorReport(error, configuration: configuration)
             console.error(report.message)
             return report.exitStatus
         }
@@ -88,22 +90,52 @@ struct ErrorReport {
     let message: String
     let exitStatus: Int32
 
-    init(_ error: any Error) {
+    /// The report of `error`; `configuration`, when the command line got that far, names the cache folder
+    /// and the source in the advice.
+    init(_ error: any Error, configuration: Configuration? = nil) {
         let text = String(describing: error)
-        message = text + (Self.advice(for: error).map { "; " + $0 } ?? "")
+        let advice = configuration.flatMap { Self.advice(for: error, in: $0) } ?? Self.advice(for: error)
+        message = text + (advice.map { "; " + $0 } ?? "")
         switch error {
         case is UsageError, FlickrError.missingAPIKey, DatabaseError.invalidAddress: exitStatus = 2
         default: exitStatus = 1
         }
     }
 
+    /// What to do about `error` that depends on where photomap looked: the cache folder, the source.
+    static func advice(for error: any Error, in configuration: Configuration) -> String? {
+        let folder = configuration.cacheFolderInUse
+        switch error {
+        case ImportError.nothingImported where configuration.database == nil:
+            return "the cache folder in use is \(folder); run `photomap import FOLDER` first, "
+                + "or give the folder you imported into with --cache DIR"
+        case FlickrError.unknownPlace where configuration.source != .local:
+            return "the ids are in `photomap places`; for the photos you imported, give --source local"
+        case FlickrError.notCached where configuration.database == nil:
+            return "the cache folder in use is \(folder); run the same command once online first, "
+                + "or give the folder that has the answers with --cache DIR"
+        case FlickrError.unknownLocalPlace:
+            return "the ids are in `photomap --source local places`; the cache folder in use is \(folder); "
+                + "for the embedded catalog, leave out --source local"
+        default: return nil
+        }
+    }
+
+    /// Whether `error` says the network is out of reach: a host not resolved, a connection refused or
+    /// timed out (curl's codes 5, 6, 7 and 28).
+    static func isNoNetwork(_ error: any Error) -> Bool {
+        guard case let HTTPError.transport(code, _, _) = error else { return false }
+        return [5, 6, 7, 28].contains(code)
+    }
+
     /// What to do about `error`, where there is something.
     static func advice(for error: any Error) -> String? {
         switch error {
+        case _ where isNoNetwork(error): "no network: try --offline (answers already cached) or --source fixtures"
         case FlickrError.missingAPIKey: "pass --api-key KEY or set FLICKR_API_KEY"
         case FlickrError.notCached: "run the same command once online first"
         case FlickrError.cachedAnswerDamaged: "run the same command without --offline to fetch it again"
-        case FlickrError.unknownPlace: "the ids are in `photomap places`"
+        case FlickrError.unknownPlace, FlickrError.unknownLocalPlace: "the ids are in `photomap places`"
         case FlickrError.rateStateUnavailable:
             "photomap needs a writable cache folder (--cache DIR) to stay under Flickr's limit"
         case ThumbnailError.diskFull: "free some space or run `photomap cache prune`"

@@ -141,14 +141,61 @@ struct EmbeddedCatalogEndToEndTests {
         #expect(result.stderr.contains(message))
     }
 
-    @Test("an unknown place is a failure (exit 1) with a clear message")
+    @Test("an unknown place, or no import, is a failure (exit 1) naming where photomap looked and the fix")
     func unknownPlace() throws {
         let result = try PhotomapBinary.run(["photos", "--place", "NOPE_42"])
         #expect(result.status == 1)
         #expect(
             result.stderr
-                == "photomap: error: no place with id \"NOPE_42\" in the embedded catalog; the ids are in `photomap places`\n"
-        )
+                == "photomap: error: no place with id \"NOPE_42\" in the embedded catalog; the ids are in "
+                + "`photomap places`; for the photos you imported, give --source local\n")
+        // A folder with ./Cache in it and nothing imported: the folder named, and why it is the one.
+        let work = try TemporaryFolder()
+        let cache = work.url.appendingPathComponent("Cache")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        let local = try PhotomapBinary.run(["--source", "local", "places"], in: work.url)
+        #expect(local.status == 1)
+        #expect(
+            local.stderr.contains(
+                "no photos have been imported into this cache folder yet; the cache folder in use is \(cache.path) "
+                    + "(chosen by ./Cache in the current folder (another folder has another cache)); "
+                    + "run `photomap import FOLDER` first, or give the folder you imported into with --cache DIR"),
+            "\(local.stderr)")
+        let stats = try PhotomapBinary.run(["cache", "stats"], in: work.url)
+        #expect(stats.stdout.contains("chosen   by ./Cache in the current folder"), "\(stats.stdout)")
+        let named = try PhotomapBinary.run(["--cache", cache.path, "cache", "stats"])
+        #expect(named.stdout.contains("chosen   by --cache\n"), "\(named.stdout)")
+    }
+
+    @Test("a key and no network: find and search answer from local data after one warning; places says what to try")
+    func noNetwork() throws {
+        let cache = try TemporaryFolder()
+        try PrebuiltIndexes.copy(into: cache.url)
+        // Flickr's endpoint on a loopback port no one listens on: every call is refused at once.
+        let closed = "http://127.0.0.1:\(try NginxProcess.freePort())/services/rest/"
+        let flickr = ["--api-key", "k", "--endpoint", closed, "--cache", cache.url.path]
+        let found = try PhotomapBinary.run(flickr + ["find", "Paris", "--limit", "1"])
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.stdout.contains("Paris  France"), "\(found.stdout)")
+        #expect(found.stderr.hasPrefix("photomap: warning: no network (cannot fetch \(closed): "), "\(found.stderr)")
+        #expect(found.stderr.hasSuffix("): answering from the offline gazetteer\n"), "\(found.stderr)")
+        #expect(found.stderr.split(separator: "\n").count == 1)
+        let searched = try PhotomapBinary.run(flickr + ["search", "tower", "--limit", "1"])
+        #expect(searched.status == 0, "\(searched.stderr)")
+        #expect(searched.stdout.contains("Tower Bridge"), "\(searched.stdout)")
+        #expect(searched.stderr.hasSuffix("): answering from the local index\n"), "\(searched.stderr)")
+        let places = try PhotomapBinary.run(flickr + ["places"])
+        #expect(places.status == 1)
+        #expect(
+            places.stderr.hasSuffix("; no network: try --offline (answers already cached) or --source fixtures\n"),
+            "\(places.stderr)")
+        // --offline with nothing cached: the folder looked in, and the fixes.
+        let offline = try PhotomapBinary.run(flickr + ["--offline", "places"])
+        #expect(offline.status == 1)
+        #expect(
+            offline.stderr.contains(
+                "; the cache folder in use is \(cache.url.path) (chosen by --cache); run the same command once online "
+                    + "first, or give the folder that has the answers with --cache DIR\n"), "\(offline.stderr)")
     }
 }
 

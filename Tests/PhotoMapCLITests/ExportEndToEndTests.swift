@@ -212,4 +212,40 @@ struct ExportEndToEndTests {
                 && unchangedRun.stderr.hasSuffix(" 0 pages rendered\n"),
             "\(unchangedRun.stderr)")
     }
+
+    @Test("a folder of the user's own is refused (exit 1, nothing written) unless --force; --dry-run writes nothing")
+    func foreignFolder() throws {
+        let mine = work.url.appendingPathComponent("mydocs")
+        try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
+        try Data("my own page".utf8).write(to: mine.appendingPathComponent("index.html"))
+        let environment = ["PHOTOMAP_CACHE": work.url.appendingPathComponent("cache").path]
+        func export(_ out: URL, _ more: [String]) throws -> PhotomapBinary.Result {
+            try PhotomapBinary.run(
+                ["--source", "fixtures", "export", "--out", out.path, "--places", "1", "--limit", "2"] + more,
+                environment: environment)
+        }
+        let refused = try export(mine, [])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr.contains(
+                "photomap: error: \(mine.path) holds 1 file and is not a photomap site (no .photomap-manifest): "
+                    + "nothing written; give a new or empty folder, or --force"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: mine.path) == ["index.html"])
+        #expect(try String(contentsOf: mine.appendingPathComponent("index.html"), encoding: .utf8) == "my own page")
+
+        let fresh = work.url.appendingPathComponent("fresh")
+        let dry = try export(fresh, ["--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(
+            dry.stdout == "would export 1 place and 2 photos to \(fresh.path)/index.html (a new folder); "
+                + "nothing written (--dry-run)\n")
+        #expect(!FileManager.default.fileExists(atPath: fresh.path))
+
+        let forced = try export(mine, ["--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(FileManager.default.fileExists(atPath: mine.appendingPathComponent(".photomap-manifest").path))
+        // A photomap site now: written again without --force.
+        #expect(try export(mine, ["--dry-run"]).stdout.contains("(updating the photomap site there)"))
+        #expect(try export(mine, []).status == 0)
+    }
 }

@@ -87,6 +87,20 @@ struct GeotagDatabaseEndToEndTests {
         #expect(again[1].contains("14 unchanged"), "\(again[1])")
     }
 
+    @Test("a zone off by five hours against PostgreSQL: the same summaries as SQLite's, the same positions cleared")
+    func wrongZone() throws {
+        let sqlite = try GeotagZoneEndToEndTests()
+        let expected = try sqlite.wrongRightWrong {
+            try LocalCatalog(file: LocalCatalog.file(in: sqlite.cache.url), readOnly: true)
+        }
+        let database = try TestDatabase()
+        let postgres = try GeotagZoneEndToEndTests()
+        let pool = try database.pool()
+        #expect(
+            try postgres.wrongRightWrong(database: database.leastPrivilegedURL()) { PostgresLocalCatalog(pool: pool) }
+                == expected)
+    }
+
     @Test("a database migrated by an older photomap: geotag exits 1 asking for `db migrate`, then works as the role")
     func olderSchema() throws {
         let database = try TestDatabase()

@@ -74,7 +74,7 @@ enum AnnotationOutput {
                 "\(writer.leftOut) of \(records.count) records have no coordinate and are not in the GPX: a waypoint needs one"
             )
         }
-        try commit(staged, console: console, summary: " (\(writer.written) records)")
+        try commit(staged, console: console, summary: " (\(Quantity.words(writer.written, "record", "records")))")
     }
 
     /// Puts a written file in place and says so on stderr, so that stdout stays clean.

@@ -8,6 +8,7 @@ enum CacheCommand {
         summary: "show, check, trim or empty the thumbnail cache",
         options: [
             .flag("json", "print a JSON object instead of text (stats, verify)"),
+            .flag("dry-run", "say what prune or clear would remove, and remove nothing"),
             maxSizeOption,
         ],
         arguments: Action.declared,
@@ -37,6 +38,14 @@ enum CacheCommand {
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let action = try parsed.action(Action.self)
         if parsed.has("max-size") && action != .prune { throw UsageError("--max-size goes with cache prune") }
+        let dryRun = parsed.has("dry-run")
+        if dryRun && action != .prune && action != .clear {
+            throw UsageError("--dry-run goes with cache prune or clear")
+        }
+        let would = dryRun ? "would remove" : "removed"
+        let unchanged = dryRun ? "; nothing removed (--dry-run)" : ""
+        // What a dry run would do is what was asked for (standard output); what was done, a note.
+        let tell: (String) -> Void = dryRun ? { console.print($0) } : { console.note($0) }
         let cache = try configuration.makeThumbnailCache(console: console)
         let json = parsed.has("json")
         switch action {
@@ -50,6 +59,7 @@ enum CacheCommand {
                     "hits     \(stats.hits)",
                     "misses   \(stats.misses)",
                     "folder   \(cache.directory.path)",
+                    "chosen   by \(configuration.cacheDirectoryReason)",
                 ])
         case .verify:
             let report = cache.verify()
@@ -62,12 +72,14 @@ enum CacheCommand {
                 ])
         case .prune:
             let limit = parsed.size(maxSizeOption) ?? configuration.cacheLimitBytes
-            let removed = cache.prune(downTo: limit)
-            console.note(
-                "removed \(removed.entries) entries (\(ByteSize.format(removed.bytes))); at most \(ByteSize.format(limit)) remain"
-            )
+            let removed = cache.prune(downTo: limit, dryRun: dryRun)
+            tell(
+                "\(would) \(Quantity.groupedWords(removed.entries, "entry", "entries")) (\(ByteSize.format(removed.bytes))); "
+                    + "at most \(ByteSize.format(limit)) \(dryRun ? "would remain" : "remain")\(unchanged)")
         case .clear:
-            console.note("removed \(cache.clear()) entries from \(cache.directory.path)")
+            let count = dryRun ? cache.statistics().entries : cache.clear()
+            tell(
+                "\(would) \(Quantity.groupedWords(count, "entry", "entries")) from \(cache.directory.path)\(unchanged)")
         }
     }
 

@@ -16,13 +16,19 @@ enum ExportCommand {
             any web server. Running it again renders and rewrites only what changed (DIR/.photomap-manifest
             records what each page was made from); an export stopped midway leaves the previous pages whole,
             and the next run finishes the job. With Flickr, calls are paced under Flickr's limit of 3,600 an hour
-            per key; a large export says how long that adds.
+            per key; a large export says how long that adds. A folder that holds other files and no
+            photomap site is refused (nothing written) unless --force; --dry-run lists the places and photos
+            and says what the site would be, writing nothing.
             """,
         options: [
             .value("out", .directory("DIR"), "the site's folder", required: true),
             limitOption,
             placesOption,
             blurOption,
+            .flag(
+                "force",
+                "write into DIR even when it holds files and is not a photomap site (same names are overwritten)"),
+            .flag("dry-run", "list the places and photos, say what would be written, and write nothing"),
         ],
         examples: [
             .init("export --out site/", "every place and photo: open site/index.html from disk"),
@@ -53,6 +59,8 @@ enum ExportCommand {
         mallopt(M_MMAP_THRESHOLD, 256 << 10)
         mallopt(M_TRIM_THRESHOLD, 1 << 20)
         let out = parsed.value("out") ?? ""
+        let dryRun = parsed.has("dry-run")
+        let folder = try siteFolder(out, force: parsed.has("force"))
         let limit = parsed.integer(limitOption) ?? 0
         let placeCount = parsed.integer(placesOption)
         let source = try configuration.makeSource(console: console)
@@ -93,9 +101,16 @@ enum ExportCommand {
             for line in listing.skipped { console.warn("skipped \(line)") }
             photosByPlace.append((place, blur.map { listing.entries.map($0.blurred) } ?? listing.entries))
             bar.update(done: index + 1, total: places.count)
-            try openSite().images.add(listing.entries)
+            if !dryRun { try openSite().images.add(listing.entries) }
         }
         bar.finish()
+        if dryRun {
+            let photoCount = photosByPlace.reduce(0) { $0 + $1.1.count }
+            return console.print(
+                "would export \(Quantity.groupedWords(places.count, "place", "places")) and "
+                    + "\(Quantity.groupedWords(photoCount, "photo", "photos")) to \(out)/index.html (\(folder)); "
+                    + "nothing written (--dry-run)")
+        }
         let (writer, builder, images) = try openSite()
         try images.placeFetched()
         // Counted, not gathered: a second array of every photo would hold 100,000 more records.
@@ -122,6 +137,20 @@ enum ExportCommand {
                 + "\(writer.root.path)/index.html: \(writer.written) files written "
                 + "(\(writer.linked) images linked from the cache), "
                 + "\(writer.unchanged) unchanged; \(writer.rendered) pages rendered")
+    }
+
+    /// What `out` is to the export ("a new folder", "an empty folder", "the photomap site there",
+    /// "files of yours, --force"); throws when it holds files and no photomap site, unless `force`: an
+    /// export must not overwrite a user's own index.html.
+    static func siteFolder(_ out: String, force: Bool) throws -> String {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: out) else { return "a new folder" }
+        if names.isEmpty { return "an empty folder" }
+        if SiteWriter.holdsSite(at: URL(fileURLWithPath: out)) { return "updating the photomap site there" }
+        if force { return "into a folder of other files, --force" }
+        throw CommandFailure(
+            "\(out) holds \(Quantity.groupedWords(names.count, "file", "files")) and is not a photomap site "
+                + "(no \(SiteManifest.fileName)): nothing written; give a new or empty folder, "
+                + "or --force to write into it anyway (files of the same names are overwritten)")
     }
 
     /// Room kept in the cache for each photo of a batch: a square and a medium image take far less.

@@ -23,6 +23,7 @@ enum FencesCommand {
             .value("near", .text("LAT,LON|PLACE"), "the fence's centre: a coordinate or a place's name (add)"),
             radiusOption,
             .flag("json", "print the fences as a JSON array (list)"),
+            .flag("dry-run", "say how many photos removing the fence would show again, and change nothing (remove)"),
         ],
         arguments: Action.declared,
         examples: [
@@ -61,6 +62,7 @@ enum FencesCommand {
             throw UsageError("--\(given) goes with fences add")
         }
         if parsed.has("json") && action != .list { throw UsageError("--json goes with fences list") }
+        if parsed.has("dry-run") && action != .remove { throw UsageError("--dry-run goes with fences remove") }
         switch action {
         case .add:
             let fence = try newFence(name, parsed, configuration: configuration, console: console)
@@ -103,10 +105,23 @@ enum FencesCommand {
             console.print(Quantity.groupedWords(fences.count, "fence", "fences"))
         case .remove:
             let store = try configuration.state().localCatalogForImport()
+            if parsed.has("dry-run") { return try console.print(wouldRemove(name, from: store)) }
             try store.removeFence(named: name)
             try reindex(store, configuration: configuration)
             console.note("fence '\(name)' removed; the photos it held are shown where they were taken")
         }
+    }
+
+    /// What `fences remove NAME --dry-run` says: how many photos only that fence hides, shown again.
+    private static func wouldRemove(_ name: String, from store: any LocalCatalogStore) throws -> String {
+        let fences = try store.fences()
+        guard let fence = fences.first(where: { $0.name == name }) else { throw GeofenceError.unknown(name: name) }
+        let others = fences.filter { $0.name != name }
+        let shown = try store.locatedCoordinates().filter { _, coordinate in
+            fence.contains(coordinate) && !others.contains { $0.contains(coordinate) }
+        }.count
+        return "would remove fence '\(name)' and show \(Quantity.groupedWords(shown, "photo", "photos")) again "
+            + "where taken; nothing changed (--dry-run)"
     }
 
     /// The fence `add` asks for, checked: a name, a centre that is a coordinate or a place found.

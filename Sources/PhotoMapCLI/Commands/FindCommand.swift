@@ -38,7 +38,7 @@ enum FindCommand {
         let destination = try AnnotationOutput.destination(parsed)
         let locations = Locations(configuration: configuration, console: console)
         let near = try locations.near(parsed)
-        let results = try locations.finder().find(query, near: near, limit: limit)
+        let results = try locations.geocoding { try $0.find(query, near: near, limit: limit) }
         guard !results.isEmpty else { throw CommandFailure("no location found for \"\(query)\"") }
         let annotations = results.map(\.entry.annotation)
         try AnnotationOutput.write(

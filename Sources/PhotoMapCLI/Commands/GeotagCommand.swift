@@ -15,14 +15,17 @@ enum GeotagCommand {
             --timezone, plus --clock-offset; between two fixes at most --max-gap seconds apart, the point in
             between; otherwise the nearest fix if it is at most --max-gap away. A photo's own GPS is never
             replaced; one located from a track (or estimated) before moves when these tracks place it
-            elsewhere. With --estimate-within MINUTES, a photo still without a location then takes that of
-            the photo from the same camera (EXIF Make and Model) nearest in time with a location of its own
-            or from a track, if that close (never from another estimate). Located photos join their places
-            as imported ones do. Waypoints and routes are not tracks; bad track points are
+            elsewhere, and one these tracks placed before (with another --timezone or --clock-offset) that they
+            no longer reach loses its location. The summary says why photos stayed without a location (taken
+            before the first fix, after the last, in a gap, without a time) and which zone or clock offset
+            would place them; --report names each photo and its reason. With --estimate-within MINUTES, a
+            photo still without a location then takes that of the photo from the same camera (EXIF Make and
+            Model) nearest in time with a location of its own or from a track, if that close (never from
+            another estimate). Located photos join their places as imported ones do. Waypoints and routes are not tracks; bad track points are
             skipped and counted. A track file that cannot be read stops the command before anything changes.
             """,
         options: TrackOptions.all + [
-            .flag("report", "list every track point skipped, and why"),
+            .flag("report", "list every track point skipped, and every photo left without a location, and why"),
             .flag("json", "print the counts and the report as a JSON object"),
         ],
         arguments: .words("FILE..."),
@@ -49,6 +52,9 @@ enum GeotagCommand {
         if parsed.has("json") { return try console.printJSON(Summary(report)) }
         if parsed.has("report") {
             for line in report.skipped { console.print("\(line.place): \(line.reason)") }
+            for (id, miss) in report.missed {
+                console.print("\(try catalog.paths(ofPhoto: id).first ?? id): \(miss.reason)")
+            }
         }
         var summary =
             "\(Quantity.groupedWords(report.unlocatedBefore, "photo", "photos")) without a location, "
@@ -58,23 +64,31 @@ enum GeotagCommand {
             summary += ", \(Quantity.grouped(report.estimated.count)) estimated from neighbours"
         }
         if report.relocated > 0 { summary += ", \(Quantity.grouped(report.relocated)) moved" }
+        if report.cleared > 0 {
+            summary += ", \(Quantity.groupedWords(report.cleared, "lost its location", "lost their location"))"
+        }
         if !report.skipped.isEmpty {
             summary += ", \(Quantity.groupedWords(report.skipped.count, "track point", "track points")) skipped"
         }
         let hint = report.skipped.isEmpty || parsed.has("report") ? "" : " (see --report)"
         console.note("\(summary) (no image read)\(hint)")
+        for line in GeotagMisses.lines(report) { console.note(line) }
     }
 
     /// `--json`: the counts, and the points skipped.
     private struct Summary: Encodable {
-        let unlocatedBefore, located, estimated, relocated, tracks: Int
+        let unlocatedBefore, located, estimated, relocated, cleared, tracks: Int
         let report: [[String: String]]
+        /// Each photo the tracks left without a location, and why.
+        let missed: [[String: String]]
 
         init(_ report: PhotoGeotagger.Report) {
             unlocatedBefore = report.unlocatedBefore
             located = report.located.count
             estimated = report.estimated.count
             relocated = report.relocated
+            cleared = report.cleared
+            missed = report.missed.map { ["photo": $0.id, "reason": $0.miss.reason] }
             tracks = report.trackCount
             self.report = report.skipped.map { ["place": $0.place, "reason": $0.reason] }
         }

@@ -22,6 +22,7 @@ enum ImportCommand {
         options: [
             .flag("report", "list every file skipped or imported without a field, and why"),
             .flag("prune", "drop the photos whose files below the folders given are gone"),
+            .flag("dry-run", "with --prune: say which photos would be dropped, and read and change nothing"),
             .flag("json", "print the counts and the report as a JSON object"),
         ] + TrackOptions.all,
         arguments: .words("PATH..."),
@@ -33,6 +34,10 @@ enum ImportCommand {
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         guard !parsed.arguments.isEmpty else { throw UsageError("import needs at least one folder or file") }
+        if parsed.has("dry-run") {
+            guard parsed.has("prune") else { throw UsageError("--dry-run goes with import --prune") }
+            return try console.print(wouldPrune(parsed.arguments, configuration: configuration))
+        }
         let geotagger = try TrackOptions.geotagger(parsed, paths: parsed.values(TrackOptions.gpx.name))
         let importer = Importer(cache: try configuration.makeThumbnailCache(console: console), places: places)
         let bar = ProgressBar(console: console, label: "importing")
@@ -57,6 +62,38 @@ enum ImportCommand {
         let told = parsed.has("report") || console.verbosity == .verbose
         let hint = report.lines.isEmpty || told ? "" : " (see --report)"
         console.note("\(report.summary)\(hint)")
+    }
+
+    /// What `import --prune --dry-run` says: the files of the catalog below `roots` that are gone, and the
+    /// photos no other file holds, which --prune would drop. No file is read, nothing changes.
+    static func wouldPrune(_ roots: [String], configuration: Configuration) throws -> String {
+        guard let catalog = try configuration.state().importedPhotos() else { throw ImportError.nothingImported }
+        // Absolute, as the catalog keeps them; paths as bytes (a name need not be UTF-8).
+        let rootPaths = roots.map { Array(URL(fileURLWithPath: $0).standardizedFileURL.path.utf8) }
+        let files = try catalog.files()
+        let gone = Set(
+            files.keys.filter { path in
+                rootPaths.contains { root in
+                    path == root
+                        || (path.starts(with: root)
+                            && (root.last == UInt8(ascii: "/") || path[root.count] == UInt8(ascii: "/")))
+                } && !exists(path)
+            })
+        let kept = Set(files.filter { !gone.contains($0.key) }.compactMap(\.value.photo))
+        let dropped = Set(gone.compactMap { files[$0]?.photo }).subtracting(kept)
+        return "would drop \(Quantity.groupedWords(dropped.count, "photo", "photos")) "
+            + "(\(Quantity.groupedWords(gone.count, "file", "files")) gone below the folders given); "
+            + "nothing read or changed (--dry-run)"
+    }
+
+    /// Whether a file is at `path` (bytes, without the terminating NUL).
+    private static func exists(_ path: [UInt8]) -> Bool {
+        (path + [0]).withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { characters in
+                guard let start = characters.baseAddress else { return false }
+                return access(start, F_OK) == 0
+            }
+        }
     }
 
     /// The places photos join: the gazetteer `find` uses, loaded when the first located photo needs it.

@@ -45,17 +45,35 @@ final class Locations {
     func finder() throws -> LocationFinder {
         if let madeFinder { return madeFinder }
         let online = configuration.source == .flickr && !configuration.offline
-        let environment = configuration.environment, cacheDirectory = configuration.cacheDirectory
-        let finder = LocationFinder(
-            gazetteer: { try Self.openGazetteer(environment: environment, cacheDirectory: cacheDirectory) },
-            places: online ? try configuration.makeSource(console: console) as? any PlaceFinding : nil)
+        let finder = try makeFinder(online: online)
         madeFinder = finder
         return finder
     }
 
-    /// The search `search` and the served pages run: the local index, or Flickr's photos.search online.
-    func search() throws -> PhotoSearch {
-        let online = configuration.source == .flickr && !configuration.offline
+    private func makeFinder(online: Bool) throws -> LocationFinder {
+        let environment = configuration.environment, cacheDirectory = configuration.cacheDirectory
+        return LocationFinder(
+            gazetteer: { try Self.openGazetteer(environment: environment, cacheDirectory: cacheDirectory) },
+            places: online ? try configuration.makeSource(console: console) as? any PlaceFinding : nil)
+    }
+
+    /// `body` with the finder; when the network fails, said in one warning, again with the offline
+    /// gazetteer alone (which answers every later call too).
+    func geocoding<Answer>(_ body: (LocationFinder) throws -> Answer) throws -> Answer {
+        do {
+            return try body(finder())
+        } catch  where ErrorReport.isNoNetwork(error) {
+            console.warn("no network (\(error)): answering from the offline gazetteer")
+            let offline = try makeFinder(online: false)
+            madeFinder = offline
+            return try body(offline)
+        }
+    }
+
+    /// The search `search` and the served pages run: the local index, or Flickr's photos.search online
+    /// (unless `offline`, as when the network failed).
+    func search(offline: Bool = false) throws -> PhotoSearch {
+        let online = configuration.source == .flickr && !configuration.offline && !offline
         return PhotoSearch(
             index: try configuration.state().index,
             online: online ? try configuration.makeSource(console: console) as? any PhotoSearching : nil)
@@ -65,7 +83,7 @@ final class Locations {
     func near(_ parsed: ParsedArguments) throws -> Coordinate? {
         guard let text = parsed.value("near") else { return nil }
         do {
-            return try finder().point(text)
+            return try geocoding { try $0.point(text) }
         } catch LocationError.coordinateOutOfRange {
             throw UsageError("--near \(text): latitude must be within ±90 and longitude within ±180")
         } catch LocationError.nothingFound {

@@ -95,7 +95,8 @@ enum PhotosCommand {
         }
         try write(
             listing, to: destination, title: "Photos of \(placeID)", configuration: configuration, console: console,
-            footer: "\(listing.entries.count)\(listing.total.map { " of \($0)" } ?? "") photos", paths: paths)
+            footer: "\(listing.entries.count)\(listing.total.map { " of \($0)" } ?? "") "
+                + ((listing.total ?? listing.entries.count) == 1 ? "photo" : "photos"), paths: paths)
     }
 
     /// The place's annotation, to title its page, when the source tells about places (flickr.places.getInfo);

@@ -72,7 +72,16 @@ enum SearchCommand {
             }.start()
         }
         finished.wait()
-        let answers = found.withLock { $0.compactMap { $0 } }
+        var answers = found.withLock { $0.compactMap { $0 } }
+        // Flickr out of reach: the local index answers those queries, after one warning naming the cause.
+        if let failure = answers.lazy.compactMap(\.error).first(where: ErrorReport.isNoNetwork) {
+            console.warn("no network (\(failure)): answering from the local index")
+            let offline = try locations.search(offline: true)
+            for index in answers.indices where answers[index].error.map(ErrorReport.isNoNetwork) == true {
+                answers[index].error = nil
+                answers[index].hits = try offline.search(answers[index].query, near: near, radius: radius, limit: limit)
+            }
+        }
         // What the other queries found is printed before a failed one ends the run.
         try write(
             answers.filter { $0.error == nil }, near: near, to: destination, configuration: configuration,

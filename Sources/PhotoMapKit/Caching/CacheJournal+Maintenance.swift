@@ -2,10 +2,11 @@ import Foundation
 
 extension CacheJournal {
     /// Removes least-recently-used entries (files and records) until at most `maximumBytes` remain,
-    /// never one of `keeping` (entries just stored for callers waiting on them); returns what went.
-    /// Runs on `queue`.
+    /// never one of `keeping` (entries just stored for callers waiting on them); returns what went (with
+    /// `dryRun`, what would go: nothing is removed). Runs on `queue`.
     @discardableResult
-    func evict(downTo maximumBytes: Int, keeping: Set<String> = []) -> (entries: Int, bytes: Int) {
+    func evict(downTo maximumBytes: Int, keeping: Set<String> = [], dryRun: Bool = false) -> (entries: Int, bytes: Int)
+    {
         var removed = (entries: 0, bytes: 0)
         guard let database = try? opened() else { return removed }
         do {
@@ -18,7 +19,8 @@ extension CacheJournal {
                     let name = oldest.text(0)
                     guard !keeping.contains(name) else { continue }
                     let size = Int(oldest.integer(1) ?? 0)
-                    let status = unlink(store.file(named: name).path)
+                    // A dry run counts what would go, and removes nothing.
+                    let status = dryRun ? 0 : unlink(store.file(named: name).path)
                     guard status == 0 || errno == ENOENT else { continue }
                     gone.append(name)
                     bytes -= size
@@ -27,7 +29,7 @@ extension CacheJournal {
                         removed.bytes += size
                     }
                 }
-                for name in gone {
+                for name in gone where !dryRun {
                     try delete.bind([.text(name)])
                     try delete.step()
                 }

@@ -59,12 +59,13 @@ extension ThumbnailCache {
         return report
     }
 
-    /// Removes least-recently-used entries until at most `maximumBytes` remain.
+    /// Removes least-recently-used entries until at most `maximumBytes` remain (with `dryRun`, counts
+    /// those it would remove and removes none).
     @discardableResult
-    public func prune(downTo maximumBytes: Int) -> (entries: Int, bytes: Int) {
+    public func prune(downTo maximumBytes: Int, dryRun: Bool = false) -> (entries: Int, bytes: Int) {
         journal.queue.sync {
             journal.writeBatch()
-            return journal.evict(downTo: maximumBytes)
+            return journal.evict(downTo: maximumBytes, dryRun: dryRun)
         }
     }
 

@@ -41,9 +41,9 @@ extension PostgresLocalCatalog {
                 let photo = entry.applied(to: record)
                 places[entry.place.id] = entry.place
                 updates.append([
-                    .text(entry.id), .text(entry.place.id), .double(entry.coordinate.latitude),
-                    .double(entry.coordinate.longitude), .bytes(try JSONOutput.data(photo)),
-                    .text(entry.source.rawValue),
+                    .text(entry.id), .text(entry.place.id), .optional(entry.coordinate?.latitude, PostgresValue.double),
+                    .optional(entry.coordinate?.longitude, PostgresValue.double), .bytes(try JSONOutput.data(photo)),
+                    .optional(entry.source?.rawValue, PostgresValue.text),
                 ])
                 written.append(photo)
             }

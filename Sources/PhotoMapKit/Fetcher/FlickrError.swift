@@ -15,6 +15,8 @@ public enum FlickrError: Error, CustomStringConvertible, Sendable, Equatable {
     case cachedAnswerDamaged(method: String, key: String, store: String)
     /// The embedded catalog has no such place.
     case unknownPlace(String)
+    /// No imported photo is in such a place (`--source local`).
+    case unknownLocalPlace(String)
     /// The embedded catalog could not be read.
     case catalogUnreadable(path: String, reason: String)
     /// The count of calls made with the key (to stay under Flickr's limit) cannot be kept in the cache folder.
@@ -38,6 +40,8 @@ public enum FlickrError: Error, CustomStringConvertible, Sendable, Equatable {
                 "--offline: the cached answer for \(method) is damaged and cannot be read (cache key \(key) in \(store))"
         case let .unknownPlace(id):
             return "no place with id \"\(id)\" in the embedded catalog"
+        case let .unknownLocalPlace(id):
+            return "no place with id \"\(id)\" among the imported photos (--source local)"
         case let .catalogUnreadable(path, reason):
             return "cannot read the embedded catalog at \(path): \(reason)"
         case let .rateStateUnavailable(path, reason):
@@ -49,7 +53,7 @@ public enum FlickrError: Error, CustomStringConvertible, Sendable, Equatable {
     /// flickr.places.getInfo says so (code 2 "Not a valid Places ID", 3 "Place not found").
     public var isUnknownPlace: Bool {
         switch self {
-        case .unknownPlace: return true
+        case .unknownPlace, .unknownLocalPlace: return true
         case let .apiFailure(method, code?, _): return method == "flickr.places.getInfo" && (code == 2 || code == 3)
         default: return false
         }

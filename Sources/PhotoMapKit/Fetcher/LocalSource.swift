@@ -25,7 +25,7 @@ public struct LocalSource: PhotoSource, PlaceDescribing, PhotoDescribing, Changi
 
     /// One place of the imported photos.
     public func placeInfo(_ placeID: String) throws -> Place {
-        guard let place = try opened().place(placeID) else { throw FlickrError.unknownPlace(placeID) }
+        guard let place = try opened().place(placeID) else { throw FlickrError.unknownLocalPlace(placeID) }
         return place
     }
 
@@ -35,7 +35,7 @@ public struct LocalSource: PhotoSource, PlaceDescribing, PhotoDescribing, Changi
         arriving: (ArraySlice<AnnotatedPhoto>) -> Void
     ) throws -> Listing<Photo> {
         let (photos, total) = try opened().photos(inPlace: placeID, limit: limit)
-        guard total > 0 else { throw FlickrError.unknownPlace(placeID) }
+        guard total > 0 else { throw FlickrError.unknownLocalPlace(placeID) }
         let entries = adapter.annotated(photos)
         if !entries.isEmpty { arriving(entries[...]) }
         return Listing(entries: entries, total: total)

@@ -2,7 +2,8 @@ import Foundation
 
 /// Locates the imported photos that have no GPS of their own from tracks, by their clocks as the catalog
 /// (SQLite or PostgreSQL, the same rules for both) keeps them: no image is read. A photo's own GPS is never replaced; one located
-/// from a track or estimated before moves when these tracks place it elsewhere. With `estimateWithin`, a
+/// from a track or estimated before moves when these tracks place it elsewhere, and one these tracks placed
+/// before (under another zone or clock offset) and no longer reach loses its location. With `estimateWithin`, a
 /// photo still without a location then takes that of the photo from the same camera (Make and Model)
 /// nearest in time with a location of its own or from a track, if that close; never from an estimate.
 public struct PhotoGeotagger: Sendable {
@@ -39,6 +40,12 @@ public struct PhotoGeotagger: Sendable {
         public var estimated: Set<String> = []
         /// Photos located from a track or estimated before, and placed elsewhere now.
         public var relocated = 0
+        /// Photos these tracks placed before (under other settings) that they no longer reach: now without.
+        public var cleared = 0
+        /// The photos without GPS the tracks leave without a location, by id, and why (none without fixes).
+        public var missed: [(id: String, miss: TrackMiss)] = []
+        /// The clock shift that would locate more of the photos without GPS, when some were missed by time.
+        public var suggestion: ClockSuggestion?
         /// Tracks read.
         public var trackCount = 0
         /// Track points left out, with where and why.
@@ -56,13 +63,28 @@ public struct PhotoGeotagger: Sendable {
         let times = photos.map { $0.clock?.instant(zone: zone, clockOffset: clockOffset) }
         // Where each photo ends up: its own GPS stays; the tracks place the others they reach.
         var outcome = photos.map { Outcome(coordinate: $0.coordinate, source: $0.source) }
+        var placement: TrackPlacement?
         for (index, photo) in photos.enumerated() where photo.source != .exif {
             if photo.coordinate == nil { report.unlocatedBefore += 1 }
-            guard let time = times[index], let coordinate = tracks.fixes.location(at: time, maximumGap: maximumGap)
-            else { continue }
-            outcome[index] = Outcome(coordinate: coordinate, source: .track)
+            if let time = times[index], let coordinate = tracks.fixes.location(at: time, maximumGap: maximumGap) {
+                outcome[index] = Outcome(coordinate: coordinate, source: .track)
+            } else if photo.source == .track, let coordinate = photo.coordinate {
+                // Placed by these tracks under other settings: for these, exiftool's answer is none.
+                if placement == nil { placement = TrackPlacement(tracks.fixes, maximumGap: maximumGap) }
+                if placement?.contains(coordinate) == true { outcome[index] = Outcome(coordinate: nil, source: nil) }
+            }
         }
         if let estimateWithin { estimate(photos, times: times, outcome: &outcome, within: estimateWithin) }
+        if tracks.fixes.count > 0 {
+            let unplaced = photos.indices.filter { photos[$0].source != .exif && outcome[$0].coordinate == nil }
+            report.missed = unplaced.map { (photos[$0].id, TrackMiss.of(times[$0], in: tracks.fixes)) }
+            if report.missed.contains(where: { $0.miss.isTiming }) {
+                report.suggestion = ClockSuggestion(
+                    for: photos.indices.filter { photos[$0].source != .exif }.compactMap { index in
+                        times[index].map { ($0, photos[index].clock) }
+                    }, by: self)
+            }
+        }
         // The places are named in a function of their own, so their data (about 45 MB) is freed before
         // the catalog writes the photos and reads them back.
         let changed = try placed(photos, outcome: outcome, report: &report, places: places)
@@ -80,15 +102,20 @@ public struct PhotoGeotagger: Sendable {
         for (index, photo) in photos.enumerated() {
             // A photo put where it is already is left as it is (nothing to write or index again); an
             // estimate from another photo at the same spot keeps its note of the first.
-            guard let coordinate = outcome[index].coordinate, let source = outcome[index].source,
-                coordinate != photo.coordinate || source != photo.source
-            else { continue }
-            if loadedPlaces == nil { loadedPlaces = try places() }
+            let (coordinate, source) = (outcome[index].coordinate, outcome[index].source)
+            guard coordinate != photo.coordinate || source != photo.source else { continue }
+            var place = LocalPlace.unlocated
+            if let coordinate {
+                if loadedPlaces == nil { loadedPlaces = try places() }
+                place = loadedPlaces?.place(for: coordinate) ?? .unlocated
+            }
             changed.append(
                 LocatedPhoto(
-                    id: photo.id, coordinate: coordinate, place: loadedPlaces?.place(for: coordinate) ?? .unlocated,
-                    source: source, estimateOffset: outcome[index].estimateOffset))
-            if photo.coordinate != nil {
+                    id: photo.id, coordinate: coordinate, place: place, source: source,
+                    estimateOffset: outcome[index].estimateOffset))
+            if coordinate == nil {
+                report.cleared += 1
+            } else if photo.coordinate != nil {
                 report.relocated += 1
             } else if source == .track {
                 report.located.insert(photo.id)

@@ -34,8 +34,9 @@ extension LocalCatalog {
                     WHERE id = ?
                     """,
                     [
-                        .text(entry.place.id), .real(entry.coordinate.latitude), .real(entry.coordinate.longitude),
-                        .blob(Array(try JSONOutput.data(photo))), .text(entry.source.rawValue), .text(entry.id),
+                        .text(entry.place.id), entry.coordinate.map { .real($0.latitude) } ?? .null,
+                        entry.coordinate.map { .real($0.longitude) } ?? .null, .blob(Array(try JSONOutput.data(photo))),
+                        entry.source.map { .text($0.rawValue) } ?? .null, .text(entry.id),
                     ]
                 ).step()
                 written.append(photo)

@@ -32,8 +32,8 @@ public protocol LocalCatalogStore {
     func keep(_ tracks: TrackLines) throws
     /// Every photo as geotagging sees it, in the order of their ids.
     func clockedPhotos() throws -> [ClockedPhoto]
-    /// Gives photos the locations tracks or neighbours put them at, and their places, all or (on error)
-    /// none; returns their records as written.
+    /// Gives photos the locations tracks or neighbours put them at, and their places (or takes a track's
+    /// away), all or (on error) none; returns their records as written.
     func locate(_ located: [LocatedPhoto]) throws -> [Photo]
     /// The geofences, by name.
     func fences() throws -> [Geofence]

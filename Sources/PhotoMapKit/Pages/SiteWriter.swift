@@ -138,6 +138,13 @@ public final class SiteWriter {
     /// of the next one, it says a run was stopped, whose temporary files are then removed.
     static let unfinishedMarker = ".photomap-export-unfinished"
 
+    /// Whether the folder `root` holds a photomap site: its manifest, or the marker of an export begun.
+    public static func holdsSite(at root: URL) -> Bool {
+        [SiteManifest.fileName, unfinishedMarker].contains {
+            access(root.appendingPathComponent($0).path, F_OK) == 0
+        }
+    }
+
     /// Starts an export into the site: removes what a stopped one left behind, and marks the site as
     /// being written until `commit()`.
     public func begin() throws(PageError) {
