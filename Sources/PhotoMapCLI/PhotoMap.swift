@@ -124,8 +124,7 @@ struct ErrorReport {
     /// Whether `error` says the network is out of reach: a host not resolved, a connection refused or
     /// timed out (curl's codes 5, 6, 7 and 28).
     static func isNoNetwork(_ error: any Error) -> Bool {
-        guard case let HTTPError.transport(code, _, _) = error else { return false }
-        return [5, 6, 7, 28].contains(code)
+        (error as? HTTPError)?.isNoNetwork == true
     }
 
     /// What to do about `error`, where there is something.

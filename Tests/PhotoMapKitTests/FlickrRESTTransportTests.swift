@@ -210,6 +210,37 @@ struct FlickrRESTTransportTests {
         #expect(try server.requests(where: ("api_key", key)).count == 2, "an expired answer is fetched again")
     }
 
+    @Test("Flickr out of reach: a kept answer of any age stands in, said once; with none the error stands")
+    func staleAnswerWithoutNetwork() throws {
+        let folder = try TemporaryFolder()
+        // A port no one listens on: every connection is refused (curl error 7).
+        let closed = "http://127.0.0.1:\(try NginxProcess.freePort())/services/rest/"
+        let method = "flickr.places.getTopPlacesList"
+        let parameters = ["place_type_id": "7"]
+        let answer = try FlickrRESTTransport(endpoint: server.endpoint(), apiKey: key, cache: nil)
+            .call(method: method, parameters: parameters)
+        try KeptAnswer(
+            endpoint: closed, method: method, parameters: [("place_type_id", "7")],
+            cache: ResponseCache(directory: folder.url, timeToLive: 3600)
+        ).keep(answer)
+        let warnings = Locked<[String]>([])
+        let transport = try FlickrRESTTransport(
+            endpoint: closed, apiKey: key, cache: ResponseCache(directory: folder.url, timeToLive: 0),
+            client: HTTPClient(retryPolicy: RetryPolicy(baseDelay: 0.01), sleep: { _ in }),
+            warn: { warning in warnings.withLock { $0.append(warning) } })
+        #expect(try transport.call(method: method, parameters: parameters) == answer)
+        #expect(try transport.call(method: method, parameters: parameters) == answer)
+        let said = warnings.withLock { $0 }
+        #expect(said.count == 1)
+        #expect(said.first?.hasPrefix("Flickr is out of reach (cannot fetch \(closed): ") == true, "\(said)")
+        #expect(said.allSatisfy { !$0.contains(key) })
+        #expect {
+            try transport.call(method: "flickr.places.getInfo", parameters: ["place_id": newYork])
+        } throws: { error in
+            (error as? HTTPError)?.isNoNetwork == true
+        }
+    }
+
     @Test("a damaged cached answer is a miss: fetched again and replaced")
     func damagedCacheEntry() throws {
         let folder = try TemporaryFolder()

@@ -15,6 +15,8 @@ public final class FlickrRESTTransport: FlickrTransport, Sendable {
     private let warn: @Sendable (String) -> Void
     /// Calls from several threads go out side by side, each on a handle of its own.
     private let client: HTTPClient
+    /// Whether a kept answer has stood in for an unreachable Flickr: said once a process.
+    private let saidStale = Locked(false)
 
     /// Creates a transport; with `offline`, only the cache answers. With a `limiter`, every try waits for
     /// its token; a retry first waits what the server asked (Retry-After), then for its token.
@@ -53,7 +55,21 @@ public final class FlickrRESTTransport: FlickrTransport, Sendable {
         }
 
         let url = requestURL(method: method, parameters: query)
-        let response = try fetch(url)
+        let response: HTTPResponse
+        do {
+            response = try fetch(url)
+        } catch let error as HTTPError where error.isNoNetwork {
+            // Out of reach: an older kept answer is better than none, said once.
+            guard case let .success(stale) = kept.answer(allowStale: true) else { throw error }
+            let first = saidStale.withLock { said in
+                defer { said = true }
+                return !said
+            }
+            if first {
+                warn("Flickr is out of reach (\(error)); answering from the cache's older answers")
+            }
+            return stale
+        }
         if FlickrSource.status(of: response.body)?.stat == "ok" {
             do {
                 try kept.keep(response.body)
@@ -94,7 +110,7 @@ enum KeptMiss: Error, Equatable {
 
 /// Where one request's answer is kept: flickr.photos.search's in its query's listing (any page size
 /// answers from it), every other method's under the request itself.
-private struct KeptAnswer {
+struct KeptAnswer {
     let cache: (any AnswerStore)?
     let key: String
     /// Set for flickr.photos.search: the page asked for.

@@ -34,6 +34,13 @@ public enum HTTPError: Error, CustomStringConvertible, Sendable, Equatable {
         return false
     }
 
+    /// Whether the network was out of reach: a name that did not resolve (curl 5, 6), no connection (7),
+    /// or no answer in time (28). Kept answers of any age may then stand in.
+    public var isNoNetwork: Bool {
+        if case let .transport(code, _, _) = self { return [5, 6, 7, 28].contains(code) }
+        return false
+    }
+
     /// `url` without its query and fragment, so an API key in the query never reaches a message or log.
     public static func redacted(_ url: String) -> String {
         String(url.prefix(while: { $0 != "?" && $0 != "#" }))
