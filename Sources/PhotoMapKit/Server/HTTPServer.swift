@@ -193,18 +193,6 @@ public final class HTTPServer: Sendable {
             }
             requestContext.pointee = Unmanaged.passRetained(Upload()).toOpaque()
             return .YES
-        case let upload? where upload != headersIn && Upload.holds(upload):
-            let body = Unmanaged<Upload>.fromOpaque(upload).takeUnretainedValue()
-            if let uploadSize, uploadSize.pointee > 0 {
-                defer { uploadSize.pointee = 0 }
-                // Past the bound the rest is read and dropped (MHD cannot answer mid-body), then answered 413.
-                body.append(data, count: uploadSize.pointee)
-                return .YES
-            }
-            guard !body.overflowed else { return Upload.tooLarge.queue(on: connection) }
-            requestContext.pointee = headersIn
-            Unmanaged<Upload>.fromOpaque(upload).release()
-            bodyBytes = body.bytes
         case nil:
             // Anything else is refused at once, its body unread: MHD then closes the connection.
             core.active.add(1, ordering: .relaxed)
@@ -221,6 +209,19 @@ public final class HTTPServer: Sendable {
                 uploadSize.pointee = 0
                 return .YES
             }
+        // After the markers above: only a pointer of ours is looked into.
+        case let upload? where Upload.holds(upload):
+            let body = Unmanaged<Upload>.fromOpaque(upload).takeUnretainedValue()
+            if let uploadSize, uploadSize.pointee > 0 {
+                defer { uploadSize.pointee = 0 }
+                // Past the bound the rest is read and dropped (MHD cannot answer mid-body), then answered 413.
+                body.append(data, count: uploadSize.pointee)
+                return .YES
+            }
+            guard !body.overflowed else { return Upload.tooLarge.queue(on: connection) }
+            requestContext.pointee = headersIn
+            Unmanaged<Upload>.fromOpaque(upload).release()
+            bodyBytes = body.bytes
         case let pending?:
             let waiting = Unmanaged<Waiting>.fromOpaque(pending).takeUnretainedValue()
             guard let response = waiting.response.withLock({ $0 }) else { return .NO }
