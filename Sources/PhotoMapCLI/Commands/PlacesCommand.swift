@@ -26,7 +26,7 @@ enum PlacesCommand {
                     .init(heading: "REGION", flexible: true),
                     .init(heading: "PHOTOS", alignRight: true),
                 ],
-                width: width, footer: "\(annotations.count) places"
+                width: width, footer: Quantity.words(annotations.count, "place", "places")
             ) {
                 [$0.id, $0.title, $0.subtitle, $0.photoCount.map(String.init) ?? ""]
             }

@@ -20,7 +20,7 @@ enum RecentCommand {
         let listing = Listing(entries: configuration.adapter.annotated(photos))
         try PhotosCommand.write(
             listing, to: destination, title: "Recently viewed", configuration: configuration,
-            console: console, footer: "\(photos.count) recently viewed photos")
+            console: console, footer: Quantity.words(photos.count, "recently viewed photo", "recently viewed photos"))
         if let file = MapOutput.file(parsed, defaultName: "photomap-recent.html") {
             let cache = try configuration.makeThumbnailCache(console: console)
             let (builder, writer) = try MapOutput.builder(for: file, images: cache, configuration: configuration)

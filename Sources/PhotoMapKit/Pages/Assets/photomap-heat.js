@@ -1,6 +1,6 @@
 /* The heat layer: where the page's photos (those in the timeline's range) are dense, drawn on a canvas
-   under the markers from the page's own data, switched on and off by a "Heat" button on the map
-   (aria-pressed). Each photo is a soft dot; the dots' summed darkness is coloured from blue (few) to
+   under the markers (dimmed meanwhile) from the page's own data, switched on and off by a "Heat"
+   button on the map (aria-pressed). Each photo is a soft dot; the dots' summed darkness is coloured from blue (few) to
    red (the most in view), as heat maps of photo sites do. */
 (function (photomap) {
   'use strict';
@@ -89,6 +89,8 @@
         button.addEventListener('click', function () {
           on = !on;
           button.setAttribute('aria-pressed', String(on));
+          // The markers are dimmed while the heat shows: its hottest spot is under the largest cluster.
+          map.getContainer().classList.toggle('heat-on', on);
           if (on) {
             pane.appendChild(canvas);
             draw();
