@@ -304,12 +304,16 @@ def test_every_relative_link_and_image_of_the_site_resolves(site):
 
 def test_site_works_from_disk_with_no_server(page, site):
     open_file(page, site / "index.html")
+    assert page.get_attribute("body", "data-view") == "map", "the index opens on its map"
+    page.click("button[data-show=list]")  # the list is one click away, and remembered
     page.locator("#list a").first.click()
     page.wait_for_load_state("load")
     assert "/places/" in page.url
     page.locator("#list a").first.click()
     page.wait_for_load_state("load")
     assert "/photos/" in page.url
+    open_file(page, site / "index.html")
+    assert page.get_attribute("body", "data-view") == "list", "the view chosen is remembered"
     no_trouble(page)
 
 
