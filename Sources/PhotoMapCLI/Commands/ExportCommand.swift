@@ -8,11 +8,12 @@ enum ExportCommand {
         name: "export",
         summary: "write a browsable static site: places, their photos, photo pages, maps",
         discussion: """
-            Writes DIR/index.html (the top places, list or map), one page per place listing its photos
-            (list or map), and one page per photo (medium image, description, owner, licence, date, small
-            map, link to its page on Flickr), with the squares and images from the thumbnail cache (hard links
-            to the cache's files when both are on one file system, copies otherwise: clearing the cache never
-            takes them from the site). Links are relative: open DIR/index.html from disk or serve DIR with
+            Writes DIR/index.html (the top places, on a map; the list a click away), one page per place
+            listing its photos (list or map; every photo of the embedded catalog and imported photos, 100
+            from Flickr unless --limit), and one page per photo (medium image, description, owner, licence,
+            date, small map, link to its page on Flickr), with the squares and images from the thumbnail
+            cache (hard links to the cache's files when both are on one file system, copies otherwise:
+            clearing the cache never takes them from the site). Links are relative: open DIR/index.html from disk or serve DIR with
             any web server. Running it again renders and rewrites only what changed (DIR/.photomap-manifest
             records what each page was made from); an export stopped midway leaves the previous pages whole,
             and the next run finishes the job. With Flickr, calls are paced under Flickr's limit of 3,600 an hour
