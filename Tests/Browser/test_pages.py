@@ -559,8 +559,8 @@ def test_a_city_zoom_offline_names_nearby_places_and_drops_the_coarse_outline(pa
     assert "Manhattan" in labels
     # At a city's zoom Natural Earth's 1:110m coast (a straight wedge through Manhattan) is not drawn.
     assert page.locator(".leaflet-basemap-pane path").count() == 0
-    # The labels lie under the tiles (which cover them online) and take no clicks.
-    assert page.evaluate("() => getComputedStyle(document.querySelector('.leaflet-labels-pane')).zIndex") == "160"
+    # The labels lie above the markers (600) and under the callouts (700), and take no clicks.
+    assert page.evaluate("() => getComputedStyle(document.querySelector('.leaflet-labels-pane')).zIndex") == "650"
     # Zoomed out to the world, the outline is back.
     zoom_out_until_outline(page)
     # The page carries only the places around its photos, not the gazetteer.
