@@ -174,7 +174,7 @@ def callout_notes(page):
 def photo_page_note(page):
     """The photo page's title and what its Where line says of the location (None)."""
     note = page.query_selector("dd .location-note")
-    return page.inner_text("article h2"), note.inner_text() if note else None
+    return page.inner_text("header h1"), note.inner_text() if note else None
 
 
 def test_a_location_from_a_track_or_a_neighbour_is_said_in_callouts_and_photo_pages(page, browser, tracked):

@@ -304,12 +304,16 @@ def test_every_relative_link_and_image_of_the_site_resolves(site):
 
 def test_site_works_from_disk_with_no_server(page, site):
     open_file(page, site / "index.html")
+    assert page.get_attribute("body", "data-view") == "map", "the index opens on its map"
+    page.click("button[data-show=list]")  # the list is one click away, and remembered
     page.locator("#list a").first.click()
     page.wait_for_load_state("load")
     assert "/places/" in page.url
     page.locator("#list a").first.click()
     page.wait_for_load_state("load")
     assert "/photos/" in page.url
+    open_file(page, site / "index.html")
+    assert page.get_attribute("body", "data-view") == "list", "the view chosen is remembered"
     no_trouble(page)
 
 
@@ -555,8 +559,8 @@ def test_a_city_zoom_offline_names_nearby_places_and_drops_the_coarse_outline(pa
     assert "Manhattan" in labels
     # At a city's zoom Natural Earth's 1:110m coast (a straight wedge through Manhattan) is not drawn.
     assert page.locator(".leaflet-basemap-pane path").count() == 0
-    # The labels lie under the tiles (which cover them online) and take no clicks.
-    assert page.evaluate("() => getComputedStyle(document.querySelector('.leaflet-labels-pane')).zIndex") == "160"
+    # The labels lie above the markers (600) and under the callouts (700), and take no clicks.
+    assert page.evaluate("() => getComputedStyle(document.querySelector('.leaflet-labels-pane')).zIndex") == "650"
     # Zoomed out to the world, the outline is back.
     zoom_out_until_outline(page)
     # The page carries only the places around its photos, not the gazetteer.

@@ -8,11 +8,12 @@ enum ExportCommand {
         name: "export",
         summary: "write a browsable static site: places, their photos, photo pages, maps",
         discussion: """
-            Writes DIR/index.html (the top places, list or map), one page per place listing its photos
-            (list or map), and one page per photo (medium image, description, owner, licence, date, small
-            map, link to its page on Flickr), with the squares and images from the thumbnail cache (hard links
-            to the cache's files when both are on one file system, copies otherwise: clearing the cache never
-            takes them from the site). Links are relative: open DIR/index.html from disk or serve DIR with
+            Writes DIR/index.html (the top places, on a map; the list a click away), one page per place
+            listing its photos (list or map; every photo of the embedded catalog and imported photos, 100
+            from Flickr unless --limit), and one page per photo (medium image, description, owner, licence,
+            date, small map, link to its page on Flickr), with the squares and images from the thumbnail
+            cache (hard links to the cache's files when both are on one file system, copies otherwise:
+            clearing the cache never takes them from the site). Links are relative: open DIR/index.html from disk or serve DIR with
             any web server. Running it again renders and rewrites only what changed (DIR/.photomap-manifest
             records what each page was made from); an export stopped midway leaves the previous pages whole,
             and the next run finishes the job. With Flickr, calls are paced under Flickr's limit of 3,600 an hour
@@ -45,8 +46,17 @@ enum ExportCommand {
     /// `--limit N`.
     static let limitOption = OptionSpec.value(
         "limit", .integer("N", 1...FixtureSource.maximumResults),
-        "at most N photos per place",
-        default: "100")
+        "at most N photos per place (default: all of them from the embedded catalog and imported photos; "
+            + "\(defaultFlickrLimit) from Flickr, which gives at most \(Quantity.grouped(FlickrSource.maximumResults)))"
+    )
+    /// How many photos of each place an export asks Flickr for unless told: each 250 cost a call.
+    static let defaultFlickrLimit = 100
+
+    /// The photos per place an export lists: `--limit`, else every one from a source on this machine, else
+    /// `defaultFlickrLimit`.
+    static func limit(_ parsed: ParsedArguments, source: Configuration.SourceKind) -> Int {
+        parsed.integer(limitOption) ?? (source == .flickr ? defaultFlickrLimit : FixtureSource.maximumResults)
+    }
     /// `--places N`.
     static let placesOption = OptionSpec.value(
         "places", .integer("N", 1...Int.max),
@@ -61,7 +71,7 @@ enum ExportCommand {
         let out = parsed.value("out") ?? ""
         let dryRun = parsed.has("dry-run")
         let folder = try siteFolder(out, force: parsed.has("force"))
-        let limit = parsed.integer(limitOption) ?? 0
+        let limit = limit(parsed, source: configuration.source)
         let placeCount = parsed.integer(placesOption)
         let source = try configuration.makeSource(console: console)
         let blur = parsed.number(blurOption).map(LocationBlur.init(kilometres:))
@@ -94,12 +104,14 @@ enum ExportCommand {
             site = opened
             return opened
         }
-        var photosByPlace: [(AnnotatedPlace, [AnnotatedPhoto])] = []
+        var photosByPlace: [(place: AnnotatedPlace, photos: [AnnotatedPhoto], total: Int?)] = []
         let bar = ProgressBar(console: console, label: "listing places")
         for (index, place) in places.enumerated() {
             let listing = try source.photos(inPlace: place.record.id, limit: limit)
             for line in listing.skipped { console.warn("skipped \(line)") }
-            photosByPlace.append((place, blur.map { listing.entries.map($0.blurred) } ?? listing.entries))
+            photosByPlace.append(
+                (place, blur.map { listing.entries.map($0.blurred) } ?? listing.entries, listing.total(askedFor: limit))
+            )
             bar.update(done: index + 1, total: places.count)
             if !dryRun { try openSite().images.add(listing.entries) }
         }
@@ -114,29 +126,40 @@ enum ExportCommand {
         let (writer, builder, images) = try openSite()
         try images.placeFetched()
         // Counted, not gathered: a second array of every photo would hold 100,000 more records.
-        let photoCount = photosByPlace.reduce(0) { $0 + $1.1.count }
+        let photoCount = photosByPlace.reduce(0) { $0 + $1.photos.count }
+        let heldCount = photosByPlace.reduce(0) { $0 + max($1.total ?? 0, $1.photos.count) }
         try builder.writeAssets()
-        for (place, photos) in photosByPlace {
+        for (place, photos, total) in photosByPlace {
             let annotation = place.annotation
-            let subtitle = Quantity.words(photos.count, "photo", "photos") + " · \(annotation.subtitle)"
             try builder.writePhotosPage(
                 at: builder.placePagePath(place.record), title: annotation.title,
-                subtitle: subtitle, photos: photos,
-                back: ("index.html", "Top places"), defaultView: "list")
+                subtitle: PageSubtitle.photos(shown: photos.count, total: total, detail: annotation.subtitle),
+                photos: photos, back: ("index.html", "Top places"), defaultView: "list")
         }
-        let subtitle =
-            Quantity.words(places.count, "place", "places") + " · "
-            + Quantity.words(photoCount, "photo", "photos")
+        let subtitle = PageSubtitle.joined([
+            Quantity.words(places.count, "place", "places"),
+            PageSubtitle.count(shown: photoCount, total: heldCount, one: "photo", many: "photos"),
+        ])
+        // The index opens on its map, as every `--map` page does; the list is a click away (and remembered).
         try builder.writePlacesPage(
             at: "index.html", title: "Top places", subtitle: subtitle,
-            places: places, back: nil, defaultView: "list"
+            places: places, back: nil, defaultView: "map"
         ) { builder.placePagePath($0) }
         try writer.commit()
         console.note(
-            "exported \(places.count) places and \(photoCount) photos to "
-                + "\(writer.root.path)/index.html: \(writer.written) files written "
+            "exported \(Quantity.groupedWords(places.count, "place", "places")) and "
+                + Quantity.groupedWords(photoCount, "photo", "photos")
+                + (heldCount > photoCount ? " (of \(Quantity.grouped(heldCount)))" : "")
+                + " to \(writer.root.path)/index.html: \(writer.written) files written "
                 + "(\(writer.linked) images linked from the cache), "
                 + "\(writer.unchanged) unchanged; \(writer.rendered) pages rendered")
+        if heldCount > photoCount {
+            console.warn(
+                "\(Quantity.groupedWords(heldCount - photoCount, "photo was", "photos were")) left out: at most "
+                    + "\(Quantity.grouped(limit)) per place were listed; --limit N lists up to N per place"
+                    + (configuration.source == .flickr
+                        ? " (Flickr gives at most \(Quantity.grouped(FlickrSource.maximumResults)))" : ""))
+        }
     }
 
     /// What `out` is to the export ("a new folder", "an empty folder", "the photomap site there",

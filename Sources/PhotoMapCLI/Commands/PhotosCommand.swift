@@ -27,10 +27,13 @@ enum PhotosCommand {
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let placeID = parsed.value("place") ?? ""
-        let limit = parsed.integer(limitOption) ?? 0
         let destination = try AnnotationOutput.destination(parsed)
         let source = try configuration.makeSource(console: console)
         let map = MapOutput.file(parsed, defaultName: "photomap-photos-\(HTML.fileName(for: placeID)).html")
+        // A map page of photos on this machine shows them all unless told; a listing shows a screenful.
+        let limit =
+            parsed.integer(limitOption)
+            ?? (map != nil && configuration.source != .flickr ? FixtureSource.maximumResults : defaultLimit)
         // One thumbnail cache for the prefetch and the page, made only when one of them is asked for.
         let cache = parsed.has("prefetch") || map != nil ? try configuration.makeThumbnailCache(console: console) : nil
         // Each page's images are fetched while the next page is asked for, once: the squares, and for a
@@ -69,12 +72,19 @@ enum PhotosCommand {
             let (builder, writer) = try MapOutput.builder(for: file, images: cache, configuration: configuration)
             try builder.writeAssets()
             let place = placeName(placeID, from: source, configuration: configuration, console: console)
-            let subtitle = Quantity.words(photos.count, "photo", "photos") + (place.map { " · \($0.subtitle)" } ?? "")
+            let total = listing.total(askedFor: limit)
             try builder.writePhotosPage(
                 at: file.lastPathComponent, title: place?.title ?? "Photos of \(placeID)",
-                subtitle: subtitle,
+                subtitle: PageSubtitle.photos(shown: photos.count, total: total, detail: place?.subtitle),
                 photos: listing.entries, back: nil, defaultView: "map")
             MapOutput.report(file, writer: writer, console: console)
+            if let total, total > photos.count {
+                console.warn(
+                    "the page shows \(photos.count) of the place's \(Quantity.groupedWords(total, "photo", "photos")): "
+                        + "--limit N shows up to N"
+                        + (configuration.source == .flickr
+                            ? " (Flickr gives at most \(Quantity.grouped(FlickrSource.maximumResults)))" : ""))
+            }
         }
     }
 
@@ -160,6 +170,8 @@ enum PhotosCommand {
     /// `--limit N`.
     static let limitOption = OptionSpec.value(
         "limit", .integer("N", 1...FixtureSource.maximumResults),
-        "at most N photos (Flickr gives at most \(FlickrSource.maximumResults))",
-        default: "100")
+        "at most N photos (default \(defaultLimit); with --map, all of them from the embedded catalog and "
+            + "imported photos; Flickr gives at most \(Quantity.grouped(FlickrSource.maximumResults)))")
+    /// How many photos `photos` lists unless told (a map page of photos on this machine shows them all).
+    static let defaultLimit = 100
 }

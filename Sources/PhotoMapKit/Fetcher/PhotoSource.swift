@@ -36,4 +36,11 @@ public struct Listing<Item: Sendable>: Sendable {
 
     /// The records alone, in the source's order.
     public var items: [Item] { entries.map(\.record) }
+
+    /// How many there are in all for a listing asked for at most `limit`: `total`, unless the listing
+    /// ended short of the limit and of Flickr's last result, when it holds every record there is (a
+    /// recorded answer's total counts the videos a listing of photos leaves out).
+    public func total(askedFor limit: Int) -> Int? {
+        entries.count < min(limit, FlickrSource.maximumResults) ? entries.count : total
+    }
 }

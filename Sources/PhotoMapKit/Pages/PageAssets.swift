@@ -24,7 +24,7 @@ public struct PageAssets: Sendable {
         "photomap.js",
     ]
     /// photomap's own files.
-    static let ownFiles = scripts + ["first-view.js", "photomap.css", "placeholder.svg"]
+    static let ownFiles = scripts + ["first-view.js", "photomap.css", "placeholder.svg", "favicon.svg"]
 
     let leafletFolder: URL
     let ownFolder: URL

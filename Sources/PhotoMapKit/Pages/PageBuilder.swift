@@ -57,11 +57,11 @@ public struct PageBuilder<Links: PagePaths> {
 
     /// A page listing `features` at `path`, with a list/map toggle; pre-clustered when `clusters` is
     /// given, centred on `focus` when given (else fitting every annotation); linking `elsewhere` (a site
-    /// path) beside its title when given.
+    /// path) beside its title, and `more` (the page with more of its photos) under it, when given.
     public func listPage(
         at path: String, title: String, subtitle: String, features: [MapData.Feature],
         back: (path: String, label: String)?, elsewhere: (path: String, label: String)? = nil,
-        defaultView: String,
+        more: (path: String, label: String)? = nil, defaultView: String,
         clusters: MapData.ClusterIndex? = nil, focus: Coordinate? = nil
     ) throws -> String {
         // A pre-clustered page's annotations are in its tiles: its tracks are those around their bounds.
@@ -76,7 +76,7 @@ public struct PageBuilder<Links: PagePaths> {
         let located = clusters != nil || features.contains { $0.geometry != nil }
         return try PageRenderer.listPage(
             title: title, subtitle: subtitle, data: data,
-            links: pageLinks(for: path, back: back, elsewhere: elsewhere),
+            links: pageLinks(for: path, back: back, elsewhere: elsewhere, more: more),
             defaultView: located ? defaultView : "list", credits: credits)
     }
 
@@ -130,13 +130,14 @@ public struct PageBuilder<Links: PagePaths> {
 
     private func pageLinks(
         for path: String, back: (path: String, label: String)?,
-        elsewhere: (path: String, label: String)? = nil
+        elsewhere: (path: String, label: String)? = nil, more: (path: String, label: String)? = nil
     ) -> PageRenderer.Links {
         PageRenderer.Links(
             assets: links.link(from: path, to: links.assets),
             back: back.map { (links.link(from: path, to: $0.path), $0.label) },
             elsewhere: elsewhere.map { (links.link(from: path, to: $0.path), $0.label) },
-            servesAPI: links.servesAPI)
+            servesAPI: links.servesAPI,
+            more: more.map { (links.link(from: path, to: $0.path), $0.label) })
     }
 }
 

@@ -34,16 +34,20 @@ public enum PageRenderer {
         public var elsewhere: (href: String, label: String)?
         /// Whether the page may call its server's API: it then has the search box.
         public var servesAPI: Bool
+        /// The same page with more of its photos ("Show 100 more"), when its source holds more than it shows.
+        public var more: (href: String, label: String)?
 
         /// Links for a page.
         public init(
             assets: String, back: (href: String, label: String)? = nil,
-            elsewhere: (href: String, label: String)? = nil, servesAPI: Bool = false
+            elsewhere: (href: String, label: String)? = nil, servesAPI: Bool = false,
+            more: (href: String, label: String)? = nil
         ) {
             self.assets = assets
             self.back = back
             self.elsewhere = elsewhere
             self.servesAPI = servesAPI
+            self.more = more
         }
     }
 
@@ -143,7 +147,7 @@ public enum PageRenderer {
         let description = HTML.safeDescription(photo.descriptionHTML)
         let map = annotation.coordinate == nil ? "" : "<div id=\"map\"></div>"
         let main = """
-            <article class="photo">\(picture)<div class="details"><h2>\(HTML.text(annotation.title))</h2>
+            <article class="photo">\(picture)<div class="details">
             <div class="description">\(description)</div>
             \(details)
             \(map)
@@ -171,6 +175,8 @@ public enum PageRenderer {
             links.elsewhere.map {
                 "<a class=\"elsewhere\" href=\"\(HTML.text($0.href))\">\(HTML.text($0.label)) ›</a>"
             } ?? ""
+        let more =
+            links.more.map { "<a class=\"more\" href=\"\(HTML.text($0.href))\">\(HTML.text($0.label))</a>" } ?? ""
         // Served pages find places and search photos through the server (photomap-search.js talks to /api/).
         let search =
             links.servesAPI
@@ -194,13 +200,14 @@ public enum PageRenderer {
             <title>\(HTML.text(title)) · photomap</title>
             <link rel="stylesheet" href="\(assets)/leaflet.css">
             <link rel="stylesheet" href="\(assets)/photomap.css">
+            <link rel="icon" href="\(assets)/favicon.svg" type="image/svg+xml">
             <script src="\(assets)/first-view.js"></script>
             <script src="\(assets)/leaflet.min.js" defer></script>
             \(scripts)
             </head>
             <body data-view="\(HTML.text(view))"\(links.servesAPI ? " data-api=\"/api\"" : "")>
             <header><div class="heading">\(back)<div class="titles"><h1>\(HTML.text(title))</h1>\
-            <p class="subtitle">\(HTML.text(subtitle))</p></div>\(elsewhere)\(links.servesAPI ? signInLink : "")</div>\
+            <p class="subtitle">\(HTML.text(subtitle))</p>\(more)</div>\(elsewhere)\(links.servesAPI ? signInLink : "")</div>\
             \(search)\(headerExtra)</header>
             <main>
             \(main)

@@ -22,23 +22,36 @@ extension ServerRoutes {
             return .now(errorPage(400, "limit must be a whole number from 1 to \(Self.maximumLimit)."))
         }
         return later(failing: "The place's photos could not be listed") { [self] in
-            let place: Annotation?, photos: [AnnotatedPhoto]
+            let place: Annotation?, photos: [AnnotatedPhoto], total: Int?
             try forgetIfSourceChanged()
             do {
                 place = try self.place(id)?.annotation
-                photos = try listing(of: id, limit: limit)
+                (photos, total) = try listing(of: id, limit: limit)
             } catch let error as FlickrError where error.isUnknownPlace {
                 return errorPage(404, "There is no place with that id; the top places are on the first page.")
             }
             let title = place?.title ?? "Photos of \(id)"
             let path = "/places/" + ServedLinks.segment(id)
-            let subtitle = Quantity.words(photos.count, "photo", "photos") + (place.map { " · \($0.subtitle)" } ?? "")
             return page(
                 try pages.listPage(
-                    at: path, title: title, subtitle: subtitle,
+                    at: path, title: title,
+                    subtitle: PageSubtitle.photos(shown: photos.count, total: total, detail: place?.subtitle),
                     features: try pages.features(of: photos, on: path),
-                    back: ("/", "Top places"), defaultView: "map"))
+                    back: ("/", "Top places"),
+                    more: Self.more(path: path, shown: photos.count, total: total), defaultView: "map"))
         }
+    }
+
+    /// How many more photos "Show N more" asks for: a page of the list, one page of Flickr's listing.
+    static let morePerClick = PageRenderer.listPageSize
+
+    /// The link to a place page listing `morePerClick` more of its photos, when the source holds more than
+    /// the `shown` and the server may list more (`maximumLimit`); nil otherwise.
+    static func more(path: String, shown: Int, total: Int?) -> (path: String, label: String)? {
+        guard let total else { return nil }
+        let next = min(total, shown + morePerClick, maximumLimit)
+        guard next > shown else { return nil }
+        return ("\(path)?limit=\(next)", "Show \(next - shown) more")
     }
 
     func photoPage(_ id: String) throws -> ServerResponse {

@@ -8,7 +8,7 @@ extension ServerRoutes {
     struct Known {
         var places: [String: AnnotatedPlace] = [:]
         var photos: [String: AnnotatedPhoto] = [:]
-        var listings: [String: [AnnotatedPhoto]] = [:]
+        var listings: [String: (photos: [AnnotatedPhoto], total: Int?)] = [:]
     }
 
     /// Forgets every record listed when a changing source's version moved on (an import, a geofence added:
@@ -56,20 +56,22 @@ extension ServerRoutes {
         return Annotated(place, services.adapter.annotation(for: place))
     }
 
-    /// A place's photos, fetched through the source the first time they are asked for (at this limit).
-    func listing(of placeID: String, limit: Int) throws -> [AnnotatedPhoto] {
+    /// A place's photos and how many the source holds, fetched through the source the first time they are
+    /// asked for (at this limit).
+    func listing(of placeID: String, limit: Int) throws -> (photos: [AnnotatedPhoto], total: Int?) {
         let key = "\(placeID)\n\(limit)"
-        if let photos = known.withLock({ $0.listings[key] }) { return photos }
-        let photos = try services.source.photos(inPlace: placeID, limit: limit).entries
+        if let listed = known.withLock({ $0.listings[key] }) { return listed }
+        let listing = try services.source.photos(inPlace: placeID, limit: limit)
+        let listed = (photos: listing.entries, total: listing.total(askedFor: limit))
         known.withLock { known in
             // Full: one listing goes (asked again, it is fetched again); its photos stay known.
             if known.listings.count >= Self.maximumListings, let any = known.listings.keys.first {
                 known.listings[any] = nil
             }
-            known.listings[key] = photos
-            for photo in photos { known.photos[photo.record.id] = photo }
+            known.listings[key] = listed
+            for photo in listed.photos { known.photos[photo.record.id] = photo }
         }
-        return photos
+        return listed
     }
 
     /// The photos recently viewed, annotated as they are read (they were kept as records).

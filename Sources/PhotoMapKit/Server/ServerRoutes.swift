@@ -7,7 +7,8 @@ import Foundation
 ///
 /// - `/` the top places · `/places/ID?limit=N` a place's photos · `/photos/ID` a photo · `/recent`
 /// - `/squares/ID`, `/images/ID` a photo's 75×75 square and medium image (from the cache, or fetched)
-/// - `/assets/NAME` the pages' scripts, styles and basemap; `/assets/coasts/LEVEL/X/Y.js` coast tiles
+/// - `/assets/NAME` the pages' scripts, styles and basemap; `/assets/coasts/LEVEL/X/Y.js` coast tiles;
+///   `/favicon.ico` the pages' icon (`assets/favicon.svg`), for browsers that ask there
 /// - `/api/find?q=…[&lat=…&lon=…]` and `/api/search?q=…&lat=…&lon=…[&radius=…]`: GeoJSON
 ///
 /// - `/login`, `/logout`, `/api/session`: sign-in (`ServerRoutes+Session`)
@@ -162,6 +163,7 @@ public final class ServerRoutes: Sendable {
         case ("images", false): return image(rest, size: .medium, request: request)
         case ("assets", false) where rest.hasPrefix("coasts/"): return coastTile(String(rest.dropFirst(7)))
         case ("assets", false): return .now(asset(rest))
+        case ("favicon.ico", true): return .now(asset("favicon.svg"))
         case ("api", false) where rest == "find": return find(request.query)
         case ("api", false) where rest == "search": return searchAround(request.query)
         case ("api", false) where rest == "session": return sessionAnswer(request)

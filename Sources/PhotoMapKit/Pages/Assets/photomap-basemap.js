@@ -1,24 +1,30 @@
-/* The map's ground without a network. Natural Earth's 1:110m outline is right for a world view and
-   wrong closer in (its coast cuts through Manhattan as a straight wedge): it is drawn up to
-   OUTLINE_ZOOM; past it GSHHG's coasts take over (photomap-coasts.js), and from LABEL_ZOOM on the map
-   names the places around the page's annotations (GeoNames, embedded by photomap). All lie under
-   OpenStreetMap's tiles, which cover them when there is a network; offline the tiles fail quietly and
-   the ground shows through. The outline's script (countries.js, beside this one) is loaded the first
-   time the map is zoomed out that far. */
+/* The map's ground without a network. GSHHG's coasts (photomap-coasts.js) draw from the first zoom of
+   their levels of detail (data.coasts, CoastTiles.levels: the one definition of where they start);
+   wherever they draw nothing — below that zoom, between whole zooms before it (the map snaps to
+   halves), where a written page holds no tile, on a page without coasts — Natural Earth's 1:110m
+   outline does, so the map is never a blank field. The outline is right for a world view and wrong
+   closer in (its coast cuts through Manhattan as a straight wedge), which is why the coasts take
+   over where they can. From LABEL_ZOOM on the map names the places around the page's annotations
+   (GeoNames, embedded by photomap), above the markers, until OpenStreetMap's tiles load (they name
+   places themselves). Offline the tiles fail quietly and the ground shows through. The outline's
+   script (countries.js, beside this one) is loaded the first time it is needed. */
 (function (photomap) {
   'use strict';
 
   var data = photomap.data, element = photomap.element;
-  var OUTLINE_ZOOM = 6, LABEL_ZOOM = 6, MOST_LABELS = 40;
+  var LABEL_ZOOM = 6, MOST_LABELS = 40;
   var basemapScript = document.currentScript.src.replace(/[^\/]*$/, 'countries.js');
 
   function addBasemap(target) {
     target.createPane('basemap').style.zIndex = 150;
-    target.createPane('labels').style.zIndex = 160;  // above the outline, below the tiles (200)
+    // Above the markers (600), under the callouts (700): a name is never hidden under a cluster.
+    var labelPane = target.createPane('labels');
+    labelPane.style.zIndex = 650;
+    labelPane.style.pointerEvents = 'none';
     var outline = null, requested = false, labels = L.layerGroup().addTo(target);
     var drawCoasts = photomap.addCoasts(target);
     function update() {
-      var zoom = target.getZoom(), world = zoom <= OUTLINE_ZOOM;
+      var zoom = target.getZoom(), world = !drawCoasts();
       if (world && !outline && window.photomapBasemap) {
         outline = L.geoJSON(window.photomapBasemap, {
           pane: 'basemap', interactive: false,
@@ -32,8 +38,7 @@
         document.body.appendChild(script);
       }
       if (outline && world !== target.hasLayer(outline)) world ? outline.addTo(target) : target.removeLayer(outline);
-      drawCoasts();
-      // Past the outline's scale the ground is neither sea nor land: a neutral background.
+      // Under the coasts' tiles the ground between them is neither sea nor land: a neutral background.
       target.getContainer().style.background = world ? '#b8d4e8' : '#eceee8';
       nameCloseByPlaces(target, labels, zoom >= LABEL_ZOOM);
     }
@@ -41,7 +46,7 @@
     target.whenReady(update);
     L.tileLayer('https://tile.openstreetmap.org/{z}/{x}/{y}.png', {
       maxZoom: 19, attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'
-    }).addTo(target);
+    }).once('tileload', function () { labelPane.style.display = 'none'; }).addTo(target);
     target.attributionControl.addAttribution('Outlines: Natural Earth');
     if ((data.labels || []).length) target.attributionControl.addAttribution('Places: GeoNames');
   }

@@ -65,11 +65,36 @@
     return marker;
   }
 
-  /* A marker whose callout is `content()` (an element holding a `.callout`). The open callout takes the
-     focus; when it closes with the focus inside (Escape, its close button; a closing callout fades out,
-     still holding it) or lost with it, the focus goes back to the marker. */
+  /* How far a callout keeps from the map's edges so that no control covers it: below the controls of
+     the top corners and above those of the bottom ones (the zoom buttons, Heat, the attribution), as
+     they are laid out now (a phone's controls are larger), for Leaflet's autoPan. */
+  function clearOfControls(marker, popup) {
+    var icon = marker.getElement(), container = icon && icon.closest('.leaflet-container');
+    if (!container) return;
+    var box = container.getBoundingClientRect(), top = 0, bottom = 0, MARGIN = 8;
+    var controls = container.querySelectorAll('.leaflet-top .leaflet-control, .leaflet-bottom .leaflet-control');
+    for (var i = 0; i < controls.length; i++) {
+      var control = controls[i].getBoundingClientRect();
+      if (!control.height) continue;
+      if (controls[i].closest('.leaflet-top')) top = Math.max(top, control.bottom - box.top);
+      else bottom = Math.max(bottom, box.bottom - control.top);
+    }
+    popup.options.autoPanPaddingTopLeft = [MARGIN, top + MARGIN];
+    popup.options.autoPanPaddingBottomRight = [MARGIN, bottom + MARGIN];
+  }
+
+  /* A marker whose callout is `content()` (an element holding a `.callout`), opened clear of the map's
+     controls. The open callout takes the focus; when it closes with the focus inside (Escape, its close
+     button; a closing callout fades out, still holding it) or lost with it, the focus goes back to the
+     marker. */
   function withCallout(marker, content, options) {
     marker.bindPopup(content, options || { minWidth: 220, maxWidth: 320 });
+    // Every way a callout opens (a click, Enter, a script) goes through openPopup, where it is placed.
+    var openPopup = marker.openPopup;
+    marker.openPopup = function () {
+      clearOfControls(marker, marker.getPopup());
+      return openPopup.apply(marker, arguments);
+    };
     marker.on('popupopen', function (event) {
       var popup = event.popup.getElement(), close = popup.querySelector('.leaflet-popup-close-button');
       if (close) {

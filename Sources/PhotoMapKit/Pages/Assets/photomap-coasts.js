@@ -1,9 +1,10 @@
-/* The coasts past the world outline's zooms, offline: GSHHG's land, lakes, islands in lakes and ponds,
-   filled, and its major rivers and borders, from tiles photomap cut and simplified for each level of
-   detail (data.coasts: the levels; on a written page, the tiles it holds). A tile is a script in
+/* The coasts from the first zoom of their levels of detail, offline: GSHHG's land, lakes, islands in
+   lakes and ponds, filled, and its major rivers and borders, from tiles photomap cut and simplified for
+   each level (data.coasts: the levels; on a written page, the tiles it holds). A tile is a script in
    coasts/ beside this one, calling photomapCoast, loaded the first time the map shows it. Water is each
-   tile's rectangle under its land: where there are no tiles the ground stays neutral. Colours come from
-   the style sheet (light and dark); everything lies under OpenStreetMap's tiles. */
+   tile's rectangle under its land; a view with no tile to draw shows the world outline instead
+   (photomap-basemap.js). Colours come from the style sheet (light and dark); everything lies under
+   OpenStreetMap's tiles. */
 (function (photomap) {
   'use strict';
 

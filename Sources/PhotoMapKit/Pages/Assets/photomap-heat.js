@@ -1,7 +1,7 @@
 /* The heat layer: where the page's photos (those in the timeline's range) are dense, drawn on a canvas
-   under the markers from the page's own data, switched on and off by a "Heat" button on the map
-   (aria-pressed). Each photo is a soft dot; the dots' summed darkness is coloured from blue (few) to
-   red (the most in view), as heat maps of photo sites do. */
+   under the markers (its clusters hidden meanwhile) from the page's own data, switched on and off by a
+   "Heat" button on the map (aria-pressed). Each photo is a soft dot; the dots' summed darkness is
+   coloured from blue (few) to red (the most in view), as heat maps of photo sites do. */
 (function (photomap) {
   'use strict';
 
@@ -89,6 +89,8 @@
         button.addEventListener('click', function () {
           on = !on;
           button.setAttribute('aria-pressed', String(on));
+          // The clusters are hidden while the heat shows (photomap.css): its hottest spot is under the largest.
+          map.getContainer().classList.toggle('heat-on', on);
           if (on) {
             pane.appendChild(canvas);
             draw();

@@ -72,9 +72,8 @@
   box.setAttribute('aria-label', 'When the photos were taken');
   var bars = element('div', 'timeline-bars'), perBin = [], tallest = 1;
   bars.setAttribute('aria-hidden', 'true');
-  // Each bar centred over its step of the sliders, whose thumbs (18 pixels) stop half a thumb from the ends.
-  bars.style.width = 'calc(100% - 18px + (100% - 18px) / ' + (bins - 1) + ')';
-  bars.style.marginLeft = 'calc(9px - (100% - 18px) / ' + (2 * (bins - 1)) + ')';
+  // The bars fill the timeline's width, a bin each; the sliders' track runs from the first bar's centre to
+  // the last's (--half-bin from each end), so that each step's thumb stands under its bar.
   for (var b = 0; b < bins; b++) perBin.push(0);
   months.forEach(function (month) { perBin[binOf(month)] += byMonth[month]; });
   perBin.forEach(function (n) { tallest = Math.max(tallest, n); });
@@ -102,11 +101,14 @@
   var reset = element('button', 'timeline-all', 'All dates');
   reset.type = 'button';
   var sliders = element('div', 'timeline-sliders');
+  sliders.style.setProperty('--half-bin', 'calc(100% / ' + (2 * bins) + ')');
   [fromInput, toInput].forEach(function (input) { sliders.appendChild(input); });
   [bars, sliders, status, reset].forEach(function (part) { box.appendChild(part); });
 
+  /* The subtitle's count ("214 photos", "100 of 214 photos"), which a range narrows to "34 of 100 photos";
+     what follows it (" · Ile-de-France, France") stays. */
   var subtitle = document.querySelector('header .subtitle'), subtitleText = subtitle ? subtitle.textContent : '';
-  var everyCount = counted(photomap.total, 'photo', 'photos');
+  var countSaid = /^\d+ (?:of \d+ )?photos?/.exec(subtitleText);
 
   /* Shows the range of the sliders: their names, the bars, the status line, the subtitle's count. */
   function describe() {
@@ -115,27 +117,37 @@
     toInput.setAttribute('aria-valuetext', binName(to));
     barElements.forEach(function (bar, bin) { bar.classList.toggle('outside', bin < from || bin > to); });
     var shown = timeline.filtering ? timeline.count(flatHistogram, dated) : photomap.total;
-    var span = from === to ? binName(from) : binName(from) + ' \u2013 ' + binName(to);
+    var firstName = exact ? named(timeline.from) : binName(from), lastName = exact ? named(timeline.to) : binName(to);
+    var span = firstName === lastName ? firstName : firstName + ' \u2013 ' + lastName;
     status.textContent = timeline.filtering ? counted(shown, 'photo', 'photos') + ', ' + span : 'All dates, ' + span;
     reset.hidden = !timeline.filtering;
-    if (subtitle && subtitleText.indexOf(everyCount) === 0) {
-      subtitle.textContent = timeline.filtering ? shown + ' of ' + subtitleText : subtitleText;
+    if (subtitle && countSaid) {
+      subtitle.textContent = timeline.filtering
+        ? shown + ' of ' + counted(photomap.total, 'photo', 'photos') + subtitleText.slice(countSaid[0].length)
+        : subtitleText;
     }
     document.body.setAttribute('data-timeline-shown', String(shown));
   }
   var flatHistogram = [];
   months.forEach(function (month) { flatHistogram.push(month, byMonth[month]); });
 
-  /* Takes the sliders' range: the filter, the address, the page's parts (listeners), the text. */
-  var pending = false;
-  function apply(fromBin, toBin, keepAddress) {
+  /* Takes the sliders' range: the filter, the address, the page's parts (listeners), the text. An
+     address's months (`months`, [from, to]) are kept as they are, though the sliders step by years:
+     ?from=2011-05 means May 2011, not all of 2011. */
+  var pending = false, exact = false;
+  function apply(fromBin, toBin, keepAddress, months) {
     fromBin = Math.max(0, Math.min(bins - 1, fromBin));
     toBin = Math.max(fromBin, Math.min(bins - 1, toBin));
     fromInput.value = fromBin;
     toInput.value = toBin;
-    timeline.filtering = fromBin > 0 || toBin < bins - 1;
     timeline.from = binStart(fromBin);
     timeline.to = binEnd(toBin);
+    exact = !!months && (months[0] > timeline.from || months[1] < timeline.to);
+    if (exact) {
+      timeline.from = Math.max(timeline.from, months[0]);
+      timeline.to = Math.min(timeline.to, months[1]);
+    }
+    timeline.filtering = exact || fromBin > 0 || toBin < bins - 1;
     if (!keepAddress) {
       var query = timeline.filtering ? '?from=' + code(timeline.from) + '&to=' + code(timeline.to) : '';
       var kept = location.search.replace(/^\?/, '').split('&').filter(function (part) {
@@ -174,8 +186,10 @@
   var askedFrom = parsed(query.get('from')), askedTo = parsed(query.get('to'));
   if (askedFrom !== null || askedTo !== null) {
     var fromBin = askedFrom === null ? 0 : binOf(askedFrom), toBin = askedTo === null ? bins - 1 : binOf(askedTo);
-    // Before the other scripts start their views: they read the range as they are made.
-    apply(fromBin, toBin, true);
+    // Before the other scripts start their views: they read the range as they are made. A pre-clustered
+    // page counts its photos by step, not by month: its range is whole steps.
+    var exactMonths = data.clusters ? null : [askedFrom === null ? -Infinity : askedFrom, askedTo === null ? Infinity : askedTo];
+    apply(fromBin, toBin, true, exactMonths);
   } else {
     apply(0, bins - 1, true);
   }

@@ -9,7 +9,8 @@
   var body = photomap.body;
 
   /* Shows the list or the map: said by data-view on <body> and on <html> (where first-view.js put the
-     first one), which the stylesheet reads, and by the view buttons' aria-pressed. */
+     first one), which the stylesheet reads, and by the view buttons' aria-pressed. The view chosen
+     with a button is remembered for the page (localStorage), so going back to it shows that view. */
   function setView(view) {
     body.setAttribute('data-view', view);
     document.documentElement.setAttribute('data-view', view);
@@ -25,6 +26,11 @@
     toggles[i].addEventListener('click', function (event) {
       var view = event.currentTarget.getAttribute('data-show');
       history.replaceState(null, '', view === 'map' ? '#map' : photomap.listHash());
+      try {
+        localStorage.setItem('photomap-view:' + location.pathname, view);
+      } catch (error) {
+        // Not remembered: the page opens at its default next time.
+      }
       setView(view);
     });
   }
@@ -33,8 +39,22 @@
   } else {
     var asked = /^#list(?:-(\d+))?$/.exec(location.hash);
     photomap.listPager(asked && asked[1] ? Number(asked[1]) - 1 : 0);
-    var initial = location.hash === '#map' ? 'map' : asked ? 'list' : body.getAttribute('data-view');
+    // The address's view, else the one first-view.js found remembered, else the page's default.
+    var initial = location.hash === '#map' ? 'map' : asked ? 'list'
+      : document.documentElement.getAttribute('data-view') || body.getAttribute('data-view');
     setView(initial || 'list');
+  }
+  /* "Show 100 more" (a served place page with more photos than it shows) opens the same page with them,
+     in the view shown, at the list's page where the new ones begin, over the timeline's range. */
+  var more = document.querySelector('header a.more');
+  if (more) {
+    more.addEventListener('click', function () {
+      var link = new URL(more.getAttribute('href'), location.href), range = new URLSearchParams(location.search);
+      ['from', 'to'].forEach(function (name) { if (range.get(name)) link.searchParams.set(name, range.get(name)); });
+      var listed = Math.floor(photomap.total / (photomap.data.listPage || photomap.total || 1)) + 1;
+      link.hash = body.getAttribute('data-view') === 'map' ? '#map' : '#list-' + listed;
+      more.href = link.href;
+    });
   }
   photomap.searchBox(setView);
 })(window.photomap);
