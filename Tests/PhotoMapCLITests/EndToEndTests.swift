@@ -163,6 +163,8 @@ struct EmbeddedCatalogEndToEndTests {
             "\(local.stderr)")
         let stats = try PhotomapBinary.run(["cache", "stats"], in: work.url)
         #expect(stats.stdout.contains("chosen   by ./Cache in the current folder"), "\(stats.stdout)")
+        // `photomap cache` alone is `cache stats`.
+        #expect(try PhotomapBinary.run(["cache"], in: work.url).stdout == stats.stdout)
         let named = try PhotomapBinary.run(["--cache", cache.path, "cache", "stats"])
         #expect(named.stdout.contains("chosen   by --cache\n"), "\(named.stdout)")
     }

@@ -18,13 +18,14 @@ struct FleetEndToEndTests {
         work = try TemporaryFolder()
     }
 
-    /// An instance with a cache folder of its own, on `database`, answering the name users type for nginx.
+    /// An instance with the cache folder `cache` (its name, unless given), on `database`, answering the name
+    /// users type for nginx.
     func instance(
-        _ name: String, database: String, nginxPort: Int, online: Bool = true,
+        _ name: String, database: String, nginxPort: Int, online: Bool = true, cache folder: String? = nil,
         environment: [String: String] = [:]
     ) throws -> ServeProcess {
-        let cache = work.url.appendingPathComponent(name)
-        try PrebuiltIndexes.copy(into: cache)
+        let cache = work.url.appendingPathComponent(folder ?? name)
+        if !FileManager.default.fileExists(atPath: cache.path) { try PrebuiltIndexes.copy(into: cache) }
         return try ServeProcess(
             [
                 "--database", database, "--cache", cache.path, "--source", "flickr", "--api-key", key,
@@ -48,8 +49,9 @@ struct FleetEndToEndTests {
         let database = try TestDatabase().url
         let port = try NginxProcess.freePort()
         let a = try instance("a", database: database, nginxPort: port)
-        // The second makes no call at all: all it shows comes from the database.
-        let b = try instance("b", database: database, nginxPort: port, online: false)
+        // The second makes no call at all: all it shows comes from the database, and the images from the
+        // cache folder the first fills (--offline fetches none).
+        let b = try instance("b", database: database, nginxPort: port, online: false, cache: "a")
         let nginx = try NginxProcess(upstreams: [a.port, b.port], port: port)
 
         #expect(try a.request("/").status == 200)
@@ -87,6 +89,8 @@ struct FleetEndToEndTests {
         #expect(try a.request("/photos/\(ids[3])").status == 200)
         #expect(body(try b.request("/recent")).contains("/photos/\(ids[3])"))
 
+        // The squares the first fetches, the second (offline) answers from their shared cache folder.
+        for id in ids.prefix(8) { #expect(try a.request("/squares/\(id)").status == 200) }
         // Through nginx: the name users type is answered, another is refused; a square goes upstream once.
         #expect(try nginx.request("/").status == 200)
         #expect(try nginx.request("/", host: "evil.example:\(port)").status == 421)

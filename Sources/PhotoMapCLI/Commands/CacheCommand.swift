@@ -1,7 +1,7 @@
 import Foundation
 import PhotoMapKit
 
-/// `photomap cache stats|verify|prune|clear`: look after the thumbnail cache.
+/// `photomap cache [stats|verify|prune|clear]`: look after the thumbnail cache (`stats` when none is named).
 enum CacheCommand {
     static let spec = CommandSpec(
         name: "cache",
@@ -13,7 +13,7 @@ enum CacheCommand {
         ],
         arguments: Action.declared,
         examples: [
-            .init("cache stats", "entries, bytes, limit, hits and misses"),
+            .init("cache", "the folder in use and why, its entries, bytes, limit, hits and misses"),
             .init("cache prune --max-size 200MB", "least recently used first, down to 200 MB"),
         ])
 
@@ -24,6 +24,9 @@ enum CacheCommand {
     /// What `cache` does.
     enum Action: String, CommandAction {
         case stats, verify, prune, clear
+
+        /// `photomap cache` alone: what is in it, and which folder it is and why.
+        static var defaultAction: Action? { .stats }
 
         var summary: String {
             switch self {

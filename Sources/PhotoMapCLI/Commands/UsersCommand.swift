@@ -22,7 +22,12 @@ enum UsersCommand {
             .flag("password-stdin", "read the password from standard input (one line) instead of the terminal"),
             .flag("json", "print the users as a JSON array (list)"),
         ],
-        arguments: Action.declared)
+        arguments: Action.declared,
+        examples: [
+            .init("users add anna --role family", "asks for Anna's password twice; she sees what family may"),
+            .init("users list", "each person's name and role"),
+            .init("users passwd anna", "a new password, asked twice; her sessions end"),
+        ])
 
     /// `--role ROLE`.
     static let roleOption = OptionSpec.value(

@@ -87,7 +87,9 @@ struct ArgumentParser {
             }
         }
         if !parsed.wantsHelp && !parsed.wantsVersion, let command = parsed.command {
-            if !command.actions.isEmpty && parsed.arguments.isEmpty { throw command.actionError(nil) }
+            if !command.actions.isEmpty && parsed.arguments.isEmpty && command.defaultAction == nil {
+                throw command.actionError(nil)
+            }
             if let action = command.actions.first(where: { $0.name == parsed.arguments.first }),
                 let argument = action.argument, parsed.arguments.count < 2
             {

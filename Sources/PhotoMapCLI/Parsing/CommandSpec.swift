@@ -21,6 +21,8 @@ struct CommandSpec: Sendable {
         let summary: String
         /// The placeholder of the one word it takes after it (`NAME` of `fences add NAME`), if any.
         var argument: String? = nil
+        /// Whether the command with no action does this one (`photomap cache` is `cache stats`).
+        var isDefault = false
 
         /// "add NAME", or "list".
         var synopsis: String { name + (argument.map { " " + $0 } ?? "") }
@@ -76,6 +78,9 @@ struct CommandSpec: Sendable {
         return []
     }
 
+    /// The action it does when given none, if any.
+    var defaultAction: ActionSpec? { actions.first(where: \.isDefault) }
+
     /// The usage line: `photomap cache stats|verify|prune|clear [--json] [--max-size SIZE]`.
     var usage: String {
         var parts = ["photomap", name]
@@ -83,7 +88,9 @@ struct CommandSpec: Sendable {
         case .none: break
         case let .words(placeholder): parts.append(placeholder)
         case .command: parts.append("[COMMAND]")
-        case let .action(actions): parts.append(actions.map(\.synopsis).joined(separator: "|"))
+        case let .action(actions):
+            let choice = actions.map(\.synopsis).joined(separator: "|")
+            parts.append(defaultAction == nil ? choice : "[\(choice)]")
         }
         parts += options.map { $0.isRequired ? $0.synopsis : "[\($0.synopsis)]" }
         return parts.joined(separator: " ")
@@ -106,15 +113,24 @@ protocol CommandAction: RawRepresentable, CaseIterable, Sendable where RawValue 
     var summary: String { get }
     /// The placeholder of the one word the action takes after it, if any (`NAME`).
     var argument: String? { get }
+    /// The action the command does when given none, if any.
+    static var defaultAction: Self? { get }
 }
 
 extension CommandAction {
     /// None: most actions take no word after them.
     var argument: String? { nil }
 
+    /// None: most commands need their action named.
+    static var defaultAction: Self? { nil }
+
     /// The declaration the parser, help, completions and man page read.
     static var declared: CommandSpec.Arguments {
         .action(
-            allCases.map { CommandSpec.ActionSpec(name: $0.rawValue, summary: $0.summary, argument: $0.argument) })
+            allCases.map {
+                CommandSpec.ActionSpec(
+                    name: $0.rawValue, summary: $0.summary, argument: $0.argument,
+                    isDefault: $0.rawValue == defaultAction?.rawValue)
+            })
     }
 }

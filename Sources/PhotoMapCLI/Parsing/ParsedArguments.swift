@@ -50,7 +50,7 @@ struct ParsedArguments: Sendable {
 
     /// The command's action (the parser has checked it is one of the declared ones).
     func action<Action: CommandAction>(_: Action.Type) throws(UsageError) -> Action {
-        guard let word = arguments.first, let action = Action(rawValue: word) else {
+        guard let word = arguments.first ?? command?.defaultAction?.name, let action = Action(rawValue: word) else {
             throw command.map { $0.actionError(arguments.first) } ?? UsageError("no command given")
         }
         return action
