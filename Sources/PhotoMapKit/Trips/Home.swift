@@ -65,9 +65,10 @@ public struct Home: Sendable, Hashable {
 }
 
 extension TripPhoto {
-    /// "Arezzo, Tuscany, Italy": the town with its division and country, as far as they are known.
+    /// "Arezzo, Tuscany, Italy": the town with its division and country, as far as they are known; a
+    /// division named as its town is said once ("Ljubljana, Slovenia").
     var placeName: String? {
-        let parts = [town, division, country].compactMap { $0 }
+        let parts = [town, division == town ? nil : division, country].compactMap { $0 }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 }
