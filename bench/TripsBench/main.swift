@@ -83,6 +83,7 @@ for index in 0..<count {
     let id = String(1_000_000_000 + index)
     var photo = Photo(id: id, title: "Photo \(index)", dateTaken: taken, coordinate: located ? coordinate : nil)
     photo.locationSource = located ? .exif : nil
+    photo.placeID = located ? spot.id : LocalPlace.unlocatedID
     let path = Array("/photos/\(id).jpg".utf8)
     var state = LocalFileState(size: 1000, modified: Int64(second), inode: Int64(index))
     state.photo = id

@@ -116,6 +116,9 @@ public struct LocalCatalogChanges: Sendable {
     /// The clock and camera of each photo made, by id (kept for `geotag`).
     public var captures: [String: PhotoCapture] = [:]
 
+    /// No changes yet.
+    public init() {}
+
     /// Whether it changes the photos (and so `version`).
     var changesPhotos: Bool { !files.isEmpty || !gone.isEmpty }
 }
