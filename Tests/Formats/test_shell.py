@@ -151,7 +151,7 @@ def test_zsh_completes_the_line(zsh, line, completed):
     ("photomap places --format ", {"table", "json", "geojson", "kml", "gpx", "csv"}),
     ("photomap ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "fences", "trips", "visited", "users", "db", "completions", "man", "help"}),
     ("photomap --source ", {"fixtures", "flickr", "local"}),
-    ("photomap help ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "fences", "trips", "visited", "db", "completions", "man", "help"}),
+    ("photomap help ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "fences", "trips", "visited", "users", "db", "completions", "man", "help"}),
 ])
 def test_fish_offers(shell_folder, line, expected):
     script = shell_folder / "photomap.fish"
