@@ -47,7 +47,7 @@ enum TripsCommand {
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let (format, file) = try destination(parsed, formats: formats)
         let store = try importedPhotos(configuration, command: "trips")
-        let photos = try TripPhoto.photos(store.allPhotos(), places: store.places())
+        let photos = try store.tripPhotos()
         let fences = try store.fences()
         let awayKilometres = parsed.number(awayOption) ?? 50
         let home = try findHome(parsed, photos: photos, fences: fences, reach: awayKilometres)

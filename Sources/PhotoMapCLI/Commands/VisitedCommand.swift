@@ -27,7 +27,7 @@ enum VisitedCommand {
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
         let (format, file) = try TripsCommand.destination(parsed, formats: formats)
         let store = try TripsCommand.importedPhotos(configuration, command: "visited")
-        let visited = VisitedPlace.tree(try TripPhoto.photos(store.allPhotos(), places: store.places()))
+        let visited = VisitedPlace.tree(try store.tripPhotos())
         let text: String
         switch format {
         case "json": text = try TripFormats.json(visited) + "\n"
