@@ -100,7 +100,7 @@ FileHandle.standardError.write(
     Data(String(format: "bench: wrote %d photos in %.1f s\n", count, Date().timeIntervalSince(made)).utf8))
 
 let began = Date()
-let photos = TripPhoto.photos(try catalog.allPhotos(), places: try catalog.places())
+let photos = try catalog.tripPhotos()
 let read = Date()
 let finder = TripFinder(
     home: Home.mostDays(photos) ?? Home(coordinate: home.coordinate ?? centre(of: photos), name: "", country: nil))
