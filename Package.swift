@@ -114,6 +114,8 @@ let package = Package(
         // bench/places.sh: names random land points; counts where the nearest-city rule disagrees.
         .executableTarget(
             name: "photomap-bench-places", dependencies: ["PhotoMapKit"], path: "bench/PlacesBench"),
+        // bench/trips.sh: a catalog of generated photos, then `photomap --source local trips` timed on it.
+        .executableTarget(name: "photomap-bench-trips", dependencies: ["PhotoMapKit"], path: "bench/TripsBench"),
         // Starts the loopback servers and temporary folders both test targets use.
         .target(
             name: "PhotoMapTestSupport", dependencies: ["PhotoMapKit", "CJPEG"], path: "Tests/PhotoMapTestSupport"),

@@ -18,6 +18,8 @@ public enum PhotoMap {
         (ImportCommand.spec, ImportCommand.run),
         (GeotagCommand.spec, GeotagCommand.run),
         (FencesCommand.spec, FencesCommand.run),
+        (TripsCommand.spec, TripsCommand.run),
+        (VisitedCommand.spec, VisitedCommand.run),
         (UsersCommand.spec, UsersCommand.run),
         (DatabaseCommand.spec, DatabaseCommand.run),
         (CompletionsCommand.spec, CompletionsCommand.run),

@@ -43,9 +43,16 @@ public protocol LocalCatalogStore {
     func removeFence(named name: String) throws
     /// Every located photo's id and its own coordinate, fenced or not.
     func locatedCoordinates() throws -> [(id: String, coordinate: Coordinate)]
+    /// Every photo with a time taken, as trips and `visited` read them.
+    func tripPhotos() throws -> [TripPhoto]
 }
 
 extension LocalCatalogStore {
+    /// Every photo with a time taken, made from the whole records and the places.
+    public func tripPhotos() throws -> [TripPhoto] {
+        TripPhoto.photos(try allPhotos(), places: try places())
+    }
+
     /// One place, or nil when no photo is in it.
     public func place(_ id: String) throws -> Place? {
         try places().first { $0.id == id }
@@ -115,6 +122,9 @@ public struct LocalCatalogChanges: Sendable {
     public var gone: [[UInt8]] = []
     /// The clock and camera of each photo made, by id (kept for `geotag`).
     public var captures: [String: PhotoCapture] = [:]
+
+    /// No changes yet.
+    public init() {}
 
     /// Whether it changes the photos (and so `version`).
     var changesPhotos: Bool { !files.isEmpty || !gone.isEmpty }

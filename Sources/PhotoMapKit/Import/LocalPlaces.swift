@@ -200,6 +200,14 @@ public struct LocalPlace: Sendable, Hashable {
     /// The city's centre; nil for a country or area (its photos' mean is shown).
     public var coordinate: Coordinate?
 
+    /// A place; `coordinate` nil for a country, a division or an area.
+    public init(id: String, shortName: String, fullName: String, coordinate: Coordinate?) {
+        self.id = id
+        self.shortName = shortName
+        self.fullName = fullName
+        self.coordinate = coordinate
+    }
+
     /// The place of the photos without a location, listed last.
     public static let unlocatedID = "unlocated"
     /// Its entry.

@@ -1,0 +1,57 @@
+import Foundation
+import PhotoMapKit
+
+/// `photomap visited`: the countries, regions and towns of the imported photos, with first and last visit.
+enum VisitedCommand {
+    static let formats = ["table", "json", "csv"]
+
+    static let spec = CommandSpec(
+        name: "visited",
+        summary: "the countries, regions and towns your imported photos were taken in (--source local)",
+        discussion: """
+            Lists the places of the photos you imported: each country, its regions (divisions) and their
+            towns, with how many photos, on how many days (each photo's own local date), and the first and
+            last of those days. The most photographed come first. Photos your fences hide are counted where
+            they were taken: this is your own view.
+            """,
+        options: [
+            .value("format", .choice(formats), "table (the default), json or csv; with --output, the file's extension"),
+            TripsCommand.outputOption,
+        ],
+        examples: [
+            .init("--source local visited", "countries, regions and towns, indented"),
+            .init("--source local visited --format json", "each country with its regions and their towns"),
+            .init("--source local visited --output visited.csv", "a row per country, region and town"),
+        ])
+
+    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+        let (format, file) = try TripsCommand.destination(parsed, formats: formats)
+        let store = try TripsCommand.importedPhotos(configuration, command: "visited")
+        let visited = VisitedPlace.tree(try store.tripPhotos())
+        let text: String
+        switch format {
+        case "json": text = try TripFormats.json(visited) + "\n"
+        case "csv": text = TripFormats.csv(visited)
+        default: text = table(visited, width: file == nil ? console.width : nil)
+        }
+        try TripsCommand.write(text, to: file, console: console)
+    }
+
+    /// Countries, regions indented under them, towns under those.
+    static func table(_ visited: [VisitedPlace], width: Int?) -> String {
+        var table = Table(columns: [
+            .init(heading: "PLACE", flexible: true), .init(heading: "PHOTOS", alignRight: true),
+            .init(heading: "DAYS", alignRight: true), .init(heading: "FIRST"), .init(heading: "LAST"),
+        ])
+        func add(_ place: VisitedPlace, depth: Int) {
+            table.rows.append([
+                String(repeating: "  ", count: depth) + place.name, Quantity.grouped(place.photos),
+                Quantity.grouped(place.days), place.first, place.last,
+            ])
+            for child in place.children { add(child, depth: depth + 1) }
+        }
+        for country in visited { add(country, depth: 0) }
+        return (table.render(width: width) + [Quantity.groupedWords(visited.count, "country", "countries")])
+            .map { $0 + "\n" }.joined()
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+extension LocalCatalog {
+    /// Every photo with a time taken, as `TripPhoto.photos(_:places:)` makes them from `allPhotos()` and
+    /// `places()`, read from the columns and the record's time alone (SQLite's JSON reader): decoding
+    /// 100,000 whole records took 1.6 s of `trips`' 2.3 s.
+    public func tripPhotos() throws -> [TripPhoto] {
+        let placeRows = try database.prepare("SELECT id, short_name, full_name, latitude, longitude FROM places")
+        var names: [String: PlaceNames] = [:]
+        while try placeRows.step() {
+            let place = Place(
+                id: placeRows.text(0), fullName: placeRows.text(2), shortName: placeRows.text(1),
+                coordinate: Coordinate(latitude: placeRows.real(3), longitude: placeRows.real(4)))
+            names[place.id] = PlaceNames(place)
+        }
+        let rows = try database.prepare(
+            """
+            SELECT id, json_extract(CAST(record AS TEXT), '$.dateTaken'), \(hiddenColumn), place, latitude, longitude
+            FROM photos ORDER BY id
+            """)
+        var photos: [TripPhoto] = []
+        while try rows.step() {
+            guard let taken = rows.optionalText(1) else { continue }
+            let shown = rows.integer(2) != 1
+            let named = shown ? names[rows.text(3)] : nil
+            let photo = TripPhoto(
+                id: rows.text(0), taken: taken,
+                coordinate: shown ? Coordinate(latitude: rows.real(4), longitude: rows.real(5)) : nil,
+                town: named?.town, division: named?.division, country: named?.country,
+                townCentre: named?.town == nil ? nil : named?.centre)
+            if let photo { photos.append(photo) }
+        }
+        return photos
+    }
+}

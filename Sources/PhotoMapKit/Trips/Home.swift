@@ -1,0 +1,74 @@
+import Foundation
+
+/// The point trips are measured from, and the name it is shown with.
+public struct Home: Sendable, Hashable {
+    /// Where home is.
+    public var coordinate: Coordinate
+    /// "Ljubljana, Slovenia", or the coordinate as text when no photo's place is near.
+    public var name: String
+    /// Home's country; nil when unknown (then only the distance decides whether a photo is at home).
+    public var country: String?
+
+    /// A home.
+    public init(coordinate: Coordinate, name: String, country: String?) {
+        self.coordinate = coordinate
+        self.name = name
+        self.country = country
+    }
+
+    /// Home at `coordinate` (`--home`, or a fence named "home"), named by the town of the located photo
+    /// nearest to it when that photo is within `reach` kilometres, else by the coordinate.
+    public static func at(_ coordinate: Coordinate, photos: [TripPhoto], reach: Double) -> Home {
+        var nearest: (photo: TripPhoto, distance: Double)?
+        for photo in photos {
+            guard let point = photo.coordinate else { continue }
+            let distance = point.distance(to: coordinate)
+            if distance < nearest?.distance ?? .infinity { nearest = (photo, distance) }
+        }
+        let text = String(format: "%.4f,%.4f", coordinate.latitude, coordinate.longitude)
+        guard let (photo, distance) = nearest, distance <= reach else {
+            return Home(coordinate: coordinate, name: text, country: nil)
+        }
+        return Home(coordinate: coordinate, name: photo.placeName ?? text, country: photo.country)
+    }
+
+    /// The town where the photos fall on the most distinct days (ties: more photos, then the name), at
+    /// its centre (else the mean of its photos); nil when no photo is in a town.
+    public static func mostDays(_ photos: [TripPhoto]) -> Home? {
+        struct Tally {
+            var days: Set<Int> = []
+            var photos = 0
+            var latitude = 0.0, longitude = 0.0
+            var country: String?
+            var centre: Coordinate?
+        }
+        var towns: [String: Tally] = [:]
+        for photo in photos {
+            guard photo.town != nil, let name = photo.placeName, let point = photo.coordinate else { continue }
+            towns[name, default: Tally()].days.insert(photo.day)
+            towns[name, default: Tally()].photos += 1
+            towns[name, default: Tally()].latitude += point.latitude
+            towns[name, default: Tally()].longitude += point.longitude
+            towns[name, default: Tally()].country = photo.country
+            towns[name, default: Tally()].centre = photo.townCentre
+        }
+        let best = towns.max { a, b in
+            (a.value.days.count, a.value.photos, b.key) < (b.value.days.count, b.value.photos, a.key)
+        }
+        guard let (name, tally) = best,
+            let centre = tally.centre
+                ?? Coordinate(
+                    latitude: tally.latitude / Double(tally.photos), longitude: tally.longitude / Double(tally.photos))
+        else { return nil }
+        return Home(coordinate: centre, name: name, country: tally.country)
+    }
+}
+
+extension TripPhoto {
+    /// "Arezzo, Tuscany, Italy": the town with its division and country, as far as they are known; a
+    /// division named as its town is said once ("Ljubljana, Slovenia").
+    var placeName: String? {
+        let parts = [town, division == town ? nil : division, country].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+}

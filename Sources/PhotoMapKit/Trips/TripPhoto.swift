@@ -1,0 +1,89 @@
+import Foundation
+
+/// A photo as trips and `visited` see it: its own local day, when it was taken, where, and the names of
+/// the place it belongs to.
+public struct TripPhoto: Sendable, Hashable {
+    /// The photo's id.
+    public var id: String
+    /// "YYYY-MM-DD HH:MM:SS" as the camera's clock read it: the photo's own local time, whatever zone
+    /// the catalog is read in.
+    public var taken: String
+    /// Where it was taken; nil without a location.
+    public var coordinate: Coordinate?
+    /// "Arezzo"; nil for a photo in no town (at sea, or far from any).
+    public var town: String?
+    /// "Tuscany"; nil where the place names no division.
+    public var division: String?
+    /// "Italy"; nil at sea or without a location.
+    public var country: String?
+    /// The centre of its town, as the gazetteer has it; nil when it is in no town.
+    public var townCentre: Coordinate?
+
+    /// A photo; nil unless `taken` begins with a valid "YYYY-MM-DD" date.
+    public init?(
+        id: String, taken: String, coordinate: Coordinate?, town: String? = nil, division: String? = nil,
+        country: String? = nil, townCentre: Coordinate? = nil
+    ) {
+        guard Self.dayNumber(of: taken) != nil else { return nil }
+        self.id = id
+        self.taken = taken
+        self.coordinate = coordinate
+        self.town = town
+        self.division = division
+        self.country = country
+        self.townCentre = townCentre
+    }
+
+    /// "YYYY-MM-DD": the local date, the day the photo belongs to.
+    public var date: String { String(taken.prefix(10)) }
+
+    /// Days since 1970-01-01 of its local date.
+    var day: Int { Self.dayNumber(of: taken) ?? 0 }
+
+    /// Days since 1970-01-01 of "YYYY-MM-DD…", or nil.
+    static func dayNumber(of text: String) -> Int? {
+        let parts = text.prefix(10).split(separator: "-")
+        guard text.utf8.count >= 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]),
+            let day = Int(parts[2])
+        else { return nil }
+        return CivilDate.daysSince1970(year: year, month: month, day: day)
+    }
+
+    /// The imported photos with a time taken, named by their places (the catalog's `places()`): a town's
+    /// full name is "Town, Division, Country", a division's ("region_…") "Division, Country", a country's
+    /// ("country_…") "Country"; a square at sea ("area_…") names nothing.
+    public static func photos(_ photos: [Photo], places: [Place]) -> [TripPhoto] {
+        let names = Dictionary(places.map { ($0.id, PlaceNames($0)) }, uniquingKeysWith: { first, _ in first })
+        return photos.compactMap { photo in
+            guard let taken = photo.dateTaken else { return nil }
+            let named = names[photo.placeID]
+            return TripPhoto(
+                id: photo.id, taken: taken, coordinate: photo.coordinate, town: named?.town,
+                division: named?.division, country: named?.country,
+                townCentre: named?.town == nil ? nil : names[photo.placeID]?.centre)
+        }
+    }
+}
+
+/// A place's name split into town, division and country by the kind of place its id says it is.
+struct PlaceNames {
+    var town: String?
+    var division: String?
+    var country: String?
+    var centre: Coordinate?
+
+    init(_ place: Place) {
+        centre = place.coordinate
+        let parts = place.fullName.components(separatedBy: ", ")
+        if place.id.hasPrefix("area_") || place.id == LocalPlace.unlocatedID { return }
+        country = parts.last
+        if place.id.hasPrefix("country_") { return }
+        if place.id.hasPrefix("region_") {
+            division = parts.count >= 2 ? parts[parts.count - 2] : place.shortName
+            return
+        }
+        town = place.shortName.isEmpty ? parts.first : place.shortName
+        // "Singapore, Singapore": a town of no division has its country alone after its name.
+        division = parts.count >= 3 ? parts[parts.count - 2] : nil
+    }
+}
