@@ -22,10 +22,12 @@ SAN_FRANCISCO = "ls4gmTBTk_4feZKqXyis"
 
 def start_serve(work, env=None, image_host=None, extra=()):
     """`photomap serve` on a free port (global options `extra` before it); returns (process, base URL).
-    Its stderr goes to a file."""
+    Its stderr goes to a file. Every browser session of a run comes from 127.0.0.1 and Chromium keeps each
+    one's connections open until the server's 30 s idle timeout: 20–36 at once on a loaded 2-core machine,
+    more on a faster one, over serve's default of 64 a client (a refused script left a map never ready)."""
     log = open(work / "serve.log", "w")
     arguments = ([str(BINARY), *extra] + (["--image-host", image_host] if image_host else [])
-                 + ["serve", "--listen", "127.0.0.1:0"])
+                 + ["serve", "--listen", "127.0.0.1:0", "--max-client-connections", "1024"])
     process = subprocess.Popen(arguments, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
                                env={**os.environ, "PHOTOMAP_CACHE": str(cache_in(work, env)), **(env or {})})
     deadline = time.monotonic() + 120
