@@ -27,7 +27,7 @@ public enum PhotoMap {
     ]
 
     /// photomap's own version.
-    static let version = "0.1.0"
+    static let version = PhotoMapVersion.current
 
     /// Every command and option, as declared.
     static let interface = Interface(

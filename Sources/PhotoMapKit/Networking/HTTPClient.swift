@@ -5,8 +5,8 @@ import Foundation
 /// the client's idle ones (reused, so connections stay alive), and puts it back when done. Nothing is
 /// locked across a transfer or a retry's wait.
 public final class HTTPClient: Sendable {
-    /// Identifies photomap to servers, as Flickr's and OpenStreetMap's policies ask.
-    public static let userAgent = "photomap/0.1 (+https://github.com/photomap)"
+    /// Identifies photomap and its version to servers, as Flickr's and OpenStreetMap's policies ask.
+    public static let userAgent = "photomap/\(PhotoMapVersion.current)"
     /// Idle handles kept for reuse; past it, a handle put back is closed (its connection with it).
     static let maximumIdleHandles = 8
 
