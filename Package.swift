@@ -116,6 +116,9 @@ let package = Package(
             name: "photomap-bench-places", dependencies: ["PhotoMapKit"], path: "bench/PlacesBench"),
         // bench/trips.sh: a catalog of generated photos, then `photomap --source local trips` timed on it.
         .executableTarget(name: "photomap-bench-trips", dependencies: ["PhotoMapKit"], path: "bench/TripsBench"),
+        // bench/world-map.sh: the map of everything's tiles from the aggregates beside the naive way.
+        .executableTarget(
+            name: "photomap-bench-world-map", dependencies: ["PhotoMapKit"], path: "bench/WorldMapBench"),
         // Starts the loopback servers and temporary folders both test targets use.
         .target(
             name: "PhotoMapTestSupport", dependencies: ["PhotoMapKit", "CJPEG"], path: "Tests/PhotoMapTestSupport"),

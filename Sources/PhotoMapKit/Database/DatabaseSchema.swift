@@ -92,6 +92,8 @@ public enum DatabaseSchema {
         CREATE INDEX sessions_user ON sessions (user_name);
         CREATE TABLE sign_in_links (digest text PRIMARY KEY, expires timestamptz NOT NULL);
         """,
+        // The map of everything's points and per-tile aggregates, kept by triggers (MapGridSQL).
+        MapGridSQL.postgres,
     ]
 
     /// The schema version this photomap writes and reads.
@@ -165,7 +167,7 @@ public enum DatabaseSchema {
             let tables = [
                 ("index_records", 1), ("kept_answers", 1), ("recent_photos", 1), ("call_budgets", 1),
                 ("local_photos", 2), ("local_files", 2), ("local_fences", 4),
-                ("local_track_lines", 5), ("users", 6), ("sessions", 6),
+                ("local_track_lines", 5), ("users", 6), ("sessions", 6), ("map_points", 7),
             ]
             for (table, since) in tables where version >= since {
                 rows.append((table, try connection.execute("SELECT count(*) FROM \(table)").integer(0, 0) ?? 0))

@@ -52,6 +52,9 @@ public struct LocalSource: PhotoSource, PlaceDescribing, PhotoDescribing, Changi
         try catalog()?.version() ?? 0
     }
 
+    /// The catalog, or nil when nothing was imported.
+    func catalogIfAny() throws -> (any LocalCatalogStore)? { try catalog() }
+
     private func opened() throws -> any LocalCatalogStore {
         guard let store = try catalog() else { throw ImportError.nothingImported }
         return store

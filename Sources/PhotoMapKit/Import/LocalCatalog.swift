@@ -46,6 +46,7 @@ public final class LocalCatalog: LocalCatalogStore {
                 longitude REAL NOT NULL, radius REAL NOT NULL);
             """)
         try addCaptureColumns()
+        try prepareMap()
     }
 
     /// The columns `geotag` reads, added to a catalog made before them: each photo's clock as the camera

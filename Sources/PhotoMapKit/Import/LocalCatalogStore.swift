@@ -45,6 +45,13 @@ public protocol LocalCatalogStore {
     func locatedCoordinates() throws -> [(id: String, coordinate: Coordinate)]
     /// Every photo with a time taken, as trips and `visited` read them.
     func tripPhotos() throws -> [TripPhoto]
+    /// The clusters of the photos in `tile` taken in `months`, as others may see them (`showsFenced`: all),
+    /// from the aggregates the database keeps (`MapGridSQL`).
+    func mapClusters(in tile: MapTile, months: MonthRange) throws -> [MapCluster]
+    /// The same clusters the naive way: the tile's photos read whole and clustered in Swift.
+    func naiveMapClusters(in tile: MapTile, months: MonthRange) throws -> [MapCluster]
+    /// The map's dated photos by month, `[month, count, …]` in month order (the timeline's counts).
+    func mapMonths() throws -> [Int]
 }
 
 extension LocalCatalogStore {

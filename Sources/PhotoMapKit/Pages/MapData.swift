@@ -141,6 +141,27 @@ public struct MapData: Encodable, Sendable {
     public var monthStep = 1
     /// The coast tiles drawn past the world outline's zooms; nil for none.
     public var coasts: CoastIndex?
+    /// The map of everything's: where its tiles are asked for, and its photos by month; nil elsewhere.
+    public var tiles: TileIndex?
+
+    /// The map of everything's tiles (`/api/map/Z/X/Y.json`) and the timeline's counts.
+    public struct TileIndex: Sendable, Encodable {
+        /// The API's path, before `/Z/X/Y.json`.
+        public var api: String
+        /// Photos by month, `[month, count, …]` in month order (`MonthTaken.histogram`'s form).
+        public var months: [Int]
+
+        /// The index.
+        public init(api: String, months: [Int]) {
+            self.api = api
+            self.months = months
+        }
+
+        /// The timeline's step over these months.
+        var monthStep: Int {
+            MonthTaken.step(stride(from: 0, to: months.count - 1, by: 2).map { Optional(months[$0]) })
+        }
+    }
 
     /// Map data for a page.
     public init(features: [Feature], placeholder: String, span: Double = 0.05) {
@@ -182,6 +203,10 @@ public struct MapData: Encodable, Sendable {
         json.string(placeholder)
         json.raw(",\"span\":")
         json.number(span)
+        if let tiles {
+            json.raw(",\"tiles\":")
+            try json.encoded(tiles)
+        }
         if let tracks {
             json.raw(",\"tracks\":")
             tracks.write(to: &json)
@@ -193,7 +218,8 @@ public struct MapData: Encodable, Sendable {
     /// The page's form: `entries` (the features as columns), then what the script needs besides.
     public func encode(to encoder: any Encoder) throws {
         enum Keys: String, CodingKey {
-            case entries, listPage, monthStep, cluster, clusters, coasts, placeholder, span, focus, labels, tracks
+            case entries, listPage, monthStep, cluster, clusters, coasts, placeholder, span, focus, labels, tiles
+            case tracks
         }
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(cluster, forKey: .cluster)
@@ -206,6 +232,7 @@ public struct MapData: Encodable, Sendable {
         try container.encode(span, forKey: .span)
         try container.encodeIfPresent(focus, forKey: .focus)
         try container.encode(labels, forKey: .labels)
+        try container.encodeIfPresent(tiles, forKey: .tiles)
         try container.encodeIfPresent(tracks, forKey: .tracks)
     }
 }

@@ -22,6 +22,8 @@ public struct PageBuilder<Links: PagePaths> {
     /// Whether pages list the coast tiles around their annotations, the only ones a written site holds;
     /// a served page may load any.
     public var listsCoastTiles = true
+    /// Whether the pages' headers link the map of everything (`serve` of imported photos).
+    public var linksWorldMap = false
 
     /// A builder linking through `links`.
     public init(links: Links, credits: PageCredits) {
@@ -62,7 +64,7 @@ public struct PageBuilder<Links: PagePaths> {
         at path: String, title: String, subtitle: String, features: [MapData.Feature],
         back: (path: String, label: String)?, elsewhere: (path: String, label: String)? = nil,
         more: (path: String, label: String)? = nil, defaultView: String,
-        clusters: MapData.ClusterIndex? = nil, focus: Coordinate? = nil
+        clusters: MapData.ClusterIndex? = nil, focus: Coordinate? = nil, tiles: MapData.TileIndex? = nil
     ) throws -> String {
         // A pre-clustered page's annotations are in its tiles: its tracks are those around their bounds.
         let corners = (clusters?.bounds ?? []).compactMap {
@@ -70,10 +72,12 @@ public struct PageBuilder<Links: PagePaths> {
         }
         var data = mapData(features, for: path, labels: PlaceLabels.perListPage, around: corners)
         data.clusters = clusters
-        data.monthStep = clusters?.monthStep ?? MonthTaken.step(features.map(\.month))
+        data.tiles = tiles
+        data.monthStep =
+            clusters?.monthStep ?? tiles?.monthStep ?? MonthTaken.step(features.map(\.month))
         data.focus = focus.map { [$0.latitude, $0.longitude] }
         // Nothing to put on a map (imported photos without a location): the list is what there is to see.
-        let located = clusters != nil || features.contains { $0.geometry != nil }
+        let located = clusters != nil || tiles != nil || features.contains { $0.geometry != nil }
         return try PageRenderer.listPage(
             title: title, subtitle: subtitle, data: data,
             links: pageLinks(for: path, back: back, elsewhere: elsewhere, more: more),
@@ -137,7 +141,7 @@ public struct PageBuilder<Links: PagePaths> {
             back: back.map { (links.link(from: path, to: $0.path), $0.label) },
             elsewhere: elsewhere.map { (links.link(from: path, to: $0.path), $0.label) },
             servesAPI: links.servesAPI,
-            more: more.map { (links.link(from: path, to: $0.path), $0.label) })
+            more: more.map { (links.link(from: path, to: $0.path), $0.label) }, linksWorldMap: linksWorldMap)
     }
 }
 

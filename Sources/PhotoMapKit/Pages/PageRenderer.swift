@@ -17,6 +17,9 @@ public enum PageRenderer {
     /// viewer. No record's text can look like it: record text is escaped, and this is a tag.
     public static let signInLink = "<a class=\"account\" href=\"/login\">Sign in</a>"
 
+    /// A served page's link to the map of everything (`/map`), in its header.
+    public static let worldMapLink = "<a class=\"world-map\" href=\"/map\">World map</a>"
+
     /// A signed-in viewer's name and "Sign out" button (a POST with their CSRF token), in a served page's header.
     public static func signedIn(name: String, csrf: String) -> String {
         "<form class=\"account\" method=\"post\" action=\"/logout\"><span class=\"account-name\">"
@@ -36,13 +39,16 @@ public enum PageRenderer {
         public var servesAPI: Bool
         /// The same page with more of its photos ("Show 100 more"), when its source holds more than it shows.
         public var more: (href: String, label: String)?
+        /// Whether the header links the map of everything (`/map`).
+        public var linksWorldMap: Bool
 
         /// Links for a page.
         public init(
             assets: String, back: (href: String, label: String)? = nil,
             elsewhere: (href: String, label: String)? = nil, servesAPI: Bool = false,
-            more: (href: String, label: String)? = nil
+            more: (href: String, label: String)? = nil, linksWorldMap: Bool = false
         ) {
+            self.linksWorldMap = linksWorldMap
             self.assets = assets
             self.back = back
             self.elsewhere = elsewhere
@@ -207,7 +213,7 @@ public enum PageRenderer {
             </head>
             <body data-view="\(HTML.text(view))"\(links.servesAPI ? " data-api=\"/api\"" : "")>
             <header><div class="heading">\(back)<div class="titles"><h1>\(HTML.text(title))</h1>\
-            <p class="subtitle">\(HTML.text(subtitle))</p>\(more)</div>\(elsewhere)\(links.servesAPI ? signInLink : "")</div>\
+            <p class="subtitle">\(HTML.text(subtitle))</p>\(more)</div>\(elsewhere)\(links.linksWorldMap ? worldMapLink : "")\(links.servesAPI ? signInLink : "")</div>\
             \(search)\(headerExtra)</header>
             <main>
             \(main)

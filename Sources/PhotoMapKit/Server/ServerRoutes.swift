@@ -6,10 +6,12 @@ import Foundation
 /// search API the pages' search box calls.
 ///
 /// - `/` the top places · `/places/ID?limit=N` a place's photos · `/photos/ID` a photo · `/recent`
+/// - `/map` the map of everything (`ServerRoutes+Map`)
 /// - `/squares/ID`, `/images/ID` a photo's 75×75 square and medium image (from the cache, or fetched)
 /// - `/assets/NAME` the pages' scripts, styles and basemap; `/assets/coasts/LEVEL/X/Y.js` coast tiles;
 ///   `/favicon.ico` the pages' icon (`assets/favicon.svg`), for browsers that ask there
 /// - `/api/find?q=…[&lat=…&lon=…]` and `/api/search?q=…&lat=…&lon=…[&radius=…]`: GeoJSON
+/// - `/api/map/Z/X/Y.json[?from=YYYY-MM&to=YYYY-MM]`: the map of everything's clusters (`ServerRoutes+Map`)
 ///
 /// - `/login`, `/logout`, `/api/session`: sign-in (`ServerRoutes+Session`)
 ///
@@ -109,6 +111,7 @@ public final class ServerRoutes: Sendable {
         var pages = PageBuilder(links: ServedLinks(images: services.cache), credits: services.credits)
         pages.catalogMirror = services.catalogMirror
         pages.listsCoastTiles = false
+        pages.linksWorldMap = services.source is any MapTiling
         builder = pages
         tracks = Locked(services.tracks)
         assetFiles = Dictionary(
@@ -157,6 +160,8 @@ public final class ServerRoutes: Sendable {
         case ("photos", false):
             guard Self.isPhotoID(rest) else { return .now(errorPage(400, "Not a photo id: \(Self.photoIDRule).")) }
             return later(failing: "The photo could not be shown") { [self] in try photoPage(rest) }
+        case ("map", true):
+            return later(failing: "The map could not be shown") { [self] in try worldMapPage() }
         case ("recent", true):
             return later(failing: "The recent photos could not be read") { [self] in try recentPage() }
         case ("squares", false): return image(rest, size: .square, request: request)
@@ -167,6 +172,7 @@ public final class ServerRoutes: Sendable {
         case ("api", false) where rest == "find": return find(request.query)
         case ("api", false) where rest == "search": return searchAround(request.query)
         case ("api", false) where rest == "session": return sessionAnswer(request)
+        case ("api", false) where rest.hasPrefix("map/"): return mapTile(String(rest.dropFirst(4)), request: request)
         case ("login", true): return .now(signInPage(request))
         default: return .now(errorPage(404, "Nothing here."))
         }

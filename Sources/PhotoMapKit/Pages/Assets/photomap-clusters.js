@@ -173,6 +173,42 @@
       return source;
     }
 
+    /* The map of everything's tiles, asked of the server (`{api}/{z}/{x}/{y}.json`, MapTile.swift) when in
+       view, over the timeline's range: each cluster the database made, a lone photo with its square and
+       page. A tile asked for before the range changed is not shown after. */
+    function apiTiles(api) {
+      var loaded = {}, requested = {}, generation = 0;
+      function month(code) { return code ? code.slice(0, 4) + '-' + code.slice(5, 7) : null; }
+      function lone(cluster) {
+        return { id: cluster.photo, kind: 'photo', title: 'Photo', located: true,
+          subtitle: cluster.from ? 'Taken ' + month(cluster.from) : '',
+          thumbnail: '/squares/' + encodeURIComponent(cluster.photo), link: '/photos/' + encodeURIComponent(cluster.photo) };
+      }
+      function range() {
+        if (!timeline.filtering) return '';
+        function code(m) { return String(Math.floor(m / 12)).padStart(4, '0') + '-' + String(m % 12 + 1).padStart(2, '0'); }
+        return '?from=' + code(timeline.from) + '&to=' + code(timeline.to);
+      }
+      var source = { maxZoom: 22, changed: function () {}, tile: function (z, tile) {
+        var key = z + '/' + tile, asked = generation;
+        if (!requested[key]) {
+          requested[key] = true;
+          fetch(api + '/' + key + '.json' + range(), { credentials: 'same-origin' })
+            .then(function (answer) { return answer.ok ? answer.json() : { clusters: [] }; })
+            .then(function (answer) {
+              if (asked !== generation) return;
+              loaded[key] = answer.clusters.map(function (cluster) {
+                return [cluster.latitude, cluster.longitude, cluster.count, cluster.count === 1 ? lone(cluster) : null, null, null];
+              });
+              source.changed();
+            })
+            .catch(function () { requested[key] = false; });
+        }
+        return loaded[key] || null;
+      }, reset: function () { generation++; loaded = {}; requested = {}; } };
+      return source;
+    }
+
     /* The page's own located entries, clustered as GridClusterer clusters tiles: per zoom, those in
        one cell of a CLUSTER_RADIUS-pixel grid become one cluster at their mean position; at LAST_ZOOM
        each stands alone but those at one spot (a SPOT-pixel cell), which stay one cluster. A zoom is clustered when first shown
@@ -226,6 +262,6 @@
       return tiles;
     }
 
-    return { layer: clusteredLayer, scriptTiles: scriptTiles, pageTiles: pageTiles };
+    return { layer: clusteredLayer, scriptTiles: scriptTiles, pageTiles: pageTiles, apiTiles: apiTiles };
   };
 })(window.photomap);

@@ -31,6 +31,13 @@
     map.on('popupopen', function (event) { photomap.loadThumbnail(event.popup); });
     photomap.closeCalloutsOnEscape(map);
     var clusters = photomap.clusters(map);
+    if (data.tiles) {
+      // The map of everything: the whole world, its clusters asked of the server a tile at a time.
+      map.setView([20, 0], 2);
+      photomap.ownMarkers = clusters.layer(clusters.apiTiles(data.tiles.api));
+      ready('map', 0);
+      return map;
+    }
     if (data.clusters) {
       fitAround(2, data.clusters.bounds);
       var layer = photomap.ownMarkers = clusters.layer(clusters.scriptTiles(data.clusters));

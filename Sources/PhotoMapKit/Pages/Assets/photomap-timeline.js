@@ -18,8 +18,8 @@
     byMonth[month] = (byMonth[month] || 0) + count;
     dated += count;
   }
-  if (data.clusters) {
-    var pairs = data.clusters.months || [];
+  if (data.clusters || data.tiles) {
+    var pairs = (data.clusters || data.tiles).months || [];
     for (var p = 0; p + 1 < pairs.length; p += 2) add(pairs[p], pairs[p + 1]);
   } else if (entries.month) {
     entries.month.forEach(function (month) { if (month !== null) add(month, 1); });

@@ -1,0 +1,87 @@
+extension MapGridSQL {
+    /// PostgreSQL's tables, functions and triggers (a migration of `DatabaseSchema`): the same tables as
+    /// SQLite's, ids compared byte by byte (`COLLATE "C"`) as SQLite compares them, the photos there
+    /// before counted.
+    static var postgres: String {
+        let spread = MapTile.spreadSteps.map { step in
+            """
+                x := (x | (x << \(step.shift))) & \(step.mask);
+                y := (y | (y << \(step.shift))) & \(step.mask);
+            """
+        }.joined(separator: "\n")
+        let levels = "generate_series(\(MapTile.cellLevels.lowerBound), \(MapTile.cellLevels.upperBound))"
+        let shift = "(2 * (\(MapTile.keyZoom) - level))"
+        return """
+            -- The map of everything (MapGridSQL): the points others may see, and per cell level, cell and month
+            -- their count, sums of coordinates and least id, kept by the triggers below.
+            CREATE TABLE map_points (id text COLLATE "C" PRIMARY KEY, key bigint NOT NULL, month integer NOT NULL,
+                latitude double precision NOT NULL, longitude double precision NOT NULL);
+            CREATE INDEX map_points_key ON map_points (key);
+            CREATE INDEX map_points_month ON map_points (month, key, id);
+            CREATE TABLE map_cells (level smallint NOT NULL, cell bigint NOT NULL, month integer NOT NULL,
+                count integer NOT NULL, sum_latitude double precision NOT NULL, sum_longitude double precision NOT NULL,
+                photo text COLLATE "C" NOT NULL, PRIMARY KEY (level, cell, month));
+            CREATE FUNCTION map_key(latitude double precision, longitude double precision) RETURNS bigint
+            LANGUAGE plpgsql IMMUTABLE AS $$
+            DECLARE x bigint; y bigint;
+            BEGIN
+                x := \(gridX("longitude", least: "least", greatest: "greatest"));
+                y := \(gridY("latitude", least: "least", greatest: "greatest"));
+            \(spread)
+                RETURN x | (y << 1);
+            END $$;
+            CREATE FUNCTION map_month(record bytea) RETURNS integer LANGUAGE plpgsql IMMUTABLE AS $$
+            DECLARE taken text := convert_from(record, 'UTF8')::jsonb ->> 'dateTaken';
+            BEGIN
+                IF taken ~ '^[0-9]{4}-(0[1-9]|1[0-2])' AND left(taken, 4) <> '0000' THEN
+                    RETURN left(taken, 4)::integer * 12 + substr(taken, 6, 2)::integer - 1;
+                END IF;
+                RETURN -1;
+            END $$;
+            CREATE FUNCTION map_photo_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'UPDATE' AND OLD.latitude IS NOT DISTINCT FROM NEW.latitude
+                    AND OLD.longitude IS NOT DISTINCT FROM NEW.longitude AND OLD.hidden = NEW.hidden
+                    AND OLD.record = NEW.record THEN
+                    RETURN NULL;
+                END IF;
+                IF TG_OP <> 'INSERT' THEN DELETE FROM map_points WHERE id = OLD.id; END IF;
+                IF TG_OP <> 'DELETE' AND NEW.latitude IS NOT NULL AND NEW.longitude IS NOT NULL AND NOT NEW.hidden THEN
+                    INSERT INTO map_points VALUES (NEW.id, map_key(NEW.latitude, NEW.longitude), map_month(NEW.record),
+                        NEW.latitude, NEW.longitude);
+                END IF;
+                RETURN NULL;
+            END $$;
+            CREATE TRIGGER map_photo_changed AFTER INSERT OR UPDATE OR DELETE ON local_photos
+                FOR EACH ROW EXECUTE FUNCTION map_photo_changed();
+            CREATE FUNCTION map_point_added() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                INSERT INTO map_cells SELECT level, NEW.key >> \(shift), NEW.month, 1, NEW.latitude, NEW.longitude, NEW.id
+                FROM \(levels) AS level
+                ON CONFLICT (level, cell, month) DO UPDATE SET count = map_cells.count + 1,
+                    sum_latitude = map_cells.sum_latitude + excluded.sum_latitude,
+                    sum_longitude = map_cells.sum_longitude + excluded.sum_longitude,
+                    photo = least(map_cells.photo, excluded.photo);
+                RETURN NULL;
+            END $$;
+            CREATE TRIGGER map_point_added AFTER INSERT ON map_points
+                FOR EACH ROW EXECUTE FUNCTION map_point_added();
+            CREATE FUNCTION map_point_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                UPDATE map_cells c SET count = c.count - 1, sum_latitude = c.sum_latitude - OLD.latitude,
+                    sum_longitude = c.sum_longitude - OLD.longitude,
+                    photo = CASE WHEN c.photo = OLD.id THEN coalesce((SELECT min(p.id) FROM map_points p
+                        WHERE p.month = OLD.month AND p.key BETWEEN c.cell << (2 * (\(MapTile.keyZoom) - c.level))
+                            AND ((c.cell + 1) << (2 * (\(MapTile.keyZoom) - c.level))) - 1), '') ELSE c.photo END
+                WHERE (c.level, c.cell, c.month) IN (SELECT level, OLD.key >> \(shift), OLD.month FROM \(levels) AS level);
+                DELETE FROM map_cells c WHERE c.count <= 0
+                    AND (c.level, c.cell, c.month) IN (SELECT level, OLD.key >> \(shift), OLD.month FROM \(levels) AS level);
+                RETURN NULL;
+            END $$;
+            CREATE TRIGGER map_point_removed AFTER DELETE ON map_points
+                FOR EACH ROW EXECUTE FUNCTION map_point_removed();
+            INSERT INTO map_points SELECT id, map_key(latitude, longitude), map_month(record), latitude, longitude
+            FROM local_photos WHERE latitude IS NOT NULL AND longitude IS NOT NULL AND NOT hidden;
+            """
+    }
+}

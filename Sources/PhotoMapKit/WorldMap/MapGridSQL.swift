@@ -1,0 +1,109 @@
+/// The map's aggregates in SQL, for SQLite (`LocalCatalog`) and PostgreSQL (`DatabaseSchema`), kept by
+/// triggers as photos are imported, located, fenced or removed, whatever writes them:
+///
+/// - `map_points`: each photo others may see on the map (located, not fenced): its key
+///   (`MapTile.key`), month (-1 for none) and coordinate. Deep tiles read these.
+/// - `map_cells`: for each cell level in `MapTile.cellLevels`, cell and month: how many points, the sums
+///   of their latitudes and longitudes, and the least id among them. A tile's clusters are one range of
+///   one level's cells.
+///
+/// The cost, per photo added or removed: one point row (two index entries) and one upsert a level
+/// (17); when the photo removed is its cell's least id, that cell's points of that month are read for
+/// the next.
+enum MapGridSQL {
+    static let scale = 1 << MapTile.keyZoom
+
+    /// The key of a coordinate, as `MapTile.key` makes it, for the SQL that has a `longitude` and a
+    /// `latitude` in scope: x and y, not yet interleaved.
+    static func gridX(_ longitude: String, least: String, greatest: String) -> String {
+        "\(least)(\(greatest)(floor((\(longitude) + 180.0) / 360.0 * \(scale)), 0), \(scale - 1))"
+    }
+
+    static func gridY(_ latitude: String, least: String, greatest: String) -> String {
+        let clamped = "\(greatest)(-\(MapTile.clampedLatitude), \(least)(\(MapTile.clampedLatitude), \(latitude)))"
+        let projected = "(0.5 - ln(tan(pi() / 4 + \(clamped) * pi() / 360)) / (2 * pi()))"
+        return "\(least)(\(greatest)(floor(\(projected) * \(scale)), 0), \(scale - 1))"
+    }
+
+    /// The month of a photo's date taken, as `MonthTaken.index` reads it, from the text `date`.
+    static func sqliteMonth(_ date: String) -> String {
+        """
+        CASE WHEN \(date) GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]*' AND substr(\(date), 6, 2) BETWEEN '01' AND '12'
+            AND substr(\(date), 1, 4) <> '0000'
+        THEN CAST(substr(\(date), 1, 4) AS INTEGER) * 12 + CAST(substr(\(date), 6, 2) AS INTEGER) - 1 ELSE -1 END
+        """
+    }
+
+    /// SQLite's tables and triggers (SQLite has no functions of its own to call: the key is nested
+    /// subqueries, one spread step each).
+    static var sqlite: String {
+        var spread =
+            "SELECT CAST(\(gridX("NEW.longitude", least: "min", greatest: "max")) AS INTEGER) AS sx, "
+            + "CAST(\(gridY("NEW.latitude", least: "min", greatest: "max")) AS INTEGER) AS sy"
+        for step in MapTile.spreadSteps {
+            spread =
+                "SELECT (sx | (sx << \(step.shift))) & \(step.mask) AS sx, "
+                + "(sy | (sy << \(step.shift))) & \(step.mask) AS sy FROM (\(spread))"
+        }
+        let month = sqliteMonth("json_extract(CAST(NEW.record AS TEXT), '$.dateTaken')")
+        let placed = """
+            DELETE FROM map_points WHERE id = NEW.id;
+            INSERT INTO map_points (id, key, month, latitude, longitude)
+            SELECT NEW.id, sx | (sy << 1), \(month), NEW.latitude, NEW.longitude FROM (\(spread))
+            WHERE NEW.latitude IS NOT NULL AND NEW.longitude IS NOT NULL AND NEW.hidden = 0;
+            """
+        let added = MapTile.cellLevels.map { level in
+            """
+            INSERT INTO map_cells VALUES (\(level), NEW.key >> \(2 * (MapTile.keyZoom - level)), NEW.month, 1,
+                NEW.latitude, NEW.longitude, NEW.id)
+            ON CONFLICT (level, cell, month) DO UPDATE SET count = count + 1,
+                sum_latitude = sum_latitude + excluded.sum_latitude,
+                sum_longitude = sum_longitude + excluded.sum_longitude, photo = min(photo, excluded.photo);
+            """
+        }
+        let removed = MapTile.cellLevels.map { level in
+            let shift = 2 * (MapTile.keyZoom - level)
+            let cell = "(OLD.key >> \(shift))"
+            return """
+                UPDATE map_cells SET count = count - 1, sum_latitude = sum_latitude - OLD.latitude,
+                    sum_longitude = sum_longitude - OLD.longitude,
+                    photo = CASE WHEN photo = OLD.id THEN coalesce((SELECT min(id) FROM map_points
+                        WHERE month = OLD.month AND key BETWEEN \(cell) << \(shift) AND ((\(cell) + 1) << \(shift)) - 1),
+                        '') ELSE photo END
+                WHERE level = \(level) AND cell = \(cell) AND month = OLD.month;
+                DELETE FROM map_cells WHERE level = \(level) AND cell = \(cell) AND month = OLD.month AND count <= 0;
+                """
+        }
+        // Triggers left by tables dropped by hand would write to tables that are not there.
+        let stale = ["map_photo_added", "map_photo_changed", "map_photo_removed"]
+            .map { "DROP TRIGGER IF EXISTS \($0);" }.joined(separator: " ")
+        return """
+            \(stale)
+            CREATE TABLE map_points (id TEXT PRIMARY KEY, key INTEGER NOT NULL, month INTEGER NOT NULL,
+                latitude REAL NOT NULL, longitude REAL NOT NULL);
+            CREATE INDEX map_points_key ON map_points (key);
+            CREATE INDEX map_points_month ON map_points (month, key, id);
+            CREATE TABLE map_cells (level INTEGER NOT NULL, cell INTEGER NOT NULL, month INTEGER NOT NULL,
+                count INTEGER NOT NULL, sum_latitude REAL NOT NULL, sum_longitude REAL NOT NULL, photo TEXT NOT NULL,
+                PRIMARY KEY (level, cell, month)) WITHOUT ROWID;
+            CREATE TRIGGER map_photo_added AFTER INSERT ON photos BEGIN
+            \(placed)
+            END;
+            CREATE TRIGGER map_photo_changed AFTER UPDATE OF latitude, longitude, hidden, record ON photos
+            WHEN OLD.latitude IS NOT NEW.latitude OR OLD.longitude IS NOT NEW.longitude OR OLD.hidden IS NOT NEW.hidden
+                OR OLD.record IS NOT NEW.record
+            BEGIN
+            \(placed)
+            END;
+            CREATE TRIGGER map_photo_removed AFTER DELETE ON photos BEGIN
+                DELETE FROM map_points WHERE id = OLD.id;
+            END;
+            CREATE TRIGGER map_point_added AFTER INSERT ON map_points BEGIN
+            \(added.joined(separator: "\n"))
+            END;
+            CREATE TRIGGER map_point_removed AFTER DELETE ON map_points BEGIN
+            \(removed.joined(separator: "\n"))
+            END;
+            """
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import PhotoMapTestSupport
+import Testing
+
+@testable import PhotoMapKit
+
+/// The map of everything's tiles, from the aggregates the database keeps: exact counts, changed by
+/// exactly the photos that change, the same from SQLite and PostgreSQL.
+@Suite("The map of everything: tiles of clusters the database keeps")
+struct WorldMapTests {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    /// A catalog of `count` photos on `engine`, and the photos.
+    func catalog(_ engine: StateEngine, count: Int = 600) throws -> (
+        store: any LocalCatalogStore, photos: [(id: String, coordinate: Coordinate, taken: String?)]
+    ) {
+        var generator = WorldMapCatalog()
+        let photos = generator.photos(count)
+        let store = try engine.place(in: folder.url).stores().localCatalogForImport()
+        _ = try store.apply(WorldMapCatalog.changes(photos))
+        return (store, photos)
+    }
+
+    /// Random tiles, half of them holding a photo, and random ranges (none, one end, both).
+    func samples(_ photos: [(id: String, coordinate: Coordinate, taken: String?)], _ count: Int) -> [(
+        MapTile, MonthRange
+    )] {
+        var random = WorldMapCatalog(state: 0x1234_5678_9ABC_DEF1)
+        return (0..<count).compactMap { number in
+            let zoom = random.below(MapTile.maximumZoom + 1)
+            let tile =
+                number % 2 == 0
+                ? WorldMapCatalog.tile(of: photos[random.below(photos.count)].coordinate, zoom: zoom)
+                : MapTile(zoom: zoom, x: random.below(1 << zoom), y: random.below(1 << zoom))
+            let from = 2001 * 12 + random.below(240), to = from + random.below(120)
+            let range = [
+                MonthRange.all, MonthRange(from: from, to: nil), MonthRange(from: nil, to: to),
+                MonthRange(from: from, to: to),
+            ][number % 4]
+            return tile.flatMap { tile in range.map { (tile, $0) } }
+        }
+    }
+
+    /// The photos a tile holds in a range, counted one by one.
+    static func bruteCount(
+        _ photos: [(id: String, coordinate: Coordinate, taken: String?)], _ tile: MapTile, _ months: MonthRange
+    ) -> Int {
+        photos.filter { photo in
+            WorldMapCatalog.tile(of: photo.coordinate, zoom: tile.zoom) == tile
+                && (!months.isLimited || MonthTaken.index(photo.taken).map(months.contains) == true)
+        }.count
+    }
+
+    @Test(
+        "the counts of a tile's clusters add up to the photos in it, as the naive way finds them",
+        arguments: StateEngine.allCases)
+    func exactCounts(engine: StateEngine) throws {
+        let (store, photos) = try catalog(engine)
+        for (tile, months) in samples(photos, 300) {
+            let clusters = try store.mapClusters(in: tile, months: months)
+            #expect(clusters.map(\.count).reduce(0, +) == Self.bruteCount(photos, tile, months), "\(tile) \(months)")
+            let naive = try store.naiveMapClusters(in: tile, months: months)
+            #expect(clusters.map(\.count) == naive.map(\.count), "\(tile)")
+            #expect(clusters.map(\.photo) == naive.map(\.photo), "\(tile)")
+            #expect(clusters.map(\.from) == naive.map(\.from) && clusters.map(\.to) == naive.map(\.to), "\(tile)")
+            for (made, counted) in zip(clusters, naive) {
+                #expect(abs(made.latitude - counted.latitude) < 1e-9 && abs(made.longitude - counted.longitude) < 1e-9)
+            }
+        }
+        // A cluster of one is that photo: where it is, its month.
+        let lone = try #require(photos.first { $0.taken != nil && $0.coordinate.latitude.magnitude < 80 })
+        let tile = try #require(WorldMapCatalog.tile(of: lone.coordinate, zoom: 22))
+        let clusters = try store.mapClusters(in: tile, months: .all)
+        #expect(clusters.count == 1 && clusters.first?.photo == lone.id)
+        #expect(
+            clusters.first?.latitude == lone.coordinate.latitude && clusters.first?.from == MonthTaken.index(lone.taken)
+        )
+    }
+
+    /// Every tile at every zoom that holds `coordinate`, with its clusters, and as many others.
+    func answers(_ store: any LocalCatalogStore, around coordinates: [Coordinate]) throws -> [MapTile: [MapCluster]] {
+        var tiles = Set<MapTile>()
+        for coordinate in coordinates {
+            for zoom in 0...MapTile.maximumZoom {
+                guard let tile = WorldMapCatalog.tile(of: coordinate, zoom: zoom) else { continue }
+                tiles.insert(tile)
+                // Its neighbours, which must not change.
+                for (dx, dy) in [(1, 0), (0, 1), (-1, 0), (0, -1)] {
+                    if let other = MapTile(zoom: zoom, x: tile.x + dx, y: tile.y + dy) { tiles.insert(other) }
+                }
+            }
+        }
+        return try Dictionary(uniqueKeysWithValues: tiles.map { ($0, try store.mapClusters(in: $0, months: .all)) })
+    }
+
+    /// The tiles whose clusters differ between two answers.
+    static func changed(_ before: [MapTile: [MapCluster]], _ after: [MapTile: [MapCluster]]) -> Set<MapTile> {
+        Set(before.keys.filter { before[$0] != after[$0] })
+    }
+
+    /// The tiles holding `coordinate` at every zoom.
+    static func tiles(of coordinate: Coordinate) -> Set<MapTile> {
+        Set((0...MapTile.maximumZoom).compactMap { WorldMapCatalog.tile(of: coordinate, zoom: $0) })
+    }
+
+    @Test(
+        "a photo imported, located, fenced or removed changes exactly the tiles it lies in",
+        arguments: StateEngine.allCases)
+    func changesExactly(engine: StateEngine) throws {
+        var (store, photos) = try catalog(engine, count: 200)
+        let here = try #require(Coordinate(latitude: 46.0512, longitude: 14.5061))
+        let there = try #require(Coordinate(latitude: -12.04, longitude: -77.03))
+        let around = [here, there, photos[0].coordinate]
+        var before = try answers(store, around: around)
+
+        // Imported.
+        let added = (id: "local-00000000000000aa", coordinate: here, taken: Optional("2019-05-01 10:00:00"))
+        var changes = WorldMapCatalog.changes(photos + [added])
+        changes.files = [changes.files[changes.files.count - 1]]
+        changes.photos = [changes.photos[changes.photos.count - 1]]
+        _ = try store.apply(changes)
+        var after = try answers(store, around: around)
+        #expect(Self.changed(before, after) == Self.tiles(of: here))
+        #expect(after.values.contains { $0.contains { $0.photo == added.id && $0.count == 1 } })
+
+        // Located elsewhere.
+        before = after
+        let place = LocalPlace(id: "lima", shortName: "Lima", fullName: "Lima, Peru", coordinate: there)
+        _ = try store.locate([
+            LocatedPhoto(id: added.id, coordinate: there, place: place, source: .track, estimateOffset: nil)
+        ])
+        after = try answers(store, around: around)
+        #expect(Self.changed(before, after) == Self.tiles(of: here).union(Self.tiles(of: there)))
+
+        // Fenced: gone from every tile, as from every listing.
+        before = after
+        try store.add(Geofence(name: "home", centre: there, radius: 100))
+        after = try answers(store, around: around)
+        #expect(Self.changed(before, after) == Self.tiles(of: there))
+        #expect(!after.values.contains { $0.contains { $0.photo == added.id } })
+        try store.removeFence(named: "home")
+        #expect(try answers(store, around: around) == before)
+
+        // Removed: its file gone.
+        before = try answers(store, around: around)
+        var gone = LocalCatalogChanges()
+        gone.gone = [Array(photos[0].id.utf8)]
+        _ = try store.apply(gone)
+        after = try answers(store, around: around)
+        #expect(Self.changed(before, after) == Self.tiles(of: photos[0].coordinate))
+        photos.removeFirst()
+        for (tile, months) in samples(photos, 100) {
+            let count = try store.mapClusters(in: tile, months: months).map(\.count).reduce(0, +)
+            #expect(count == Self.bruteCount(photos + [(added.id, there, added.taken)], tile, months))
+        }
+        store.showsFenced = false
+    }
+
+    @Test("SQLite and PostgreSQL answer the same clusters")
+    func sameOnBothEngines() throws {
+        let (files, photos) = try catalog(.files, count: 400)
+        let (database, _) = try catalog(.postgres, count: 400)
+        for (tile, months) in samples(photos, 200) {
+            let one = try files.mapClusters(in: tile, months: months)
+            let other = try database.mapClusters(in: tile, months: months)
+            #expect(one.map(\.count) == other.map(\.count), "\(tile)")
+            #expect(one.map(\.photo) == other.map(\.photo) && one.map(\.from) == other.map(\.from), "\(tile)")
+            #expect(one.map(\.to) == other.map(\.to), "\(tile)")
+            for (a, b) in zip(one, other) {
+                #expect(abs(a.latitude - b.latitude) < 1e-9 && abs(a.longitude - b.longitude) < 1e-9, "\(tile)")
+            }
+        }
+    }
+
+    @Test("a catalog made before the map is counted when it is next opened to write")
+    func olderCatalog() throws {
+        let (store, photos) = try catalog(.files, count: 100)
+        let catalog = try #require(store as? LocalCatalog)
+        try catalog.database.execute("DROP TABLE map_cells; DROP TABLE map_points")
+        let reopened = try LocalCatalog(file: LocalCatalog.file(in: folder.url))
+        for (tile, months) in samples(photos, 50) {
+            #expect(
+                try reopened.mapClusters(in: tile, months: months).map(\.count).reduce(0, +)
+                    == Self.bruteCount(photos, tile, months))
+        }
+    }
+}

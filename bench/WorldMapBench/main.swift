@@ -1,0 +1,137 @@
+import Foundation
+import PhotoMapKit
+
+// bench/world-map.sh: COUNT generated photos imported into a catalog (SQLite, or PostgreSQL with
+// --database URL), its map aggregates kept by the triggers as they load; then, for each zoom 0–16, 200
+// tiles that hold photos read from the aggregates (cold: the first pass after loading; warm: the same
+// tiles again; and over a two-year range) beside the naive way (the tile's photos read whole and
+// clustered in Swift), in the same run: p50 and p95 in milliseconds. Prints figures; not a test.
+
+func argument(_ name: String) -> String? {
+    let arguments = CommandLine.arguments
+    return arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+}
+
+let count = Int(argument("--count") ?? "") ?? 100_000
+let tilesPerZoom = Int(argument("--tiles") ?? "") ?? 200
+let naiveBudget = Double(argument("--naive-seconds") ?? "") ?? 3
+
+var state: UInt64 = 0x2545_F491_4F6C_DD1D
+@MainActor func unit() -> Double {
+    state ^= state >> 12
+    state ^= state << 25
+    state ^= state >> 27
+    return Double((state &* 0x2545_F491_4F6C_DD1D) >> 11) / Double(1 << 53)
+}
+
+// 300 towns holding 70% of the photos (about a kilometre around each), the rest scattered.
+let towns = (0..<300).map { _ in ((unit() - 0.5) * 120 + 10, (unit() - 0.5) * 340) }
+@MainActor func coordinate() -> Coordinate? {
+    if unit() < 0.7 {
+        let town = towns[Int(unit() * Double(towns.count)) % towns.count]
+        return Coordinate(latitude: town.0 + (unit() - 0.5) * 0.02, longitude: town.1 + (unit() - 0.5) * 0.03)
+    }
+    return Coordinate(latitude: (unit() - 0.5) * 150, longitude: (unit() - 0.5) * 358)
+}
+
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photomap-world-\(UUID().uuidString)")
+defer { try? FileManager.default.removeItem(at: folder) }
+let store: any LocalCatalogStore
+if let url = argument("--database") {
+    let pool = try PostgresPool(address: DatabaseAddress(url), size: 2)
+    try DatabaseSchema.migrate(pool)
+    store = PostgresLocalCatalog(pool: pool)
+} else {
+    store = try LocalCatalog(file: LocalCatalog.file(in: folder))
+}
+
+var located: [Coordinate] = []
+let loadStart = Date()
+let batch = 100_000
+for first in stride(from: 0, to: count, by: batch) {
+    var changes = LocalCatalogChanges()
+    for number in first..<min(count, first + batch) {
+        let id = String(format: "local-%016llx", UInt64(number) &* 0x9E37_79B9)
+        let at = coordinate()
+        if let at { located.append(at) }
+        let taken =
+            unit() < 0.05
+            ? nil : String(format: "%04d-%02d-14 12:00:00", 2000 + Int(unit() * 25) % 25, 1 + Int(unit() * 12) % 12)
+        changes.photos.append(
+            (Photo(id: id, title: "Photo \(number)", dateTaken: taken, coordinate: at), .unlocated, nil))
+        var file = LocalFileState(size: 1, modified: 1, inode: Int64(number))
+        file.photo = id
+        changes.files.append((Array("/photos/\(number).jpg".utf8), file))
+    }
+    _ = try store.apply(changes)
+}
+let loadSeconds = Date().timeIntervalSince(loadStart)
+print(
+    String(
+        format: "loaded %d photos with the aggregates in %.1f s (%.0f photos/s)", count, loadSeconds,
+        Double(count) / loadSeconds))
+
+// One more photo, imported alone: what keeping the aggregates costs a single import.
+var single = LocalCatalogChanges()
+let extra = Photo(
+    id: "local-ffffffffffffffff", dateTaken: "2024-01-01 10:00:00", coordinate: Coordinate(latitude: 46, longitude: 14))
+single.photos = [(extra, .unlocated, nil)]
+var extraFile = LocalFileState(size: 1, modified: 1, inode: -1)
+extraFile.photo = extra.id
+single.files = [(Array("/photos/extra.jpg".utf8), extraFile)]
+let oneStart = Date()
+_ = try store.apply(single)
+print(
+    String(
+        format: "one more photo imported (with the catalog's other work): %.1f ms",
+        Date().timeIntervalSince(oneStart) * 1000))
+
+func percentiles(_ times: [Double]) -> String {
+    guard !times.isEmpty else { return "      -       -" }
+    let sorted = times.sorted()
+    let p50 = sorted[sorted.count / 2], p95 = sorted[min(sorted.count - 1, sorted.count * 95 / 100)]
+    return String(format: "%7.2f %7.2f", p50 * 1000, p95 * 1000)
+}
+
+func timed(
+    _ tiles: [MapTile], months: MonthRange, budget: Double = .infinity,
+    _ read: (MapTile, MonthRange) throws -> [MapCluster]
+) throws -> [Double] {
+    var times: [Double] = []
+    let start = Date()
+    for tile in tiles {
+        let began = Date()
+        _ = try read(tile, months)
+        times.append(Date().timeIntervalSince(began))
+        if Date().timeIntervalSince(start) > budget { break }
+    }
+    return times
+}
+
+let range = try MonthRange(from: 2010 * 12, to: 2011 * 12 + 11).map { $0 } ?? MonthRange.all
+print("zoom  cold p50     p95 | warm p50     p95 | range p50    p95 | naive p50    p95 (tiles) | clusters/tile")
+for zoom in 0...16 {
+    // Tiles where photos are, as a viewer pans: each from a random photo's place.
+    var tiles: [MapTile] = []
+    for _ in 0..<tilesPerZoom {
+        let at = located[Int(unit() * Double(located.count)) % located.count]
+        let scale = Double(1 << zoom)
+        let x = Int((at.longitude + 180) / 360 * scale)
+        let radians = at.latitude * .pi / 180
+        let y = Int((1 - log(tan(radians) + 1 / cos(radians)) / .pi) / 2 * scale)
+        if let tile = MapTile(zoom: zoom, x: min(x, (1 << zoom) - 1), y: min(max(y, 0), (1 << zoom) - 1)) {
+            tiles.append(tile)
+        }
+    }
+    let cold = try timed(tiles, months: .all) { try store.mapClusters(in: $0, months: $1) }
+    let warm = try timed(tiles, months: .all) { try store.mapClusters(in: $0, months: $1) }
+    let ranged = try timed(tiles, months: range) { try store.mapClusters(in: $0, months: $1) }
+    let naive = try timed(tiles, months: .all, budget: naiveBudget) { try store.naiveMapClusters(in: $0, months: $1) }
+    let clusters =
+        try tiles.prefix(20).map { try store.mapClusters(in: $0, months: .all).count }.reduce(0, +)
+        / min(20, tiles.count)
+    print(
+        String(format: "%4d ", zoom)
+            + "\(percentiles(cold)) | \(percentiles(warm)) | \(percentiles(ranged)) | \(percentiles(naive)) (\(naive.count)) | \(clusters)"
+    )
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Benchmark: the map of everything's tiles (issue 48) over N generated photos (default 1,000,000) imported
+# into SQLite, and with DATABASE=1 into PostgreSQL with PostGIS (a throwaway cluster, scripts/postgres): the
+# load with the aggregates the triggers keep, one more photo imported alone, then for each zoom 0–16 the
+# p50 and p95 of 200 tiles that hold photos from the aggregates (cold: first pass; warm: again; over a
+# two-year range) beside the naive way (the tile's photos read whole and clustered in Swift, at most
+# NAIVE_SECONDS a zoom), in the same run. Prints figures; not a test. Goal: p50 ≤ 20 ms, p95 ≤ 50 ms.
+#   bench/world-map.sh                          # N=1000000, SQLite, release build
+#   N=100000 BUILD=debug bench/world-map.sh     # quicker, with the debug build already there
+#   N=10000000 DATABASE=1 ENGINES=postgres bench/world-map.sh
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cd "$(dirname "$here")"
+build=${BUILD:-release}
+swift build -c "$build" --product photomap-bench-world-map >/dev/null
+bench=".build/$build/photomap-bench-world-map"
+count=${N:-1000000}
+arguments=(--count "$count" --tiles "${TILES:-200}" --naive-seconds "${NAIVE_SECONDS:-5}")
+engines=${ENGINES:-sqlite${DATABASE:+ postgres}}
+for engine in $engines; do
+  echo "== $engine, $count photos ($build build)"
+  case "$engine" in
+    sqlite)
+      /usr/bin/time -f "peak memory %M KB, %e s in all" "$bench" "${arguments[@]}" ;;
+    postgres)
+      cluster=$(mktemp -d /tmp/photomap-bench-postgres.XXXXXX)
+      trap 'scripts/postgres stop "$cluster"' EXIT
+      admin=$(PHOTOMAP_POSTGRES_OPTIONS="-c shared_buffers=2GB -c work_mem=64MB -c max_wal_size=16GB -c checkpoint_timeout=30min" \
+              scripts/postgres start "$cluster")
+      url=${admin/\/postgres\?/\/photomap_template?}
+      /usr/bin/time -f "peak memory %M KB (photomap's side), %e s in all" "$bench" "${arguments[@]}" --database "$url"
+      psql -qAt "$url" -c "SELECT 'map tables: ' || pg_size_pretty(pg_total_relation_size('map_points') + pg_total_relation_size('map_cells'))" ;;
+    *) echo "world-map.sh: unknown engine $engine (sqlite or postgres)" >&2; exit 2 ;;
+  esac
+done
