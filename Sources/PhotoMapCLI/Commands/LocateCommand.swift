@@ -14,7 +14,8 @@ enum LocateCommand {
             The catalog (the cache folder's, or the --database) records each as set by hand (locationSource
             "manual"): `geotag`, estimates and a new import of an unchanged file leave it as it is. Each
             photo joins the place its new location lies in; the search index and a running `serve` follow.
-            --dry-run lists what would change and changes nothing. The photos changed are listed as
+            With --sidecars write (or PHOTOMAP_SIDECARS=write) each location is also kept in the photo's XMP
+            sidecar (see `photomap import --help`); the originals are never written. --dry-run lists what would change and changes nothing. The photos changed are listed as
             `photos` lists them (--json, --format, --output).
             """,
         options: [
@@ -25,14 +26,14 @@ enum LocateCommand {
             .value("place-of", .placeID, "every photo of this place (ids from `photomap --source local places`)"),
             .flag("without-location", "every photo without a location"),
             .flag("dry-run", "list what would change, and change nothing"),
-        ] + AnnotationOutput.options,
+        ] + SidecarOptions.all + AnnotationOutput.options,
         arguments: .words("ID..."),
         examples: [
             .init("locate 5f2c… 91ab… --at 46.3625,14.0936", "two photos at Bled castle"),
             .init("locate --place-of 3182884 --like 77d0…", "every photo of Arezzo where 77d0… is"),
             .init("locate 5f2c… --find \"Vintgar Gorge\"", "at what `find` answers first"),
             .init("locate --without-location --at 46.05,14.5 --dry-run", "which photos would move"),
-            .init("locate 5f2c… --clear", "no location"),
+            .init("locate 5f2c… --clear --sidecars write", "no location, kept in IMG_1234.JPG.xmp too"),
         ])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
@@ -46,6 +47,7 @@ enum LocateCommand {
         }
         let destination = try AnnotationOutput.destination(parsed)
         let coordinate = try atCoordinate(parsed)
+        let sidecars = try SidecarOptions.writer(parsed, configuration: configuration, roots: [])
         var catalog = try configuration.state().localCatalogForImport()
         guard try catalog.version() > 0 else { throw ImportError.nothingImported }
         // The owner's view: a fenced photo is found, and moved, where it is.
@@ -82,6 +84,7 @@ enum LocateCommand {
             changed = try catalog.locate(located)
             try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
                 catalog, changed: changed, since: before, adapter: configuration.adapter)
+            if let sidecars { SidecarOptions.tell(try sidecars.write(changed, of: catalog), console: console) }
         }
         let listing = Listing(entries: configuration.adapter.annotated(changed))
         let done = parsed.has("dry-run") ? "would change" : "changed"
