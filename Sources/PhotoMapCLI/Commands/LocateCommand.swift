@@ -15,8 +15,9 @@ enum LocateCommand {
             "manual"): `geotag`, estimates and a new import of an unchanged file leave it as it is. Each
             photo joins the place its new location lies in; the search index and a running `serve` follow.
             With --sidecars write (or PHOTOMAP_SIDECARS=write) each location is also kept in the photo's XMP
-            sidecar (see `photomap import --help`); the originals are never written. --dry-run lists what would change and changes nothing. The photos changed are listed as
-            `photos` lists them (--json, --format, --output).
+            sidecar (see `photomap import --help`); the originals are never written. --dry-run lists what
+            would change and changes nothing. The photos changed are listed as `photos` lists them (--json,
+            --format, --output).
             """,
         options: [
             .value("at", .text("LAT,LON"), "put the photos at this coordinate (decimal degrees)"),
