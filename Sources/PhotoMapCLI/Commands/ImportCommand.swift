@@ -32,7 +32,6 @@ enum ImportCommand {
             .init("import ~/Pictures/2024-italy", "JPEG and HEIC below the folder, then --source local"),
             .init("import ~/Pictures/alps --gpx ~/tracks/*.gpx", "photos without GPS located from tracks"),
             .init("import --report ~/Pictures/phone", "every file skipped or cut short, and why"),
-            .init("import ~/Pictures/2024 --gpx day.gpx --sidecars write", "keep locations in IMG_1234.JPG.xmp"),
         ])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {

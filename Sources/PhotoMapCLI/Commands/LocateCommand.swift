@@ -32,8 +32,6 @@ enum LocateCommand {
         examples: [
             .init("locate 5f2c… 91ab… --at 46.3625,14.0936", "two photos at Bled castle"),
             .init("locate --place-of 3182884 --like 77d0…", "every photo of Arezzo where 77d0… is"),
-            .init("locate 5f2c… --find \"Vintgar Gorge\"", "at what `find` answers first"),
-            .init("locate --without-location --at 46.05,14.5 --dry-run", "which photos would move"),
             .init("locate 5f2c… --clear --sidecars write", "no location, kept in IMG_1234.JPG.xmp too"),
         ])
 
