@@ -51,6 +51,9 @@ enum Environment {
             name: "PHOTOMAP_CLUSTER_THRESHOLD", option: nil,
             meaning: "located photos above which a page is clustered ahead of time (default 20000)"),
         .init(
+            name: "PHOTOMAP_SIDECARS", option: nil,
+            meaning: "write: import, geotag and locate keep the locations they set in XMP sidecars (default read)"),
+        .init(
             name: "XDG_CACHE_HOME", option: nil,
             meaning: "the cache folder is $XDG_CACHE_HOME/photomap (default ~/.cache/photomap) without --cache"),
         .init(

@@ -17,6 +17,7 @@ public enum PhotoMap {
         (RecentCommand.spec, RecentCommand.run),
         (ImportCommand.spec, ImportCommand.run),
         (GeotagCommand.spec, GeotagCommand.run),
+        (LocateCommand.spec, LocateCommand.run),
         (FencesCommand.spec, FencesCommand.run),
         (TripsCommand.spec, TripsCommand.run),
         (VisitedCommand.spec, VisitedCommand.run),

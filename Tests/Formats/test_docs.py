@@ -29,6 +29,7 @@ SKIPPED = [
     (r"\bserve\b", "a server that runs until stopped (the serve suites start it and ask it over HTTP)"),
     (r"\bimport\b", "reads a user's photo folders (ImportEndToEndTests import generated photos)"),
     (r"\bgeotag\b", "needs a user's photos imported and GPX tracks (GeotagEndToEndTests)"),
+    (r"\blocate\b", "needs a user's photos imported first (LocateEndToEndTests, SidecarEndToEndTests)"),
     (r"\busers (add|passwd|remove)\b", "a password typed twice, or a person added before (UsersEndToEndTests)"),
     (r"--source local|\bfences\b", "needs a user's photos imported first (FencesEndToEndTests, ImportEndToEndTests)"),
     (r"export --out site/", "the whole catalog's site takes about a minute in a debug build (ExportEndToEndTests)"),

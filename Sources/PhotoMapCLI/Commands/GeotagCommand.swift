@@ -27,7 +27,7 @@ enum GeotagCommand {
         options: TrackOptions.all + [
             .flag("report", "list every track point skipped, and every photo left without a location, and why"),
             .flag("json", "print the counts and the report as a JSON object"),
-        ],
+        ] + SidecarOptions.all,
         arguments: .words("FILE..."),
         examples: [
             .init("geotag --gpx ~/tracks/late.gpx --timezone Europe/Ljubljana", "locate imported photos from a track"),
@@ -39,6 +39,7 @@ enum GeotagCommand {
         guard let geotagger = try TrackOptions.geotagger(parsed, paths: paths) else {
             throw UsageError("geotag needs at least one GPX file (--gpx FILE) or --estimate-within MINUTES")
         }
+        let sidecars = try SidecarOptions.writer(parsed, configuration: configuration, roots: [])
         let catalog = try configuration.state().localCatalogForImport()
         let before = try catalog.version()
         guard before > 0 else { throw ImportError.nothingImported }
@@ -49,6 +50,7 @@ enum GeotagCommand {
         // Only the photos that moved are indexed again (the index held the catalog as it was before).
         try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
             catalog, changed: report.changedPhotos, since: before, adapter: configuration.adapter)
+        if let sidecars { SidecarOptions.tell(try sidecars.write(report.changedPhotos, of: catalog), console: console) }
         if parsed.has("json") { return try console.printJSON(Summary(report)) }
         if parsed.has("report") {
             for line in report.skipped { console.print("\(line.place): \(line.reason)") }

@@ -16,15 +16,17 @@ enum ImportCommand {
             time, as `photomap geotag` does (see its --help). --gpx takes the file after it and every
             following word that ends in .gpx, so `import ~/Pictures --gpx ~/tracks/*.gpx` reads every track
             the shell finds; the first word that does not end in .gpx (or an option) is a PATH again:
-            `import --gpx a.gpx b.gpx ~/Pictures`. Then `photomap --source local places|photos|export|serve`
-            show them.
+            `import --gpx a.gpx b.gpx ~/Pictures`. A photo's XMP sidecar (IMG_1234.JPG.xmp or IMG_1234.xmp
+            beside it, or in --sidecar-dir) is read too: its GPS wins over the file's, and a sidecar changed
+            since the last import is read again. With --sidecars write, the locations tracks give are kept in
+            the sidecars. Then `photomap --source local places|photos|export|serve` show them.
             """,
         options: [
             .flag("report", "list every file skipped or imported without a field, and why"),
             .flag("prune", "drop the photos whose files below the folders given are gone"),
             .flag("dry-run", "with --prune: say which photos would be dropped, and read and change nothing"),
             .flag("json", "print the counts and the report as a JSON object"),
-        ] + TrackOptions.all,
+        ] + TrackOptions.all + SidecarOptions.all,
         arguments: .words("PATH..."),
         examples: [
             .init("import ~/Pictures/2024-italy", "JPEG and HEIC below the folder, then --source local"),
@@ -43,10 +45,17 @@ enum ImportCommand {
         let bar = ProgressBar(console: console, label: "importing")
         var running = importer
         running.progress = { done, total in bar.update(done: done, total: total) }
+        running.sidecars = SidecarOptions.placement(parsed, roots: parsed.arguments)
+        let sidecars = try SidecarOptions.writer(parsed, configuration: configuration, roots: parsed.arguments)
         let catalog = try configuration.state().localCatalogForImport()
         let report = try running.run(
             roots: parsed.arguments, prune: parsed.has("prune"), into: catalog, geotagger: geotagger)
         bar.finish()
+        // The folders given are noted in --sidecar-dir, for `locate` and `geotag` to mirror them too.
+        try running.sidecars.recordRoots()
+        if let sidecars {
+            SidecarOptions.tell(try sidecars.write(report.changedPhotos, of: catalog), console: console)
+        }
         // The search index follows the catalog now, rather than at the next search.
         try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
             catalog, adapter: configuration.adapter)

@@ -127,17 +127,18 @@ enum PhotosCommand {
     /// Writes photos as `photos` does, by the annotations the listing came with: warnings for skipped
     /// records, then a table (id, title, description, date taken, coordinate) or an open format, to the
     /// terminal or a file.
-    /// `paths` (photo id → file) adds each photo's file as a `path` field.
+    /// `paths` (photo id → file) adds each photo's file as a `path` field; `withSources`, each imported
+    /// photo's `locationSource` whatever the source.
     static func write(
         _ listing: Listing<Photo>, to destination: AnnotationOutput.Destination, title: String,
         configuration: Configuration, console: Console, footer: String,
-        paths: [String: String]? = nil
+        paths: [String: String]? = nil, withSources: Bool = false
     ) throws {
         for line in listing.skipped { console.warn("skipped \(line)") }
         let annotations = listing.entries.map(\.annotation)
         // Imported photos say where their location came from ("exif", "track"; null without one).
         let sources: [String: LocationSource?]? =
-            configuration.source == .local
+            configuration.source == .local || withSources
             ? Dictionary(listing.items.map { ($0.id, $0.locationSource) }, uniquingKeysWith: { first, _ in first })
             : nil
         let records = annotations.map { annotation in

@@ -20,7 +20,9 @@ public struct ClockedPhoto: Sendable {
         camera =
             make == nil && model == nil ? nil : [make ?? "", model ?? ""].map { "\($0.utf8.count):\($0)" }.joined()
         coordinate = Coordinate(latitude: latitude, longitude: longitude)
-        // Located photos of a catalog made before sources were kept: their own GPS.
-        self.source = coordinate == nil ? nil : source.flatMap(LocationSource.init(rawValue:)) ?? .exif
+        // Located photos of a catalog made before sources were kept: their own GPS. Without a location, only
+        // a removal by hand is a source (tracks leave it without one).
+        let named = source.flatMap(LocationSource.init(rawValue:))
+        self.source = coordinate == nil ? (named == .manual ? .manual : nil) : named ?? .exif
     }
 }

@@ -1,11 +1,14 @@
 extension Photo {
     /// What a callout and a photo page say of where the location came from: "located from a track",
-    /// "estimated from a photo taken 4 minutes earlier"; nil for a photo's own GPS (or none).
+    /// "estimated from a photo taken 4 minutes earlier", "location set by hand"; nil for a photo's own GPS
+    /// (or none).
     public var locationNote: String? {
         switch locationSource {
         case .track?: return "located from a track"
         case .estimated?:
             return "estimated from " + (estimateOffset.map(Self.neighbour) ?? "a photo taken near in time")
+        case .manual?: return coordinate == nil ? "location removed by hand" : "location set by hand"
+        case .sidecar?: return "location from its XMP sidecar"
         case .exif?, nil: return nil
         }
     }

@@ -6,4 +6,11 @@ public enum LocationSource: String, Sendable, Codable {
     case track
     /// The photo from the same camera nearest in time that has a location of its own or from a track.
     case estimated
+    /// Set by hand (`photomap locate`).
+    case manual
+    /// Its XMP sidecar's GPS, written by another tool.
+    case sidecar
+
+    /// Whether tracks and estimates leave it as it is: a photo's own GPS, a correction by hand, a sidecar's.
+    public var stands: Bool { self == .exif || self == .manual || self == .sidecar }
 }

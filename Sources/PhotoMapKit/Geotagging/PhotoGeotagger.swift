@@ -1,7 +1,8 @@
 import Foundation
 
 /// Locates the imported photos that have no GPS of their own from tracks, by their clocks as the catalog
-/// (SQLite or PostgreSQL, the same rules for both) keeps them: no image is read. A photo's own GPS is never replaced; one located
+/// (SQLite or PostgreSQL, the same rules for both) keeps them: no image is read. A photo's own GPS, a location
+/// set by hand and a sidecar's are never replaced (`LocationSource.stands`); one located
 /// from a track or estimated before moves when these tracks place it elsewhere, and one these tracks placed
 /// before (under another zone or clock offset) and no longer reach loses its location. With `estimateWithin`, a
 /// photo still without a location then takes that of the photo from the same camera (Make and Model)
@@ -64,7 +65,7 @@ public struct PhotoGeotagger: Sendable {
         // Where each photo ends up: its own GPS stays; the tracks place the others they reach.
         var outcome = photos.map { Outcome(coordinate: $0.coordinate, source: $0.source) }
         var placement: TrackPlacement?
-        for (index, photo) in photos.enumerated() where photo.source != .exif {
+        for (index, photo) in photos.enumerated() where photo.source?.stands != true {
             if photo.coordinate == nil { report.unlocatedBefore += 1 }
             if let time = times[index], let coordinate = tracks.fixes.location(at: time, maximumGap: maximumGap) {
                 outcome[index] = Outcome(coordinate: coordinate, source: .track)
@@ -76,11 +77,11 @@ public struct PhotoGeotagger: Sendable {
         }
         if let estimateWithin { estimate(photos, times: times, outcome: &outcome, within: estimateWithin) }
         if tracks.fixes.count > 0 {
-            let unplaced = photos.indices.filter { photos[$0].source != .exif && outcome[$0].coordinate == nil }
+            let unplaced = photos.indices.filter { photos[$0].source?.stands != true && outcome[$0].coordinate == nil }
             report.missed = unplaced.map { (photos[$0].id, TrackMiss.of(times[$0], in: tracks.fixes)) }
             if report.missed.contains(where: { $0.miss.isTiming }) {
                 report.suggestion = ClockSuggestion(
-                    for: photos.indices.filter { photos[$0].source != .exif }.compactMap { index in
+                    for: photos.indices.filter { photos[$0].source?.stands != true }.compactMap { index in
                         times[index].map { ($0, photos[index].clock) }
                     }, by: self)
             }
@@ -142,7 +143,7 @@ public struct PhotoGeotagger: Sendable {
         var anchors: [String: [(time: Double, index: Int)]] = [:]
         for (index, photo) in photos.enumerated() {
             guard let camera = photo.camera, let time = times[index], outcome[index].coordinate != nil,
-                outcome[index].source == .exif || outcome[index].source == .track
+                outcome[index].source?.stands == true || outcome[index].source == .track
             else { continue }
             anchors[camera, default: []].append((time, index))
         }

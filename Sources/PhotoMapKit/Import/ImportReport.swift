@@ -34,6 +34,8 @@ public struct ImportReport: Sendable {
     var unlocatedFiles: [String: Int] = [:]
     /// One line per file skipped or imported without a field: its path as shown, and why.
     public var lines: [(path: String, reason: String)] = []
+    /// The records of the photos tracks located, moved or estimated, as the catalog now holds them.
+    public var changedPhotos: [Photo] = []
 
     /// The summary line: "1,942 photos read, 1,870 located, 64 without a location, 8 not readable" (the
     /// counts after the first three only when not 0); with tracks, "1,870 located (12 from their own GPS,
@@ -68,6 +70,7 @@ extension ImportReport {
     /// Moves the files of the photos tracks located from "without a location" to "located", and names
     /// the track points left out.
     mutating func add(_ geotagging: PhotoGeotagger.Report, estimating: Bool) {
+        changedPhotos += geotagging.changedPhotos
         trackCount = geotagging.trackCount
         self.estimating = estimating
         skippedTrackPoints = geotagging.skipped.count

@@ -13,6 +13,8 @@ public struct Importer: Sendable {
     public let places: @Sendable () throws -> LocalPlaces
     /// Told how many files of how many are done, from any thread.
     public var progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    /// Where photos' XMP sidecars are read from (their GPS wins over the file's).
+    public var sidecars = SidecarPlacement()
 
     /// Photo files larger than this are not read (no photo is; with its decode it would not fit in
     /// `PhotoFileReader.budget`, which all the workers share).
@@ -43,13 +45,27 @@ public struct Importer: Sendable {
         var report = ImportReport()
         for (path, reason) in walked.problems { report.lines.append((FileWalker.shown(path), reason)) }
         var toRead: [FileWalker.Found] = []
+        // The photo each file holds, for its sidecar; sidecars new or changed since the last import.
+        var photoFiles: [(path: [UInt8], photo: String, readNow: Bool)] = []
+        var changedSidecars = Set<[UInt8]>()
         for file in walked.files {
             if let before = known[file.path], before.isUnchanged(from: file.state) {
                 report.unchanged += before.isOther ? 0 : 1
                 report.tally(before, path: file.path)
+                if let photo = before.photo { photoFiles.append((file.path, photo, false)) }
             } else {
                 toRead.append(file)
+                if SidecarImport.isSidecar(file.path) { changedSidecars.insert(file.path) }
             }
+        }
+        let sidecarImport = SidecarImport(placement: sidecars)
+        var changes = LocalCatalogChanges()
+        for file in sidecarImport.folderFiles()
+        where known[file.path].map({ !$0.isUnchanged(from: file.state) }) ?? true {
+            changedSidecars.insert(file.path)
+            var state = file.state
+            state.isOther = true
+            changes.files.append((file.path, state))
         }
         let outcomes = read(toRead, catalog: catalog)
         var loadedPlaces: LocalPlaces?
@@ -57,7 +73,6 @@ public struct Importer: Sendable {
         let gone = known.keys.filter { path in
             !seen.contains(path) && rootPaths.contains { root in Self.isBelow(path, root) }
         }
-        var changes = LocalCatalogChanges()
         for (file, outcome) in zip(toRead, outcomes) {
             var state = file.state
             switch outcome {
@@ -84,11 +99,16 @@ public struct Importer: Sendable {
             }
             changes.files.append((file.path, state))
             report.tally(state, path: file.path)
+            if let photo = state.photo { photoFiles.append((file.path, photo, true)) }
         }
         report.gone = gone.count
         if prune { changes.gone = gone } else { report.goneKept = gone.count }
         report.removedPhotos = try catalog.apply(changes)
         cache.flush()
+        let fromSidecars = try sidecarImport.located(
+            photoFiles: photoFiles, changedSidecars: changedSidecars, catalog: catalog, places: places)
+        report.lines += fromSidecars.problems.map { (FileWalker.shown($0.path), $0.reason) }
+        _ = try catalog.locate(fromSidecars.located)
         if let geotagger {
             report.add(try geotagger.run(on: catalog, places: places), estimating: geotagger.estimateWithin != nil)
         }
@@ -174,6 +194,8 @@ extension ImportReport {
     /// Counts a file as its state says, and names it in the report when it was skipped or lost a field.
     mutating func tally(_ state: LocalFileState, path: [UInt8]) {
         if state.isOther {
+            // A sidecar belongs to its photo: no file to report.
+            if SidecarImport.isSidecar(path) { return }
             otherFiles += 1
             lines.append((FileWalker.shown(path), "not a JPEG or HEIC photo"))
             return

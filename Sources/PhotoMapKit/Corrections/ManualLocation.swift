@@ -1,0 +1,44 @@
+import Foundation
+
+/// Locations set or removed by hand (`photomap locate`): the same rows `geotag` writes, with the source
+/// `manual`, which tracks, estimates and the import of an unchanged file leave as they are.
+public enum ManualLocation {
+    /// The photos of `catalog` with these ids, in their order (each once); throws
+    /// `CorrectionError.unknownPhotos` naming every id the catalog does not hold.
+    public static func photos(_ ids: [String], in catalog: any LocalCatalogStore) throws -> [Photo] {
+        var photos: [Photo] = []
+        var unknown: [String] = []
+        var seen: Set<String> = []
+        for id in ids where seen.insert(id).inserted {
+            if let photo = try catalog.photo(id: id) { photos.append(photo) } else { unknown.append(id) }
+        }
+        guard unknown.isEmpty else { throw CorrectionError.unknownPhotos(unknown) }
+        return photos
+    }
+
+    /// Every photo of a place (`LocalPlace.unlocatedID` for those without a location).
+    public static func photos(inPlace id: String, of catalog: any LocalCatalogStore) throws -> [Photo] {
+        let (photos, total) = try catalog.photos(inPlace: id, limit: Int(Int32.max))
+        guard total > 0 || id == LocalPlace.unlocatedID else { throw CorrectionError.unknownPlace(id) }
+        return photos
+    }
+
+    /// Where `coordinate` (nil: no location) puts `photos`, each with its place; the photos already there
+    /// by hand are left out (nothing to write).
+    public static func located(
+        _ photos: [Photo], at coordinate: Coordinate?, places: () throws -> LocalPlaces
+    ) throws -> [LocatedPhoto] {
+        let changing = photos.filter { $0.coordinate != coordinate || $0.locationSource != .manual }
+        guard !changing.isEmpty else { return [] }
+        let place = try coordinate.map { try places().place(for: $0) ?? .unlocated } ?? .unlocated
+        return changing.map {
+            LocatedPhoto(id: $0.id, coordinate: coordinate, place: place, source: .manual, estimateOffset: nil)
+        }
+    }
+
+    /// The records `located` would make of `photos`, without writing them (`--dry-run`).
+    public static func preview(_ located: [LocatedPhoto], of photos: [Photo]) -> [Photo] {
+        let byID = Dictionary(photos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return located.compactMap { entry in byID[entry.id].map(entry.applied) }
+    }
+}
