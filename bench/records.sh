@@ -29,7 +29,7 @@ for count in ${COUNTS:-100000 1000000}; do
             timed sqlite3 "$work/floor.sqlite" ".import --csv $csv records"
             report "floor: sqlite3 .import" "$count" "$wall"
         else
-            database="${PHOTOMAP_TEST_POSTGRES/\/postgres?//records_bench?}"
+            database=$(printf %s "$PHOTOMAP_TEST_POSTGRES" | sed "s#/postgres?#/records_bench?#")
             psql -q "$PHOTOMAP_TEST_POSTGRES" -c "DROP DATABASE IF EXISTS records_bench" -c "CREATE DATABASE records_bench"
             "$PHOTOMAP_BIN" --database "$database" db migrate >/dev/null
             timed "$PHOTOMAP_BIN" --database "$database" --cache "$work/cache-pg" import --records "$csv"
