@@ -251,7 +251,7 @@ struct Configuration {
             cacheDirectory: cacheDirectory,
             origin: LocalImageOrigin(
                 catalog: { [self] in try state().importedPhotos() },
-                fallback: origin),
+                fallback: origin, web: imageOrigin()),
             configuration: .init(
                 limitBytes: cacheLimitBytes, imageHost: imageHost,
                 warn: { console.warn($0) },

@@ -150,6 +150,9 @@ struct ErrorReport {
         case let error as SQLiteError where error.path.hasSuffix(LocalIndex.fileName):
             "`photomap index rebuild` makes it anew"
         case ImportError.nothingImported: "run `photomap import FOLDER` first (with the same --cache)"
+        case RecordsError.notRecords, RecordsError.malformedGeoJSON:
+            "give CSV whose first line is \(PhotoRecord.columns.joined(separator: ",")), or a GeoJSON FeatureCollection; nothing was imported"
+        case RecordsError.tooLarge: "convert it to CSV, which is read in chunks; nothing was imported"
         case GeotagError.malformed, GeotagError.notGPX: "give GPX files (tracks as GPS devices and apps export them)"
         case AccountError.duplicate: "choose another name, or `photomap users remove` the one there first"
         case AccountError.unknownUser: "the names are in `photomap users list`"

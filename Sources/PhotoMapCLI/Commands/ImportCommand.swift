@@ -26,15 +26,19 @@ enum ImportCommand {
             .flag("prune", "drop the photos whose files below the folders given are gone"),
             .flag("dry-run", "with --prune: say which photos would be dropped, and read and change nothing"),
             .flag("json", "print the counts and the report as a JSON object"),
+            RecordsImport.option,
         ] + TrackOptions.all + SidecarOptions.all,
         arguments: .words("PATH..."),
         examples: [
             .init("import ~/Pictures/2024-italy", "JPEG and HEIC below the folder, then --source local"),
             .init("import ~/Pictures/alps --gpx ~/tracks/*.gpx", "photos without GPS located from tracks"),
-            .init("import --report ~/Pictures/phone", "every file skipped or cut short, and why"),
+            .init("import --records export.csv --report", "another catalog's records; rows skipped, by line"),
         ])
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+        if let records = parsed.value(RecordsImport.option.name) {
+            return try RecordsImport.run(records, parsed, configuration: configuration, console: console)
+        }
         guard !parsed.arguments.isEmpty else { throw UsageError("import needs at least one folder or file") }
         if parsed.has("dry-run") {
             guard parsed.has("prune") else { throw UsageError("--dry-run goes with import --prune") }

@@ -2,23 +2,37 @@ import Foundation
 
 /// Imported photos' images (`LocalImageURL`), made again from the photo's file when the cache no longer
 /// holds them (its limit let them go): the file is read only if it is as it was imported, and only the
-/// small image is handed over, never the original. Every other URL goes to `fallback`.
+/// small image is handed over, never the original. A records photo's are made from its image
+/// (`RecordImages`, URLs through `web`). Every other URL goes to `fallback`.
 public struct LocalImageOrigin: ImageOrigin {
     /// Opens the catalog, only when a local image is asked for (nil: nothing imported).
     private let catalog: @Sendable () throws -> (any LocalCatalogStore)?
     /// Where other images come from.
     public let fallback: any ImageOrigin
+    /// Where records photos' image URLs are fetched.
+    public let web: any ImageOrigin
 
-    /// An origin over the catalog `catalog` opens, other URLs to `fallback`.
-    public init(catalog: @escaping @Sendable () throws -> (any LocalCatalogStore)?, fallback: any ImageOrigin) {
+    /// An origin over the catalog `catalog` opens, records' image URLs to `web` (by default `fallback`),
+    /// other URLs to `fallback`.
+    public init(
+        catalog: @escaping @Sendable () throws -> (any LocalCatalogStore)?, fallback: any ImageOrigin,
+        web: (any ImageOrigin)? = nil
+    ) {
         self.catalog = catalog
         self.fallback = fallback
+        self.web = web ?? fallback
     }
 
     public func fetch(_ url: String, completion: @escaping @Sendable (Result<Data, ThumbnailError>) -> Void) {
         guard let local = LocalImageURL(url) else { return fallback.fetch(url, completion: completion) }
+        let files = Result { try catalog()?.files(ofPhoto: local.photoID) ?? [] }
+        if case .success(let files) = files,
+            let image = files.lazy.compactMap({ RecordSource.image(of: $0.path) }).first
+        {
+            return RecordImages(web: web).make(local, from: image, completion: completion)
+        }
         completion(
-            Result { try make(local) }.mapError { error in
+            Result { try make(local, files: files.get()) }.mapError { error in
                 switch error {
                 case let error as ThumbnailError: error
                 case let error as ImageError: .invalidImage(url: url, error)
@@ -27,8 +41,8 @@ public struct LocalImageOrigin: ImageOrigin {
             })
     }
 
-    private func make(_ image: LocalImageURL) throws -> Data {
-        for (path, recorded) in try catalog()?.files(ofPhoto: image.photoID) ?? [] {
+    private func make(_ image: LocalImageURL, files: [(path: [UInt8], state: LocalFileState)]) throws -> Data {
+        for (path, recorded) in files {
             guard case .photo(let file) = PhotoFile.open(path, maximumBytes: Importer.maximumFileBytes),
                 Int64(file.size) == recorded.size
             else { continue }

@@ -40,6 +40,8 @@ public struct Photo: Sendable, Hashable {
     /// An estimated location's: the seconds from this photo's time to that of the photo it was taken from
     /// (negative when that one was taken earlier); nil for other locations.
     public var estimateOffset: Int?
+    /// A photo read from another catalog's records (`import --records`): its id there; nil for others.
+    public var sourceID: String?
 
     /// Creates a photo record.
     public init(
@@ -124,7 +126,7 @@ public struct ImageReference: Sendable, Hashable, Codable {
 extension Photo: Codable {
     private enum CodingKeys: String, CodingKey {
         case id, owner, pathAlias, secret, server, title, descriptionHTML, ownerName, dateTaken, tags
-        case coordinate, placeID, images, license, locationSource, estimateOffset
+        case coordinate, placeID, images, license, locationSource, estimateOffset, sourceID
     }
 
     /// Reads a photo as `encode(to:)` writes it.
@@ -142,6 +144,7 @@ extension Photo: Codable {
         images = try values.decode(PhotoImages.self, forKey: .images)
         locationSource = try values.decodeIfPresent(LocationSource.self, forKey: .locationSource)
         estimateOffset = try values.decodeIfPresent(Int.self, forKey: .estimateOffset)
+        sourceID = try values.decodeIfPresent(String.self, forKey: .sourceID)
     }
 
     /// Writes every field, the images as `{"sq": {"url": …, "width": …, "height": …}, …}`.
@@ -161,5 +164,6 @@ extension Photo: Codable {
         try values.encodeIfPresent(license, forKey: .license)
         try values.encodeIfPresent(locationSource, forKey: .locationSource)
         try values.encodeIfPresent(estimateOffset, forKey: .estimateOffset)
+        try values.encodeIfPresent(sourceID, forKey: .sourceID)
     }
 }

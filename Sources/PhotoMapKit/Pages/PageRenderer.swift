@@ -142,6 +142,7 @@ public enum PageRenderer {
                 "<dt>On Flickr</dt><dd><a class=\"flickr\" href=\"\(HTML.text(flickr))\" rel=\"noopener\">View on Flickr</a></dd>"
         }
         if let taken = annotation.dateTaken, !taken.isEmpty { details += "<dt>Taken</dt><dd>\(HTML.text(taken))</dd>" }
+        if let source = photo.sourceID { details += "<dt>Source id</dt><dd>\(HTML.text(source))</dd>" }
         if !photo.tags.isEmpty { details += "<dt>Tags</dt><dd>\(HTML.text(photo.tags.joined(separator: " ")))</dd>" }
         if let coordinate = annotation.coordinate {
             details +=

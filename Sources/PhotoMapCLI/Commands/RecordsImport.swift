@@ -1,0 +1,68 @@
+import Foundation
+import PhotoMapKit
+
+/// `photomap import --records FILE`: photo records from a catalog made elsewhere (CSV or GeoJSON).
+enum RecordsImport {
+    static let option = OptionSpec.value(
+        "records", .file("FILE"),
+        "read photo records from a CSV (header id,title,taken,latitude,longitude,image) or GeoJSON file "
+            + "instead of photo files; squares are made from each image when first shown")
+
+    static func run(
+        _ path: String, _ parsed: ParsedArguments, configuration: Configuration, console: Console
+    ) throws {
+        guard parsed.arguments.isEmpty else {
+            throw UsageError("import --records FILE takes no folders: import them in a run of their own")
+        }
+        for other in ["prune", "dry-run", TrackOptions.gpx.name] where parsed.has(other) {
+            throw UsageError("--\(other) does not go with import --records")
+        }
+        var importer = RecordsImporter(places: ImportCommand.places)
+        let bar = ProgressBar(console: console, label: "reading records")
+        importer.progress = { done, total in bar.update(done: done, total: total) }
+        let catalog = try configuration.state().localCatalogForImport()
+        let indexer = CatalogIndexer(index: try configuration.state().index.open())
+        // The search index follows each batch as it is written, rather than at the next search.
+        importer.committed = { changed, before in
+            try indexer.ensureLocal(catalog, changed: changed, since: before, adapter: configuration.adapter)
+        }
+        let report: RecordsReport
+        do {
+            report = try importer.run(path: path, into: catalog)
+        } catch {
+            bar.finish()
+            throw error
+        }
+        bar.finish()
+        if parsed.has("json") { return try console.printJSON(Summary(report)) }
+        for line in report.lines {
+            if parsed.has("report") {
+                console.print("line \(line.line): \(line.reason)")
+            } else {
+                console.detail("line \(line.line): \(line.reason)")
+            }
+        }
+        let told = parsed.has("report") || console.verbosity == .verbose
+        console.note("\(report.summary)\(report.lines.isEmpty || told ? "" : " (see --report)")")
+    }
+
+    /// `--json`: the counts, and the skipped rows by line.
+    private struct Summary: Encodable {
+        let records, located, unlocated, changed, skipped: Int
+        let report: [Line]
+
+        struct Line: Encodable {
+            let line: Int
+            let reason: String
+        }
+
+        init(_ report: RecordsReport) {
+            records = report.records
+            located = report.located
+            unlocated = report.unlocated
+            changed = report.changed
+            skipped = report.skipped
+            self.report = report.lines.map { Line(line: $0.line, reason: $0.reason) }
+        }
+    }
+}

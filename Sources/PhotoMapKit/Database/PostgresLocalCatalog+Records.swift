@@ -1,0 +1,72 @@
+import Foundation
+
+extension PostgresLocalCatalog {
+    public func keepRecords(_ records: [RecordPhoto]) throws -> [Photo] {
+        guard !records.isEmpty else { return [] }
+        func number(_ value: Double?) -> PostgresValue { .optional(value, PostgresValue.double) }
+        return try pool.transaction { connection in
+            try connection.liftTimeouts()
+            let hidden = try Self.fences(on: connection).hiddenIDs(
+                records.compactMap { record in record.photo.coordinate.map { (record.photo.id, $0) } })
+            var places: [String: LocalPlace] = [:]
+            for record in records { places[record.place.id] = record.place }
+            if !hidden.isEmpty { places[LocalPlace.unlocatedID] = .unlocated }
+            try connection.merge(
+                into: "local_places", columns: ["id", "short_name", "full_name", "latitude", "longitude"],
+                key: "id", replacing: false,
+                rows: places.values.map { place in
+                    [
+                        .text(place.id), .text(place.shortName), .text(place.fullName),
+                        number(place.coordinate?.latitude), number(place.coordinate?.longitude),
+                    ]
+                })
+            try connection.execute(
+                """
+                CREATE TEMPORARY TABLE incoming_records (id text, place text, taken double precision,
+                    latitude double precision, longitude double precision, record bytea, hidden boolean, path bytea,
+                    ordinal bigserial) ON COMMIT DROP
+                """)
+            let rows = try records.map { record in
+                let fields: [PostgresValue] = [
+                    .text(record.photo.id), .text(record.place.id), number(record.taken),
+                    number(record.photo.coordinate?.latitude), number(record.photo.coordinate?.longitude),
+                    .bytes(try JSONOutput.data(record.photo)), .bool(hidden.contains(record.photo.id)),
+                    .bytes(Data(RecordSource.path(photoID: record.photo.id, image: record.image))),
+                ]
+                return fields.map { PostgresConnection.copyField($0.copyText) }.joined(separator: "\t") + "\n"
+            }
+            try connection.copy(
+                "COPY incoming_records (id, place, taken, latitude, longitude, record, hidden, path) FROM STDIN",
+                rows: rows)
+            // The last record of an id wins; one as the catalog holds it already is not written again.
+            let latest = "SELECT DISTINCT ON (id) * FROM incoming_records ORDER BY id, ordinal DESC"
+            let photos = try connection.execute(
+                """
+                INSERT INTO local_photos (id, place, taken, latitude, longitude, record, hidden)
+                SELECT id, place, taken, latitude, longitude, record, hidden FROM (\(latest)) latest
+                ON CONFLICT (id) DO UPDATE SET place = excluded.place, taken = excluded.taken,
+                    latitude = excluded.latitude, longitude = excluded.longitude, record = excluded.record,
+                    hidden = excluded.hidden
+                WHERE local_photos.record IS DISTINCT FROM excluded.record
+                    OR local_photos.hidden IS DISTINCT FROM excluded.hidden
+                RETURNING id
+                """)
+            let files = try connection.execute(
+                """
+                WITH latest AS (\(latest)),
+                gone AS (DELETE FROM local_files f USING latest WHERE f.photo = latest.id AND f.path <> latest.path
+                    RETURNING f.photo)
+                INSERT INTO local_files (path, size, modified, inode, photo, problem, other)
+                SELECT path, 0, 0, 0, id, NULL, false FROM latest ON CONFLICT (path) DO NOTHING RETURNING photo
+                """)
+            var changedIDs: Set<String> = []
+            for row in 0..<photos.count { changedIDs.insert(photos.text(row, 0) ?? "") }
+            for row in 0..<files.count { changedIDs.insert(files.text(row, 0) ?? "") }
+            guard !changedIDs.isEmpty else { return [] }
+            try connection.execute("UPDATE local_version SET version = version + 1")
+            var changed: [String: Photo] = [:]
+            for record in records where changedIDs.contains(record.photo.id) { changed[record.photo.id] = record.photo }
+            return records.compactMap { changed.removeValue(forKey: $0.photo.id) }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// `photomap import --records FILE`: a records file's photos into the local catalog, in batches of
+/// `batchSize`, each one transaction (so memory stays bounded however long the file, and a batch that
+/// changes nothing writes nothing). Each located record is placed once by `LocalPlaces`, as import's
+/// photos are; `committed` then hands the batch's changed photos on (the search index follows them).
+public struct RecordsImporter {
+    /// The places photos are grouped into, loaded when a located record needs one.
+    public let places: () throws -> LocalPlaces
+    /// Records a transaction.
+    public var batchSize = 10_000
+    /// Told how much of the file is read (bytes of CSV, features of GeoJSON).
+    public var progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    /// Given each batch's changed photos and the catalog's version just before the batch.
+    public var committed: (_ changed: [Photo], _ versionBefore: Int) throws -> Void = { _, _ in }
+
+    /// At most this many skipped rows are named in the report; the rest are counted.
+    static let maximumLines = 100_000
+
+    /// An importer placing photos with `places`.
+    public init(places: @escaping () throws -> LocalPlaces) {
+        self.places = places
+    }
+
+    /// Reads the records file at `path` into `catalog`; throws `RecordsError` before anything is written
+    /// for a file that is no records file.
+    public func run(path: String, into catalog: any LocalCatalogStore) throws -> RecordsReport {
+        var report = RecordsReport()
+        var batch: [RecordPhoto] = []
+        batch.reserveCapacity(batchSize)
+        var loaded: LocalPlaces?
+        func flush() throws {
+            guard !batch.isEmpty else { return }
+            let before = try catalog.version()
+            let changed = try catalog.keepRecords(batch)
+            report.changed += changed.count
+            batch.removeAll(keepingCapacity: true)
+            if !changed.isEmpty { try committed(changed, before) }
+        }
+        try RecordsFile.read(path: path, progress: progress) { line, result in
+            switch result {
+            case .failure(let problem):
+                report.skipped += 1
+                if report.lines.count < Self.maximumLines { report.lines.append((line, problem.description)) }
+            case .success(let record):
+                var place = LocalPlace.unlocated
+                if let coordinate = record.coordinate {
+                    if loaded == nil { loaded = try places() }
+                    place = loaded?.place(for: coordinate) ?? place
+                    report.located += 1
+                } else {
+                    report.unlocated += 1
+                }
+                batch.append(RecordPhoto(record, place: place))
+                if batch.count >= batchSize { try flush() }
+            }
+        }
+        try flush()
+        return report
+    }
+}
+
+/// What a records import did.
+public struct RecordsReport: Sendable {
+    /// Records read with a location, and without one.
+    public var located = 0, unlocated = 0
+    /// Of them, the photos added or changed (the rest were in the catalog as they are).
+    public var changed = 0
+    /// Rows skipped.
+    public var skipped = 0
+    /// The skipped rows by the line they start on (the header is line 1), and why; at most
+    /// `RecordsImporter.maximumLines` of them.
+    public var lines: [(line: Int, reason: String)] = []
+
+    /// Records read.
+    public var records: Int { located + unlocated }
+
+    /// "1,000 records read, 990 located, 10 without a location, 1,000 added or changed, 3 rows skipped".
+    public var summary: String {
+        var parts = [
+            Quantity.groupedWords(records, "record", "records") + " read",
+            Quantity.grouped(located) + " located", Quantity.grouped(unlocated) + " without a location",
+            Quantity.grouped(changed) + " added or changed",
+        ]
+        if skipped > 0 { parts.append(Quantity.groupedWords(skipped, "row", "rows") + " skipped") }
+        return parts.joined(separator: ", ")
+    }
+}
