@@ -7,6 +7,9 @@
 // (_FoundationICU). Only the encoding handler's layout depends on it, and photomap never touches one.
 #undef LIBXML_ICU_ENABLED
 #include <libxml/xmlreader.h>
+// Descriptions from Flickr: libxml2's HTML parser, driven through its SAX callbacks.
+#include <libxml/HTMLparser.h>
+#include <libxml/parserInternals.h>
 
 // The first error libxml2 reports while reading a file: its line and message. libxml2 would otherwise
 // print errors on stderr itself.
