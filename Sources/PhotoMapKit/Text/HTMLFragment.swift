@@ -57,7 +57,7 @@ enum HTMLFragment {
                 defer { htmlFreeParserCtxt(context) }
                 // Not the Latin-1 an HTML file without a declared encoding is taken to be; and no <meta
                 // charset> in the fragment switches it (HTML_PARSE_IGNORE_ENC).
-                xmlSwitchEncoding(context, XML_CHAR_ENCODING_UTF8)
+                guard xmlSwitchEncoding(context, XML_CHAR_ENCODING_UTF8) == 0 else { return false }
                 context.pointee.sax.pointee = EventReader.handler
                 context.pointee._private = Unmanaged.passUnretained(reader).toOpaque()
                 let options: [htmlParserOption] = [
@@ -70,7 +70,7 @@ enum HTMLFragment {
                 return true
             }
         }
-        // No parser (out of memory): the whole fragment is text, escaped wherever it goes.
+        // No parser (out of memory), or not in UTF-8: the whole fragment is text, escaped wherever it goes.
         guard parsed else { return [.text(visible(html))] }
         reader.finishText()
         return reader.events
