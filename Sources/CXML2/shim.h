@@ -9,6 +9,9 @@
 #include <libxml/xmlreader.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+// Descriptions from Flickr: libxml2's HTML parser, driven through its SAX callbacks.
+#include <libxml/HTMLparser.h>
+#include <libxml/parserInternals.h>
 
 // The first error libxml2 reports while reading a file: its line and message. libxml2 would otherwise
 // print errors on stderr itself.

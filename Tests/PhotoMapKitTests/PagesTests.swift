@@ -22,7 +22,8 @@ struct HTMLTests {
         let escaped = HTML.text(markup + "\u{301} onerror=alert(1) x=" + markup + "\u{30B}")
         #expect(!escaped.unicodeScalars.contains { "\"'<>".unicodeScalars.contains($0) })
         #expect(escaped.hasPrefix("&") && escaped.contains("\u{301} onerror=alert(1)"))
-        #expect(HTML.safeDescription("&#0;&#0;&\u{30B}2;") == "&amp;#0;&amp;#0;&amp;\u{30B}2;")
+        // libxml2 drops references to characters XML forbids (&#0;); the & a mark joins is text, escaped.
+        #expect(HTML.safeDescription("&#0;&#0;&\u{30B}2;") == "&amp;\u{30B}2;")
     }
 
     @Test("JSON inside a script element cannot close it or open a comment")

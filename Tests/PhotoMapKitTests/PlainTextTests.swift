@@ -21,9 +21,20 @@ struct PlainTextTests {
         #expect(PlainText.fromHTML("<a title=it's>link</a> after") == "link after")
     }
 
-    @Test("references to control characters become spaces", arguments: ["&#27;", "&#x9b;", "&#128;"])
+    @Test("references to control characters become spaces", arguments: ["&#x9b;", "&#128;", "&#x7f;"])
     func controlReferences(reference: String) {
         #expect(PlainText.fromHTML("a\(reference)b") == "a b")
+    }
+
+    @Test("references to characters XML forbids are dropped by the parser", arguments: ["&#27;", "&#0;", "&#x1b;"])
+    func forbiddenReferences(reference: String) {
+        #expect(PlainText.fromHTML("a\(reference)b") == "ab")
+    }
+
+    @Test("raw control characters become spaces, with a tag or without (a NUL does not end the text)")
+    func rawControls() {
+        #expect(PlainText.fromHTML("a\u{1B}b\u{0}c\u{85}d") == "a b c d")
+        #expect(PlainText.fromHTML("<i>a\u{1B}b\u{0}c\u{85}d</i>") == "a b c d")
     }
 
     @Test("named, decimal and hexadecimal references are decoded")

@@ -1,14 +1,15 @@
 import Foundation
 import PhotoMapKit
 
-/// Description HTML: the tokenizer through the plain-text reduction and the safe-description
+/// Description HTML: libxml2's HTML parser (HTMLFragment) through the plain-text reduction and the safe-description
 /// sanitiser. Property: the sanitised HTML holds no element or attribute but `<br>` and
 /// `<a href="http(s)://…" rel="nofollow noopener noreferrer">…</a>`, every `&` starts one of the
 /// five escapes it writes; the plain text is collapsed; a summary is at most its limit and "…".
 enum HTMLTarget {
     static let target = FuzzTarget(
         name: "html",
-        summary: "HTML tokenizer, PlainText and HTML.safeDescription (only allowed elements and http(s) links out)",
+        summary:
+            "libxml2's HTML parser, PlainText and HTML.safeDescription (only allowed elements and http(s) links out)",
         options: ["-max_len=16384"]
     ) { bytes in
         let html = String(decoding: bytes, as: UTF8.self)

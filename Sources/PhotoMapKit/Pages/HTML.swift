@@ -67,35 +67,53 @@ public enum HTML {
         return trimmed
     }
 
-    /// A description reduced to safe HTML: its text escaped, line breaks kept, and only links to
-    /// http(s) URLs kept as links (`rel="nofollow noopener noreferrer"`); every other tag dropped.
+    /// A description reduced to safe HTML: read by libxml2's HTML parser (`HTMLFragment`), its text
+    /// escaped, line breaks kept (`<br>`, a newline, and between a block — p, div, li — and what
+    /// follows), and only links to http(s) URLs kept as links (`rel="nofollow noopener noreferrer"`);
+    /// every other tag dropped.
     public static func safeDescription(_ description: String) -> String {
         var output = ""
         var openLink = false
-        for token in HTMLTokenizer.tokens(description) {
-            switch token {
+        var breakPending = false
+        // Text and links after a block's edge start a line, unless one just started.
+        func write(_ piece: String) {
+            if breakPending && !output.isEmpty && !output.hasSuffix("<br>") { output += "<br>" }
+            breakPending = false
+            output += piece
+        }
+        func closeLink() {
+            if openLink { output += "</a>" }
+            openLink = false
+        }
+        for event in HTMLFragment.events(description) {
+            switch event {
             case let .text(text):
-                output += text.split(separator: "\n", omittingEmptySubsequences: false).map { HTML.text(String($0)) }
-                    .joined(separator: "<br>")
-            case let .tag("a", false, attributes):
-                if openLink { output += "</a>" }
-                openLink = false
+                write(
+                    text.split(separator: "\n", omittingEmptySubsequences: false).map { HTML.text(String($0)) }
+                        .joined(separator: "<br>"))
+            case let .start("a", attributes):
+                closeLink()
                 if let href = attributes["href"].flatMap(webURL) {
-                    output += "<a href=\"\(text(href))\" rel=\"nofollow noopener noreferrer\">"
+                    write("<a href=\"\(text(href))\" rel=\"nofollow noopener noreferrer\">")
                     openLink = true
                 }
-            case .tag("a", true, _):
-                if openLink { output += "</a>" }
-                openLink = false
-            case let .tag(name, _, _) where name == "br" || name == "p" || name == "div" || name == "li":
+            case .end("a"):
+                closeLink()
+            case .start("br", _):
+                breakPending = false
                 output += "<br>"
-            case .tag:
+            case let .start(name, _) where blockTags.contains(name), let .end(name) where blockTags.contains(name):
+                breakPending = true
+            case .start, .end:
                 break
             }
         }
-        if openLink { output += "</a>" }
+        closeLink()
         return output
     }
+
+    /// The elements whose edges break a description's lines.
+    private static let blockTags: Set<String> = ["p", "div", "li"]
 
     /// A file name for a record id: the id itself when it is plain (letters, digits, `_`, `-`, `@`),
     /// else a hash of it, so no server-supplied id can name a path outside the site.

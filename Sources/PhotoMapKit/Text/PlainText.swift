@@ -2,21 +2,22 @@ import Foundation
 
 /// Turns Flickr's description HTML into plain text, and plain text into a short summary.
 public enum PlainText {
-    /// The text a person reads in `html`: tags removed (the contents of script and style too),
-    /// character references decoded, whitespace collapsed to single spaces and trimmed.
+    /// The text a person reads in `html` (read by libxml2's HTML parser, `HTMLFragment`): tags removed
+    /// (the contents of script and style too), character references decoded, control characters as
+    /// spaces, whitespace collapsed to single spaces and trimmed.
     public static func fromHTML(_ html: String) -> String {
-        // Without a tag or a reference the tokenizer would give the text back whole.
+        // Without a tag or a reference the parser would give the text back whole.
         guard html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else {
-            return collapsingWhitespace(html)
+            return collapsingWhitespace(HTMLFragment.visible(html))
         }
         var text = ""
-        for token in HTMLTokenizer.tokens(html) {
-            switch token {
+        for event in HTMLFragment.events(html) {
+            switch event {
             case let .text(piece):
                 text += piece
-            case let .tag(name, _, _):
+            case let .start(name, _), let .end(name):
                 // Block tags separate words (<br>, </p>); inline ones (<a>, <b>) sit inside a word or sentence.
-                if HTMLTokenizer.blockTags.contains(name) { text.append(" ") }
+                if HTMLFragment.blockTags.contains(name) { text.append(" ") }
             }
         }
         return collapsingWhitespace(text)
