@@ -18,6 +18,7 @@ public enum PhotoMap {
         (ImportCommand.spec, ImportCommand.run),
         (GeotagCommand.spec, GeotagCommand.run),
         (FencesCommand.spec, FencesCommand.run),
+        (VisibilityCommand.spec, VisibilityCommand.run),
         (TripsCommand.spec, TripsCommand.run),
         (VisitedCommand.spec, VisitedCommand.run),
         (UsersCommand.spec, UsersCommand.run),

@@ -75,7 +75,7 @@ struct ImportEndToEndTests {
     func importThenBrowse() throws {
         // Given relative to the folder photomap runs in, kept absolute.
         let first = try PhotomapBinary.run(
-            ["--cache", cache.url.path, "import", photos.url.lastPathComponent],
+            ["--cache", cache.url.path, "import", photos.url.lastPathComponent, "--visibility", "public"],
             in: photos.url.deletingLastPathComponent())
         #expect(first.status == 0, "\(first.stderr)")
         #expect(

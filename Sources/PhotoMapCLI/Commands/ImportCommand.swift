@@ -24,6 +24,7 @@ enum ImportCommand {
             .flag("prune", "drop the photos whose files below the folders given are gone"),
             .flag("dry-run", "with --prune: say which photos would be dropped, and read and change nothing"),
             .flag("json", "print the counts and the report as a JSON object"),
+            visibilityOption,
         ] + TrackOptions.all,
         arguments: .words("PATH..."),
         examples: [
@@ -42,6 +43,7 @@ enum ImportCommand {
         let importer = Importer(cache: try configuration.makeThumbnailCache(console: console), places: places)
         let bar = ProgressBar(console: console, label: "importing")
         var running = importer
+        running.privacy = PhotoPrivacy(visibility: try visibility(parsed, configuration: configuration))
         running.progress = { done, total in bar.update(done: done, total: total) }
         let catalog = try configuration.state().localCatalogForImport()
         let report = try running.run(
@@ -62,6 +64,18 @@ enum ImportCommand {
         let told = parsed.has("report") || console.verbosity == .verbose
         let hint = report.lines.isEmpty || told ? "" : " (see --report)"
         console.note("\(report.summary)\(hint)")
+    }
+
+    /// `--visibility AUDIENCE`: who sees the photos an import adds (`photomap visibility` changes it).
+    static let visibilityOption = OptionSpec.value(
+        "visibility", .choice(Audience.names),
+        "who sees the photos added, and where they were taken (default private, or PHOTOMAP_VISIBILITY)")
+
+    /// --visibility, else PHOTOMAP_VISIBILITY (checked as the option is), else private.
+    static func visibility(_ parsed: ParsedArguments, configuration: Configuration) throws(UsageError) -> Audience {
+        if let given = parsed.value(visibilityOption.name) { return Audience(rawValue: given) ?? .private }
+        guard let text = configuration.environment["PHOTOMAP_VISIBILITY"], !text.isEmpty else { return .private }
+        return Audience(rawValue: try visibilityOption.checked(text, as: "PHOTOMAP_VISIBILITY")) ?? .private
     }
 
     /// What `import --prune --dry-run` says: the files of the catalog below `roots` that are gone, and the

@@ -13,6 +13,8 @@ public struct Importer: Sendable {
     public let places: @Sendable () throws -> LocalPlaces
     /// Told how many files of how many are done, from any thread.
     public var progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    /// Who sees the photos it adds, and where they were taken (`import --visibility`).
+    public var privacy = PhotoPrivacy(visibility: .private)
 
     /// Photo files larger than this are not read (no photo is; with its decode it would not fit in
     /// `PhotoFileReader.budget`, which all the workers share).
@@ -58,6 +60,7 @@ public struct Importer: Sendable {
             !seen.contains(path) && rootPaths.contains { root in Self.isBelow(path, root) }
         }
         var changes = LocalCatalogChanges()
+        changes.privacy = privacy
         for (file, outcome) in zip(toRead, outcomes) {
             var state = file.state
             switch outcome {
