@@ -112,7 +112,8 @@ struct GeotagDatabaseEndToEndTests {
             database.url,
             """
             ALTER TABLE local_photos DROP COLUMN clock, DROP COLUMN subsecond, DROP COLUMN clock_offset,
-                DROP COLUMN make, DROP COLUMN model, DROP COLUMN location_source;
+                DROP COLUMN make, DROP COLUMN model, DROP COLUMN location_source, DROP COLUMN visibility,
+                DROP COLUMN location_audience;
             DROP TABLE local_track_lines; DROP TABLE sessions, sign_in_links, users;
             DELETE FROM photomap_schema WHERE version >= 5
             """)
