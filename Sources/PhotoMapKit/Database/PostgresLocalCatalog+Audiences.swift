@@ -19,7 +19,8 @@ extension PostgresLocalCatalog {
             let location = Audience(rawValue: rows.text(row, 2) ?? "") ?? .private
             return (
                 id: rows.text(row, 0) ?? "",
-                privacy: PhotoPrivacy(visibility: visibility, location: location) ?? PhotoPrivacy(visibility: visibility)
+                privacy: PhotoPrivacy(visibility: visibility, location: location)
+                    ?? PhotoPrivacy(visibility: visibility)
             )
         }
         guard case let .ids(ids) = selection else { return found }

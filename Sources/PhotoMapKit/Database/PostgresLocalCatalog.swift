@@ -92,7 +92,8 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
             // Photos there already keep their audiences; the new ones take the import's.
             let known = try connection.execute(
                 "SELECT id FROM local_photos WHERE id = ANY (string_to_array($1, ' '))", [.text(ids)])
-            let added = Set(changes.photos.map(\.photo.id)).subtracting((0..<known.count).compactMap { known.text($0, 0) })
+            let added = Set(changes.photos.map(\.photo.id)).subtracting(
+                (0..<known.count).compactMap { known.text($0, 0) })
             try connection.merge(
                 into: "local_places", columns: ["id", "short_name", "full_name", "latitude", "longitude"],
                 key: "id", replacing: false, rows: places)
