@@ -84,6 +84,9 @@ struct Configuration {
     /// `--show-fenced`: the imported photos that geofences hide listed with their locations (the owner's
     /// own view from the terminal).
     var showsFenced: Bool
+    /// Whose view of the imported photos listings, pages and tracks show: the owner's (the command line is
+    /// the owner), unless a command says otherwise (`export --audience`, each viewer of `serve`).
+    var audiences = Set(Audience.allCases)
     /// The state stores, opened on first use and shared by copies of this configuration.
     private let openedState = Locked<StateStores?>(nil)
 
@@ -177,10 +180,10 @@ struct Configuration {
 
     /// The GPS tracks maps draw under the imported photos (`--source local`); nil for other sources or none.
     func trackLines() throws -> TrackLines? {
-        guard source == .local, let lines = try state().importedPhotos()?.trackLines(), !lines.isEmpty else {
-            return nil
-        }
-        return lines
+        guard source == .local, var store = try state().importedPhotos() else { return nil }
+        store.audiences = audiences
+        let lines = try store.trackLines()
+        return lines.isEmpty ? nil : lines
     }
 
     /// The source the options select; Flickr's listings go into the local index through `recorder`, given
@@ -196,6 +199,7 @@ struct Configuration {
                 catalog: { [self] in
                     var store = try state().importedPhotos()
                     store?.showsFenced = showsFenced
+                    store?.audiences = audiences
                     return store
                 }, adapter: adapter)
         case .flickr:

@@ -42,6 +42,9 @@ enum Environment {
                 "the embedded catalog's folder, when it is not found above the binary or the current folder,"
                 + " nor installed in /usr/share/photomap"),
         .init(
+            name: "PHOTOMAP_VISIBILITY", option: nil,
+            meaning: "who sees the photos `import` adds when --visibility is not given (default private)"),
+        .init(
             name: "PHOTOMAP_ASSETS", option: nil,
             meaning: "the pages' scripts and styles, when not beside the binary nor in /usr/share/photomap"),
         .init(

@@ -19,6 +19,7 @@ public enum PhotoMap {
         (GeotagCommand.spec, GeotagCommand.run),
         (LocateCommand.spec, LocateCommand.run),
         (FencesCommand.spec, FencesCommand.run),
+        (VisibilityCommand.spec, VisibilityCommand.run),
         (TripsCommand.spec, TripsCommand.run),
         (VisitedCommand.spec, VisitedCommand.run),
         (UsersCommand.spec, UsersCommand.run),

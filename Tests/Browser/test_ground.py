@@ -61,7 +61,7 @@ def italy(tmp_path_factory):
                                 env=env)
         assert result.returncode == 0, result.stderr
 
-    run("import", str(photos))
+    run("import", str(photos), "--visibility", "public")
     run("--source", "local", "places", "--map", "index.html")
     run("--source", "local", "export", "--out", "site")
     run("photos", "--place", SAN_FRANCISCO, "--limit", "20", "--map", "sf.html")

@@ -41,7 +41,8 @@ def imported(tmp_path_factory):
     jpeg(photos / "loggia.jpg", 480, 640, exif_block(43.4650, 11.8810, "Logge del Vasari", "2024:05:02 09:00:00"))
     jpeg(photos / "somewhere.jpg", 320, 240, None)
     env = {"PHOTOMAP_CACHE": str(work / "cache")}
-    result = subprocess.run([str(BINARY), "import", str(photos)], capture_output=True, text=True, timeout=300,
+    result = subprocess.run([str(BINARY), "import", str(photos), "--visibility", "public"],
+                            capture_output=True, text=True, timeout=300,
                             env={**os.environ, **env})
     assert result.returncode == 0, result.stderr
     assert "3 photos read, 2 located, 1 without a location" in result.stderr
@@ -133,8 +134,9 @@ def tracked(tmp_path_factory):
     jpeg(photos / "later.jpg", 320, 240, clock_block(at + datetime.timedelta(minutes=4), "Later on"))
     (work / "track.gpx").write_text(TRACK)
     env = {"PHOTOMAP_CACHE": str(work / "cache")}
-    result = subprocess.run([str(BINARY), "import", str(photos), "--gpx", str(work / "track.gpx"), "--max-gap", "60",
-                             "--estimate-within", "10"], capture_output=True, text=True, timeout=300,
+    result = subprocess.run([str(BINARY), "import", str(photos), "--visibility", "public", "--gpx",
+                             str(work / "track.gpx"), "--max-gap", "60", "--estimate-within", "10"],
+                            capture_output=True, text=True, timeout=300,
                             env={**os.environ, **env})
     assert result.returncode == 0, result.stderr
     assert ("4 photos read, 4 located (1 from their own GPS, 2 from 1 track, 1 estimated from neighbours), "

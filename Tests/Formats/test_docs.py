@@ -31,7 +31,8 @@ SKIPPED = [
     (r"\bgeotag\b", "needs a user's photos imported and GPX tracks (GeotagEndToEndTests)"),
     (r"\blocate\b", "needs a user's photos imported first (LocateEndToEndTests, SidecarEndToEndTests)"),
     (r"\busers (add|passwd|remove)\b", "a password typed twice, or a person added before (UsersEndToEndTests)"),
-    (r"--source local|\bfences\b", "needs a user's photos imported first (FencesEndToEndTests, ImportEndToEndTests)"),
+    (r"--source local|\bfences\b|\bvisibility\b",
+     "needs a user's photos imported first (FencesEndToEndTests, ImportEndToEndTests, AudiencesEndToEndTests)"),
     (r"export --out site/", "the whole catalog's site takes about a minute in a debug build (ExportEndToEndTests)"),
     (r"index rebuild", "remakes the whole search index, seconds of CPU (LocationEndToEndTests)"),
     (r"^photomap places --map$", "the world map of every place takes 20 s of CPU in a debug build "

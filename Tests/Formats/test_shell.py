@@ -95,7 +95,7 @@ def test_bash_completes_the_line(bash, line, completed):
 
 
 @pytest.mark.parametrize("line, candidates", [
-    ("photomap ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "locate", "fences", "trips", "visited", "users", "db", "completions", "man", "help"}),
+    ("photomap ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "locate", "fences", "visibility", "trips", "visited", "users", "db", "completions", "man", "help"}),
     ("photomap cache ", {"stats", "verify", "prune", "clear"}),
     ("photomap cache stats ", set()),
     ("photomap fences ", {"add", "list", "remove"}),
@@ -149,9 +149,9 @@ def test_zsh_completes_the_line(zsh, line, completed):
 @pytest.mark.parametrize("line, expected", [
     ("photomap cache ", {"stats", "verify", "prune", "clear"}),
     ("photomap places --format ", {"table", "json", "geojson", "kml", "gpx", "csv"}),
-    ("photomap ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "locate", "fences", "trips", "visited", "users", "db", "completions", "man", "help"}),
+    ("photomap ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "locate", "fences", "visibility", "trips", "visited", "users", "db", "completions", "man", "help"}),
     ("photomap --source ", {"fixtures", "flickr", "local"}),
-    ("photomap help ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "locate", "fences", "trips", "visited", "users", "db", "completions", "man", "help"}),
+    ("photomap help ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "locate", "fences", "visibility", "trips", "visited", "users", "db", "completions", "man", "help"}),
 ])
 def test_fish_offers(shell_folder, line, expected):
     script = shell_folder / "photomap.fish"

@@ -24,7 +24,7 @@ struct DryRunEndToEndTests {
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
             return result
         }
-        _ = try run(["import", photos.url.path])
+        _ = try run(["import", "--visibility", "public", photos.url.path])
         _ = try run(["fences", "add", "home", "--near", "46.3625,14.0940", "--radius", "100"])
         let catalog = LocalCatalog.file(in: cache.url)
         let version = try LocalCatalog(file: catalog, readOnly: true).version()
@@ -32,7 +32,7 @@ struct DryRunEndToEndTests {
 
         try FileManager.default.removeItem(at: photos.url.appendingPathComponent("a.jpg"))
         #expect(
-            try run(["import", photos.url.path, "--prune", "--dry-run"]).stdout
+            try run(["import", "--visibility", "public", photos.url.path, "--prune", "--dry-run"]).stdout
                 == "would drop 1 photo (1 file gone below the folders given); nothing read or changed (--dry-run)\n")
         #expect(
             try run(["fences", "remove", "home", "--dry-run"]).stdout
@@ -47,7 +47,9 @@ struct DryRunEndToEndTests {
         #expect(try run(["cache", "stats"]).stdout == stats)
         #expect(try run(["fences", "list"]).stdout.contains("home"))
         // --dry-run where it means nothing is a usage error.
-        for arguments in [["import", photos.url.path, "--dry-run"], ["cache", "verify", "--dry-run"]] {
+        for arguments in [
+            ["import", "--visibility", "public", photos.url.path, "--dry-run"], ["cache", "verify", "--dry-run"],
+        ] {
             #expect(try PhotomapBinary.run(engine + arguments).status == 2, "\(arguments)")
         }
     }

@@ -87,7 +87,7 @@ struct FencesEndToEndTests {
     func importWithWalk(_ options: [String] = []) throws -> PhotomapBinary.Result {
         let walk = out.url.appendingPathComponent("walk.gpx")
         try Data(Self.walk.utf8).write(to: walk)
-        return try photomap(options + ["import", photos.url.path, "--gpx", walk.path])
+        return try photomap(options + ["import", photos.url.path, "--visibility", "public", "--gpx", walk.path])
     }
 
     /// Every point of the tracks `text`'s pages draw (`"tracks":{"lines":[[lat, lon, Δlat, Δlon, …]],
@@ -131,7 +131,7 @@ struct FencesEndToEndTests {
 
     @Test("fences add, list and remove; bad input is a usage error that changes nothing")
     func addListRemove() throws {
-        #expect(try photomap(["import", photos.url.path]).status == 0)
+        #expect(try photomap(["import", photos.url.path, "--visibility", "public"]).status == 0)
         let added = try addHome()
         #expect(added.status == 0, "\(added.stderr)")
         #expect(

@@ -34,7 +34,7 @@ struct GeotagDatabaseEndToEndTests {
         var outputs: [[String]] = []
         for engine in engines {
             let runs = try [
-                ["import", fixture.photos.url.path], Self.fence, geotag,
+                ["import", "--visibility", "public", fixture.photos.url.path], Self.fence, geotag,
             ].map { try PhotomapBinary.run(engine + $0, environment: ["TZ": GeotagEndToEndTests.zone]) }
             for run in runs { #expect(run.status == 0, "\(run.stderr)") }
             outputs.append(runs.map(\.stderr))
@@ -70,7 +70,10 @@ struct GeotagDatabaseEndToEndTests {
         let caches = try [TemporaryFolder(), TemporaryFolder()]
         let imports = try [["--cache", caches[0].url.path], ["--cache", caches[1].url.path, "--database", direct]].map {
             try PhotomapBinary.run(
-                $0 + ["import", fixture.photos.url.path, "--gpx", fixture.trackFile, "--timezone", "Europe/Ljubljana"])
+                $0 + [
+                    "import", "--visibility", "public", fixture.photos.url.path, "--gpx", fixture.trackFile,
+                    "--timezone", "Europe/Ljubljana",
+                ])
         }
         #expect(imports.map(\.status) == [0, 0])
         #expect(imports[0].stderr == imports[1].stderr)
@@ -81,7 +84,7 @@ struct GeotagDatabaseEndToEndTests {
                 == records(LocalCatalog(file: LocalCatalog.file(in: caches[0].url), readOnly: true)))
         // A second import reads nothing and counts the located photos by their sources, as SQLite's does.
         let again = try [["--cache", caches[0].url.path], ["--cache", caches[1].url.path, "--database", direct]].map {
-            try PhotomapBinary.run($0 + ["import", fixture.photos.url.path]).stderr
+            try PhotomapBinary.run($0 + ["import", "--visibility", "public", fixture.photos.url.path]).stderr
         }
         #expect(again[0] == again[1])
         #expect(again[1].contains("14 unchanged"), "\(again[1])")
@@ -109,13 +112,16 @@ struct GeotagDatabaseEndToEndTests {
             database.url,
             """
             ALTER TABLE local_photos DROP COLUMN clock, DROP COLUMN subsecond, DROP COLUMN clock_offset,
-                DROP COLUMN make, DROP COLUMN model, DROP COLUMN location_source;
+                DROP COLUMN make, DROP COLUMN model, DROP COLUMN location_source, DROP COLUMN visibility,
+                DROP COLUMN location_audience;
             DROP TABLE local_track_lines; DROP TABLE sessions, sign_in_links, users;
             DELETE FROM photomap_schema WHERE version >= 5
             """)
         let role = try database.leastPrivilegedURL()
         let cache = try TemporaryFolder()
-        for command in [["geotag", "--gpx", fixture.trackFile], ["import", fixture.photos.url.path]] {
+        for command in [
+            ["geotag", "--gpx", fixture.trackFile], ["import", "--visibility", "public", fixture.photos.url.path],
+        ] {
             let run = try PhotomapBinary.run(["--cache", cache.url.path, "--database", role] + command)
             #expect(run.status == 1, "\(run.stderr)")
             #expect(
@@ -127,7 +133,10 @@ struct GeotagDatabaseEndToEndTests {
         let migrated = try PhotomapBinary.run(["--database", database.url, "db", "migrate"])
         #expect(migrated.status == 0, "\(migrated.stderr)")
         let imported = try PhotomapBinary.run(
-            ["--cache", cache.url.path, "--database", role, "import", fixture.photos.url.path],
+            [
+                "--cache", cache.url.path, "--database", role, "import", "--visibility", "public",
+                fixture.photos.url.path,
+            ],
             environment: ["TZ": GeotagEndToEndTests.zone])
         #expect(imported.status == 0, "\(imported.stderr)")
         let geotagged = try PhotomapBinary.run(
@@ -145,7 +154,9 @@ struct GeotagDatabaseEndToEndTests {
         arguments: StateEngine.allCases)
     func serveReadsNewTracks(engine: StateEngine) throws {
         let place = try engine.place(in: try TemporaryFolder().url)
-        #expect(try PhotomapBinary.run(place.arguments + ["import", fixture.photos.url.path]).status == 0)
+        #expect(
+            try PhotomapBinary.run(place.arguments + ["import", "--visibility", "public", fixture.photos.url.path])
+                .status == 0)
         let server = try ServeProcess(place.arguments + ["--source", "local"], environment: [:])
         defer { _ = server.stop() }
         // Nothing drawn: no track yet, the only photo located by its own GPS far from where the track goes.

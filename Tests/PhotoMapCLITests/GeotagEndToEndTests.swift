@@ -180,7 +180,8 @@ struct GeotagEndToEndTests {
         // Given photos imported with the tracks and --timezone.
         let cache = try TemporaryFolder()
         let imported = try PhotomapBinary.run([
-            "--cache", cache.url.path, "import", photos.url.path, "--gpx", trackFile, "--gpx", badFile,
+            "--cache", cache.url.path, "import", "--visibility", "public", photos.url.path, "--gpx", trackFile, "--gpx",
+            badFile,
             "--timezone", Self.zone,
         ])
         #expect(imported.status == 0, "\(imported.stderr)")
@@ -206,7 +207,9 @@ struct GeotagEndToEndTests {
         // Then a fresh import without tracks, located afterwards by `geotag` with a clock offset, the zone
         // from TZ, and the photo files gone: no image is read.
         let later = try TemporaryFolder()
-        let plain = try PhotomapBinary.run(["--cache", later.url.path, "import", photos.url.path])
+        let plain = try PhotomapBinary.run([
+            "--cache", later.url.path, "import", "--visibility", "public", photos.url.path,
+        ])
         #expect(plain.status == 0, "\(plain.stderr)")
         for shot in Self.shots {
             try FileManager.default.removeItem(at: photos.url.appendingPathComponent("\(shot.name).jpg"))
@@ -289,7 +292,8 @@ struct GeotagEndToEndTests {
         let whole = try TemporaryFolder()
         #expect(
             try PhotomapBinary.run([
-                "--cache", whole.url.path, "import", photos.url.path, "--gpx", trackFile, "--timezone", Self.zone,
+                "--cache", whole.url.path, "import", "--visibility", "public", photos.url.path, "--gpx", trackFile,
+                "--timezone", Self.zone,
             ]).status == 0)
         let expected = try photomapPositions(cache: whole.url)
         #expect(expected.values.contains { $0 != nil })
@@ -299,7 +303,9 @@ struct GeotagEndToEndTests {
         ] {
             let cache = try TemporaryFolder()
             let imported = try PhotomapBinary.run(
-                ["--cache", cache.url.path, "import"] + arguments + ["--timezone", Self.zone, "--report"])
+                ["--cache", cache.url.path, "import", "--visibility", "public"] + arguments + [
+                    "--timezone", Self.zone, "--report",
+                ])
             #expect(imported.status == 0, "\(imported.stderr)")
             #expect(imported.stderr.contains("14 photos read"), "\(imported.stderr)")
             #expect(imported.stderr.contains(" from 3 tracks)"), "\(imported.stderr)")
@@ -313,12 +319,13 @@ struct GeotagEndToEndTests {
         // A word after the tracks that does not end in .gpx is a folder to import, not a track.
         let cache = try TemporaryFolder()
         let folderLast = try PhotomapBinary.run([
-            "--cache", cache.url.path, "import", "--gpx", trackFile, tracks.url.path, "--report",
+            "--cache", cache.url.path, "import", "--visibility", "public", "--gpx", trackFile, tracks.url.path,
+            "--report",
         ])
         #expect(folderLast.status == 0, "\(folderLast.stderr)")
         #expect(folderLast.stderr.contains("0 photos read"), "\(folderLast.stderr)")
         #expect(folderLast.stdout.contains("track.gpx: not a JPEG or HEIC photo"), "\(folderLast.stdout)")
-        let help = try PhotomapBinary.run(["import", "--help"])
+        let help = try PhotomapBinary.run(["import", "--visibility", "public", "--help"])
         #expect(help.stdout.contains("--gpx FILE..."), "\(help.stdout)")
     }
 
@@ -328,12 +335,14 @@ struct GeotagEndToEndTests {
         let broken = tracks.url.appendingPathComponent("broken.gpx")
         try Data("<gpx>\n<trk>\n<trkseg>\n</trk>\n".utf8).write(to: broken)
         let first = try PhotomapBinary.run(
-            ["--cache", cache.url.path, "import", photos.url.path, "--gpx", broken.path])
+            ["--cache", cache.url.path, "import", "--visibility", "public", photos.url.path, "--gpx", broken.path])
         #expect(first.status == 1)
         #expect(
             first.stderr.contains("photomap: error: \(broken.path), line 4: not well-formed XML"), "\(first.stderr)")
         #expect(!FileManager.default.fileExists(atPath: LocalCatalog.file(in: cache.url).path))
-        let imported = try PhotomapBinary.run(["--cache", cache.url.path, "import", photos.url.path])
+        let imported = try PhotomapBinary.run([
+            "--cache", cache.url.path, "import", "--visibility", "public", photos.url.path,
+        ])
         #expect(imported.status == 0)
         let before = try LocalCatalog(file: LocalCatalog.file(in: cache.url), readOnly: true).version()
         for arguments in [["--gpx", broken.path], ["--gpx", tracks.url.appendingPathComponent("none.gpx").path]] {

@@ -35,7 +35,7 @@ struct GeotagZoneEndToEndTests {
     /// The three runs on one catalog: wrong zone, right zone, wrong zone again; returns their summaries.
     func wrongRightWrong(database: String? = nil, store: () throws -> any LocalCatalogStore) throws -> [String] {
         let engine = ["--cache", cache.url.path] + (database.map { ["--database", $0] } ?? [])
-        let imported = try PhotomapBinary.run(engine + ["import", fixture.photos.url.path])
+        let imported = try PhotomapBinary.run(engine + ["import", "--visibility", "public", fixture.photos.url.path])
         #expect(imported.status == 0, "\(imported.stderr)")
         // Five hours west of the camera: every photo without an offset of its own is after the track;
         // --report names each photo left without a location, and why.

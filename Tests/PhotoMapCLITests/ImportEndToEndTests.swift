@@ -75,7 +75,7 @@ struct ImportEndToEndTests {
     func importThenBrowse() throws {
         // Given relative to the folder photomap runs in, kept absolute.
         let first = try PhotomapBinary.run(
-            ["--cache", cache.url.path, "import", photos.url.lastPathComponent],
+            ["--cache", cache.url.path, "import", photos.url.lastPathComponent, "--visibility", "public"],
             in: photos.url.deletingLastPathComponent())
         #expect(first.status == 0, "\(first.stderr)")
         #expect(
@@ -184,7 +184,7 @@ struct ImportEndToEndTests {
     )
     func sharedCatalog() throws {
         let database = try TestDatabase().leastPrivilegedURL()
-        let imported = try photomap(["--database", database, "import", photos.url.path])
+        let imported = try photomap(["--database", database, "import", "--visibility", "public", photos.url.path])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(!FileManager.default.fileExists(atPath: cache.url.appendingPathComponent("local-catalog.sqlite").path))
         let status = try photomap(["--database", database, "db", "status"])
@@ -210,7 +210,7 @@ struct ImportEndToEndTests {
         #expect(square.status == 200 && square.headers["content-type"] == "image/jpeg")
         #expect(try server.request("/places/unlocated").status == 200)
         server.stop()
-        let again = try photomap(["--database", database, "import", photos.url.path])
+        let again = try photomap(["--database", database, "import", "--visibility", "public", photos.url.path])
         #expect(again.stderr.contains("8 unchanged"), "\(again.stderr)")
     }
 

@@ -181,6 +181,7 @@ struct EstimateTests {
         _ shots: [(id: String, minute: Int, camera: String, at: Coordinate?)], in folder: TemporaryFolder
     ) throws -> LocalCatalog {
         let catalog = try LocalCatalog(file: LocalCatalog.file(in: folder.url))
+        catalog.audiences = Audience.seen(by: .owner)  // its owner's view: every photo
         var changes = LocalCatalogChanges()
         for (index, shot) in shots.enumerated() {
             var fields = ExifFields()

@@ -52,6 +52,12 @@ enum DatabaseCommand {
                     : "\(address): applied migration\(applied.count == 1 ? "" : "s") "
                         + "\(applied.map(String.init).joined(separator: ", ")); schema version \(DatabaseSchema.currentVersion)"
             )
+            if applied.contains(DatabaseSchema.audiencesVersion), applied.first != 1 {
+                // Nothing imported before changes who sees it; new imports are private unless told otherwise.
+                console.note(
+                    "photos imported before keep their visibility: public, location included "
+                        + "(`photomap visibility` changes it; new imports are private by default)")
+            }
         case .status:
             let status = try DatabaseSchema.status(pool)
             var lines = [

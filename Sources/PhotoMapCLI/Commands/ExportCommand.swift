@@ -26,6 +26,7 @@ enum ExportCommand {
             limitOption,
             placesOption,
             blurOption,
+            audienceOption,
             .flag(
                 "force",
                 "write into DIR even when it holds files and is not a photomap site (same names are overwritten)"),
@@ -36,6 +37,24 @@ enum ExportCommand {
             .init("export --out site/ --places 10 --limit 50", "the first 10 places, 50 photos each"),
             .init("--source local export --out site/ --blur-locations 2", "your photos, every spot on a 2 km grid"),
         ])
+
+    /// `--audience WHO`: whose view of the imported photos the site shows.
+    static let audienceOption = OptionSpec.value(
+        "audience", .choice(["public", "friends", "family", "friends+family", "owner"]),
+        "whose view of your imported photos to write: public (the default) shows what everyone may see; "
+            + "owner, everything, tracks included",
+        default: "public")
+
+    /// The audiences `--audience` names.
+    static func audiences(_ word: String) -> Set<Audience> {
+        switch word {
+        case "friends": Audience.seen(by: .friend)
+        case "family": Audience.seen(by: .family)
+        case "friends+family": Audience.seen(by: .friendAndFamily)
+        case "owner": Audience.seen(by: .owner)
+        default: Audience.seen(by: nil)
+        }
+    }
 
     /// `--blur-locations KM`.
     static let blurOption = OptionSpec.value(
@@ -68,6 +87,15 @@ enum ExportCommand {
         // would keep less, but threads would queue on its lock.
         mallopt(M_MMAP_THRESHOLD, 256 << 10)
         mallopt(M_TRIM_THRESHOLD, 1 << 20)
+        // The site is for others: what everyone may see, unless --audience asks for more.
+        var configuration = configuration
+        let audience = parsed.value(audienceOption.name) ?? "public"
+        configuration.audiences = audiences(audience)
+        if audience != "public", configuration.source == .local {
+            console.warn(
+                "exporting what \(audience == "owner" ? "only you" : audience) may see: photos and locations "
+                    + "that are not public are in this site; share it with them only")
+        }
         let out = parsed.value("out") ?? ""
         let dryRun = parsed.has("dry-run")
         let folder = try siteFolder(out, force: parsed.has("force"))

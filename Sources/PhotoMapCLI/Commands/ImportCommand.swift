@@ -27,6 +27,7 @@ enum ImportCommand {
             .flag("dry-run", "with --prune: say which photos would be dropped, and read and change nothing"),
             .flag("json", "print the counts and the report as a JSON object"),
             RecordsImport.option,
+            visibilityOption,
         ] + TrackOptions.all + SidecarOptions.all,
         arguments: .words("PATH..."),
         examples: [
@@ -48,6 +49,8 @@ enum ImportCommand {
         let importer = Importer(cache: try configuration.makeThumbnailCache(console: console), places: places)
         let bar = ProgressBar(console: console, label: "importing")
         var running = importer
+        let audience = try visibility(parsed, configuration: configuration)
+        running.privacy = PhotoPrivacy(visibility: audience)
         running.progress = { done, total in bar.update(done: done, total: total) }
         running.sidecars = SidecarOptions.placement(parsed, roots: parsed.arguments)
         let sidecars = try SidecarOptions.writer(parsed, configuration: configuration, roots: parsed.arguments)
@@ -75,6 +78,24 @@ enum ImportCommand {
         let told = parsed.has("report") || console.verbosity == .verbose
         let hint = report.lines.isEmpty || told ? "" : " (see --report)"
         console.note("\(report.summary)\(hint)")
+        // Served pages show only what everyone may see until `serve` tells signed-in viewers apart.
+        if audience != .public, report.photos > 0 {
+            console.note(
+                "the photos read are \(audience.rawValue) (--visibility, PHOTOMAP_VISIBILITY): `serve` and `export` "
+                    + "show the public view; `photomap visibility --all public` shares them with everyone")
+        }
+    }
+
+    /// `--visibility AUDIENCE`: who sees the photos an import adds (`photomap visibility` changes it).
+    static let visibilityOption = OptionSpec.value(
+        "visibility", .choice(Audience.names),
+        "who sees the photos added, and where they were taken (default private, or PHOTOMAP_VISIBILITY)")
+
+    /// --visibility, else PHOTOMAP_VISIBILITY (checked as the option is), else private.
+    static func visibility(_ parsed: ParsedArguments, configuration: Configuration) throws(UsageError) -> Audience {
+        if let given = parsed.value(visibilityOption.name) { return Audience(rawValue: given) ?? .private }
+        guard let text = configuration.environment["PHOTOMAP_VISIBILITY"], !text.isEmpty else { return .private }
+        return Audience(rawValue: try visibilityOption.checked(text, as: "PHOTOMAP_VISIBILITY")) ?? .private
     }
 
     /// What `import --prune --dry-run` says: the files of the catalog below `roots` that are gone, and the

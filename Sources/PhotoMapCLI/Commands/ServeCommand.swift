@@ -54,6 +54,9 @@ enum ServeCommand {
         "also answer requests naming this host, as users type it in front of a proxy (nginx); no other name")
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+        // Every viewer sees what everyone may see (the public view) until serve tells viewers apart.
+        var configuration = configuration
+        configuration.audiences = Audience.seen(by: nil)
         let (address, port, name) = try listen(parsed.text(listenOption) ?? "")
         let publicHost = try parsed.text(publicHostOption).map(checkedHost)
         if !["127.0.0.1", "::1"].contains(address) {

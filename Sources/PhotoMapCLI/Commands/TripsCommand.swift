@@ -114,6 +114,7 @@ enum TripsCommand {
         }
         guard var store = try configuration.state().importedPhotos() else { throw ImportError.nothingImported }
         store.showsFenced = true
+        store.audiences = configuration.audiences
         return store
     }
 

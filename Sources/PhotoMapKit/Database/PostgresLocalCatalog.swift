@@ -6,9 +6,20 @@ import Foundation
 public struct PostgresLocalCatalog: LocalCatalogStore {
     let pool: PostgresPool
     public var showsFenced = false
+    public var audiences: Set<Audience> = Audience.seen(by: nil)
 
-    /// `hidden` in SQL: the column, or false when fenced photos are shown.
-    private var hiddenColumn: String { showsFenced ? "false" : "hidden" }
+    /// Whether a row is shown without its location, in SQL: a fence holds it (unless `showsFenced`), or its
+    /// location's audience is not among `audiences`.
+    private var hiddenColumn: String {
+        let fenced = showsFenced ? "false" : "hidden"
+        guard audiences != Set(Audience.allCases) else { return fenced }
+        return "(\(fenced) OR location_audience NOT IN (\(Audience.sqlList(audiences))))"
+    }
+
+    /// Whether a row is listed at all, in SQL: its visibility is among `audiences`.
+    private var visibleRows: String {
+        audiences == Set(Audience.allCases) ? "true" : "visibility IN (\(Audience.sqlList(audiences)))"
+    }
 
     /// The catalog of `pool`'s database (migrated already by `photomap db migrate`, checked by `StateStores.database`).
     public init(pool: PostgresPool) {
@@ -77,6 +88,12 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
         }
         return try pool.transaction { connection in
             try connection.liftTimeouts()
+            let ids = changes.photos.map(\.photo.id).joined(separator: " ")
+            // Photos there already keep their audiences; the new ones take the import's.
+            let known = try connection.execute(
+                "SELECT id FROM local_photos WHERE id = ANY (string_to_array($1, ' '))", [.text(ids)])
+            let added = Set(changes.photos.map(\.photo.id)).subtracting(
+                (0..<known.count).compactMap { known.text($0, 0) })
             try connection.merge(
                 into: "local_places", columns: ["id", "short_name", "full_name", "latitude", "longitude"],
                 key: "id", replacing: false, rows: places)
@@ -89,6 +106,15 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
             try connection.merge(
                 into: "local_files", columns: ["path", "size", "modified", "inode", "photo", "problem", "other"],
                 key: "path", replacing: true, rows: files)
+            try connection.execute(
+                """
+                UPDATE local_photos SET visibility = $2, location_audience = $3
+                WHERE id = ANY (string_to_array($1, ' '))
+                """,
+                [
+                    .text(added.sorted().joined(separator: " ")), .text(changes.privacy.visibility.rawValue),
+                    .text(changes.privacy.location.rawValue),
+                ])
             for path in changes.gone {
                 try connection.execute("DELETE FROM local_files WHERE path = $1", [.bytes(Data(path))])
             }
@@ -122,7 +148,7 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
                         SELECT CASE WHEN \(hidden) THEN $1 ELSE place END AS place,
                                CASE WHEN \(hidden) THEN NULL ELSE latitude END AS latitude,
                                CASE WHEN \(hidden) THEN NULL ELSE longitude END AS longitude
-                        FROM local_photos) f ON f.place = p.id
+                        FROM local_photos WHERE \(visibleRows)) f ON f.place = p.id
                     GROUP BY p.id ORDER BY p.id = $1, photos DESC, p.full_name, p.id
                     """, [.text(LocalPlace.unlocatedID)]),
                 showsFenced ? [] : try Self.fences(on: connection)
@@ -141,7 +167,9 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
     public func photos(inPlace id: String, limit: Int) throws -> (photos: [Photo], total: Int) {
         let hidden = hiddenColumn
         // The photos without a location include the fenced ones; no other place does.
-        let chosen = id == LocalPlace.unlocatedID ? "(place = $1 OR \(hidden))" : "place = $1 AND NOT \(hidden)"
+        let chosen =
+            (id == LocalPlace.unlocatedID ? "(place = $1 OR \(hidden))" : "place = $1 AND NOT \(hidden)")
+            + " AND \(visibleRows)"
         return try pool.withConnection { connection in
             let total =
                 try connection.execute("SELECT count(*) FROM local_photos WHERE \(chosen)", [.text(id)])
@@ -158,7 +186,8 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
         try Self.decoded(
             pool.withConnection { connection in
                 try connection.execute(
-                    "SELECT record, \(hiddenColumn) FROM local_photos ORDER BY id", binaryResult: true)
+                    "SELECT record, \(hiddenColumn) FROM local_photos WHERE \(visibleRows) ORDER BY id",
+                    binaryResult: true)
             })
     }
 
@@ -166,7 +195,7 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
         try Self.decoded(
             pool.withConnection { connection in
                 try connection.execute(
-                    "SELECT record, \(hiddenColumn) FROM local_photos WHERE id = $1", [.text(id)],
+                    "SELECT record, \(hiddenColumn) FROM local_photos WHERE id = $1 AND \(visibleRows)", [.text(id)],
                     binaryResult: true)
             }
         ).first
@@ -259,12 +288,11 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
             UPDATE local_photos SET hidden = NOT hidden
             WHERE hidden <> (id = ANY (string_to_array($1, ' ')))
             """, [.text(hidden.sorted().joined(separator: " "))])
-        if !hidden.isEmpty {
-            let place = LocalPlace.unlocated
-            try connection.execute(
-                "INSERT INTO local_places VALUES ($1, $2, $3, NULL, NULL) ON CONFLICT (id) DO NOTHING",
-                [.text(place.id), .text(place.shortName), .text(place.fullName)])
-        }
+        // Photos shown without a location (a fence's, or an audience's) are listed in it.
+        let place = LocalPlace.unlocated
+        try connection.execute(
+            "INSERT INTO local_places VALUES ($1, $2, $3, NULL, NULL) ON CONFLICT (id) DO NOTHING",
+            [.text(place.id), .text(place.shortName), .text(place.fullName)])
     }
 
     /// After a fence came or went: the photos it holds hidden or shown, and the version moved on.

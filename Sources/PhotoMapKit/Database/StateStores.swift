@@ -8,9 +8,12 @@ public struct StateStores: Sendable {
     public let answers: any AnswerStore
     /// The people who may sign in to `serve`, their sessions and the owner's one-time links.
     public let accounts: any AccountStore
-    /// The recently viewed photos, imported ones as the geofences let others see them.
-    public var recents: any RecentsStore {
-        FencedRecents(store: viewedPhotos) { [localCatalog] in try localCatalog(false)?.fences() ?? [] }
+    /// The recently viewed photos, imported ones as anyone may see them.
+    public var recents: any RecentsStore { recents(for: Audience.seen(by: nil)) }
+
+    /// The recently viewed photos, imported ones as a viewer of `audiences` may see them.
+    public func recents(for audiences: Set<Audience>) -> any RecentsStore {
+        FencedRecents(store: viewedPhotos, catalog: { [localCatalog] in try localCatalog(false) }, audiences: audiences)
     }
     private let viewedPhotos: any RecentsStore
     private let budget: @Sendable (String) -> any CallBudgetStore

@@ -15,6 +15,8 @@ public struct Importer: Sendable {
     public var progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
     /// Where photos' XMP sidecars are read from (their GPS wins over the file's).
     public var sidecars = SidecarPlacement()
+    /// Who sees the photos it adds, and where they were taken (`import --visibility`).
+    public var privacy = PhotoPrivacy(visibility: .private)
 
     /// Photo files larger than this are not read (no photo is; with its decode it would not fit in
     /// `PhotoFileReader.budget`, which all the workers share).
@@ -60,6 +62,7 @@ public struct Importer: Sendable {
         }
         let sidecarImport = SidecarImport(placement: sidecars)
         var changes = LocalCatalogChanges()
+        changes.privacy = privacy
         for file in sidecarImport.folderFiles()
         where known[file.path].map({ !$0.isUnchanged(from: file.state) }) ?? true {
             changedSidecars.insert(file.path)

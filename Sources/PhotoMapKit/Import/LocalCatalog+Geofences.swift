@@ -52,7 +52,8 @@ extension LocalCatalog {
         let hidden = try fences().hiddenIDs(try locatedCoordinates())
         try database.prepare("UPDATE photos SET hidden = 0 WHERE hidden <> 0").step()
         for id in hidden { try database.prepare("UPDATE photos SET hidden = 1 WHERE id = ?", [.text(id)]).step() }
-        if !hidden.isEmpty { try keep(.unlocated) }
+        // Photos shown without a location (a fence's, or an audience's) are listed in it.
+        try keep(.unlocated)
     }
 
     /// After a fence came or went: the photos it holds hidden or shown, and the version moved on so that

@@ -16,7 +16,7 @@ extension LocalCatalog {
         let rows = try database.prepare(
             """
             SELECT id, json_extract(CAST(record AS TEXT), '$.dateTaken'), \(hiddenColumn), place, latitude, longitude
-            FROM photos ORDER BY id
+            FROM photos WHERE \(visibleRows) ORDER BY id
             """)
         var photos: [TripPhoto] = []
         while try rows.step() {

@@ -7,8 +7,11 @@ import Foundation
 public final class LocalCatalog: LocalCatalogStore {
     let database: SQLiteDatabase
     public var showsFenced = false
+    public var audiences: Set<Audience> = Audience.seen(by: nil)
     /// Whether the catalog has geofences' columns: one made before them, opened to read, has none.
     private(set) var knowsFences = true
+    /// Whether it has audiences' columns: one made before them, opened to read, holds public photos only.
+    private(set) var knowsAudiences = true
 
     /// The catalog file in a cache folder.
     public static func file(in cacheDirectory: URL) -> URL {
@@ -24,7 +27,9 @@ public final class LocalCatalog: LocalCatalogStore {
         }
         database = try SQLiteDatabase(path: file.path, readOnly: readOnly)
         guard !readOnly else {
-            knowsFences = try photoColumns().contains("hidden")
+            let columns = try photoColumns()
+            knowsFences = columns.contains("hidden")
+            knowsAudiences = columns.contains("visibility")
             return
         }
         try database.execute(
@@ -60,6 +65,8 @@ public final class LocalCatalog: LocalCatalogStore {
             ("model", "TEXT"), ("location_source", "TEXT"),
             // Whether a geofence holds it (`refreshHidden`): then others see it without a location.
             ("hidden", "INTEGER NOT NULL DEFAULT 0"),
+            // Who sees it and where it was taken (`Audience`); photos imported before stay public.
+            ("visibility", "TEXT NOT NULL DEFAULT 'public'"), ("location_audience", "TEXT NOT NULL DEFAULT 'public'"),
         ]
         for (name, type) in wanted where !names.contains(name) {
             try database.execute("ALTER TABLE photos ADD COLUMN \(name) \(type)")
@@ -73,8 +80,19 @@ public final class LocalCatalog: LocalCatalogStore {
         return names
     }
 
-    /// `hidden` in SQL: the column, or 0 when fenced photos are shown or the catalog has no fences.
-    var hiddenColumn: String { showsFenced || !knowsFences ? "0" : "hidden" }
+    /// Whether a row is shown without its location, in SQL: a fence holds it (unless `showsFenced`), or its
+    /// location's audience is not among `audiences`.
+    var hiddenColumn: String {
+        let fenced = showsFenced || !knowsFences ? "0" : "hidden"
+        guard knowsAudiences, audiences != Set(Audience.allCases) else { return fenced }
+        return "(\(fenced) OR location_audience NOT IN (\(Audience.sqlList(audiences))))"
+    }
+
+    /// Whether a row is listed at all, in SQL: its visibility is among `audiences`.
+    var visibleRows: String {
+        guard knowsAudiences, audiences != Set(Audience.allCases) else { return "1" }
+        return "visibility IN (\(Audience.sqlList(audiences)))"
+    }
 
     /// Opens the catalog of a cache folder for reading, or nil when there is none.
     static func existing(in cacheDirectory: URL) throws -> LocalCatalog? {
@@ -111,10 +129,12 @@ public final class LocalCatalog: LocalCatalogStore {
                 try keep(place)
                 let capture = changes.captures[photo.id]
                 let clock = capture?.clock
+                let privacy = try storedPrivacy(of: photo.id) ?? changes.privacy
                 try database.prepare(
                     """
                     INSERT OR REPLACE INTO photos (id, place, taken, latitude, longitude, record, clock, subsecond,
-                        clock_offset, make, model, location_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        clock_offset, make, model, location_source, visibility, location_audience)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                     [
                         .text(photo.id), .text(place.id), taken.map { .real($0) } ?? .null,
@@ -125,6 +145,7 @@ public final class LocalCatalog: LocalCatalogStore {
                         clock?.utcOffsetSeconds.map { .integer(Int64($0)) } ?? .null,
                         capture?.make.map { .text($0) } ?? .null, capture?.model.map { .text($0) } ?? .null,
                         photo.locationSource.map { .text($0.rawValue) } ?? .null,
+                        .text(privacy.visibility.rawValue), .text(privacy.location.rawValue),
                     ]
                 ).step()
             }
@@ -181,7 +202,7 @@ public final class LocalCatalog: LocalCatalogStore {
     /// A country's or area's centre is its photos' mean; places with as many photos go by name. Fenced
     /// photos count among the photos without a location, and no centre lies in a fence.
     public func places() throws -> [Place] {
-        let hidden = hiddenColumn
+        let hidden = hiddenColumn, visible = visibleRows
         let rows = try database.prepare(
             """
             SELECT p.id, p.short_name, p.full_name, p.latitude, p.longitude, AVG(f.latitude), AVG(f.longitude),
@@ -190,10 +211,10 @@ public final class LocalCatalog: LocalCatalogStore {
                 SELECT CASE WHEN \(hidden) THEN ?1 ELSE place END AS place,
                        CASE WHEN \(hidden) THEN NULL ELSE latitude END AS latitude,
                        CASE WHEN \(hidden) THEN NULL ELSE longitude END AS longitude
-                FROM photos) f ON f.place = p.id
+                FROM photos WHERE \(visible)) f ON f.place = p.id
             GROUP BY p.id ORDER BY p.id = ?1, photos DESC, p.full_name, p.id
             """, [.text(LocalPlace.unlocatedID)])
-        let fences = hiddenColumn == "0" ? [] : try fences()
+        let fences = showsFenced || !knowsFences ? [] : try fences()
         var places: [Place] = []
         while try rows.step() {
             places.append(
@@ -211,7 +232,9 @@ public final class LocalCatalog: LocalCatalogStore {
     public func photos(inPlace id: String, limit: Int) throws -> (photos: [Photo], total: Int) {
         let hidden = hiddenColumn
         // The photos without a location include the fenced ones; no other place does.
-        let chosen = id == LocalPlace.unlocatedID ? "(place = ? OR \(hidden))" : "place = ? AND NOT \(hidden)"
+        let chosen =
+            (id == LocalPlace.unlocatedID ? "(place = ? OR \(hidden))" : "place = ? AND NOT \(hidden)")
+            + " AND \(visibleRows)"
         let count = try database.prepare("SELECT COUNT(*) FROM photos WHERE \(chosen)", [.text(id)])
         let total = try count.step() ? Int(count.integer(0) ?? 0) : 0
         return (
@@ -225,11 +248,14 @@ public final class LocalCatalog: LocalCatalogStore {
     }
 
     public func allPhotos() throws -> [Photo] {
-        try decoded(database.prepare("SELECT record, \(hiddenColumn) FROM photos ORDER BY id"))
+        try decoded(database.prepare("SELECT record, \(hiddenColumn) FROM photos WHERE \(visibleRows) ORDER BY id"))
     }
 
     public func photo(id: String) throws -> Photo? {
-        try decoded(database.prepare("SELECT record, \(hiddenColumn) FROM photos WHERE id = ?", [.text(id)])).first
+        try decoded(
+            database.prepare(
+                "SELECT record, \(hiddenColumn) FROM photos WHERE id = ? AND \(visibleRows)", [.text(id)])
+        ).first
     }
 
     public func files(ofPhoto id: String) throws -> [(path: [UInt8], state: LocalFileState)] {

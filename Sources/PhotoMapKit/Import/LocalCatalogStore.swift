@@ -3,10 +3,14 @@ import Foundation
 /// Where the imported photos are kept: `LocalCatalog` (SQLite beside the cache, the default) or
 /// `PostgresLocalCatalog` (the database a fleet shares). A store is used by one thread at a time.
 /// What it lists is what others may see: a photo a geofence holds has no location and is in the place
-/// of the photos without one, unless `showsFenced` (the owner's own view from the terminal).
+/// of the photos without one, unless `showsFenced` (the owner's own view from the terminal). It lists only
+/// the photos whose visibility is among `audiences` (a viewer's), and those whose location audience is not
+/// among them as a fence would: without a location.
 public protocol LocalCatalogStore {
     /// Whether fenced photos are listed with their locations and places.
     var showsFenced: Bool { get set }
+    /// The audiences of the viewer the store lists for (`Audience.seen(by:)`): anyone's unless set.
+    var audiences: Set<Audience> { get set }
     /// Every file seen, by path.
     func files() throws -> [[UInt8]: LocalFileState]
     /// Every photo's id, and whether it has a location.
@@ -55,6 +59,20 @@ public protocol LocalCatalogStore {
     func naiveMapClusters(in tile: MapTile, months: MonthRange) throws -> [MapCluster]
     /// The map's dated photos by month, `[month, count, …]` in month order (the timeline's counts).
     func mapMonths() throws -> [Int]
+    /// The photos `selection` names that exist, each with its audiences (every photo, whoever views).
+    func privacy(of selection: PhotoSelection) throws -> [(id: String, privacy: PhotoPrivacy)]
+    /// Gives the photos `ids` the audiences `privacy`, all or (on error) none; the version moves on.
+    func setPrivacy(_ privacy: PhotoPrivacy, of ids: [String]) throws
+}
+
+/// Which imported photos `photomap visibility` sets.
+public enum PhotoSelection: Sendable, Equatable {
+    /// These photos.
+    case ids([String])
+    /// Every photo of a place (where it was taken, fenced or not).
+    case place(String)
+    /// Every photo.
+    case all
 }
 
 extension LocalCatalogStore {
@@ -132,6 +150,8 @@ public struct LocalCatalogChanges: Sendable {
     public var gone: [[UInt8]] = []
     /// The clock and camera of each photo made, by id (kept for `geotag`).
     public var captures: [String: PhotoCapture] = [:]
+    /// The audiences of the photos it adds (`import --visibility`); photos already there keep theirs.
+    public var privacy = PhotoPrivacy(visibility: .private)
 
     /// No changes yet.
     public init() {}

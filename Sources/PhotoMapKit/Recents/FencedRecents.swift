@@ -1,18 +1,23 @@
-/// Recents as others may see them: an imported photo viewed before a geofence came to hold it is kept
-/// with its location, which the fences take off as the photos are read (and before one is kept).
+/// Recents as a viewer may see them: an imported photo is read again from the catalog as that viewer's
+/// view holds it (`LocalCatalogStore.audiences`), so one made private, or fenced, after it was viewed is
+/// left out, or shown without its location, at once. Fences take a location off before one is kept.
 struct FencedRecents: RecentsStore {
     let store: any RecentsStore
-    /// The geofences now (read for each listing: a fence added while a server runs applies at once).
-    let fences: @Sendable () throws -> [Geofence]
+    /// The imported photos' catalog now (read for each listing: a change while a server runs applies at once).
+    let catalog: @Sendable () throws -> (any LocalCatalogStore)?
+    /// The audiences of the viewer the recents are listed for: anyone's unless set.
+    var audiences = Audience.seen(by: nil)
 
     func photos() throws -> [Photo] {
         let photos = try store.photos()
         guard photos.contains(where: { LocalPhotoID.isValid($0.id) }) else { return photos }
-        let fences = try fences()
-        return photos.map(fences.shown)
+        guard var catalog = try catalog() else { return photos.filter { !LocalPhotoID.isValid($0.id) } }
+        catalog.audiences = audiences
+        return try photos.compactMap { LocalPhotoID.isValid($0.id) ? try catalog.photo(id: $0.id) : $0 }
     }
 
     func viewed(_ photo: Photo) throws {
-        try store.viewed(LocalPhotoID.isValid(photo.id) ? try fences().shown(photo) : photo)
+        guard LocalPhotoID.isValid(photo.id) else { return try store.viewed(photo) }
+        try store.viewed((try catalog()?.fences() ?? []).shown(photo))
     }
 }

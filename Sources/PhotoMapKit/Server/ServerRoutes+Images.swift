@@ -5,7 +5,9 @@ import Foundation
 extension ServerRoutes {
     func image(_ id: String, size: PhotoSize, request: ServerRequest) -> HTTPServer.Reply {
         guard Self.isPhotoID(id) else { return .now(placeholderImage(400)) }
-        if let photo = known.withLock({ $0.photos[id]?.record }) {
+        // An imported photo may have been made private since it was listed: the records are checked against
+        // the catalog's version first, off this thread.
+        if !LocalPhotoID.isValid(id), let photo = known.withLock({ $0.photos[id]?.record }) {
             return image(of: photo, size: size, request: request)
         }
         // Listed by another server sharing the index (behind a proxy), or by this one before it restarted.
@@ -14,10 +16,11 @@ extension ServerRoutes {
                 {
                     let entry: AnnotatedPhoto
                     do {
-                        guard let indexed = try self.lookedUpPhoto(id) else {
+                        try self.forgetIfSourceChanged()
+                        guard let found = try self.known.withLock({ $0.photos[id] }) ?? self.lookedUpPhoto(id) else {
                             return answer(self.placeholderImage(404))
                         }
-                        entry = indexed
+                        entry = found
                     } catch {
                         // The shared index is away (a database restarting): worth asking again shortly.
                         self.services.log("photo \(id) could not be looked up: \(error)")
