@@ -46,7 +46,7 @@ struct CLIBehaviourTests {
         _ = PhotoMap.main(arguments: ["--api-key", key, key], environment: [:], console: quoted.console)
         #expect(
             quoted.err
-                == "photomap: error: unknown command '[api key]'; commands: places, photos, cache, export, find, search, index, serve, recent, import, geotag, locate, fences, trips, visited, users, db, completions, man, help\n"
+                == "photomap: error: unknown command '[api key]'; commands: places, photos, cache, export, find, search, index, serve, recent, import, geotag, locate, fences, visibility, trips, visited, users, db, completions, man, help\n"
         )
     }
 

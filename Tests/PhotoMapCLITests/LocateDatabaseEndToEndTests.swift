@@ -23,6 +23,7 @@ struct LocateDatabaseEndToEndTests {
         #expect(try run(["import", fixture.photos.url.path]).status == 0)
         var owner = PostgresLocalCatalog(pool: try database.pool())
         owner.showsFenced = true
+        owner.audiences = Set(Audience.allCases)  // imports are private
         let ids = Dictionary(uniqueKeysWithValues: try owner.allPhotos().map { ($0.title, $0.id) })
         let bare = try #require(ids["bare"]), other = try #require(ids["other"]), own = try #require(ids["own"])
 

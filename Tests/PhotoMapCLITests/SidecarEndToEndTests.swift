@@ -37,6 +37,7 @@ struct SidecarEndToEndTests {
 
     func records() throws -> [String: Photo] {
         let catalog = try LocalCatalog(file: LocalCatalog.file(in: cache.url), readOnly: true)
+        catalog.audiences = Set(Audience.allCases)  // the owner's view: imports are private
         return Dictionary(uniqueKeysWithValues: try catalog.allPhotos().map { ($0.title, $0) })
     }
 

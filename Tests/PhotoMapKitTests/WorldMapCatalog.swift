@@ -41,6 +41,8 @@ struct WorldMapCatalog {
     /// The changes an import of `photos` makes (one file each).
     static func changes(_ photos: [(id: String, coordinate: Coordinate, taken: String?)]) -> LocalCatalogChanges {
         var changes = LocalCatalogChanges()
+        // The map is the public view: photos everyone may see, where they were taken.
+        changes.privacy = PhotoPrivacy(visibility: .public)
         for (index, photo) in photos.enumerated() {
             let record = Photo(id: photo.id, title: photo.id, dateTaken: photo.taken, coordinate: photo.coordinate)
             changes.photos.append((record, LocalPlace.unlocated, nil))

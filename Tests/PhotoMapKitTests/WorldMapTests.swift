@@ -145,6 +145,15 @@ struct WorldMapTests {
         try store.removeFence(named: "home")
         #expect(try answers(store, around: around) == before)
 
+        // Its location made private (the audiences): gone from every tile for the public, back when public.
+        let placeHidden = try #require(PhotoPrivacy(visibility: .public, location: .private))
+        try store.setPrivacy(placeHidden, of: [added.id])
+        after = try answers(store, around: around)
+        #expect(Self.changed(before, after) == Self.tiles(of: there))
+        #expect(!after.values.contains { $0.contains { $0.photo == added.id } })
+        try store.setPrivacy(.everyone, of: [added.id])
+        #expect(try answers(store, around: around) == before)
+
         // Removed: its file gone.
         before = try answers(store, around: around)
         var gone = LocalCatalogChanges()

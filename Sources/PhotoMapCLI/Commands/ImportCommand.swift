@@ -54,7 +54,9 @@ enum ImportCommand {
         running.progress = { done, total in bar.update(done: done, total: total) }
         running.sidecars = SidecarOptions.placement(parsed, roots: parsed.arguments)
         let sidecars = try SidecarOptions.writer(parsed, configuration: configuration, roots: parsed.arguments)
-        let catalog = try configuration.state().localCatalogForImport()
+        var catalog = try configuration.state().localCatalogForImport()
+        // The owner's view while importing: a private photo is found again, its sidecar read again.
+        catalog.audiences = Set(Audience.allCases)
         let report = try running.run(
             roots: parsed.arguments, prune: parsed.has("prune"), into: catalog, geotagger: geotagger)
         bar.finish()
@@ -63,7 +65,8 @@ enum ImportCommand {
         if let sidecars {
             SidecarOptions.tell(try sidecars.write(report.changedPhotos, of: catalog), console: console)
         }
-        // The search index follows the catalog now, rather than at the next search.
+        // The search index follows the catalog now, rather than at the next search: the public view.
+        catalog.audiences = Audience.seen(by: nil)
         try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
             catalog, adapter: configuration.adapter)
         if parsed.has("json") { return try console.printJSON(Summary(report)) }

@@ -49,8 +49,9 @@ enum LocateCommand {
         let sidecars = try SidecarOptions.writer(parsed, configuration: configuration, roots: [])
         var catalog = try configuration.state().localCatalogForImport()
         guard try catalog.version() > 0 else { throw ImportError.nothingImported }
-        // The owner's view: a fenced photo is found, and moved, where it is.
+        // The owner's view: a fenced or private photo is found, and moved, where it is.
         catalog.showsFenced = true
+        catalog.audiences = Set(Audience.allCases)
         let photos: [Photo]
         if let place = parsed.value("place-of") {
             photos = try ManualLocation.photos(inPlace: place, of: catalog)
@@ -81,9 +82,12 @@ enum LocateCommand {
         } else {
             let before = try catalog.version()
             changed = try catalog.locate(located)
+            if let sidecars { SidecarOptions.tell(try sidecars.write(changed, of: catalog), console: console) }
+            // The index holds the public view.
+            catalog.showsFenced = false
+            catalog.audiences = Audience.seen(by: nil)
             try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
                 catalog, changed: changed, since: before, adapter: configuration.adapter)
-            if let sidecars { SidecarOptions.tell(try sidecars.write(changed, of: catalog), console: console) }
         }
         let listing = Listing(entries: configuration.adapter.annotated(changed))
         let done = parsed.has("dry-run") ? "would change" : "changed"

@@ -92,18 +92,19 @@ public enum DatabaseSchema {
         CREATE INDEX sessions_user ON sessions (user_name);
         CREATE TABLE sign_in_links (digest text PRIMARY KEY, expires timestamptz NOT NULL);
         """,
-        // The map of everything's points and per-tile aggregates, kept by triggers (MapGridSQL).
-        MapGridSQL.postgres,
         """
         -- Who sees each imported photo and where it was taken (Audience: public, friends, family,
         -- friends+family, private). Photos imported before keep what they had: public.
         ALTER TABLE local_photos ADD COLUMN visibility text NOT NULL DEFAULT 'public',
             ADD COLUMN location_audience text NOT NULL DEFAULT 'public';
         """,
+        // The map of everything's points and per-tile aggregates, kept by triggers (MapGridSQL): the
+        // public view, so after the audiences' columns.
+        MapGridSQL.postgres,
     ]
 
     /// The migration that gave imported photos their audiences (`db migrate` says what they kept).
-    public static let audiencesVersion = 8
+    public static let audiencesVersion = 7
 
     /// The schema version this photomap writes and reads.
     public static var currentVersion: Int { migrations.count }

@@ -5,7 +5,10 @@ import Foundation
 extension PostgresLocalCatalog {
     public func mapClusters(in tile: MapTile, months: MonthRange) throws -> [MapCluster] {
         // The owner's own view: fenced photos too, which the aggregates leave out.
-        guard !showsFenced else { return try naiveMapClusters(in: tile, months: months) }
+        // The aggregates are the public view: another viewer's is made from the photos themselves.
+        guard !showsFenced, audiences == Audience.seen(by: nil) else {
+            return try naiveMapClusters(in: tile, months: months)
+        }
         let range = months.bounds.map { [PostgresValue.integer($0.lower), .integer($0.upper)] } ?? []
         let inRange = range.isEmpty ? "" : " AND month BETWEEN $3 AND $4"
         guard MapTile.aggregatedZooms.contains(tile.zoom) else {
@@ -63,7 +66,7 @@ extension PostgresLocalCatalog {
         let rows = try pool.withConnection { connection in
             try connection.execute(
                 """
-                SELECT id, latitude, longitude, record, \(showsFenced ? "false" : "hidden") FROM local_photos
+                SELECT id, latitude, longitude, record, \(hiddenColumn) FROM local_photos
                 WHERE latitude BETWEEN $1 AND $2 AND longitude BETWEEN $3 AND $4
                 """,
                 [.double(bounds.south), .double(bounds.north), .double(bounds.west), .double(bounds.east)],

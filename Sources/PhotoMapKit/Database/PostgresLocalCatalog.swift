@@ -10,7 +10,7 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
 
     /// Whether a row is shown without its location, in SQL: a fence holds it (unless `showsFenced`), or its
     /// location's audience is not among `audiences`.
-    private var hiddenColumn: String {
+    var hiddenColumn: String {
         let fenced = showsFenced ? "false" : "hidden"
         guard audiences != Set(Audience.allCases) else { return fenced }
         return "(\(fenced) OR location_audience NOT IN (\(Audience.sqlList(audiences))))"

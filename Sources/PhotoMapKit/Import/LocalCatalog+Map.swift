@@ -11,7 +11,7 @@ extension LocalCatalog {
             try database.execute(MapGridSQL.sqlite)
             // Keyed here by `MapTile.key`, the same rule the triggers follow; the cells' trigger counts them.
             let rows = try database.prepare(
-                "SELECT id, latitude, longitude, record FROM photos WHERE latitude IS NOT NULL AND longitude IS NOT NULL AND hidden = 0"
+                "SELECT id, latitude, longitude, record FROM photos WHERE latitude IS NOT NULL AND longitude IS NOT NULL AND hidden = 0 AND location_audience = 'public'"
             )
             let decoder = JSONDecoder()
             while try rows.step() {
@@ -37,8 +37,11 @@ extension LocalCatalog {
     }
 
     public func mapClusters(in tile: MapTile, months: MonthRange) throws -> [MapCluster] {
-        // The owner's own view, or a catalog without the map's tables: from the photos themselves.
-        guard !showsFenced, knowsFences, try hasMap() else { return try naiveMapClusters(in: tile, months: months) }
+        // The aggregates are the public view: another viewer's, or a catalog without the map's tables, is
+        // made from the photos themselves.
+        guard !showsFenced, knowsFences, audiences == Audience.seen(by: nil), try hasMap() else {
+            return try naiveMapClusters(in: tile, months: months)
+        }
         let range = months.bounds.map { [SQLiteValue.integer(Int64($0.lower)), .integer(Int64($0.upper))] } ?? []
         let inRange = range.isEmpty ? "" : " AND month BETWEEN ? AND ?"
         guard MapTile.aggregatedZooms.contains(tile.zoom) else {

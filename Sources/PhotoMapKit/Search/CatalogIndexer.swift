@@ -57,7 +57,10 @@ public struct CatalogIndexer {
         guard try index.marker("local") == String(before) else { return try ensureLocal(catalog, adapter: adapter) }
         let version = String(try catalog.version())
         guard version != String(before) else { return }
-        try index.add(adapter.annotated(changed).map(IndexRecord.photo), origin: "local")
+        // As `catalog` shows them (the public view): a fenced or non-public location, or a photo not
+        // everyone may see, never enters the index.
+        let shown = try changed.compactMap { try catalog.photo(id: $0.id) }
+        try index.add(adapter.annotated(shown).map(IndexRecord.photo), origin: "local")
         try index.setMarker("local", version)
     }
 

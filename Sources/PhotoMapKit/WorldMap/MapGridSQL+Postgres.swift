@@ -42,11 +42,12 @@ extension MapGridSQL {
             BEGIN
                 IF TG_OP = 'UPDATE' AND OLD.latitude IS NOT DISTINCT FROM NEW.latitude
                     AND OLD.longitude IS NOT DISTINCT FROM NEW.longitude AND OLD.hidden = NEW.hidden
-                    AND OLD.record = NEW.record THEN
+                    AND OLD.record = NEW.record AND OLD.location_audience = NEW.location_audience THEN
                     RETURN NULL;
                 END IF;
                 IF TG_OP <> 'INSERT' THEN DELETE FROM map_points WHERE id = OLD.id; END IF;
-                IF TG_OP <> 'DELETE' AND NEW.latitude IS NOT NULL AND NEW.longitude IS NOT NULL AND NOT NEW.hidden THEN
+                IF TG_OP <> 'DELETE' AND NEW.latitude IS NOT NULL AND NEW.longitude IS NOT NULL AND NOT NEW.hidden
+                    AND NEW.location_audience = 'public' THEN
                     INSERT INTO map_points VALUES (NEW.id, map_key(NEW.latitude, NEW.longitude), map_month(NEW.record),
                         NEW.latitude, NEW.longitude);
                 END IF;
@@ -81,7 +82,8 @@ extension MapGridSQL {
             CREATE TRIGGER map_point_removed AFTER DELETE ON map_points
                 FOR EACH ROW EXECUTE FUNCTION map_point_removed();
             INSERT INTO map_points SELECT id, map_key(latitude, longitude), map_month(record), latitude, longitude
-            FROM local_photos WHERE latitude IS NOT NULL AND longitude IS NOT NULL AND NOT hidden;
+            FROM local_photos WHERE latitude IS NOT NULL AND longitude IS NOT NULL AND NOT hidden
+                AND location_audience = 'public';
             """
     }
 }

@@ -50,7 +50,8 @@ enum MapGridSQL {
             DELETE FROM map_points WHERE id = NEW.id;
             INSERT INTO map_points (id, key, month, latitude, longitude)
             SELECT NEW.id, sx | (sy << 1), \(month), NEW.latitude, NEW.longitude FROM (\(spread))
-            WHERE NEW.latitude IS NOT NULL AND NEW.longitude IS NOT NULL AND NEW.hidden = 0;
+            WHERE NEW.latitude IS NOT NULL AND NEW.longitude IS NOT NULL AND NEW.hidden = 0
+                AND NEW.location_audience = 'public';
             """
         let added = MapTile.cellLevels.map { level in
             """
@@ -89,9 +90,10 @@ enum MapGridSQL {
             CREATE TRIGGER map_photo_added AFTER INSERT ON photos BEGIN
             \(placed)
             END;
-            CREATE TRIGGER map_photo_changed AFTER UPDATE OF latitude, longitude, hidden, record ON photos
+            CREATE TRIGGER map_photo_changed AFTER UPDATE OF latitude, longitude, hidden, record, location_audience
+                ON photos
             WHEN OLD.latitude IS NOT NEW.latitude OR OLD.longitude IS NOT NEW.longitude OR OLD.hidden IS NOT NEW.hidden
-                OR OLD.record IS NOT NEW.record
+                OR OLD.record IS NOT NEW.record OR OLD.location_audience IS NOT NEW.location_audience
             BEGIN
             \(placed)
             END;
