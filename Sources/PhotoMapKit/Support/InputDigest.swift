@@ -109,6 +109,7 @@ extension Photo {
         inputs.add(license?.url)
         inputs.add(locationSource?.rawValue)
         inputs.add(estimateOffset)
+        inputs.add(sourceID)
     }
 }
 
