@@ -32,7 +32,7 @@ def world(tmp_path_factory):
             taken = f"{2018 + i % 6}:{1 + i % 12:02d}:15 12:00:00"
             jpeg(photos / f"{name}-{i}.jpg", 8, 8, exif_block(at[0], at[1], f"{name} {i}", taken))
     env = {"PHOTOMAP_CACHE": str(work / "cache")}
-    result = subprocess.run([str(BINARY), "import", str(photos)], capture_output=True, text=True, timeout=300,
+    result = subprocess.run([str(BINARY), "import", "--visibility", "public", str(photos)], capture_output=True, text=True, timeout=300,
                             env={**os.environ, **env})
     assert result.returncode == 0, result.stderr
     process, base = start_serve(work, env=env, extra=("--source", "local"))
@@ -57,7 +57,8 @@ DRAWN = """() => [...document.querySelectorAll('#map .leaflet-marker-icon')].map
 }).sort((a, b) => a - b)"""
 
 # The counts the API gives for the tiles in view (wrapped around the antimeridian as the map draws them).
-ASKED = """async (query = '') => {
+ASKED = """async (query) => {
+    query = query || '';  // Playwright passes null when no argument is given
     const map = photomap.showMap(), z = Math.round(map.getZoom()), n = 2 ** z, bounds = map.getBounds();
     const nw = map.project(bounds.getNorthWest(), z).divideBy(256).floor();
     const se = map.project(bounds.getSouthEast(), z).divideBy(256).floor();
