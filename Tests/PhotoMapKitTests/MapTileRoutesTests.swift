@@ -37,23 +37,7 @@ struct MapTileRoutesTests {
     {
         var headers = ["host": "127.0.0.1:8080"]
         headers["if-none-match"] = tag
-        let request = ServerRequest(method: "GET", path: path, headers: headers, query: query)
-        switch routes.handle(request) {
-        case let .now(response): return response
-        case let .later(work):
-            let answered = Locked<ServerResponse?>(nil)
-            let done = DispatchSemaphore(value: 0)
-            work { response in
-                answered.withLock { if $0 == nil { $0 = response } }
-                done.signal()
-            }
-            done.wait()
-            return answered.withLock { $0 } ?? .text(599, "none")
-        }
-    }
-
-    func header(_ response: ServerResponse, _ name: String) -> String? {
-        response.headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        return routes.answer(ServerRequest(method: "GET", path: path, headers: headers, query: query))
     }
 
     @Test("tiles and ranges out of bounds, not numbers, or malformed answer 400 with a reason")
@@ -82,8 +66,8 @@ struct MapTileRoutesTests {
         let routes = try routes()
         let first = answer(routes, "/api/map/0/0/0.json")
         #expect(first.status == 200)
-        let tag = try #require(header(first, "ETag"))
-        #expect(header(first, "Cache-Control") == "private, no-cache")
+        let tag = try #require(first.header("ETag"))
+        #expect(first.header("Cache-Control") == "private, no-cache")
         guard case let .bytes(body) = first.body else {
             Issue.record("no body")
             return
@@ -96,7 +80,7 @@ struct MapTileRoutesTests {
             Geofence(name: "somewhere", centre: try #require(Coordinate(latitude: 1, longitude: 1)), radius: 50))
         // The version is asked at most once a second by the pages; tiles ask it each time.
         let after = answer(routes, "/api/map/0/0/0.json", tag: tag)
-        #expect(after.status == 200 && header(after, "ETag") != tag)
+        #expect(after.status == 200 && after.header("ETag") != tag)
         #expect(answer(routes, "/map").status == 200)
     }
 }

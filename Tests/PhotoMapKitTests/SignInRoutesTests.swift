@@ -41,18 +41,7 @@ struct SignInRoutesTests {
 
     /// The answer, waited for when it comes later.
     func answer(_ routes: ServerRoutes, _ request: ServerRequest) -> ServerResponse {
-        switch routes.handle(request) {
-        case let .now(response): return response
-        case let .later(work):
-            let answered = Locked<ServerResponse?>(nil)
-            let done = DispatchSemaphore(value: 0)
-            work { response in
-                answered.withLock { if $0 == nil { $0 = response } }
-                done.signal()
-            }
-            done.wait()
-            return answered.withLock { $0 } ?? .text(599, "none")
-        }
+        routes.answer(request)
     }
 
     func get(_ path: String, cookie: String? = nil, query: [String: String] = [:]) -> ServerRequest {

@@ -70,23 +70,23 @@ enum ImportCommand {
         try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
             catalog, adapter: configuration.adapter)
         if parsed.has("json") { return try console.printJSON(Summary(report)) }
-        // --report asks for the lines as data; --verbose tells them as they are, among the messages.
-        for line in report.lines {
-            if parsed.has("report") {
-                console.print("\(line.path): \(line.reason)")
-            } else {
-                console.detail("\(line.path): \(line.reason)")
-            }
-        }
-        let told = parsed.has("report") || console.verbosity == .verbose
-        let hint = report.lines.isEmpty || told ? "" : " (see --report)"
-        console.note("\(report.summary)\(hint)")
+        tell(report.lines.map { "\($0.path): \($0.reason)" }, summary: report.summary, parsed, console: console)
         // Served pages show only what everyone may see until `serve` tells signed-in viewers apart.
         if audience != .public, report.photos > 0 {
             console.note(
                 "the photos read are \(audience.rawValue) (--visibility, PHOTOMAP_VISIBILITY): `serve` and `export` "
                     + "show the public view; `photomap visibility --all public` shares them with everyone")
         }
+    }
+
+    /// The report's lines and its summary: --report prints the lines as data; --verbose tells them among
+    /// the messages; otherwise the summary points to --report when there are any.
+    static func tell(_ lines: [String], summary: String, _ parsed: ParsedArguments, console: Console) {
+        for line in lines {
+            if parsed.has("report") { console.print(line) } else { console.detail(line) }
+        }
+        let told = parsed.has("report") || console.verbosity == .verbose
+        console.note("\(summary)\(lines.isEmpty || told ? "" : " (see --report)")")
     }
 
     /// `--visibility AUDIENCE`: who sees the photos an import adds (`photomap visibility` changes it).

@@ -35,15 +35,8 @@ enum RecordsImport {
         }
         bar.finish()
         if parsed.has("json") { return try console.printJSON(Summary(report)) }
-        for line in report.lines {
-            if parsed.has("report") {
-                console.print("line \(line.line): \(line.reason)")
-            } else {
-                console.detail("line \(line.line): \(line.reason)")
-            }
-        }
-        let told = parsed.has("report") || console.verbosity == .verbose
-        console.note("\(report.summary)\(report.lines.isEmpty || told ? "" : " (see --report)")")
+        ImportCommand.tell(
+            report.lines.map { "line \($0.line): \($0.reason)" }, summary: report.summary, parsed, console: console)
     }
 
     /// `--json`: the counts, and the skipped rows by line.
