@@ -143,13 +143,19 @@ struct HTTPServerTests {
     @Test("one client address holds at most its limit of connections; past it, a new one is closed at once")
     func perClientLimit() throws {
         let server = try server(perClient: 4)
-        let held = try (0..<4).map { _ in
+        // With several polling threads the order of accepts is not the order of connects: which one of
+        // the five is refused is not known, only that one is, at once, and the others are kept.
+        let opened = try (0..<5).map { _ in
             try RawHTTP.opened(sending: "GET /now HTTP/1.1\r\n", port: server.port, from: "127.0.0.3")
         }
-        defer { held.forEach { close($0) } }
-        let fifth = try RawHTTP.opened(sending: "GET /now HTTP/1.1\r\n", port: server.port, from: "127.0.0.3")
-        defer { close(fifth) }
-        #expect(RawHTTP.closedByServer(fifth, within: 5))
+        defer { opened.forEach { close($0) } }
+        var closed: Set<Int32> = []
+        let deadline = Date().addingTimeInterval(5)
+        while closed.isEmpty, Date() < deadline {
+            closed = Set(opened.filter { RawHTTP.closedByServer($0, within: 0.05) })
+        }
+        #expect(closed.count == 1)
+        #expect(opened.filter { !closed.contains($0) }.allSatisfy { !RawHTTP.closedByServer($0, within: 0.2) })
         // Another address is another client.
         let other = try RawHTTP.send(
             "GET /now HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: server.port, from: "127.0.0.2")
