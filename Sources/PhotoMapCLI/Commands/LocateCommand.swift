@@ -62,10 +62,7 @@ enum LocateCommand {
         }
         let target: Coordinate?
         if let like = parsed.value("like") {
-            guard let model = try ManualLocation.photos([like], in: catalog).first?.coordinate else {
-                throw CorrectionError.modelWithoutLocation(like)
-            }
-            target = model
+            target = try ManualLocation.location(of: like, in: catalog)
         } else if let text = parsed.value("find") {
             let locations = Locations(configuration: configuration, console: console)
             guard let found = try locations.geocoding({ try $0.find(text, near: nil, limit: 1) }).first else {
@@ -80,14 +77,11 @@ enum LocateCommand {
         if parsed.has("dry-run") {
             changed = ManualLocation.preview(located, of: photos)
         } else {
-            let before = try catalog.version()
-            changed = try catalog.locate(located)
-            if let sidecars { SidecarOptions.tell(try sidecars.write(changed, of: catalog), console: console) }
-            // The index holds the public view.
-            catalog.showsFenced = false
-            catalog.audiences = Audience.seen(by: nil)
-            try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
-                catalog, changed: changed, since: before, adapter: configuration.adapter)
+            let written = try ManualLocation.write(
+                located, into: catalog, sidecars: sidecars, index: { try configuration.state().index.open() },
+                adapter: configuration.adapter)
+            changed = written.changed
+            if let report = written.sidecars { SidecarOptions.tell(report, console: console) }
         }
         let listing = Listing(entries: configuration.adapter.annotated(changed))
         let done = parsed.has("dry-run") ? "would change" : "changed"

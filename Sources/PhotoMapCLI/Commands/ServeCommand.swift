@@ -19,7 +19,9 @@ enum ServeCommand {
             Photo pages viewed are remembered (see `photomap recent`).
             It listens on 127.0.0.1 unless --listen says otherwise, answers only requests naming this
             server (or --public-host, the name users type in front of a proxy) as their Host, and only GET
-            and HEAD, except sign-in's POSTs from its own pages. People added with `photomap users` sign in
+            and HEAD, except sign-in's POSTs from its own pages and the owner's location edits (a photo's
+            page has "Edit location" for the signed-in owner; with --sidecars write, or
+            PHOTOMAP_SIDECARS=write, each edit is kept in the photo's XMP sidecar too, as `locate` does). People added with `photomap users` sign in
             at /login; on start, serve prints a link (on standard error only) that signs the owner in once,
             within ten minutes, without a password. One client address may hold
             \(served.connectionsPerClient) connections at once (--max-client-connections), and each request
@@ -28,7 +30,7 @@ enum ServeCommand {
             deploy/nginx.conf). Ctrl-C (or SIGTERM) stops it: answers in progress finish, for a few seconds
             at most.
             """,
-        options: [listenOption, publicHostOption, maxClientConnectionsOption],
+        options: [listenOption, publicHostOption, maxClientConnectionsOption] + SidecarOptions.all,
         examples: [
             .init("serve", "browse at http://127.0.0.1:8080/, images fetched on demand"),
             .init("serve --listen localhost:0", "any free port; the URL is printed"),
@@ -84,6 +86,11 @@ enum ServeCommand {
         if configuration.source == .local {
             let state = try configuration.state()
             services.readTracks = { try state.importedPhotos()?.trackLines() }
+            // The owner moves photos from the pages as `locate` does (`POST /api/photos/locations`).
+            services.locationEditing = LocationEditing(
+                catalog: { try state.localCatalogForImport() }, places: ImportCommand.places,
+                sidecars: try SidecarOptions.writer(parsed, configuration: configuration, roots: []),
+                index: state.index, adapter: configuration.adapter)
         }
         let signIn = SignIn(accounts: try configuration.state().accounts)
         services.signIn = signIn

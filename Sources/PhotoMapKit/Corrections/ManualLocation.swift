@@ -23,6 +23,15 @@ public enum ManualLocation {
         return photos
     }
 
+    /// Where the photo `id` is, for `--like` and `"like"`; throws when the catalog does not hold it or it
+    /// has no location.
+    public static func location(of id: String, in catalog: any LocalCatalogStore) throws -> Coordinate {
+        guard let coordinate = try photos([id], in: catalog).first?.coordinate else {
+            throw CorrectionError.modelWithoutLocation(id)
+        }
+        return coordinate
+    }
+
     /// Where `coordinate` (nil: no location) puts `photos`, each with its place; the photos already there
     /// by hand are left out (nothing to write).
     public static func located(
@@ -34,6 +43,30 @@ public enum ManualLocation {
         return changing.map {
             LocatedPhoto(id: $0.id, coordinate: coordinate, place: place, source: .manual, estimateOffset: nil)
         }
+    }
+
+    /// Writes `located` into `catalog` (all or none), then into the sidecars `sidecars` keeps (each one that
+    /// cannot be written is reported; the catalog keeps its change), then into the search index, which
+    /// holds the public view: the one step `locate` and `serve`'s `POST /api/photos/locations` both take.
+    /// Returns the photos changed, as the catalog now holds them, and what the sidecars came to.
+    public static func write(
+        _ located: [LocatedPhoto], into catalog: any LocalCatalogStore, sidecars: SidecarWriter?,
+        index: () throws -> any SearchIndex, adapter: AnnotationAdapter
+    ) throws -> (changed: [Photo], sidecars: SidecarWriter.Report?) {
+        let before = try catalog.version()
+        let changed = try catalog.locate(located)
+        let report = try sidecars?.write(changed, of: catalog)
+        // A store may be a class shared with the caller: its view is put back as it was.
+        var shown = catalog
+        let (fenced, audiences) = (shown.showsFenced, shown.audiences)
+        shown.showsFenced = false
+        shown.audiences = Audience.seen(by: nil)
+        defer {
+            shown.showsFenced = fenced
+            shown.audiences = audiences
+        }
+        try CatalogIndexer(index: index()).ensureLocal(shown, changed: changed, since: before, adapter: adapter)
+        return (changed, report)
     }
 
     /// The records `located` would make of `photos`, without writing them (`--dry-run`).

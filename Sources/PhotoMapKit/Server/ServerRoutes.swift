@@ -41,6 +41,8 @@ public final class ServerRoutes: Sendable {
         public var readTracks: (@Sendable () throws -> TrackLines?)?
         /// Who may sign in, and their sessions; nil: no sign-in (`/login` is not there).
         public var signIn: SignIn?
+        /// Locations the owner sets from the pages (`ServerRoutes+Locations`); nil: not here.
+        public var locationEditing: LocationEditing?
 
         /// The services.
         public init(
@@ -150,7 +152,9 @@ public final class ServerRoutes: Sendable {
             return .now(errorPage(403, "This server answers only its own pages."))
         }
         // Anything that changes state (sign-in, sign-out) passes one policy (`StateChangePolicy`).
-        if request.method == "POST" { return changeState(request) }
+        if request.method == "POST" {
+            return request.path == Self.locationsPath ? changeLocations(request) : changeState(request)
+        }
         let segments = request.path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).dropFirst()
         let route = segments.first.map { $0.split(separator: "/", maxSplits: 1).first.map(String.init) ?? "" } ?? ""
         let rest = segments.first.map { String($0.drop { $0 != "/" }.dropFirst()) } ?? ""
@@ -172,6 +176,8 @@ public final class ServerRoutes: Sendable {
         case ("api", false) where rest == "find": return find(request.query)
         case ("api", false) where rest == "search": return searchAround(request.query)
         case ("api", false) where rest == "session": return sessionAnswer(request)
+        case ("api", false) where "/api/" + rest == Self.locationsPath:
+            return .now(apiError(405, "Locations are set only by POST.", headers: [("Allow", "POST")]))
         case ("api", false) where rest.hasPrefix("map/"): return mapTile(String(rest.dropFirst(4)), request: request)
         case ("login", true): return .now(signInPage(request))
         default: return .now(errorPage(404, "Nothing here."))

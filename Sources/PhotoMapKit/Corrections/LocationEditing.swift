@@ -1,0 +1,78 @@
+import Foundation
+
+/// Locations set by hand through `photomap serve` (`POST /api/photos/locations`): the steps of
+/// `photomap locate` (`ManualLocation`), over the catalog as its owner sees it, one edit at a time.
+public final class LocationEditing: Sendable {
+    /// Where an edit puts its photos.
+    public enum Target: Sendable, Equatable {
+        /// At this coordinate.
+        case at(Coordinate)
+        /// Where this imported photo is.
+        case like(String)
+        /// Nowhere: the location is removed.
+        case clear
+    }
+
+    /// What an edit came to.
+    public struct Outcome: Sendable {
+        /// Every photo named, as the catalog now holds it, in the order named.
+        public let photos: [Photo]
+        /// How many of them changed (the others were there by hand already).
+        public let changed: Int
+        /// What the sidecars came to; nil when they are not written.
+        public let sidecars: SidecarWriter.Report?
+    }
+
+    /// Most photos one edit may name (a place page lists as many as Flickr answers at once).
+    public static let maximumPhotos = 500
+
+    private let catalog: @Sendable () throws -> any LocalCatalogStore
+    private let places = Memo<LocalPlaces>()
+    private let loadPlaces: @Sendable () throws -> LocalPlaces
+    private let sidecars: SidecarWriter?
+    private let index: any SearchIndexStore
+    private let adapter: AnnotationAdapter
+    /// Held for the whole of an edit: two edits at once would each read the catalog's version before the
+    /// other's write, and the index would miss one of them.
+    private let oneAtATime = NSLock()
+
+    /// Edits of the catalog `catalog` opens for writing, placed among `places` (read once, when first
+    /// needed), kept in sidecars by `sidecars` (nil: not written), indexed in `index`.
+    public init(
+        catalog: @escaping @Sendable () throws -> any LocalCatalogStore,
+        places: @escaping @Sendable () throws -> LocalPlaces, sidecars: SidecarWriter?,
+        index: any SearchIndexStore, adapter: AnnotationAdapter
+    ) {
+        self.catalog = catalog
+        loadPlaces = places
+        self.sidecars = sidecars
+        self.index = index
+        self.adapter = adapter
+    }
+
+    /// Puts the photos `ids` at `target`: all of them, or (an unknown id, a model without a location, an
+    /// error) none. Throws `CorrectionError` for what the caller named wrong.
+    public func apply(_ ids: [String], to target: Target) throws -> Outcome {
+        oneAtATime.lock()
+        defer { oneAtATime.unlock() }
+        var catalog = try catalog()
+        // The owner's view: a fenced or private photo is found, and moved, where it is.
+        catalog.showsFenced = true
+        catalog.audiences = Set(Audience.allCases)
+        let photos = try ManualLocation.photos(ids, in: catalog)
+        let coordinate: Coordinate? =
+            switch target {
+            case let .at(coordinate): coordinate
+            case let .like(model): try ManualLocation.location(of: model, in: catalog)
+            case .clear: nil
+            }
+        let located = try ManualLocation.located(photos, at: coordinate) { [places, loadPlaces] in
+            try places.value(loadPlaces)
+        }
+        let written = try ManualLocation.write(
+            located, into: catalog, sidecars: sidecars, index: { [index] in try index.open() }, adapter: adapter)
+        return Outcome(
+            photos: try ManualLocation.photos(ids, in: catalog), changed: written.changed.count,
+            sidecars: written.sidecars)
+    }
+}
