@@ -36,9 +36,10 @@ struct EditServer {
         "Host: 127.0.0.1:\(serve.port)\r\nConnection: close\r\nCookie: \(cookie)\r\n"
     }
 
-    /// Sends `request` and reads its answer whole.
+    /// Sends `request` and reads its answer whole. The first edit reads the gazetteer: seconds on a busy
+    /// machine.
     func exchange(_ request: String) throws -> RawExchange {
-        let descriptor = try RawHTTP.connect(port: serve.port)
+        let descriptor = try RawHTTP.connect(port: serve.port, timeout: 120)
         defer { close(descriptor) }
         let bytes = Array(request.utf8)
         var sent = 0

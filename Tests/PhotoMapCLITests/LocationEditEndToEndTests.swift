@@ -197,14 +197,45 @@ struct LocationEditEndToEndTests {
         #expect(!server.serve.stderr.contains(Self.password))
     }
 
-    /// Imports the photos (public), adds the owner and a friend, and starts serve writing sidecars.
-    func setUp() throws -> EditServer {
-        #expect(try photomap(["import", "--visibility", "public", photos.url.path]) == 0)
+    @Test("with --database: an edit through one serve is in PostgreSQL, and another serve's page shows it")
+    func database() throws {
+        let database = try TestDatabase()
+        let url = try database.leastPrivilegedURL()
+        let server = try setUp(["--database", url])
+        defer { server.serve.stop() }
+        let other = try ServeProcess(
+            ["--cache", cache.url.path, "--database", url, "--source", "local"], environment: [:])
+        defer { other.stop() }
+        var catalog = PostgresLocalCatalog(pool: try database.pool())
+        catalog.showsFenced = true
+        catalog.audiences = Set(Audience.allCases)
+        let bare = try #require(try catalog.allPhotos().first { $0.title == "bare" }?.id)
+        let moved = try server.post(
+            #"{"photos": ["\#(bare)"], "latitude": -33.8568, "longitude": 151.2153}"#, as: try server.signIn("owner"))
+        #expect(moved.status == 200, "\(moved.text)")
+        let record = try #require(try catalog.photo(id: bare))
+        #expect(record.coordinate == Coordinate(latitude: -33.8568, longitude: 151.2153))
+        #expect(record.locationSource == .manual)
+        var page = ""
+        for _ in 0..<40 where !page.contains("-33.856800, 151.215300") {
+            page = String(decoding: try other.request("/photos/\(bare)").body, as: UTF8.self)
+            if !page.contains("-33.856800, 151.215300") { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(page.contains("-33.856800, 151.215300"), "\(page.prefix(400))")
+    }
+
+    /// Imports the photos (public), adds the owner and a friend, and starts serve writing sidecars, with
+    /// `global` options before each command (`--database URL`).
+    func setUp(_ global: [String] = []) throws -> EditServer {
+        #expect(try photomap(global + ["import", "--visibility", "public", photos.url.path]) == 0)
         let password = Self.password + "\n"
-        #expect(try photomap(["users", "add", "owner", "--role", "owner", "--password-stdin"], input: password) == 0)
-        #expect(try photomap(["users", "add", "anna", "--role", "friend", "--password-stdin"], input: password) == 0)
+        let owner = ["users", "add", "owner", "--role", "owner", "--password-stdin"]
+        #expect(try photomap(global + owner, input: password) == 0)
+        let friend = ["users", "add", "anna", "--role", "friend", "--password-stdin"]
+        #expect(try photomap(global + friend, input: password) == 0)
         let serve = try ServeProcess(
-            ["--cache", cache.url.path, "--source", "local"], serveArguments: ["--sidecars", "write"], environment: [:])
+            ["--cache", cache.url.path, "--source", "local"] + global, serveArguments: ["--sidecars", "write"],
+            environment: [:])
         return EditServer(serve: serve, password: Self.password)
     }
 }

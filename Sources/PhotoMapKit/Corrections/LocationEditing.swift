@@ -50,6 +50,12 @@ public final class LocationEditing: Sendable {
         self.adapter = adapter
     }
 
+    /// Starts reading the places (the gazetteer: seconds) in the background, once, so that the first edit
+    /// does not wait for them: asked when the owner's page asks who is signed in.
+    public func prepare() {
+        DispatchQueue.global(qos: .utility).async { [places, loadPlaces] in _ = try? places.value(loadPlaces) }
+    }
+
     /// Puts the photos `ids` at `target`: all of them, or (an unknown id, a model without a location, an
     /// error) none. Throws `CorrectionError` for what the caller named wrong.
     public func apply(_ ids: [String], to target: Target) throws -> Outcome {

@@ -83,6 +83,7 @@ extension ServerRoutes {
         guard let signIn = services.signIn else { return .now(apiError(404, "sign-in is not set up")) }
         return later(failing: "The session could not be read", asJSON: true) { [self] in
             let session = try Cookies.token(Cookies.session, in: request).flatMap { try signIn.session($0) }
+            if session?.user.role == .owner { services.locationEditing?.prepare() }
             var cookies: [String] = []
             let csrf = csrfToken(request) ?? newPreSession(request, into: &cookies)
             let body = try JSONOutput.data(SessionJSON(session: session, csrf: csrf))
