@@ -19,9 +19,7 @@ enum ServeCommand {
             Photo pages viewed are remembered (see `photomap recent`).
             It listens on 127.0.0.1 unless --listen says otherwise, answers only requests naming this
             server (or --public-host, the name users type in front of a proxy) as their Host, and only GET
-            and HEAD, except sign-in's POSTs from its own pages and the owner's location edits (a photo's
-            page has "Edit location" for the signed-in owner; with --sidecars write, or
-            PHOTOMAP_SIDECARS=write, each edit is kept in the photo's XMP sidecar too, as `locate` does). People added with `photomap users` sign in
+            and HEAD, except POSTs from its own pages (see below). People added with `photomap users` sign in
             at /login; on start, serve prints a link (on standard error only) that signs the owner in once,
             within ten minutes, without a password. One client address may hold
             \(served.connectionsPerClient) connections at once (--max-client-connections), and each request
@@ -29,6 +27,10 @@ enum ServeCommand {
             share one search index, kept listings, recents and Flickr call budget (see `photomap db` and
             deploy/nginx.conf). Ctrl-C (or SIGTERM) stops it: answers in progress finish, for a few seconds
             at most.
+            The POSTs are sign-in's and, with --source local, the owner's location edits: a photo's page
+            shows the signed-in owner "Edit location" (drag, click, type or arrow keys), which sets the
+            location as `locate` does; with --sidecars write (or PHOTOMAP_SIDECARS=write) each edit is kept
+            in the photo's XMP sidecar too.
             """,
         options: [listenOption, publicHostOption, maxClientConnectionsOption] + SidecarOptions.all,
         examples: [
