@@ -23,7 +23,8 @@ enum TripsCommand {
             days between them without located photos, never across a home day; it holds every photo of its
             days. It is named for its most photographed region and country, or the two most photographed
             when the second has at least 80 % of the first's photos ("Tuscany and Umbria, Italy"). KM is
-            the length of its located photos' way in the order they were taken. --format json gives home
+            the length of its way: the GPX track lines recorded on its days (import --gpx, geotag) where it
+            has them, else its located photos in the order they were taken. --format json gives home
             too; the routes of --format geojson stop 1 km before home and outside every fence.
             """,
         options: [
@@ -52,7 +53,7 @@ enum TripsCommand {
         let awayKilometres = parsed.number(awayOption) ?? 50
         let home = try findHome(parsed, photos: photos, fences: fences, reach: awayKilometres)
         let finder = TripFinder(home: home, awayKilometres: awayKilometres, gapDays: parsed.integer(gapOption) ?? 2)
-        let trips = finder.trips(photos)
+        let trips = TripRoutes.attach(try store.keptTrackLines(), to: finder.trips(photos))
         let text: String
         switch format {
         case "json": text = try TripFormats.json(trips, home: home) + "\n"
