@@ -180,6 +180,36 @@ struct TripPagesEndToEndTests {
         #expect(try server.request("/trips/..%2Fx").status == 400)
     }
 
+    @Test("trips --map writes the index, the trips' pages and their photos' pages; export a trips folder")
+    func writtenPages() throws {
+        let out = try TemporaryFolder()
+        let file = out.url.appendingPathComponent("journeys.html")
+        let written = try local(["trips", "--map", file.path])
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(written.stderr.contains("map written to \(file.path)"))
+        let index = try String(contentsOf: file, encoding: .utf8)
+        #expect(index.contains("href=\"journeys_files/trips/2024-07-10.html\""))
+        let trip = try String(
+            contentsOf: out.url.appendingPathComponent("journeys_files/trips/2024-07-10.html"), encoding: .utf8)
+        #expect(trip.contains("<h1>Tuscany, Italy</h1>"))
+        #expect(trip.contains("href=\"../../journeys.html\""))
+        let data = try #require(Self.pageData(trip))
+        let ids = try #require((data["entries"] as? [String: Any])?["id"] as? [String])
+        let photo = try String(
+            contentsOf: out.url.appendingPathComponent("journeys_files/photos/\(ids[0]).html"), encoding: .utf8)
+        #expect(photo.contains("journeys_files/trips/2024-07-10.html\">Trip: Tuscany, Italy ›</a>"))
+
+        let site = out.url.appendingPathComponent("site")
+        let exported = try local(["export", "--out", site.path])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let tripsIndex = try String(contentsOf: site.appendingPathComponent("trips/index.html"), encoding: .utf8)
+        #expect(tripsIndex.contains("trips/2024-12-31.html\""))
+        #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("trips/2024-07-10.html").path))
+        let exportedPhoto = try String(
+            contentsOf: site.appendingPathComponent("photos/\(ids[0]).html"), encoding: .utf8)
+        #expect(exportedPhoto.contains("trips/2024-07-10.html\">Trip: Tuscany, Italy ›</a>"))
+    }
+
     /// The id of a photo taken at home, from the top place's page.
     func homePhotoID(_ server: ServeProcess) throws -> String? {
         let top = String(decoding: try server.request("/").body, as: UTF8.self)
