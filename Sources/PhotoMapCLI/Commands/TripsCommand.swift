@@ -41,7 +41,6 @@ enum TripsCommand {
             .init("--source local trips", "your trips, newest first"),
             .init(
                 "--source local trips --home 46.0569,14.5058 --format geojson --output trips.geojson", "their routes"),
-            .init("--source local trips --away-km 100 --gap-days 3 --format json", "farther, with longer gaps"),
             .init("--source local trips --map trips.html", "a page per trip, and their index in trips.html"),
         ])
 
