@@ -54,7 +54,9 @@ def base(tmp_path_factory):
         jpeg(photos / f"{name}.jpg", 64, 48, exif_block(latitude, longitude, title, taken))
     (work / "drive.gpx").write_text(TRACK)
     env = {**os.environ, "PHOTOMAP_CACHE": str(work / "cache")}
-    result = subprocess.run([str(BINARY), "import", str(photos), "--gpx", str(work / "drive.gpx")],
+    # serve shows the public view.
+    result = subprocess.run([str(BINARY), "import", "--visibility", "public", str(photos),
+                             "--gpx", str(work / "drive.gpx")],
                             capture_output=True, text=True, timeout=300, env=env)
     assert result.returncode == 0, result.stderr
     process, base = start_serve(work, env={"PHOTOMAP_CACHE": str(work / "cache")}, extra=("--source", "local"))

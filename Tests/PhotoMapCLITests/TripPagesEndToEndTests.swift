@@ -66,7 +66,7 @@ struct TripPagesEndToEndTests {
         }
         try Data(Self.track.utf8).write(to: cache.url.appendingPathComponent("drive.gpx"))
         let imported = try PhotomapBinary.run([
-            "--cache", cache.url.path, "import", photos.url.path, "--gpx",
+            "--cache", cache.url.path, "import", photos.url.path, "--visibility", "public", "--gpx",
             cache.url.appendingPathComponent("drive.gpx").path,
         ])
         #expect(imported.status == 0, "\(imported.stderr)")

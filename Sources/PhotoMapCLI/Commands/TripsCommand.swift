@@ -75,13 +75,15 @@ enum TripsCommand {
     }
 
     /// `--map FILE`: the index of trips at FILE, their pages and their photos' pages beside it, showing the
-    /// photos as others see them.
+    /// photos as the command line's view holds them (fenced ones without a location unless --show-fenced).
     static func writeMap(
         _ file: URL, trips: [Trip], home: Home, fences: [Geofence], configuration: Configuration,
         console: Console
     ) throws {
         guard var viewer = try configuration.state().importedPhotos() else { throw ImportError.nothingImported }
         viewer.showsFenced = configuration.showsFenced
+        // Whose view the pages show, as every --map's source does (the command line is the owner).
+        viewer.audiences = configuration.audiences
         let shown = Dictionary(
             configuration.adapter.annotated(try viewer.allPhotos()).map { ($0.record.id, $0) },
             uniquingKeysWith: { first, _ in first })
