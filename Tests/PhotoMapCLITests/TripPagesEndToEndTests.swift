@@ -210,6 +210,25 @@ struct TripPagesEndToEndTests {
         #expect(exportedPhoto.contains("trips/2024-07-10.html\">Trip: Tuscany, Italy ›</a>"))
     }
 
+    @Test("serve: /visited lists the countries, regions and towns of the photos the viewer may see")
+    func visitedPage() throws {
+        let server = try ServeProcess(["--cache", cache.url.path, "--source", "local"], environment: [:])
+        defer { server.stop() }
+        let answer = try server.request("/visited")
+        #expect(answer.status == 200)
+        let page = String(decoding: answer.body, as: UTF8.self)
+        #expect(page.contains("<h1>Places you have been</h1>"))
+        for name in ["Italy", "Tuscany", "Slovenia", "Austria"] { #expect(page.contains(">\(name)</span>"), "\(name)") }
+        // Florence twice on 10 July, Arezzo on the 12th; the photo without a location counts nowhere.
+        #expect(
+            page.contains(">Italy</span> <span class=\"visited-summary\">3 photos · 2 days · 2024-07-10 – 2024-07-12"))
+        // Photos made private leave the public's page at once.
+        #expect(try local(["visibility", "--all", "private"]).status == 0)
+        let hidden = String(decoding: try server.request("/visited").body, as: UTF8.self)
+        #expect(hidden.contains("<h1>Places you have been</h1>"))
+        #expect(!hidden.contains("Italy"))
+    }
+
     /// The id of a photo taken at home, from the top place's page.
     func homePhotoID(_ server: ServeProcess) throws -> String? {
         let top = String(decoding: try server.request("/").body, as: UTF8.self)

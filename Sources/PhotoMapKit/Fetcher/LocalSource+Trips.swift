@@ -20,4 +20,10 @@ extension LocalSource: TripDescribing {
         let trips = TripRoutes.attach(try owner.keptTrackLines(), to: TripFinder(home: home).trips(photos))
         return TripAlbum(trips: trips, home: home.coordinate, fences: fences, shown: shown)
     }
+
+    /// The places of the photos the viewer's catalog shows located: a fenced photo, or one whose location
+    /// the viewer may not see, counts nowhere; one the viewer may not see at all is not read.
+    public func visitedPlaces() throws -> [VisitedPlace] {
+        VisitedPlace.tree(try opened().tripPhotos())
+    }
 }

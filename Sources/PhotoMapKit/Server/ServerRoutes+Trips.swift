@@ -1,7 +1,8 @@
 import Foundation
 
 /// `photomap serve`'s trips: `/trips`, the index, and `/trips/ID`, a trip's page, made by the same
-/// `PageBuilder` as `export`'s; a source that finds no trips (Flickr, the fixtures) has none to show.
+/// `PageBuilder` as `export`'s, and `/visited`, the places you have been; a source that finds no trips
+/// (Flickr, the fixtures) has none to show.
 extension ServerRoutes {
     /// The trips, found once for each version of the source (`forgetIfSourceChanged` forgets them); nil
     /// for a source without trips.
@@ -25,6 +26,12 @@ extension ServerRoutes {
         let photos = album.photos(of: trip)
         known.withLock { known in for photo in photos { known.photos[photo.record.id] = photo } }
         return page(try pages.tripPage(trip, album: album, at: pages.links.tripPage(id), back: ("/trips", "Trips")))
+    }
+
+    /// `/visited`: the countries, regions and towns of the photos the viewer sees, read at each request.
+    func visitedPage() throws -> ServerResponse {
+        guard let source = services.source as? any TripDescribing else { return noTrips() }
+        return page(try pages.visitedPage(try source.visitedPlaces(), at: "/visited", back: ("/", "Top places")))
     }
 
     private func noTrips() -> ServerResponse {

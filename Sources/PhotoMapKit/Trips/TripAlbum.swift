@@ -4,6 +4,8 @@ import Foundation
 public protocol TripDescribing: Sendable {
     /// The trips, and the photos of them a viewer may see.
     func tripAlbum() throws -> TripAlbum
+    /// The places the viewer's located photos were taken in (`VisitedPlace.tree`).
+    func visitedPlaces() throws -> [VisitedPlace]
 }
 
 /// The trips found in the photos as their owner sees them (a fenced photo at home makes a home day),
