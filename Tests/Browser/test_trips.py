@@ -105,10 +105,19 @@ def test_a_photo_links_to_its_trip(browser, base):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", [390, 1280])
-@pytest.mark.parametrize("path", ["/trips", TRIP])
+@pytest.mark.parametrize("path", ["/trips", TRIP, "/visited"])
 def test_axe_finds_nothing(browser, base, path, width, scheme):
     page = opened(browser, base, path, width=width, height=844 if width == 390 else 900, scheme=scheme)
     assert axe_violations(page) == []
+
+
+def test_visited_lists_the_places_and_loads_cleanly(browser, base):
+    page = opened(browser, base, "/visited")
+    assert page.text_content("h1") == "Places you have been"
+    italy = page.locator(".visited-places > li", has=page.locator("> .visited-name", has_text="Italy"))
+    assert italy.count() == 1
+    assert italy.locator("li .visited-name", has_text="Tuscany").count() == 1
+    no_trouble(page)
 
 
 def test_printed_one_day_a_page_with_its_map(browser, base):
