@@ -151,8 +151,12 @@ enum ExportCommand {
                     + "\(Quantity.groupedWords(photoCount, "photo", "photos")) to \(out)/index.html (\(folder)); "
                     + "nothing written (--dry-run)")
         }
-        let (writer, builder, images) = try openSite()
+        var (writer, builder, images) = try openSite()
         try images.placeFetched()
+        // The imported photos' trips, with each trip photo's page linking to its trip; not on a blurred
+        // site, whose trips' ways would show where the photos were.
+        let album = blur == nil ? try (source as? any TripDescribing)?.tripAlbum() : nil
+        if let album { builder.tripLinks = builder.tripLinks(of: album) }
         // Counted, not gathered: a second array of every photo would hold 100,000 more records.
         let photoCount = photosByPlace.reduce(0) { $0 + $1.photos.count }
         let heldCount = photosByPlace.reduce(0) { $0 + max($1.total ?? 0, $1.photos.count) }
@@ -173,6 +177,9 @@ enum ExportCommand {
             at: "index.html", title: "Top places", subtitle: subtitle,
             places: places, back: nil, defaultView: "map"
         ) { builder.placePagePath($0) }
+        if let album, !album.trips.isEmpty {
+            try builder.writeTrips(album, back: ("index.html", "Top places"), photoPages: false)
+        }
         try writer.commit()
         console.note(
             "exported \(Quantity.groupedWords(places.count, "place", "places")) and "

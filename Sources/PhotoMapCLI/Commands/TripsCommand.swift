@@ -23,21 +23,25 @@ enum TripsCommand {
             days between them without located photos, never across a home day; it holds every photo of its
             days. It is named for its most photographed region and country, or the two most photographed
             when the second has at least 80 % of the first's photos ("Tuscany and Umbria, Italy"). KM is
-            the length of its located photos' way in the order they were taken. --format json gives home
+            the length of its way: the GPX track lines recorded on its days (import --gpx, geotag) where it
+            has them, else its located photos in the order they were taken. --format json gives home
             too; the routes of --format geojson stop 1 km before home and outside every fence.
+            --map FILE writes FILE with the trips, each linking to its page (its way under its photos, and
+            a section per day with its own map, printable a day a page); fenced photos show no location
+            there, and the ways stop 1 km before home and outside every fence, as on every shared page.
             """,
         options: [
             homeOption, awayOption, gapOption,
             .value(
                 "format", .choice(formats),
                 "table (the default), json, csv or geojson; with --output, the file's extension"),
-            outputOption,
+            outputOption, MapOutput.option,
         ],
         examples: [
             .init("--source local trips", "your trips, newest first"),
             .init(
                 "--source local trips --home 46.0569,14.5058 --format geojson --output trips.geojson", "their routes"),
-            .init("--source local trips --away-km 100 --gap-days 3 --format json", "farther, with longer gaps"),
+            .init("--source local trips --map trips.html", "a page per trip, and their index in trips.html"),
         ])
 
     /// `--output FILE`, on `trips` and `visited`.
@@ -52,7 +56,7 @@ enum TripsCommand {
         let awayKilometres = parsed.number(awayOption) ?? 50
         let home = try findHome(parsed, photos: photos, fences: fences, reach: awayKilometres)
         let finder = TripFinder(home: home, awayKilometres: awayKilometres, gapDays: parsed.integer(gapOption) ?? 2)
-        let trips = finder.trips(photos)
+        let trips = TripRoutes.attach(try store.keptTrackLines(), to: finder.trips(photos))
         let text: String
         switch format {
         case "json": text = try TripFormats.json(trips, home: home) + "\n"
@@ -65,6 +69,30 @@ enum TripsCommand {
             text = table(trips, width: file == nil ? console.width : nil)
         }
         try write(text, to: file, console: console)
+        if let page = MapOutput.file(parsed, defaultName: "photomap-trips.html") {
+            try writeMap(page, trips: trips, home: home, fences: fences, configuration: configuration, console: console)
+        }
+    }
+
+    /// `--map FILE`: the index of trips at FILE, their pages and their photos' pages beside it, showing the
+    /// photos as the command line's view holds them (fenced ones without a location unless --show-fenced).
+    static func writeMap(
+        _ file: URL, trips: [Trip], home: Home, fences: [Geofence], configuration: Configuration,
+        console: Console
+    ) throws {
+        guard var viewer = try configuration.state().importedPhotos() else { throw ImportError.nothingImported }
+        viewer.showsFenced = configuration.showsFenced
+        // Whose view the pages show, as every --map's source does (the command line is the owner).
+        viewer.audiences = configuration.audiences
+        let shown = Dictionary(
+            configuration.adapter.annotated(try viewer.allPhotos()).map { ($0.record.id, $0) },
+            uniquingKeysWith: { first, _ in first })
+        let album = TripAlbum(trips: trips, home: home.coordinate, fences: fences, shown: shown)
+        let (builder, writer) = try MapOutput.builder(
+            for: file, images: configuration.makeThumbnailCache(console: console), configuration: configuration)
+        try builder.writeAssets()
+        try builder.writeTrips(album, index: file.lastPathComponent, back: nil, photoPages: true)
+        MapOutput.report(file, writer: writer, console: console)
     }
 
     /// The table of trips, newest first, and how many there are.

@@ -101,6 +101,10 @@ public enum DatabaseSchema {
         // The map of everything's points and per-tile aggregates, kept by triggers (MapGridSQL): the
         // public view, so after the audiences' columns.
         MapGridSQL.postgres,
+        """
+        -- When each track line began (seconds since 1970, UTC): a trip's route is the lines of its days.
+        ALTER TABLE local_track_lines ADD COLUMN started double precision;
+        """,
     ]
 
     /// The migration that gave imported photos their audiences (`db migrate` says what they kept).

@@ -74,15 +74,16 @@ extension PostgresLocalCatalog {
             let kept = try connection.execute("SELECT coalesce(max(position), 0), count(*) FROM local_track_lines")
             let last = try kept.integer(0, 0)
             let before = try kept.integer(0, 1)
-            let rows = tracks.lines.enumerated().map { index, line in
-                let bytes = TrackLineBytes.bytes(of: line)
+            let rows = zip(tracks.lines, tracks.starts).enumerated().map { index, line in
+                let bytes = TrackLineBytes.bytes(of: line.0)
                 return [
                     .bytes(Data(SHA256.digest(bytes))), .integer((last ?? 0) + index + 1), .bytes(Data(bytes)),
+                    line.1.map { .double($0) } ?? .null,
                 ] as [PostgresValue]
             }
             // A line kept before keeps its place.
             try connection.merge(
-                into: "local_track_lines", columns: ["digest", "position", "points"], key: "digest",
+                into: "local_track_lines", columns: ["digest", "position", "points", "started"], key: "digest",
                 replacing: false, rows: rows)
             // A new line moves the version on, so that every running `serve` draws it.
             if try connection.execute("SELECT count(*) FROM local_track_lines").integer(0, 0) != before {
@@ -94,11 +95,11 @@ extension PostgresLocalCatalog {
     public func keptTrackLines() throws -> TrackLines {
         let rows = try pool.withConnection { connection in
             try connection.execute(
-                "SELECT points FROM local_track_lines ORDER BY position, digest", binaryResult: true)
+                "SELECT points, started FROM local_track_lines ORDER BY position, digest", binaryResult: true)
         }
         return TrackLines(
             (0..<rows.count).map { row in
                 (rows.bytes(row, 0) ?? Data()).withUnsafeBytes { TrackLineBytes.line(of: $0) }
-            })
+            }, starts: try (0..<rows.count).map { try rows.real($0, 1) })
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 /// nothing here touches the photos' files.
 public struct LocalSource: PhotoSource, PlaceDescribing, PhotoDescribing, ChangingSource {
     /// Opens the catalog for each call (nil: nothing imported).
-    private let catalog: @Sendable () throws -> (any LocalCatalogStore)?
-    private let adapter: AnnotationAdapter
+    let catalog: @Sendable () throws -> (any LocalCatalogStore)?
+    let adapter: AnnotationAdapter
 
     /// A source over the catalog `catalog` opens.
     public init(
@@ -55,7 +55,7 @@ public struct LocalSource: PhotoSource, PlaceDescribing, PhotoDescribing, Changi
     /// The catalog, or nil when nothing was imported.
     func catalogIfAny() throws -> (any LocalCatalogStore)? { try catalog() }
 
-    private func opened() throws -> any LocalCatalogStore {
+    func opened() throws -> any LocalCatalogStore {
         guard let store = try catalog() else { throw ImportError.nothingImported }
         return store
     }

@@ -5,6 +5,9 @@ import Foundation
 public struct TrackLines: Sendable, Equatable {
     /// Each segment's points.
     public let lines: [[Coordinate]]
+    /// When each line's first point was recorded, in seconds since 1970 (UTC); nil for a line kept before
+    /// tracks' times were (then it belongs to no trip's days, `TripRoutes`).
+    public let starts: [Double?]
 
     /// The most points a page draws: a 100,000-point day's walk costs a page at most ~20 kB.
     public static let pointsPerPage = 2_000
@@ -32,8 +35,10 @@ public struct TrackLines: Sendable, Equatable {
     let cutBy: [Geofence]
 
     /// Lines of `lines`, the ones with fewer than two points left out (nothing to draw), cut by `fences`.
-    init(_ lines: [[Coordinate]] = [], cutBy fences: [Geofence]) {
-        self.lines = lines.filter { $0.count > 1 }
+    init(_ lines: [[Coordinate]] = [], starts: [Double?] = [], cutBy fences: [Geofence]) {
+        let kept = lines.indices.filter { lines[$0].count > 1 }
+        self.lines = kept.map { lines[$0] }
+        self.starts = kept.map { $0 < starts.count ? starts[$0] : nil }
         cutBy = fences
         let inputs = InputDigest()
         inputs.add(self.lines.count)
@@ -64,6 +69,11 @@ public struct TrackLines: Sendable, Equatable {
     /// Lines of `lines`, the ones with fewer than two points left out (nothing to draw).
     public init(_ lines: [[Coordinate]] = []) {
         self.init(lines, cutBy: [])
+    }
+
+    /// Lines of `lines`, each begun at the time at the same place in `starts` (nil or missing: unknown).
+    public init(_ lines: [[Coordinate]], starts: [Double?]) {
+        self.init(lines, starts: starts, cutBy: [])
     }
 
     /// Whether there is no line.

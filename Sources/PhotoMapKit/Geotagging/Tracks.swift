@@ -16,16 +16,18 @@ public struct Tracks: Sendable {
         var trackCount = 0
         var skipped: [(place: String, reason: String)] = []
         var lines: [[Coordinate]] = []
+        var starts: [Double?] = []
         for path in paths {
             let file = try GPXReader.read(path: path)
             fixes += file.fixes
             lines += file.segments.map { $0.compactMap { Coordinate(latitude: $0.latitude, longitude: $0.longitude) } }
+            starts += file.segments.map { $0.first?.time }
             trackCount += file.trackCount
             skipped += file.skipped.map { ("\(path), line \($0.line)", $0.reason) }
         }
         self.fixes = TrackFixes(fixes)
         self.trackCount = trackCount
         self.skipped = skipped
-        self.lines = TrackLines(lines)
+        self.lines = TrackLines(lines, starts: starts)
     }
 }

@@ -9,14 +9,14 @@ extension LocalCatalog {
         try database.transaction {
             let insert = try database.prepare(
                 """
-                INSERT INTO track_lines (digest, position, points)
-                VALUES (?, (SELECT COALESCE(MAX(position), 0) + 1 FROM track_lines), ?)
+                INSERT INTO track_lines (digest, position, points, started)
+                VALUES (?, (SELECT COALESCE(MAX(position), 0) + 1 FROM track_lines), ?, ?)
                 ON CONFLICT (digest) DO NOTHING RETURNING position
                 """)
             var added = false
-            for line in tracks.lines {
+            for (line, start) in zip(tracks.lines, tracks.starts) {
                 let bytes = TrackLineBytes.bytes(of: line)
-                try insert.bind([.blob(SHA256.digest(bytes)), .blob(bytes)])
+                try insert.bind([.blob(SHA256.digest(bytes)), .blob(bytes), start.map { .real($0) } ?? .null])
                 // A row back: the line is new (then the statement is stepped to its end).
                 if try insert.step() {
                     added = true
@@ -30,14 +30,27 @@ extension LocalCatalog {
         }
     }
 
-    /// The lines kept, in the order they were first given; none in a catalog made before tracks were kept.
+    /// The lines kept, in the order they were first given, with when each began (none for lines kept
+    /// before their times were); none in a catalog made before tracks were kept.
     public func keptTrackLines() throws -> TrackLines {
-        let table = try database.prepare(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'track_lines'")
-        guard try table.step() else { return TrackLines() }
-        let rows = try database.prepare("SELECT points FROM track_lines ORDER BY position")
+        let columns = try trackLineColumns()
+        guard !columns.isEmpty else { return TrackLines() }
+        let started = columns.contains("started") ? "started" : "NULL"
+        let rows = try database.prepare("SELECT points, \(started) FROM track_lines ORDER BY position")
         var lines: [[Coordinate]] = []
-        while try rows.step() { lines.append(rows.withBytes(0) { TrackLineBytes.line(of: $0) }) }
-        return TrackLines(lines)
+        var starts: [Double?] = []
+        while try rows.step() {
+            lines.append(rows.withBytes(0) { TrackLineBytes.line(of: $0) })
+            starts.append(rows.real(1))
+        }
+        return TrackLines(lines, starts: starts)
+    }
+
+    /// The columns of `track_lines`; none when the catalog has no such table.
+    func trackLineColumns() throws -> Set<String> {
+        let columns = try database.prepare("SELECT name FROM pragma_table_info('track_lines')")
+        var names: Set<String> = []
+        while try columns.step() { names.insert(columns.text(0)) }
+        return names
     }
 }

@@ -71,6 +71,10 @@ public final class LocalCatalog: LocalCatalogStore {
         for (name, type) in wanted where !names.contains(name) {
             try database.execute("ALTER TABLE photos ADD COLUMN \(name) \(type)")
         }
+        // When each track line began (seconds since 1970, UTC): a trip's route is the lines of its days.
+        if try !trackLineColumns().contains("started") {
+            try database.execute("ALTER TABLE track_lines ADD COLUMN started REAL")
+        }
     }
 
     private func photoColumns() throws -> Set<String> {

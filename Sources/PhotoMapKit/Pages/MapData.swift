@@ -121,6 +121,16 @@ public struct MapData: Encodable, Sendable {
         public var listMonths: [[Int]] = []
     }
 
+    /// One day of a trip's page: its own small map (`photomap-trip.js`), with the day's way and photos.
+    public struct DayMap: Encodable, Sendable {
+        /// The id of the element the map goes in.
+        public var map: String
+        /// The day's way, drawn under its photos; nil for none.
+        public var tracks: TrackDrawing?
+        /// The day's located photos, by their place among the page's entries.
+        public var entries: [Int]
+    }
+
     public var features: [Feature]
     /// The clustering rule, for a page that clusters its own annotations as `SiteBuilder` pre-clusters.
     public let cluster = GridClusterer()
@@ -162,6 +172,8 @@ public struct MapData: Encodable, Sendable {
             MonthTaken.step(stride(from: 0, to: months.count - 1, by: 2).map { Optional(months[$0]) })
         }
     }
+    /// A trip's days, each with its own small map; nil on other pages.
+    public var days: [DayMap]?
 
     /// Map data for a page.
     public init(features: [Feature], placeholder: String, span: Double = 0.05) {
@@ -185,6 +197,11 @@ public struct MapData: Encodable, Sendable {
         if let coasts {
             json.raw("\"coasts\":")
             coasts.write(to: &json)
+            json.raw(",")
+        }
+        if let days {
+            json.raw("\"days\":")
+            try json.encoded(days)
             json.raw(",")
         }
         json.raw("\"entries\":")
@@ -219,7 +236,7 @@ public struct MapData: Encodable, Sendable {
     public func encode(to encoder: any Encoder) throws {
         enum Keys: String, CodingKey {
             case entries, listPage, monthStep, cluster, clusters, coasts, placeholder, span, focus, labels, tiles
-            case tracks
+            case tracks, days
         }
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(cluster, forKey: .cluster)
@@ -234,5 +251,6 @@ public struct MapData: Encodable, Sendable {
         try container.encode(labels, forKey: .labels)
         try container.encodeIfPresent(tiles, forKey: .tiles)
         try container.encodeIfPresent(tracks, forKey: .tracks)
+        try container.encodeIfPresent(days, forKey: .days)
     }
 }

@@ -88,7 +88,7 @@ public struct PageBuilder<Links: PagePaths> {
     /// but its arguments and the builder's settings, so pages can be made on several threads at once.
     func photoPage(
         _ entry: AnnotatedPhoto, at path: String, back: (path: String, label: String)?,
-        square: String?, medium: String?
+        square: String?, medium: String?, trip: (path: String, label: String)? = nil
     ) throws -> String {
         let (photo, annotation) = (entry.record, entry.annotation)
         let data = mapData(
@@ -101,7 +101,7 @@ public struct PageBuilder<Links: PagePaths> {
         return try PageRenderer.photoPage(
             annotation: annotation, photo: photo,
             image: medium.map { relative($0, from: path) }, data: data,
-            links: pageLinks(for: path, back: back), credits: credits)
+            links: pageLinks(for: path, back: back, elsewhere: trip), credits: credits)
     }
 
     /// A site path as the page at `page` links it; http(s) URLs stay as they are.
@@ -110,7 +110,7 @@ public struct PageBuilder<Links: PagePaths> {
     }
 
     /// The data of a page showing `features`, with the places and tracks around them (and `around`).
-    private func mapData(
+    func mapData(
         _ features: [MapData.Feature], for path: String, labels limit: Int, around: [Coordinate] = []
     ) -> MapData {
         var data = MapData(
@@ -132,7 +132,7 @@ public struct PageBuilder<Links: PagePaths> {
         return data
     }
 
-    private func pageLinks(
+    func pageLinks(
         for path: String, back: (path: String, label: String)?,
         elsewhere: (path: String, label: String)? = nil, more: (path: String, label: String)? = nil
     ) -> PageRenderer.Links {
@@ -176,14 +176,15 @@ extension PageBuilder where Links: PageLinks {
         }
     }
 
-    /// A photo's page at `path`: its medium image, details and a small map.
+    /// A photo's page at `path`: its medium image, details and a small map, and a link to `trip` (its
+    /// trip's page, as a site path, and the trip's name) when it is one's.
     public func photoPage(
         _ entry: AnnotatedPhoto, at path: String,
-        back: (path: String, label: String)?
+        back: (path: String, label: String)?, trip: (path: String, label: String)? = nil
     ) throws -> String {
         try photoPage(
             entry, at: path, back: back, square: links.image(of: entry.record, size: .square),
-            medium: links.image(of: entry.record, size: .medium))
+            medium: links.image(of: entry.record, size: .medium), trip: trip)
     }
 }
 

@@ -12,6 +12,10 @@ public protocol PagePaths {
     func placePage(_ place: Place) -> String
     /// A photo's page, as a site path.
     func photoPage(_ photo: Photo) -> String
+    /// The index of trips, as a site path.
+    var tripsIndex: String { get }
+    /// A trip's page (its id, "YYYY-MM-DD"), as a site path.
+    func tripPage(_ id: String) -> String
     /// The site path `target` as the page at `page` links it.
     func link(from page: String, to target: String) -> String
 }
@@ -35,6 +39,10 @@ public struct FolderPaths: PagePaths, Sendable {
     public func placePage(_ place: Place) -> String { prefix + "places/\(HTML.fileName(for: place.id)).html" }
 
     public func photoPage(_ photo: Photo) -> String { prefix + "photos/\(HTML.fileName(for: photo.id)).html" }
+
+    public var tripsIndex: String { prefix + "trips/index.html" }
+
+    public func tripPage(_ id: String) -> String { prefix + "trips/\(HTML.fileName(for: id)).html" }
 
     public func link(from page: String, to target: String) -> String {
         SiteWriter.link(from: page, to: target)
@@ -64,6 +72,10 @@ public struct FolderLinks: PageLinks {
     public func placePage(_ place: Place) -> String { paths.placePage(place) }
 
     public func photoPage(_ photo: Photo) -> String { paths.photoPage(photo) }
+
+    public var tripsIndex: String { paths.tripsIndex }
+
+    public func tripPage(_ id: String) -> String { paths.tripPage(id) }
 
     /// The image in the site as `{squares|images}/{image name}.{png|jpg}`: the one placed there before
     /// when it is still there (even if the store has evicted it since), else the store's file placed

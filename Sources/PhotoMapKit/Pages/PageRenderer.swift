@@ -61,10 +61,11 @@ public enum PageRenderer {
     /// without script); photomap-list.js shows the others, a page of them at a time, from the page's data.
     public static let listPageSize = 100
 
-    /// A page listing annotations, with a list/map toggle (`defaultView` "list" or "map").
+    /// A page listing annotations, with a list/map toggle (`defaultView` "list" or "map"), and `after`
+    /// (HTML made from escaped text: a trip's days) below them.
     public static func listPage(
         title: String, subtitle: String, data: MapData, links: Links,
-        defaultView: String, credits: PageCredits
+        defaultView: String, credits: PageCredits, after: String = ""
     ) throws -> String {
         var list = "<ul class=\"annotations\">\n"
         for feature in data.features.prefix(listPageSize) {
@@ -92,6 +93,7 @@ public enum PageRenderer {
             """
         let main =
             "<section id=\"list\">\n\(list)\n</section>\n<section id=\"map-view\"><div id=\"map\"></div></section>"
+            + after
         return try shell(
             title: title, subtitle: subtitle, links: links, headerExtra: toggle, main: main, data: data,
             view: defaultView, credits: credits)

@@ -10,8 +10,8 @@ import Foundation
 public struct SiteBuilder {
     let writer: SiteWriter
     let assets: PageAssets
-    private let links: FolderLinks
-    private var pages: PageBuilder<FolderLinks>
+    let links: FolderLinks
+    var pages: PageBuilder<FolderLinks>
     /// The assets' digest: every page loads them, so a changed asset makes every page again.
     private let assetsVersion: String
     /// How pages are rendered (`TemplateFingerprint`); pages made by another template are made again.
@@ -55,6 +55,9 @@ public struct SiteBuilder {
         get { pages.catalogMirror }
         set { pages.catalogMirror = newValue }
     }
+
+    /// Each trip photo's trip page (a site path) and name, linked from the photo's page (`writeTrips`).
+    public var tripLinks: [String: (path: String, label: String)] = [:]
 
     /// Above this many located annotations a page is clustered ahead of time: markercluster copes with
     /// ~10,000–50,000 markers (its README), and tiles of pre-made clusters with any number.
@@ -190,13 +193,13 @@ public struct SiteBuilder {
                     pagePath, title: "", subtitle: "", back: (path, title), defaultView: "",
                     shared: shared)
                 let medium = try links.image(of: photo, size: .medium)
+                let trip = tripLinks[photo.id]
                 inputs.add(digest: digest)
-                inputs.add(square)
-                inputs.add(medium)
+                for text in [square, medium, trip?.path, trip?.label] { inputs.add(text) }
                 batch.append(
                     SiteWriter.PageJob(path: pagePath, inputs: inputs) {
                         try photoPages.photoPage(
-                            entry, at: pagePath, back: (path, title), square: square, medium: medium)
+                            entry, at: pagePath, back: (path, title), square: square, medium: medium, trip: trip)
                     })
                 if batch.count == Self.pageBatch { try writeBatch() }
             }

@@ -13,6 +13,10 @@ struct ServedLinks: PageLinks, Sendable {
 
     func photoPage(_ photo: Photo) -> String { "/photos/" + Self.segment(photo.id) }
 
+    var tripsIndex: String { "/trips" }
+
+    func tripPage(_ id: String) -> String { "/trips/" + Self.segment(id) }
+
     func image(of photo: Photo, size: PhotoSize) -> String? {
         guard images.imageName(of: photo, size: size) != nil else { return nil }
         return (size == .medium ? "/images/" : "/squares/") + Self.segment(photo.id)

@@ -73,7 +73,8 @@ extension ServerRoutes {
         let back =
             place.map { (pages.links.placePage($0.record), $0.annotation.title) }
             ?? ("/recent", "Recently viewed")
-        return page(try pages.photoPage(entry, at: pages.links.photoPage(photo), back: back))
+        let trip = try tripAlbum()?.trip(ofPhoto: id).map { (pages.links.tripPage($0.id), "Trip: \($0.name)") }
+        return page(try pages.photoPage(entry, at: pages.links.photoPage(photo), back: back, trip: trip))
     }
 
     func recentPage() throws -> ServerResponse {

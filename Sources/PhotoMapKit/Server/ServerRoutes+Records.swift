@@ -26,6 +26,7 @@ extension ServerRoutes {
         guard let previous, previous != version else { return }
         known.withLock { $0 = Known() }
         topPlacesListed.forget()
+        tripsFound.forget()
         if let readTracks = services.readTracks {
             let lines = try readTracks()
             tracks.withLock { $0 = lines }

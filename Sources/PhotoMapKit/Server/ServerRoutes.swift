@@ -7,6 +7,7 @@ import Foundation
 ///
 /// - `/` the top places · `/places/ID?limit=N` a place's photos · `/photos/ID` a photo · `/recent`
 /// - `/map` the map of everything (`ServerRoutes+Map`)
+/// - `/trips` the imported photos' trips · `/trips/ID` a trip · `/visited` their places (`ServerRoutes+Trips`)
 /// - `/squares/ID`, `/images/ID` a photo's 75×75 square and medium image (from the cache, or fetched)
 /// - `/assets/NAME` the pages' scripts, styles and basemap; `/assets/coasts/LEVEL/X/Y.js` coast tiles;
 ///   `/favicon.ico` the pages' icon (`assets/favicon.svg`), for browsers that ask there
@@ -99,6 +100,8 @@ public final class ServerRoutes: Sendable {
     let known = Locked(Known())
     /// The top places, once listed.
     let topPlacesListed = Memo<[AnnotatedPlace]>()
+    /// The trips, once found (`ServerRoutes+Trips`).
+    let tripsFound = Memo<TripAlbum>()
     /// The version of a changing source these records are of, and when it was last asked.
     let sourceVersion = Locked<(version: Int, asked: Date)?>(nil)
     let hosts = AllowedHosts()
@@ -168,6 +171,14 @@ public final class ServerRoutes: Sendable {
             return later(failing: "The map could not be shown") { [self] in try worldMapPage() }
         case ("recent", true):
             return later(failing: "The recent photos could not be read") { [self] in try recentPage() }
+        case ("trips", true): return later(failing: "The trips could not be found") { [self] in try tripsPage() }
+        case ("trips", false):
+            guard TripPhoto.dayNumber(of: rest) != nil, rest.utf8.count == 10 else {
+                return .now(errorPage(400, "Not a trip id: a trip is named by its first day, YYYY-MM-DD."))
+            }
+            return later(failing: "The trip could not be shown") { [self] in try tripPage(rest) }
+        case ("visited", true):
+            return later(failing: "The places you have been could not be read") { [self] in try visitedPage() }
         case ("squares", false): return image(rest, size: .square, request: request)
         case ("images", false): return image(rest, size: .medium, request: request)
         case ("assets", false) where rest.hasPrefix("coasts/"): return coastTile(String(rest.dropFirst(7)))

@@ -15,25 +15,61 @@ public struct Trip: Sendable, Hashable {
     public var photos: [TripPhoto]
     /// Its countries, the most photographed first.
     public var countries: [String]
-    /// Its way: the located photos in the order they were taken.
+    /// Its located photos' way: their coordinates in the order they were taken.
     public var route: [Coordinate]
+    /// The GPX track lines recorded on its days (`TripRoutes`), whole; none when it has none.
+    public var tracks: [TripTrack] = []
 
-    /// The route's length in kilometres (before any simplification).
+    /// Its way: its track lines where it has them, else its located photos' way.
+    public var way: [[Coordinate]] { tracks.isEmpty ? [route] : tracks.map(\.line) }
+
+    /// The way of one of its days ("YYYY-MM-DD"): the track lines begun that day where the trip has
+    /// tracks, else that day's located photos in the order they were taken.
+    public func way(on date: String) -> [[Coordinate]] {
+        guard tracks.isEmpty else { return tracks.filter { $0.date == date }.map(\.line) }
+        return [photos.filter { $0.date == date }.compactMap(\.coordinate)]
+    }
+
+    /// The way's length in kilometres (before any simplification).
     public var kilometres: Double {
-        zip(route, route.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
+        way.reduce(0) { total, line in
+            zip(line, line.dropFirst()).reduce(total) { $0 + $1.0.distance(to: $1.1) }
+        }
     }
 
-    /// The route as others may see it: no point within `margin` kilometres of home nor inside a fence, the
-    /// line broken where such points were left out (each part of two points or more).
+    /// The way as others may see it: cut where it comes within `margin` kilometres of home or into a fence
+    /// (or its margin, `Geofence.cut`), each part of two points or more.
     public func shownRoute(home: Coordinate, margin: Double = 1, fences: [Geofence] = []) -> [[Coordinate]] {
-        var parts: [[Coordinate]] = [[]]
-        for point in route {
-            if point.distance(to: home) <= margin || fences.contains(where: { $0.contains(point) }) {
-                if !(parts.last?.isEmpty ?? true) { parts.append([]) }
-            } else {
-                parts[parts.count - 1].append(point)
-            }
-        }
-        return parts.filter { $0.count >= 2 }
+        Self.screens(home: home, margin: margin, fences: fences).cut(way)
     }
+
+    /// `lines` as pages draw them for others: cut as `shownRoute` cuts, simplified as tracks are
+    /// (`TrackLines.drawing`) and cut again once simplified; nil when nothing of them is left to draw.
+    public static func drawing(
+        _ lines: [[Coordinate]], home: Coordinate, margin: Double = 1, fences: [Geofence] = []
+    ) -> TrackDrawing? {
+        let screens = screens(home: home, margin: margin, fences: fences)
+        let parts = screens.cut(lines)
+        return TrackLines(parts, cutBy: screens).drawing(around: parts.flatMap { $0 })
+    }
+
+    /// What the way is cut by: `fences`, and a circle around home whose cut (`Geofence.trackRadius`, the
+    /// radius with the fence margin and a metre) lies `margin` kilometres from home.
+    static func screens(home: Coordinate, margin: Double, fences: [Geofence]) -> [Geofence] {
+        let radius = max(margin * 1000 - Geofence.trackMargin - 1, 0)
+        return fences + [Geofence(name: "home", centre: home, radius: radius)]
+    }
+
+    /// The way as pages draw it for others (`drawing(_:home:margin:fences:)`).
+    public func drawing(home: Coordinate, margin: Double = 1, fences: [Geofence] = []) -> TrackDrawing? {
+        Self.drawing(way, home: home, margin: margin, fences: fences)
+    }
+}
+
+/// A GPX track line of a trip and the local date it was begun on (`TripRoutes`).
+public struct TripTrack: Sendable, Hashable {
+    /// "YYYY-MM-DD".
+    public var date: String
+    /// Its points, whole.
+    public var line: [Coordinate]
 }

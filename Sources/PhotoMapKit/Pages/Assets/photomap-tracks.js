@@ -48,4 +48,5 @@
   }
 
   photomap.addTracks = addTracks;
+  photomap.trackPoints = points;
 })(window.photomap);
