@@ -6,7 +6,7 @@ import Testing
 /// `serve` as each viewer sees it, over HTTP: the audiences matrix (`AudiencesEndToEndTests`) with one
 /// public photo behind a geofence, users of every role added with `users add --password-stdin` and signed
 /// in through the form, and for anyone and each role every route's answer searched in every byte for the
-/// ids, titles and coordinates that viewer may not see, and for what it may.
+/// ids, titles and coordinates that viewer may not see, and for what it may; on SQLite and PostgreSQL.
 @Suite("Audiences end to end, each viewer", .serialized)
 struct AudiencesViewersEndToEndTests {
     typealias Sample = AudiencesEndToEndTests.Sample
@@ -19,10 +19,12 @@ struct AudiencesViewersEndToEndTests {
         matrix = try AudiencesEndToEndTests()
     }
 
-    /// Adds `name` as `role`, and signs them in to `server` as a browser does; the session cookie.
-    func signIn(_ server: ServeProcess, _ name: String, role: Role) throws -> String {
+    /// Adds `name` as `role` to the state `state` names, and signs them in to `server` as a browser does;
+    /// the session cookie.
+    func signIn(_ server: ServeProcess, _ name: String, role: Role, state: [String]) throws -> String {
         let added = try PhotomapBinary.addUser(
-            name, role: role.rawValue, password: Self.password, arguments: ["--cache", matrix.cache.url.path])
+            name, role: role.rawValue, password: Self.password,
+            arguments: state)
         #expect(added.status == 0, "\(added.stderr)")
         return try #require(try server.signIn(name, password: Self.password), "\(name) signs in")
     }
@@ -36,9 +38,12 @@ struct AudiencesViewersEndToEndTests {
     }
 
     @Test(
-        "serve answers each viewer from what that viewer may see: anyone, friend, family, friend+family, owner"
-    )
-    func everyViewerEveryRoute() throws {
+        "serve answers each viewer from what that viewer may see: anyone, friend, family, friend+family, owner",
+        arguments: StateEngine.allCases)
+    func everyViewerEveryRoute(engine: StateEngine) throws {
+        var matrix = self.matrix
+        let place = try engine.place(in: matrix.cache.url)
+        matrix.database = place.database.map { ["--database", $0.url] } ?? []
         let ids = try matrix.importMatrix()
         let fence = try matrix.photomap([
             "fences", "add", "home", "--near", "\(Self.fenced.latitude),\(Self.fenced.longitude)", "--radius", "300",
@@ -47,14 +52,15 @@ struct AudiencesViewersEndToEndTests {
         let viewers: [(name: String, role: Role?)] = [
             ("", nil), ("fred", .friend), ("fiona", .family), ("faye", .friendAndFamily), ("olga", .owner),
         ]
-        let server = try ServeProcess(["--cache", matrix.cache.url.path, "--source", "local"], environment: [:])
+        let server = try ServeProcess(
+            ["--cache", matrix.cache.url.path] + matrix.database + ["--source", "local"], environment: [:])
         defer { server.stop() }
         let placeIDs = try matrix.jsonArray(try matrix.photomap(["--source", "local", "places", "--json"]).stdout)
             .compactMap { $0["id"] as? String }
         let unknown = "local-" + String(repeating: "0", count: 24)
         var checked = 0
         for viewer in viewers {
-            let cookie = try viewer.role.map { try signIn(server, viewer.name, role: $0) }
+            let cookie = try viewer.role.map { try signIn(server, viewer.name, role: $0, state: place.arguments) }
             let headers = cookie.map { ["Cookie": $0] } ?? [:]
             let get = { (path: String) in try server.request(path, headers: headers) }
             let session = String(decoding: try get("/api/session").body, as: UTF8.self)

@@ -87,6 +87,9 @@ enum ServeCommand {
         services.signIn = signIn
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("photomap-serve-\(UUID().uuidString)")
+        // The views' own search indexes hold what only some may see: this user's alone, gone when serve stops.
+        try FileManager.default.createDirectory(
+            at: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: scratch) }
         let state = try configuration.state(), local = configuration.source == .local
         services.view = { [services] role in
