@@ -17,7 +17,7 @@ extension ServerRoutes {
                 {
                     let session: Session?, known: Bool
                     do {
-                        (session, known) = (try signIn.session(token), true)
+                        (session, known) = (try self.session(token, signIn: signIn), true)
                     } catch {
                         // Answered as anyone not signed in; the database's trouble is the log's.
                         self.services.log("the session could not be read: \(error)")
@@ -43,6 +43,28 @@ extension ServerRoutes {
         }
     }
 
+    /// Most sessions kept as read, and for how long: a session ended elsewhere (another server of the
+    /// fleet, `users remove`) opens nothing here after at most that long; one ended here, at once.
+    static let sessionsKept = 4_096
+    static let sessionReadAgain: TimeInterval = 1
+
+    /// The session `token` opens, as read at most `sessionReadAgain` seconds ago.
+    func session(_ token: SecretToken, signIn: SignIn) throws -> Session? {
+        let now = signIn.clock()
+        if let kept = sessionsRead.withLock({ $0[token.digest] }),
+            now.timeIntervalSince(kept.read) < Self.sessionReadAgain,
+            now >= kept.read
+        {
+            return kept.session
+        }
+        let session = try signIn.session(token)
+        sessionsRead.withLock { kept in
+            if kept.count >= Self.sessionsKept { kept.removeAll() }
+            kept[token.digest] = (session, now)
+        }
+        return session
+    }
+
     /// A state-changing request: checked by `StateChangePolicy`, then handled (a sign-in's password check
     /// and the database on the slow-work threads).
     func changeState(_ request: ServerRequest) -> HTTPServer.Reply {
@@ -61,7 +83,10 @@ extension ServerRoutes {
         let secure = Cookies.overTLS(request)
         if request.path == "/logout" {
             return later(failing: "Could not sign out") {
-                if let token = Cookies.token(Cookies.session, in: request) { try signIn.signOut(token) }
+                if let token = Cookies.token(Cookies.session, in: request) {
+                    try signIn.signOut(token)
+                    self.sessionsRead.withLock { $0[token.digest] = nil }
+                }
                 return Self.redirect(
                     to: Self.localPath(form?["next"]) ?? "/",
                     cookies: [Cookies.setting(Cookies.session, "", maxAge: 0, secure: secure)])

@@ -117,6 +117,9 @@ public final class ServerRoutes: Sendable {
     let viewer: Role?
     /// The signed-in viewers' views, by role, each made the first time one asks (`ServerRoutes+Viewers`).
     let views = Locked<[Role: ServerRoutes]>([:])
+    /// Sessions as last read, by their token's digest, for `sessionReadAgain` seconds: a page's many
+    /// requests read the database once (`ServerRoutes+Session`); one table for every view.
+    let sessionsRead: Locked<[String: (session: Session?, read: Date)]>
     /// One filling of the view's own search index at a time.
     let viewIndexing = Locked(())
     /// The pages' placeholder image, answered in place of an image that could not be had.
@@ -135,6 +138,7 @@ public final class ServerRoutes: Sendable {
         self.viewer = viewer
         slowWork = root?.slowWork ?? WorkPool(width: Self.workers)
         hosts = root?.hosts ?? AllowedHosts()
+        sessionsRead = root?.sessionsRead ?? Locked([:])
         var pages = PageBuilder(links: ServedLinks(images: services.cache), credits: services.credits)
         pages.catalogMirror = services.catalogMirror
         pages.listsCoastTiles = false
