@@ -9,6 +9,10 @@
 #   kept  a new serve on the cache the cold run left (every listing kept on disk; no call is made)
 #   warm  the same pages again from that serve
 # wall time (the last page's answer), Flickr calls made and the most in flight at once; medians of ROUNDS.
+# Then, on the kept serve, the same pages for a viewer signed in (family), whose view lists them anew:
+#   signed-kept  their view's first asking (from the listings kept on disk)
+#   signed-warm  the same pages again
+# beside the anonymous kept and warm runs (goal: signed-in within 1.2x of anonymous at 16 pages at once).
 #
 #   bench/serve-pages.sh                     # DELAY=0.1, ROUNDS=3, builds the release binary
 #   PHOTOMAP_BIN=../old/.build/release/photomap bench/serve-pages.sh   # another build, for a before/after
@@ -68,14 +72,29 @@ stop_serve() {
     wait "$SERVE_PID" 2> /dev/null || true
 }
 
-# burst N NAME: the first N pages asked at once; appends "seconds calls peak-in-flight" to $WORK/NAME.
+PASSWORD="bench viewer password"
+# sign_in: signs the bench's family viewer in to $SERVE as a browser does; the session in $WORK/jar.
+sign_in() {
+    rm -f "$WORK/jar"
+    local csrf code
+    csrf=$(curl -s -c "$WORK/jar" "$SERVE/api/session" | python3 -c 'import json, sys; print(json.load(sys.stdin)["csrf"])')
+    code=$(curl -s -o /dev/null -b "$WORK/jar" -c "$WORK/jar" -H "Origin: $SERVE" -w '%{http_code}' \
+        --data-urlencode "name=viewer" --data-urlencode "password=$PASSWORD" --data-urlencode "csrf=$csrf" \
+        "$SERVE/login")
+    [[ $code == 303 ]] || die "the viewer's sign-in answered $code"
+}
+
+# burst N NAME [JAR]: the first N pages asked at once (with JAR's cookies: signed in); appends
+# "seconds calls peak-in-flight" to $WORK/NAME.
 burst() {
     curl -s "$FLICKR/_reset" > /dev/null
     head -n "$1" "$WORK/pages.txt" | awk -v base="$SERVE" '{ printf "url = \"%s%s\"\noutput = \"/dev/null\"\nwrite-out = \"%%{http_code}\\n\"\n", base, $0 }' \
         > "$WORK/burst.conf"
     local start codes
     start=$(date +%s.%N)
-    codes=$(curl -Z --parallel-immediate --parallel-max "$1" -s -K "$WORK/burst.conf" 2> /dev/null)
+    local jar=()
+    [[ -n ${3:-} ]] && jar=(-b "$3")
+    codes=$(curl -Z --parallel-immediate --parallel-max "$1" -s "${jar[@]}" -K "$WORK/burst.conf" 2> /dev/null)
     local seconds
     seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
     [[ $(grep -c '^200$' <<< "$codes") == "$1" ]] || die "$2: not every page answered 200: $(sort <<< "$codes" | uniq -c | tr '\n' ' ')"
@@ -92,9 +111,14 @@ for ((round = 1; round <= ROUNDS; round++)); do
         start_serve "$cache"
         burst "$n" "cold-$n"
         stop_serve
+        printf '%s\n' "$PASSWORD" | PHOTOMAP_CACHE="$cache" "$BIN" users add viewer --role family --password-stdin \
+            2> /dev/null
         start_serve "$cache"
         burst "$n" "kept-$n"
         burst "$n" "warm-$n"
+        sign_in
+        burst "$n" "signed-kept-$n" "$WORK/jar"
+        burst "$n" "signed-warm-$n" "$WORK/jar"
         stop_serve
     done
 done
@@ -108,4 +132,13 @@ for state in cold kept warm; do
             "$(column "$state-$n" 3)" "$(awk -v a="$(column "$state-$n" 1)" -v b="$one" 'BEGIN { print a / b }')"
     done
 done
-echo "goals: 16 cold pages at once <= 2x one alone; 16 kept pages <= 1 s"
+echo "signed in (family), beside anonymous on the same serve (median of $ROUNDS rounds)"
+printf '  %-12s %6s %10s %10s %14s\n' "" "pages" "seconds" "anonymous" "× anonymous"
+for state in kept warm; do
+    for n in $COUNTS; do
+        printf '  %-12s %6d %10.3f %10.3f %14.2f\n' "signed-$state" "$n" "$(column "signed-$state-$n" 1)" \
+            "$(column "$state-$n" 1)" \
+            "$(awk -v a="$(column "signed-$state-$n" 1)" -v b="$(column "$state-$n" 1)" 'BEGIN { print a / b }')"
+    done
+done
+echo "goals: 16 cold pages at once <= 2x one alone; 16 kept pages <= 1 s; 16 signed-in pages <= 1.2x anonymous"

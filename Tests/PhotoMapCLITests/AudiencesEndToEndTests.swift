@@ -12,6 +12,9 @@ struct AudiencesEndToEndTests {
     let photos: TemporaryFolder
     let cache: TemporaryFolder
     let out: TemporaryFolder
+    /// `--database URL` when the state is PostgreSQL's (`AudiencesViewersEndToEndTests`); none: the cache
+    /// folder's SQLite.
+    var database: [String] = []
 
     /// One photo of the matrix: its audiences, title, file name and where it was taken.
     struct Sample {
@@ -66,7 +69,7 @@ struct AudiencesEndToEndTests {
     }
 
     func photomap(_ arguments: [String], environment: [String: String] = [:]) throws -> PhotomapBinary.Result {
-        try PhotomapBinary.run(["--cache", cache.url.path] + arguments, environment: environment)
+        try PhotomapBinary.run(["--cache", cache.url.path] + database + arguments, environment: environment)
     }
 
     /// Imports the photos (private, the default) and gives each its audiences; returns their ids by title.

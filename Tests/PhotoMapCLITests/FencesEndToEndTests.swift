@@ -244,7 +244,9 @@ struct FencesEndToEndTests {
         }
     }
 
-    @Test("serve: pages, every /api answer and recents show no number inside the fence")
+    @Test(
+        "serve: pages, every /api answer and recents show anyone no number inside the fence; the owner all, with the tracks"
+    )
     func serveHidesThem() throws {
         #expect(try importWithWalk().status == 0)
         let home = try jsonArray(try local(["photos", "--place", "3196359", "--json"]).stdout)
@@ -256,8 +258,18 @@ struct FencesEndToEndTests {
             #expect(try server.request(path).status == 200)
         }
         let page = String(decoding: try server.request("/places/3196359").body, as: UTF8.self)
-        let nearHome = try Self.trackLeaks(page).near
-        #expect(!Self.leaks(page).isEmpty && !nearHome.isEmpty)
+        let drawn = try Self.trackLeaks(page).drawn
+        #expect(!Self.leaks(page).isEmpty && drawn == 0, "the tracks are the owner's")
+        // The owner, signed in, sees the tracks, and (a fence hides from everyone but them) all of them.
+        let password = "correct horse battery"
+        let added = try PhotomapBinary.addUser(
+            "olga", role: "owner", password: password, arguments: ["--cache", cache.url.path])
+        #expect(added.status == 0, "\(added.stderr)")
+        let owner = try #require(try server.signIn("olga", password: password))
+        let owners = {
+            String(decoding: try server.request("/places/3196359", headers: ["Cookie": owner]).body, as: UTF8.self)
+        }
+        #expect(!(try Self.trackLeaks(try owners())).near.isEmpty)
         #expect(try addHome().status == 0)
         Thread.sleep(forTimeInterval: 1.1)
         for path in [
@@ -270,11 +282,11 @@ struct FencesEndToEndTests {
             let body = String(decoding: answer.body, as: UTF8.self)
             if path == "/places/unlocated" { #expect(body.contains("Kitchen") && body.contains("Garden")) }
             #expect(Self.leaks(body).isEmpty, "\(path): \(Self.leaks(body))")
-            // The server read the tracks again when the fence came: they stop 50 m outside it.
-            let tracks = try Self.trackLeaks(body)
-            #expect(tracks.near.isEmpty, "\(path): \(tracks.near)")
-            if path == "/places/3196359" { #expect(tracks.drawn > 0) }
+            #expect(try Self.trackLeaks(body).drawn == 0, "\(path): the tracks are the owner's")
         }
+        let fenced = try owners()
+        let nearHome = try Self.trackLeaks(fenced).near
+        #expect(!Self.leaks(fenced).isEmpty && !nearHome.isEmpty, "the owner's view")
         server.stop()
         let recent = try local(["recent", "--json"])
         #expect(Self.leaks(recent.stdout).isEmpty && recent.stdout.contains("Kitchen"), "\(recent.stdout)")
@@ -322,9 +334,7 @@ struct FencesEndToEndTests {
             #expect(answer.status == 200, "\(path): \(answer.status)")
             let body = String(decoding: answer.body, as: UTF8.self)
             #expect(Self.leaks(body).isEmpty, "\(path)")
-            let tracks = try Self.trackLeaks(body)
-            #expect(tracks.near.isEmpty, "\(path): \(tracks.near)")
-            if path == "/places/3196359" { #expect(tracks.drawn > 0) }
+            #expect(try Self.trackLeaks(body).drawn == 0, "\(path): the tracks are the owner's")
         }
         server.stop()
         #expect(try elsewhere(["fences", "remove", "home"]).status == 0)

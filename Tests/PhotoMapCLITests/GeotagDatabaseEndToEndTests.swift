@@ -152,23 +152,31 @@ struct GeotagDatabaseEndToEndTests {
     }
 
     @Test(
-        "a running serve draws the tracks a geotag added within a second or so, on either catalog",
+        "a running serve draws the owner the tracks a geotag added within a second or so, on either catalog",
         arguments: StateEngine.allCases)
     func serveReadsNewTracks(engine: StateEngine) throws {
         let place = try engine.place(in: try TemporaryFolder().url)
         #expect(
             try PhotomapBinary.run(place.arguments + ["import", "--visibility", "public", fixture.photos.url.path])
                 .status == 0)
+        let password = "correct horse battery"
+        let added = try PhotomapBinary.addUser("olga", role: "owner", password: password, arguments: place.arguments)
+        #expect(added.status == 0, "\(added.stderr)")
         let server = try ServeProcess(place.arguments + ["--source", "local"], environment: [:])
         defer { _ = server.stop() }
+        // The tracks are the owner's.
+        let owner = try #require(try server.signIn("olga", password: password))
+        let top = { String(decoding: try server.request("/", headers: ["Cookie": owner]).body, as: UTF8.self) }
         // Nothing drawn: no track yet, the only photo located by its own GPS far from where the track goes.
-        let before = String(decoding: try server.request("/").body, as: UTF8.self)
+        let before = try top()
         #expect(!before.contains("\"tracks\""), "\(before.suffix(400))")
         let geotagged = try PhotomapBinary.run(
             place.arguments + ["geotag", "--gpx", fixture.trackFile], environment: ["TZ": GeotagEndToEndTests.zone])
         #expect(geotagged.status == 0, "\(geotagged.stderr)")
         Thread.sleep(forTimeInterval: 1.1)
-        let after = String(decoding: try server.request("/").body, as: UTF8.self)
+        let after = try top()
         #expect(after.contains("\"tracks\""), "\(after.suffix(400))")
+        let anyone = String(decoding: try server.request("/").body, as: UTF8.self)
+        #expect(!anyone.contains("\"tracks\""), "the tracks are the owner's only")
     }
 }

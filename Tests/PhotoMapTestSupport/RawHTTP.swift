@@ -8,6 +8,8 @@ public enum RawHTTP {
         public let status: Int
         public let headers: [String: String]
         public let body: Data
+        /// Every `Set-Cookie` field, in order (`headers` keeps one field of a name).
+        public var setCookies: [String] = []
     }
 
     /// Sends `request` (Connection: close is the caller's to add) and reads the answer.
@@ -101,11 +103,13 @@ public enum RawHTTP {
         let head = String(decoding: data[..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         let status = head.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
         var headers: [String: String] = [:]
+        var cookies: [String] = []
         for line in head.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
-                in: .whitespaces)
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = value
+            if line[..<colon].lowercased() == "set-cookie" { cookies.append(value) }
         }
-        return Answer(status: status, headers: headers, body: data[split.upperBound...])
+        return Answer(status: status, headers: headers, body: data[split.upperBound...], setCookies: cookies)
     }
 }

@@ -21,7 +21,9 @@ enum ServeCommand {
             server (or --public-host, the name users type in front of a proxy) as their Host, and only GET
             and HEAD, except POSTs from its own pages (see below). People added with `photomap users` sign in
             at /login; on start, serve prints a link (on standard error only) that signs the owner in once,
-            within ten minutes, without a password. One client address may hold
+            within ten minutes, without a password. Each viewer sees what their role may (see `photomap
+            visibility`): anyone not signed in the public view; the owner everything, geofenced locations
+            and GPS tracks too. One client address may hold
             \(served.connectionsPerClient) connections at once (--max-client-connections), and each request
             must arrive whole within \(Int(served.requestDeadline)) s. With --database, several instances
             share one search index, kept listings, recents and Flickr call budget (see `photomap db` and
@@ -84,10 +86,9 @@ enum ServeCommand {
             finder: try locations.finder(),
             search: try locations.search(), recents: try configuration.state().recents,
             log: { console.warn($0) })
-        services.tracks = try configuration.trackLines()
-        if configuration.source == .local {
-            let state = try configuration.state()
-            services.readTracks = { try state.importedPhotos()?.trackLines() }
+        // The tracks are the owner's only (`view(of:)`): the public view draws none.
+        let state = try configuration.state(), local = configuration.source == .local
+        if local {
             // The owner moves photos from the pages as `locate` does (`POST /api/photos/locations`).
             services.locationEditing = LocationEditing(
                 catalog: { try state.localCatalogForImport() }, places: ImportCommand.places,
@@ -96,6 +97,15 @@ enum ServeCommand {
         }
         let signIn = SignIn(accounts: try configuration.state().accounts)
         services.signIn = signIn
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("photomap-serve-\(UUID().uuidString)")
+        // The views' own search indexes hold what only some may see: this user's alone, gone when serve stops.
+        try FileManager.default.createDirectory(
+            at: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        services.view = { [services] role in
+            try view(of: role, from: services, state: state, local: local, scratch: scratch)
+        }
         let routes = ServerRoutes(services: services)
         // A port given is allowed before the first request can come; port 0's is known once bound.
         if port != 0 { routes.allow(address: address, port: port) }
@@ -114,6 +124,33 @@ enum ServeCommand {
         server.stop(grace: 3)
         indexing?.finish()
         cache.flush()
+    }
+
+    /// The services a signed-in viewer of `role` is answered from: the imported photos as that role may see
+    /// them (the owner: everything, fenced locations and the tracks too), their recents, and a search
+    /// index of their own in `scratch` (the shared one holds what everyone may see).
+    private static func view(
+        of role: Role, from root: ServerRoutes.Services, state: StateStores, local: Bool, scratch: URL
+    ) throws -> ServerRoutes.Services {
+        var view = root
+        let audiences = Audience.seen(by: role), owner = role == .owner
+        let adapter = root.adapter
+        let catalog: @Sendable () throws -> (any LocalCatalogStore)? = {
+            var store = try state.importedPhotos()
+            store?.audiences = audiences
+            store?.showsFenced = owner
+            return store
+        }
+        if local { view.source = LocalSource(catalog: catalog, adapter: adapter) }
+        view.recents = state.recents(for: audiences, showsFenced: owner)
+        view.viewCatalog = catalog
+        view.viewIndex = SQLiteIndexStore(cacheDirectory: scratch.appendingPathComponent(role.rawValue))
+        if owner && local {
+            let read: @Sendable () throws -> TrackLines? = { try catalog()?.trackLines() }
+            view.readTracks = read
+            view.tracks = try read().flatMap { $0.isEmpty ? nil : $0 }
+        }
+        return view
     }
 
     /// Prints, on standard error only, the one-time link that signs the owner in (as Jupyter does): valid

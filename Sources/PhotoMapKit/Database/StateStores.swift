@@ -11,9 +11,12 @@ public struct StateStores: Sendable {
     /// The recently viewed photos, imported ones as anyone may see them.
     public var recents: any RecentsStore { recents(for: Audience.seen(by: nil)) }
 
-    /// The recently viewed photos, imported ones as a viewer of `audiences` may see them.
-    public func recents(for audiences: Set<Audience>) -> any RecentsStore {
-        FencedRecents(store: viewedPhotos, catalog: { [localCatalog] in try localCatalog(false) }, audiences: audiences)
+    /// The recently viewed photos, imported ones as a viewer of `audiences` may see them (with the
+    /// locations geofences hide when `showsFenced`: the owner's view).
+    public func recents(for audiences: Set<Audience>, showsFenced: Bool = false) -> any RecentsStore {
+        FencedRecents(
+            store: viewedPhotos, catalog: { [localCatalog] in try localCatalog(false) }, audiences: audiences,
+            showsFenced: showsFenced)
     }
     private let viewedPhotos: any RecentsStore
     private let budget: @Sendable (String) -> any CallBudgetStore

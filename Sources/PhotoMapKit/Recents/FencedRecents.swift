@@ -7,12 +7,15 @@ struct FencedRecents: RecentsStore {
     let catalog: @Sendable () throws -> (any LocalCatalogStore)?
     /// The audiences of the viewer the recents are listed for: anyone's unless set.
     var audiences = Audience.seen(by: nil)
+    /// Whether fenced photos are listed with their locations (the owner's view).
+    var showsFenced = false
 
     func photos() throws -> [Photo] {
         let photos = try store.photos()
         guard photos.contains(where: { LocalPhotoID.isValid($0.id) }) else { return photos }
         guard var catalog = try catalog() else { return photos.filter { !LocalPhotoID.isValid($0.id) } }
         catalog.audiences = audiences
+        catalog.showsFenced = showsFenced
         return try photos.compactMap { LocalPhotoID.isValid($0.id) ? try catalog.photo(id: $0.id) : $0 }
     }
 

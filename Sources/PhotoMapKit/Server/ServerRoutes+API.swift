@@ -34,7 +34,9 @@ extension ServerRoutes {
             return .now(areaError(error))
         }
         return later(failing: "The search failed", asJSON: true) { [self] in
-            let hits = try services.search.search(text, near: near, radius: radius, limit: Self.maximumResults)
+            let hits = try viewed(
+                try services.search.search(text, near: near, radius: radius, limit: Self.maximumResults),
+                query: text, near: near, radius: radius, limit: Self.maximumResults)
             let annotations = hits.map(\.annotation)
             // Photos found become records of this server, so their squares and pages answer.
             known.withLock { known in
@@ -79,7 +81,7 @@ extension ServerRoutes {
             status: 200,
             headers: Self.commonHeaders + [
                 ("Content-Type", "application/geo+json"),
-                ("Cache-Control", "no-store"),
+                ("Cache-Control", "private, no-store"),
             ],
             body: .bytes(body))
     }

@@ -20,8 +20,10 @@ extension ServerRoutes {
         }
         return later(failing: "The map tile could not be made", asJSON: true) { [self] in
             let version = try (services.source as? any ChangingSource)?.version() ?? 0
-            let tag = "\"map-\(version)\""
-            // Each viewer's own until the audiences say who sees what: never kept by a shared cache.
+            // The view's name in it: a tile a browser kept for one view (before signing in) is never
+            // taken for another's.
+            let tag = "\"map-\(viewName)-\(version)\""
+            // Each view's own: never kept by a shared cache.
             let headers = Self.commonHeaders + [("ETag", tag), ("Cache-Control", "private, no-cache")]
             if request.headers["if-none-match"]?.split(separator: ",")
                 .contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag }) == true

@@ -83,6 +83,8 @@ extension ServerRoutes {
     /// A photo this server has not listed (a link shared or bookmarked): the local index's, else the
     /// source's own answer for it (flickr.photos.getInfo), now known here too; nil when neither has it.
     func lookedUpPhoto(_ id: String) throws -> AnnotatedPhoto? {
+        // A signed-in viewer's imported photos are their catalog's, as they may see them.
+        if LocalPhotoID.isValid(id), let catalog = services.viewCatalog { return try viewedPhoto(id, in: catalog) }
         if let indexed = try indexedPhoto(id) { return indexed }
         guard let source = services.source as? any PhotoDescribing, let entry = try source.photoInfo(id) else {
             return nil

@@ -5,25 +5,64 @@ import Foundation
 /// `StateChangePolicy` first. Answers to a request carrying a session cookie are `private, no-store`,
 /// and its pages name the viewer with a "Sign out" button.
 extension ServerRoutes {
-    /// The answer to `request`.
+    /// The answer to `request`, from its viewer's view: the public one for anyone not signed in; for a
+    /// session cookie, the session is read first (the database: off MHD's thread) and its role's view
+    /// answers, dressed for that viewer.
     public func handle(_ request: ServerRequest) -> HTTPServer.Reply {
-        let reply = answer(request)
         guard let token = Cookies.token(Cookies.session, in: request), let signIn = services.signIn else {
-            return reply
+            return answer(request)
         }
-        let dress: @Sendable (ServerResponse) -> ServerResponse = { [self] response in
-            personal(response, token: token, signIn: signIn, request: request)
+        return .later { [self] reply in
+            let accepted = slowWork.submit(
+                {
+                    let session: Session?, known: Bool
+                    do {
+                        (session, known) = (try self.session(token, signIn: signIn), true)
+                    } catch {
+                        // Answered as anyone not signed in; the database's trouble is the log's.
+                        self.services.log("the session could not be read: \(error)")
+                        (session, known) = (nil, false)
+                    }
+                    let routes: ServerRoutes
+                    do {
+                        routes = try self.routes(for: session?.user.role)
+                    } catch {
+                        self.services.log(
+                            "the view of a \(session?.user.role.rawValue ?? "") could not be made: \(error)")
+                        return reply(self.errorPage(503, "The server could not answer; try again shortly."))
+                    }
+                    let dress: @Sendable (ServerResponse) -> ServerResponse = { response in
+                        self.personal(response, token: token, session: session, known: known, request: request)
+                    }
+                    switch routes.answer(request) {
+                    case let .now(response): reply(dress(response))
+                    case let .later(work): work { reply(dress($0)) }
+                    }
+                }, maximumWaiting: Self.maximumWaiting)
+            if !accepted { reply(errorPage(503, "The server is busy; try again shortly.")) }
         }
-        switch reply {
-        case let .now(response) where response.status == 200 && Self.isPage(response):
-            // The viewer's name comes from the database: not on MHD's thread.
-            return .later { [self] answer in
-                let accepted = slowWork.submit({ answer(dress(response)) }, maximumWaiting: Self.maximumWaiting)
-                if !accepted { answer(errorPage(503, "The server is busy; try again shortly.")) }
-            }
-        case let .now(response): return .now(dress(response))
-        case let .later(work): return .later { answer in work { answer(dress($0)) } }
+    }
+
+    /// Most sessions kept as read, and for how long: a session ended elsewhere (another server of the
+    /// fleet, `users remove`) opens nothing here after at most that long; one ended here, at once.
+    static let sessionsKept = 4_096
+    static let sessionReadAgain: TimeInterval = 1
+
+    /// The session `token` opens, as read at most `sessionReadAgain` seconds ago.
+    func session(_ token: SecretToken, signIn: SignIn) throws -> Session? {
+        let now = signIn.clock()
+        if let kept = sessionsRead.withLock({ $0[token.digest] }),
+            now.timeIntervalSince(kept.read) < Self.sessionReadAgain,
+            now >= kept.read
+        {
+            return kept.session
         }
+        let session = try signIn.session(token)
+        sessionsRead.withLock { kept in
+            if kept.count >= Self.sessionsKept { kept.removeAll() }
+            kept[token.digest] = (session, now)
+        }
+        return session
     }
 
     /// A state-changing request: checked by `StateChangePolicy`, then handled (a sign-in's password check
@@ -44,7 +83,10 @@ extension ServerRoutes {
         let secure = Cookies.overTLS(request)
         if request.path == "/logout" {
             return later(failing: "Could not sign out") {
-                if let token = Cookies.token(Cookies.session, in: request) { try signIn.signOut(token) }
+                if let token = Cookies.token(Cookies.session, in: request) {
+                    try signIn.signOut(token)
+                    self.sessionsRead.withLock { $0[token.digest] = nil }
+                }
                 return Self.redirect(
                     to: Self.localPath(form?["next"]) ?? "/",
                     cookies: [Cookies.setting(Cookies.session, "", maxAge: 0, secure: secure)])
@@ -148,33 +190,31 @@ extension ServerRoutes {
     /// `response` for a viewer with a session cookie: never kept by a shared cache, and on a page, the
     /// header's "Sign in" link replaced by their name and a "Sign out" button (or, for a cookie that
     /// opens no session — forged, ended, expired — the cookie removed and the page left anonymous).
+    /// `known`: whether the session could be read (when not, the cookie stays).
     private func personal(
-        _ response: ServerResponse, token: SecretToken, signIn: SignIn, request: ServerRequest
+        _ response: ServerResponse, token: SecretToken, session: Session?, known: Bool, request: ServerRequest
     ) -> ServerResponse {
         var response = response
         response.headers.removeAll { $0.name.lowercased() == "cache-control" }
         response.headers.append(("Cache-Control", "private, no-store"))
-        guard response.status == 200, Self.isPage(response), case let .bytes(data) = response.body else {
+        guard let signIn = services.signIn, response.status == 200, Self.isPage(response),
+            case let .bytes(data) = response.body, known
+        else {
             return response
         }
         let secure = Cookies.overTLS(request)
-        do {
-            guard let session = try signIn.session(token) else {
-                response.headers.append(("Set-Cookie", Cookies.setting(Cookies.session, "", maxAge: 0, secure: secure)))
-                return response
-            }
-            let html = String(decoding: data, as: UTF8.self)
-            let signedIn = PageRenderer.signedIn(name: session.user.name.text, csrf: token.derived("csrf"))
-            if let marker = html.range(of: PageRenderer.signInLink) {
-                response.body = .bytes(Data(html.replacingCharacters(in: marker, with: signedIn).utf8))
-            }
-            let lifetime = Int(session.expires.timeIntervalSince(signIn.clock()))
-            response.headers.append(
-                ("Set-Cookie", Cookies.setting(Cookies.session, token.text, maxAge: lifetime, secure: secure)))
-        } catch {
-            // The page goes out anonymous; the database's trouble is the log's.
-            services.log("the session could not be read: \(error)")
+        guard let session else {
+            response.headers.append(("Set-Cookie", Cookies.setting(Cookies.session, "", maxAge: 0, secure: secure)))
+            return response
         }
+        let html = String(decoding: data, as: UTF8.self)
+        let signedIn = PageRenderer.signedIn(name: session.user.name.text, csrf: token.derived("csrf"))
+        if let marker = html.range(of: PageRenderer.signInLink) {
+            response.body = .bytes(Data(html.replacingCharacters(in: marker, with: signedIn).utf8))
+        }
+        let lifetime = Int(session.expires.timeIntervalSince(signIn.clock()))
+        response.headers.append(
+            ("Set-Cookie", Cookies.setting(Cookies.session, token.text, maxAge: lifetime, secure: secure)))
         return response
     }
 }

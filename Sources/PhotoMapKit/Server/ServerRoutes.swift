@@ -16,6 +16,9 @@ import Foundation
 ///
 /// - `/login`, `/logout`, `/api/session`: sign-in (`ServerRoutes+Session`)
 ///
+/// Every answer is its viewer's: anyone not signed in gets the public view (these routes); a signed-in
+/// viewer, their role's own routes (`ServerRoutes+Viewers`), whose listings and caches answer no one else.
+///
 /// GET and HEAD, which change nothing; POST only through `StateChangePolicy`; only requests whose `Host` names this server (DNS rebinding); ids are looked up
 /// among the records this server has listed, then in the local index and the source (a link shared or
 /// bookmarked), never used as paths.
@@ -44,6 +47,15 @@ public final class ServerRoutes: Sendable {
         public var signIn: SignIn?
         /// Locations the owner sets from the pages (`ServerRoutes+Locations`); nil: not here.
         public var locationEditing: LocationEditing?
+        /// The services a signed-in viewer of a role is answered from (their source, recents, tracks and
+        /// imported photos), made the first time one asks; nil: everyone is answered the public view.
+        public var view: (@Sendable (Role) throws -> Services)?
+        /// The imported photos as this view's viewer may see them, where the shared index (which holds what
+        /// everyone may see) falls short: a signed-in viewer's. Nil for the public view.
+        public var viewCatalog: (@Sendable () throws -> (any LocalCatalogStore)?)?
+        /// Where this view's imported photos are indexed for search (with `viewCatalog`): the view's own
+        /// index, never the shared one.
+        public var viewIndex: (any SearchIndexStore)?
 
         /// The services.
         public init(
@@ -94,8 +106,8 @@ public final class ServerRoutes: Sendable {
     private let builder: PageBuilder<ServedLinks>
     /// The tracks the pages draw: read again with the records (`forgetIfSourceChanged`).
     let tracks: Locked<TrackLines?>
-    /// Where slow work runs (`later`).
-    let slowWork = WorkPool(width: ServerRoutes.workers)
+    /// Where slow work runs (`later`): one pool for every view.
+    let slowWork: WorkPool
     /// The records this server has listed (`ServerRoutes+Records`).
     let known = Locked(Known())
     /// The top places, once listed.
@@ -104,15 +116,34 @@ public final class ServerRoutes: Sendable {
     let tripsFound = Memo<TripAlbum>()
     /// The version of a changing source these records are of, and when it was last asked.
     let sourceVersion = Locked<(version: Int, asked: Date)?>(nil)
-    let hosts = AllowedHosts()
+    /// The names this server answers to: one set for every view.
+    let hosts: AllowedHosts
+    /// Whose view this is: nil for the public one, which answers anyone not signed in.
+    let viewer: Role?
+    /// The signed-in viewers' views, by role, each made the first time one asks (`ServerRoutes+Viewers`).
+    let views = Locked<[Role: ServerRoutes]>([:])
+    /// Sessions as last read, by their token's digest, for `sessionReadAgain` seconds: a page's many
+    /// requests read the database once (`ServerRoutes+Session`); one table for every view.
+    let sessionsRead: Locked<[String: (session: Session?, read: Date)]>
+    /// One filling of the view's own search index at a time.
+    let viewIndexing = Locked(())
     /// The pages' placeholder image, answered in place of an image that could not be had.
     let placeholder: Data
     /// The files `/assets/NAME` serves, by name: `PageAssets.files`, and nothing else.
     let assetFiles: [String: URL]
 
-    /// Routes over `services`.
-    public init(services: Services) {
+    /// Routes over `services`, answering anyone not signed in.
+    public convenience init(services: Services) {
+        self.init(services: services, viewer: nil, sharing: nil)
+    }
+
+    /// The routes of `viewer`'s view, sharing the public view's work pool and host names.
+    init(services: Services, viewer: Role?, sharing root: ServerRoutes?) {
         self.services = services
+        self.viewer = viewer
+        slowWork = root?.slowWork ?? WorkPool(width: Self.workers)
+        hosts = root?.hosts ?? AllowedHosts()
+        sessionsRead = root?.sessionsRead ?? Locked([:])
         var pages = PageBuilder(links: ServedLinks(images: services.cache), credits: services.credits)
         pages.catalogMirror = services.catalogMirror
         pages.listsCoastTiles = false
