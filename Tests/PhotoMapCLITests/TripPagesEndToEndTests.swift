@@ -127,8 +127,12 @@ struct TripPagesEndToEndTests {
             Coordinate(
                 latitude: try #require(homeFields["latitude"] as? Double),
                 longitude: try #require(homeFields["longitude"] as? Double)))
+        let added = try PhotomapBinary.addUser(
+            "owner", role: "owner", password: "a long password", arguments: ["--cache", cache.url.path])
+        #expect(added.status == 0, "\(added.stderr)")
         let server = try ServeProcess(["--cache", cache.url.path, "--source", "local"], environment: [:])
         defer { server.stop() }
+        let cookie = try #require(try server.signIn("owner", password: "a long password"))
         let index = try server.request("/trips")
         #expect(index.status == 200)
         let indexPage = String(decoding: index.body, as: UTF8.self)
@@ -137,7 +141,13 @@ struct TripPagesEndToEndTests {
         #expect(indexPage.contains("href=\"/trips/2024-12-31\""))
         #expect(!indexPage.contains("Ljubljana"))
 
-        let answer = try server.request("/trips/2024-07-10")
+        // Anyone else is drawn the photos' way: the tracks are the owner's.
+        let others = String(decoding: try server.request("/trips/2024-07-10").body, as: UTF8.self)
+        #expect(others.contains("<h1>Tuscany, Italy</h1>"))
+        let othersDrawn = Self.points(ofDrawing: try #require(Self.pageData(others)?["tracks"] as? [String: Any]))
+        #expect(!othersDrawn.isEmpty && othersDrawn.count <= 3, "\(othersDrawn)")
+
+        let answer = try server.request("/trips/2024-07-10", headers: ["Cookie": cookie])
         #expect(answer.status == 200)
         let page = String(decoding: answer.body, as: UTF8.self)
         #expect(page.contains("<h1>Tuscany, Italy</h1>"))
