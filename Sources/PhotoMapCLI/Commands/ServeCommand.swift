@@ -60,7 +60,7 @@ enum ServeCommand {
         "also answer requests naming this host, as users type it in front of a proxy (nginx); no other name")
 
     static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        // Every viewer sees what everyone may see (the public view) until serve tells viewers apart.
+        // Anyone not signed in sees what everyone may see (the public view); each role its own (`view(of:)`).
         var configuration = configuration
         configuration.audiences = Audience.seen(by: nil)
         let (address, port, name) = try listen(parsed.text(listenOption) ?? "")
