@@ -178,9 +178,11 @@ struct Configuration {
         return fallback
     }
 
-    /// The GPS tracks maps draw under the imported photos (`--source local`); nil for other sources or none.
+    /// The GPS tracks maps draw under the imported photos (`--source local`); nil for other sources or none,
+    /// and for any view but the owner's (`export --audience`): a track is where the owner went.
     func trackLines() throws -> TrackLines? {
-        guard source == .local, var store = try state().importedPhotos() else { return nil }
+        guard source == .local, audiences == Set(Audience.allCases), var store = try state().importedPhotos()
+        else { return nil }
         store.audiences = audiences
         let lines = try store.trackLines()
         return lines.isEmpty ? nil : lines

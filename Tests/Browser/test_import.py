@@ -241,8 +241,12 @@ def test_the_track_is_drawn_under_the_photos_with_a_toggle(page, browser, tracke
     assert toggle.get_attribute("aria-pressed") == "true" and track_paths(page).count() == 1
     no_trouble(page)
 
-    # An exported site draws it on the place's map and a photo's small map; a blurred one nowhere.
-    photomap(work, env, "export", "--out", str(work / "site-tracks"))
+    # The owner's exported site draws it on the place's map and a photo's small map; the public one and a
+    # blurred one nowhere: a track is where the owner went.
+    photomap(work, env, "export", "--out", str(work / "public"))
+    for file in (work / "public").rglob("*.html"):
+        assert '"tracks"' not in file.read_text(), file
+    photomap(work, env, "export", "--out", str(work / "site-tracks"), "--audience", "owner")
     open_file(page, work / "site-tracks" / "places" / f"{AREZZO}.html")
     show_map(page)
     assert track_paths(page).count() == 1
@@ -250,16 +254,30 @@ def test_the_track_is_drawn_under_the_photos_with_a_toggle(page, browser, tracke
     page.wait_for_selector("body[data-map-ready]")
     assert track_paths(page).count() == 1
     no_trouble(page)
-    photomap(work, env, "export", "--out", str(work / "blurred"), "--blur-locations", "5")
+    photomap(work, env, "export", "--out", str(work / "blurred"), "--blur-locations", "5", "--audience", "owner")
     for file in (work / "blurred").rglob("*.html"):
         assert '"tracks"' not in file.read_text(), file
     open_file(page, work / "blurred" / "places" / f"{AREZZO}.html")
     show_map(page)
     assert page.get_by_role("button", name="Track").count() == 0
 
+    # Served, the signed-in owner sees it; anyone else does not.
+    owner = subprocess.run([str(BINARY), "users", "add", "olga", "--role", "owner", "--password-stdin"],
+                           input="a long password\n", capture_output=True, text=True, timeout=60,
+                           env={**os.environ, **env})
+    assert owner.returncode == 0, owner.stderr
     process, base = start_serve(work, env=env, extra=["--source", "local"])
     try:
         context, served = served_place_map(browser, base)
+        served.wait_for_selector("body[data-map-ready]")
+        assert track_paths(served).count() == 0
+        served.goto(f"{base}/login?next=/places/{AREZZO}", wait_until="load")
+        served.fill("input[name=name]", "olga")
+        served.fill("input[name=password]", "a long password")
+        with served.expect_navigation():
+            served.press("input[name=password]", "Enter")
+        if served.locator("button[data-show=map]").count():
+            served.click("button[data-show=map]")
         served.wait_for_selector("body[data-map-ready]")
         assert track_paths(served).count() == 1
         context.close()
