@@ -9,7 +9,6 @@ import Testing
 @Suite("location edits over HTTP end to end", .serialized)
 struct LocationEditEndToEndTests {
     static let password = "correct horse battery staple"
-    static let exiftool = "/usr/bin/exiftool"
 
     let photos: TemporaryFolder
     let cache: TemporaryFolder
@@ -60,16 +59,6 @@ struct LocationEditEndToEndTests {
 
     func sidecar(_ title: String) -> String { photos.url.appendingPathComponent("\(title).jpg.xmp").path }
 
-    /// exiftool's signed XMP GPS of a sidecar, nil when it has none.
-    func exiftoolPosition(_ path: String) throws -> (Double, Double)? {
-        let json = try Subprocess.output(Self.exiftool, ["-n", "-json", "-XMP:GPSLatitude", "-XMP:GPSLongitude", path])
-        let row = (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])?.first
-        guard let latitude = row?["GPSLatitude"] as? Double, let longitude = row?["GPSLongitude"] as? Double else {
-            return nil
-        }
-        return (latitude, longitude)
-    }
-
     @Test("the owner moves, copies and clears locations; the catalog, the page and the sidecar follow")
     func ownerEdits() throws {
         let server = try setUp()
@@ -89,8 +78,8 @@ struct LocationEditEndToEndTests {
         let at = Coordinate(latitude: 46.3625, longitude: 14.0936)
         #expect(try records()["bare"]?.coordinate == at && records()["bare"]?.locationSource == .manual)
         #expect(try records()["third"]?.coordinate == at)
-        if FileManager.default.isExecutableFile(atPath: Self.exiftool) {
-            let read = try #require(try exiftoolPosition(sidecar("bare")))
+        if Exiftool.installed {
+            let read = try #require(try Exiftool.position(ofSidecar: sidecar("bare")))
             #expect(abs(read.0 - 46.3625) < 1e-6 && abs(read.1 - 14.0936) < 1e-6, "\(read)")
         } else {
             Issue.record("exiftool is not installed (Debian libimage-exiftool-perl): scripts/install-deps installs it")
@@ -113,8 +102,8 @@ struct LocationEditEndToEndTests {
         let record = try #require(try records()["third"])
         #expect(
             record.coordinate == nil && record.locationSource == .manual && record.placeID == LocalPlace.unlocatedID)
-        if FileManager.default.isExecutableFile(atPath: Self.exiftool) {
-            #expect(try exiftoolPosition(sidecar("third")) == nil)
+        if Exiftool.installed {
+            #expect(try Exiftool.position(ofSidecar: sidecar("third")) == nil)
         }
         // Already there: answered, nothing written.
         let settled = try version()

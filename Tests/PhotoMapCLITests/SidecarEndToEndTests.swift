@@ -7,7 +7,6 @@ import Testing
 /// writes photomap imports at its position, over the file's own GPS and an earlier correction.
 @Suite("XMP sidecars end to end, exiftool the reference", .serialized)
 struct SidecarEndToEndTests {
-    static let exiftool = "/usr/bin/exiftool"
 
     let photos: TemporaryFolder
     let cache: TemporaryFolder
@@ -41,19 +40,9 @@ struct SidecarEndToEndTests {
         return Dictionary(uniqueKeysWithValues: try catalog.allPhotos().map { ($0.title, $0) })
     }
 
-    /// exiftool's signed XMP GPS of a sidecar.
-    func exiftoolPosition(_ path: String) throws -> (Double, Double)? {
-        let json = try Subprocess.output(Self.exiftool, ["-n", "-json", "-XMP:GPSLatitude", "-XMP:GPSLongitude", path])
-        let row = (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])?.first
-        guard let latitude = row?["GPSLatitude"] as? Double, let longitude = row?["GPSLongitude"] as? Double else {
-            return nil
-        }
-        return (latitude, longitude)
-    }
-
     @Test("locate --sidecars write: exiftool reads the position; originals untouched; exiftool's sidecars imported")
     func bothWays() throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.exiftool) else {
+        guard Exiftool.installed else {
             Issue.record("exiftool is not installed (Debian libimage-exiftool-perl): scripts/install-deps installs it")
             return
         }
@@ -71,7 +60,7 @@ struct SidecarEndToEndTests {
             ])
             #expect(located.status == 0, "\(located.stderr)")
             #expect(located.stderr.contains("1 sidecar written"), "\(located.stderr)")
-            let read = try #require(try exiftoolPosition(folder.appendingPathComponent(name).path))
+            let read = try #require(try Exiftool.position(ofSidecar: folder.appendingPathComponent(name).path))
             #expect(abs(read.0 - at.0) < 1e-6 && abs(read.1 - at.1) < 1e-6, "\(read)")
         }
         #expect(try Data(contentsOf: folder.appendingPathComponent("bare.jpg")) == original)
@@ -81,15 +70,15 @@ struct SidecarEndToEndTests {
         // the image's own GPS when it has one): the next import puts the photos there, over the file's GPS.
         let thirdSidecar = folder.appendingPathComponent("third.jpg.xmp").path
         _ = try Subprocess.output(
-            Self.exiftool, ["-q", "-XMP:GPSLatitude=45.5", "-XMP:GPSLongitude=-73.5", thirdSidecar])
+            Exiftool.path, ["-q", "-XMP:GPSLatitude=45.5", "-XMP:GPSLongitude=-73.5", thirdSidecar])
         _ = try Subprocess.output(
-            Self.exiftool,
+            Exiftool.path,
             [
                 "-q", "-XMP:GPSLatitude=-41.29", "-XMP:GPSLongitude=174.78",
                 folder.appendingPathComponent("own.jpg.xmp").path,
             ])
         _ = try Subprocess.output(
-            Self.exiftool,
+            Exiftool.path,
             [
                 "-q", "-XMP:GPSLatitude=64.1355", "-XMP:GPSLongitude=-21.8954", "-o", "%d%f.%e.xmp",
                 folder.appendingPathComponent("fourth.jpg").path,
@@ -112,7 +101,7 @@ struct SidecarEndToEndTests {
         #expect(try run(["import", photos.url.path]).status == 0)
         #expect(try records()["third"]?.coordinate == Coordinate(latitude: 1, longitude: 1))
         _ = try Subprocess.output(
-            Self.exiftool, ["-q", "-overwrite_original", "-XMP:GPSLatitude=12.25", thirdSidecar])
+            Exiftool.path, ["-q", "-overwrite_original", "-XMP:GPSLatitude=12.25", thirdSidecar])
         #expect(try run(["import", photos.url.path]).status == 0)
         byTitle = try records()
         #expect(byTitle["third"]?.coordinate == Coordinate(latitude: 12.25, longitude: -73.5))
