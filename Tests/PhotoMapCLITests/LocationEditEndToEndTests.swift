@@ -16,16 +16,10 @@ struct LocationEditEndToEndTests {
     init() throws {
         photos = try TemporaryFolder()
         cache = try TemporaryFolder()
-        let shots: [(String, String, (Double, Double)?)] = [
-            ("own", "08:20", (46.0569, 14.5058)), ("bare", "08:30", nil), ("third", "08:40", nil),
-        ]
-        for (name, time, own) in shots {
-            var exif = ExifBlock()
-            exif.exif = [exif.ascii(0x9003, "2024:07:12 \(time):00")]
-            if let own { exif.setPosition(latitude: own.0, longitude: own.1) }
-            try ExifJPEG.make(ExifJPEG.quarters(width: 32, height: 32), exif: exif)
-                .write(to: photos.url.appendingPathComponent("\(name).jpg"))
-        }
+        try ExifJPEG.writeShots(
+            [
+                ("own", "08:20", (46.0569, 14.5058)), ("bare", "08:30", nil), ("third", "08:40", nil),
+            ], day: "2024:07:12", in: photos.url)
     }
 
     /// Runs `photomap --cache … arguments` with `input` on its standard input.

@@ -155,6 +155,21 @@ public enum ExifJPEG {
             + plain.dropFirst(2)
     }
 
+    /// Writes `NAME.jpg` into `folder` for each of `shots` (name, "HH:MM" taken on `day`, its own GPS or
+    /// none): 32×32 quarters with DateTimeOriginal, OffsetTimeOriginal when `offset` is given, and the GPS.
+    public static func writeShots(
+        _ shots: [(name: String, time: String, own: (Double, Double)?)], day: String, offset: String? = nil,
+        in folder: URL
+    ) throws {
+        for (name, time, own) in shots {
+            var exif = ExifBlock()
+            exif.exif = [exif.ascii(0x9003, "\(day) \(time):00")] + (offset.map { [exif.ascii(0x9011, $0)] } ?? [])
+            if let own { exif.setPosition(latitude: own.0, longitude: own.1) }
+            try make(quarters(width: 32, height: 32), exif: exif).write(
+                to: folder.appendingPathComponent("\(name).jpg"))
+        }
+    }
+
     /// Four solid quarters: red top left, green top right, blue bottom left, white bottom right — the
     /// corners tell how an image was turned.
     public static func quarters(width: Int, height: Int) -> RGBAImage {
