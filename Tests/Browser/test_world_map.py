@@ -124,6 +124,20 @@ def test_axe_finds_nothing_and_the_keyboard_opens_a_callout(browser, world, scre
     session.close()
 
 
+def test_the_focus_waits_for_slow_tiles_then_reaches_a_marker(browser, world):
+    """Zoom in from the keyboard while the new zoom's tiles are still on their way: the map holds the
+    focus, then hands it to the marker nearest to the cluster when they come."""
+    session, page = opened(browser, world, "390")
+    steady(page, "document.querySelectorAll('#map .leaflet-marker-icon').length")
+    page.evaluate("""() => { const fetched = window.fetch;
+        window.fetch = (...args) => new Promise(done => setTimeout(done, 1500)).then(() => fetched(...args)); }""")
+    page.locator(".leaflet-marker-icon[role=button][class*=cluster-]").first.focus()
+    focus_a_pin(page)
+    assert page.evaluate("() => document.activeElement.classList.contains('leaflet-marker-icon')")
+    no_trouble(page)
+    session.close()
+
+
 def test_the_timeline_range_filters_the_tiles(browser, world):
     session, page = opened(browser, world)
     page.goto(f"{world}/map?from=2019-01&to=2019-12", wait_until="load")

@@ -17,7 +17,7 @@
        removed when it leaves, so an open callout stays open while the map moves; tiles beyond the
        antimeridian are drawn on the world copy in view. */
     function clusteredLayer(source) {
-      var shown = {}, hidden = false, shownItems = {}, watchers = [];
+      var shown = {}, hidden = false, shownItems = {}, watchers = [], focusWaiting = null;
 
       function zoomLevel() { return Math.max(0, Math.min(Math.round(map.getZoom()), source.maxZoom)); }
 
@@ -57,7 +57,7 @@
             zoom.addEventListener('click', function () {
               var fromKeyboard = zoom === document.activeElement;
               map.closePopup();
-              if (fromKeyboard) map.once('moveend', function () { focusNearest(map.latLngToContainerPoint(at)); });
+              if (fromKeyboard) map.once('moveend', function () { focusNearest(at); });
               map.setView(at, z + 2);
             });
             actions.appendChild(zoom);
@@ -77,15 +77,17 @@
         }, { minWidth: 200, maxWidth: 320 });
       }
 
-      function focusNearest(point) {
-        var best = null, distance = Infinity;
+      /* The marker nearest to `at` takes the focus. Tiles of a pre-clustered page may still be loading:
+         the map itself keeps the focus meanwhile, and hands it on when they come (unless it moved on). */
+      function focusNearest(at) {
+        var best = null, distance = Infinity, point = map.latLngToContainerPoint(at);
         Object.keys(shown).forEach(function (layerKey) {
           shown[layerKey].eachLayer(function (marker) {
             var d = map.latLngToContainerPoint(marker.getLatLng()).distanceTo(point);
             if (marker.getElement() && d < distance) { best = marker; distance = d; }
           });
         });
-        // Tiles of a pre-clustered page may still be loading: the map itself keeps the focus meanwhile.
+        focusWaiting = best ? null : at;
         (best ? best.getElement() : map.getContainer()).focus({ preventScroll: true });
       }
 
@@ -108,6 +110,9 @@
           if (!wanted[layerKey]) { map.removeLayer(shown[layerKey]); delete shown[layerKey]; }
         });
         Object.keys(shownItems).forEach(function (layerKey) { if (!wanted[layerKey]) delete shownItems[layerKey]; });
+        if (focusWaiting) {
+          if (document.activeElement === map.getContainer()) focusNearest(focusWaiting); else focusWaiting = null;
+        }
         watchers.forEach(function (watcher) { watcher(); });
       }
 
