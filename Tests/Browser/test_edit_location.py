@@ -92,6 +92,7 @@ def test_the_owner_moves_a_photo_by_keyboard_and_fields_and_the_page_keeps_it(br
     marker = page.locator(".leaflet-marker-icon[title='New location']")
     marker.wait_for()
     assert page.evaluate("() => document.activeElement.title") == "New location"
+    assert page.locator(".edit-form").is_visible() and page.locator(".edit-start").is_hidden()
     longitude = page.locator("input[name=longitude]")
     before = float(longitude.input_value())
     for _ in range(3):
@@ -117,6 +118,8 @@ def test_the_owner_places_a_photo_without_a_location_by_dragging(browser, served
     base = served["base"]
     session, page = opened(browser, base, signed_in=True)
     open_photo(page, base, served["bare"])
+    page.locator(".edit-start").wait_for()
+    assert page.locator(".edit-form").is_hidden()
     assert where(page) is None and page.locator("#map").count() == 0
     page.click(".edit-start")
     marker = page.locator(".leaflet-marker-icon[title='New location']")
