@@ -55,19 +55,20 @@
     }
     fitAround(located.length, bounds);
     var markers = photomap.ownMarkers = clusters.layer(clusters.pageTiles(located));
-    /* The entries' coordinates changed (the owner's edits, photomap-edit-many.js): drawn where they now are. */
-    photomap.entriesMoved = function () {
-      located.length = 0;
-      for (var k = 0; k < total; k++) if (entries.lat[k] !== null) located.push(k);
-      markers.redraw();
-    };
-    photomap.heat(map, function () {
+    var heat = photomap.heat(map, function () {
       var timeline = photomap.timeline, points = [];
       located.forEach(function (i) {
         if (!entries.month || timeline.shows(entries.month[i])) points.push([entries.lat[i], entries.lon[i], 1]);
       });
       return points;
     });
+    /* The entries' coordinates changed (the owner's edits, photomap-edit-many.js): drawn where they now are. */
+    photomap.entriesMoved = function () {
+      located.length = 0;
+      for (var k = 0; k < total; k++) if (entries.lat[k] !== null) located.push(k);
+      markers.redraw();
+      heat.redraw();
+    };
     ready('map', located.length);
     return map;
   }
