@@ -1,7 +1,8 @@
 """The owner's location editing on a served photo's page (photomap-edit.js, POST /api/photos/locations):
 signed in through /login, the owner moves a photo by the keyboard and the fields, places one without a
 location by dragging the marker, and the page, a reload of it and the XMP sidecar show the new place;
-anyone else's page has no edit control; axe-core finds nothing with the editor open."""
+undo puts it back; anyone else's page has no edit control; axe-core finds nothing with the editor open.
+Many photos at once: test_edit_many.py."""
 
 import json
 import os
@@ -91,6 +92,7 @@ def test_the_owner_moves_a_photo_by_keyboard_and_fields_and_the_page_keeps_it(br
     marker = page.locator(".leaflet-marker-icon[title='New location']")
     marker.wait_for()
     assert page.evaluate("() => document.activeElement.title") == "New location"
+    assert page.locator(".edit-form").is_visible() and page.locator(".edit-start").is_hidden()
     longitude = page.locator("input[name=longitude]")
     before = float(longitude.input_value())
     for _ in range(3):
@@ -116,6 +118,8 @@ def test_the_owner_places_a_photo_without_a_location_by_dragging(browser, served
     base = served["base"]
     session, page = opened(browser, base, signed_in=True)
     open_photo(page, base, served["bare"])
+    page.locator(".edit-start").wait_for()
+    assert page.locator(".edit-form").is_hidden()
     assert where(page) is None and page.locator("#map").count() == 0
     page.click(".edit-start")
     marker = page.locator(".leaflet-marker-icon[title='New location']")
@@ -138,6 +142,13 @@ def test_the_owner_places_a_photo_without_a_location_by_dragging(browser, served
     page.click(".edit-clear")
     page.wait_for_function("() => document.querySelector('.edit-status').textContent === 'Location removed.'")
     assert where(page) is None
+    # Undo puts it back where it was dragged to, then takes that away too: it had no location.
+    page.click(".edit-undo")
+    page.wait_for_function("() => document.querySelector('.edit-status').textContent.startsWith('Location put back')")
+    assert where(page).startswith(f"{latitude:.6f}, {longitude:.6f}")
+    page.click(".edit-undo")
+    page.wait_for_function("() => document.querySelector('.edit-status').textContent === 'Put back without a location.'")
+    assert where(page) is None and page.locator(".edit-undo").is_disabled()
     no_trouble(page)
     session.close()
 

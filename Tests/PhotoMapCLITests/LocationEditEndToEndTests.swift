@@ -106,6 +106,52 @@ struct LocationEditEndToEndTests {
         #expect(try version() == settled)
     }
 
+    @Test("a many-photo edit answers each photo as it was; the page's undo POSTs put them back exactly")
+    func manyAndUndo() throws {
+        let server = try setUp()
+        defer { server.serve.stop() }
+        let before = try records()
+        let order = try ["own", "bare", "third"].map { try #require(before[$0]?.id) }
+        let owner = try server.signIn("owner")
+
+        let moved = try server.post(
+            #"{"photos": ["\#(order.joined(separator: "\", \""))"], "latitude": -33.8568, "longitude": 151.2153}"#,
+            as: owner)
+        #expect(moved.status == 200, "\(moved.text)")
+        let answer = try #require(try JSONSerialization.jsonObject(with: moved.body) as? [String: Any])
+        let formers = try #require(answer["before"] as? [[String: Any]])
+        try #require(formers.compactMap { $0["id"] as? String } == order)
+        let own = try #require(before["own"]?.coordinate)
+        #expect(
+            formers[0]["latitude"] as? Double == own.latitude && formers[0]["longitude"] as? Double == own.longitude)
+        #expect(formers[0]["locationSource"] as? String == "exif")
+        #expect(
+            formers.dropFirst().allSatisfy { $0["latitude"] is NSNull && $0["longitude"] is NSNull }, "\(moved.text)")
+        #expect(answer["changed"] as? Int == 3)
+        #expect(
+            try records().values.allSatisfy { $0.coordinate == Coordinate(latitude: -33.8568, longitude: 151.2153) })
+
+        // The undo photomap-edit-changes.js sends: each place the photos were at, then the removal for the others.
+        var back: [String] = []
+        for former in formers {
+            let id = try #require(former["id"] as? String)
+            if let latitude = former["latitude"] as? Double, let longitude = former["longitude"] as? Double {
+                back.append(#"{"photos": ["\#(id)"], "latitude": \#(latitude), "longitude": \#(longitude)}"#)
+            }
+        }
+        let unlocated = formers.filter { $0["latitude"] is NSNull }.compactMap { $0["id"] as? String }
+        back.append(#"{"photos": ["\#(unlocated.joined(separator: "\", \""))"], "clear": true}"#)
+        for body in back {
+            let undone = try server.post(body, as: owner)
+            #expect(undone.status == 200, "\(undone.text)")
+        }
+        let after = try records()
+        #expect(
+            after["own"]?.coordinate == own, "exactly where it was: \(String(describing: after["own"]?.coordinate))")
+        #expect(after["bare"]?.coordinate == nil && after["third"]?.coordinate == nil)
+        #expect(after["bare"]?.placeID == LocalPlace.unlocatedID && after["own"]?.placeID == before["own"]?.placeID)
+    }
+
     @Test("every other request is refused and changes nothing: origin, token, role, method, size, body, ids")
     func refusals() throws {
         let server = try setUp()

@@ -17,6 +17,8 @@ public final class LocationEditing: Sendable {
     public struct Outcome: Sendable {
         /// Every photo named, as the catalog now holds it, in the order named.
         public let photos: [Photo]
+        /// The same photos as they were before the edit: what an undo puts back.
+        public let before: [Photo]
         /// How many of them changed (the others were there by hand already).
         public let changed: Int
         /// What the sidecars came to; nil when they are not written.
@@ -65,20 +67,20 @@ public final class LocationEditing: Sendable {
         // The owner's view: a fenced or private photo is found, and moved, where it is.
         catalog.showsFenced = true
         catalog.audiences = Set(Audience.allCases)
-        let photos = try ManualLocation.photos(ids, in: catalog)
+        let before = try ManualLocation.photos(ids, in: catalog)
         let coordinate: Coordinate? =
             switch target {
             case let .at(coordinate): coordinate
             case let .like(model): try ManualLocation.location(of: model, in: catalog)
             case .clear: nil
             }
-        let located = try ManualLocation.located(photos, at: coordinate) { [places, loadPlaces] in
+        let located = try ManualLocation.located(before, at: coordinate) { [places, loadPlaces] in
             try places.value(loadPlaces)
         }
         let written = try ManualLocation.write(
             located, into: catalog, sidecars: sidecars, index: { [index] in try index.open() }, adapter: adapter)
         return Outcome(
-            photos: try ManualLocation.photos(ids, in: catalog), changed: written.changed.count,
+            photos: try ManualLocation.photos(ids, in: catalog), before: before, changed: written.changed.count,
             sidecars: written.sidecars)
     }
 }

@@ -54,7 +54,8 @@ extension ServerRoutes {
     }
 
     /// The photos as they now are: `{"photos": [{id, title, latitude, longitude, locationSource,
-    /// locationNote, placeID}], "changed": N, "sidecarsWritten": N|null}`.
+    /// locationNote, placeID}], "before": [{id, latitude, longitude, locationSource}], "changed": N,
+    /// "sidecarsWritten": N|null}`; "before" is each photo as it was, exactly, for the page's undo.
     private func locationsAnswer(_ outcome: LocationEditing.Outcome) -> ServerResponse {
         struct Located: Encodable {
             let id, title, placeID: String
@@ -77,8 +78,25 @@ extension ServerRoutes {
                 try container.encode(locationNote, forKey: .locationNote)
             }
         }
+        struct Former: Encodable {
+            let id: String
+            let latitude, longitude: Double?
+            let locationSource: String?
+
+            enum CodingKeys: String, CodingKey { case id, latitude, longitude, locationSource }
+
+            // Null, not left out: a photo that had no location is undone by removing it.
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(id, forKey: .id)
+                try container.encode(latitude, forKey: .latitude)
+                try container.encode(longitude, forKey: .longitude)
+                try container.encode(locationSource, forKey: .locationSource)
+            }
+        }
         struct Answer: Encodable {
             let photos: [Located]
+            let before: [Former]
             let changed: Int
             let sidecarsWritten: Int?
         }
@@ -89,7 +107,13 @@ extension ServerRoutes {
                 longitude: entry.record.coordinate?.longitude, locationSource: entry.record.locationSource?.rawValue,
                 locationNote: entry.annotation.locationNote)
         }
-        let answer = Answer(photos: photos, changed: outcome.changed, sidecarsWritten: outcome.sidecars?.written)
+        let before = outcome.before.map {
+            Former(
+                id: $0.id, latitude: $0.coordinate?.latitude, longitude: $0.coordinate?.longitude,
+                locationSource: $0.locationSource?.rawValue)
+        }
+        let answer = Answer(
+            photos: photos, before: before, changed: outcome.changed, sidecarsWritten: outcome.sidecars?.written)
         return ServerResponse(
             status: 200,
             headers: Self.commonHeaders + [

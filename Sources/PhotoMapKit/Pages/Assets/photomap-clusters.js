@@ -136,6 +136,11 @@
           redraw();
         },
         show: function () { hidden = false; refresh(); },
+        /* Every tile made again from its source, whose entries moved. */
+        redraw: function () {
+          if (source.reset) source.reset();
+          redraw();
+        },
         /* The clusters in view, [lat, lon, photos in the timeline's range]. */
         items: function () {
           var all = [];

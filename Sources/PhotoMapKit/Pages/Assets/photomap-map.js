@@ -54,14 +54,21 @@
       bounds = [[Math.min(bounds[0][0], lat), Math.min(bounds[0][1], lon)], [Math.max(bounds[1][0], lat), Math.max(bounds[1][1], lon)]];
     }
     fitAround(located.length, bounds);
-    photomap.ownMarkers = clusters.layer(clusters.pageTiles(located));
-    photomap.heat(map, function () {
+    var markers = photomap.ownMarkers = clusters.layer(clusters.pageTiles(located));
+    var heat = photomap.heat(map, function () {
       var timeline = photomap.timeline, points = [];
       located.forEach(function (i) {
         if (!entries.month || timeline.shows(entries.month[i])) points.push([entries.lat[i], entries.lon[i], 1]);
       });
       return points;
     });
+    /* The entries' coordinates changed (the owner's edits, photomap-edit-many.js): drawn where they now are. */
+    photomap.entriesMoved = function () {
+      located.length = 0;
+      for (var k = 0; k < total; k++) if (entries.lat[k] !== null) located.push(k);
+      markers.redraw();
+      heat.redraw();
+    };
     ready('map', located.length);
     return map;
   }

@@ -65,6 +65,8 @@
         map.fitBounds([[c[1] - data.span / 2, c[0] - data.span / 2], [c[1] + data.span / 2, c[0] + data.span / 2]]);
         say(located[0].properties.title, true);
         results.getLayers()[0].openPopup();
+        // The owner's editor may put photos there (photomap-edit-many.js).
+        body.dispatchEvent(new CustomEvent('photomap-found', { detail: { latitude: c[1], longitude: c[0], title: located[0].properties.title } }));
       } else {
         map.fitBounds(results.getBounds(), { padding: [30, 30], maxZoom: 16 });
         say(counted(located.length, 'result', 'results') + ' for \u2018' + query + '\u2019', true);
