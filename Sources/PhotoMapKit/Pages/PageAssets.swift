@@ -20,7 +20,7 @@ public struct PageAssets: Sendable {
         "photomap-page.js", "photomap-elements.js", "photomap-timeline.js", "photomap-callout.js", "photomap-grid.js",
         "photomap-coasts.js", "photomap-basemap.js", "photomap-tracks.js", "photomap-clusters.js", "photomap-heat.js",
         "photomap-map.js",
-        "photomap-list.js", "photomap-search.js", "photomap-edit.js", "photomap-trip.js",
+        "photomap-list.js", "photomap-search.js", "photomap-edit.js", "photomap-trip.js", "photomap-visited.js",
         "photomap.js",
     ]
     /// photomap's own files.
