@@ -20,12 +20,19 @@
     entry.focus({ preventScroll: true });
   }
 
-  areas.forEach(function (area) {
+  // Bounded first: Leaflet draws layers (and makes their elements) only once the map has a view.
+  var layers = areas.map(function (area) {
     var layer = L.geoJSON({ type: 'MultiPolygon', coordinates: area.polygons }, {
       style: { className: 'visited-area visited-' + area.level + ' visited-step-' + area.step, weight: 1 }
-    }).addTo(map);
+    });
     bounds.extend(layer.getBounds());
-    layer.on('click', function () { open(area); });
+    return layer;
+  });
+  if (bounds.isValid()) map.fitBounds(bounds, { padding: [16, 16], maxZoom: 8 });
+  else map.setView([20, 0], 2);
+  layers.forEach(function (layer, i) {
+    var area = areas[i];
+    layer.addTo(map).on('click', function () { open(area); });
     layer.eachLayer(function (shape) {
       var path = shape.getElement();
       if (!path) return;
@@ -39,7 +46,5 @@
       });
     });
   });
-  if (bounds.isValid()) map.fitBounds(bounds, { padding: [16, 16], maxZoom: 8 });
-  else map.setView([20, 0], 2);
   container.setAttribute('data-visited-ready', String(areas.length));
 })(window.photomap);
