@@ -26,7 +26,6 @@ enum VisitedCommand {
         examples: [
             .init("--source local visited", "countries, regions and towns, indented"),
             .init("--source local visited --format json", "each country with its regions and their towns"),
-            .init("--source local visited --output visited.csv", "a row per country, region and town"),
             .init("--source local visited --output visited.geojson", "countries and regions with their outlines"),
         ])
 
