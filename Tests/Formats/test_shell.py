@@ -103,6 +103,7 @@ def test_bash_completes_the_line(bash, line, completed):
     ("photomap places --format ", {"table", "json", "geojson", "kml", "gpx", "csv"}),
     ("photomap places --format=", {"table", "json", "geojson", "kml", "gpx", "csv"}),
     ("photomap find --format g", {"geojson", "gpx"}),
+    ("photomap visited --format ", {"table", "json", "csv", "geojson"}),
     ("photomap --source ", {"fixtures", "flickr", "local"}),
     ("photomap --cache sub", {"subfolder"}),
     ("photomap export --out ", {"subfolder"}),

@@ -196,7 +196,9 @@ struct AudiencesEndToEndTests {
             .compactMap { $0["id"] as? String }
         // Images first: asked before any page, they must not come from what the server listed before.
         var routes = Self.samples.compactMap { ids[$0.title] }.flatMap { ["/squares/\($0)", "/images/\($0)"] }
-        routes += ["/", "/recent", "/places/unlocated", "/api/session", "/api/search?q=Kq", "/api/find?q=Kq"]
+        routes += [
+            "/", "/recent", "/places/unlocated", "/api/session", "/api/search?q=Kq", "/api/find?q=Kq", "/visited",
+        ]
         routes += placeIDs.map { "/places/\($0)" }
         for sample in Self.samples {
             let id = try #require(ids[sample.title])

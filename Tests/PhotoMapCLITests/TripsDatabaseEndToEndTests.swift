@@ -37,6 +37,13 @@ struct TripsDatabaseEndToEndTests {
             #expect(answer.status == 0, "\(answer.stderr)")
             #expect(answer.stdout == sqlite.stdout)
         }
+        // visited reads the same places, covers and outlines from either catalog.
+        for format in ["json", "csv", "geojson"] {
+            let sqlite = try fixture.local(["visited", "--format", format])
+            let answer = try PhotomapBinary.run(engine + ["--source", "local", "visited", "--format", format])
+            #expect(answer.status == 0 && !answer.stdout.isEmpty, "\(answer.stderr)")
+            #expect(answer.stdout == sqlite.stdout, "\(format)")
+        }
         // Tuscany's way is the drive from home and the walk (about 400 km), not its photos' (about 60).
         let json = try PhotomapBinary.run(engine + trips + ["--format", "json"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])

@@ -180,6 +180,13 @@ enum ExportCommand {
         if let album, !album.trips.isEmpty {
             try builder.writeTrips(album, back: ("index.html", "Top places"), photoPages: false)
         }
+        // The places the site's photos were taken in, as its viewer sees them (not blurred, as trips).
+        if let album, let source = source as? any TripDescribing {
+            try builder.writeVisited(
+                try source.visitedPlaces(), outlines: VisitedOutlines.bundled, shown: album.shown,
+                placePages: Set(places.map(\.record.id)),
+                back: ("index.html", "Top places"))
+        }
         try writer.commit()
         console.note(
             "exported \(Quantity.groupedWords(places.count, "place", "places")) and "

@@ -27,7 +27,7 @@ extension LocalCatalog {
                 id: rows.text(0), taken: taken,
                 coordinate: shown ? Coordinate(latitude: rows.real(4), longitude: rows.real(5)) : nil,
                 town: named?.town, division: named?.division, country: named?.country,
-                townCentre: named?.town == nil ? nil : named?.centre)
+                townCentre: named?.town == nil ? nil : named?.centre, place: named?.country == nil ? nil : rows.text(3))
             if let photo { photos.append(photo) }
         }
         return photos

@@ -2,7 +2,7 @@ import Foundation
 
 // Trips' pages (`TripAlbum`): the index of trips, and a page per trip with its way under its photos and a
 // section per day, each with its own small map, printable a day a page. Served at /trips and /trips/ID,
-// written by `export` (trips/) and `trips --map`.
+// written by `export` (trips/) and `trips --map`. The places you have been: `PageBuilder+Visited`.
 extension PageBuilder where Links: PageLinks {
     /// The index of trips at `path`: each trip, newest first, at its first located photo, linking to its page.
     public func tripsIndexPage(
@@ -68,34 +68,6 @@ extension PageBuilder where Links: PageLinks {
             links: pageLinks(for: path, back: back),
             defaultView: features.contains { $0.geometry != nil } ? "map" : "list",
             credits: credits, after: after)
-    }
-
-    /// The places you have been at `path`: each country, its regions and their towns, the most
-    /// photographed first, with their photos, days and first and last visit.
-    public func visitedPage(
-        _ places: [VisitedPlace], at path: String, back: (path: String, label: String)?
-    ) throws -> String {
-        var plain = self
-        plain.tracks = nil
-        let data = plain.mapData([], for: path, labels: PlaceLabels.perListPage)
-        let after = "<section class=\"visited\" aria-label=\"Places\">\(Self.visitedList(places))</section>"
-        return try PageRenderer.listPage(
-            title: "Places you have been", subtitle: Quantity.words(places.count, "country", "countries"),
-            data: data, links: pageLinks(for: path, back: back), defaultView: "list", credits: credits, after: after)
-    }
-
-    /// `places` as a list, each with its children's list inside it.
-    static func visitedList(_ places: [VisitedPlace]) -> String {
-        guard !places.isEmpty else { return "" }
-        let items = places.map { place in
-            let dates = place.first == place.last ? place.first : "\(place.first) – \(place.last)"
-            let summary = [
-                Quantity.words(place.photos, "photo", "photos"), Quantity.words(place.days, "day", "days"), dates,
-            ].joined(separator: " · ")
-            return "<li><span class=\"visited-name\">\(HTML.text(place.name))</span> "
-                + "<span class=\"visited-summary\">\(HTML.text(summary))</span>\(visitedList(place.children))</li>"
-        }
-        return "<ul class=\"visited-places\">" + items.joined() + "</ul>"
     }
 
     /// "2024-07-12 – 2024-07-19 · 8 days · 640 km · Slovenia, Italy", with the photos shown when given.

@@ -28,10 +28,17 @@ extension ServerRoutes {
         return page(try pages.tripPage(trip, album: album, at: pages.links.tripPage(id), back: ("/trips", "Trips")))
     }
 
-    /// `/visited`: the countries, regions and towns of the photos the viewer sees, read at each request.
+    /// `/visited`: the countries, regions and towns of the photos the viewer sees, read at each request,
+    /// their covers among the viewer's photos (the album's).
     func visitedPage() throws -> ServerResponse {
-        guard let source = services.source as? any TripDescribing else { return noTrips() }
-        return page(try pages.visitedPage(try source.visitedPlaces(), at: "/visited", back: ("/", "Top places")))
+        try forgetIfSourceChanged()
+        guard let source = services.source as? any TripDescribing, let album = try tripAlbum() else {
+            return noTrips()
+        }
+        return page(
+            try pages.visitedPage(
+                try source.visitedPlaces(), outlines: VisitedOutlines.bundled, shown: album.shown, at: "/visited",
+                back: ("/", "Top places")))
     }
 
     private func noTrips() -> ServerResponse {

@@ -110,6 +110,8 @@ public enum TripFormats {
         let name: String
         let photos, days: Int
         let first, last: String
+        /// The id of its cover photo.
+        let cover: String
         let regions: [VisitedFields]?
         let towns: [VisitedFields]?
 
@@ -119,6 +121,7 @@ public enum TripFormats {
             days = place.days
             first = place.first
             last = place.last
+            cover = place.cover.id
             let children = place.children.map { VisitedFields($0, depth: depth + 1) }
             regions = depth == 0 ? children : nil
             towns = depth == 1 ? children : nil
@@ -133,13 +136,16 @@ public enum TripFormats {
     /// `visited --format csv`: a row per country, region and town, its country and region named.
     public static func csv(_ visited: [VisitedPlace]) -> String {
         var rows: [[OutputRecord.Value]] = [
-            ["country", "region", "town", "photos", "days", "first", "last"].map { .text($0) }
+            ["country", "region", "town", "photos", "days", "first", "last", "cover"].map { .text($0) }
         ]
         func add(_ place: VisitedPlace, path: [String]) {
             let names = path + [place.name]
             rows.append(
                 (0..<3).map { .text($0 < names.count ? names[$0] : "") }
-                    + [.integer(place.photos), .integer(place.days), .text(place.first), .text(place.last)])
+                    + [
+                        .integer(place.photos), .integer(place.days), .text(place.first), .text(place.last),
+                        .text(place.cover.id),
+                    ])
             for child in place.children { add(child, path: names) }
         }
         for country in visited { add(country, path: []) }

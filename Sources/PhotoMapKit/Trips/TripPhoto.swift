@@ -18,11 +18,13 @@ public struct TripPhoto: Sendable, Hashable {
     public var country: String?
     /// The centre of its town, as the gazetteer has it; nil when it is in no town.
     public var townCentre: Coordinate?
+    /// The id of the place it is in (its page's); nil where its place is not shown.
+    public var place: String?
 
     /// A photo; nil unless `taken` begins with a valid "YYYY-MM-DD" date.
     public init?(
         id: String, taken: String, coordinate: Coordinate?, town: String? = nil, division: String? = nil,
-        country: String? = nil, townCentre: Coordinate? = nil
+        country: String? = nil, townCentre: Coordinate? = nil, place: String? = nil
     ) {
         guard Self.dayNumber(of: taken) != nil else { return nil }
         self.id = id
@@ -32,6 +34,7 @@ public struct TripPhoto: Sendable, Hashable {
         self.division = division
         self.country = country
         self.townCentre = townCentre
+        self.place = place
     }
 
     /// "YYYY-MM-DD": the local date, the day the photo belongs to.
@@ -60,7 +63,8 @@ public struct TripPhoto: Sendable, Hashable {
             return TripPhoto(
                 id: photo.id, taken: taken, coordinate: photo.coordinate, town: named?.town,
                 division: named?.division, country: named?.country,
-                townCentre: named?.town == nil ? nil : names[photo.placeID]?.centre)
+                townCentre: named?.town == nil ? nil : names[photo.placeID]?.centre,
+                place: named?.country == nil ? nil : photo.placeID)
         }
     }
 }

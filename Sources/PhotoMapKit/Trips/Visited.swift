@@ -14,18 +14,23 @@ public struct VisitedPlace: Sendable, Hashable {
     public var last: String
     /// Its regions (of a country) or towns (of a region), the most photographed first, ties by name.
     public var children: [VisitedPlace]
+    /// The photo that stands for it: its last taken (the greater id of two taken at once). Its
+    /// coordinate finds the place's outline, and a town's `place` is the town's page.
+    public var cover: TripPhoto
 
     /// The tree of the located photos' places, the most photographed country first. A photo in a
     /// country but no division counts for the country alone; one in a division but no town for the
     /// country and the division; photos at sea count nowhere.
     public static func tree(_ photos: [TripPhoto]) -> [VisitedPlace] {
-        place(name: "", photos.filter { $0.country != nil }, levels: [\.country, \.division, \.town]).children
+        let located = photos.filter { $0.country != nil }
+        guard let cover = latest(located) else { return [] }
+        return place(name: "", located, cover: cover, levels: [\.country, \.division, \.town]).children
     }
 
-    /// The place `name` of `photos`, its children grouped by the first of `levels`.
-    private static func place(name: String, _ photos: [TripPhoto], levels: [KeyPath<TripPhoto, String?>])
-        -> VisitedPlace
-    {
+    /// The place `name` of `photos` (one or more), its children grouped by the first of `levels`.
+    private static func place(
+        name: String, _ photos: [TripPhoto], cover: TripPhoto, levels: [KeyPath<TripPhoto, String?>]
+    ) -> VisitedPlace {
         var dates: Set<String> = []
         for photo in photos { dates.insert(photo.date) }
         var children: [VisitedPlace] = []
@@ -34,11 +39,18 @@ public struct VisitedPlace: Sendable, Hashable {
             for photo in photos {
                 if let key = photo[keyPath: level] { groups[key, default: []].append(photo) }
             }
-            children = groups.map { place(name: $0.key, $0.value, levels: Array(levels.dropFirst())) }
-                .sorted { ($1.photos, $0.name) < ($0.photos, $1.name) }
+            children = groups.compactMap { name, photos in
+                latest(photos).map { place(name: name, photos, cover: $0, levels: Array(levels.dropFirst())) }
+            }
+            .sorted { ($1.photos, $0.name) < ($0.photos, $1.name) }
         }
         return VisitedPlace(
             name: name, photos: photos.count, days: dates.count, first: dates.min() ?? "", last: dates.max() ?? "",
-            children: children)
+            children: children, cover: cover)
+    }
+
+    /// The last taken of `photos`, the greater id of two taken at once; nil for none.
+    private static func latest(_ photos: [TripPhoto]) -> TripPhoto? {
+        photos.max { ($0.taken, $0.id) < ($1.taken, $1.id) }
     }
 }
