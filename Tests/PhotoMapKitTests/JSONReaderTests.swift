@@ -188,6 +188,10 @@ struct JSONReaderTests {
             (#"{"a": 1 "b": 2}"#, 8, "expected ',' or '}' in an object"),
             ("{1: 2}", 1, "expected a key"),
             (#"["abc"#, 5, "a string is not closed"),
+            // An escape cut off by the end: the end is where the problem is, read or stepped over.
+            (#"["ab\"#, 5, "a string is not closed"),
+            (#"["\u1"#, 5, "a string is not closed"),
+            (#"{"k\"#, 4, "a string is not closed"),
             ("[1] x", 4, "unexpected text after the value"),
             ("[,]", 1, "unexpected character"),
             ("[1,,]", 3, "unexpected character"),
@@ -196,6 +200,18 @@ struct JSONReaderTests {
     func syntaxErrors(json: String, offset: Int, problem: String) {
         #expect(throws: JSONSyntaxError(offset: offset, problem: problem)) {
             try read(json) { try $0.skipValue() }
+        }
+    }
+
+    @Test("a string cut off inside an escape fails at the text's end, whether read or stepped over")
+    func cutEscape() {
+        for json in [#"["ab\"#, #"["\u1"#] {
+            #expect(throws: JSONSyntaxError(offset: 5, problem: "a string is not closed")) {
+                try read(json) { reader in try reader.readArray { _, reader in _ = try reader.string() } }
+            }
+        }
+        #expect(throws: JSONSyntaxError(offset: 4, problem: "a string is not closed")) {
+            try read(#"{"k\"#) { reader in try reader.readObject(Field.self) { _, _ in } }
         }
     }
 

@@ -235,15 +235,22 @@ struct ServerRoutesTests {
         #expect(same.status == 200)
     }
 
-    @Test("ids of the wrong shape are 400 before any work: trips, coast tiles 404")
+    @Test("ids of the wrong shape are 400 before any work; coast tiles are made, 404 out of the world")
     func shapes() throws {
         let routes = try routes()
         for trip in ["2024-1-01", "yesterday", "2024-01-01x", "2024-01-0x"] {
             let refused: ServerResponse = routes.answer(request("/trips/\(trip)"))
             #expect(refused.status == 400 && body(refused).contains("Not a trip id"), "\(trip)")
         }
-        for tile in ["/assets/coasts/1/2.js", "/assets/coasts/a/0/0.js", "/assets/coasts/1/0/0.json"] {
-            #expect((routes.answer(request(tile)) as ServerResponse).status == 404, "\(tile)")
+        try #require(CoastTiles.bundled != nil, "Fixtures/basemap/coasts.bin is made by scripts")
+        let tile: ServerResponse = routes.answer(request("/assets/coasts/0/0/0.js"))
+        #expect(tile.status == 200 && tile.header("Content-Type") == "text/javascript; charset=utf-8")
+        #expect(tile.header("Cache-Control") == "public, max-age=86400" && !body(tile).isEmpty)
+        for path in [
+            "/assets/coasts/1/2.js", "/assets/coasts/a/0/0.js", "/assets/coasts/1/0/0.json",
+            "/assets/coasts/0/99999/0.js", "/assets/coasts/99/0/0.js",
+        ] {
+            #expect((routes.answer(request(path)) as ServerResponse).status == 404, "\(path)")
         }
     }
 }
