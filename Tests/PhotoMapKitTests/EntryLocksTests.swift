@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapTestSupport
 import Testing
 
 @testable import PhotoMapKit
@@ -83,6 +84,52 @@ struct EntryLocksTests {
         done.wait()
         #expect(holders.withLock { $0.most } == 1)
         #expect(holders.withLock { $0.turns } == 200)
+    }
+
+    @Test("closing the locks releases what they held")
+    func releasedOnClose() throws {
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let other = try locks()
+        do {
+            let one = try locks()
+            #expect(try one.tryLock(first) == .acquired)
+            #expect(try other.tryLock(first) == .heldElsewhere)
+        }
+        #expect(try other.tryLock(first) == .acquired)
+    }
+
+    @Test("another process holds only its entry, and a process killed with -9 holds nothing")
+    func killedProcess() throws {
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // The entry's byte, as EntryLocks places it: the first 60 bits of its hash.
+        let offset = try #require(Int(first.prefix(15), radix: 16))
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = [
+            "python3", LoopbackServer.repositoryRoot.appendingPathComponent("Tests/Support/hold_entry_lock.py").path,
+            path, String(offset),
+        ]
+        let input = Pipe()
+        let output = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = output
+        try holder.run()
+        defer {
+            // Stops it however the test ends (it exits when its stdin closes).
+            try? input.fileHandleForWriting.close()
+            holder.waitUntilExit()
+        }
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }
+        try #require(String(decoding: line, as: UTF8.self) == "LOCKED")
+
+        let locks = try locks()
+        #expect(try locks.tryLock(first) == .heldElsewhere)
+        #expect(try locks.tryLock(second) == .acquired, "only the entry the other process holds is held")
+        kill(holder.processIdentifier, SIGKILL)
+        holder.waitUntilExit()
+        #expect(holder.terminationReason == .uncaughtSignal)
+        #expect(try locks.tryLock(first) == .acquired)
     }
 
     @Test("a lock file that cannot be made is a write failure naming it")

@@ -62,6 +62,62 @@ struct JSONReaderTests {
     }
 
     @Test(
+        "a key that is not valid text, escaped or raw, makes the object undecodable",
+        arguments: [
+            Array(#"{"\ud800": 1, "name": "x"}"#.utf8),  // a lone surrogate, escaped
+            Array(#"{"\q": 1}"#.utf8),  // an unknown escape
+            [0x7B, 0x22, 0xC3, 0x28, 0x22, 0x3A, 0x31, 0x7D],  // {"\xC3(":1}: not UTF-8
+        ])
+    func invalidKeys(bytes: [UInt8]) {
+        #expect(throws: JSONInvalidKey.self) { try read(bytes) { try $0.readObject(Field.self) { _, _ in } } }
+    }
+
+    @Test("keys in a value nobody reads are stepped over, not decoded: a bad one there fails nothing")
+    func unreadKeys() throws {
+        let bytes = Array(#"{"other": {"\ud800": 1}, "name": "kept"}"#.utf8)
+        var name: String?
+        try read(bytes) { reader in
+            try reader.readObject(Field.self) { field, reader in if field == .name { name = try reader.string() } }
+        }
+        #expect(name == "kept")
+    }
+
+    @Test("one trailing comma in an object, as JSONDecoder allows; not two, and not a lone one")
+    func trailingComma() throws {
+        var seen: [Field] = []
+        try read(#"{"name": "a", "count": 2, }"#) { reader in
+            try reader.readObject(Field.self) { field, _ in seen.append(field) }
+        }
+        #expect(seen == [.name, .count])
+        #expect(throws: JSONSyntaxError(offset: 13, problem: "unexpected character")) {
+            try read(#"{"name": "a",,}"#) { try $0.skipValue() }
+        }
+        #expect(throws: JSONSyntaxError(offset: 1, problem: "unexpected character")) {
+            try read("{,}") { try $0.skipValue() }
+        }
+    }
+
+    @Test("an object or array asked for where another value is, is a syntax error at that value")
+    func wrongKind() {
+        #expect(throws: JSONSyntaxError(offset: 1, problem: "expected '{'")) {
+            try read(" [1]") { try $0.readObject(Field.self) { _, _ in } }
+        }
+        #expect(throws: JSONSyntaxError(offset: 0, problem: "expected '['")) {
+            try read("true") { try $0.readArray { _, _ in } }
+        }
+    }
+
+    @Test("numbers sent as strings read as the same text; string() gives nil for anything else, stepped over")
+    func numbersAsStrings() throws {
+        #expect(try texts(#"["42", 42, "-0.5", -0.5]"#) == ["42", "42", "-0.5", "-0.5"])
+        var strings: [String?] = []
+        try read(#"[12, "12", null, [1], {"a": 1}, true]"#) { reader in
+            try reader.readArray { _, reader in strings.append(try reader.string()) }
+        }
+        #expect(strings == [nil, "12", nil, nil, nil, nil])
+    }
+
+    @Test(
         "strings: every escape, \\u with surrogate pairs, raw UTF-8",
         arguments: [
             (#""plain""#, "plain"),
@@ -132,6 +188,10 @@ struct JSONReaderTests {
             (#"{"a": 1 "b": 2}"#, 8, "expected ',' or '}' in an object"),
             ("{1: 2}", 1, "expected a key"),
             (#"["abc"#, 5, "a string is not closed"),
+            // An escape cut off by the end: the end is where the problem is, read or stepped over.
+            (#"["ab\"#, 5, "a string is not closed"),
+            (#"["\u1"#, 5, "a string is not closed"),
+            (#"{"k\"#, 4, "a string is not closed"),
             ("[1] x", 4, "unexpected text after the value"),
             ("[,]", 1, "unexpected character"),
             ("[1,,]", 3, "unexpected character"),
@@ -140,6 +200,18 @@ struct JSONReaderTests {
     func syntaxErrors(json: String, offset: Int, problem: String) {
         #expect(throws: JSONSyntaxError(offset: offset, problem: problem)) {
             try read(json) { try $0.skipValue() }
+        }
+    }
+
+    @Test("a string cut off inside an escape fails at the text's end, whether read or stepped over")
+    func cutEscape() {
+        for json in [#"["ab\"#, #"["\u1"#] {
+            #expect(throws: JSONSyntaxError(offset: 5, problem: "a string is not closed")) {
+                try read(json) { reader in try reader.readArray { _, reader in _ = try reader.string() } }
+            }
+        }
+        #expect(throws: JSONSyntaxError(offset: 4, problem: "a string is not closed")) {
+            try read(#"{"k\"#) { reader in try reader.readObject(Field.self) { _, _ in } }
         }
     }
 

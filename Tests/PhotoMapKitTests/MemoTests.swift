@@ -78,6 +78,46 @@ struct MemoTests {
         #expect(waiter.withLock { $0 } == "waiter's")
     }
 
+    @Test("after a failed load, among many waiting callers one loads again and the rest share its value")
+    func manyAfterFailure() {
+        let memo = Memo<Int>()
+        let callers = 8
+        let loads = Locked(0)
+        let arrived = Locked(0)
+        let outcomes = Locked<[Result<Int, Refused>]>([])
+        let done = DispatchGroup()
+        for _ in 0..<callers {
+            done.enter()
+            Thread.detachNewThread {
+                arrived.withLock { $0 += 1 }
+                let outcome = Result { () throws(Refused) -> Int in
+                    try memo.value { () throws(Refused) -> Int in
+                        let load = loads.withLock { count in
+                            count += 1
+                            return count
+                        }
+                        guard load > 1 else {
+                            // The first load holds on until every caller has come, then fails.
+                            let deadline = Date().addingTimeInterval(5)
+                            while arrived.withLock({ $0 }) < callers, Date() < deadline {
+                                Thread.sleep(forTimeInterval: 0.001)
+                            }
+                            throw Refused()
+                        }
+                        return 7
+                    }
+                }
+                outcomes.withLock { $0.append(outcome) }
+                done.leave()
+            }
+        }
+        done.wait()
+        #expect(loads.withLock { $0 } == 2)
+        let all = outcomes.withLock { $0 }
+        #expect(all.filter { (try? $0.get()) == nil }.count == 1, "only the failed load's caller gets its error")
+        #expect(all.compactMap { try? $0.get() } == Array(repeating: 7, count: callers - 1))
+    }
+
     @Test("forget makes the next caller load again, but keeps a value being loaded")
     func forget() {
         let memo = Memo<Int>()

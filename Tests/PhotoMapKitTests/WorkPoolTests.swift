@@ -53,6 +53,40 @@ struct WorkPoolTests {
         #expect(order.withLock { $0 } == Array(0..<100))
     }
 
+    @Test("jobs queued from many threads at once each run exactly once")
+    func exactlyOnce() {
+        let pool = WorkPool(width: 4)
+        let submitters = 8, each = 250
+        let runs = Locked([Int](repeating: 0, count: submitters * each))
+        let submitted = DispatchGroup()
+        for submitter in 0..<submitters {
+            submitted.enter()
+            Thread.detachNewThread {
+                for index in 0..<each {
+                    pool.submit { runs.withLock { $0[submitter * each + index] += 1 } }
+                }
+                submitted.leave()
+            }
+        }
+        submitted.wait()
+        #expect(waitUntil { runs.withLock { $0.reduce(0, +) } == submitters * each })
+        // A few milliseconds for a job run twice to show.
+        Thread.sleep(forTimeInterval: 0.005)
+        #expect(runs.withLock { $0.allSatisfy { $0 == 1 } })
+    }
+
+    @Test("a job may queue more jobs on its own pool: they run after it, on the pool's threads")
+    func jobsQueueJobs() {
+        let pool = WorkPool(width: 1)
+        let order = Locked<[String]>([])
+        pool.submit {
+            pool.submit { order.withLock { $0.append("second") } }
+            order.withLock { $0.append("first") }
+        }
+        #expect(waitUntil { order.withLock { $0.count } == 2 })
+        #expect(order.withLock { $0 } == ["first", "second"])
+    }
+
     @Test("a job is refused once maximumWaiting wait, and a refused job never runs")
     func maximumWaiting() {
         let pool = WorkPool(width: 0)  // taken as one

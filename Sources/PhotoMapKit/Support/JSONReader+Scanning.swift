@@ -104,6 +104,8 @@ extension JSONReader {
             default: position += 1
             }
         }
+        // An escape cut off by the end stepped past it: the problem is at the end, as `stringValue` says.
+        position = bytes.count
         throw failure("a string is not closed")
     }
 
