@@ -273,5 +273,8 @@ struct CLIBehaviourTests {
     func progressLine() {
         let line = ProgressBar.line(label: "prefetching", done: 50, total: 200, elapsed: 2, width: 8)
         #expect(line == "prefetching  50/200 [##------] 25/s  6s left")
+        // A records import's bar: bytes read, records a second.
+        let records = ProgressBar.line(label: "reading records", done: 50, total: 200, elapsed: 2, width: 8, rows: 3000)
+        #expect(records == "reading records  50/200 [##------] 1500 rows/s  6s left")
     }
 }

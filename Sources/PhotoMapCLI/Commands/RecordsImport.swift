@@ -19,7 +19,7 @@ enum RecordsImport {
         }
         var importer = RecordsImporter(places: ImportCommand.places)
         let bar = ProgressBar(console: console, label: "reading records")
-        importer.progress = { done, total in bar.update(done: done, total: total) }
+        importer.progress = { done, total, rows in bar.update(done: done, total: total, rows: rows) }
         let catalog = try configuration.state().localCatalogForImport()
         let indexer = CatalogIndexer(index: try configuration.state().index.open())
         // The search index follows each batch as it is written, rather than at the next search.

@@ -105,6 +105,8 @@ public enum DatabaseSchema {
         -- When each track line began (seconds since 1970, UTC): a trip's route is the lines of its days.
         ALTER TABLE local_track_lines ADD COLUMN started double precision;
         """,
+        // The map's triggers leave a transaction that keeps the map itself, a batch at a time, to it.
+        MapGridSQL.postgresBatches,
     ]
 
     /// The migration that gave imported photos their audiences (`db migrate` says what they kept).

@@ -6,6 +6,8 @@ extension PostgresLocalCatalog {
         func number(_ value: Double?) -> PostgresValue { .optional(value, PostgresValue.double) }
         return try pool.transaction { connection in
             try connection.liftTimeouts()
+            // The batch keeps the map itself (`keepMap`): the triggers leave its rows alone.
+            try connection.execute("SET LOCAL \(MapGridSQL.batchSetting) = 'on'")
             let hidden = try Self.fences(on: connection).hiddenIDs(
                 records.compactMap { record in record.photo.coordinate.map { (record.photo.id, $0) } })
             var places: [String: LocalPlace] = [:]
@@ -38,19 +40,25 @@ extension PostgresLocalCatalog {
             try connection.copy(
                 "COPY incoming_records (id, place, taken, latitude, longitude, record, hidden, path) FROM STDIN",
                 rows: rows)
-            // The last record of an id wins; one as the catalog holds it already is not written again.
+            // The last record of an id wins; one as the catalog holds it already is not written again. A
+            // photo written leaves the map where it was (its point as the map held it comes back).
             let latest = "SELECT DISTINCT ON (id) * FROM incoming_records ORDER BY id, ordinal DESC"
             let photos = try connection.execute(
                 """
-                INSERT INTO local_photos (id, place, taken, latitude, longitude, record, hidden)
-                SELECT id, place, taken, latitude, longitude, record, hidden FROM (\(latest)) latest
-                ON CONFLICT (id) DO UPDATE SET place = excluded.place, taken = excluded.taken,
-                    latitude = excluded.latitude, longitude = excluded.longitude, record = excluded.record,
-                    hidden = excluded.hidden
-                WHERE local_photos.record IS DISTINCT FROM excluded.record
-                    OR local_photos.hidden IS DISTINCT FROM excluded.hidden
-                RETURNING id
-                """)
+                WITH written AS (
+                    INSERT INTO local_photos (id, place, taken, latitude, longitude, record, hidden)
+                    SELECT id, place, taken, latitude, longitude, record, hidden FROM (\(latest)) latest
+                    ON CONFLICT (id) DO UPDATE SET place = excluded.place, taken = excluded.taken,
+                        latitude = excluded.latitude, longitude = excluded.longitude, record = excluded.record,
+                        hidden = excluded.hidden
+                    WHERE local_photos.record IS DISTINCT FROM excluded.record
+                        OR local_photos.hidden IS DISTINCT FROM excluded.hidden
+                    RETURNING id, location_audience),
+                gone AS (DELETE FROM map_points m USING written w WHERE m.id = w.id
+                    RETURNING m.id, m.key, m.month, m.latitude, m.longitude)
+                SELECT w.id, w.location_audience = 'public', g.key, g.month, g.latitude, g.longitude
+                FROM written w LEFT JOIN gone g USING (id)
+                """, binaryResult: true)
             let files = try connection.execute(
                 """
                 WITH latest AS (\(latest)),
@@ -59,8 +67,29 @@ extension PostgresLocalCatalog {
                 INSERT INTO local_files (path, size, modified, inode, photo, problem, other)
                 SELECT path, 0, 0, 0, id, NULL, false FROM latest ON CONFLICT (path) DO NOTHING RETURNING photo
                 """)
+            var latestRecords: [String: RecordPhoto] = [:]
+            for record in records { latestRecords[record.photo.id] = record }
+            var changes = MapCellChanges(), points: [MapPoint] = []
             var changedIDs: Set<String> = []
-            for row in 0..<photos.count { changedIDs.insert(photos.text(row, 0) ?? "") }
+            for row in 0..<photos.count {
+                let id = photos.text(row, 0) ?? ""
+                changedIDs.insert(id)
+                if let key = try photos.int64(row, 2), let month = try photos.integer(row, 3),
+                    let latitude = try photos.real(row, 4), let longitude = try photos.real(row, 5)
+                {
+                    changes.remove(MapPoint(id: id, key: key, month: month, latitude: latitude, longitude: longitude))
+                }
+                // The map is the public view: a photo fenced, or whose location not everyone may see, is not on it.
+                guard try photos.bool(row, 1) == true, !hidden.contains(id), let record = latestRecords[id],
+                    let coordinate = record.photo.coordinate
+                else { continue }
+                let point = MapPoint(
+                    id: id, month: MonthTaken.index(record.photo.dateTaken), latitude: coordinate.latitude,
+                    longitude: coordinate.longitude)
+                points.append(point)
+                changes.add(point)
+            }
+            try keepMap(points: points, changes: changes, on: connection)
             for row in 0..<files.count { changedIDs.insert(files.text(row, 0) ?? "") }
             guard !changedIDs.isEmpty else { return [] }
             try connection.execute("UPDATE local_version SET version = version + 1")

@@ -201,6 +201,21 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
         ).first
     }
 
+    public func listed(ids: [String]) throws -> [String: Bool] {
+        guard !ids.isEmpty else { return [:] }
+        let list = try JSONOutput.text(ids)
+        let rows = try pool.withConnection { connection in
+            try connection.execute(
+                """
+                SELECT id, \(hiddenColumn) FROM local_photos
+                WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND \(visibleRows)
+                """, [.text(list)], binaryResult: true)
+        }
+        var listed: [String: Bool] = [:]
+        for row in 0..<rows.count { listed[rows.text(row, 0) ?? ""] = try rows.bool(row, 1) == true }
+        return listed
+    }
+
     public func files(ofPhoto id: String) throws -> [(path: [UInt8], state: LocalFileState)] {
         let rows = try pool.withConnection { connection in
             try connection.execute(

@@ -1,13 +1,23 @@
 import Foundation
 
 extension LocalCatalog {
+    /// The page cache of a connection writing batches of records, in KiB.
+    static let batchCacheKiB = 64 * 1024
+
     public func keepRecords(_ records: [RecordPhoto]) throws -> [Photo] {
-        try database.transaction {
+        // A batch's pages stay in memory until it commits: with SQLite's 2 MB cache they spilled to the WAL
+        // and were written again and again (130 writes a record), and the statements' journals went to files.
+        try database.execute("PRAGMA cache_size = -\(Self.batchCacheKiB); PRAGMA temp_store = MEMORY")
+        return try database.transaction {
+            // The batch keeps the map itself (`keepMap`): the triggers go until it ends, in its transaction,
+            // so no other connection ever sees the catalog without them.
+            let triggers = MapGridSQL.sqliteBatchTriggers
+            try database.execute(triggers.map { "DROP TRIGGER IF EXISTS \($0.name);" }.joined(separator: " "))
             let hidden = try fences().hiddenIDs(
                 records.compactMap { record in record.photo.coordinate.map { (record.photo.id, $0) } })
             if !hidden.isEmpty { try keep(.unlocated) }
             var places: Set<String> = []
-            // One statement each, bound again per record: a batch of 10,000 prepares three, not 30,000.
+            // One statement each, bound again per record: a batch of 10,000 prepares a few, not 50,000.
             // A record as it is already changes nothing: no row is written, the version stays.
             let photo = try database.prepare(
                 """
@@ -16,9 +26,11 @@ extension LocalCatalog {
                     latitude = excluded.latitude, longitude = excluded.longitude, record = excluded.record,
                     hidden = excluded.hidden
                 WHERE photos.record IS NOT excluded.record OR photos.hidden IS NOT excluded.hidden
+                RETURNING location_audience = 'public'
                 """)
             let otherImages = try database.prepare("DELETE FROM files WHERE photo = ? AND path <> ?")
             let file = try database.prepare("INSERT OR IGNORE INTO files VALUES (?, 0, 0, 0, ?, NULL, 0)")
+            var map = try LocalMapBatch(database)
             var changed: [Photo] = []
             for record in records {
                 if places.insert(record.place.id).inserted { try keep(record.place) }
@@ -29,8 +41,21 @@ extension LocalCatalog {
                     record.photo.coordinate.map { .real($0.longitude) } ?? .null,
                     .blob(Array(try JSONOutput.data(record.photo))), .integer(hidden.contains(id) ? 1 : 0),
                 ])
-                try photo.step()
-                var wrote = database.changes > 0
+                var wrote = false
+                if try photo.step() {
+                    wrote = true
+                    // The map is the public view: a photo fenced, or whose location not everyone may see, is not on it.
+                    let shown = photo.integer(0) == 1 && !hidden.contains(id)
+                    try photo.step()  // RETURNING yields one row; finish the statement
+                    try map.replace(
+                        id,
+                        with: record.photo.coordinate.flatMap { coordinate in
+                            shown
+                                ? MapPoint(
+                                    id: id, month: MonthTaken.index(record.photo.dateTaken),
+                                    latitude: coordinate.latitude, longitude: coordinate.longitude) : nil
+                        })
+                }
                 let path = RecordSource.path(photoID: id, image: record.image)
                 try otherImages.bind([.text(id), .blob(path)])
                 try otherImages.step()
@@ -39,6 +64,8 @@ extension LocalCatalog {
                 wrote = wrote || database.changes > 0
                 if wrote { changed.append(record.photo) }
             }
+            try map.finish()
+            try database.execute(triggers.map(\.statement).joined(separator: "\n"))
             if !changed.isEmpty {
                 try database.prepare(
                     "INSERT INTO meta VALUES ('version', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1"

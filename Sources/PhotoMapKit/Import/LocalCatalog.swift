@@ -262,6 +262,16 @@ public final class LocalCatalog: LocalCatalogStore {
         ).first
     }
 
+    public func listed(ids: [String]) throws -> [String: Bool] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try database.prepare(
+            "SELECT id, \(hiddenColumn) FROM photos WHERE id IN (SELECT value FROM json_each(?)) AND \(visibleRows)",
+            [.text(try JSONOutput.text(ids))])
+        var listed: [String: Bool] = [:]
+        while try rows.step() { listed[rows.text(0)] = rows.integer(1) == 1 }
+        return listed
+    }
+
     public func files(ofPhoto id: String) throws -> [(path: [UInt8], state: LocalFileState)] {
         let rows = try database.prepare("SELECT path, size, modified, inode FROM files WHERE photo = ?", [.text(id)])
         var files: [(path: [UInt8], state: LocalFileState)] = []

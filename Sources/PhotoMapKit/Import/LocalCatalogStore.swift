@@ -31,6 +31,9 @@ public protocol LocalCatalogStore {
     func allPhotos() throws -> [Photo]
     /// The photo of this id, or nil.
     func photo(id: String) throws -> Photo?
+    /// Of the photos `ids`, those it lists, each with whether it lists it without its location: one
+    /// query for a batch of an import, not one a photo.
+    func listed(ids: [String]) throws -> [String: Bool]
     /// The files holding a photo, with what they were when read.
     func files(ofPhoto id: String) throws -> [(path: [UInt8], state: LocalFileState)]
     /// The GPS tracks photos were located from, whole, fences or not, in the order they were first given.

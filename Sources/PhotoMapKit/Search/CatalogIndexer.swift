@@ -59,7 +59,9 @@ public struct CatalogIndexer {
         guard version != String(before) else { return }
         // As `catalog` shows them (the public view): a fenced or non-public location, or a photo not
         // everyone may see, never enters the index.
-        let shown = try changed.compactMap { try catalog.photo(id: $0.id) }
+        let listed = try catalog.listed(ids: changed.map(\.id))
+        let shown = changed.compactMap { photo in listed[photo.id].map { $0 ? Geofence.withoutLocation(photo) : photo }
+        }
         try index.add(adapter.annotated(shown).map(IndexRecord.photo), origin: "local")
         try index.setMarker("local", version)
     }

@@ -9,7 +9,8 @@
 ///
 /// The cost, per photo added or removed: one point row (two index entries) and one upsert a level
 /// (17); when the photo removed is its cell's least id, that cell's points of that month are read for
-/// the next.
+/// the next. A batch of many photos (`import --records`) keeps them itself instead, with the triggers
+/// away for its transaction (`MapGridSQL+Batch`): one upsert a cell it touches, not a photo and level.
 enum MapGridSQL {
     static let scale = 1 << MapTile.keyZoom
 
@@ -37,6 +38,18 @@ enum MapGridSQL {
     /// SQLite's tables and triggers (SQLite has no functions of its own to call: the key is nested
     /// subqueries, one spread step each).
     static var sqlite: String {
+        let parts = sqliteParts
+        return ([parts.tables] + parts.triggers.map(\.statement)).joined(separator: "\n")
+    }
+
+    /// The triggers that write the map as photos and points are written (`map_photo_removed` aside: a
+    /// batch removes no photo), each a statement: a batch drops them and makes them again before it ends.
+    static var sqliteBatchTriggers: [(name: String, statement: String)] {
+        sqliteParts.triggers.filter { $0.name != "map_photo_removed" }
+    }
+
+    /// The tables (after dropping stale triggers) and each trigger's statement.
+    private static var sqliteParts: (tables: String, triggers: [(name: String, statement: String)]) {
         var spread =
             "SELECT CAST(\(gridX("NEW.longitude", least: "min", greatest: "max")) AS INTEGER) AS sx, "
             + "CAST(\(gridY("NEW.latitude", least: "min", greatest: "max")) AS INTEGER) AS sy"
@@ -78,7 +91,54 @@ enum MapGridSQL {
         // Triggers left by tables dropped by hand would write to tables that are not there.
         let stale = ["map_photo_added", "map_photo_changed", "map_photo_removed"]
             .map { "DROP TRIGGER IF EXISTS \($0);" }.joined(separator: " ")
-        return """
+        let triggers: [(name: String, statement: String)] = [
+            (
+                "map_photo_added",
+                """
+                CREATE TRIGGER map_photo_added AFTER INSERT ON photos BEGIN
+                \(placed)
+                END;
+                """
+            ),
+            (
+                "map_photo_changed",
+                """
+                CREATE TRIGGER map_photo_changed AFTER UPDATE OF latitude, longitude, hidden, record, location_audience
+                    ON photos
+                WHEN OLD.latitude IS NOT NEW.latitude OR OLD.longitude IS NOT NEW.longitude OR OLD.hidden IS NOT NEW.hidden
+                    OR OLD.record IS NOT NEW.record OR OLD.location_audience IS NOT NEW.location_audience
+                BEGIN
+                \(placed)
+                END;
+                """
+            ),
+            (
+                "map_photo_removed",
+                """
+                CREATE TRIGGER map_photo_removed AFTER DELETE ON photos BEGIN
+                    DELETE FROM map_points WHERE id = OLD.id;
+                END;
+                """
+            ),
+            (
+                "map_point_added",
+                """
+                CREATE TRIGGER map_point_added AFTER INSERT ON map_points BEGIN
+                \(added.joined(separator: "\n"))
+                END;
+                """
+            ),
+            (
+                "map_point_removed",
+                """
+                CREATE TRIGGER map_point_removed AFTER DELETE ON map_points BEGIN
+                \(removed.joined(separator: "\n"))
+                END;
+                """
+            ),
+        ]
+        return (
+            tables: """
             \(stale)
             CREATE TABLE map_points (id TEXT PRIMARY KEY, key INTEGER NOT NULL, month INTEGER NOT NULL,
                 latitude REAL NOT NULL, longitude REAL NOT NULL);
@@ -87,25 +147,8 @@ enum MapGridSQL {
             CREATE TABLE map_cells (level INTEGER NOT NULL, cell INTEGER NOT NULL, month INTEGER NOT NULL,
                 count INTEGER NOT NULL, sum_latitude REAL NOT NULL, sum_longitude REAL NOT NULL, photo TEXT NOT NULL,
                 PRIMARY KEY (level, cell, month)) WITHOUT ROWID;
-            CREATE TRIGGER map_photo_added AFTER INSERT ON photos BEGIN
-            \(placed)
-            END;
-            CREATE TRIGGER map_photo_changed AFTER UPDATE OF latitude, longitude, hidden, record, location_audience
-                ON photos
-            WHEN OLD.latitude IS NOT NEW.latitude OR OLD.longitude IS NOT NEW.longitude OR OLD.hidden IS NOT NEW.hidden
-                OR OLD.record IS NOT NEW.record OR OLD.location_audience IS NOT NEW.location_audience
-            BEGIN
-            \(placed)
-            END;
-            CREATE TRIGGER map_photo_removed AFTER DELETE ON photos BEGIN
-                DELETE FROM map_points WHERE id = OLD.id;
-            END;
-            CREATE TRIGGER map_point_added AFTER INSERT ON map_points BEGIN
-            \(added.joined(separator: "\n"))
-            END;
-            CREATE TRIGGER map_point_removed AFTER DELETE ON map_points BEGIN
-            \(removed.joined(separator: "\n"))
-            END;
-            """
+            """,
+            triggers: triggers
+        )
     }
 }

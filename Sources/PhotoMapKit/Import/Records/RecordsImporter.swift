@@ -9,8 +9,8 @@ public struct RecordsImporter {
     public let places: () throws -> LocalPlaces
     /// Records a transaction.
     public var batchSize = 10_000
-    /// Told how much of the file is read (bytes of CSV, features of GeoJSON).
-    public var progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    /// Told how much of the file is read (bytes of CSV, features of GeoJSON), and how many rows.
+    public var progress: (_ done: Int, _ total: Int, _ rows: Int) -> Void = { _, _, _ in }
     /// Given each batch's changed photos and the catalog's version just before the batch.
     public var committed: (_ changed: [Photo], _ versionBefore: Int) throws -> Void = { _, _ in }
 
@@ -37,7 +37,9 @@ public struct RecordsImporter {
             batch.removeAll(keepingCapacity: true)
             if !changed.isEmpty { try committed(changed, before) }
         }
-        try RecordsFile.read(path: path, progress: progress) { line, result in
+        var rows = 0
+        try RecordsFile.read(path: path, progress: { progress($0, $1, rows) }) { line, result in
+            rows += 1
             switch result {
             case .failure(let problem):
                 report.skipped += 1

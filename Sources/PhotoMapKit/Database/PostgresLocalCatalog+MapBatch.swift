@@ -1,0 +1,54 @@
+import Foundation
+
+extension PostgresLocalCatalog {
+    /// Puts a batch's points on the map and writes its cells' changes, in a transaction with
+    /// `MapGridSQL.batchSetting` on whose points that went are deleted already: the points in one COPY, the
+    /// cells in one COPY and one upsert in key order; then a cell that lost a point goes when it is empty,
+    /// and reads its photo again when that point was it.
+    func keepMap(points: [MapPoint], changes: MapCellChanges, on connection: PostgresConnection) throws {
+        func row(_ values: [PostgresValue]) -> String {
+            values.map { PostgresConnection.copyField($0.copyText) }.joined(separator: "\t") + "\n"
+        }
+        if !points.isEmpty {
+            try connection.copy(
+                "COPY map_points (id, key, month, latitude, longitude) FROM STDIN",
+                rows: points.lazy.map { point in
+                    row([
+                        .text(point.id), .int64(point.key), .integer(point.month), .double(point.latitude),
+                        .double(point.longitude),
+                    ])
+                })
+        }
+        guard !changes.isEmpty else { return }
+        try connection.execute(
+            """
+            CREATE TEMPORARY TABLE incoming_cells (level smallint, cell bigint, month integer, count integer,
+                sum_latitude double precision, sum_longitude double precision, photo text COLLATE "C", lost boolean)
+                ON COMMIT DROP
+            """)
+        try connection.copy(
+            "COPY incoming_cells FROM STDIN",
+            rows: changes.sorted.lazy.map { cell, change in
+                row([
+                    .integer(cell.level), .int64(cell.cell), .integer(cell.month), .integer(change.count),
+                    .double(change.sumLatitude), .double(change.sumLongitude), .text(change.leastAdded),
+                    .bool(change.lost),
+                ])
+            })
+        try connection.execute(
+            MapGridSQL.cellUpsert(
+                "SELECT level, cell, month, count, sum_latitude, sum_longitude, photo FROM incoming_cells "
+                    + "ORDER BY level, cell, month", least: "least"))
+        guard !changes.removed.isEmpty else { return }
+        try connection.execute("CREATE TEMPORARY TABLE gone_points (id text COLLATE \"C\") ON COMMIT DROP")
+        try connection.copy(
+            "COPY gone_points FROM STDIN", rows: changes.removed.lazy.map { PostgresConnection.copyField($0) + "\n" })
+        let lost = "i.lost AND c.level = i.level AND c.cell = i.cell AND c.month = i.month"
+        try connection.execute("DELETE FROM map_cells c USING incoming_cells i WHERE \(lost) AND c.count <= 0")
+        try connection.execute(
+            """
+            UPDATE map_cells c SET photo = \(MapGridSQL.cellPhoto(level: "c.level", cell: "c.cell", month: "c.month"))
+            FROM incoming_cells i WHERE \(lost) AND c.photo IN (SELECT id FROM gone_points)
+            """)
+    }
+}

@@ -1,0 +1,67 @@
+/// A batch's share of the map in the SQLite catalog, kept by the batch while the triggers are away
+/// (`LocalCatalog.keepRecords`): each photo written replaces its point at once (the next record of the same
+/// id finds it there), and the cells' changes, gathered by `MapCellChanges`, are written once at the end,
+/// a cell a statement in key order.
+struct LocalMapBatch {
+    private let database: SQLiteDatabase
+    private let removePoint: SQLiteStatement
+    private let addPoint: SQLiteStatement
+    private var changes = MapCellChanges()
+
+    init(_ database: SQLiteDatabase) throws {
+        self.database = database
+        removePoint = try database.prepare(
+            "DELETE FROM map_points WHERE id = ? RETURNING key, month, latitude, longitude")
+        addPoint = try database.prepare(
+            "INSERT INTO map_points (id, key, month, latitude, longitude) VALUES (?, ?, ?, ?, ?)")
+    }
+
+    /// Takes photo `id`'s point off the map, and puts `point` on it (nil: the photo is not on the map).
+    mutating func replace(_ id: String, with point: MapPoint?) throws {
+        try removePoint.bind([.text(id)])
+        if try removePoint.step() {
+            changes.remove(
+                MapPoint(
+                    id: id, key: removePoint.integer(0) ?? 0, month: Int(removePoint.integer(1) ?? -1),
+                    latitude: removePoint.real(2) ?? 0, longitude: removePoint.real(3) ?? 0))
+            try removePoint.step()  // RETURNING yields one row; finish the statement
+        }
+        guard let point else { return }
+        try addPoint.bind([
+            .text(point.id), .integer(point.key), .integer(Int64(point.month)), .real(point.latitude),
+            .real(point.longitude),
+        ])
+        try addPoint.step()
+        changes.add(point)
+    }
+
+    /// Writes the cells' changes: an emptied cell goes, one whose photo went reads it again from the points.
+    func finish() throws {
+        guard !changes.isEmpty else { return }
+        let upsert = try database.prepare(
+            MapGridSQL.cellUpsert("VALUES (?, ?, ?, ?, ?, ?, ?)", least: "min") + " RETURNING count, photo")
+        let remove = try database.prepare("DELETE FROM map_cells WHERE level = ? AND cell = ? AND month = ?")
+        let rephoto = try database.prepare(
+            "UPDATE map_cells SET photo = \(MapGridSQL.cellPhoto(level: "?1", cell: "?2", month: "?3")) "
+                + "WHERE level = ?1 AND cell = ?2 AND month = ?3")
+        for (cell, change) in changes.sorted {
+            let key: [SQLiteValue] = [.integer(Int64(cell.level)), .integer(cell.cell), .integer(Int64(cell.month))]
+            try upsert.bind(
+                key + [
+                    .integer(Int64(change.count)), .real(change.sumLatitude), .real(change.sumLongitude),
+                    .text(change.leastAdded),
+                ])
+            guard try upsert.step() else { continue }
+            let count = upsert.integer(0) ?? 0, photo = upsert.text(1)
+            try upsert.step()  // RETURNING yields one row; finish the statement
+            guard change.lost else { continue }
+            if count <= 0 {
+                try remove.bind(key)
+                try remove.step()
+            } else if changes.removed.contains(photo) {
+                try rephoto.bind(key)
+                try rephoto.step()
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+/// What a batch of photos written together does to the map's cells (`map_cells`, `MapGridSQL`): the
+/// points that go and come, grouped by level, cell and month into one change each — how many, the sums
+/// of their coordinates, the least id that comes. A batch then writes each cell it touches once, in key
+/// order, where the triggers write 17 cells for every photo one at a time.
+struct MapCellChanges {
+    /// A row of `map_cells`, by its key.
+    struct Cell: Hashable, Comparable {
+        let level: Int
+        let cell: Int64
+        let month: Int
+
+        static func < (left: Cell, right: Cell) -> Bool {
+            (left.level, left.cell, left.month) < (right.level, right.cell, right.month)
+        }
+    }
+
+    /// How one cell changes.
+    struct Change {
+        /// Points that came less points that went.
+        var count = 0
+        var sumLatitude = 0.0
+        var sumLongitude = 0.0
+        /// The least id among the points that came; "" when none came.
+        var leastAdded = ""
+        /// Whether a point went: emptied, the cell goes; its photo, if that point was it, is read again.
+        var lost = false
+    }
+
+    private(set) var changes: [Cell: Change] = [:]
+    /// The ids of the points that went (one that came back is among them too).
+    private(set) var removed: Set<String> = []
+
+    var isEmpty: Bool { changes.isEmpty }
+
+    /// A point that comes onto the map.
+    mutating func add(_ point: MapPoint) {
+        update(point) { change in
+            change.count += 1
+            change.sumLatitude += point.latitude
+            change.sumLongitude += point.longitude
+            // Byte order, as SQLite's BINARY and PostgreSQL's "C" collation compare the ids.
+            if change.leastAdded.isEmpty || point.id.utf8.lexicographicallyPrecedes(change.leastAdded.utf8) {
+                change.leastAdded = point.id
+            }
+        }
+    }
+
+    /// A point that leaves the map (as `map_points` held it).
+    mutating func remove(_ point: MapPoint) {
+        removed.insert(point.id)
+        update(point) { change in
+            change.count -= 1
+            change.sumLatitude -= point.latitude
+            change.sumLongitude -= point.longitude
+            change.lost = true
+        }
+    }
+
+    /// Applies `body` to the change of each cell holding `point`, a level at a time.
+    private mutating func update(_ point: MapPoint, _ body: (inout Change) -> Void) {
+        for level in MapTile.cellLevels {
+            body(
+                &changes[
+                    Cell(level: level, cell: MapTile.cell(ofKey: point.key, level: level), month: point.month),
+                    default: Change()])
+        }
+    }
+
+    /// The changes in key order: cells written one after another share pages of the table and its index.
+    var sorted: [(cell: Cell, change: Change)] {
+        changes.sorted { $0.key < $1.key }.map { (cell: $0.key, change: $0.value) }
+    }
+}

@@ -1,0 +1,48 @@
+/// The map's aggregates kept a batch at a time: a writer of many photos (`import --records`) writes their
+/// points itself and each cell they touch once (`MapCellChanges`), instead of the triggers' point and 17
+/// cells for every photo. The SQL both engines share.
+extension MapGridSQL {
+    /// The setting a PostgreSQL transaction that keeps the map itself sets (`SET LOCAL`): the triggers then
+    /// leave the photos and points it writes to it.
+    static let batchSetting = "photomap.map_batch"
+
+    /// PostgreSQL's migration: the map's triggers fire unless `batchSetting` is on (checked in the
+    /// trigger's WHEN, so a batch's rows call no function).
+    static var postgresBatches: String {
+        let idle = "current_setting('\(batchSetting)', true) IS DISTINCT FROM 'on'"
+        let triggers = [
+            ("map_photo_changed", "INSERT OR UPDATE OR DELETE", "local_photos"),
+            ("map_point_added", "INSERT", "map_points"), ("map_point_removed", "DELETE", "map_points"),
+        ]
+        return triggers.map { name, events, table in
+            """
+            DROP TRIGGER \(name) ON \(table);
+            CREATE TRIGGER \(name) AFTER \(events) ON \(table) FOR EACH ROW WHEN (\(idle))
+                EXECUTE FUNCTION \(name)();
+            """
+        }.joined(separator: "\n")
+    }
+
+    /// Adds one cell's change (level, cell, month, count, sums, least id that came or "") from `rows` (a
+    /// VALUES or SELECT), `least` the engine's two-argument minimum (SQLite `min`, PostgreSQL `least`).
+    static func cellUpsert(_ rows: String, least: String) -> String {
+        """
+        INSERT INTO map_cells (level, cell, month, count, sum_latitude, sum_longitude, photo) \(rows)
+        ON CONFLICT (level, cell, month) DO UPDATE SET count = map_cells.count + excluded.count,
+            sum_latitude = map_cells.sum_latitude + excluded.sum_latitude,
+            sum_longitude = map_cells.sum_longitude + excluded.sum_longitude,
+            photo = CASE WHEN excluded.photo = '' THEN map_cells.photo
+                ELSE \(least)(map_cells.photo, excluded.photo) END
+        """
+    }
+
+    /// The least id among the points of a cell and month, "" for none: a cell's photo read again when
+    /// the point that was it went. `level`, `cell` and `month` name the cell's columns or parameters.
+    static func cellPhoto(level: String, cell: String, month: String) -> String {
+        let shift = "(2 * (\(MapTile.keyZoom) - \(level)))"
+        return """
+            coalesce((SELECT min(p.id) FROM map_points p WHERE p.month = \(month)
+                AND p.key BETWEEN \(cell) << \(shift) AND ((\(cell) + 1) << \(shift)) - 1), '')
+            """
+    }
+}
