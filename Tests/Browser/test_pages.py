@@ -128,16 +128,17 @@ def no_trouble(page):
 
 
 def click_visible_pin(page):
-    """Clicks a single-photo marker lying inside the map's visible area (tiles at the edges hold some outside)."""
-    index = page.evaluate("""() => {
+    """Clicks a single-photo marker lying inside the map's visible area (tiles at the edges hold some outside),
+    once one is there: after a zoom, a pre-clustered page's tiles come as their scripts load."""
+    visible = """() => {
         const box = document.getElementById('map').getBoundingClientRect();
         return [...document.querySelectorAll('.photomap-pin')].findIndex(pin => {
             const r = pin.getBoundingClientRect();
             return r.left > box.left + 20 && r.right < box.right - 20 && r.top > box.top + 120 && r.bottom < box.bottom - 20;
         });
-    }""")
-    assert index >= 0, "no marker inside the view"
-    page.locator(".photomap-pin").nth(index).click()
+    }"""
+    page.wait_for_function(f"() => ({visible})() >= 0")
+    page.locator(".photomap-pin").nth(page.evaluate(visible)).click()
 
 
 def zoom_into(cluster):
@@ -329,7 +330,6 @@ def test_pre_clustered_page_loads_tiles_in_view_and_opens_callouts(page, tmp_pat
                           " + document.querySelectorAll('.photomap-pin').length")
     assert 200 <= shown <= 287  # everything in view is accounted for, clusters by their counts
     zoom_into(page.locator(".cluster-bubble").first)
-    page.wait_for_timeout(600)
     click_visible_pin(page)
     page.wait_for_selector(".leaflet-popup .callout .callout-title")
     no_trouble(page)
