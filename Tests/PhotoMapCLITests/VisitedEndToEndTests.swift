@@ -12,7 +12,7 @@ struct VisitedEndToEndTests {
     let cache: TemporaryFolder
 
     /// Name, local time taken, its offset, and where (nil: no location).
-    static let taken: [(String, String, String, (Double, Double)?)] = [
+    static let taken: [(String, String, String?, (Double, Double)?)] = [
         ("ljubljana-1", "2024:03:01 10:00:00", "+01:00", (46.0569, 14.5058)),
         ("ljubljana-2", "2024:03:02 10:00:00", "+01:00", (46.0520, 14.5100)),
         ("florence-1", "2024:07:10 09:00:00", "+02:00", (43.7696, 11.2558)),
@@ -25,13 +25,7 @@ struct VisitedEndToEndTests {
     init() throws {
         photos = try TemporaryFolder()
         cache = try TemporaryFolder()
-        let image = ExifJPEG.quarters(width: 16, height: 16)
-        for (name, time, offset, point) in Self.taken {
-            var exif = ExifBlock()
-            exif.exif = [exif.ascii(0x9003, time), exif.ascii(0x9011, offset)]
-            if let (latitude, longitude) = point { exif.setPosition(latitude: latitude, longitude: longitude) }
-            try ExifJPEG.make(image, exif: exif).write(to: photos.url.appendingPathComponent("\(name).jpg"))
-        }
+        try ExifJPEG.writeTaken(Self.taken, in: photos.url)
         let imported = try PhotomapBinary.run([
             "--cache", cache.url.path, "import", photos.url.path, "--visibility", "public",
         ])

@@ -161,12 +161,21 @@ public enum ExifJPEG {
         _ shots: [(name: String, time: String, own: (Double, Double)?)], day: String, offset: String? = nil,
         in folder: URL
     ) throws {
-        for (name, time, own) in shots {
+        try writeTaken(shots.map { ($0.name, "\(day) \($0.time):00", offset, $0.own) }, side: 32, in: folder)
+    }
+
+    /// Writes `NAME.jpg` into `folder` for each of `taken` (name, DateTimeOriginal "YYYY:MM:DD HH:MM:SS",
+    /// OffsetTimeOriginal or none, its own GPS or none): `side`×`side` quarters.
+    public static func writeTaken(
+        _ taken: [(name: String, time: String, offset: String?, at: (Double, Double)?)], side: Int = 16,
+        in folder: URL
+    ) throws {
+        let image = quarters(width: side, height: side)
+        for (name, time, offset, at) in taken {
             var exif = ExifBlock()
-            exif.exif = [exif.ascii(0x9003, "\(day) \(time):00")] + (offset.map { [exif.ascii(0x9011, $0)] } ?? [])
-            if let own { exif.setPosition(latitude: own.0, longitude: own.1) }
-            try make(quarters(width: 32, height: 32), exif: exif).write(
-                to: folder.appendingPathComponent("\(name).jpg"))
+            exif.exif = [exif.ascii(0x9003, time)] + (offset.map { [exif.ascii(0x9011, $0)] } ?? [])
+            if let at { exif.setPosition(latitude: at.0, longitude: at.1) }
+            try make(image, exif: exif).write(to: folder.appendingPathComponent("\(name).jpg"))
         }
     }
 
