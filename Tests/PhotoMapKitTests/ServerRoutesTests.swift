@@ -23,21 +23,7 @@ struct ServerRoutesTests {
         gazetteer: @escaping @Sendable () throws -> any GazetteerLookup = { GeocoderTests.parsed },
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws -> ServerRoutes {
-        let catalog = LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures/catalog")
-        let services = ServerRoutes.Services(
-            source: FixtureSource(catalog: catalog),
-            cache: ThumbnailCache(
-                cacheDirectory: folder.url,
-                origin: FixtureImageOrigin(folder: catalog.deletingLastPathComponent().appendingPathComponent("images"))
-            ),
-            assets: try PageAssets.locate(), adapter: AnnotationAdapter(imageHost: .flickr),
-            credits: PageCredits([.catalog]), catalogMirror: nil,
-            finder: LocationFinder(gazetteer: gazetteer, places: nil),
-            search: PhotoSearch(index: SQLiteIndexStore(cacheDirectory: folder.url), online: nil),
-            recents: RecentPhotos(cacheDirectory: folder.url), log: log)
-        let routes = ServerRoutes(services: services)
-        routes.allow(address: "127.0.0.1", port: 8080)
-        return routes
+        try embeddedCatalogRoutes(in: folder.url, gazetteer: gazetteer, log: log)
     }
 
     func request(

@@ -20,23 +20,10 @@ struct SignInRoutesTests {
 
     /// Routes over the embedded catalog, with sign-in over `accounts` and this test's clock.
     func routes(_ accounts: any AccountStore) throws -> ServerRoutes {
-        let catalog = LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures/catalog")
-        var services = ServerRoutes.Services(
-            source: FixtureSource(catalog: catalog),
-            cache: ThumbnailCache(
-                cacheDirectory: folder.url,
-                origin: FixtureImageOrigin(folder: catalog.deletingLastPathComponent().appendingPathComponent("images"))
-            ),
-            assets: try PageAssets.locate(), adapter: AnnotationAdapter(imageHost: .flickr),
-            credits: PageCredits([.catalog]), catalogMirror: nil,
-            finder: LocationFinder(gazetteer: { throw CocoaError(.fileNoSuchFile) }, places: nil),
-            search: PhotoSearch(index: SQLiteIndexStore(cacheDirectory: folder.url), online: nil),
-            recents: RecentPhotos(cacheDirectory: folder.url), log: { _ in })
         let clock = now
-        services.signIn = SignIn(accounts: accounts, clock: { clock.withLock { $0 } })
-        let routes = ServerRoutes(services: services)
-        routes.allow(address: "127.0.0.1", port: 8080)
-        return routes
+        return try embeddedCatalogRoutes(
+            in: folder.url,
+            adjust: { services in services.signIn = SignIn(accounts: accounts, clock: { clock.withLock { $0 } }) })
     }
 
     /// The answer, waited for when it comes later.
