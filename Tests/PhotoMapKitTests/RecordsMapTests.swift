@@ -43,17 +43,7 @@ struct RecordsMapTests {
             let months = [MonthRange.all, MonthRange(from: from, to: nil), MonthRange(from: from, to: from + 60)][
                 number % 3]
             guard let months else { continue }
-            let clusters = try store.mapClusters(in: tile, months: months)
-            #expect(
-                clusters.map(\.count).reduce(0, +) == WorldMapTests.bruteCount(shown, tile, months), "\(tile) \(months)"
-            )
-            let naive = try store.naiveMapClusters(in: tile, months: months)
-            #expect(clusters.map(\.count) == naive.map(\.count), "\(tile)")
-            #expect(clusters.map(\.photo) == naive.map(\.photo), "\(tile)")
-            #expect(clusters.map(\.from) == naive.map(\.from) && clusters.map(\.to) == naive.map(\.to), "\(tile)")
-            for (made, counted) in zip(clusters, naive) {
-                #expect(abs(made.latitude - counted.latitude) < 1e-9 && abs(made.longitude - counted.longitude) < 1e-9)
-            }
+            try WorldMapTests.expectTileExact(store, shown, tile, months)
         }
     }
 

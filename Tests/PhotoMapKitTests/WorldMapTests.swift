@@ -55,21 +55,30 @@ struct WorldMapTests {
         }.count
     }
 
+    /// `tile`'s clusters over `months` add up to `photos` in it counted one by one, and are what the naive
+    /// way (the tile's photos clustered in Swift) makes of them.
+    static func expectTileExact(
+        _ store: any LocalCatalogStore, _ photos: [(id: String, coordinate: Coordinate, taken: String?)],
+        _ tile: MapTile, _ months: MonthRange
+    ) throws {
+        let clusters = try store.mapClusters(in: tile, months: months)
+        #expect(clusters.map(\.count).reduce(0, +) == bruteCount(photos, tile, months), "\(tile) \(months)")
+        let naive = try store.naiveMapClusters(in: tile, months: months)
+        #expect(clusters.map(\.count) == naive.map(\.count), "\(tile)")
+        #expect(clusters.map(\.photo) == naive.map(\.photo), "\(tile)")
+        #expect(clusters.map(\.from) == naive.map(\.from) && clusters.map(\.to) == naive.map(\.to), "\(tile)")
+        for (made, counted) in zip(clusters, naive) {
+            #expect(abs(made.latitude - counted.latitude) < 1e-9 && abs(made.longitude - counted.longitude) < 1e-9)
+        }
+    }
+
     @Test(
         "the counts of a tile's clusters add up to the photos in it, as the naive way finds them",
         arguments: StateEngine.allCases)
     func exactCounts(engine: StateEngine) throws {
         let (store, photos) = try catalog(engine)
         for (tile, months) in samples(photos, 300) {
-            let clusters = try store.mapClusters(in: tile, months: months)
-            #expect(clusters.map(\.count).reduce(0, +) == Self.bruteCount(photos, tile, months), "\(tile) \(months)")
-            let naive = try store.naiveMapClusters(in: tile, months: months)
-            #expect(clusters.map(\.count) == naive.map(\.count), "\(tile)")
-            #expect(clusters.map(\.photo) == naive.map(\.photo), "\(tile)")
-            #expect(clusters.map(\.from) == naive.map(\.from) && clusters.map(\.to) == naive.map(\.to), "\(tile)")
-            for (made, counted) in zip(clusters, naive) {
-                #expect(abs(made.latitude - counted.latitude) < 1e-9 && abs(made.longitude - counted.longitude) < 1e-9)
-            }
+            try Self.expectTileExact(store, photos, tile, months)
         }
         // A cluster of one is that photo: where it is, its month.
         let lone = try #require(photos.first { $0.taken != nil && $0.coordinate.latitude.magnitude < 80 })
