@@ -164,7 +164,7 @@ struct LocationEditEndToEndTests {
         let before = try version()
         let unknown = "local-" + String(repeating: "0", count: 24)
         let many = (0...LocationEditing.maximumPhotos).map { "\"local-\(String(format: "%024x", $0))\"" }
-        let cases: [(String, Int, RawExchange)] = [
+        let cases: [(String, Int, RawHTTP.Answer)] = [
             ("no Origin nor Referer", 403, try server.post(good, as: owner, from: .nowhere)),
             ("another site's Origin", 403, try server.post(good, as: owner, from: .site("http://evil.example"))),
             ("no token", 403, try server.post(good, as: owner, token: "")),
@@ -219,7 +219,7 @@ struct LocationEditEndToEndTests {
         }
         #expect(cases[16].2.text.contains(unknown) && !cases[16].2.text.contains(bare))
         let get = try server.exchange("GET /api/photos/locations HTTP/1.1\r\n\(server.head(owner.cookie))\r\n")
-        #expect(get.status == 405 && get.headers.contains { $0 == ("allow", "POST") }, "\(get.text)")
+        #expect(get.status == 405 && get.headers["allow"] == "POST", "\(get.text)")
         #expect(try version() == before)
         #expect(try records()["bare"]?.coordinate == nil)
         #expect(!FileManager.default.fileExists(atPath: sidecar("bare")))

@@ -10,6 +10,18 @@ public enum RawHTTP {
         public let body: Data
         /// Every `Set-Cookie` field, in order (`headers` keeps one field of a name).
         public var setCookies: [String] = []
+
+        /// The body as text.
+        public var text: String { String(decoding: body, as: UTF8.self) }
+
+        /// The value a `Set-Cookie` field gives the cookie `name`, if one gives it a value.
+        public func cookie(_ name: String) -> String? {
+            setCookies.lazy.compactMap { field -> String? in
+                let pair = field.prefix { $0 != ";" }
+                guard pair.hasPrefix(name + "=") else { return nil }
+                return String(pair.dropFirst(name.count + 1))
+            }.first { !$0.isEmpty }
+        }
     }
 
     /// Sends `request` (Connection: close is the caller's to add) and reads the answer.
