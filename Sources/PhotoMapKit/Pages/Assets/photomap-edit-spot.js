@@ -15,7 +15,8 @@
   }
 
   /* A spot editor: `fields` to put in a form, `place(map, latLng)` shows the marker there, `remove()`
-     takes it off, `coordinates()` is what the fields say ([lat, lon], or null when not a place). */
+     takes it off, `coordinates()` is what the fields say ([lat, lon], or null when not a place, which
+     `invalid` says to the user). */
   photomap.spotEditor = function () {
     var latitude = field('latitude', 'Latitude', 90), longitude = field('longitude', 'Longitude', 180);
     var map = null, marker = null;
@@ -69,6 +70,7 @@
       place: place,
       remove: function () { if (marker) map.removeLayer(marker); marker = null; },
       coordinates: coordinates,
+      invalid: 'Give a latitude from -90 to 90 and a longitude from -180 to 180.',
       /* The marker's element, to hand the focus to. */
       markerElement: function () { return marker ? marker.getElement() : null; }
     };

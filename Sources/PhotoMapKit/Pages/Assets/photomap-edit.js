@@ -132,7 +132,7 @@
       event.preventDefault();
       var at = spot.coordinates();
       if (!at) {
-        status.textContent = 'Give a latitude from -90 to 90 and a longitude from -180 to 180.';
+        status.textContent = spot.invalid;
         return;
       }
       send({ latitude: at[0], longitude: at[1] });
