@@ -331,6 +331,20 @@ def test_on_the_map_of_everything_a_photos_callout_sets_and_removes_its_location
     wait_for_change(page, 4)
     assert catalog(served)["Delta"] == before
     page.wait_for_function(MARKER_AT, arg=list(before[:2]))
+    # Its marker dragged to the west: set there, and undone.
+    box = page.locator(".leaflet-marker-icon[title='Photo']").bounding_box()
+    start = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(start[0] - 80, start[1], steps=8)
+    page.mouse.up()
+    wait_for_change(page, 5)
+    dragged = catalog(served)["Delta"]
+    assert dragged[2] == "manual" and dragged[1] < before[1] and abs(dragged[0] - before[0]) < 0.001, dragged
+    page.wait_for_function(MARKER_AT, arg=list(dragged[:2]))
+    page.click(".edit-undo")
+    wait_for_change(page, 6)
+    assert catalog(served)["Delta"] == before
     no_trouble(page)
     session.close()
     # A friend's map of everything has none of it.
