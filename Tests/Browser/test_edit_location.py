@@ -1,7 +1,8 @@
 """The owner's location editing on a served photo's page (photomap-edit.js, POST /api/photos/locations):
 signed in through /login, the owner moves a photo by the keyboard and the fields, places one without a
 location by dragging the marker, and the page, a reload of it and the XMP sidecar show the new place;
-undo puts it back; anyone else's page has no edit control; axe-core finds nothing with the editor open.
+undo puts back what was there, where it came from included (a photo's own GPS: no note, and nothing of
+photomap's left in its sidecar); anyone else's page has no edit control; axe-core finds nothing with the editor open.
 Many photos at once: test_edit_many.py."""
 
 import json
@@ -103,8 +104,21 @@ def test_the_owner_moves_a_photo_by_keyboard_and_fields_and_the_page_keeps_it(br
     page.locator(".edit-save").focus()
     page.keyboard.press("Enter")
     page.wait_for_selector("body[data-location-saved]", state="attached")
-    assert where(page).startswith("46.362500, 14.093600")
+    assert where(page) == "46.362500, 14.093600 (location set by hand)"
     assert "Location saved" in page.inner_text(".edit-status")
+    sidecar = served["photos"] / "castle.jpg.xmp"
+    assert "GPSLatitude" in sidecar.read_text()
+    # Undo puts back the photo's own GPS: no note, and what photomap wrote in the sidecar is gone.
+    page.click(".edit-undo")
+    page.wait_for_function("() => document.querySelector('.edit-status').textContent.startsWith('Location put back')")
+    assert where(page) == "46.050000, 14.500000"
+    assert "GPSLatitude" not in sidecar.read_text() and "LocationSource" not in sidecar.read_text()
+    page.click(".edit-start")
+    page.fill("input[name=latitude]", "46.3625")
+    page.fill("input[name=longitude]", "14.0936")
+    page.click(".edit-save")
+    page.wait_for_function("() => document.querySelector('.edit-status').textContent.startsWith('Location saved')")
+    assert where(page) == "46.362500, 14.093600 (location set by hand)"
     # A new page from the server says the same (it reads the catalog's version at most once a second).
     page.wait_for_timeout(1100)
     open_photo(page, base, served["located"])

@@ -1,9 +1,11 @@
 """The owner's editing of many photos at once on a served place page (photomap-edit-many.js, POST
 /api/photos/locations): photos selected in the list, in a cluster's grid or all at once are set by a
 click on the map, by the arrow keys, by typed coordinates and by the find box, put at the same place as
-another photo, and have their location removed; each undo puts every photo back exactly as the catalog
-held it (read back with `photomap photos --json`), those without a location included. Nobody but the
-owner gets any of it; axe-core finds nothing at 390 and 1280 px."""
+another photo, and have their location removed; a photo's own marker is dragged to a new place; each
+undo puts every photo back exactly as the catalog held it, where its location came from included (read
+back with `photomap photos --json`; a callout says "location set by hand" only of a manual one), those
+without a location included. "Select all" takes the timeline's range. Nobody but the owner gets any of
+it; axe-core finds nothing at 390 and 1280 px."""
 
 import json
 import os
@@ -20,15 +22,16 @@ from test_serve import start_serve
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    """Alpha and Beta at one spot in Ljubljana and Gamma near them, Delta in Bled, and Echo and Foxtrot
-    without a location, imported public; the owner and a friend; served."""
+    """Alpha (taken in May) and Beta at one spot in Ljubljana and Gamma near them, Delta in Bled, and Echo
+    and Foxtrot without a location, imported public; the owner and a friend; served."""
     work = tmp_path_factory.mktemp("edit-many")
     photos = work / "photos"
     photos.mkdir()
     shots = [("alpha", 46.0500, 14.5000), ("beta", 46.0500, 14.5000), ("gamma", 46.0520, 14.5060),
              ("delta", 46.3625, 14.0936)]
     for number, (name, latitude, longitude) in enumerate(shots):
-        jpeg(photos / f"{name}.jpg", 16, 16, exif_block(latitude, longitude, name.title(), f"2024:07:12 10:0{number}:00"))
+        month = "05" if name == "alpha" else "07"
+        jpeg(photos / f"{name}.jpg", 16, 16, exif_block(latitude, longitude, name.title(), f"2024:{month}:12 10:0{number}:00"))
     jpeg(photos / "echo.jpg", 24, 24, None)
     jpeg(photos / "foxtrot.jpg", 20, 20, None)
     env = {"PHOTOMAP_CACHE": str(work / "cache")}
@@ -119,7 +122,7 @@ def test_the_owner_sets_all_by_a_click_on_the_map_and_undo_puts_them_back_exactl
     wait_for_change(page, 2)
     after = catalog(served)
     for title in ("Alpha", "Beta", "Gamma"):
-        assert after[title][:2] == before[title][:2], title
+        assert after[title] == before[title] and after[title][2] == "exif", title
     assert page.locator(".edit-undo").is_disabled()
     no_trouble(page)
     session.close()
@@ -229,10 +232,129 @@ def test_photos_without_a_location_set_by_typing_and_by_the_find_box_then_undone
     page.click(".edit-undo")
     wait_for_change(page, 4)
     after = catalog(served)
-    assert after["echo"][:2] == (None, None) and after["foxtrot"][:2] == (None, None)
+    assert after["echo"] == (None, None, None) and after["foxtrot"] == (None, None, None)
     page.click("[data-show=list]")
     assert page.locator("#list .nogeo").count() == 2
     no_trouble(page)
+    session.close()
+
+
+def callout_note(page, title):
+    """What the callout of the photo `title`'s own marker says of its location (None: nothing)."""
+    page.locator(f".leaflet-marker-icon[title='{title}']").click()
+    page.locator(".leaflet-popup .callout").wait_for()
+    note = page.locator(".leaflet-popup .callout-location")
+    said = note.inner_text() if note.count() else None
+    page.keyboard.press("Escape")
+    page.locator(".leaflet-popup").wait_for(state="detached")
+    return said
+
+
+def test_the_owner_drags_a_photos_marker_and_undo_puts_back_its_own_gps(browser, served):
+    before = catalog(served)
+    assert before["Gamma"][2] == "exif"
+    session, page = opened(browser, served, f"/places/{served['ljubljana']}#map")
+    page.wait_for_selector("body[data-map-ready]", state="attached")
+    marker = page.locator(".leaflet-marker-icon[title='Gamma']")
+    marker.wait_for()
+    assert callout_note(page, "Gamma") is None
+    box = marker.bounding_box()
+    start = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(start[0] + 60, start[1] + 40, steps=8)
+    page.mouse.up()
+    wait_for_change(page, 1)
+    now = catalog(served)["Gamma"]
+    assert now[2] == "manual" and now[1] > before["Gamma"][1] and now[0] < before["Gamma"][0], now
+    assert page.inner_text(".edit-status") == "Moved Gamma."
+    assert callout_note(page, "Gamma") == "location set by hand"
+    page.click(".edit-undo")
+    wait_for_change(page, 2)
+    assert catalog(served)["Gamma"] == before["Gamma"]
+    assert callout_note(page, "Gamma") is None
+    no_trouble(page)
+    session.close()
+
+
+def test_select_all_takes_the_timelines_range(browser, served):
+    session, page = opened(browser, served, f"/places/{served['ljubljana']}?from=2024-07&to=2024-07#list")
+    assert page.inner_text(".edit-select-all") == "Select all 2 photos"
+    page.click(".edit-select-all")
+    assert page.inner_text(".edit-picked") == "2 photos selected"
+    assert sorted(page.locator("#list input.edit-pick:checked").evaluate_all(
+        "boxes => boxes.map(box => box.getAttribute('aria-label'))")) == ["Select Beta", "Select Gamma"]
+    # The whole range again: all three.
+    page.click("button.timeline-all")
+    assert page.inner_text(".edit-select-all") == "Select all 3 photos"
+    page.click(".edit-select-all")
+    assert page.inner_text(".edit-picked") == "3 photos selected"
+    session.close()
+
+
+# Whether the map shows a photo's own marker at (latitude, longitude), to the pixel.
+MARKER_AT = """([latitude, longitude]) => {
+    const map = photomap.showMap(), box = map.getContainer().getBoundingClientRect();
+    const at = map.latLngToContainerPoint([latitude, longitude]);
+    return [...document.querySelectorAll('#map .leaflet-marker-icon[title="Photo"]')].some(marker => {
+        const own = marker.getBoundingClientRect();
+        return Math.abs(own.left + own.width / 2 - box.left - at.x) < 3 && Math.abs(own.top + own.height / 2 - box.top - at.y) < 3;
+    });
+}"""
+
+
+def test_on_the_map_of_everything_a_photos_callout_sets_and_removes_its_location(browser, served):
+    before = catalog(served)["Delta"]
+    session, page = opened(browser, served, "/map")
+    page.evaluate("at => photomap.showMap().setView(at, 14, { animate: false })", list(before[:2]))
+    page.wait_for_function(MARKER_AT, arg=list(before[:2]))
+    page.locator(".leaflet-marker-icon[title='Photo']").click()
+    page.click(".leaflet-popup .callout .edit-set")
+    assert page.evaluate("() => document.activeElement.title") == "New location"
+    page.fill("input[name=latitude]", "46.37")
+    page.fill("input[name=longitude]", "14.1")
+    page.click(".edit-set-form .edit-apply")
+    wait_for_change(page, 1)
+    assert catalog(served)["Delta"] == (46.37, 14.1, "manual")
+    # The tiles are asked again: the marker is where the photo now is.
+    page.wait_for_function(MARKER_AT, arg=[46.37, 14.1])
+    page.click(".edit-undo")
+    wait_for_change(page, 2)
+    assert catalog(served)["Delta"] == before
+    page.wait_for_function(MARKER_AT, arg=list(before[:2]))
+    page.locator(".leaflet-marker-icon[title='Photo']").click()
+    page.click(".leaflet-popup .callout .edit-clear")
+    wait_for_change(page, 3)
+    assert catalog(served)["Delta"] == (None, None, "manual")
+    page.wait_for_function("() => !document.querySelector('#map .leaflet-marker-icon[title=\"Photo\"]')")
+    page.click(".edit-undo")
+    wait_for_change(page, 4)
+    assert catalog(served)["Delta"] == before
+    page.wait_for_function(MARKER_AT, arg=list(before[:2]))
+    # Its marker dragged to the west: set there, and undone.
+    box = page.locator(".leaflet-marker-icon[title='Photo']").bounding_box()
+    start = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(start[0] - 80, start[1], steps=8)
+    page.mouse.up()
+    wait_for_change(page, 5)
+    dragged = catalog(served)["Delta"]
+    assert dragged[2] == "manual" and dragged[1] < before[1] and abs(dragged[0] - before[0]) < 0.001, dragged
+    page.wait_for_function(MARKER_AT, arg=list(dragged[:2]))
+    page.click(".edit-undo")
+    wait_for_change(page, 6)
+    assert catalog(served)["Delta"] == before
+    no_trouble(page)
+    session.close()
+    # A friend's map of everything has none of it.
+    session, page = opened(browser, served, "/map", name="anna")
+    page.evaluate("at => photomap.showMap().setView(at, 14, { animate: false })", list(before[:2]))
+    page.wait_for_function(MARKER_AT, arg=list(before[:2]))
+    page.locator(".leaflet-marker-icon[title='Photo']").click()
+    page.locator(".leaflet-popup .callout").wait_for()
+    settle(page)
+    assert page.locator(".edit-world, .callout-edit").count() == 0
     session.close()
 
 

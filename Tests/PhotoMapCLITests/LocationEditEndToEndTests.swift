@@ -5,7 +5,8 @@ import Testing
 
 /// `POST /api/photos/locations` over HTTP against `photomap serve --sidecars write`: the owner, signed in
 /// through /login, moves and clears photos (the catalog, the photo's page and the sidecar, read by
-/// exiftool, follow); every other request is refused and changes nothing.
+/// exiftool, follow); an undo puts back what the server recorded, the source included; every other
+/// request is refused and changes nothing.
 @Suite("location edits over HTTP end to end", .serialized)
 struct LocationEditEndToEndTests {
     static let password = "correct horse battery staple"
@@ -19,7 +20,22 @@ struct LocationEditEndToEndTests {
         try ExifJPEG.writeShots(
             [
                 ("own", "08:20", (46.0569, 14.5058)), ("bare", "08:30", nil), ("third", "08:40", nil),
+                ("tagged", "08:50", nil),
             ], day: "2024:07:12", in: photos.url)
+        // Another tool's sidecars: a rating beside the photo with its own GPS, and a location for one without.
+        try Self.packet(#"xmp:Rating="4""#).write(to: photos.url.appendingPathComponent("own.jpg.xmp"))
+        try Self.packet(#"exif:GPSLatitude="46,21.75N" exif:GPSLongitude="14,5.616E""#)
+            .write(to: photos.url.appendingPathComponent("tagged.jpg.xmp"))
+    }
+
+    /// An XMP packet whose one description has `attributes`.
+    static func packet(_ attributes: String) -> Data {
+        Data(
+            """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:exif="http://ns.adobe.com/exif/1.0/"
+             \(attributes)/></rdf:RDF></x:xmpmeta>
+            """.utf8)
     }
 
     /// Runs `photomap --cache … arguments` with `input` on its standard input.
@@ -106,12 +122,14 @@ struct LocationEditEndToEndTests {
         #expect(try version() == settled)
     }
 
-    @Test("a many-photo edit answers each photo as it was; the page's undo POSTs put them back exactly")
+    @Test("an undo puts back each photo's location and its source, in the catalog and the sidecars")
     func manyAndUndo() throws {
         let server = try setUp()
         defer { server.serve.stop() }
         let before = try records()
-        let order = try ["own", "bare", "third"].map { try #require(before[$0]?.id) }
+        #expect(before["own"]?.locationSource == .exif && before["tagged"]?.locationSource == .sidecar)
+        #expect(before["bare"]?.locationSource == nil)
+        let order = try ["own", "bare", "third", "tagged"].map { try #require(before[$0]?.id) }
         let owner = try server.signIn("owner")
 
         let moved = try server.post(
@@ -121,35 +139,53 @@ struct LocationEditEndToEndTests {
         let answer = try #require(try JSONSerialization.jsonObject(with: moved.body) as? [String: Any])
         let formers = try #require(answer["before"] as? [[String: Any]])
         try #require(formers.compactMap { $0["id"] as? String } == order)
-        let own = try #require(before["own"]?.coordinate)
+        #expect(formers[0]["locationSource"] as? String == "exif" && formers[1]["locationSource"] is NSNull)
+        #expect(answer["changed"] as? Int == 4)
+        let edit = try #require(answer["edit"] as? String)
         #expect(
-            formers[0]["latitude"] as? Double == own.latitude && formers[0]["longitude"] as? Double == own.longitude)
-        #expect(formers[0]["locationSource"] as? String == "exif")
-        #expect(
-            formers.dropFirst().allSatisfy { $0["latitude"] is NSNull && $0["longitude"] is NSNull }, "\(moved.text)")
-        #expect(answer["changed"] as? Int == 3)
-        #expect(
-            try records().values.allSatisfy { $0.coordinate == Coordinate(latitude: -33.8568, longitude: 151.2153) })
+            try records().values.allSatisfy {
+                $0.coordinate == Coordinate(latitude: -33.8568, longitude: 151.2153) && $0.locationSource == .manual
+            })
+        let ownSidecar = try String(contentsOfFile: sidecar("own"), encoding: .utf8)
+        #expect(ownSidecar.contains("GPSLatitude") && ownSidecar.contains("Rating"), "\(ownSidecar)")
 
-        // The undo photomap-edit-changes.js sends: each place the photos were at, then the removal for the others.
-        var back: [String] = []
-        for former in formers {
-            let id = try #require(former["id"] as? String)
-            if let latitude = former["latitude"] as? Double, let longitude = former["longitude"] as? Double {
-                back.append(#"{"photos": ["\#(id)"], "latitude": \#(latitude), "longitude": \#(longitude)}"#)
-            }
-        }
-        let unlocated = formers.filter { $0["latitude"] is NSNull }.compactMap { $0["id"] as? String }
-        back.append(#"{"photos": ["\#(unlocated.joined(separator: "\", \""))"], "clear": true}"#)
-        for body in back {
-            let undone = try server.post(body, as: owner)
-            #expect(undone.status == 200, "\(undone.text)")
-        }
+        // A later edit of one of them: the first cannot be undone before it.
+        let later = try server.post(#"{"photos": ["\#(order[1])"], "clear": true}"#, as: owner)
+        let laterEdit = try #require(
+            (try JSONSerialization.jsonObject(with: later.body) as? [String: Any])?["edit"] as? String)
+        let early = try server.post(#"{"undo": "\#(edit)"}"#, as: owner)
+        #expect(early.status == 409 && early.text.contains(order[1]), "\(early.text)")
+        #expect(try server.post(#"{"undo": "\#(laterEdit)"}"#, as: owner).status == 200)
+
+        let undone = try server.post(#"{"undo": "\#(edit)"}"#, as: owner)
+        #expect(undone.status == 200, "\(undone.text)")
+        let put = try #require(try JSONSerialization.jsonObject(with: undone.body) as? [String: Any])
+        #expect(put["edit"] is NSNull && put["changed"] as? Int == 4, "\(undone.text)")
         let after = try records()
-        #expect(
-            after["own"]?.coordinate == own, "exactly where it was: \(String(describing: after["own"]?.coordinate))")
-        #expect(after["bare"]?.coordinate == nil && after["third"]?.coordinate == nil)
-        #expect(after["bare"]?.placeID == LocalPlace.unlocatedID && after["own"]?.placeID == before["own"]?.placeID)
+        for title in ["own", "bare", "third", "tagged"] {
+            let was = try #require(before[title]), now = try #require(after[title])
+            #expect(now.coordinate == was.coordinate, "\(title)")
+            #expect(now.locationSource == was.locationSource, "\(title): \(String(describing: now.locationSource))")
+            #expect(now.placeID == was.placeID, "\(title)")
+        }
+        // The photo's own GPS stands again: what photomap wrote in its sidecar is gone, the rating stays.
+        let restored = try String(contentsOfFile: sidecar("own"), encoding: .utf8)
+        #expect(!restored.contains("GPS") && !restored.contains("LocationSource"), "\(restored)")
+        #expect(restored.contains(#"Rating="4""#), "\(restored)")
+        if Exiftool.installed {
+            #expect(try Exiftool.position(ofSidecar: sidecar("own")) == nil)
+            let tagged = try #require(try Exiftool.position(ofSidecar: sidecar("tagged")))
+            #expect(abs(tagged.0 - 46.3625) < 1e-6 && abs(tagged.1 - 14.0936) < 1e-6, "\(tagged)")
+        }
+        // Undone once: a second undo, or another owner's, finds nothing to undo.
+        let twice = try server.post(#"{"undo": "\#(edit)"}"#, as: owner)
+        #expect(twice.status == 404, "\(twice.text)")
+        let again = try server.post(#"{"photos": ["\#(order[0])"], "latitude": 1, "longitude": 2}"#, as: owner)
+        let againEdit = try #require(
+            (try JSONSerialization.jsonObject(with: again.body) as? [String: Any])?["edit"] as? String)
+        let other = try server.post(#"{"undo": "\#(againEdit)"}"#, as: try server.signIn("olga"))
+        #expect(other.status == 404, "\(other.text)")
+        #expect(try records()["own"]?.locationSource == .manual)
     }
 
     @Test("every other request is refused and changes nothing: origin, token, role, method, size, body, ids")
@@ -161,6 +197,12 @@ struct LocationEditEndToEndTests {
         let owner = try server.signIn("owner"), friend = try server.signIn("anna")
         let anonymous = try server.visitor()
         let good = #"{"photos": ["\#(bare)"], "latitude": 1, "longitude": 2}"#
+        // An edit to undo, made before the version is read: every refused undo leaves it as it is.
+        let tagged = try #require(ids["tagged"])
+        let made = try server.post(#"{"photos": ["\#(tagged)"], "latitude": 3, "longitude": 4}"#, as: owner)
+        let edit = try #require(
+            (try JSONSerialization.jsonObject(with: made.body) as? [String: Any])?["edit"] as? String)
+        let undo = #"{"undo": "\#(edit)"}"#
         let before = try version()
         let unknown = "local-" + String(repeating: "0", count: 24)
         let many = (0...LocationEditing.maximumPhotos).map { "\"local-\(String(format: "%024x", $0))\"" }
@@ -171,6 +213,17 @@ struct LocationEditEndToEndTests {
             ("a wrong token", 403, try server.post(good, as: owner, token: "not-the-token")),
             ("a friend", 403, try server.post(good, as: friend)),
             ("nobody signed in", 401, try server.post(good, as: anonymous)),
+            ("an undo without Origin", 403, try server.post(undo, as: owner, from: .nowhere)),
+            ("an undo from another site", 403, try server.post(undo, as: owner, from: .site("http://evil.example"))),
+            ("an undo without a token", 403, try server.post(undo, as: owner, token: "")),
+            ("an undo by a friend", 403, try server.post(undo, as: friend)),
+            ("an undo signed out", 401, try server.post(undo, as: anonymous)),
+            (
+                "an undo of an unknown edit", 404,
+                try server.post(#"{"undo": "\#(String(repeating: "0", count: 32))"}"#, as: owner)
+            ),
+            ("an undo that is no edit id", 400, try server.post(#"{"undo": "../x"}"#, as: owner)),
+            ("an undo with photos", 400, try server.post(#"{"undo": "\#(edit)", "photos": ["\#(bare)"]}"#, as: owner)),
             ("text, not JSON", 415, try server.post(good, as: owner, contentType: "text/plain")),
             ("malformed JSON", 400, try server.post(#"{"photos": ["#, as: owner)),
             (
@@ -217,12 +270,18 @@ struct LocationEditEndToEndTests {
             // A body over 64 KB is refused as it arrives, before any route: a line of text says so.
             #expect(answer.text.contains(status == 413 ? "64 KB" : "\"error\""), "\(name): \(answer.text)")
         }
-        #expect(cases[16].2.text.contains(unknown) && !cases[16].2.text.contains(bare))
+        let unknownCase = try #require(cases.first { $0.0 == "an unknown id beside a known one" })
+        #expect(unknownCase.2.text.contains(unknown) && !unknownCase.2.text.contains(bare))
         let get = try server.exchange("GET /api/photos/locations HTTP/1.1\r\n\(server.head(owner.cookie))\r\n")
         #expect(get.status == 405 && get.headers["allow"] == "POST", "\(get.text)")
         #expect(try version() == before)
         #expect(try records()["bare"]?.coordinate == nil)
+        #expect(try records()["tagged"]?.coordinate == Coordinate(latitude: 3, longitude: 4))
         #expect(!FileManager.default.fileExists(atPath: sidecar("bare")))
+        // Still there to undo.
+        #expect(try server.post(undo, as: owner).status == 200)
+        #expect(try records()["tagged"]?.locationSource == .sidecar)
+        #expect(try records()["tagged"]?.coordinate == Coordinate(latitude: 46.3625, longitude: 14.0936))
         #expect(!server.serve.stderr.contains(Self.password))
     }
 
@@ -239,8 +298,23 @@ struct LocationEditEndToEndTests {
         catalog.showsFenced = true
         catalog.audiences = Set(Audience.allCases)
         let bare = try #require(try catalog.allPhotos().first { $0.title == "bare" }?.id)
+        let own = try #require(try catalog.allPhotos().first { $0.title == "own" })
+        let owner = try server.signIn("owner")
+        // A photo with its own GPS and one without are moved, then put back: EXIF, and nothing, again.
+        let ownMoved = try server.post(
+            #"{"photos": ["\#(own.id)", "\#(bare)"], "latitude": 1, "longitude": 2}"#, as: owner)
+        let edit = try #require(
+            (try JSONSerialization.jsonObject(with: ownMoved.body) as? [String: Any])?["edit"] as? String)
+        #expect(try catalog.photo(id: own.id)?.locationSource == .manual)
+        let undone = try server.post(#"{"undo": "\#(edit)"}"#, as: owner)
+        #expect(undone.status == 200 && undone.text.contains(#""locationSource":"exif""#), "\(undone.text)")
+        let back = try #require(try catalog.photo(id: own.id))
+        #expect(back.coordinate == own.coordinate && back.locationSource == .exif && back.placeID == own.placeID)
+        let bareBack = try #require(try catalog.photo(id: bare))
+        #expect(
+            bareBack.coordinate == nil && bareBack.locationSource == nil && bareBack.placeID == LocalPlace.unlocatedID)
         let moved = try server.post(
-            #"{"photos": ["\#(bare)"], "latitude": -33.8568, "longitude": 151.2153}"#, as: try server.signIn("owner"))
+            #"{"photos": ["\#(bare)"], "latitude": -33.8568, "longitude": 151.2153}"#, as: owner)
         #expect(moved.status == 200, "\(moved.text)")
         let record = try #require(try catalog.photo(id: bare))
         #expect(record.coordinate == Coordinate(latitude: -33.8568, longitude: 151.2153))
@@ -253,7 +327,7 @@ struct LocationEditEndToEndTests {
         #expect(page.contains("-33.856800, 151.215300"), "\(page.prefix(400))")
     }
 
-    /// Imports the photos (public), adds the owner and a friend, and starts serve writing sidecars, with
+    /// Imports the photos (public), adds the owner, a second owner and a friend, and starts serve writing sidecars, with
     /// `global` options before each command (`--database URL`).
     func setUp(_ global: [String] = []) throws -> EditServer {
         #expect(try photomap(global + ["import", "--visibility", "public", photos.url.path]) == 0)
@@ -262,6 +336,8 @@ struct LocationEditEndToEndTests {
         #expect(try photomap(global + owner, input: password) == 0)
         let friend = ["users", "add", "anna", "--role", "friend", "--password-stdin"]
         #expect(try photomap(global + friend, input: password) == 0)
+        let second = ["users", "add", "olga", "--role", "owner", "--password-stdin"]
+        #expect(try photomap(global + second, input: password) == 0)
         let serve = try ServeProcess(
             ["--cache", cache.url.path, "--source", "local"] + global, serveArguments: ["--sidecars", "write"],
             environment: [:])

@@ -56,4 +56,26 @@ struct LocationEditTests {
         #expect(refusal(#"{"photos": ["\#(Self.id)"], "clear": true}"#, type: "text/plain") == 415)
         #expect(refusal(#"{"photos": ["\#(Self.id)"], "clear": true}"#, type: nil) == 415)
     }
+
+    @Test("an undo names an edit's id (32 hex digits) and comes alone")
+    func undo() throws {
+        let kept = String(repeating: "0f", count: 16)
+        #expect(
+            try LocationRequest(json: Data(#"{"undo": "\#(kept)"}"#.utf8), contentType: "application/json")
+                == .undo(kept))
+        let asked = try LocationRequest(
+            json: Data(#"{"photos": ["\#(Self.id)"], "clear": true}"#.utf8), contentType: "application/json")
+        #expect(asked == .edit(try edit(#"{"photos": ["\#(Self.id)"], "clear": true}"#)))
+        for body in [
+            #"{"undo": "\#(kept.uppercased())"}"#, #"{"undo": "\#(kept)0"}"#, #"{"undo": "../\#(kept.dropFirst(3))"}"#,
+            #"{"undo": "\#(kept)", "photos": ["\#(Self.id)"]}"#, #"{"undo": "\#(kept)", "clear": true}"#,
+            #"{"undo": 7}"#,
+        ] {
+            #expect(refusal(body) == 400, "\(body)")
+        }
+        #expect(refusal(#"{"undo": "\#(kept)"}"#) == 400, "an undo is not an edit")
+        #expect(throws: LocationEdit.Refusal.self) {
+            try LocationRequest(json: Data(#"{"undo": "\#(kept)"}"#.utf8), contentType: "text/plain")
+        }
+    }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// Locations set by hand through `photomap serve` (`POST /api/photos/locations`): the steps of
-/// `photomap locate` (`ManualLocation`), over the catalog as its owner sees it, one edit at a time.
+/// `photomap locate` (`ManualLocation`), over the catalog as its owner sees it, one edit at a time. The
+/// last `undoable` edits of each owner are kept here, so that an undo puts back exactly what the catalog
+/// held, its source included (a client could only say where the photos were, not why).
 public final class LocationEditing: Sendable {
     /// Where an edit puts its photos.
     public enum Target: Sendable, Equatable {
@@ -23,10 +25,14 @@ public final class LocationEditing: Sendable {
         public let changed: Int
         /// What the sidecars came to; nil when they are not written.
         public let sidecars: SidecarWriter.Report?
+        /// The id an undo of this edit names; nil for an edit that changed nothing, and for an undo.
+        public let edit: String?
     }
 
     /// Most photos one edit may name (a place page lists as many as Flickr answers at once).
     public static let maximumPhotos = 500
+    /// How many edits of each owner can be undone (as many as the page's undo keeps).
+    public static let undoable = 20
 
     private let catalog: @Sendable () throws -> any LocalCatalogStore
     private let places = Memo<LocalPlaces>()
@@ -34,6 +40,7 @@ public final class LocationEditing: Sendable {
     private let sidecars: SidecarWriter?
     private let index: any SearchIndexStore
     private let adapter: AnnotationAdapter
+    private let history = EditHistory(depth: LocationEditing.undoable)
     /// Held for the whole of an edit: two edits at once would each read the catalog's version before the
     /// other's write, and the index would miss one of them.
     private let oneAtATime = NSLock()
@@ -58,15 +65,12 @@ public final class LocationEditing: Sendable {
         DispatchQueue.global(qos: .utility).async { [places, loadPlaces] in _ = try? places.value(loadPlaces) }
     }
 
-    /// Puts the photos `ids` at `target`: all of them, or (an unknown id, a model without a location, an
-    /// error) none. Throws `CorrectionError` for what the caller named wrong.
-    public func apply(_ ids: [String], to target: Target) throws -> Outcome {
+    /// Puts the photos `ids` at `target` for `owner`: all of them, or (an unknown id, a model without a
+    /// location, an error) none. Throws `CorrectionError` for what the caller named wrong.
+    public func apply(_ ids: [String], to target: Target, by owner: String) throws -> Outcome {
         oneAtATime.lock()
         defer { oneAtATime.unlock() }
-        var catalog = try catalog()
-        // The owner's view: a fenced or private photo is found, and moved, where it is.
-        catalog.showsFenced = true
-        catalog.audiences = Set(Audience.allCases)
+        let catalog = try ownersCatalog()
         let before = try ManualLocation.photos(ids, in: catalog)
         let coordinate: Coordinate? =
             switch target {
@@ -79,8 +83,46 @@ public final class LocationEditing: Sendable {
         }
         let written = try ManualLocation.write(
             located, into: catalog, sidecars: sidecars, index: { [index] in try index.open() }, adapter: adapter)
+        let photos = try ManualLocation.photos(ids, in: catalog)
+        let edit = written.changed.isEmpty ? nil : history.keep(by: owner, before: before, after: photos)
         return Outcome(
-            photos: try ManualLocation.photos(ids, in: catalog), before: before, changed: written.changed.count,
-            sidecars: written.sidecars)
+            photos: photos, before: before, changed: written.changed.count, sidecars: written.sidecars, edit: edit)
+    }
+
+    /// Takes back the edit `id` that `owner` made: each of its photos as the catalog held it before, its
+    /// location's source and place included (in the sidecars too: one back to its own GPS loses what
+    /// photomap wrote there). Throws `CorrectionError.unknownEdit` for an edit not kept,
+    /// `.changedSince` when a photo is no longer as the edit left it, and nothing changes.
+    public func undo(_ id: String, by owner: String) throws -> Outcome {
+        oneAtATime.lock()
+        defer { oneAtATime.unlock() }
+        guard let edit = history.edit(id, by: owner) else { throw CorrectionError.unknownEdit(id) }
+        let catalog = try ownersCatalog()
+        let ids = edit.before.map(\.id)
+        let now = try ManualLocation.photos(ids, in: catalog)
+        let left = Dictionary(edit.after.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let changed = now.filter { photo in
+            left[photo.id].map { $0.coordinate != photo.coordinate || $0.locationSource != photo.locationSource }
+                ?? true
+        }
+        guard changed.isEmpty else { throw CorrectionError.changedSince(changed.map(\.id)) }
+        let restored = try ManualLocation.restored(edit.before, from: now) { [places, loadPlaces] in
+            try places.value(loadPlaces)
+        }
+        let written = try ManualLocation.write(
+            restored, into: catalog, sidecars: sidecars, index: { [index] in try index.open() }, adapter: adapter)
+        history.forget(id, by: owner)
+        return Outcome(
+            photos: try ManualLocation.photos(ids, in: catalog), before: now, changed: written.changed.count,
+            sidecars: written.sidecars, edit: nil)
+    }
+
+    /// The catalog opened for writing, as its owner sees it: a fenced or private photo is found, and moved,
+    /// where it is.
+    private func ownersCatalog() throws -> any LocalCatalogStore {
+        var catalog = try catalog()
+        catalog.showsFenced = true
+        catalog.audiences = Set(Audience.allCases)
+        return catalog
     }
 }

@@ -45,6 +45,25 @@ public enum ManualLocation {
         }
     }
 
+    /// What puts `photos` back as `before` holds them (their location, its source and an estimate's
+    /// offset; the place named again from the location, as import names it); those already so are left out.
+    public static func restored(
+        _ before: [Photo], from photos: [Photo], places: () throws -> LocalPlaces
+    ) throws -> [LocatedPhoto] {
+        let now = Dictionary(photos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return try before.compactMap { former in
+            if let photo = now[former.id], photo.coordinate == former.coordinate,
+                photo.locationSource == former.locationSource, photo.estimateOffset == former.estimateOffset
+            {
+                return nil
+            }
+            let place = try former.coordinate.map { try places().place(for: $0) } ?? .unlocated
+            return LocatedPhoto(
+                id: former.id, coordinate: former.coordinate, place: place, source: former.locationSource,
+                estimateOffset: former.estimateOffset)
+        }
+    }
+
     /// Writes `located` into `catalog` (all or none), then into the sidecars `sidecars` keeps (each one that
     /// cannot be written is reported; the catalog keeps its change), then into the search index, which
     /// holds the public view: the one step `locate` and `serve`'s `POST /api/photos/locations` both take.

@@ -21,7 +21,8 @@ public struct PageAssets: Sendable {
         "photomap-coasts.js", "photomap-basemap.js", "photomap-tracks.js", "photomap-clusters.js", "photomap-heat.js",
         "photomap-map.js",
         "photomap-list.js", "photomap-search.js", "photomap-edit-changes.js", "photomap-edit-spot.js",
-        "photomap-edit.js", "photomap-edit-many.js", "photomap-trip.js", "photomap-visited.js",
+        "photomap-edit.js", "photomap-edit-many.js", "photomap-edit-world.js", "photomap-trip.js",
+        "photomap-visited.js",
         "photomap.js",
     ]
     /// photomap's own files.

@@ -48,6 +48,20 @@ enum SidecarFile {
         var document = XMPDocument()
         if let bytes = try read(path) { document = try XMPDocument(bytes: bytes, path: path) }
         document.setLocation(coordinate, source: source)
+        try save(document, at: path)
+    }
+
+    /// Takes what photomap wrote out of the sidecar at `path` (the location and its note; every other
+    /// property stays), for a photo whose own GPS stands again; false when there is no sidecar.
+    static func forget(at path: String) throws(SidecarError) -> Bool {
+        guard let bytes = try read(path) else { return false }
+        let document = try XMPDocument(bytes: bytes, path: path)
+        document.setLocation(nil, source: nil)
+        try save(document, at: path)
+        return true
+    }
+
+    private static func save(_ document: XMPDocument, at path: String) throws(SidecarError) {
         let folder = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

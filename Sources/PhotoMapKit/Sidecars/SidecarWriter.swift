@@ -22,7 +22,7 @@ public struct SidecarWriter: Sendable {
     }
 
     /// Writes each photo's location (as its record now is) into the sidecars of the files of `catalog`
-    /// holding it.
+    /// holding it; of a photo whose own GPS stands (an undo put it back), what photomap wrote is taken out.
     public func write(_ photos: [Photo], of catalog: any LocalCatalogStore) throws -> Report {
         var report = Report()
         for photo in photos {
@@ -33,8 +33,12 @@ public struct SidecarWriter: Sendable {
                     continue
                 }
                 do {
-                    try SidecarFile.write(photo.coordinate, source: photo.locationSource, at: sidecar)
-                    report.written += 1
+                    if photo.locationSource == .exif {
+                        if try SidecarFile.forget(at: sidecar) { report.written += 1 }
+                    } else {
+                        try SidecarFile.write(photo.coordinate, source: photo.locationSource, at: sidecar)
+                        report.written += 1
+                    }
                 } catch {
                     report.problems.append(error)
                 }

@@ -29,6 +29,9 @@
           if (!count) return;
           if (item[2] === 1 && alone !== null && alone !== undefined) {
             marker = calloutMarker(at, typeof alone === 'number' ? entry(alone) : alone);
+            // The owner's editor makes a photo's own marker draggable (photomap-edit-many.js, -world.js):
+            // given the entry's index on a page of entries, its properties on the map of everything.
+            if (photomap.photoMarker) photomap.photoMarker(marker, alone);
           } else {
             marker = clusterMarker(at, z, count, item[5] || null);
           }

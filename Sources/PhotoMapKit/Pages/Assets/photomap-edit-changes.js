@@ -1,9 +1,9 @@
 /* The owner's location changes, shared by the photo page's editor (photomap-edit.js) and the list and
    map pages' (photomap-edit-many.js). Whether the viewer is the owner is asked of /api/session once;
    nothing is offered to anyone else. Each change is a POST /api/photos/locations with the session's
-   CSRF token, and the last HISTORY changes can be undone: an undo is POSTs too, putting the photos back
-   exactly where the server's answer said they were before ("before"), and removing the location of
-   those that had none. */
+   CSRF token, and the last HISTORY changes can be undone: an undo is a POST {"undo": EDIT} naming the
+   edit as the server's answer did, and the server puts back what it recorded before it (each photo's
+   location and where that came from: its own GPS, a track, a sidecar, or none). */
 (function (photomap) {
   'use strict';
 
@@ -34,33 +34,12 @@
     return json;
   }
 
-  /* The edits that put `photos` (an answer's "before") back: one per place they were at, in their
-     order, and one removing the location of those that had none. */
-  function restoring(photos) {
-    var edits = [], byPlace = {};
-    photos.forEach(function (photo) {
-      var none = photo.latitude === null || photo.longitude === null;
-      var key = none ? 'none' : photo.latitude + ',' + photo.longitude;
-      if (!byPlace[key]) {
-        byPlace[key] = { ids: [], edit: none ? { clear: true } : { latitude: photo.latitude, longitude: photo.longitude } };
-        edits.push(byPlace[key]);
-      }
-      byPlace[key].ids.push(photo.id);
-    });
-    return edits;
-  }
-
   /* The owner's changes, sent with the token `csrf`. One at a time: a change asked for while another
      is on its way is refused (the page says so), so that the history stays in the order made. */
   function changes(csrf) {
     var history = [], listeners = [], busy = false;
 
     function said() { listeners.forEach(function (listener) { listener(history.length); }); }
-
-    function kept(before) {
-      history.push(before);
-      if (history.length > HISTORY) history.shift();
-    }
 
     return {
       /* Puts the photos `ids` where `edit` says; done(error, the photos as they now are). */
@@ -70,40 +49,32 @@
         post(csrf, body(ids, edit), function (status, answer) {
           busy = false;
           if (status !== 200 || !answer || !answer.photos) return done(failure(status, answer), null);
-          if (answer.changed > 0 && answer.before) kept(answer.before);
+          if (answer.edit) {
+            history.push(answer.edit);
+            if (history.length > HISTORY) history.shift();
+          }
           said();
           done(null, answer.photos);
         });
       },
-      /* Takes back the last change; done(error, the photos put back so far). What could not be put
-         back stays to be undone. */
+      /* Takes back the last change; done(error, the photos put back). A change the server no longer
+         keeps, or whose photos changed since (404, 409), cannot be undone and is dropped; one that did
+         not reach it stays to be undone. */
       undo: function (done) {
         if (busy) return done('wait until the last change is saved', []);
         var last = history.pop();
         if (!last) return done('there is nothing to undo', []);
-        var edits = restoring(last), answered = [];
         busy = true;
-        (function next() {
-          var step = edits[0];
-          if (!step) {
-            busy = false;
+        post(csrf, { undo: last }, function (status, answer) {
+          busy = false;
+          if (status !== 200 || !answer || !answer.photos) {
+            if (status !== 404 && status !== 409) history.push(last);
             said();
-            return done(null, answered);
+            return done(failure(status, answer), []);
           }
-          post(csrf, body(step.ids, step.edit), function (status, answer) {
-            if (status !== 200 || !answer || !answer.photos) {
-              busy = false;
-              var left = {};
-              edits.forEach(function (edit) { edit.ids.forEach(function (id) { left[id] = true; }); });
-              kept(last.filter(function (photo) { return left[photo.id]; }));
-              said();
-              return done(failure(status, answer), answered);
-            }
-            answered = answered.concat(answer.photos);
-            edits.shift();
-            next();
-          });
-        })();
+          said();
+          done(null, answer.photos);
+        });
       },
       /* How many changes can be undone. */
       count: function () { return history.length; },

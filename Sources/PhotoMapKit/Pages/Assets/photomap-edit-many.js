@@ -4,7 +4,9 @@
    them in the list and in a cluster's grid, or all of the page's at once; "Set location" puts them at a
    spot clicked on the map, typed, moved with the arrow keys or found by the page's find box, "Same place
    as…" where another photo is, "Remove location" takes their location away, and "Undo" takes back the
-   last changes. Each change shows at once: the markers move and the list says where the photos are. */
+   last changes. A photo's own marker can be dragged to where it belongs (the arrow keys do as much in
+   "Set location"). "Select all" selects the photos the timeline's range shows. Each change shows at
+   once: the markers move and the list says where the photos are. */
 (function (photomap) {
   'use strict';
 
@@ -41,7 +43,7 @@
   }
 
   function build(changes) {
-    var selected = {}, notes = {}, changed = 0, map = null, spot = photomap.spotEditor();
+    var selected = {}, notes = photomap.locationNotes, changed = 0, map = null, spot = photomap.spotEditor();
     var box = made('section', 'edit-many', null, { 'aria-label': 'Edit locations' });
     var bar = made('div', 'edit-many-bar');
     var picked = made('output', 'edit-picked', null, { 'aria-live': 'polite' });
@@ -206,8 +208,16 @@
       });
     }
 
+    /* The page's photos the timeline's range shows (all of them when it shows the whole). */
+    function inRange() {
+      return order.filter(function (id) { return photomap.timeline.shows(entries.month ? entries.month[photos[id]] : null); });
+    }
+    function labelAll() { all.textContent = 'Select all ' + counted(inRange().length, 'photo', 'photos'); }
+    photomap.timeline.onChange(labelAll);
+    labelAll();
     all.addEventListener('click', function () {
-      order.forEach(function (id) { selected[id] = true; });
+      selected = {};
+      inRange().forEach(function (id) { selected[id] = true; });
       said();
     });
     none.addEventListener('click', function () {
@@ -296,6 +306,30 @@
       undo.disabled = !count;
       undo.textContent = count ? 'Undo (' + count + ')' : 'Undo';
     });
+    /* A photo's own marker (photomap-clusters.js asks as it makes one) can be dragged: dropped, the photo is
+       set there, a change like any other; refused, the marker goes back where the photo is. */
+    photomap.photoMarker = function (marker, i) {
+      var id = typeof i === 'number' ? entries.id[i] : null;
+      if (!Object.prototype.hasOwnProperty.call(photos, id)) return;
+      marker.options.draggable = true;
+      marker.on('dragend', function () {
+        var at = marker.getLatLng().wrap(), title = photomap.entry(i).title || 'the photo';
+        status.textContent = 'Saving\u2026';
+        changes.apply([id], { latitude: Math.round(at.lat * 1e6) / 1e6, longitude: Math.round(at.lng * 1e6) / 1e6 },
+          function (error, answered) {
+            if (error) {
+              status.textContent = 'Not saved: ' + error + '.';
+              if (photomap.entriesMoved) photomap.entriesMoved();
+              return;
+            }
+            moved(answered);
+            status.textContent = 'Moved ' + title + '.';
+          });
+      });
+    };
+    // Markers made before the owner was known are made again, draggable.
+    if (photomap.entriesMoved) photomap.entriesMoved();
+
     undo.addEventListener('click', function () {
       closeForms();
       status.textContent = 'Putting back\u2026';

@@ -36,6 +36,9 @@
     return { columns: columns, fields: fields };
   }
   var chunks = [chunk(entries)];
+  /* Where the location of a photo the owner changed on this page now comes from, by id ("" for its own
+     GPS or none): it stands in for the page's note (photomap-edit-many.js). */
+  var locationNotes = {};
 
   /* Entry i's properties, as a callout or list item wants them (its list file loaded). */
   function entry(i) {
@@ -45,6 +48,9 @@
       month: columns.month ? columns.month[k] : null
     };
     TEXT_FIELDS.forEach(function (name) { properties[name] = part.fields[name](k); });
+    if (Object.prototype.hasOwnProperty.call(locationNotes, properties.id)) {
+      properties.locationNote = locationNotes[properties.id] || null;
+    }
     return properties;
   }
 
@@ -102,6 +108,6 @@
   window.photomap = {
     /* The page's data (MapData), its body, its entries' columns and how many entries it has in all. */
     data: data, body: body, entries: entries, total: total,
-    entry: entry, withEntries: withEntries, ready: ready
+    entry: entry, withEntries: withEntries, ready: ready, locationNotes: locationNotes
   };
 })();
