@@ -216,7 +216,7 @@ struct VisitedEndToEndTests {
             #expect(page.contains(arezzo) && Self.holds(page, (43.4633, 11.8796)))
             #expect(!page.contains(florence) && !page.contains(vienna))
             #expect(!Self.holds(page, (43.7696, 11.2558)) && !Self.holds(page, (43.7731, 11.2560)))
-            #expect(page.contains("href=\"\(back)\">‹ Places you have been"))
+            #expect(page.contains("href=\"\(back)\">‹ Places visited"))
         }
         #expect(try served("/visited/\(ids.italy)").contains("<h1>Italy</h1>"))
         #expect(try file("visited/\(ids.slovenia).html").contains("2 photos · 2 days · 2024-03-01 – 2024-03-02"))

@@ -21,7 +21,7 @@ extension SiteBuilder {
                     subtitle: PageSubtitle.photos(
                         shown: min(photos.count, limit), total: photos.count,
                         detail: PageBuilder<FolderLinks>.visitedDetail(of: place, country: inCountry)),
-                    photos: Array(photos.prefix(limit)), back: (index, "Places you have been"), defaultView: "map")
+                    photos: Array(photos.prefix(limit)), back: (index, "Places visited"), defaultView: "map")
             }
         }
         func covers(_ places: [VisitedPlace]) -> [Photo] {

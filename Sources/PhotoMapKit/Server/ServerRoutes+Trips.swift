@@ -68,7 +68,7 @@ extension ServerRoutes {
                     subtitle: PageSubtitle.photos(
                         shown: photos.count, total: all.count,
                         detail: PageBuilder<ServedLinks>.visitedDetail(of: place, country: country)),
-                    features: try pages.features(of: photos, on: path), back: ("/visited", "Places you have been"),
+                    features: try pages.features(of: photos, on: path), back: ("/visited", "Places visited"),
                     more: Self.more(path: path, shown: photos.count, total: all.count), defaultView: "map"))
         }
     }
