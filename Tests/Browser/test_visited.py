@@ -1,8 +1,10 @@
 """The places you have been in a real browser: imported photos in Ljubljana, Tuscany and Vienna (one made
 private), served by `photomap serve` and written by `export`. The map draws the visited countries and
-their regions shaded by photos, each reached by Tab and opened by Enter or a click (its entry in the
-list, whose towns link their photos); axe-core finds nothing at 390 and 1280 px in light and dark, served
-and from file://; the private photo's country is on neither."""
+their regions shaded by photos, each reached by Tab and opened by Enter or a click: the page of its
+photos, their markers on its map (the list's countries and regions link it too, its towns their places'
+pages); axe-core finds nothing on either page at 390 and 1280 px in light and dark, served and from
+file://; the private photo's country is on neither. Every page's header links the trips and the places
+you have been, and fits a 320-pixel phone with them."""
 
 import os
 import subprocess
@@ -10,8 +12,8 @@ import sys
 
 import pytest
 
-from conftest import new_page, open_file, settle
-from test_access import axe_violations
+from conftest import new_page, open_file, settle, steady
+from test_access import HEADER_BOXES, axe_violations, overlap
 from test_import import jpeg
 from test_pages import BINARY, REPO, no_trouble
 from test_serve import start_serve
@@ -96,6 +98,18 @@ def test_the_map_draws_the_viewers_countries_and_regions(browser, sites, where):
     no_trouble(page)
 
 
+# The photos the map's markers show, summed: a cluster's bubble its count, a photo's pin 1.
+DRAWN = """[...document.querySelectorAll('#map .cluster-bubble')].reduce((n, b) => n + Number(b.textContent), 0)
+    + document.querySelectorAll('#map .photomap-pin').length"""
+
+
+def markers_drawn(page):
+    """How many photos the place page's map draws, once it has drawn them."""
+    page.wait_for_selector("body[data-map-ready]", state="attached")
+    page.wait_for_function("() => document.querySelectorAll('#map .cluster-bubble, #map .photomap-pin').length > 0")
+    return steady(page, DRAWN)
+
+
 @pytest.mark.parametrize("where", ["served", "file"])
 def test_a_region_is_reached_by_tab_and_opened_by_enter_or_a_click(browser, sites, where):
     page = opened(browser, sites, where)
@@ -106,20 +120,97 @@ def test_a_region_is_reached_by_tab_and_opened_by_enter_or_a_click(browser, site
             break
     else:
         pytest.fail("Tab never reached Tuscany on the map")
-    page.keyboard.press("Enter")
-    focused = page.evaluate("() => document.activeElement.querySelector(':scope > .visited-name').textContent")
-    assert focused == "Tuscany"
-    # Its towns link their photos.
-    page.locator("li:focus a.visited-name", has_text="Florence").click()
-    page.wait_for_load_state("load")
-    assert "Florence" in page.text_content("h1")
+    with page.expect_navigation(wait_until="load"):
+        page.keyboard.press("Enter")
+    settle(page)
+    # The page of Tuscany's photos: its three photos on its map, and in its list.
+    assert page.text_content("h1") == "Tuscany"
+    assert page.text_content("header .subtitle").startswith("3 photos · Italy")
+    assert markers_drawn(page) == 3
+    assert page.locator("#list ul.annotations li").count() == 3
+    no_trouble(page)
     page.go_back(wait_until="load")
     page.wait_for_selector("#visited-map[data-visited-ready]", state="attached")
     slovenia = page.locator("#visited-map path.visited-area[aria-label^='Slovenia']")
     box = slovenia.bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    # Italy (3 photos) comes first, Slovenia second: its entry, or its region's.
-    assert page.evaluate("() => document.activeElement.id").startswith("visited-1")
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    # Slovenia, or its region above it (the same two photos): the area the click lands on.
+    label = page.evaluate("([x, y]) => document.elementFromPoint(x, y).getAttribute('aria-label')", [x, y])
+    assert label.endswith("Slovenia: 2 photos"), label
+    with page.expect_navigation(wait_until="load"):
+        page.mouse.click(x, y)
+    settle(page)
+    assert page.text_content("h1") == label.split(",")[0].split(":")[0]
+    assert markers_drawn(page) == 2
+    # The list links each country and region's page too, and each town its place's.
+    page.go_back(wait_until="load")
+    with page.expect_navigation(wait_until="load"):
+        page.locator(".visited-places a.visited-name", has_text="Italy").click()
+    assert page.text_content("h1") == "Italy"
+    page.go_back(wait_until="load")
+    with page.expect_navigation(wait_until="load"):
+        page.locator(".visited-places a.visited-name", has_text="Florence").click()
+    assert "Florence" in page.text_content("h1")
+
+
+def region_page(browser, sites, where, name, width, scheme="light"):
+    """The page of `name`'s photos, opened from the list of places you have been at `width`."""
+    page = opened(browser, sites, where, width=width, scheme=scheme)
+    with page.expect_navigation(wait_until="load"):
+        page.locator(".visited-places a.visited-name", has_text=name).click()
+    settle(page)
+    return page
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("where", ["served", "file"])
+def test_axe_finds_nothing_on_a_regions_page_on_a_phone(browser, sites, where, scheme):
+    page = region_page(browser, sites, where, "Tuscany", 390, scheme)
+    assert markers_drawn(page) == 3
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"visited-region-{where}-390-{scheme}.png"))
+    assert axe_violations(page) == []
+
+
+# The header's parts with its links: none may overlap another or leave the screen.
+LINK_BOXES = HEADER_BOXES.replace("header .search-status'", "header .search-status, header a'")
+
+
+@pytest.mark.parametrize("width", [320, 390, 1280])
+@pytest.mark.parametrize("where", ["served", "file"])
+def test_every_header_links_trips_and_places_and_fits(browser, sites, where, width):
+    page = opened(browser, sites, where, width=width)
+    # Tuscany's page from the list, then back to the places, then back to the top places.
+    for step, name in enumerate(["Tuscany", "visited", "top"]):
+        with page.expect_navigation(wait_until="load"):
+            if step == 0:
+                page.locator(".visited-places a.visited-name", has_text="Tuscany").click()
+            else:
+                page.locator("header a.back").click()
+        settle(page)
+        assert page.text_content("h1") == {"Tuscany": "Tuscany", "visited": "Places you have been", "top": "Top places"}[name]
+        links = page.eval_on_selector_all("header .site-links a", "as => as.map(a => [a.textContent, a.href])")
+        assert [text for text, _ in links] == ["Trips", "Places visited"], name
+        assert links[0][1].endswith("/trips" if where == "served" else "/trips/index.html"), name
+        assert links[1][1].endswith("/visited" if where == "served" else "/visited.html"), name
+        layout = page.evaluate(LINK_BOXES)
+        assert layout["scrollWidth"] <= layout["width"], f"{name}: the page is wider than the screen"
+        boxes = layout["boxes"]
+        for box in boxes:
+            assert box["left"] >= 0 and box["right"] <= layout["width"] + 0.5, f"{name}: {box['name']} leaves the screen"
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                if not (a["name"].startswith("input.timeline-") and b["name"].startswith("input.timeline-")):
+                    assert not overlap(a, b), f"{name}: {a['name']} overlaps {b['name']}"
+        assert not layout["title"]["clipped"], f"{name}: the title is cut off"
+        heights = page.eval_on_selector_all("header .site-links a", "as => as.map(a => a.getBoundingClientRect().height)")
+        assert min(heights) >= 44, f"{name}: touch targets under 44 px"
+        if SHOTS:
+            page.screenshot(path=os.path.join(SHOTS, f"header-{name}-{where}-{width}.png"))
+    # The links lead where they say.
+    with page.expect_navigation(wait_until="load"):
+        page.locator("header .site-links a", has_text="Trips").click()
+    assert page.text_content("h1") == "Trips"
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

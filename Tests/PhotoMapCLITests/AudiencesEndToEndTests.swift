@@ -96,6 +96,19 @@ struct AudiencesEndToEndTests {
         return ids
     }
 
+    /// `/visited/ID` of every country and region of the photos, as the command line (the owner) lists them.
+    func visitedPages() throws -> [String] {
+        let listed = try photomap(["--source", "local", "visited", "--format", "json"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let pages = try jsonArray(listed.stdout).flatMap { country -> [String] in
+            let name = country["name"] as? String ?? ""
+            let regions = (country["regions"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            return ([[name]] + regions.map { [name, $0] }).map { "/visited/" + VisitedPlace.pageID($0) }
+        }
+        #expect(pages.count >= 20, "\(pages)")
+        return pages
+    }
+
     func jsonArray(_ text: String) throws -> [[String: Any]] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
     }
@@ -199,7 +212,7 @@ struct AudiencesEndToEndTests {
         routes += [
             "/", "/recent", "/places/unlocated", "/api/session", "/api/search?q=Kq", "/api/find?q=Kq", "/visited",
         ]
-        routes += placeIDs.map { "/places/\($0)" }
+        routes += placeIDs.map { "/places/\($0)" } + (try visitedPages())
         for sample in Self.samples {
             let id = try #require(ids[sample.title])
             routes += [

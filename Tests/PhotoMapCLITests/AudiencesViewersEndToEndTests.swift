@@ -57,6 +57,7 @@ struct AudiencesViewersEndToEndTests {
         defer { server.stop() }
         let placeIDs = try matrix.jsonArray(try matrix.photomap(["--source", "local", "places", "--json"]).stdout)
             .compactMap { $0["id"] as? String }
+        let visitedPages = try matrix.visitedPages()
         let unknown = "local-" + String(repeating: "0", count: 24)
         var checked = 0
         for viewer in viewers {
@@ -75,7 +76,7 @@ struct AudiencesViewersEndToEndTests {
                 ["/squares/\($0)", "/images/\($0)"]
             }
             routes += ["/", "/map", "/places/unlocated", "/api/search?q=Kq", "/api/find?q=Kq", "/api/map/0/0/0.json"]
-            routes += placeIDs.map { "/places/\($0)" }
+            routes += placeIDs.map { "/places/\($0)" } + ["/visited"] + visitedPages
             for sample in AudiencesEndToEndTests.samples {
                 let id = try #require(ids[sample.title])
                 routes += [
@@ -127,6 +128,10 @@ struct AudiencesViewersEndToEndTests {
                         AudiencesEndToEndTests.coordinates(in: page).contains(sample.title) == located(sample),
                         "\(viewer.name): where \(sample.title) is")
                     #expect(answers[near]?.contains(id) == located(sample), "\(viewer.name) \(near)")
+                    // The pages of the places the viewer has been hold the photos they see there.
+                    #expect(
+                        visitedPages.contains { answers[$0]?.contains(id) == true } == located(sample),
+                        "\(viewer.name): \(sample.title) in the places visited")
                     #expect(
                         answers[Self.tile(of: sample, zoom: 14)]?.contains(id) == located(sample),
                         "\(viewer.name): \(sample.title) on the map")

@@ -159,7 +159,7 @@ struct VisitedEndToEndTests {
         for page in [file, served] {
             #expect(page.contains("<h1>Places you have been</h1>"))
             // Florence's photos are fenced: Italy is Arezzo's alone; Vienna's photo is private.
-            #expect(page.contains(">Italy</span> <span class=\"visited-summary\">1 photo · 1 day · 2024-07-12"))
+            #expect(page.contains(">Italy</a> <span class=\"visited-summary\">1 photo · 1 day · 2024-07-12"))
             #expect(page.contains("Tuscany, Italy: 1 photo") && page.contains("Slovenia: 2 photos"))
             #expect(!page.contains("Austria") && !page.contains("Florence") && !page.contains(vienna))
             #expect(page.contains("id=\"photomap-visited\"") && page.contains("photomap-visited.js"))
@@ -169,6 +169,99 @@ struct VisitedEndToEndTests {
         #expect(file.contains("href=\"places/") && file.contains("href=\"photos/local-"))
         #expect(served.contains("href=\"/places/") && served.contains("href=\"/photos/local-"))
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("assets/photomap-visited.js").path))
+    }
+
+    @Test("/visited/ID and visited/ID.html: a country's and a region's photos the viewer sees, 404 otherwise")
+    func placePagesHoldTheViewersPhotos() throws {
+        let countries = try countries()
+        let vienna = try #require(countries.last?["cover"] as? String)
+        let tuscany = try #require((countries.first?["regions"] as? [[String: Any]])?.first)
+        let towns = try #require(tuscany["towns"] as? [[String: Any]])
+        let (florence, arezzo) = (
+            try #require(towns.first?["cover"] as? String), try #require(towns.last?["cover"] as? String)
+        )
+        #expect(try local(["visibility", vienna, "private"]).status == 0)
+        #expect(try local(["fences", "add", "florence", "--near", "43.7713,11.2559", "--radius", "2000"]).status == 0)
+        let ids = (
+            italy: VisitedPlace.pageID(["Italy"]), tuscany: VisitedPlace.pageID(["Italy", "Tuscany"]),
+            slovenia: VisitedPlace.pageID(["Slovenia"]), austria: VisitedPlace.pageID(["Austria"])
+        )
+        let site = cache.url.appendingPathComponent("site")
+        let exported = try local(["export", "--out", site.path])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        func file(_ path: String) throws -> String {
+            try String(contentsOf: site.appendingPathComponent(path), encoding: .utf8)
+        }
+        let server = try ServeProcess(["--cache", cache.url.path, "--source", "local"], environment: [:])
+        defer { server.stop() }
+        func served(_ path: String, status: Int = 200) throws -> String {
+            let answer = try server.request(path)
+            #expect(answer.status == status, "\(path)")
+            return String(decoding: answer.body, as: UTF8.self)
+        }
+        // The list and the map link each country's and region's page.
+        let index = try served("/visited")
+        #expect(index.contains("href=\"/visited/\(ids.tuscany)\">Tuscany</a>"))
+        #expect(
+            index.replacingOccurrences(of: "\\/", with: "/").contains("\"href\":\"/visited/\(ids.italy)\""))
+        #expect(try file("visited.html").contains("href=\"visited/\(ids.tuscany).html\">Tuscany</a>"))
+        let tuscanyPages = [
+            (try served("/visited/\(ids.tuscany)"), "/visited"),
+            (try file("visited/\(ids.tuscany).html"), "../visited.html"),
+        ]
+        for (page, back) in tuscanyPages {
+            // An ordinary page of photos: Arezzo's on its map and in its list; Florence's are fenced.
+            #expect(page.contains("<h1>Tuscany</h1>") && page.contains("1 photo · Italy · 1 day · 2024-07-12"))
+            #expect(page.contains("id=\"photomap-annotations\"") && page.contains("class=\"annotations\""))
+            #expect(page.contains(arezzo) && Self.holds(page, (43.4633, 11.8796)))
+            #expect(!page.contains(florence) && !page.contains(vienna))
+            #expect(!Self.holds(page, (43.7696, 11.2558)) && !Self.holds(page, (43.7731, 11.2560)))
+            #expect(page.contains("href=\"\(back)\">‹ Places visited"))
+        }
+        #expect(try served("/visited/\(ids.italy)").contains("<h1>Italy</h1>"))
+        #expect(try file("visited/\(ids.slovenia).html").contains("2 photos · 2 days · 2024-03-01 – 2024-03-02"))
+        // A limit as a place page's: the newest first, and a link to more.
+        let one = try served("/visited/\(ids.slovenia)?limit=1")
+        #expect(one.contains("1 of 2 photos") && one.contains("?limit=2\">Show 1 more</a>"))
+        #expect(try server.request("/visited/\(ids.slovenia)?limit=0").status == 400)
+        // A country the viewer has no photo of answers as an unknown id, and as ids that try to get out.
+        let unknown = try served("/visited/\(VisitedPlace.pageID(["Atlantis"]))", status: 404)
+        #expect(unknown.contains("no such country or region"))
+        for path in ["/visited/\(ids.austria)", "/visited/..%2F..%2Fetc%2Fpasswd", "/visited/..", "/visited/%00"] {
+            #expect(try served(path, status: 404) == unknown, "\(path)")
+        }
+        #expect(
+            !FileManager.default.fileExists(atPath: site.appendingPathComponent("visited/\(ids.austria).html").path))
+    }
+
+    @Test("every page's header links the trips and the places you have been, served and exported")
+    func headersLinkTripsAndVisited() throws {
+        let site = cache.url.appendingPathComponent("site")
+        #expect(try local(["export", "--out", site.path]).status == 0)
+        let tuscany = VisitedPlace.pageID(["Italy", "Tuscany"])
+        for (path, root) in [("index.html", ""), ("visited.html", ""), ("visited/\(tuscany).html", "../")] {
+            let page = try String(contentsOf: site.appendingPathComponent(path), encoding: .utf8)
+            #expect(
+                page.contains(
+                    "<nav class=\"site-links\" aria-label=\"Trips and places\"><a href=\"\(root)trips/index.html\">Trips</a>"
+                        + "<a href=\"\(root)visited.html\">Places visited</a></nav>"), "\(path)")
+        }
+        #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("trips/index.html").path))
+        let server = try ServeProcess(["--cache", cache.url.path, "--source", "local"], environment: [:])
+        defer { server.stop() }
+        for path in ["/", "/visited", "/trips", "/visited/\(tuscany)"] {
+            let page = String(decoding: try server.request(path).body, as: UTF8.self)
+            #expect(
+                page.contains("<a href=\"/trips\">Trips</a><a href=\"/visited\">Places visited</a></nav>"), "\(path)")
+        }
+    }
+
+    /// Whether `text` holds the latitude and the longitude of `point`, to 4 decimals.
+    static func holds(_ text: String, _ point: (Double, Double)) -> Bool {
+        let numbers = Set(
+            text.split { !"-.0123456789".contains($0) }.compactMap { Double($0) }.map { Int(($0 * 10_000).rounded()) })
+        return numbers.contains(Int((point.0 * 10_000).rounded()))
+            && numbers.contains(Int((point.1 * 10_000).rounded()))
     }
 
     /// Whether `point` (longitude, latitude) lies in a MultiPolygon, its rings even-odd.

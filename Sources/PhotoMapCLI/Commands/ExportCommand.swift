@@ -156,7 +156,11 @@ enum ExportCommand {
         // The imported photos' trips, with each trip photo's page linking to its trip; not on a blurred
         // site, whose trips' ways would show where the photos were.
         let album = blur == nil ? try (source as? any TripDescribing)?.tripAlbum() : nil
-        if let album { builder.tripLinks = builder.tripLinks(of: album) }
+        if let album {
+            builder.tripLinks = builder.tripLinks(of: album)
+            // Every page's header links the trips and the places you have been, both written below.
+            builder.linksTrips = true
+        }
         // Counted, not gathered: a second array of every photo would hold 100,000 more records.
         let photoCount = photosByPlace.reduce(0) { $0 + $1.photos.count }
         let heldCount = photosByPlace.reduce(0) { $0 + max($1.total ?? 0, $1.photos.count) }
@@ -177,14 +181,14 @@ enum ExportCommand {
             at: "index.html", title: "Top places", subtitle: subtitle,
             places: places, back: nil, defaultView: "map"
         ) { builder.placePagePath($0) }
-        if let album, !album.trips.isEmpty {
+        if let album {
             try builder.writeTrips(album, back: ("index.html", "Top places"), photoPages: false)
         }
         // The places the site's photos were taken in, as its viewer sees them (not blurred, as trips).
         if let album, let source = source as? any TripDescribing {
             try builder.writeVisited(
                 try source.visitedPlaces(), outlines: VisitedOutlines.bundled, shown: album.shown,
-                placePages: Set(places.map(\.record.id)),
+                placePages: Set(places.map(\.record.id)), limit: limit,
                 back: ("index.html", "Top places"))
         }
         try writer.commit()

@@ -3,7 +3,8 @@ import Foundation
 // The places you have been (`VisitedPlace`): a map of the visited countries and regions shaded by their
 // photos (photomap-visited.js draws it), its legend, and each country, its regions and their towns with
 // their photos, days, first and last visit and cover. Served at /visited, written by `export`
-// (visited.html).
+// (visited.html). Each country and region opens a page of its photos (`/visited/ID`, `visited/ID.html`):
+// an ordinary list page of them, its subtitle `visitedDetail`'s.
 extension PageBuilder where Links: PageLinks {
     /// The page at `path` of `visited` (the viewer's places), outlined by `outlines` (no map without them),
     /// each place's cover shown from `shown` (the photos the viewer may see), a town linking its page when
@@ -15,14 +16,12 @@ extension PageBuilder where Links: PageLinks {
         var plain = self
         plain.tracks = nil
         let data = plain.mapData([], for: path, labels: PlaceLabels.perListPage)
-        let anchors = visited.indices.flatMap { country in
-            ["visited-\(country)"] + visited[country].children.indices.map { "visited-\(country)-\($0)" }
-        }
-        let areas = zip(outlines?.areas(visited) ?? [], anchors).compactMap { area, anchor -> VisitedMapArea? in
-            guard !area.polygons.isEmpty else { return nil }
+        let areas = (outlines?.areas(visited) ?? []).compactMap { area -> VisitedMapArea? in
+            guard !area.polygons.isEmpty, let id = area.place.pageID else { return nil }
             let name = [area.place.name, area.country].compactMap { $0 }.joined(separator: ", ")
             return VisitedMapArea(
-                anchor: anchor, label: "\(name): \(Quantity.words(area.place.photos, "photo", "photos"))",
+                href: relative(links.visitedPage(id), from: path),
+                label: "\(name): \(Quantity.words(area.place.photos, "photo", "photos"))",
                 level: area.country == nil ? "country" : "region", step: Self.visitedStep(area.place.photos),
                 polygons: area.polygons)
         }
@@ -39,7 +38,7 @@ extension PageBuilder where Links: PageLinks {
             <ul class="visited-legend" aria-labelledby="visited-legend-title">\(legend)</ul>\
             <script type="application/json" id="photomap-visited">\(json)</script>
             """
-        let list = try visitedList(visited, anchor: "visited", depth: 0, shown: shown, on: path, hasPage: hasPage)
+        let list = try visitedList(visited, depth: 0, shown: shown, on: path, hasPage: hasPage)
         let after = "<section class=\"visited\" aria-label=\"Places\">\(map)\(list)</section>"
         return try PageRenderer.listPage(
             title: "Places you have been", subtitle: Quantity.words(visited.count, "country", "countries"),
@@ -56,20 +55,25 @@ extension PageBuilder where Links: PageLinks {
         min(visitedSteps.count - 1, max(0, Int(log10(Double(max(photos, 1))))))
     }
 
+    /// What a country's or region's page says of it after its photos: the country a region is in, its days
+    /// and dates.
+    public static func visitedDetail(of place: VisitedPlace, country: String?) -> String {
+        PageSubtitle.joined([country, Quantity.words(place.days, "day", "days"), place.dates])
+    }
+
     /// `places` as a list, each with its cover, its summary and its children's list, at `depth` 0
-    /// (countries), 1 (regions) or 2 (towns, each linking the page of its photos). Each item's id is
-    /// `anchor` and its place in the tree: the map's link to it.
+    /// (countries), 1 (regions) or 2 (towns); each links the page of its photos (a town its place's, when
+    /// `hasPage` says there is one).
     func visitedList(
-        _ places: [VisitedPlace], anchor: String, depth: Int, shown: [String: AnnotatedPhoto], on path: String,
+        _ places: [VisitedPlace], depth: Int, shown: [String: AnnotatedPhoto], on path: String,
         hasPage: (String) -> Bool
     ) throws -> String {
         guard !places.isEmpty else { return "" }
-        let items = try places.enumerated().map { (index, place) -> String in
-            let id = "\(anchor)-\(index)"
-            let dates = place.first == place.last ? place.first : "\(place.first) – \(place.last)"
+        let items = try places.map { place -> String in
             let summary = [
-                Quantity.words(place.photos, "photo", "photos"), Quantity.words(place.days, "day", "days"), dates,
-            ].joined(separator: " · ")
+                Quantity.words(place.photos, "photo", "photos"), Self.visitedDetail(of: place, country: nil),
+            ]
+            .joined(separator: " · ")
             var cover = ""
             if let photo = shown[place.cover.id] {
                 let properties = try feature(of: photo, on: path).properties
@@ -80,23 +84,26 @@ extension PageBuilder where Links: PageLinks {
                     properties.link.map { "<a class=\"visited-cover\" href=\"\(HTML.text($0))\">\(image)</a> " } ?? ""
             }
             var name = "<span class=\"visited-name\">\(HTML.text(place.name))</span>"
-            if depth == 2, let placeID = place.cover.place, hasPage(placeID) {
-                let page = relative(links.placePage(Place(id: placeID, fullName: place.name)), from: path)
-                name = "<a class=\"visited-name\" href=\"\(HTML.text(page))\">\(HTML.text(place.name))</a>"
+            let page =
+                place.pageID.map(links.visitedPage)
+                ?? place.cover.place.flatMap {
+                    depth == 2 && hasPage($0) ? links.placePage(Place(id: $0, fullName: place.name)) : nil
+                }
+            if let page {
+                name =
+                    "<a class=\"visited-name\" href=\"\(HTML.text(relative(page, from: path)))\">\(HTML.text(place.name))</a>"
             }
-            let children = try visitedList(
-                place.children, anchor: id, depth: depth + 1, shown: shown, on: path, hasPage: hasPage)
-            return "<li id=\"\(id)\" tabindex=\"-1\">\(cover)\(name) "
-                + "<span class=\"visited-summary\">\(HTML.text(summary))</span>\(children)</li>"
+            let children = try visitedList(place.children, depth: depth + 1, shown: shown, on: path, hasPage: hasPage)
+            return "<li>\(cover)\(name) <span class=\"visited-summary\">\(HTML.text(summary))</span>\(children)</li>"
         }
         return "<ul class=\"visited-places\">" + items.joined() + "</ul>"
     }
 }
 
 /// A country or region as the visited map draws it: its outline (a GeoJSON MultiPolygon's coordinates),
-/// its shade, what a screen reader says of it and the list item it opens.
+/// its shade, what a screen reader says of it and the page of its photos it opens.
 struct VisitedMapArea: Encodable {
-    let anchor, label, level: String
+    let href, label, level: String
     let step: Int
     let polygons: [[[[Double]]]]
 }

@@ -24,6 +24,9 @@ public struct PageBuilder<Links: PagePaths> {
     public var listsCoastTiles = true
     /// Whether the pages' headers link the map of everything (`serve` of imported photos).
     public var linksWorldMap = false
+    /// Whether the pages' headers link the trips and the places you have been (the imported photos', where
+    /// pages of them are served or written).
+    public var linksTrips = false
 
     /// A builder linking through `links`.
     public init(links: Links, credits: PageCredits) {
@@ -39,6 +42,7 @@ public struct PageBuilder<Links: PagePaths> {
         builder.tracks = tracks
         builder.coasts = coasts
         builder.listsCoastTiles = listsCoastTiles
+        builder.linksTrips = linksTrips
         return builder
     }
 
@@ -136,12 +140,19 @@ public struct PageBuilder<Links: PagePaths> {
         for path: String, back: (path: String, label: String)?,
         elsewhere: (path: String, label: String)? = nil, more: (path: String, label: String)? = nil
     ) -> PageRenderer.Links {
-        PageRenderer.Links(
+        var rendered = PageRenderer.Links(
             assets: links.link(from: path, to: links.assets),
             back: back.map { (links.link(from: path, to: $0.path), $0.label) },
             elsewhere: elsewhere.map { (links.link(from: path, to: $0.path), $0.label) },
             servesAPI: links.servesAPI,
             more: more.map { (links.link(from: path, to: $0.path), $0.label) }, linksWorldMap: linksWorldMap)
+        if linksTrips {
+            rendered.siteLinks = [
+                (links.link(from: path, to: links.tripsIndex), "Trips"),
+                (links.link(from: path, to: links.visitedIndex), "Places visited"),
+            ]
+        }
+        return rendered
     }
 }
 

@@ -16,6 +16,10 @@ public protocol PagePaths {
     var tripsIndex: String { get }
     /// A trip's page (its id, "YYYY-MM-DD"), as a site path.
     func tripPage(_ id: String) -> String
+    /// The page of the places you have been, as a site path.
+    var visitedIndex: String { get }
+    /// A country's or a region's photos page (its `VisitedPlace.pageID`), as a site path.
+    func visitedPage(_ id: String) -> String
     /// The site path `target` as the page at `page` links it.
     func link(from page: String, to target: String) -> String
 }
@@ -43,6 +47,10 @@ public struct FolderPaths: PagePaths, Sendable {
     public var tripsIndex: String { prefix + "trips/index.html" }
 
     public func tripPage(_ id: String) -> String { prefix + "trips/\(HTML.fileName(for: id)).html" }
+
+    public var visitedIndex: String { prefix + "visited.html" }
+
+    public func visitedPage(_ id: String) -> String { prefix + "visited/\(HTML.fileName(for: id)).html" }
 
     public func link(from page: String, to target: String) -> String {
         SiteWriter.link(from: page, to: target)
@@ -76,6 +84,10 @@ public struct FolderLinks: PageLinks {
     public var tripsIndex: String { paths.tripsIndex }
 
     public func tripPage(_ id: String) -> String { paths.tripPage(id) }
+
+    public var visitedIndex: String { paths.visitedIndex }
+
+    public func visitedPage(_ id: String) -> String { paths.visitedPage(id) }
 
     /// The image in the site as `{squares|images}/{image name}.{png|jpg}`: the one placed there before
     /// when it is still there (even if the store has evicted it since), else the store's file placed

@@ -20,6 +20,13 @@ public enum PageRenderer {
     /// A served page's link to the map of everything (`/map`), in its header.
     public static let worldMapLink = "<a class=\"world-map\" href=\"/map\">World map</a>"
 
+    /// The header's links to the trips and the places you have been; nothing for none.
+    static func siteLinks(_ links: [(href: String, label: String)]) -> String {
+        guard !links.isEmpty else { return "" }
+        let items = links.map { "<a href=\"\(HTML.text($0.href))\">\(HTML.text($0.label))</a>" }.joined()
+        return "<nav class=\"site-links\" aria-label=\"Trips and places\">\(items)</nav>"
+    }
+
     /// A signed-in viewer's name and "Sign out" button (a POST with their CSRF token), in a served page's header.
     public static func signedIn(name: String, csrf: String) -> String {
         "<form class=\"account\" method=\"post\" action=\"/logout\"><span class=\"account-name\">"
@@ -41,6 +48,8 @@ public enum PageRenderer {
         public var more: (href: String, label: String)?
         /// Whether the header links the map of everything (`/map`).
         public var linksWorldMap: Bool
+        /// The trips and the places you have been, linked from the header where the source has them.
+        public var siteLinks: [(href: String, label: String)] = []
 
         /// Links for a page.
         public init(
@@ -216,7 +225,7 @@ public enum PageRenderer {
             </head>
             <body data-view="\(HTML.text(view))"\(links.servesAPI ? " data-api=\"/api\"" : "")>
             <header><div class="heading">\(back)<div class="titles"><h1>\(HTML.text(title))</h1>\
-            <p class="subtitle">\(HTML.text(subtitle))</p>\(more)</div>\(elsewhere)\(links.linksWorldMap ? worldMapLink : "")\(links.servesAPI ? signInLink : "")</div>\
+            <p class="subtitle">\(HTML.text(subtitle))</p>\(more)</div>\(elsewhere)\(links.linksWorldMap ? worldMapLink : "")\(siteLinks(links.siteLinks))\(links.servesAPI ? signInLink : "")</div>\
             \(search)\(headerExtra)</header>
             <main>
             \(main)

@@ -56,6 +56,12 @@ public struct SiteBuilder {
         set { pages.catalogMirror = newValue }
     }
 
+    /// Whether the pages' headers link the trips and the places you have been (`PageBuilder.linksTrips`).
+    public var linksTrips: Bool {
+        get { pages.linksTrips }
+        set { pages.linksTrips = newValue }
+    }
+
     /// Each trip photo's trip page (a site path) and name, linked from the photo's page (`writeTrips`).
     public var tripLinks: [String: (path: String, label: String)] = [:]
 
@@ -252,6 +258,7 @@ public struct SiteBuilder {
         inputs.add(digest: pages.placeLabels?.version ?? [])
         inputs.add(digest: pages.tracks?.digest ?? [])
         inputs.add(digest: pages.coasts?.version ?? [])
+        inputs.add(pages.linksTrips ? 1 : 0)
         for line in pages.credits.lines { inputs.add(line) }
         inputs.add(clusterThreshold)
         inputs.add(Self.listChunk)

@@ -41,7 +41,8 @@ enum TemplateFingerprint {
         data.clusters?.months = [24122, 2]
         data.clusters?.listMonths = [[24122, 1], [24122, 1]]
         data.focus = [48.85, 2.35]
-        let links = PageRenderer.Links(assets: "../assets", back: ("../index.html", "Top places"))
+        var links = PageRenderer.Links(assets: "../assets", back: ("../index.html", "Top places"))
+        links.siteLinks = [("../trips/index.html", "Trips"), ("../visited.html", "Places visited")]
         let credits = PageCredits(Set(PageCredits.Source.allCases))
         let samples = [
             try? PageRenderer.listPage(

@@ -17,6 +17,10 @@ struct ServedLinks: PageLinks, Sendable {
 
     func tripPage(_ id: String) -> String { "/trips/" + Self.segment(id) }
 
+    var visitedIndex: String { "/visited" }
+
+    func visitedPage(_ id: String) -> String { "/visited/" + Self.segment(id) }
+
     func image(of photo: Photo, size: PhotoSize) -> String? {
         guard images.imageName(of: photo, size: size) != nil else { return nil }
         return (size == .medium ? "/images/" : "/squares/") + Self.segment(photo.id)

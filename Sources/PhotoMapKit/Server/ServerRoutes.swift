@@ -7,7 +7,8 @@ import Foundation
 ///
 /// - `/` the top places · `/places/ID?limit=N` a place's photos · `/photos/ID` a photo · `/recent`
 /// - `/map` the map of everything (`ServerRoutes+Map`)
-/// - `/trips` the imported photos' trips · `/trips/ID` a trip · `/visited` their places (`ServerRoutes+Trips`)
+/// - `/trips` the imported photos' trips · `/trips/ID` a trip · `/visited` their places · `/visited/ID` a
+///   country's or region's photos (`ServerRoutes+Trips`)
 /// - `/squares/ID`, `/images/ID` a photo's 75×75 square and medium image (from the cache, or fetched)
 /// - `/assets/NAME` the pages' scripts, styles and basemap; `/assets/coasts/LEVEL/X/Y.js` coast tiles;
 ///   `/favicon.ico` the pages' icon (`assets/favicon.svg`), for browsers that ask there
@@ -148,6 +149,7 @@ public final class ServerRoutes: Sendable {
         pages.catalogMirror = services.catalogMirror
         pages.listsCoastTiles = false
         pages.linksWorldMap = services.source is any MapTiling
+        pages.linksTrips = services.source is any TripDescribing
         builder = pages
         tracks = Locked(services.tracks)
         assetFiles = Dictionary(
@@ -210,6 +212,7 @@ public final class ServerRoutes: Sendable {
             return later(failing: "The trip could not be shown") { [self] in try tripPage(rest) }
         case ("visited", true):
             return later(failing: "The places you have been could not be read") { [self] in try visitedPage() }
+        case ("visited", false): return visitedPlacePage(rest, limit: request.query["limit"])
         case ("squares", false): return image(rest, size: .square, request: request)
         case ("images", false): return image(rest, size: .medium, request: request)
         case ("assets", false) where rest.hasPrefix("coasts/"): return coastTile(String(rest.dropFirst(7)))

@@ -1,7 +1,7 @@
 /* The places you have been: the visited countries and regions on a map of their own, shaded by their
    photos (the page's steps; the colours are photomap.css's, shared with the legend), regions above their
-   country. Each is a link, reached by Tab like the page's others: a click or Enter opens its entry in
-   the list below, where its towns link the pages of their photos. Nothing on other pages. */
+   country. Each is a link, reached by Tab like the page's others: a click or Enter opens the page of its
+   photos, as its name in the list below does. Nothing on other pages. */
 (function (photomap) {
   'use strict';
 
@@ -14,10 +14,7 @@
   var bounds = L.latLngBounds([]);
 
   function open(area) {
-    var entry = document.getElementById(area.anchor);
-    if (!entry) return;
-    entry.scrollIntoView({ block: 'start' });
-    entry.focus({ preventScroll: true });
+    window.location.assign(area.href);
   }
 
   // Bounded first: Leaflet draws layers (and makes their elements) only once the map has a view.
