@@ -93,7 +93,7 @@ enum ServeCommand {
             services.locationEditing = LocationEditing(
                 catalog: { try state.localCatalogForImport() }, places: ImportCommand.places,
                 sidecars: try SidecarOptions.writer(parsed, configuration: configuration, roots: []),
-                index: state.index, adapter: configuration.adapter)
+                index: state.index, adapter: configuration.adapter, history: state.editHistory)
         }
         let signIn = SignIn(accounts: try configuration.state().accounts)
         services.signIn = signIn

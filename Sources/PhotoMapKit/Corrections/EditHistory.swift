@@ -1,48 +1,49 @@
-/// The recent location edits made through `serve`, kept by the server so that an undo puts back what the
-/// catalog held (the source included), never what a client says it held: the last `depth` edits of each
-/// owner, each under an id of 128 random bits.
-final class EditHistory: Sendable {
-    /// One edit: its photos as they were before it, and as it left them.
-    struct Edit: Sendable {
-        let id: String
-        let before: [Photo]
-        let after: [Photo]
-    }
+import Foundation
 
+/// The recent location edits made through `serve`, kept in the catalog's state so that an undo puts back
+/// what the catalog held (the source included), never what a client says it held, whichever instance it
+/// reaches and after a restart: the last `depth` edits of each owner, each under an id of 128 random bits.
+/// `LocalEditHistory` keeps them in the SQLite catalog, `PostgresEditHistory` in the shared database.
+public protocol EditHistory: Sendable {
     /// How many edits of one owner are kept (the page's undo goes back as far).
-    let depth: Int
-    private let kept = Locked<[String: [Edit]]>([:])
+    var depth: Int { get }
 
-    /// A history keeping the last `depth` edits of each owner.
-    init(depth: Int) {
-        self.depth = depth
-    }
+    /// Keeps an edit by `owner` of the photos `before` (as they were) into `after` (as written), forgetting
+    /// the owner's edits older than the last `depth`; its id.
+    func keep(by owner: String, before: [Photo], after: [Photo]) throws -> String
 
-    /// Keeps an edit by `owner` of the photos `before` (as they were) into `after` (as written); its id.
-    func keep(by owner: String, before: [Photo], after: [Photo]) -> String {
+    /// Takes the edit `id` by `owner` out of the history and runs `undo` on it: when `undo` throws, the
+    /// edit stays. Nil, and `undo` not run, when the edit was never made, is someone else's, is no longer
+    /// kept, or was taken already (another undo taking it meanwhile waits for this one to end).
+    func take<T>(_ id: String, by owner: String, _ undo: (KeptEdit) throws -> T) throws -> T?
+}
+
+/// One kept edit: its photos as they were before it, and as it left them.
+public struct KeptEdit: Sendable {
+    /// What `{"undo": EDIT}` names.
+    public let id: String
+    public let before: [Photo]
+    public let after: [Photo]
+
+    /// A new edit's id: 128 random bits as 32 lowercase hex digits.
+    static func newID() -> String {
         var generator = SystemRandomNumberGenerator()
-        let id = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }
+        return (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }
             .map { String(repeating: "0", count: 16 - $0.count) + $0 }.joined()
-        kept.withLock { kept in
-            var edits = kept[owner] ?? []
-            edits.append(Edit(id: id, before: before, after: after))
-            kept[owner] = Array(edits.suffix(depth))
-        }
-        return id
-    }
-
-    /// The edit `id` by `owner`, or nil when it was never made, by someone else, or is no longer kept.
-    func edit(_ id: String, by owner: String) -> Edit? {
-        kept.withLock { $0[owner]?.last { $0.id == id } }
-    }
-
-    /// Forgets the edit `id` by `owner` (it was undone).
-    func forget(_ id: String, by owner: String) {
-        kept.withLock { $0[owner]?.removeAll { $0.id == id } }
     }
 
     /// Whether `id` has the form of an edit's id: 32 lowercase hex digits.
     static func isValid(_ id: String) -> Bool {
         id.utf8.count == 32 && id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// The photos of a stored column: JSON as `encoded` wrote it.
+    static func photos(_ data: Data) throws -> [Photo] {
+        try JSONDecoder().decode([Photo].self, from: data)
+    }
+
+    /// Photos as a stored column holds them.
+    static func encoded(_ photos: [Photo]) throws -> Data {
+        try JSONOutput.data(photos)
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 
 /// Locations set by hand through `photomap serve` (`POST /api/photos/locations`): the steps of
 /// `photomap locate` (`ManualLocation`), over the catalog as its owner sees it, one edit at a time. The
-/// last `undoable` edits of each owner are kept here, so that an undo puts back exactly what the catalog
-/// held, its source included (a client could only say where the photos were, not why).
+/// last `undoable` edits of each owner are kept in the `EditHistory`, so that an undo puts back exactly what
+/// the catalog held, its source included (a client could only say where the photos were, not why).
 public final class LocationEditing: Sendable {
     /// Where an edit puts its photos.
     public enum Target: Sendable, Equatable {
@@ -40,19 +40,21 @@ public final class LocationEditing: Sendable {
     private let sidecars: SidecarWriter?
     private let index: any SearchIndexStore
     private let adapter: AnnotationAdapter
-    private let history = EditHistory(depth: LocationEditing.undoable)
+    private let history: any EditHistory
     /// Held for the whole of an edit: two edits at once would each read the catalog's version before the
     /// other's write, and the index would miss one of them.
     private let oneAtATime = NSLock()
 
     /// Edits of the catalog `catalog` opens for writing, placed among `places` (read once, when first
-    /// needed), kept in sidecars by `sidecars` (nil: not written), indexed in `index`.
+    /// needed), kept in sidecars by `sidecars` (nil: not written), indexed in `index`, undoable through
+    /// `history`.
     public init(
         catalog: @escaping @Sendable () throws -> any LocalCatalogStore,
         places: @escaping @Sendable () throws -> LocalPlaces, sidecars: SidecarWriter?,
-        index: any SearchIndexStore, adapter: AnnotationAdapter
+        index: any SearchIndexStore, adapter: AnnotationAdapter, history: any EditHistory
     ) {
         self.catalog = catalog
+        self.history = history
         loadPlaces = places
         self.sidecars = sidecars
         self.index = index
@@ -84,7 +86,7 @@ public final class LocationEditing: Sendable {
         let written = try ManualLocation.write(
             located, into: catalog, sidecars: sidecars, index: { [index] in try index.open() }, adapter: adapter)
         let photos = try ManualLocation.photos(ids, in: catalog)
-        let edit = written.changed.isEmpty ? nil : history.keep(by: owner, before: before, after: photos)
+        let edit = written.changed.isEmpty ? nil : try history.keep(by: owner, before: before, after: photos)
         return Outcome(
             photos: photos, before: before, changed: written.changed.count, sidecars: written.sidecars, edit: edit)
     }
@@ -96,25 +98,27 @@ public final class LocationEditing: Sendable {
     public func undo(_ id: String, by owner: String) throws -> Outcome {
         oneAtATime.lock()
         defer { oneAtATime.unlock() }
-        guard let edit = history.edit(id, by: owner) else { throw CorrectionError.unknownEdit(id) }
-        let catalog = try ownersCatalog()
-        let ids = edit.before.map(\.id)
-        let now = try ManualLocation.photos(ids, in: catalog)
-        let left = Dictionary(edit.after.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let changed = now.filter { photo in
-            left[photo.id].map { $0.coordinate != photo.coordinate || $0.locationSource != photo.locationSource }
-                ?? true
+        let undone = try history.take(id, by: owner) { edit in
+            let catalog = try ownersCatalog()
+            let ids = edit.before.map(\.id)
+            let now = try ManualLocation.photos(ids, in: catalog)
+            let left = Dictionary(edit.after.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let changed = now.filter { photo in
+                left[photo.id].map { $0.coordinate != photo.coordinate || $0.locationSource != photo.locationSource }
+                    ?? true
+            }
+            guard changed.isEmpty else { throw CorrectionError.changedSince(changed.map(\.id)) }
+            let restored = try ManualLocation.restored(edit.before, from: now) { [places, loadPlaces] in
+                try places.value(loadPlaces)
+            }
+            let written = try ManualLocation.write(
+                restored, into: catalog, sidecars: sidecars, index: { [index] in try index.open() }, adapter: adapter)
+            return Outcome(
+                photos: try ManualLocation.photos(ids, in: catalog), before: now, changed: written.changed.count,
+                sidecars: written.sidecars, edit: nil)
         }
-        guard changed.isEmpty else { throw CorrectionError.changedSince(changed.map(\.id)) }
-        let restored = try ManualLocation.restored(edit.before, from: now) { [places, loadPlaces] in
-            try places.value(loadPlaces)
-        }
-        let written = try ManualLocation.write(
-            restored, into: catalog, sidecars: sidecars, index: { [index] in try index.open() }, adapter: adapter)
-        history.forget(id, by: owner)
-        return Outcome(
-            photos: try ManualLocation.photos(ids, in: catalog), before: now, changed: written.changed.count,
-            sidecars: written.sidecars, edit: nil)
+        guard let undone else { throw CorrectionError.unknownEdit(id) }
+        return undone
     }
 
     /// The catalog opened for writing, as its owner sees it: a fenced or private photo is found, and moved,

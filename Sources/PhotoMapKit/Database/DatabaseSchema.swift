@@ -107,6 +107,13 @@ public enum DatabaseSchema {
         """,
         // The map's triggers leave a transaction that keeps the map itself, a batch at a time, to it.
         MapGridSQL.postgresBatches,
+        """
+        -- The owners' last location edits made through `serve` (PostgresEditHistory), so that any instance
+        -- undoes them: the photos as they were and as the edit left them, as JSON, newest the highest position.
+        CREATE TABLE location_edits (id text PRIMARY KEY, owner text NOT NULL,
+            position bigint GENERATED ALWAYS AS IDENTITY, before bytea NOT NULL, after bytea NOT NULL);
+        CREATE INDEX location_edits_owner ON location_edits (owner, position);
+        """,
     ]
 
     /// The migration that gave imported photos their audiences (`db migrate` says what they kept).
@@ -184,6 +191,7 @@ public enum DatabaseSchema {
                 ("index_records", 1), ("kept_answers", 1), ("recent_photos", 1), ("call_budgets", 1),
                 ("local_photos", 2), ("local_files", 2), ("local_fences", 4),
                 ("local_track_lines", 5), ("users", 6), ("sessions", 6), ("map_points", 7),
+                ("location_edits", 11),
             ]
             for (table, since) in tables where version >= since {
                 rows.append((table, try connection.execute("SELECT count(*) FROM \(table)").integer(0, 0) ?? 0))

@@ -8,6 +8,8 @@ public struct StateStores: Sendable {
     public let answers: any AnswerStore
     /// The people who may sign in to `serve`, their sessions and the owner's one-time links.
     public let accounts: any AccountStore
+    /// The owners' recent location edits through `serve`, which an undo takes back.
+    public let editHistory: any EditHistory
     /// The recently viewed photos, imported ones as anyone may see them.
     public var recents: any RecentsStore { recents(for: Audience.seen(by: nil)) }
 
@@ -24,12 +26,14 @@ public struct StateStores: Sendable {
 
     init(
         index: any SearchIndexStore, answers: any AnswerStore, accounts: any AccountStore,
-        recents: any RecentsStore, budget: @escaping @Sendable (String) -> any CallBudgetStore,
+        editHistory: any EditHistory, recents: any RecentsStore,
+        budget: @escaping @Sendable (String) -> any CallBudgetStore,
         localCatalog: @escaping @Sendable (_ writing: Bool) throws -> (any LocalCatalogStore)?
     ) {
         self.index = index
         self.answers = answers
         self.accounts = accounts
+        self.editHistory = editHistory
         viewedPhotos = recents
         self.budget = budget
         self.localCatalog = localCatalog
@@ -63,6 +67,8 @@ public struct StateStores: Sendable {
                 directory: cacheDirectory.appendingPathComponent("api"),
                 timeToLive: answerTimeToLive),
             accounts: SQLiteAccounts(cacheDirectory: cacheDirectory),
+            editHistory: LocalEditHistory(
+                file: LocalCatalog.file(in: cacheDirectory), depth: LocationEditing.undoable),
             recents: RecentPhotos(cacheDirectory: cacheDirectory),
             budget: { FileCallBudget(cacheDirectory: cacheDirectory, apiKey: $0) },
             localCatalog: { writing in
@@ -80,6 +86,7 @@ public struct StateStores: Sendable {
             index: PostgresIndexStore(pool: pool),
             answers: PostgresAnswers(pool: pool, timeToLive: answerTimeToLive),
             accounts: PostgresAccounts(pool: pool),
+            editHistory: PostgresEditHistory(pool: pool, depth: LocationEditing.undoable),
             recents: PostgresRecents(pool: pool),
             budget: { PostgresCallBudget(pool: pool, apiKey: $0) },
             localCatalog: { _ in PostgresLocalCatalog(pool: pool) })

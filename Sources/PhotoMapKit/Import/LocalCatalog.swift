@@ -49,6 +49,8 @@ public final class LocalCatalog: LocalCatalogStore {
                 points BLOB NOT NULL);
             CREATE TABLE IF NOT EXISTS fences (name TEXT PRIMARY KEY, latitude REAL NOT NULL,
                 longitude REAL NOT NULL, radius REAL NOT NULL);
+            CREATE TABLE IF NOT EXISTS location_edits (position INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
+                owner TEXT NOT NULL, before BLOB NOT NULL, after BLOB NOT NULL);
             """)
         try addCaptureColumns()
         try prepareMap()

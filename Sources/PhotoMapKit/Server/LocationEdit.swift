@@ -90,7 +90,7 @@ enum LocationRequest: Equatable {
         guard alone else {
             throw LocationEdit.Refusal(status: 400, message: "\"undo\" comes alone: {\"undo\": EDIT}")
         }
-        guard EditHistory.isValid(undo) else {
+        guard KeptEdit.isValid(undo) else {
             throw LocationEdit.Refusal(
                 status: 400, message: "\"undo\" must be an edit's id as an answer gave it (32 hex digits)")
         }
