@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "PhotoMapKit", targets: ["PhotoMapKit"]),
         // For Fuzz/, the fuzz targets' package, which drives the command line through PhotoMap.main.
         .library(name: "PhotoMapCLI", targets: ["PhotoMapCLI"]),
+        // For Fuzz/ too: the targets libFuzzer runs there, and photomap-fuzz-replay runs here.
+        .library(name: "PhotoMapFuzzTargets", targets: ["PhotoMapFuzzTargets"]),
     ],
     targets: [
         .systemLibrary(
@@ -119,6 +121,10 @@ let package = Package(
         // bench/world-map.sh: the map of everything's tiles from the aggregates beside the naive way.
         .executableTarget(
             name: "photomap-bench-world-map", dependencies: ["PhotoMapKit"], path: "bench/WorldMapBench"),
+        // The fuzz targets (parsers of outside data and their properties), and their seeds run once each,
+        // without libFuzzer: `scripts/sanitize address` replays them; Fuzz/ fuzzes with them.
+        .target(name: "PhotoMapFuzzTargets", dependencies: ["PhotoMapKit", "PhotoMapCLI"], path: "Fuzz/Targets"),
+        .executableTarget(name: "photomap-fuzz-replay", dependencies: ["PhotoMapFuzzTargets"], path: "Fuzz/Replay"),
         // Starts the loopback servers and temporary folders both test targets use.
         .target(
             name: "PhotoMapTestSupport", dependencies: ["PhotoMapKit", "CJPEG"], path: "Tests/PhotoMapTestSupport"),

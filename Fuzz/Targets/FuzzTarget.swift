@@ -2,17 +2,28 @@ import Foundation
 
 /// One fuzz target: a parser of outside data, the property it must keep for every input, and the
 /// libFuzzer options it needs.
-struct FuzzTarget: Sendable {
+public struct FuzzTarget: Sendable {
     /// The name `scripts/fuzz` and the corpus folder (Fuzz/Corpus/NAME) go by.
-    let name: String
+    public let name: String
     /// What it feeds and what it checks.
-    let summary: String
+    public let summary: String
     /// libFuzzer options given before the caller's (which win): sizes, memory limits.
-    var options: [String] = []
+    public var options: [String] = []
     /// Made once, before the first input (a sandbox, a server).
-    var prepare: @Sendable () -> Void = {}
+    public var prepare: @Sendable () -> Void = {}
     /// Runs one input; false keeps the input out of the corpus (an input the target declines to run).
-    let run: @Sendable ([UInt8]) -> Bool
+    public let run: @Sendable ([UInt8]) -> Bool
+
+    init(
+        name: String, summary: String, options: [String] = [], prepare: @escaping @Sendable () -> Void = {},
+        run: @escaping @Sendable ([UInt8]) -> Bool
+    ) {
+        self.name = name
+        self.summary = summary
+        self.options = options
+        self.prepare = prepare
+        self.run = run
+    }
 }
 
 /// A broken property: reported and the process stopped, so libFuzzer saves the input as a crash.
