@@ -6,15 +6,13 @@ let package = Package(
     products: [
         .executable(name: "photomap", targets: ["photomap"]),
         .executable(name: "photomap-fixture-images", targets: ["photomap-fixture-images"]),
-        .executable(name: "photomap-bench-index", targets: ["photomap-bench-index"]),
-        .executable(name: "photomap-bench-find", targets: ["photomap-bench-find"]),
-        .executable(name: "photomap-bench-json", targets: ["photomap-bench-json"]),
-        .executable(name: "photomap-bench-places", targets: ["photomap-bench-places"]),
         .library(name: "PhotoMapKit", targets: ["PhotoMapKit"]),
         // For Fuzz/, the fuzz targets' package, which drives the command line through PhotoMap.main.
         .library(name: "PhotoMapCLI", targets: ["PhotoMapCLI"]),
         // For Fuzz/ too: the targets libFuzzer runs there, and photomap-fuzz-replay runs here.
         .library(name: "PhotoMapFuzzTargets", targets: ["PhotoMapFuzzTargets"]),
+        // For bench/, the benchmarks' package: its search baseline scans the index file with SQLite itself.
+        .library(name: "CSQLite", targets: ["CSQLite"]),
     ],
     targets: [
         .systemLibrary(
@@ -105,22 +103,6 @@ let package = Package(
                     ], .when(configuration: .release))
             ]),
         .executableTarget(name: "photomap-fixture-images", dependencies: ["PhotoMapKit"]),
-        // bench/search.sh: fills a local index with generated photos and times searches.
-        .executableTarget(
-            name: "photomap-bench-index", dependencies: ["PhotoMapKit", "CSQLite"],
-            path: "bench/IndexBench"),
-        // bench/find.sh: times `photomap find` over varied queries and checks its answers against the parsed gazetteer.
-        .executableTarget(name: "photomap-bench-find", dependencies: ["PhotoMapKit"], path: "bench/FindBench"),
-        // bench/json.sh: times JSONReader reading a listing beside JSONDecoder and JSONSerialization.
-        .executableTarget(name: "photomap-bench-json", dependencies: ["PhotoMapKit"], path: "bench/JSONBench"),
-        // bench/places.sh: names random land points; counts where the nearest-city rule disagrees.
-        .executableTarget(
-            name: "photomap-bench-places", dependencies: ["PhotoMapKit"], path: "bench/PlacesBench"),
-        // bench/trips.sh: a catalog of generated photos, then `photomap --source local trips` timed on it.
-        .executableTarget(name: "photomap-bench-trips", dependencies: ["PhotoMapKit"], path: "bench/TripsBench"),
-        // bench/world-map.sh: the map of everything's tiles from the aggregates beside the naive way.
-        .executableTarget(
-            name: "photomap-bench-world-map", dependencies: ["PhotoMapKit"], path: "bench/WorldMapBench"),
         // The fuzz targets (parsers of outside data and their properties), and their seeds run once each,
         // without libFuzzer: `scripts/sanitize address` replays them; Fuzz/ fuzzes with them.
         .target(name: "PhotoMapFuzzTargets", dependencies: ["PhotoMapKit", "PhotoMapCLI"], path: "Fuzz/Targets"),
