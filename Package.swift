@@ -15,47 +15,60 @@ let package = Package(
         .library(name: "CSQLite", targets: ["CSQLite"]),
     ],
     targets: [
+        // Each C library from Debian comes in twice: `CLib…`, a system library (its headers and flags, by
+        // pkg-config), and `C…`, photomap's own C for it (Sources/C…: a small header in include/ and
+        // the .c file: the typed wrappers of variadic calls, the decoders that keep their setjmp), which
+        // links the library and is what the Swift code imports.
         .systemLibrary(
-            name: "CCurl",
+            name: "CLibCurl",
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .target(name: "CCurl", dependencies: ["CLibCurl"], linkerSettings: [.linkedLibrary("curl")]),
         .systemLibrary(
-            name: "CPNG",
+            name: "CLibPNG",
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        .target(
+            name: "CPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
         .systemLibrary(
-            name: "CJPEG",
+            name: "CLibJPEG",
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
+        .target(name: "CJPEG", dependencies: ["CLibJPEG"], linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(
-            name: "CSQLite",
+            name: "CLibSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .target(name: "CSQLite", dependencies: ["CLibSQLite"], linkerSettings: [.linkedLibrary("sqlite3")]),
         .systemLibrary(
-            name: "CCrypto",
+            name: "CLibCrypto",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .target(name: "CCrypto", dependencies: ["CLibCrypto"], linkerSettings: [.linkedLibrary("crypto")]),
         .systemLibrary(
-            name: "CMicroHTTPD",
+            name: "CLibMicroHTTPD",
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        .target(name: "CMicroHTTPD", dependencies: ["CLibMicroHTTPD"], linkerSettings: [.linkedLibrary("microhttpd")]),
         .systemLibrary(
-            name: "CPQ",
+            name: "CLibPQ",
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        .target(name: "CPQ", dependencies: ["CLibPQ"], linkerSettings: [.linkedLibrary("pq")]),
         // `photomap import`: EXIF metadata (libexif) and HEIC/HEIF images (libheif, through libde265).
         .systemLibrary(
-            name: "CExif",
+            name: "CLibExif",
             pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]
         ),
+        .target(name: "CExif", dependencies: ["CLibExif"], linkerSettings: [.linkedLibrary("exif")]),
         .systemLibrary(
             name: "CHeif",
             pkgConfig: "libheif",
@@ -69,10 +82,11 @@ let package = Package(
         ),
         // `--gpx` tracks: libxml2's streaming reader (xmlTextReader), in bounded memory whatever the file's size.
         .systemLibrary(
-            name: "CXML2",
+            name: "CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        .target(name: "CXML2", dependencies: ["CLibXML2"], linkerSettings: [.linkedLibrary("xml2")]),
         // Pages/Assets (the pages' script, style and placeholder) are copied beside the binary.
         .target(
             name: "PhotoMapKit",

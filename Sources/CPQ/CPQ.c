@@ -1,7 +1,4 @@
-#ifndef PHOTOMAP_CPQ_SHIM_H
-#define PHOTOMAP_CPQ_SHIM_H
-
-#include <libpq-fe.h>
+#include "CPQ.h"
 
 // Notices (a migration's "relation already exists, skipping") would go to stderr: nothing photomap
 // prints comes from the server unasked.
@@ -10,8 +7,6 @@ static void photomap_pq_ignore_notice(void *argument, const char *message) {
     (void)message;
 }
 
-static inline void photomap_pq_quiet(PGconn *connection) {
+void photomap_pq_quiet(PGconn *connection) {
     PQsetNoticeProcessor(connection, photomap_pq_ignore_notice, NULL);
 }
-
-#endif
