@@ -6,56 +6,69 @@ let package = Package(
     products: [
         .executable(name: "photomap", targets: ["photomap"]),
         .executable(name: "photomap-fixture-images", targets: ["photomap-fixture-images"]),
-        .executable(name: "photomap-bench-index", targets: ["photomap-bench-index"]),
-        .executable(name: "photomap-bench-find", targets: ["photomap-bench-find"]),
-        .executable(name: "photomap-bench-json", targets: ["photomap-bench-json"]),
-        .executable(name: "photomap-bench-places", targets: ["photomap-bench-places"]),
         .library(name: "PhotoMapKit", targets: ["PhotoMapKit"]),
         // For Fuzz/, the fuzz targets' package, which drives the command line through PhotoMap.main.
         .library(name: "PhotoMapCLI", targets: ["PhotoMapCLI"]),
+        // For Fuzz/ too: the targets libFuzzer runs there, and photomap-fuzz-replay runs here.
+        .library(name: "PhotoMapFuzzTargets", targets: ["PhotoMapFuzzTargets"]),
+        // For bench/, the benchmarks' package: its search baseline scans the index file with SQLite itself.
+        .library(name: "CSQLite", targets: ["CSQLite"]),
     ],
     targets: [
+        // Each C library from Debian comes in twice: `CLib…`, a system library (its headers and flags, by
+        // pkg-config), and `C…`, photomap's own C for it (Sources/C…: a small header in include/ and
+        // the .c file: the typed wrappers of variadic calls, the decoders that keep their setjmp), which
+        // links the library and is what the Swift code imports.
         .systemLibrary(
-            name: "CCurl",
+            name: "CLibCurl",
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .target(name: "CCurl", dependencies: ["CLibCurl"], linkerSettings: [.linkedLibrary("curl")]),
         .systemLibrary(
-            name: "CPNG",
+            name: "CLibPNG",
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        .target(
+            name: "CPNG", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
         .systemLibrary(
-            name: "CJPEG",
+            name: "CLibJPEG",
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
+        .target(name: "CJPEG", dependencies: ["CLibJPEG"], linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(
-            name: "CSQLite",
+            name: "CLibSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .target(name: "CSQLite", dependencies: ["CLibSQLite"], linkerSettings: [.linkedLibrary("sqlite3")]),
         .systemLibrary(
-            name: "CCrypto",
+            name: "CLibCrypto",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .target(name: "CCrypto", dependencies: ["CLibCrypto"], linkerSettings: [.linkedLibrary("crypto")]),
         .systemLibrary(
-            name: "CMicroHTTPD",
+            name: "CLibMicroHTTPD",
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        .target(name: "CMicroHTTPD", dependencies: ["CLibMicroHTTPD"], linkerSettings: [.linkedLibrary("microhttpd")]),
         .systemLibrary(
-            name: "CPQ",
+            name: "CLibPQ",
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        .target(name: "CPQ", dependencies: ["CLibPQ"], linkerSettings: [.linkedLibrary("pq")]),
         // `photomap import`: EXIF metadata (libexif) and HEIC/HEIF images (libheif, through libde265).
         .systemLibrary(
-            name: "CExif",
+            name: "CLibExif",
             pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]
         ),
+        .target(name: "CExif", dependencies: ["CLibExif"], linkerSettings: [.linkedLibrary("exif")]),
         .systemLibrary(
             name: "CHeif",
             pkgConfig: "libheif",
@@ -69,10 +82,11 @@ let package = Package(
         ),
         // `--gpx` tracks: libxml2's streaming reader (xmlTextReader), in bounded memory whatever the file's size.
         .systemLibrary(
-            name: "CXML2",
+            name: "CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        .target(name: "CXML2", dependencies: ["CLibXML2"], linkerSettings: [.linkedLibrary("xml2")]),
         // Pages/Assets (the pages' script, style and placeholder) are copied beside the binary.
         .target(
             name: "PhotoMapKit",
@@ -103,22 +117,10 @@ let package = Package(
                     ], .when(configuration: .release))
             ]),
         .executableTarget(name: "photomap-fixture-images", dependencies: ["PhotoMapKit"]),
-        // bench/search.sh: fills a local index with generated photos and times searches.
-        .executableTarget(
-            name: "photomap-bench-index", dependencies: ["PhotoMapKit", "CSQLite"],
-            path: "bench/IndexBench"),
-        // bench/find.sh: times `photomap find` over varied queries and checks its answers against the parsed gazetteer.
-        .executableTarget(name: "photomap-bench-find", dependencies: ["PhotoMapKit"], path: "bench/FindBench"),
-        // bench/json.sh: times JSONReader reading a listing beside JSONDecoder and JSONSerialization.
-        .executableTarget(name: "photomap-bench-json", dependencies: ["PhotoMapKit"], path: "bench/JSONBench"),
-        // bench/places.sh: names random land points; counts where the nearest-city rule disagrees.
-        .executableTarget(
-            name: "photomap-bench-places", dependencies: ["PhotoMapKit"], path: "bench/PlacesBench"),
-        // bench/trips.sh: a catalog of generated photos, then `photomap --source local trips` timed on it.
-        .executableTarget(name: "photomap-bench-trips", dependencies: ["PhotoMapKit"], path: "bench/TripsBench"),
-        // bench/world-map.sh: the map of everything's tiles from the aggregates beside the naive way.
-        .executableTarget(
-            name: "photomap-bench-world-map", dependencies: ["PhotoMapKit"], path: "bench/WorldMapBench"),
+        // The fuzz targets (parsers of outside data and their properties), and their seeds run once each,
+        // without libFuzzer: `scripts/sanitize address` replays them; Fuzz/ fuzzes with them.
+        .target(name: "PhotoMapFuzzTargets", dependencies: ["PhotoMapKit", "PhotoMapCLI"], path: "Fuzz/Targets"),
+        .executableTarget(name: "photomap-fuzz-replay", dependencies: ["PhotoMapFuzzTargets"], path: "Fuzz/Replay"),
         // Starts the loopback servers and temporary folders both test targets use.
         .target(
             name: "PhotoMapTestSupport", dependencies: ["PhotoMapKit", "CJPEG"], path: "Tests/PhotoMapTestSupport"),

@@ -14,8 +14,7 @@ let package = Package(
             name: "PhotoMapFuzz",
             dependencies: [
                 "CLibFuzzer",
-                .product(name: "PhotoMapKit", package: "photomap"),
-                .product(name: "PhotoMapCLI", package: "photomap"),
+                .product(name: "PhotoMapFuzzTargets", package: "photomap"),
             ]),
     ],
     swiftLanguageModes: [.v6]

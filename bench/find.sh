@@ -10,6 +10,6 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$(dirname "$here")"
 scripts/install-deps
 swift build -c release --product photomap >/dev/null
-swift build -c release --product photomap-bench-find >/dev/null
-.build/release/photomap-bench-find --photomap "$PWD/.build/release/photomap" --queries "${QUERIES:-200}" --rounds "${ROUNDS:-3}" \
+swift build --package-path bench -c release --product photomap-bench-find >/dev/null
+bench/.build/release/photomap-bench-find --photomap "$PWD/.build/release/photomap" --queries "${QUERIES:-200}" --rounds "${ROUNDS:-3}" \
     ${ANSWERS:+--answers "$ANSWERS"}

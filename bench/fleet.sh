@@ -46,7 +46,7 @@ NGINX_PORT=$(free_port)
 # serve NAME PORT: an instance on PORT with a cache folder of its own, on the database, answering the fleet's name,
 # with room for the connections of nginx (and of wrk direct), each one client address.
 serve() {
-    env -u FLICKR_API_KEY PHOTOMAP_FIXTURES="$WORK/catalog" PHOTOMAP_CACHE="$WORK/cache-$1" "$BIN" --source fixtures \
+    env -u FLICKR_API_KEY PHOTOMAP_FIXTURES="$WORK/catalog" PHOTOMAP_CACHE="$WORK/cache-$1" "$BIN" --source embedded \
         --database "$DATABASE" --image-host "$UPSTREAM/ok" --cacert "$WORK/ca/ca.pem" \
         serve --listen "127.0.0.1:$2" --public-host "127.0.0.1:$NGINX_PORT" --max-client-connections 1024 < /dev/null > /dev/null 2> "$WORK/serve-$1.log" &
     PIDS+=($!)

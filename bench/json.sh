@@ -7,5 +7,5 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$(dirname "$here")"
-swift build -c release --product photomap-bench-json >/dev/null
-.build/release/photomap-bench-json --count "${COUNT:-4000}" --rounds "${ROUNDS:-7}"
+swift build --package-path bench -c release --product photomap-bench-json >/dev/null
+bench/.build/release/photomap-bench-json --count "${COUNT:-4000}" --rounds "${ROUNDS:-7}"

@@ -8,6 +8,6 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$(dirname "$here")"
-swift build -c release --product photomap-bench-places >/dev/null
-.build/release/photomap-bench-places --points "${POINTS:-100000}" --rounds "${ROUNDS:-5}" --seed "${SEED:-34}" \
+swift build --package-path bench -c release --product photomap-bench-places >/dev/null
+bench/.build/release/photomap-bench-places --points "${POINTS:-100000}" --rounds "${ROUNDS:-5}" --seed "${SEED:-34}" \
     ${NAMES:+--names "$NAMES"}

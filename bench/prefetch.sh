@@ -97,7 +97,7 @@ photomap_command() {
     local work=$1 cache=$2 host=$3 count=$4
     shift 4
     PHOTOMAP=(env -u FLICKR_API_KEY -u CURL_CA_BUNDLE -u SSL_CERT_FILE PHOTOMAP_FIXTURES="$work/catalog" "$BIN"
-        --source fixtures --image-host "$host" --cache "$cache" "$@" photos --place BENCH --limit "$count")
+        --source embedded --image-host "$host" --cache "$cache" "$@" photos --place BENCH --limit "$count")
 }
 
 catalog() { # catalog WORK COUNT

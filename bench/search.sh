@@ -12,13 +12,13 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$(dirname "$here")"
 scripts/install-deps
-swift build -c release --product photomap-bench-index >/dev/null
+swift build --package-path bench -c release --product photomap-bench-index >/dev/null
 count=${N:-1000000}
 engines=${ENGINES:-sqlite${DATABASE:+ postgres}}
 for engine in $engines; do
   case "$engine" in
     sqlite)
-      /usr/bin/time -f "peak memory %M KB, %e s in all" .build/release/photomap-bench-index --count "$count" --queries 200 ;;
+      /usr/bin/time -f "peak memory %M KB, %e s in all" bench/.build/release/photomap-bench-index --count "$count" --queries 200 ;;
     postgres)
       cluster=$(mktemp -d /tmp/photomap-bench-postgres.XXXXXX)
       trap 'scripts/postgres stop "$cluster"' EXIT
@@ -26,7 +26,7 @@ for engine in $engines; do
               scripts/postgres start "$cluster")
       url=${admin/\/postgres\?/\/photomap_template?}
       /usr/bin/time -f "peak memory %M KB (photomap's side), %e s in all" \
-        .build/release/photomap-bench-index --count "$count" --queries 200 --database "$url"
+        bench/.build/release/photomap-bench-index --count "$count" --queries 200 --database "$url"
       psql -qAt "$url" -c "SELECT 'database size: ' || pg_size_pretty(pg_database_size(current_database()))" ;;
     *) echo "search.sh: unknown engine $engine (sqlite or postgres)" >&2; exit 2 ;;
   esac

@@ -40,7 +40,7 @@ python3 "$here/make_bench_catalog.py" --count "$N" --out "$WORK" "${images[@]}"
 start_h2_upstream "$WORK/www" "$DELAY_MS"
 
 # wrk and curl are one client address with CONNECTIONS connections: room for them, as for a proxy.
-env -u FLICKR_API_KEY PHOTOMAP_FIXTURES="$WORK/catalog" PHOTOMAP_CACHE="$WORK/cache" "$BIN" --source fixtures \
+env -u FLICKR_API_KEY PHOTOMAP_FIXTURES="$WORK/catalog" PHOTOMAP_CACHE="$WORK/cache" "$BIN" --source embedded \
     --image-host "$UPSTREAM/ok" --cacert "$WORK/ca/ca.pem" serve --listen 127.0.0.1:0 \
     --max-client-connections 1024 < /dev/null > /dev/null 2> "$WORK/serve.log" &
 SERVE_PID=$!

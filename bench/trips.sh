@@ -8,8 +8,8 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
 source "$here/common.sh"
-swift build -c release --product photomap-bench-trips >/dev/null
-"$repo/.build/release/photomap-bench-trips" --count "${COUNT:-100000}" --cache "$work/cache"
+swift build --package-path "$here" -c release --product photomap-bench-trips >/dev/null
+"$here/.build/release/photomap-bench-trips" --count "${COUNT:-100000}" --cache "$work/cache"
 for _ in $(seq "${ROUNDS:-5}"); do
     timed "$PHOTOMAP_BIN" --cache "$work/cache" --source local trips
     printf 'photomap trips: %.2f s, peak %s MB (%s)\n' "$wall" "$peak_mb" "$(tail -1 "$work/stdout")"

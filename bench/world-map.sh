@@ -12,8 +12,8 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$(dirname "$here")"
 build=${BUILD:-release}
-swift build -c "$build" --product photomap-bench-world-map >/dev/null
-bench=".build/$build/photomap-bench-world-map"
+swift build --package-path bench -c "$build" --product photomap-bench-world-map >/dev/null
+bench="bench/.build/$build/photomap-bench-world-map"
 count=${N:-1000000}
 arguments=(--count "$count" --tiles "${TILES:-200}" --naive-seconds "${NAIVE_SECONDS:-5}")
 engines=${ENGINES:-sqlite${DATABASE:+ postgres}}

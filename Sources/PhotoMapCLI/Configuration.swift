@@ -5,7 +5,9 @@ import PhotoMapKit
 struct Configuration {
     /// Where records come from.
     enum SourceKind: String, CaseIterable {
-        case fixtures, flickr
+        /// The catalog photomap ships (Fixtures/catalog, /usr/share/photomap/catalog once installed).
+        case embedded
+        case flickr
         /// The photos `photomap import` read.
         case local
     }
@@ -51,10 +53,15 @@ struct Configuration {
         default: "8")
 
     /// `--source`: its choices are the source kinds.
-    static let sourceOption = OptionSpec.value(
-        "source", .choice(SourceKind.allCases.map(\.rawValue)),
-        "where records come from: the embedded catalog, Flickr, or the photos `photomap import` read "
-            + "(default: flickr when an API key is given, else fixtures)")
+    static let sourceOption: OptionSpec = {
+        var option = OptionSpec.value(
+            "source", .choice(SourceKind.allCases.map(\.rawValue)),
+            "where records come from: the embedded catalog, Flickr, or the photos `photomap import` read "
+                + "(default: flickr when an API key is given, else embedded)")
+        // Its name before 2026-12: scripts written then keep working.
+        option.aliases = ["fixtures": SourceKind.embedded.rawValue]
+        return option
+    }()
 
     var source: SourceKind
     var apiKey: String
@@ -94,9 +101,9 @@ struct Configuration {
         self.environment = environment
         apiKey = parsed.value("api-key") ?? environment["FLICKR_API_KEY"] ?? ""
         if let named = parsed.value("source") {
-            source = SourceKind(rawValue: try Self.sourceOption.checked(named)) ?? .fixtures
+            source = SourceKind(rawValue: try Self.sourceOption.checked(named)) ?? .embedded
         } else {
-            source = apiKey.isEmpty ? .fixtures : .flickr
+            source = apiKey.isEmpty ? .embedded : .flickr
         }
         endpoint = try Self.httpURL(
             parsed.value("endpoint") ?? environment["PHOTOMAP_ENDPOINT"],
@@ -194,7 +201,7 @@ struct Configuration {
         console: Console, recorder: (IndexRecorder) -> any ListingRecorder = { $0 }
     ) throws -> any PhotoSource {
         switch source {
-        case .fixtures:
+        case .embedded:
             return FixtureSource(catalog: try fixtureCatalog(), imageHost: imageHost)
         case .local:
             return LocalSource(
@@ -242,7 +249,7 @@ struct Configuration {
     /// `--offline`, from nowhere (`OfflineImageOrigin`).
     func makeThumbnailCache(console: Console) throws -> ThumbnailCache {
         let catalog =
-            source == .fixtures
+            source == .embedded
             ? try fixtureCatalog()
             : source == .local ? FixtureSource.locateCatalog(environment: environment) : nil
         let origin: any ImageOrigin =
@@ -287,13 +294,13 @@ struct Configuration {
     var pageSources: Set<PageCredits.Source> {
         switch source {
         case .flickr: [.flickr]
-        case .fixtures: [.catalog]
+        case .embedded: [.catalog]
         case .local: [.local]
         }
     }
 
     /// Where the embedded catalog's images are mirrored: the chosen image host, for the catalog only.
-    var catalogMirror: ImageHost? { source == .fixtures && imageHostGiven ? imageHost : nil }
+    var catalogMirror: ImageHost? { source == .embedded && imageHostGiven ? imageHost : nil }
 
     /// The adapter for this configuration's image host.
     var adapter: AnnotationAdapter { AnnotationAdapter(imageHost: imageHost) }

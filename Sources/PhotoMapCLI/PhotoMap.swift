@@ -134,7 +134,7 @@ struct ErrorReport {
     /// What to do about `error`, where there is something.
     static func advice(for error: any Error) -> String? {
         switch error {
-        case _ where isNoNetwork(error): "no network: try --offline (answers already cached) or --source fixtures"
+        case _ where isNoNetwork(error): "no network: try --offline (answers already cached) or --source embedded"
         case FlickrError.missingAPIKey: "pass --api-key KEY or set FLICKR_API_KEY"
         case FlickrError.notCached: "run the same command once online first"
         case FlickrError.cachedAnswerDamaged: "run the same command without --offline to fetch it again"

@@ -78,9 +78,9 @@ def bash(shell_folder):
     ("photomap places --fo", "photomap places --format "),
     ("photomap places --format ge", "photomap places --format geojson "),
     ("photomap places --format=ge", "photomap places --format=geojson "),
-    ("photomap --source f", "photomap --source f"),  # fixtures or flickr: ambiguous, nothing added
-    ("photomap --source fix", "photomap --source fixtures "),
-    ("photomap --source fixtures pho", "photomap --source fixtures photos "),
+    ("photomap --source f", "photomap --source flickr "),  # `fixtures` is taken but no longer offered
+    ("photomap --source emb", "photomap --source embedded "),
+    ("photomap --source embedded pho", "photomap --source embedded photos "),
     ("photomap --source=flickr --cache sub", "photomap --source=flickr --cache subfolder/"),
     ("photomap photos --place X --li", "photomap photos --place X --limit "),
     ("photomap places --output pl", "photomap places --output places.kml "),
@@ -104,7 +104,7 @@ def test_bash_completes_the_line(bash, line, completed):
     ("photomap places --format=", {"table", "json", "geojson", "kml", "gpx", "csv"}),
     ("photomap find --format g", {"geojson", "gpx"}),
     ("photomap visited --format ", {"table", "json", "csv", "geojson"}),
-    ("photomap --source ", {"fixtures", "flickr", "local"}),
+    ("photomap --source ", {"embedded", "flickr", "local"}),
     ("photomap --cache sub", {"subfolder"}),
     ("photomap export --out ", {"subfolder"}),
 ])
@@ -138,7 +138,7 @@ def zsh(shell_folder):
     ("photomap completions fi", "photomap completions fish "),
     ("photomap places --format ge", "photomap places --format geojson "),
     ("photomap places --format=ge", "photomap places --format=geojson "),
-    ("photomap --source fix", "photomap --source fixtures "),
+    ("photomap --source emb", "photomap --source embedded "),
     ("photomap photos --pre", "photomap photos --prefetch "),
     ("photomap --cache sub", "photomap --cache subfolder/"),
     ("photomap help geo", "photomap help geotag "),
@@ -151,7 +151,7 @@ def test_zsh_completes_the_line(zsh, line, completed):
     ("photomap cache ", {"stats", "verify", "prune", "clear"}),
     ("photomap places --format ", {"table", "json", "geojson", "kml", "gpx", "csv"}),
     ("photomap ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "locate", "fences", "visibility", "trips", "visited", "users", "db", "completions", "man", "help"}),
-    ("photomap --source ", {"fixtures", "flickr", "local"}),
+    ("photomap --source ", {"embedded", "flickr", "local"}),
     ("photomap help ", {"places", "photos", "cache", "export", "find", "search", "index", "serve", "recent", "import", "geotag", "locate", "fences", "visibility", "trips", "visited", "users", "db", "completions", "man", "help"}),
 ])
 def test_fish_offers(shell_folder, line, expected):

@@ -95,11 +95,14 @@ struct EmbeddedCatalogEndToEndTests {
         #expect(lines.last == "3 of 287 photos")
     }
 
-    @Test("global options may follow the command")
+    @Test("global options may follow the command; --source fixtures is still the embedded catalog")
     func globalOptionsAfterCommand() throws {
-        let result = try PhotomapBinary.run(["places", "--json", "--source", "fixtures"])
+        let result = try PhotomapBinary.run(["places", "--json", "--source", "embedded"])
         #expect(result.status == 0)
         #expect(try jsonArray(result).count >= 40)
+        let former = try PhotomapBinary.run(["places", "--json", "--source", "fixtures"])
+        #expect(former.status == 0)
+        #expect(former.stdout == result.stdout)
     }
 
     @Test(
@@ -189,7 +192,7 @@ struct EmbeddedCatalogEndToEndTests {
         let places = try PhotomapBinary.run(flickr + ["places"])
         #expect(places.status == 1)
         #expect(
-            places.stderr.hasSuffix("; no network: try --offline (answers already cached) or --source fixtures\n"),
+            places.stderr.hasSuffix("; no network: try --offline (answers already cached) or --source embedded\n"),
             "\(places.stderr)")
         // --offline with nothing cached: the folder looked in, and the fixes.
         let offline = try PhotomapBinary.run(flickr + ["--offline", "places"])

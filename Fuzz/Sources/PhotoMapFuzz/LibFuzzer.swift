@@ -1,5 +1,6 @@
 import CLibFuzzer
 import Foundation
+import PhotoMapFuzzTargets
 
 /// Hands a target to libFuzzer's driver.
 enum LibFuzzer {

@@ -40,6 +40,9 @@ struct OptionSpec: Sendable {
     var moreValuesEnding: String?
     /// The letter of a flag's one-dash spelling (`q` for `-q`), if it has one.
     var short: Character?
+    /// Former words of a choice still taken, each with the word it is now (`fixtures` for `embedded`);
+    /// help and completions offer only the choices.
+    var aliases: [String: String] = [:]
 
     /// A flag such as `--json`, or `--quiet` also spelled `-q`.
     static func flag(_ name: String, _ help: String, short: Character? = nil) -> OptionSpec {
@@ -114,6 +117,7 @@ struct OptionSpec: Sendable {
         let fits: Bool, expected: String
         switch value {
         case let .choice(words)?:
+            if let word = aliases[text] { return word }
             fits = words.contains(text)
             expected =
                 words.count > 2

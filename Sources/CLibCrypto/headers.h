@@ -1,0 +1,3 @@
+// The headers of the C library photomap's CCrypto (Sources/CCrypto) wraps: through pkg-config's flags.
+#include <openssl/evp.h>
+#include <openssl/sha.h>

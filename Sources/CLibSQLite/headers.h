@@ -1,0 +1,2 @@
+// The headers of the C library photomap's CSQLite (Sources/CSQLite) wraps: through pkg-config's flags.
+#include <sqlite3.h>
