@@ -153,6 +153,9 @@ enum ExportCommand {
         }
         var (writer, builder, images) = try openSite()
         try images.placeFetched()
+        // The map of everything, for imported photos; not on a blurred site, whose clusters would be exact.
+        let tiling = blur == nil ? source as? any MapTiling : nil
+        if tiling != nil { builder.worldMapPage = SiteBuilder.worldMapPath }
         // The imported photos' trips, with each trip photo's page linking to its trip; not on a blurred
         // site, whose trips' ways would show where the photos were.
         let album = blur == nil ? try (source as? any TripDescribing)?.tripAlbum() : nil
@@ -177,6 +180,14 @@ enum ExportCommand {
             at: "index.html", title: "Top places", subtitle: subtitle,
             places: places, back: nil, defaultView: "map"
         ) { builder.placePagePath($0) }
+        if let tiling {
+            let map = try builder.writeWorldMap(
+                tiling, photos: photosByPlace.lazy.flatMap(\.photos), back: ("index.html", "Top places"))
+            console.note(
+                "map of everything: \(SiteBuilder.worldMapPath), clusters made to zoom \(map.lastZoom) "
+                    + "(\(Quantity.groupedWords(map.tiles, "tile", "tiles")), "
+                    + "\(Quantity.groupedWords(map.clusters, "cluster", "clusters")))")
+        }
         if let album, !album.trips.isEmpty {
             try builder.writeTrips(album, back: ("index.html", "Top places"), photoPages: false)
         }

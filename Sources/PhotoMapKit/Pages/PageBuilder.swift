@@ -24,6 +24,9 @@ public struct PageBuilder<Links: PagePaths> {
     public var listsCoastTiles = true
     /// Whether the pages' headers link the map of everything (`serve` of imported photos).
     public var linksWorldMap = false
+    /// The site path of an export's map of everything (`SiteBuilder.worldMapPath`), which the headers then
+    /// link; nil for `serve`'s `/map`.
+    public var worldMapPage: String?
 
     /// A builder linking through `links`.
     public init(links: Links, credits: PageCredits) {
@@ -39,6 +42,8 @@ public struct PageBuilder<Links: PagePaths> {
         builder.tracks = tracks
         builder.coasts = coasts
         builder.listsCoastTiles = listsCoastTiles
+        builder.linksWorldMap = linksWorldMap
+        builder.worldMapPage = worldMapPage
         return builder
     }
 
@@ -136,12 +141,15 @@ public struct PageBuilder<Links: PagePaths> {
         for path: String, back: (path: String, label: String)?,
         elsewhere: (path: String, label: String)? = nil, more: (path: String, label: String)? = nil
     ) -> PageRenderer.Links {
-        PageRenderer.Links(
+        var rendered = PageRenderer.Links(
             assets: links.link(from: path, to: links.assets),
             back: back.map { (links.link(from: path, to: $0.path), $0.label) },
             elsewhere: elsewhere.map { (links.link(from: path, to: $0.path), $0.label) },
             servesAPI: links.servesAPI,
-            more: more.map { (links.link(from: path, to: $0.path), $0.label) }, linksWorldMap: linksWorldMap)
+            more: more.map { (links.link(from: path, to: $0.path), $0.label) },
+            linksWorldMap: linksWorldMap || worldMapPage != nil)
+        if let worldMapPage { rendered.worldMap = links.link(from: path, to: worldMapPage) }
+        return rendered
     }
 }
 

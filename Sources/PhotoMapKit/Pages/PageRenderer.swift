@@ -17,8 +17,10 @@ public enum PageRenderer {
     /// viewer. No record's text can look like it: record text is escaped, and this is a tag.
     public static let signInLink = "<a class=\"account\" href=\"/login\">Sign in</a>"
 
-    /// A served page's link to the map of everything (`/map`), in its header.
-    public static let worldMapLink = "<a class=\"world-map\" href=\"/map\">World map</a>"
+    /// A page's link to the map of everything (`/map` when served, `map.html` in an export), in its header.
+    static func worldMapLink(_ href: String) -> String {
+        "<a class=\"world-map\" href=\"\(HTML.text(href))\">World map</a>"
+    }
 
     /// A signed-in viewer's name and "Sign out" button (a POST with their CSRF token), in a served page's header.
     public static func signedIn(name: String, csrf: String) -> String {
@@ -39,8 +41,9 @@ public enum PageRenderer {
         public var servesAPI: Bool
         /// The same page with more of its photos ("Show 100 more"), when its source holds more than it shows.
         public var more: (href: String, label: String)?
-        /// Whether the header links the map of everything (`/map`).
+        /// Whether the header links the map of everything, and where it is.
         public var linksWorldMap: Bool
+        public var worldMap = "/map"
 
         /// Links for a page.
         public init(
@@ -216,7 +219,7 @@ public enum PageRenderer {
             </head>
             <body data-view="\(HTML.text(view))"\(links.servesAPI ? " data-api=\"/api\"" : "")>
             <header><div class="heading">\(back)<div class="titles"><h1>\(HTML.text(title))</h1>\
-            <p class="subtitle">\(HTML.text(subtitle))</p>\(more)</div>\(elsewhere)\(links.linksWorldMap ? worldMapLink : "")\(links.servesAPI ? signInLink : "")</div>\
+            <p class="subtitle">\(HTML.text(subtitle))</p>\(more)</div>\(elsewhere)\(links.linksWorldMap ? worldMapLink(links.worldMap) : "")\(links.servesAPI ? signInLink : "")</div>\
             \(search)\(headerExtra)</header>
             <main>
             \(main)
