@@ -11,7 +11,9 @@ enum ExportCommand {
             Writes DIR/index.html (the top places, on a map; the list a click away), one page per place
             listing its photos (list or map; every photo of the embedded catalog and imported photos, 100
             from Flickr unless --limit), and one page per photo (medium image, description, owner, licence,
-            date, small map, link to its page on Flickr), with the squares and images from the thumbnail
+            date, small map, link to its page on Flickr), for imported photos (--source local) DIR/map.html,
+            every photo on one map as serve's /map shows it (its clusters in pre-made tile files), with the
+            squares and images from the thumbnail
             cache (hard links to the cache's files when both are on one file system, copies otherwise:
             clearing the cache never takes them from the site). Links are relative: open DIR/index.html from disk or serve DIR with
             any web server. Running it again renders and rewrites only what changed (DIR/.photomap-manifest
