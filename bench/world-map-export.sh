@@ -5,6 +5,7 @@
 # Chromium the medians of ROUNDS fresh opens of map.html from file:// (first markers drawn, one zoom-in)
 # beside, in the same run, `serve --source local`'s /map over the same catalog (its tiles from the
 # database). Goal: the exported map opens in under a second from disk. Prints figures; not a test.
+# Every record's image is one small JPEG (the photos' images are not what is measured).
 #   bench/world-map-export.sh                       # N=100000, builds the release binary
 #   N=20000 ROUNDS=3 PHOTOMAP_BIN=.build/debug/photomap bench/world-map-export.sh
 set -euo pipefail
@@ -17,7 +18,11 @@ python="$repo/.venv-browser/bin/python"
 [[ -x $python ]] || die "no browser venv: run scripts/install-browser-test-deps"
 
 cd "$repo"  # the gazetteer is found from the working folder
-python3 "$here/make_records.py" "$count" >"$work/records.csv"
+# Every record's image is one small JPEG on disk: the export makes each photo's square and medium image
+# from it as from a file of the user's (an unreachable URL would cost each image a failing fetch).
+python3 "$here/make_import_photos.py" --count 1 --width 64 --height 48 --out "$work/image" >/dev/null
+python3 "$here/make_records.py" "$count" | sed "s#http://127.0.0.1:9/[0-9]*\.jpg#$work/image/IMG_00000.jpg#" \
+    >"$work/records.csv"
 state=(--cache "$work/cache")
 timed "$PHOTOMAP_BIN" "${state[@]}" import --records "$work/records.csv"
 printf '%-44s %8.1f s %8s MB\n' "import --records, $count records" "$wall" "$peak_mb"
