@@ -11,7 +11,9 @@ enum ExportCommand {
             Writes DIR/index.html (the top places, on a map; the list a click away), one page per place
             listing its photos (list or map; every photo of the embedded catalog and imported photos, 100
             from Flickr unless --limit), and one page per photo (medium image, description, owner, licence,
-            date, small map, link to its page on Flickr), with the squares and images from the thumbnail
+            date, small map, link to its page on Flickr), for imported photos (--source local) DIR/map.html,
+            every photo on one map as serve's /map shows it (its clusters in pre-made tile files), with the
+            squares and images from the thumbnail
             cache (hard links to the cache's files when both are on one file system, copies otherwise:
             clearing the cache never takes them from the site). Links are relative: open DIR/index.html from disk or serve DIR with
             any web server. Running it again renders and rewrites only what changed (DIR/.photomap-manifest
@@ -153,6 +155,9 @@ enum ExportCommand {
         }
         var (writer, builder, images) = try openSite()
         try images.placeFetched()
+        // The map of everything, for imported photos; not on a blurred site, whose clusters would be exact.
+        let tiling = blur == nil ? source as? any MapTiling : nil
+        if tiling != nil { builder.worldMapPage = SiteBuilder.worldMapPath }
         // The imported photos' trips, with each trip photo's page linking to its trip; not on a blurred
         // site, whose trips' ways would show where the photos were.
         let album = blur == nil ? try (source as? any TripDescribing)?.tripAlbum() : nil
@@ -181,6 +186,14 @@ enum ExportCommand {
             at: "index.html", title: "Top places", subtitle: subtitle,
             places: places, back: nil, defaultView: "map"
         ) { builder.placePagePath($0) }
+        if let tiling {
+            let map = try builder.writeWorldMap(
+                tiling, photos: photosByPlace.lazy.flatMap(\.photos), back: ("index.html", "Top places"))
+            console.note(
+                "map of everything: \(SiteBuilder.worldMapPath), clusters made to zoom \(map.lastZoom) "
+                    + "(\(Quantity.groupedWords(map.tiles, "tile", "tiles")), "
+                    + "\(Quantity.groupedWords(map.clusters, "cluster", "clusters")))")
+        }
         if let album {
             try builder.writeTrips(album, back: ("index.html", "Top places"), photoPages: false)
         }

@@ -27,6 +27,9 @@ public struct PageBuilder<Links: PagePaths> {
     /// Whether the pages' headers link the trips and the places you have been (the imported photos', where
     /// pages of them are served or written).
     public var linksTrips = false
+    /// The site path of an export's map of everything (`SiteBuilder.worldMapPath`), which the headers then
+    /// link; nil for `serve`'s `/map`.
+    public var worldMapPage: String?
 
     /// A builder linking through `links`.
     public init(links: Links, credits: PageCredits) {
@@ -43,6 +46,8 @@ public struct PageBuilder<Links: PagePaths> {
         builder.coasts = coasts
         builder.listsCoastTiles = listsCoastTiles
         builder.linksTrips = linksTrips
+        builder.linksWorldMap = linksWorldMap
+        builder.worldMapPage = worldMapPage
         return builder
     }
 
@@ -145,7 +150,9 @@ public struct PageBuilder<Links: PagePaths> {
             back: back.map { (links.link(from: path, to: $0.path), $0.label) },
             elsewhere: elsewhere.map { (links.link(from: path, to: $0.path), $0.label) },
             servesAPI: links.servesAPI,
-            more: more.map { (links.link(from: path, to: $0.path), $0.label) }, linksWorldMap: linksWorldMap)
+            more: more.map { (links.link(from: path, to: $0.path), $0.label) },
+            linksWorldMap: linksWorldMap || worldMapPage != nil)
+        if let worldMapPage { rendered.worldMap = links.link(from: path, to: worldMapPage) }
         if linksTrips {
             rendered.siteLinks = [
                 (links.link(from: path, to: links.tripsIndex), "Trips"),

@@ -17,8 +17,10 @@ public enum PageRenderer {
     /// viewer. No record's text can look like it: record text is escaped, and this is a tag.
     public static let signInLink = "<a class=\"account\" href=\"/login\">Sign in</a>"
 
-    /// A served page's link to the map of everything (`/map`), in its header.
-    public static let worldMapLink = "<a class=\"world-map\" href=\"/map\">World map</a>"
+    /// A page's link to the map of everything (`/map` when served, `map.html` in an export), in its header.
+    static func worldMapLink(_ href: String) -> String {
+        "<a class=\"world-map\" href=\"\(HTML.text(href))\">World map</a>"
+    }
 
     /// The header's links to the trips and the places you have been; nothing for none.
     static func siteLinks(_ links: [(href: String, label: String)]) -> String {
@@ -46,10 +48,11 @@ public enum PageRenderer {
         public var servesAPI: Bool
         /// The same page with more of its photos ("Show 100 more"), when its source holds more than it shows.
         public var more: (href: String, label: String)?
-        /// Whether the header links the map of everything (`/map`).
+        /// Whether the header links the map of everything, and where it is.
         public var linksWorldMap: Bool
         /// The trips and the places you have been, linked from the header where the source has them.
         public var siteLinks: [(href: String, label: String)] = []
+        public var worldMap = "/map"
 
         /// Links for a page.
         public init(
@@ -225,7 +228,7 @@ public enum PageRenderer {
             </head>
             <body data-view="\(HTML.text(view))"\(links.servesAPI ? " data-api=\"/api\"" : "")>
             <header><div class="heading">\(back)<div class="titles"><h1>\(HTML.text(title))</h1>\
-            <p class="subtitle">\(HTML.text(subtitle))</p>\(more)</div>\(elsewhere)\(links.linksWorldMap ? worldMapLink : "")\(siteLinks(links.siteLinks))\(links.servesAPI ? signInLink : "")</div>\
+            <p class="subtitle">\(HTML.text(subtitle))</p>\(more)</div>\(elsewhere)\(links.linksWorldMap ? worldMapLink(links.worldMap) : "")\(siteLinks(links.siteLinks))\(links.servesAPI ? signInLink : "")</div>\
             \(search)\(headerExtra)</header>
             <main>
             \(main)

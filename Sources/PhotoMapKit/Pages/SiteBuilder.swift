@@ -251,7 +251,7 @@ public struct SiteBuilder {
 
     /// The digest of what every page of the site shares: templates, assets, credits, image mirror, clustering,
     /// the places maps name. (Image hosts show in the image names a page links, which each page's inputs hold.)
-    private func sharedInputs() -> [UInt8] {
+    func sharedInputs() -> [UInt8] {
         let inputs = InputDigest(templateFingerprint, assetsVersion, links.prefix)
         inputs.add(catalogMirror?.base)
         inputs.add(pages.placeLabels == nil ? 0 : 1)
@@ -262,11 +262,12 @@ public struct SiteBuilder {
         for line in pages.credits.lines { inputs.add(line) }
         inputs.add(clusterThreshold)
         inputs.add(Self.listChunk)
+        inputs.add(pages.worldMapPage)
         return inputs.finishDigest()
     }
 
     /// A page's inputs: what every page shares (`shared`, else computed), then its own place and headings.
-    private func pageInputs(
+    func pageInputs(
         _ path: String, title: String, subtitle: String, back: (path: String, label: String)?,
         defaultView: String, shared: [UInt8]? = nil
     ) -> InputDigest {
