@@ -19,10 +19,8 @@ SPOTS = [("Ljubljana", 46.0500, 14.5000, 0.01, 90), ("Paris", 48.8566, 2.3522, 0
          ("Sydney", -33.8688, 151.2093, 0.5, 20), ("Anywhere", 0.0, 0.0, 60.0, 20)]
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory):
-    """Photos in crowds and strays imported into a cache of their own, served with --source local."""
-    work = tmp_path_factory.mktemp("world")
+def spotted_photos(work):
+    """The SPOTS' photos, in crowds and strays, dated over six years, as JPEGs in work/photos: that folder."""
     photos = work / "photos"
     photos.mkdir()
     shuffle = random.Random(48)
@@ -31,6 +29,14 @@ def world(tmp_path_factory):
             at = (lat + shuffle.uniform(-spread, spread), lon + shuffle.uniform(-spread, spread))
             taken = f"{2018 + i % 6}:{1 + i % 12:02d}:15 12:00:00"
             jpeg(photos / f"{name}-{i}.jpg", 8, 8, exif_block(at[0], at[1], f"{name} {i}", taken))
+    return photos
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    """Photos in crowds and strays imported into a cache of their own, served with --source local."""
+    work = tmp_path_factory.mktemp("world")
+    photos = spotted_photos(work)
     env = {"PHOTOMAP_CACHE": str(work / "cache")}
     result = subprocess.run([str(BINARY), "import", "--visibility", "public", str(photos)], capture_output=True, text=True, timeout=300,
                             env={**os.environ, **env})

@@ -4,7 +4,6 @@ callout opens from the keyboard; axe-core finds nothing at 390 px; every page's 
 
 import json
 import os
-import random
 import re
 import subprocess
 
@@ -12,9 +11,8 @@ import pytest
 
 from conftest import new_page, open_file, settle, steady
 from test_access import axe_violations, device, focus_a_pin
-from test_import import exif_block, jpeg
 from test_pages import BINARY, no_trouble
-from test_world_map import SPOTS
+from test_world_map import spotted_photos
 
 # The counts the photos' markers show (a cluster's bubble, 1 for a photo's pin); not the places' names.
 DRAWN = """() => [...document.querySelectorAll('#map .leaflet-marker-icon:not(.place-label)')].map(marker => {
@@ -27,14 +25,7 @@ DRAWN = """() => [...document.querySelectorAll('#map .leaflet-marker-icon:not(.p
 def exported(tmp_path_factory):
     """The crowds and strays of test_world_map, imported and exported (the public view): the site's folder."""
     work = tmp_path_factory.mktemp("world-export")
-    photos = work / "photos"
-    photos.mkdir()
-    shuffle = random.Random(48)
-    for name, lat, lon, spread, count in SPOTS:
-        for i in range(count):
-            at = (lat + shuffle.uniform(-spread, spread), lon + shuffle.uniform(-spread, spread))
-            taken = f"{2018 + i % 6}:{1 + i % 12:02d}:15 12:00:00"
-            jpeg(photos / f"{name}-{i}.jpg", 8, 8, exif_block(at[0], at[1], f"{name} {i}", taken))
+    photos = spotted_photos(work)
     env = {**os.environ, "PHOTOMAP_CACHE": str(work / "cache")}
     for arguments in (["import", "--visibility", "public", str(photos)],
                       ["--source", "local", "export", "--out", str(work / "site")]):

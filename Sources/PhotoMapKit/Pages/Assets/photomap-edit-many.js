@@ -10,7 +10,8 @@
 (function (photomap) {
   'use strict';
 
-  var body = photomap.body, data = photomap.data, entries = photomap.entries, element = photomap.element;
+  var body = photomap.body, data = photomap.data, entries = photomap.entries;
+  var made = photomap.made, button = photomap.button;
   var counted = photomap.counted, MOST = 500;  // LocationEditing.maximumPhotos: the most one POST names
   // Pages drawn from entries all in the page: not the map of everything (the server's tiles) nor a
   // pre-clustered page (tiles and lists in files), whose markers cannot follow a change.
@@ -24,16 +25,6 @@
     }
   }
   if (!order.length) return;
-
-  function made(tag, className, text, attributes) {
-    var node = element(tag, className, text);
-    Object.keys(attributes || {}).forEach(function (name) { node.setAttribute(name, attributes[name]); });
-    return node;
-  }
-
-  function button(className, text, attributes) {
-    return made('button', className, text, Object.assign({ type: 'button' }, attributes || {}));
-  }
 
   /* The photo of a list item or a grid's square, by its link; null for anything else. */
   function photoOf(item) {

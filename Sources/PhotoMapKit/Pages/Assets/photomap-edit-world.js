@@ -7,18 +7,8 @@
 (function (photomap) {
   'use strict';
 
-  var body = photomap.body, data = photomap.data, element = photomap.element;
+  var body = photomap.body, data = photomap.data, made = photomap.made, button = photomap.button;
   if (!body.getAttribute('data-api') || !data.tiles) return;
-
-  function made(tag, className, text, attributes) {
-    var node = element(tag, className, text);
-    Object.keys(attributes || {}).forEach(function (name) { node.setAttribute(name, attributes[name]); });
-    return node;
-  }
-
-  function button(className, text, attributes) {
-    return made('button', className, text, Object.assign({ type: 'button' }, attributes || {}));
-  }
 
   function build(changes) {
     var spot = photomap.spotEditor(), map = null, editing = null, opener = null;

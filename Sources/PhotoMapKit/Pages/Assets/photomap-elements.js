@@ -40,6 +40,18 @@
     return node;
   }
 
+  /* An element with its attributes (the editors' forms and boxes). */
+  function made(tag, className, text, attributes) {
+    var node = element(tag, className, text);
+    Object.keys(attributes || {}).forEach(function (name) { node.setAttribute(name, attributes[name]); });
+    return node;
+  }
+
+  /* A plain button (not a form's submit). */
+  function button(className, text, attributes) {
+    return made('button', className, text, Object.assign({ type: 'button' }, attributes || {}));
+  }
+
   /* A photo's owner, licence and link back to its page on Flickr, as Flickr's rules ask. */
   function creditLine(properties, tag, className) {
     if (properties.kind !== 'photo') return null;
@@ -75,5 +87,7 @@
   photomap.counted = counted;
   photomap.spoken = spoken;
   photomap.element = element;
+  photomap.made = made;
+  photomap.button = button;
   photomap.creditLine = creditLine;
 })(window.photomap);
