@@ -100,6 +100,11 @@
         });
         [set, remove].forEach(function (part) { actions.appendChild(part); });
         callout.appendChild(actions);
+        // Sized and panned again for the taller callout: its own element set as its content (a new one
+        // would lack these buttons), the focus kept where it was.
+        var focused = document.activeElement, holder = callout.closest('.leaflet-popup-content').firstElementChild;
+        event.popup.setContent(holder);
+        if (focused && holder.contains(focused)) focused.focus();
       });
     };
     // Markers made before the owner was known are made again, with the changes.
