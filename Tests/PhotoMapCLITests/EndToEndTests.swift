@@ -131,7 +131,7 @@ struct EmbeddedCatalogEndToEndTests {
                 "--place must be 1 to 32 letters, digits, '.' or '_', not '../../etc'"
             ),
             (["photos", "--place", String(repeating: "a", count: 33)], "--place must be 1 to 32 letters"),
-            (["places", "--source", "bing"], "--source must be one of fixtures, flickr or local"),
+            (["places", "--source", "bing"], "--source must be one of embedded, flickr or local"),
             (["places", "--source", "flickr"], "needs an API key"),
             (["places", "--endpoint", "file:///etc/passwd"], "--endpoint must be an http or https URL"),
             (["places", "extra"], "takes no argument 'extra'"),
