@@ -110,7 +110,17 @@
           }
         }
         Object.keys(shown).forEach(function (layerKey) {
-          if (!wanted[layerKey]) { map.removeLayer(shown[layerKey]); delete shown[layerKey]; }
+          if (wanted[layerKey]) return;
+          // A keyboard user's marker taken away with its tile (the view moved on, a marker's own focus
+          // panned it): the focus goes to the marker nearest to where it was, not to the page's body.
+          shown[layerKey].eachLayer(function (marker) {
+            if (marker.getElement() && marker.getElement() === document.activeElement) {
+              focusWaiting = marker.getLatLng();
+              map.getContainer().focus({ preventScroll: true });
+            }
+          });
+          map.removeLayer(shown[layerKey]);
+          delete shown[layerKey];
         });
         Object.keys(shownItems).forEach(function (layerKey) { if (!wanted[layerKey]) delete shownItems[layerKey]; });
         if (focusWaiting) {
