@@ -490,7 +490,7 @@ struct LocalIndexTests {
     }
 }
 
-@Suite("The gazetteer's index in the cache folder")
+@Suite("The gazetteer's index, made ahead of time or in the cache folder")
 struct GazetteerIndexTests {
     /// Sources copied into a folder of the test's own, so that one can change.
     func sources(in folder: TemporaryFolder) throws -> GazetteerSources {
@@ -555,6 +555,38 @@ struct GazetteerIndexTests {
         let lookup = try GazetteerIndex.lookup(for: sources, in: cache)
         #expect(lookup is GazetteerIndex)
         #expect(try Geocoder(gazetteer: lookup).find("Reykjavik").first?.entry.country == "IS")
+    }
+
+    @Test(
+        "one made ahead of time beside the sources is read, also after the folders are copied; stale, it is not"
+    )
+    func prebuilt() throws {
+        let folder = try TemporaryFolder()
+        let original = try sources(in: folder)
+        #expect(try GazetteerIndex.prebuild(for: original))
+        #expect(try !GazetteerIndex.prebuild(for: original), "current: kept")
+        // Copied as the package copies them (new paths and times): still current, and no cache file made.
+        let copy = folder.url.appendingPathComponent("copy")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        for name in ["gazetteer", "catalog"] {
+            try FileManager.default.copyItem(
+                at: folder.url.appendingPathComponent(name), to: copy.appendingPathComponent(name))
+        }
+        let sources = GazetteerSources(
+            folder: copy.appendingPathComponent("gazetteer"), catalog: copy.appendingPathComponent("catalog"))
+        let cache = folder.url.appendingPathComponent("cache")
+        let lookup = try GazetteerIndex.lookup(for: sources, in: cache)
+        #expect((lookup as? GazetteerIndex)?.file == sources.prebuiltIndex)
+        #expect(!FileManager.default.fileExists(atPath: GazetteerIndex.file(in: cache).path))
+        #expect(try Geocoder(gazetteer: lookup).find("Reykjavik").first?.entry.country == "IS")
+        // A source changed: the one beside is stale, and the cache's is made and answers.
+        let handle = try FileHandle(forWritingTo: sources.folder.appendingPathComponent("cities.tsv"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("99999999\tQuuxville\t10.5\t20.5\tFR\t11\t20000\tQuux\n".utf8))
+        try handle.close()
+        let remade = try GazetteerIndex.lookup(for: sources, in: cache)
+        #expect((remade as? GazetteerIndex)?.file == GazetteerIndex.file(in: cache))
+        #expect(try Geocoder(gazetteer: remade).find("Quuxville").first?.entry.id == "99999999")
     }
 
     @Test(

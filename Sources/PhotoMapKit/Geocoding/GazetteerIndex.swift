@@ -29,13 +29,17 @@ public struct GazetteerSources: Sendable {
             places: try FixtureSource(catalog: catalog).topPlaces().items)
     }
 
-    /// Each file's path, size and modification time (to the nanosecond): an index made from other
-    /// files, or from these before they changed, has another signature.
+    /// The index made ahead of time beside the sources (`photomap-fixture-images` writes it, the package
+    /// ships it), used while it was made from these very files.
+    public var prebuiltIndex: URL { folder.appendingPathComponent("names.sqlite") }
+
+    /// Each file's name, size and SHA-256: an index made from other files, or from these before they
+    /// changed, has another signature. Not paths or times, so an index made ahead of time still matches
+    /// after its folder is copied (the package) or checked out anew; hashing the ~9 MB takes ~10 ms.
     func signature() -> String {
         files.map { file in
-            var status = stat()
-            guard stat(file.path, &status) == 0 else { return "\(file.path) missing" }
-            return "\(file.path) \(status.st_size) \(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+            guard let bytes = try? Gazetteer.contents(file) else { return "\(file.lastPathComponent) missing" }
+            return "\(file.lastPathComponent) \(bytes.count) \(SHA256.hex(bytes))"
         }.joined(separator: "\n")
     }
 }
@@ -59,12 +63,16 @@ public struct GazetteerIndex: GazetteerLookup {
         cacheDirectory.appendingPathComponent("gazetteer.sqlite")
     }
 
-    /// The index of `sources` in `cacheDirectory`, made first when it is missing, damaged or made from
-    /// other files. When it cannot be written (a read-only cache), the parsed gazetteer answers instead.
+    /// The index of `sources`: the one made ahead of time beside them, else the one in `cacheDirectory`,
+    /// made first when it is missing, damaged or made from other files. When it cannot be written (a
+    /// read-only cache), the parsed gazetteer answers instead.
     public static func lookup(for sources: GazetteerSources, in cacheDirectory: URL) throws -> any GazetteerLookup {
-        let index = GazetteerIndex(file: file(in: cacheDirectory))
         let signature = sources.signature()
-        if (try? index.signature()) == signature { return index }
+        for file in [sources.prebuiltIndex, file(in: cacheDirectory)] {
+            let index = GazetteerIndex(file: file)
+            if (try? index.signature()) == signature { return index }
+        }
+        let index = GazetteerIndex(file: file(in: cacheDirectory))
         let gazetteer = try sources.load()
         do {
             try build(gazetteer, signature: signature, at: index.file)
@@ -72,6 +80,16 @@ public struct GazetteerIndex: GazetteerLookup {
         } catch {
             return gazetteer
         }
+    }
+
+    /// Makes the index of `sources` beside them (`prebuiltIndex`), unless the one there is current.
+    /// - Returns: whether it was made.
+    @discardableResult
+    public static func prebuild(for sources: GazetteerSources) throws -> Bool {
+        let signature = sources.signature()
+        guard (try? GazetteerIndex(file: sources.prebuiltIndex).signature()) != signature else { return false }
+        try build(try sources.load(), signature: signature, at: sources.prebuiltIndex)
+        return true
     }
 
     /// The signature of the files the index was made from.
