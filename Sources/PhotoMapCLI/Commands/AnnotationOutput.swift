@@ -50,7 +50,7 @@ enum AnnotationOutput {
     /// the collection (KML, GPX); `extraFields` are the names of the fields each record adds.
     static func write(
         _ records: [OutputRecord], to destination: Destination, title: String, extraFields: [String] = [],
-        configuration: Configuration, console: Console, table: (Int?) -> [String]
+        configuration: Services, console: Console, table: (Int?) -> [String]
     ) throws {
         let staged = try destination.file.map { file in
             do { return try StagedFile(replacing: file) } catch { throw failure(writing: file.path, error) }

@@ -38,7 +38,7 @@ enum CacheCommand {
         }
     }
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         let action = try parsed.action(Action.self)
         if parsed.has("max-size") && action != .prune { throw UsageError("--max-size goes with cache prune") }
         let dryRun = parsed.has("dry-run")

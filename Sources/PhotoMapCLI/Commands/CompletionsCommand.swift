@@ -30,7 +30,7 @@ enum CompletionsCommand {
         }
     }
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         let interface = PhotoMap.interface
         switch try parsed.action(Shell.self) {
         case .bash: console.out(BashCompletion.script(interface))

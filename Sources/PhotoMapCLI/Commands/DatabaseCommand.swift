@@ -37,7 +37,7 @@ enum DatabaseCommand {
         }
     }
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         let action = try parsed.action(Action.self)
         guard let address = configuration.database else {
             throw UsageError("`photomap db` needs a database: --database URL or PHOTOMAP_DATABASE")

@@ -75,7 +75,7 @@ enum ExportCommand {
 
     /// The photos per place an export lists: `--limit`, else every one from a source on this machine, else
     /// `defaultFlickrLimit`.
-    static func limit(_ parsed: ParsedArguments, source: Configuration.SourceKind) -> Int {
+    static func limit(_ parsed: ParsedArguments, source: GlobalOptions.SourceKind) -> Int {
         parsed.integer(limitOption) ?? (source == .flickr ? defaultFlickrLimit : FixtureSource.maximumResults)
     }
     /// `--places N`.
@@ -83,7 +83,7 @@ enum ExportCommand {
         "places", .integer("N", 1...Int.max),
         "only the first N places (default: all)")
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         // Fixed thresholds: glibc raises both as large blocks are freed (up to 32 MB and 64 MB), after which
         // each thread's arena keeps its freed blocks to the end of an export. One arena for every thread
         // would keep less, but threads would queue on its lock.
@@ -243,7 +243,7 @@ enum ExportCommand {
 
     /// Says how long the pacing of Flickr calls will hold the export up, when that is long: each place's
     /// listing takes a call per 250 photos, and the licences one more.
-    private static func warnOfPacing(places: Int, limit: Int, configuration: Configuration, console: Console) {
+    private static func warnOfPacing(places: Int, limit: Int, configuration: Services, console: Console) {
         guard let limiter = try? configuration.rateLimiter(console: console) else { return }
         let calls = places * ((limit + FlickrSource.maximumGeoPerPage - 1) / FlickrSource.maximumGeoPerPage) + 1
         let wait = limiter.estimatedWait(forCalls: calls)

@@ -55,7 +55,7 @@ enum FencesCommand {
         var argument: String? { self == .list ? nil : "NAME" }
     }
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         let action = try parsed.action(Action.self)
         let name = parsed.arguments.dropFirst().first ?? ""
         if action != .add, let given = ["near", "radius"].first(where: parsed.has) {
@@ -126,7 +126,7 @@ enum FencesCommand {
 
     /// The fence `add` asks for, checked: a name, a centre that is a coordinate or a place found.
     private static func newFence(
-        _ name: String, _ parsed: ParsedArguments, configuration: Configuration, console: Console
+        _ name: String, _ parsed: ParsedArguments, configuration: Services, console: Console
     ) throws -> Geofence {
         guard !name.isEmpty, name.count <= 64,
             !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
@@ -149,7 +149,7 @@ enum FencesCommand {
     }
 
     /// The local index made again without the fenced photos' locations, now rather than at the next search.
-    private static func reindex(_ store: any LocalCatalogStore, configuration: Configuration) throws {
+    private static func reindex(_ store: any LocalCatalogStore, configuration: Services) throws {
         try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
             store, adapter: configuration.adapter)
     }

@@ -29,7 +29,7 @@ enum FindCommand {
     /// `--limit N`.
     static let limitOption = OptionSpec.value("limit", .integer("N", 1...1_000), "at most N locations", default: "5")
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         let query = parsed.arguments.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else {
             throw UsageError("find needs a QUERY, e.g. photomap find \"Radio City Music Hall\"")

@@ -34,7 +34,7 @@ enum GeotagCommand {
             .init("geotag day.gpx --clock-offset -75", "the camera's clock was 75 s fast"),
         ])
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         let paths = parsed.values(TrackOptions.gpx.name) + parsed.arguments
         guard let geotagger = try TrackOptions.geotagger(parsed, paths: paths) else {
             throw UsageError("geotag needs at least one GPX file (--gpx FILE) or --estimate-within MINUTES")

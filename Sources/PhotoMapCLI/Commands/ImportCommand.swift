@@ -36,7 +36,7 @@ enum ImportCommand {
             .init("import --records export.csv --report", "another catalog's records; rows skipped, by line"),
         ])
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         if let records = parsed.value(RecordsImport.option.name) {
             return try RecordsImport.run(records, parsed, configuration: configuration, console: console)
         }
@@ -95,7 +95,7 @@ enum ImportCommand {
         "who sees the photos added, and where they were taken (default private, or PHOTOMAP_VISIBILITY)")
 
     /// --visibility, else PHOTOMAP_VISIBILITY (checked as the option is), else private.
-    static func visibility(_ parsed: ParsedArguments, configuration: Configuration) throws(UsageError) -> Audience {
+    static func visibility(_ parsed: ParsedArguments, configuration: Services) throws(UsageError) -> Audience {
         if let given = parsed.value(visibilityOption.name) { return Audience(rawValue: given) ?? .private }
         guard let text = configuration.environment["PHOTOMAP_VISIBILITY"], !text.isEmpty else { return .private }
         return Audience(rawValue: try visibilityOption.checked(text, as: "PHOTOMAP_VISIBILITY")) ?? .private
@@ -103,7 +103,7 @@ enum ImportCommand {
 
     /// What `import --prune --dry-run` says: the files of the catalog below `roots` that are gone, and the
     /// photos no other file holds, which --prune would drop. No file is read, nothing changes.
-    static func wouldPrune(_ roots: [String], configuration: Configuration) throws -> String {
+    static func wouldPrune(_ roots: [String], configuration: Services) throws -> String {
         guard let catalog = try configuration.state().importedPhotos() else { throw ImportError.nothingImported }
         // Absolute, as the catalog keeps them; paths as bytes (a name need not be UTF-8).
         let rootPaths = roots.map { Array(URL(fileURLWithPath: $0).standardizedFileURL.path.utf8) }

@@ -30,7 +30,7 @@ enum IndexCommand {
         }
     }
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         let action = try parsed.action(Action.self)
         let locations = Locations(configuration: configuration, console: console)
         switch action {

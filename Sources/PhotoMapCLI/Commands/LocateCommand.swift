@@ -35,7 +35,7 @@ enum LocateCommand {
             .init("locate 5f2c… --clear --sidecars write", "no location, kept in IMG_1234.JPG.xmp too"),
         ])
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         let targets = ["at", "find", "like", "clear"].filter(parsed.has)
         guard targets.count == 1 else {
             throw UsageError("locate needs one of --at LAT,LON, --find TEXT, --like ID or --clear")

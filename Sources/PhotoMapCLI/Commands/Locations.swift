@@ -7,12 +7,12 @@ final class Locations {
     /// The credit GeoNames' licence asks for.
     static let geonamesCredit = "Place names: GeoNames (geonames.org), CC BY 4.0."
 
-    let configuration: Configuration
+    let configuration: Services
     let console: Console
     /// Made once per command, and its gazetteer loaded once: `find X --near NAME` geocodes twice.
     private var madeFinder: LocationFinder?
 
-    init(configuration: Configuration, console: Console) {
+    init(configuration: Services, console: Console) {
         self.configuration = configuration
         self.console = console
     }

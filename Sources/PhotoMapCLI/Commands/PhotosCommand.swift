@@ -25,7 +25,7 @@ enum PhotosCommand {
             .init("photos --place hS4wMLD0wPIXPXB --format kml --output paris.kml", "KML Placemarks for Google Earth"),
         ])
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         let placeID = parsed.value("place") ?? ""
         let destination = try AnnotationOutput.destination(parsed)
         let source = try configuration.makeSource(console: console)
@@ -95,7 +95,7 @@ enum PhotosCommand {
     /// Writes the photos of a place as `write` does, titled and counted.
     private static func write(
         _ listing: Listing<Photo>, to destination: AnnotationOutput.Destination, placeID: String,
-        configuration: Configuration, console: Console, withPaths: Bool
+        configuration: Services, console: Console, withPaths: Bool
     ) throws {
         var paths: [String: String]?
         if withPaths, configuration.source == .local, let catalog = try configuration.state().importedPhotos() {
@@ -112,7 +112,7 @@ enum PhotosCommand {
     /// The place's annotation, to title its page, when the source tells about places (flickr.places.getInfo);
     /// a failure costs the page its name only, with a warning.
     static func placeName(
-        _ placeID: String, from source: any PhotoSource, configuration: Configuration,
+        _ placeID: String, from source: any PhotoSource, configuration: Services,
         console: Console
     ) -> Annotation? {
         guard let places = source as? any PlaceDescribing else { return nil }
@@ -131,7 +131,7 @@ enum PhotosCommand {
     /// photo's `locationSource` whatever the source.
     static func write(
         _ listing: Listing<Photo>, to destination: AnnotationOutput.Destination, title: String,
-        configuration: Configuration, console: Console, footer: String,
+        configuration: Services, console: Console, footer: String,
         paths: [String: String]? = nil, withSources: Bool = false
     ) throws {
         for line in listing.skipped { console.warn("skipped \(line)") }

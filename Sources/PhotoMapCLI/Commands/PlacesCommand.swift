@@ -14,7 +14,7 @@ enum PlacesCommand {
             .init("places --format geojson --output places.geojson", "GeoJSON for QGIS, uMap or geojson.io"),
         ])
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         let destination = try AnnotationOutput.destination(parsed)
         let listing = try configuration.makeSource(console: console).topPlaces()
         for line in listing.skipped { console.warn("skipped \(line)") }

@@ -17,7 +17,7 @@ enum RecentCommand {
             .init("recent --map recent.html", "the same on a map page"),
         ])
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         let destination = try AnnotationOutput.destination(parsed)
         let photos = try configuration.state().recents.photos()
         // Kept as records: annotated once here, for the listing and the page.

@@ -9,7 +9,7 @@ enum RecordsImport {
             + "instead of photo files; squares are made from each image when first shown")
 
     static func run(
-        _ path: String, _ parsed: ParsedArguments, configuration: Configuration, console: Console
+        _ path: String, _ parsed: ParsedArguments, configuration: Services, console: Console
     ) throws {
         guard parsed.arguments.isEmpty else {
             throw UsageError("import --records FILE takes no folders: import them in a run of their own")

@@ -34,7 +34,7 @@ enum SearchCommand {
         var error: (any Error)?
     }
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         let queries = parsed.arguments.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !queries.isEmpty else {
             throw UsageError("search needs a QUERY, e.g. photomap search bridge --near \"San Francisco\"")
@@ -112,7 +112,7 @@ enum SearchCommand {
     /// Every answer's hits as one listing, each with its query and distance; as a table, one per query.
     private static func write(
         _ answers: [Answer], near: Coordinate?, to destination: AnnotationOutput.Destination,
-        configuration: Configuration, console: Console
+        configuration: Services, console: Console
     ) throws {
         let records = answers.flatMap { answer in
             answer.hits.map { hit in

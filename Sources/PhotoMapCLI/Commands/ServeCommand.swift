@@ -59,7 +59,7 @@ enum ServeCommand {
         "public-host", .text("NAME[:PORT]"),
         "also answer requests naming this host, as users type it in front of a proxy (nginx); no other name")
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         // Anyone not signed in sees what everyone may see (the public view); each role its own (`view(of:)`).
         var configuration = configuration
         configuration.audiences = Audience.seen(by: nil)

@@ -48,7 +48,7 @@ enum TripsCommand {
     static let outputOption = OptionSpec.value(
         "output", .file("FILE"), "write to FILE, whole or not at all, instead of standard output")
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         let (format, file) = try destination(parsed, formats: formats)
         let store = try importedPhotos(configuration, command: "trips")
         let photos = try store.tripPhotos()
@@ -77,7 +77,7 @@ enum TripsCommand {
     /// `--map FILE`: the index of trips at FILE, their pages and their photos' pages beside it, showing the
     /// photos as the command line's view holds them (fenced ones without a location unless --show-fenced).
     static func writeMap(
-        _ file: URL, trips: [Trip], home: Home, fences: [Geofence], configuration: Configuration,
+        _ file: URL, trips: [Trip], home: Home, fences: [Geofence], configuration: Services,
         console: Console
     ) throws {
         guard var viewer = try configuration.state().importedPhotos() else { throw ImportError.nothingImported }
@@ -134,7 +134,7 @@ enum TripsCommand {
 
     /// The imported photos' catalog, read as their owner sees it (fenced photos where they were taken:
     /// home days must count as home); a usage error for another source.
-    static func importedPhotos(_ configuration: Configuration, command: String) throws -> any LocalCatalogStore {
+    static func importedPhotos(_ configuration: Services, command: String) throws -> any LocalCatalogStore {
         guard configuration.source == .local else {
             throw UsageError(
                 "\(command) reads the photos you imported: import them with `photomap import FOLDER`, "

@@ -49,7 +49,7 @@ enum UsersCommand {
         var argument: String? { self == .list ? nil : "NAME" }
     }
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         let action = try parsed.action(Action.self)
         if action != .add && parsed.has(roleOption.name) { throw UsageError("--role goes with users add") }
         if parsed.has("json") && action != .list { throw UsageError("--json goes with users list") }

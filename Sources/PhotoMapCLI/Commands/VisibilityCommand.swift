@@ -39,7 +39,7 @@ enum VisibilityCommand {
         "location", .choice(Audience.names),
         "who sees where the photos were taken: the visibility (the default) or a narrower audience")
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         guard let last = parsed.arguments.last else {
             throw UsageError("visibility needs an audience last: \(Audience.names.joined(separator: ", "))")
         }

@@ -29,7 +29,7 @@ enum VisitedCommand {
             .init("--source local visited --output visited.geojson", "countries and regions with their outlines"),
         ])
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         let (format, file) = try TripsCommand.destination(parsed, formats: formats)
         let store = try TripsCommand.importedPhotos(configuration, command: "visited")
         let visited = VisitedPlace.tree(try store.tripPhotos())

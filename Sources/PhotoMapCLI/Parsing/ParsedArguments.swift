@@ -48,6 +48,25 @@ struct ParsedArguments: Sendable {
         (options[option.name] ?? option.defaultValue).flatMap(ByteSize.parse)
     }
 
+    /// A typed option's value: given, else its declared default, else nil.
+    func value<Value>(_ option: Option<Value>) throws(UsageError) -> Value? {
+        guard let text = options[option.name] ?? option.spec.defaultValue else { return nil }
+        return try option.decode(text)
+    }
+
+    /// Every value a repeated typed option was given, in order (`--gpx A --gpx B`).
+    func all<Value>(_ option: Option<Value>) throws(UsageError) -> [Value] {
+        var decoded: [Value] = []
+        for text in values(option.name) { decoded.append(try option.decode(text)) }
+        return decoded
+    }
+
+    /// Whether a typed option was given (its default does not count).
+    func has<Value>(_ option: Option<Value>) -> Bool { has(option.name) }
+
+    /// Whether a flag was given.
+    func has(_ flag: Flag) -> Bool { has(flag.name) }
+
     /// The command's action (the parser has checked it is one of the declared ones).
     func action<Action: CommandAction>(_: Action.Type) throws(UsageError) -> Action {
         guard let word = arguments.first ?? command?.defaultAction?.name, let action = Action(rawValue: word) else {
