@@ -98,7 +98,7 @@ struct GlobalOptions: Sendable {
         imageHost = ImageHost(
             base: try Self.httpURL(chosenHost, default: ImageHost.flickr.base, option: Self.imageHostOption.name))
         offline = parsed.has(Self.offlineFlag)
-        showsFenced = parsed.has(FencesCommand.showFencedOption.name)
+        showsFenced = parsed.has(FencesCommand.showFencedOption)
         if showsFenced && parsed.has(MapOutput.option.name) {
             throw UsageError("--show-fenced is your own view in the terminal: it does not go with --map")
         }

@@ -6,27 +6,34 @@ public enum PhotoMap {
     private typealias Run = @Sendable (ParsedArguments, Services, Console) throws -> Void
 
     private static let commands: [(spec: CommandSpec, run: Run)] = [
-        (PlacesCommand.spec, PlacesCommand.run),
-        (PhotosCommand.spec, PhotosCommand.run),
-        (CacheCommand.spec, CacheCommand.run),
-        (ExportCommand.spec, ExportCommand.run),
-        (FindCommand.spec, FindCommand.run),
-        (SearchCommand.spec, SearchCommand.run),
-        (IndexCommand.spec, IndexCommand.run),
-        (ServeCommand.spec, ServeCommand.run),
-        (RecentCommand.spec, RecentCommand.run),
-        (ImportCommand.spec, ImportCommand.run),
-        (GeotagCommand.spec, GeotagCommand.run),
-        (LocateCommand.spec, LocateCommand.run),
-        (FencesCommand.spec, FencesCommand.run),
-        (VisibilityCommand.spec, VisibilityCommand.run),
+        (PlacesCommand.spec, decoding(PlacesCommand.run)),
+        (PhotosCommand.spec, decoding(PhotosCommand.run)),
+        (CacheCommand.spec, decoding(CacheCommand.run)),
+        (ExportCommand.spec, decoding(ExportCommand.run)),
+        (FindCommand.spec, decoding(FindCommand.run)),
+        (SearchCommand.spec, decoding(SearchCommand.run)),
+        (IndexCommand.spec, decoding(IndexCommand.run)),
+        (ServeCommand.spec, decoding(ServeCommand.run)),
+        (RecentCommand.spec, decoding(RecentCommand.run)),
+        (ImportCommand.spec, decoding(ImportCommand.run)),
+        (GeotagCommand.spec, decoding(GeotagCommand.run)),
+        (LocateCommand.spec, decoding(LocateCommand.run)),
+        (FencesCommand.spec, decoding(FencesCommand.run)),
+        (VisibilityCommand.spec, decoding(VisibilityCommand.run)),
         (TripsCommand.spec, TripsCommand.run),
         (VisitedCommand.spec, VisitedCommand.run),
-        (UsersCommand.spec, UsersCommand.run),
-        (DatabaseCommand.spec, DatabaseCommand.run),
-        (CompletionsCommand.spec, CompletionsCommand.run),
+        (UsersCommand.spec, decoding(UsersCommand.run)),
+        (DatabaseCommand.spec, decoding(DatabaseCommand.run)),
+        (CompletionsCommand.spec, decoding(CompletionsCommand.run)),
         (ManCommand.spec, ManCommand.run),
     ]
+
+    /// A command's run that takes its options decoded (`CommandOptions`), as the table's runs are called.
+    private static func decoding<Options: CommandOptions>(
+        _ run: @escaping @Sendable (Options, Services, Console) throws -> Void
+    ) -> Run {
+        { parsed, services, console in try run(Options(parsed, global: services.options), services, console) }
+    }
 
     /// photomap's own version.
     static let version = PhotoMapVersion.current

@@ -9,7 +9,7 @@ enum MapOutput {
 
     /// The page's file when `--map` was given: FILE, or `defaultName` in the current folder.
     static func file(_ parsed: ParsedArguments, defaultName: String) -> URL? {
-        guard let value = parsed.value("map") else { return nil }
+        guard let value = parsed.value(option.name) else { return nil }
         var name = value.isEmpty ? defaultName : value
         if !name.lowercased().hasSuffix(".html") && !name.lowercased().hasSuffix(".htm") { name += ".html" }
         return URL(fileURLWithPath: name)
