@@ -16,7 +16,8 @@ struct ParsedArguments: Sendable {
     /// Whether a flag or option was given.
     func has(_ name: String) -> Bool { options[name] != nil }
 
-    /// An option's value.
+    /// An option's text as the parser took it, by name; commands read their values through typed keys
+    /// (`value(_: Option)`), which name the option by its declaration.
     func value(_ name: String) -> String? { options[name] }
 
     /// Every value a repeated option was given, in order.
@@ -26,26 +27,6 @@ struct ParsedArguments: Sendable {
     mutating func set(_ name: String, _ value: String) {
         options[name] = value
         allValues[name, default: []].append(value)
-    }
-
-    /// An option's value, or its declared default.
-    func text(_ option: OptionSpec) -> String? {
-        options[option.name] ?? option.defaultValue
-    }
-
-    /// A whole-number option's value, or its declared default (the parser checked the value).
-    func integer(_ option: OptionSpec) -> Int? {
-        (options[option.name] ?? option.defaultValue).flatMap { Int($0) }
-    }
-
-    /// A number option's value, or its declared default (the parser checked the value).
-    func number(_ option: OptionSpec) -> Double? {
-        (options[option.name] ?? option.defaultValue).flatMap { Double($0) }
-    }
-
-    /// A size option's value in bytes, or its declared default (the parser checked the value).
-    func size(_ option: OptionSpec) -> Int? {
-        (options[option.name] ?? option.defaultValue).flatMap(ByteSize.parse)
     }
 
     /// A typed option's value: given, else its declared default, else nil.
