@@ -3,30 +3,37 @@ import PhotoMapKit
 
 /// The `photomap` command line: parses the arguments, runs the command, reports errors.
 public enum PhotoMap {
-    private typealias Run = @Sendable (ParsedArguments, Configuration, Console) throws -> Void
+    private typealias Run = @Sendable (ParsedArguments, Services, Console) throws -> Void
 
     private static let commands: [(spec: CommandSpec, run: Run)] = [
-        (PlacesCommand.spec, PlacesCommand.run),
-        (PhotosCommand.spec, PhotosCommand.run),
-        (CacheCommand.spec, CacheCommand.run),
-        (ExportCommand.spec, ExportCommand.run),
-        (FindCommand.spec, FindCommand.run),
-        (SearchCommand.spec, SearchCommand.run),
-        (IndexCommand.spec, IndexCommand.run),
-        (ServeCommand.spec, ServeCommand.run),
-        (RecentCommand.spec, RecentCommand.run),
-        (ImportCommand.spec, ImportCommand.run),
-        (GeotagCommand.spec, GeotagCommand.run),
-        (LocateCommand.spec, LocateCommand.run),
-        (FencesCommand.spec, FencesCommand.run),
-        (VisibilityCommand.spec, VisibilityCommand.run),
-        (TripsCommand.spec, TripsCommand.run),
-        (VisitedCommand.spec, VisitedCommand.run),
-        (UsersCommand.spec, UsersCommand.run),
-        (DatabaseCommand.spec, DatabaseCommand.run),
-        (CompletionsCommand.spec, CompletionsCommand.run),
+        (PlacesCommand.spec, decoding(PlacesCommand.run)),
+        (PhotosCommand.spec, decoding(PhotosCommand.run)),
+        (CacheCommand.spec, decoding(CacheCommand.run)),
+        (ExportCommand.spec, decoding(ExportCommand.run)),
+        (FindCommand.spec, decoding(FindCommand.run)),
+        (SearchCommand.spec, decoding(SearchCommand.run)),
+        (IndexCommand.spec, decoding(IndexCommand.run)),
+        (ServeCommand.spec, decoding(ServeCommand.run)),
+        (RecentCommand.spec, decoding(RecentCommand.run)),
+        (ImportCommand.spec, decoding(ImportCommand.run)),
+        (GeotagCommand.spec, decoding(GeotagCommand.run)),
+        (LocateCommand.spec, decoding(LocateCommand.run)),
+        (FencesCommand.spec, decoding(FencesCommand.run)),
+        (VisibilityCommand.spec, decoding(VisibilityCommand.run)),
+        (TripsCommand.spec, decoding(TripsCommand.run)),
+        (VisitedCommand.spec, decoding(VisitedCommand.run)),
+        (UsersCommand.spec, decoding(UsersCommand.run)),
+        (DatabaseCommand.spec, decoding(DatabaseCommand.run)),
+        (CompletionsCommand.spec, decoding(CompletionsCommand.run)),
         (ManCommand.spec, ManCommand.run),
     ]
+
+    /// A command's run that takes its options decoded (`CommandOptions`), as the table's runs are called.
+    private static func decoding<Options: CommandOptions>(
+        _ run: @escaping @Sendable (Options, Services, Console) throws -> Void
+    ) -> Run {
+        { parsed, services, console in try run(Options(parsed, global: services.options), services, console) }
+    }
 
     /// photomap's own version.
     static let version = PhotoMapVersion.current
@@ -34,7 +41,7 @@ public enum PhotoMap {
     /// Every command and option, as declared.
     static let interface = Interface(
         commands: commands.map(\.spec) + [HelpCommand.spec],
-        globalOptions: Configuration.globalOptions + ArgumentParser.standardOptions)
+        globalOptions: GlobalOptions.declared + ArgumentParser.standardOptions)
 
     /// Runs a command line (without the program name) and returns the exit status.
     public static func main(
@@ -43,7 +50,7 @@ public enum PhotoMap {
     ) -> Int32 {
         var console = (console ?? .standard(environment: environment))
             .redacting(apiKey(in: arguments) ?? environment["FLICKR_API_KEY"] ?? "")
-        var configuration: Configuration?
+        var options: GlobalOptions?
         do {
             let parsed = try interface.parser.parse(arguments)
             console = console.saying(try ArgumentParser.verbosity(parsed))
@@ -56,14 +63,14 @@ public enum PhotoMap {
                 return 0
             }
             guard let command = parsed.command else { throw UsageError("no command given; try photomap --help") }
-            let configured = try Configuration(parsed, environment: environment)
-            configuration = configured
+            let resolved = try GlobalOptions(parsed, environment: environment)
+            options = resolved
             for entry in commands where entry.spec.name == command.name {
-                try entry.run(parsed, configured, console)
+                try entry.run(parsed, Services(resolved), console)
             }
             return 0
         } catch {
-            let report = ErrorReport(error, configuration: configuration)
+            let report = ErrorReport(error, options: options)
             console.error(report.message)
             return report.exitStatus
         }
@@ -94,11 +101,11 @@ struct ErrorReport {
     let message: String
     let exitStatus: Int32
 
-    /// The report of `error`; `configuration`, when the command line got that far, names the cache folder
-    /// and the source in the advice.
-    init(_ error: any Error, configuration: Configuration? = nil) {
+    /// The report of `error`; `options`, when the command line got that far, name the cache folder and
+    /// the source in the advice.
+    init(_ error: any Error, options: GlobalOptions? = nil) {
         let text = String(describing: error)
-        let advice = configuration.flatMap { Self.advice(for: error, in: $0) } ?? Self.advice(for: error)
+        let advice = options.flatMap { Self.advice(for: error, in: $0) } ?? Self.advice(for: error)
         message = text + (advice.map { "; " + $0 } ?? "")
         switch error {
         case is UsageError, FlickrError.missingAPIKey, DatabaseError.invalidAddress: exitStatus = 2
@@ -107,15 +114,15 @@ struct ErrorReport {
     }
 
     /// What to do about `error` that depends on where photomap looked: the cache folder, the source.
-    static func advice(for error: any Error, in configuration: Configuration) -> String? {
-        let folder = configuration.cacheFolderInUse
+    static func advice(for error: any Error, in options: GlobalOptions) -> String? {
+        let folder = options.cacheFolderInUse
         switch error {
-        case ImportError.nothingImported where configuration.database == nil:
+        case ImportError.nothingImported where options.database == nil:
             return "the cache folder in use is \(folder); run `photomap import FOLDER` first, "
                 + "or give the folder you imported into with --cache DIR"
-        case FlickrError.unknownPlace where configuration.source != .local:
+        case FlickrError.unknownPlace where options.source != .local:
             return "the ids are in `photomap places`; for the photos you imported, give --source local"
-        case FlickrError.notCached where configuration.database == nil:
+        case FlickrError.notCached where options.database == nil:
             return "the cache folder in use is \(folder); run the same command once online first, "
                 + "or give the folder that has the answers with --cache DIR"
         case FlickrError.unknownLocalPlace:

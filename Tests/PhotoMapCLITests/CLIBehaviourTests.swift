@@ -238,9 +238,9 @@ struct CLIBehaviourTests {
 
     @Test("the cache folder: --cache, else PHOTOMAP_CACHE, else ./Cache when present, else XDG")
     func cacheFolder() throws {
-        let parser = ArgumentParser(globalOptions: Configuration.globalOptions, commands: [PlacesCommand.spec])
+        let parser = ArgumentParser(globalOptions: GlobalOptions.declared, commands: [PlacesCommand.spec])
         func folder(_ arguments: [String], _ environment: [String: String]) throws -> String {
-            try Configuration(parser.parse(arguments), environment: environment).cacheDirectory.path
+            try GlobalOptions(parser.parse(arguments), environment: environment).cacheDirectory.path
         }
         #expect(try folder(["places", "--cache", "/tmp/a"], ["PHOTOMAP_CACHE": "/tmp/b"]) == "/tmp/a")
         #expect(try folder(["places"], ["PHOTOMAP_CACHE": "/tmp/b"]) == "/tmp/b")

@@ -4,14 +4,17 @@ import PhotoMapKit
 /// `--format`, `--json` and `--output` on listings: the terminal's table or an open format, on
 /// standard output or written whole to a file.
 enum AnnotationOutput {
+    /// `--format FORMAT`: "table", or an open format's name.
+    static let formatOption = Option<String>.choice(
+        "format", ["table"] + AnnotationFormat.allCases.map(\.rawValue),
+        "table (the default), json, geojson, kml, gpx or csv; with --output, the default is the file's extension"
+    ) { $0 }
+    static let jsonFlag = Flag("json", "short for --format json")
+    static let outputOption = Option<URL>.file(
+        "output", "FILE", "write the listing to FILE, whole or not at all, instead of standard output")
+
     /// The options every listing command declares.
-    static let options: [OptionSpec] = [
-        .value(
-            "format", .choice(["table"] + AnnotationFormat.allCases.map(\.rawValue)),
-            "table (the default), json, geojson, kml, gpx or csv; with --output, the default is the file's extension"),
-        .flag("json", "short for --format json"),
-        .value("output", .file("FILE"), "write the listing to FILE, whole or not at all, instead of standard output"),
-    ]
+    static let options = [formatOption.spec, jsonFlag.spec, outputOption.spec]
 
     /// Where and how a listing goes.
     struct Destination {
@@ -23,14 +26,14 @@ enum AnnotationOutput {
 
     /// What `--format`, `--json` and `--output` ask for.
     static func destination(_ parsed: ParsedArguments) throws(UsageError) -> Destination {
-        let named = parsed.value("format")
-        if parsed.has("json"), let named, named != "json" {
+        let named = try parsed.value(formatOption)
+        let json = parsed.has(jsonFlag)
+        if json, let named, named != "json" {
             throw UsageError("--json is short for --format json; it cannot go with --format \(named)")
         }
-        if let output = parsed.value("output"), output.isEmpty { throw UsageError("--output needs a file name") }
-        let file = parsed.value("output").map { URL(fileURLWithPath: $0) }
+        let file = try parsed.value(outputOption)
         let format =
-            parsed.has("json")
+            json
             ? .json
             : named.map { AnnotationFormat(rawValue: $0) }
                 ?? file.flatMap { AnnotationFormat(fileName: $0.lastPathComponent) }
@@ -50,7 +53,7 @@ enum AnnotationOutput {
     /// the collection (KML, GPX); `extraFields` are the names of the fields each record adds.
     static func write(
         _ records: [OutputRecord], to destination: Destination, title: String, extraFields: [String] = [],
-        configuration: Configuration, console: Console, table: (Int?) -> [String]
+        configuration: Services, console: Console, table: (Int?) -> [String]
     ) throws {
         let staged = try destination.file.map { file in
             do { return try StagedFile(replacing: file) } catch { throw failure(writing: file.path, error) }

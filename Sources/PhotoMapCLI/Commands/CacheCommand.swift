@@ -6,11 +6,7 @@ enum CacheCommand {
     static let spec = CommandSpec(
         name: "cache",
         summary: "show, check, trim or empty the thumbnail cache",
-        options: [
-            .flag("json", "print a JSON object instead of text (stats, verify)"),
-            .flag("dry-run", "say what prune or clear would remove, and remove nothing"),
-            maxSizeOption,
-        ],
+        options: [jsonFlag.spec, dryRunFlag.spec, maxSizeOption.spec],
         arguments: Action.declared,
         examples: [
             .init("cache", "the folder in use and why, its entries, bytes, limit, hits and misses"),
@@ -18,8 +14,29 @@ enum CacheCommand {
         ])
 
     /// `--max-size SIZE`.
-    static let maxSizeOption = OptionSpec.value(
-        "max-size", .size("SIZE"), "prune: keep at most SIZE, e.g. 200MB or 500KB (default: the cache limit)")
+    static let maxSizeOption = Option<Int>.size(
+        "max-size", "SIZE", "prune: keep at most SIZE, e.g. 200MB or 500KB (default: the cache limit)")
+    static let jsonFlag = Flag("json", "print a JSON object instead of text (stats, verify)")
+    static let dryRunFlag = Flag("dry-run", "say what prune or clear would remove, and remove nothing")
+
+    /// What `cache` was asked, decoded once.
+    struct Options: CommandOptions {
+        var action: Action
+        /// `--max-size`, in bytes (prune), if given.
+        var maxSize: Int?
+        var json, dryRun: Bool
+
+        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+            action = try parsed.action(Action.self)
+            maxSize = try parsed.value(maxSizeOption)
+            if maxSize != nil && action != .prune { throw UsageError("--max-size goes with cache prune") }
+            dryRun = parsed.has(dryRunFlag)
+            if dryRun && action != .prune && action != .clear {
+                throw UsageError("--dry-run goes with cache prune or clear")
+            }
+            json = parsed.has(jsonFlag)
+        }
+    }
 
     /// What `cache` does.
     enum Action: String, CommandAction {
@@ -38,19 +55,14 @@ enum CacheCommand {
         }
     }
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        let action = try parsed.action(Action.self)
-        if parsed.has("max-size") && action != .prune { throw UsageError("--max-size goes with cache prune") }
-        let dryRun = parsed.has("dry-run")
-        if dryRun && action != .prune && action != .clear {
-            throw UsageError("--dry-run goes with cache prune or clear")
-        }
+    static func run(_ options: Options, configuration: Services, console: Console) throws {
+        let (action, dryRun) = (options.action, options.dryRun)
         let would = dryRun ? "would remove" : "removed"
         let unchanged = dryRun ? "; nothing removed (--dry-run)" : ""
         // What a dry run would do is what was asked for (standard output); what was done, a note.
         let tell: (String) -> Void = dryRun ? { console.print($0) } : { console.note($0) }
         let cache = try configuration.makeThumbnailCache(console: console)
-        let json = parsed.has("json")
+        let json = options.json
         switch action {
         case .stats:
             let stats = cache.statistics()
@@ -74,7 +86,7 @@ enum CacheCommand {
                             ? "; removed \(report.abandonedTemporaryFiles) abandoned temporary files" : "")
                 ])
         case .prune:
-            let limit = parsed.size(maxSizeOption) ?? configuration.cacheLimitBytes
+            let limit = options.maxSize ?? configuration.cacheLimitBytes
             let removed = cache.prune(downTo: limit, dryRun: dryRun)
             tell(
                 "\(would) \(Quantity.groupedWords(removed.entries, "entry", "entries")) (\(ByteSize.format(removed.bytes))); "

@@ -30,9 +30,9 @@ enum CompletionsCommand {
         }
     }
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ options: ActionOptions<Shell>, configuration: Services, console: Console) throws {
         let interface = PhotoMap.interface
-        switch try parsed.action(Shell.self) {
+        switch options.action {
         case .bash: console.out(BashCompletion.script(interface))
         case .zsh: console.out(ZshCompletion.script(interface))
         case .fish: console.out(FishCompletion.script(interface))

@@ -37,8 +37,8 @@ enum DatabaseCommand {
         }
     }
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        let action = try parsed.action(Action.self)
+    static func run(_ options: ActionOptions<Action>, configuration: Services, console: Console) throws {
+        let action = options.action
         guard let address = configuration.database else {
             throw UsageError("`photomap db` needs a database: --database URL or PHOTOMAP_DATABASE")
         }

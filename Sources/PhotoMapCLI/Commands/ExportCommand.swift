@@ -24,15 +24,8 @@ enum ExportCommand {
             and says what the site would be, writing nothing.
             """,
         options: [
-            .value("out", .directory("DIR"), "the site's folder", required: true),
-            limitOption,
-            placesOption,
-            blurOption,
-            audienceOption,
-            .flag(
-                "force",
-                "write into DIR even when it holds files and is not a photomap site (same names are overwritten)"),
-            .flag("dry-run", "list the places and photos, say what would be written, and write nothing"),
+            outOption.spec, limitOption.spec, placesOption.spec, blurOption.spec, audienceOption.spec, forceFlag.spec,
+            dryRunFlag.spec,
         ],
         examples: [
             .init("export --out site/", "every place and photo: open site/index.html from disk"),
@@ -40,50 +33,82 @@ enum ExportCommand {
             .init("--source local export --out site/ --blur-locations 2", "your photos, every spot on a 2 km grid"),
         ])
 
-    /// `--audience WHO`: whose view of the imported photos the site shows.
-    static let audienceOption = OptionSpec.value(
-        "audience", .choice(["public", "friends", "family", "friends+family", "owner"]),
-        "whose view of your imported photos to write: public (the default) shows what everyone may see; "
-            + "owner, everything, tracks included",
-        default: "public")
+    /// `--out DIR`, kept as typed: messages name the folder as the user wrote it.
+    static let outOption = Option<String>.path("out", .directory("DIR"), "the site's folder", required: true)
+    static let forceFlag = Flag(
+        "force", "write into DIR even when it holds files and is not a photomap site (same names are overwritten)")
+    static let dryRunFlag = Flag("dry-run", "list the places and photos, say what would be written, and write nothing")
 
-    /// The audiences `--audience` names.
-    static func audiences(_ word: String) -> Set<Audience> {
-        switch word {
-        case "friends": Audience.seen(by: .friend)
-        case "family": Audience.seen(by: .family)
-        case "friends+family": Audience.seen(by: .friendAndFamily)
-        case "owner": Audience.seen(by: .owner)
-        default: Audience.seen(by: nil)
+    /// Whose view of the imported photos a site shows.
+    enum Viewers: String, CaseIterable, Sendable {
+        case `public`, friends, family
+        case friendsAndFamily = "friends+family"
+        case owner
+
+        /// The audiences these viewers see.
+        var audiences: Set<Audience> {
+            switch self {
+            case .friends: Audience.seen(by: .friend)
+            case .family: Audience.seen(by: .family)
+            case .friendsAndFamily: Audience.seen(by: .friendAndFamily)
+            case .owner: Audience.seen(by: .owner)
+            case .public: Audience.seen(by: nil)
+            }
         }
     }
 
+    /// `--audience WHO`: whose view of the imported photos the site shows.
+    static let audienceOption = Option<Viewers>.choice(
+        "audience",
+        "whose view of your imported photos to write: public (the default) shows what everyone may see; "
+            + "owner, everything, tracks included",
+        default: .public)
+
     /// `--blur-locations KM`.
-    static let blurOption = OptionSpec.value(
-        "blur-locations", .number("KM", 0.01...1_000),
+    static let blurOption = Option<Double>.number(
+        "blur-locations", "KM", 0.01...1_000,
         "show every place and photo at the centre of its cell in a grid of KM kilometres (your own photos' "
             + "exact spots stay off the site)")
 
     /// `--limit N`.
-    static let limitOption = OptionSpec.value(
-        "limit", .integer("N", 1...FixtureSource.maximumResults),
+    static let limitOption = Option<Int>.integer(
+        "limit", "N", 1...FixtureSource.maximumResults,
         "at most N photos per place (default: all of them from the embedded catalog and imported photos; "
             + "\(defaultFlickrLimit) from Flickr, which gives at most \(Quantity.grouped(FlickrSource.maximumResults)))"
     )
     /// How many photos of each place an export asks Flickr for unless told: each 250 cost a call.
     static let defaultFlickrLimit = 100
 
-    /// The photos per place an export lists: `--limit`, else every one from a source on this machine, else
-    /// `defaultFlickrLimit`.
-    static func limit(_ parsed: ParsedArguments, source: Configuration.SourceKind) -> Int {
-        parsed.integer(limitOption) ?? (source == .flickr ? defaultFlickrLimit : FixtureSource.maximumResults)
-    }
     /// `--places N`.
-    static let placesOption = OptionSpec.value(
-        "places", .integer("N", 1...Int.max),
-        "only the first N places (default: all)")
+    static let placesOption = Option<Int>.integer("places", "N", 1...Int.max, "only the first N places (default: all)")
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    /// What `export` was asked, decoded once.
+    struct Options: CommandOptions {
+        /// The site's folder, as typed.
+        var out: String
+        var viewers: Viewers
+        /// The photos per place: `--limit`, else every one from a source on this machine, else
+        /// `defaultFlickrLimit`.
+        var limit: Int
+        /// `--places`: only the first N, if given.
+        var placeCount: Int?
+        var blur: LocationBlur?
+        var force, dryRun: Bool
+
+        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+            guard let out = try parsed.value(outOption) else { throw UsageError("export needs --out DIR") }
+            self.out = out
+            viewers = try parsed.value(audienceOption) ?? .public
+            limit =
+                try parsed.value(limitOption)
+                ?? (global.source == .flickr ? defaultFlickrLimit : FixtureSource.maximumResults)
+            placeCount = try parsed.value(placesOption)
+            blur = try parsed.value(blurOption).map(LocationBlur.init(kilometres:))
+            (force, dryRun) = (parsed.has(forceFlag), parsed.has(dryRunFlag))
+        }
+    }
+
+    static func run(_ options: Options, configuration: Services, console: Console) throws {
         // Fixed thresholds: glibc raises both as large blocks are freed (up to 32 MB and 64 MB), after which
         // each thread's arena keeps its freed blocks to the end of an export. One arena for every thread
         // would keep less, but threads would queue on its lock.
@@ -91,20 +116,20 @@ enum ExportCommand {
         mallopt(M_TRIM_THRESHOLD, 1 << 20)
         // The site is for others: what everyone may see, unless --audience asks for more.
         var configuration = configuration
-        let audience = parsed.value(audienceOption.name) ?? "public"
-        configuration.audiences = audiences(audience)
-        if audience != "public", configuration.source == .local {
+        configuration.audiences = options.viewers.audiences
+        if options.viewers != .public, configuration.source == .local {
+            let who = options.viewers == .owner ? "only you" : options.viewers.rawValue
             console.warn(
-                "exporting what \(audience == "owner" ? "only you" : audience) may see: photos and locations "
+                "exporting what \(who) may see: photos and locations "
                     + "that are not public are in this site; share it with them only")
         }
-        let out = parsed.value("out") ?? ""
-        let dryRun = parsed.has("dry-run")
-        let folder = try siteFolder(out, force: parsed.has("force"))
-        let limit = limit(parsed, source: configuration.source)
-        let placeCount = parsed.integer(placesOption)
+        let out = options.out
+        let dryRun = options.dryRun
+        let folder = try siteFolder(out, force: options.force)
+        let limit = options.limit
+        let placeCount = options.placeCount
         let source = try configuration.makeSource(console: console)
-        let blur = parsed.number(blurOption).map(LocationBlur.init(kilometres:))
+        let blur = options.blur
         var places = Array(try source.topPlaces().entries.prefix(placeCount ?? .max))
         if let blur { places = places.map(blur.blurred) }
         warnOfPacing(places: places.count, limit: limit, configuration: configuration, console: console)
@@ -243,7 +268,7 @@ enum ExportCommand {
 
     /// Says how long the pacing of Flickr calls will hold the export up, when that is long: each place's
     /// listing takes a call per 250 photos, and the licences one more.
-    private static func warnOfPacing(places: Int, limit: Int, configuration: Configuration, console: Console) {
+    private static func warnOfPacing(places: Int, limit: Int, configuration: Services, console: Console) {
         guard let limiter = try? configuration.rateLimiter(console: console) else { return }
         let calls = places * ((limit + FlickrSource.maximumGeoPerPage - 1) / FlickrSource.maximumGeoPerPage) + 1
         let wait = limiter.estimatedWait(forCalls: calls)

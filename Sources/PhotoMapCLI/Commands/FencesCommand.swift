@@ -19,12 +19,7 @@ enum FencesCommand {
             --show-fenced, in the terminal only. Export the site again after adding a fence: pages an earlier
             export made that showed a fenced photo are rewritten or removed.
             """,
-        options: [
-            .value("near", .text("LAT,LON|PLACE"), "the fence's centre: a coordinate or a place's name (add)"),
-            radiusOption,
-            .flag("json", "print the fences as a JSON array (list)"),
-            .flag("dry-run", "say how many photos removing the fence would show again, and change nothing (remove)"),
-        ],
+        options: [nearOption.spec, radiusOption.spec, jsonFlag.spec, dryRunFlag.spec],
         arguments: Action.declared,
         examples: [
             .init("fences add home --near 46.0569,14.5058 --radius 300", "hide the photos within 300 m of home"),
@@ -33,11 +28,16 @@ enum FencesCommand {
         ])
 
     /// `--radius METRES`: Flickr's range; the parser refuses others with a usage error.
-    static let radiusOption = OptionSpec.value(
-        "radius", .number("METRES", Geofence.radii), "the fence's radius in metres, 50 to 10,000 (add)")
+    static let radiusOption = Option<Double>.number(
+        "radius", "METRES", Geofence.radii, "the fence's radius in metres, 50 to 10,000 (add)")
+    static let nearOption = Option<String>.text(
+        "near", "LAT,LON|PLACE", "the fence's centre: a coordinate or a place's name (add)")
+    static let jsonFlag = Flag("json", "print the fences as a JSON array (list)")
+    static let dryRunFlag = Flag(
+        "dry-run", "say how many photos removing the fence would show again, and change nothing (remove)")
 
     /// `--show-fenced`, on the commands that list imported photos in the terminal.
-    static let showFencedOption = OptionSpec.flag(
+    static let showFencedOption = Flag(
         "show-fenced", "show the photos your geofences hide at their places (your own view; not with --map)")
 
     /// What `fences` does.
@@ -55,17 +55,34 @@ enum FencesCommand {
         var argument: String? { self == .list ? nil : "NAME" }
     }
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        let action = try parsed.action(Action.self)
-        let name = parsed.arguments.dropFirst().first ?? ""
-        if action != .add, let given = ["near", "radius"].first(where: parsed.has) {
-            throw UsageError("--\(given) goes with fences add")
+    /// What `fences` was asked, decoded once.
+    struct Options: CommandOptions {
+        var action: Action
+        /// The fence's name (add, remove).
+        var name: String
+        var near: String?
+        var radius: Double?
+        var json, dryRun: Bool
+
+        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+            action = try parsed.action(Action.self)
+            name = parsed.arguments.dropFirst().first ?? ""
+            near = try parsed.value(nearOption)
+            radius = try parsed.value(radiusOption)
+            (json, dryRun) = (parsed.has(jsonFlag), parsed.has(dryRunFlag))
+            if action != .add, let given = [nearOption.name, radiusOption.name].first(where: parsed.has) {
+                throw UsageError("--\(given) goes with fences add")
+            }
+            if json && action != .list { throw UsageError("--json goes with fences list") }
+            if dryRun && action != .remove { throw UsageError("--dry-run goes with fences remove") }
         }
-        if parsed.has("json") && action != .list { throw UsageError("--json goes with fences list") }
-        if parsed.has("dry-run") && action != .remove { throw UsageError("--dry-run goes with fences remove") }
+    }
+
+    static func run(_ options: Options, configuration: Services, console: Console) throws {
+        let (action, name) = (options.action, options.name)
         switch action {
         case .add:
-            let fence = try newFence(name, parsed, configuration: configuration, console: console)
+            let fence = try newFence(name, options, configuration: configuration, console: console)
             let store = try configuration.state().localCatalogForImport()
             do {
                 try store.add(fence)
@@ -82,7 +99,7 @@ enum FencesCommand {
             let store = try configuration.state().fencesStore()
             let fences = try store?.fences() ?? []
             let counts = try store?.fencedCounts() ?? [:]
-            if parsed.has("json") {
+            if options.json {
                 return try console.printJSON(
                     fences.map {
                         Listed(
@@ -105,7 +122,7 @@ enum FencesCommand {
             console.print(Quantity.groupedWords(fences.count, "fence", "fences"))
         case .remove:
             let store = try configuration.state().localCatalogForImport()
-            if parsed.has("dry-run") { return try console.print(wouldRemove(name, from: store)) }
+            if options.dryRun { return try console.print(wouldRemove(name, from: store)) }
             try store.removeFence(named: name)
             try reindex(store, configuration: configuration)
             console.note("fence '\(name)' removed; the photos it held are shown where they were taken")
@@ -126,18 +143,18 @@ enum FencesCommand {
 
     /// The fence `add` asks for, checked: a name, a centre that is a coordinate or a place found.
     private static func newFence(
-        _ name: String, _ parsed: ParsedArguments, configuration: Configuration, console: Console
+        _ name: String, _ options: Options, configuration: Services, console: Console
     ) throws -> Geofence {
         guard !name.isEmpty, name.count <= 64,
             !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
             throw UsageError("a fence's name must be 1 to 64 characters without control characters")
         }
-        guard let near = parsed.value("near") else { throw UsageError("fences add needs --near LAT,LON|PLACE") }
-        guard let radius = parsed.number(radiusOption) else { throw UsageError("fences add needs --radius METRES") }
+        guard let near = options.near else { throw UsageError("fences add needs --near LAT,LON|PLACE") }
+        guard let radius = options.radius else { throw UsageError("fences add needs --radius METRES") }
         let centre: Coordinate
         do {
-            guard let found = try Locations(configuration: configuration, console: console).near(parsed) else {
+            guard let found = try Locations(configuration: configuration, console: console).near(near) else {
                 throw UsageError("fences add needs --near LAT,LON|PLACE")
             }
             centre = found
@@ -149,7 +166,7 @@ enum FencesCommand {
     }
 
     /// The local index made again without the fenced photos' locations, now rather than at the next search.
-    private static func reindex(_ store: any LocalCatalogStore, configuration: Configuration) throws {
+    private static func reindex(_ store: any LocalCatalogStore, configuration: Services) throws {
         try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
             store, adapter: configuration.adapter)
     }

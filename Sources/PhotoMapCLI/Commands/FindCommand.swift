@@ -16,10 +16,7 @@ enum FindCommand {
             "Toronto" the city); with Flickr as the source, flickr.places.find too. --map centres a map page on the best location.
             \(Locations.geonamesCredit)
             """,
-        options: [
-            Locations.nearOption,
-            limitOption,
-        ] + AnnotationOutput.options + [MapOutput.option],
+        options: [Locations.nearOption.spec, limitOption.spec] + AnnotationOutput.options + [MapOutput.option],
         arguments: .words("QUERY"),
         examples: [
             .init("find \"Radio City Music Hall\"", "a landmark's location"),
@@ -27,17 +24,34 @@ enum FindCommand {
         ])
 
     /// `--limit N`.
-    static let limitOption = OptionSpec.value("limit", .integer("N", 1...1_000), "at most N locations", default: "5")
+    static let limitOption = Option<Int>.integer("limit", "N", 1...1_000, "at most N locations", default: "5")
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        let query = parsed.arguments.joined(separator: " ").trimmingCharacters(in: .whitespaces)
-        guard !query.isEmpty else {
-            throw UsageError("find needs a QUERY, e.g. photomap find \"Radio City Music Hall\"")
+    /// What `find` was asked, decoded once.
+    struct Options: CommandOptions {
+        var query: String
+        var near: String?
+        var limit: Int
+        var destination: AnnotationOutput.Destination
+        /// `--map`: the page's file, if asked for.
+        var map: URL?
+
+        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+            query = parsed.arguments.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+            guard !query.isEmpty else {
+                throw UsageError("find needs a QUERY, e.g. photomap find \"Radio City Music Hall\"")
+            }
+            limit = try parsed.value(limitOption) ?? 0
+            destination = try AnnotationOutput.destination(parsed)
+            near = try parsed.value(Locations.nearOption)
+            let defaultName = "photomap-find-\(HTML.fileName(for: SearchTextSlug.slug(query))).html"
+            map = MapOutput.file(parsed, defaultName: defaultName)
         }
-        let limit = parsed.integer(limitOption) ?? 0
-        let destination = try AnnotationOutput.destination(parsed)
+    }
+
+    static func run(_ options: Options, configuration: Services, console: Console) throws {
+        let (query, limit, destination) = (options.query, options.limit, options.destination)
         let locations = Locations(configuration: configuration, console: console)
-        let near = try locations.near(parsed)
+        let near = try locations.near(options.near)
         let results = try locations.geocoding { try $0.find(query, near: near, limit: limit) }
         guard !results.isEmpty else { throw CommandFailure("no location found for \"\(query)\"") }
         let annotations = results.map(\.entry.annotation)
@@ -64,8 +78,7 @@ enum FindCommand {
             }
             return table.render(width: width)
         }
-        let defaultName = "photomap-find-\(HTML.fileName(for: SearchTextSlug.slug(query))).html"
-        if let file = MapOutput.file(parsed, defaultName: defaultName) {
+        if let file = options.map {
             // Locations come from the gazetteer too, whatever the source.
             let (builder, writer) = try MapOutput.builder(
                 for: file,

@@ -24,22 +24,41 @@ enum GeotagCommand {
             another estimate). Located photos join their places as imported ones do. Waypoints and routes are not tracks; bad track points are
             skipped and counted. A track file that cannot be read stops the command before anything changes.
             """,
-        options: TrackOptions.all + [
-            .flag("report", "list every track point skipped, and every photo left without a location, and why"),
-            .flag("json", "print the counts and the report as a JSON object"),
-        ] + SidecarOptions.all,
+        options: TrackOptions.all + [reportFlag.spec, jsonFlag.spec] + SidecarOptions.all,
         arguments: .words("FILE..."),
         examples: [
             .init("geotag --gpx ~/tracks/late.gpx --timezone Europe/Ljubljana", "locate imported photos from a track"),
             .init("geotag day.gpx --clock-offset -75", "the camera's clock was 75 s fast"),
         ])
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        let paths = parsed.values(TrackOptions.gpx.name) + parsed.arguments
-        guard let geotagger = try TrackOptions.geotagger(parsed, paths: paths) else {
+    static let reportFlag = Flag(
+        "report", "list every track point skipped, and every photo left without a location, and why")
+    static let jsonFlag = Flag("json", "print the counts and the report as a JSON object")
+
+    /// What `geotag` was asked, decoded once.
+    struct Options: CommandOptions {
+        /// The GPX files: those of --gpx, then the arguments.
+        var paths: [String]
+        var tracks: TrackOptions.Values
+        var sidecars: SidecarOptions.Values
+        var report, json: Bool
+
+        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+            tracks = try TrackOptions.Values(parsed)
+            paths = tracks.gpxFiles + parsed.arguments
+            guard !paths.isEmpty || tracks.estimateWithin != nil else {
+                throw UsageError("geotag needs at least one GPX file (--gpx FILE) or --estimate-within MINUTES")
+            }
+            sidecars = try SidecarOptions.Values(parsed, environment: global.environment)
+            (report, json) = (parsed.has(reportFlag), parsed.has(jsonFlag))
+        }
+    }
+
+    static func run(_ options: Options, configuration: Services, console: Console) throws {
+        guard let geotagger = try options.tracks.geotagger(paths: options.paths) else {
             throw UsageError("geotag needs at least one GPX file (--gpx FILE) or --estimate-within MINUTES")
         }
-        let sidecars = try SidecarOptions.writer(parsed, configuration: configuration, roots: [])
+        let sidecars = options.sidecars.writer(roots: [])
         let catalog = try configuration.state().localCatalogForImport()
         let before = try catalog.version()
         guard before > 0 else { throw ImportError.nothingImported }
@@ -51,8 +70,8 @@ enum GeotagCommand {
         try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
             catalog, changed: report.changedPhotos, since: before, adapter: configuration.adapter)
         if let sidecars { SidecarOptions.tell(try sidecars.write(report.changedPhotos, of: catalog), console: console) }
-        if parsed.has("json") { return try console.printJSON(Summary(report)) }
-        if parsed.has("report") {
+        if options.json { return try console.printJSON(Summary(report)) }
+        if options.report {
             for line in report.skipped { console.print("\(line.place): \(line.reason)") }
             for (id, miss) in report.missed {
                 console.print("\(try catalog.paths(ofPhoto: id).first ?? id): \(miss.reason)")
@@ -72,7 +91,7 @@ enum GeotagCommand {
         if !report.skipped.isEmpty {
             summary += ", \(Quantity.groupedWords(report.skipped.count, "track point", "track points")) skipped"
         }
-        let hint = report.skipped.isEmpty || parsed.has("report") ? "" : " (see --report)"
+        let hint = report.skipped.isEmpty || options.report ? "" : " (see --report)"
         console.note("\(summary) (no image read)\(hint)")
         for line in GeotagMisses.lines(report) { console.note(line) }
     }

@@ -22,12 +22,8 @@ enum ImportCommand {
             the sidecars. Then `photomap --source local places|photos|export|serve` show them.
             """,
         options: [
-            .flag("report", "list every file skipped or imported without a field, and why"),
-            .flag("prune", "drop the photos whose files below the folders given are gone"),
-            .flag("dry-run", "with --prune: say which photos would be dropped, and read and change nothing"),
-            .flag("json", "print the counts and the report as a JSON object"),
-            RecordsImport.option,
-            visibilityOption,
+            reportFlag.spec, pruneFlag.spec, dryRunFlag.spec, jsonFlag.spec, RecordsImport.option.spec,
+            visibilityOption.spec,
         ] + TrackOptions.all + SidecarOptions.all,
         arguments: .words("PATH..."),
         examples: [
@@ -36,29 +32,80 @@ enum ImportCommand {
             .init("import --records export.csv --report", "another catalog's records; rows skipped, by line"),
         ])
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        if let records = parsed.value(RecordsImport.option.name) {
-            return try RecordsImport.run(records, parsed, configuration: configuration, console: console)
+    static let reportFlag = Flag("report", "list every file skipped or imported without a field, and why")
+    static let pruneFlag = Flag("prune", "drop the photos whose files below the folders given are gone")
+    static let dryRunFlag = Flag(
+        "dry-run", "with --prune: say which photos would be dropped, and read and change nothing")
+    static let jsonFlag = Flag("json", "print the counts and the report as a JSON object")
+    /// `--visibility AUDIENCE`: who sees the photos an import adds (`photomap visibility` changes it).
+    static let visibilityOption = Option<Audience>.choice(
+        "visibility", "who sees the photos added, and where they were taken (default private, or PHOTOMAP_VISIBILITY)")
+
+    /// What `import` was asked, decoded once.
+    struct Options: CommandOptions {
+        /// The folders and files to read.
+        var paths: [String]
+        /// `--records FILE`: records instead of photo files.
+        var records: String?
+        var report, prune, dryRun, json: Bool
+        /// Who sees the photos added: --visibility, else PHOTOMAP_VISIBILITY, else private.
+        var visibility = Audience.private
+        var tracks: TrackOptions.Values
+        var sidecars: SidecarOptions.Values
+
+        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+            paths = parsed.arguments
+            records = try parsed.value(RecordsImport.option)
+            (report, prune, dryRun, json) = (
+                parsed.has(reportFlag), parsed.has(pruneFlag), parsed.has(dryRunFlag), parsed.has(jsonFlag)
+            )
+            tracks = try TrackOptions.Values(parsed)
+            if records != nil {
+                // Records set no location of a photo file: PHOTOMAP_SIDECARS is not theirs to read.
+                sidecars = try SidecarOptions.Values(parsed, environment: [:])
+                guard paths.isEmpty else {
+                    throw UsageError("import --records FILE takes no folders: import them in a run of their own")
+                }
+                for (given, name) in [(prune, pruneFlag.name), (dryRun, dryRunFlag.name)] where given {
+                    throw UsageError("--\(name) does not go with import --records")
+                }
+                if !tracks.gpxFiles.isEmpty {
+                    throw UsageError("--\(TrackOptions.gpx.name) does not go with import --records")
+                }
+                return
+            }
+            guard !paths.isEmpty else { throw UsageError("import needs at least one folder or file") }
+            if dryRun && !prune { throw UsageError("--dry-run goes with import --prune") }
+            // A dry run reads no photo and writes nothing: the variables of what it would write are not read.
+            let variables = dryRun ? [:] : global.environment
+            sidecars = try SidecarOptions.Values(parsed, environment: variables)
+            if let given = try parsed.value(visibilityOption) {
+                visibility = given
+            } else if let text = variables["PHOTOMAP_VISIBILITY"], !text.isEmpty {
+                visibility = try visibilityOption.value(of: text, as: "PHOTOMAP_VISIBILITY")
+            }
         }
-        guard !parsed.arguments.isEmpty else { throw UsageError("import needs at least one folder or file") }
-        if parsed.has("dry-run") {
-            guard parsed.has("prune") else { throw UsageError("--dry-run goes with import --prune") }
-            return try console.print(wouldPrune(parsed.arguments, configuration: configuration))
+    }
+
+    static func run(_ options: Options, configuration: Services, console: Console) throws {
+        if let records = options.records {
+            return try RecordsImport.run(records, options, configuration: configuration, console: console)
         }
-        let geotagger = try TrackOptions.geotagger(parsed, paths: parsed.values(TrackOptions.gpx.name))
+        if options.dryRun { return try console.print(wouldPrune(options.paths, configuration: configuration)) }
+        let geotagger = try options.tracks.geotagger(paths: options.tracks.gpxFiles)
         let importer = Importer(cache: try configuration.makeThumbnailCache(console: console), places: places)
         let bar = ProgressBar(console: console, label: "importing")
         var running = importer
-        let audience = try visibility(parsed, configuration: configuration)
+        let audience = options.visibility
         running.privacy = PhotoPrivacy(visibility: audience)
         running.progress = { done, total in bar.update(done: done, total: total) }
-        running.sidecars = SidecarOptions.placement(parsed, roots: parsed.arguments)
-        let sidecars = try SidecarOptions.writer(parsed, configuration: configuration, roots: parsed.arguments)
+        running.sidecars = options.sidecars.placement(roots: options.paths)
+        let sidecars = options.sidecars.writer(roots: options.paths)
         var catalog = try configuration.state().localCatalogForImport()
         // The owner's view while importing: a private photo is found again, its sidecar read again.
         catalog.audiences = Set(Audience.allCases)
         let report = try running.run(
-            roots: parsed.arguments, prune: parsed.has("prune"), into: catalog, geotagger: geotagger)
+            roots: options.paths, prune: options.prune, into: catalog, geotagger: geotagger)
         bar.finish()
         // The folders given are noted in --sidecar-dir, for `locate` and `geotag` to mirror them too.
         try running.sidecars.recordRoots()
@@ -69,8 +116,10 @@ enum ImportCommand {
         catalog.audiences = Audience.seen(by: nil)
         try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
             catalog, adapter: configuration.adapter)
-        if parsed.has("json") { return try console.printJSON(Summary(report)) }
-        tell(report.lines.map { "\($0.path): \($0.reason)" }, summary: report.summary, parsed, console: console)
+        if options.json { return try console.printJSON(Summary(report)) }
+        tell(
+            report.lines.map { "\($0.path): \($0.reason)" }, summary: report.summary, report: options.report,
+            console: console)
         // Served pages show only what everyone may see until `serve` tells signed-in viewers apart.
         if audience != .public, report.photos > 0 {
             console.note(
@@ -81,29 +130,17 @@ enum ImportCommand {
 
     /// The report's lines and its summary: --report prints the lines as data; --verbose tells them among
     /// the messages; otherwise the summary points to --report when there are any.
-    static func tell(_ lines: [String], summary: String, _ parsed: ParsedArguments, console: Console) {
+    static func tell(_ lines: [String], summary: String, report: Bool, console: Console) {
         for line in lines {
-            if parsed.has("report") { console.print(line) } else { console.detail(line) }
+            if report { console.print(line) } else { console.detail(line) }
         }
-        let told = parsed.has("report") || console.verbosity == .verbose
+        let told = report || console.verbosity == .verbose
         console.note("\(summary)\(lines.isEmpty || told ? "" : " (see --report)")")
-    }
-
-    /// `--visibility AUDIENCE`: who sees the photos an import adds (`photomap visibility` changes it).
-    static let visibilityOption = OptionSpec.value(
-        "visibility", .choice(Audience.names),
-        "who sees the photos added, and where they were taken (default private, or PHOTOMAP_VISIBILITY)")
-
-    /// --visibility, else PHOTOMAP_VISIBILITY (checked as the option is), else private.
-    static func visibility(_ parsed: ParsedArguments, configuration: Configuration) throws(UsageError) -> Audience {
-        if let given = parsed.value(visibilityOption.name) { return Audience(rawValue: given) ?? .private }
-        guard let text = configuration.environment["PHOTOMAP_VISIBILITY"], !text.isEmpty else { return .private }
-        return Audience(rawValue: try visibilityOption.checked(text, as: "PHOTOMAP_VISIBILITY")) ?? .private
     }
 
     /// What `import --prune --dry-run` says: the files of the catalog below `roots` that are gone, and the
     /// photos no other file holds, which --prune would drop. No file is read, nothing changes.
-    static func wouldPrune(_ roots: [String], configuration: Configuration) throws -> String {
+    static func wouldPrune(_ roots: [String], configuration: Services) throws -> String {
         guard let catalog = try configuration.state().importedPhotos() else { throw ImportError.nothingImported }
         // Absolute, as the catalog keeps them; paths as bytes (a name need not be UTF-8).
         let rootPaths = roots.map { Array(URL(fileURLWithPath: $0).standardizedFileURL.path.utf8) }

@@ -30,8 +30,8 @@ enum IndexCommand {
         }
     }
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        let action = try parsed.action(Action.self)
+    static func run(_ options: ActionOptions<Action>, configuration: Services, console: Console) throws {
+        let action = options.action
         let locations = Locations(configuration: configuration, console: console)
         switch action {
         case .rebuild:

@@ -20,13 +20,8 @@ enum LocateCommand {
             --format, --output).
             """,
         options: [
-            .value("at", .text("LAT,LON"), "put the photos at this coordinate (decimal degrees)"),
-            .value("find", .text("TEXT"), "put the photos at the first location `photomap find TEXT` gives"),
-            .value("like", .text("ID"), "put the photos where the imported photo ID is"),
-            .flag("clear", "remove the photos' locations"),
-            .value("place-of", .placeID, "every photo of this place (ids from `photomap --source local places`)"),
-            .flag("without-location", "every photo without a location"),
-            .flag("dry-run", "list what would change, and change nothing"),
+            atOption.spec, findOption.spec, likeOption.spec, clearFlag.spec, placeOfOption.spec,
+            withoutLocationFlag.spec, dryRunFlag.spec,
         ] + SidecarOptions.all + AnnotationOutput.options,
         arguments: .words("ID..."),
         examples: [
@@ -35,46 +30,102 @@ enum LocateCommand {
             .init("locate 5f2c… --clear --sidecars write", "no location, kept in IMG_1234.JPG.xmp too"),
         ])
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        let targets = ["at", "find", "like", "clear"].filter(parsed.has)
-        guard targets.count == 1 else {
-            throw UsageError("locate needs one of --at LAT,LON, --find TEXT, --like ID or --clear")
+    /// `--at LAT,LON`: two numbers on Earth, else a usage error.
+    static let atOption = Option<String>.text("at", "LAT,LON", "put the photos at this coordinate (decimal degrees)")
+        .map { text throws(UsageError) in
+            guard let coordinate = Geocoder.coordinate(in: text) else {
+                throw UsageError(
+                    "--at \(text): give LAT,LON in decimal degrees, latitude within ±90 and longitude within ±180 "
+                        + "(e.g. --at 46.3625,14.0936)")
+            }
+            return coordinate
         }
-        let selections = [!parsed.arguments.isEmpty, parsed.has("place-of"), parsed.has("without-location")]
-        guard selections.filter({ $0 }).count == 1 else {
-            throw UsageError("locate needs photo ids, or --place-of PLACE_ID, or --without-location (one of them)")
+    static let findOption = Option<String>.text(
+        "find", "TEXT", "put the photos at the first location `photomap find TEXT` gives")
+    static let likeOption = Option<String>.text("like", "ID", "put the photos where the imported photo ID is")
+    static let clearFlag = Flag("clear", "remove the photos' locations")
+    static let placeOfOption = Option<String>.placeID(
+        "place-of", "every photo of this place (ids from `photomap --source local places`)")
+    static let withoutLocationFlag = Flag("without-location", "every photo without a location")
+    static let dryRunFlag = Flag("dry-run", "list what would change, and change nothing")
+
+    /// What `locate` was asked, decoded once.
+    struct Options: CommandOptions {
+        /// Where the photos go.
+        enum Target {
+            case at(Coordinate), find(String), like(String), clear
         }
-        let destination = try AnnotationOutput.destination(parsed)
-        let coordinate = try atCoordinate(parsed)
-        let sidecars = try SidecarOptions.writer(parsed, configuration: configuration, roots: [])
+
+        /// Which photos.
+        enum Selection {
+            case ids([String]), placeOf(String), withoutLocation
+        }
+
+        var target: Target
+        var selection: Selection
+        var dryRun: Bool
+        var destination: AnnotationOutput.Destination
+        var sidecars: SidecarOptions.Values
+
+        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+            let targets = [parsed.has(atOption), parsed.has(findOption), parsed.has(likeOption), parsed.has(clearFlag)]
+            guard targets.filter({ $0 }).count == 1 else {
+                throw UsageError("locate needs one of --at LAT,LON, --find TEXT, --like ID or --clear")
+            }
+            let placeOf = try parsed.value(placeOfOption)
+            let withoutLocation = parsed.has(withoutLocationFlag)
+            let selections = [!parsed.arguments.isEmpty, placeOf != nil, withoutLocation]
+            guard selections.filter({ $0 }).count == 1 else {
+                throw UsageError("locate needs photo ids, or --place-of PLACE_ID, or --without-location (one of them)")
+            }
+            destination = try AnnotationOutput.destination(parsed)
+            if let coordinate = try parsed.value(atOption) {
+                target = .at(coordinate)
+            } else if let like = try parsed.value(likeOption) {
+                target = .like(like)
+            } else if let text = try parsed.value(findOption) {
+                target = .find(text)
+            } else {
+                target = .clear
+            }
+            selection = placeOf.map { .placeOf($0) } ?? (withoutLocation ? .withoutLocation : .ids(parsed.arguments))
+            dryRun = parsed.has(dryRunFlag)
+            sidecars = try SidecarOptions.Values(parsed, environment: global.environment)
+        }
+    }
+
+    static func run(_ options: Options, configuration: Services, console: Console) throws {
+        let destination = options.destination
+        let sidecars = options.sidecars.writer(roots: [])
         var catalog = try configuration.state().localCatalogForImport()
         guard try catalog.version() > 0 else { throw ImportError.nothingImported }
         // The owner's view: a fenced or private photo is found, and moved, where it is.
         catalog.showsFenced = true
         catalog.audiences = Set(Audience.allCases)
         let photos: [Photo]
-        if let place = parsed.value("place-of") {
-            photos = try ManualLocation.photos(inPlace: place, of: catalog)
-        } else if parsed.has("without-location") {
-            photos = try ManualLocation.photos(inPlace: LocalPlace.unlocatedID, of: catalog)
-        } else {
-            photos = try ManualLocation.photos(parsed.arguments, in: catalog)
+        switch options.selection {
+        case let .placeOf(place): photos = try ManualLocation.photos(inPlace: place, of: catalog)
+        case .withoutLocation: photos = try ManualLocation.photos(inPlace: LocalPlace.unlocatedID, of: catalog)
+        case let .ids(ids): photos = try ManualLocation.photos(ids, in: catalog)
         }
         let target: Coordinate?
-        if let like = parsed.value("like") {
+        switch options.target {
+        case let .like(like):
             target = try ManualLocation.location(of: like, in: catalog)
-        } else if let text = parsed.value("find") {
+        case let .find(text):
             let locations = Locations(configuration: configuration, console: console)
             guard let found = try locations.geocoding({ try $0.find(text, near: nil, limit: 1) }).first else {
                 throw CommandFailure("no location found for \"\(text)\"; try `photomap find \(text)`")
             }
             target = found.entry.coordinate
-        } else {
+        case let .at(coordinate):
             target = coordinate
+        case .clear:
+            target = nil
         }
         let located = try ManualLocation.located(photos, at: target, places: ImportCommand.places)
         let changed: [Photo]
-        if parsed.has("dry-run") {
+        if options.dryRun {
             changed = ManualLocation.preview(located, of: photos)
         } else {
             let written = try ManualLocation.write(
@@ -84,7 +135,7 @@ enum LocateCommand {
             if let report = written.sidecars { SidecarOptions.tell(report, console: console) }
         }
         let listing = Listing(entries: configuration.adapter.annotated(changed))
-        let done = parsed.has("dry-run") ? "would change" : "changed"
+        let done = options.dryRun ? "would change" : "changed"
         try PhotosCommand.write(
             listing, to: destination, title: "Photos located by hand", configuration: configuration,
             console: console, footer: "\(Quantity.groupedWords(changed.count, "photo", "photos")) \(done)",
@@ -93,16 +144,5 @@ enum LocateCommand {
         if destination.format == nil, unchanged > 0 {
             console.note("\(Quantity.groupedWords(unchanged, "photo was", "photos were")) there already")
         }
-    }
-
-    /// `--at LAT,LON`, or nil when not given; a usage error for anything but two numbers on Earth.
-    private static func atCoordinate(_ parsed: ParsedArguments) throws -> Coordinate? {
-        guard let text = parsed.value("at") else { return nil }
-        guard let coordinate = Geocoder.coordinate(in: text) else {
-            throw UsageError(
-                "--at \(text): give LAT,LON in decimal degrees, latitude within ±90 and longitude within ±180 "
-                    + "(e.g. --at 46.3625,14.0936)")
-        }
-        return coordinate
     }
 }

@@ -7,20 +7,19 @@ final class Locations {
     /// The credit GeoNames' licence asks for.
     static let geonamesCredit = "Place names: GeoNames (geonames.org), CC BY 4.0."
 
-    let configuration: Configuration
+    let configuration: Services
     let console: Console
     /// Made once per command, and its gazetteer loaded once: `find X --near NAME` geocodes twice.
     private var madeFinder: LocationFinder?
 
-    init(configuration: Configuration, console: Console) {
+    init(configuration: Services, console: Console) {
         self.configuration = configuration
         self.console = console
     }
 
     /// `--near LAT,LON|NAME`.
-    static let nearOption = OptionSpec.value(
-        "near", .text("LAT,LON|NAME"),
-        "favour (find) or search around this point or place")
+    static let nearOption = Option<String>.text(
+        "near", "LAT,LON|NAME", "favour (find) or search around this point or place")
 
     /// The offline gazetteer: GeoNames cities, the catalog's places and landmarks, through its index
     /// in the cache folder (made on first use, and again when a file changes).
@@ -79,9 +78,9 @@ final class Locations {
             online: online ? try configuration.makeSource(console: console) as? any PhotoSearching : nil)
     }
 
-    /// `--near`: a "lat,lon" pair, or a name geocoded to its best location.
-    func near(_ parsed: ParsedArguments) throws -> Coordinate? {
-        guard let text = parsed.value("near") else { return nil }
+    /// `--near`: a "lat,lon" pair, or a name geocoded to its best location; nil when not given.
+    func near(_ text: String?) throws -> Coordinate? {
+        guard let text else { return nil }
         do {
             return try geocoding { try $0.point(text) }
         } catch LocationError.coordinateOutOfRange {

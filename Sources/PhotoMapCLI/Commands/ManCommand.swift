@@ -13,7 +13,7 @@ enum ManCommand {
             .init("man > ~/.local/share/man/man1/photomap.1", "install it for `man photomap`"),
         ])
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    static func run(_ parsed: ParsedArguments, configuration: Services, console: Console) throws {
         console.out(ManPage.render(PhotoMap.interface, version: PhotoMap.version))
     }
 }

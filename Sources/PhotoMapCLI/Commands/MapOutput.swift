@@ -9,7 +9,7 @@ enum MapOutput {
 
     /// The page's file when `--map` was given: FILE, or `defaultName` in the current folder.
     static func file(_ parsed: ParsedArguments, defaultName: String) -> URL? {
-        guard let value = parsed.value("map") else { return nil }
+        guard let value = parsed.value(option.name) else { return nil }
         var name = value.isEmpty ? defaultName : value
         if !name.lowercased().hasSuffix(".html") && !name.lowercased().hasSuffix(".htm") { name += ".html" }
         return URL(fileURLWithPath: name)
@@ -18,7 +18,7 @@ enum MapOutput {
     /// A builder for a page at `file`, images placed from `images`: its own folders under "{stem}_files/";
     /// its records come from the configured source and `alsoFrom`.
     static func builder(
-        for file: URL, images: any ImageStore, configuration: Configuration,
+        for file: URL, images: any ImageStore, configuration: Services,
         alsoFrom sources: Set<PageCredits.Source> = []
     ) throws -> (SiteBuilder, SiteWriter) {
         let writer = SiteWriter(root: file.deletingLastPathComponent())
@@ -33,7 +33,7 @@ enum MapOutput {
     /// A site builder over `writer`, images placed from `images`, crediting the configured source and
     /// `alsoFrom`; PHOTOMAP_CLUSTER_THRESHOLD overrides when pages are clustered ahead of time.
     static func siteBuilder(
-        writer: SiteWriter, prefix: String, images: any ImageStore, configuration: Configuration,
+        writer: SiteWriter, prefix: String, images: any ImageStore, configuration: Services,
         alsoFrom sources: Set<PageCredits.Source> = []
     ) throws -> SiteBuilder {
         var builder = SiteBuilder(

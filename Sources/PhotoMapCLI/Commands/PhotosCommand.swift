@@ -1,3 +1,4 @@
+import Foundation
 import PhotoMapKit
 
 /// `photomap photos --place ID`: the photos taken in a place.
@@ -10,14 +11,8 @@ enum PhotosCommand {
             of the description, date taken (blank when Flickr does not know it) and coordinate. Photos without
             geo are listed with no coordinate; videos are left out.
             """,
-        options: [
-            .value("place", .placeID, "the place's id, from `photomap places`", required: true),
-            limitOption,
-        ] + AnnotationOutput.options + [
-            .flag("prefetch", "fetch the listed photos' 75×75 squares into the thumbnail cache now"),
-            withPathsOption,
-            MapOutput.option,
-            FencesCommand.showFencedOption,
+        options: [placeOption.spec, limitOption.spec] + AnnotationOutput.options + [
+            prefetchFlag.spec, withPathsOption.spec, MapOutput.option, FencesCommand.showFencedOption.spec,
         ],
         examples: [
             .init("photos --place hS4wMLD0wPIXPXB", "Paris's photos, as a table (ids from `photomap places`)"),
@@ -25,17 +20,37 @@ enum PhotosCommand {
             .init("photos --place hS4wMLD0wPIXPXB --format kml --output paris.kml", "KML Placemarks for Google Earth"),
         ])
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        let placeID = parsed.value("place") ?? ""
-        let destination = try AnnotationOutput.destination(parsed)
+    static let placeOption = Option<String>.placeID(
+        "place", "the place's id, from `photomap places`", required: true)
+    static let prefetchFlag = Flag("prefetch", "fetch the listed photos' 75×75 squares into the thumbnail cache now")
+
+    /// What `photos` was asked, decoded once.
+    struct Options: CommandOptions {
+        var placeID: String
+        var destination: AnnotationOutput.Destination
+        /// `--map`: the page's file, if asked for.
+        var map: URL?
+        /// How many photos to list: --limit, else all of them on a map page of photos on this machine,
+        /// else a screenful.
+        var limit: Int
+        var prefetch, withPaths: Bool
+
+        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+            placeID = try parsed.value(placeOption) ?? ""
+            destination = try AnnotationOutput.destination(parsed)
+            map = MapOutput.file(parsed, defaultName: "photomap-photos-\(HTML.fileName(for: placeID)).html")
+            limit =
+                try parsed.value(limitOption)
+                ?? (map != nil && global.source != .flickr ? FixtureSource.maximumResults : defaultLimit)
+            (prefetch, withPaths) = (parsed.has(prefetchFlag), parsed.has(withPathsOption))
+        }
+    }
+
+    static func run(_ options: Options, configuration: Services, console: Console) throws {
+        let (placeID, destination, map, limit) = (options.placeID, options.destination, options.map, options.limit)
         let source = try configuration.makeSource(console: console)
-        let map = MapOutput.file(parsed, defaultName: "photomap-photos-\(HTML.fileName(for: placeID)).html")
-        // A map page of photos on this machine shows them all unless told; a listing shows a screenful.
-        let limit =
-            parsed.integer(limitOption)
-            ?? (map != nil && configuration.source != .flickr ? FixtureSource.maximumResults : defaultLimit)
         // One thumbnail cache for the prefetch and the page, made only when one of them is asked for.
-        let cache = parsed.has("prefetch") || map != nil ? try configuration.makeThumbnailCache(console: console) : nil
+        let cache = options.prefetch || map != nil ? try configuration.makeThumbnailCache(console: console) : nil
         // Each page's images are fetched while the next page is asked for, once: the squares, and for a
         // map page its medium images too (the page is then made from the cache).
         let prefetcher = cache.map { cache in
@@ -53,7 +68,7 @@ enum PhotosCommand {
             if writesFirst {
                 try write(
                     listing, to: destination, placeID: placeID, configuration: configuration,
-                    console: console, withPaths: parsed.has("with-paths"))
+                    console: console, withPaths: options.withPaths)
             }
         } catch {
             _ = try? prefetcher?.wait()
@@ -65,9 +80,9 @@ enum PhotosCommand {
         if !writesFirst {
             try write(
                 listing, to: destination, placeID: placeID, configuration: configuration,
-                console: console, withPaths: parsed.has("with-paths"))
+                console: console, withPaths: options.withPaths)
         }
-        if parsed.has("prefetch") { try Prefetcher.check(prefetched) }
+        if options.prefetch { try Prefetcher.check(prefetched) }
         if let cache, let file = map {
             let (builder, writer) = try MapOutput.builder(for: file, images: cache, configuration: configuration)
             try builder.writeAssets()
@@ -89,13 +104,13 @@ enum PhotosCommand {
     }
 
     /// `--with-paths`: imported photos' files are named only when asked.
-    static let withPathsOption = OptionSpec.flag(
+    static let withPathsOption = Flag(
         "with-paths", "with --source local, add each photo's file (a `path` field) to --json and --format output")
 
     /// Writes the photos of a place as `write` does, titled and counted.
     private static func write(
         _ listing: Listing<Photo>, to destination: AnnotationOutput.Destination, placeID: String,
-        configuration: Configuration, console: Console, withPaths: Bool
+        configuration: Services, console: Console, withPaths: Bool
     ) throws {
         var paths: [String: String]?
         if withPaths, configuration.source == .local, let catalog = try configuration.state().importedPhotos() {
@@ -112,7 +127,7 @@ enum PhotosCommand {
     /// The place's annotation, to title its page, when the source tells about places (flickr.places.getInfo);
     /// a failure costs the page its name only, with a warning.
     static func placeName(
-        _ placeID: String, from source: any PhotoSource, configuration: Configuration,
+        _ placeID: String, from source: any PhotoSource, configuration: Services,
         console: Console
     ) -> Annotation? {
         guard let places = source as? any PlaceDescribing else { return nil }
@@ -131,7 +146,7 @@ enum PhotosCommand {
     /// photo's `locationSource` whatever the source.
     static func write(
         _ listing: Listing<Photo>, to destination: AnnotationOutput.Destination, title: String,
-        configuration: Configuration, console: Console, footer: String,
+        configuration: Services, console: Console, footer: String,
         paths: [String: String]? = nil, withSources: Bool = false
     ) throws {
         for line in listing.skipped { console.warn("skipped \(line)") }
@@ -169,8 +184,8 @@ enum PhotosCommand {
     }
 
     /// `--limit N`.
-    static let limitOption = OptionSpec.value(
-        "limit", .integer("N", 1...FixtureSource.maximumResults),
+    static let limitOption = Option<Int>.integer(
+        "limit", "N", 1...FixtureSource.maximumResults,
         "at most N photos (default \(defaultLimit); with --map, all of them from the embedded catalog and "
             + "imported photos; Flickr gives at most \(Quantity.grouped(FlickrSource.maximumResults)))")
     /// How many photos `photos` lists unless told (a map page of photos on this machine shows them all).

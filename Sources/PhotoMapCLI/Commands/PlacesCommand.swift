@@ -7,15 +7,27 @@ enum PlacesCommand {
         name: "places",
         summary: "list the top places (flickr.places.getTopPlacesList)",
         discussion: "Lists the localities with the most photos: title, region, photo count and centre.",
-        options: AnnotationOutput.options + [MapOutput.option, FencesCommand.showFencedOption],
+        options: AnnotationOutput.options + [MapOutput.option, FencesCommand.showFencedOption.spec],
         examples: [
             .init("places", "the top places, as a table that fits the terminal"),
             .init("places --json", "the same, as a JSON array of annotations"),
             .init("places --format geojson --output places.geojson", "GeoJSON for QGIS, uMap or geojson.io"),
         ])
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        let destination = try AnnotationOutput.destination(parsed)
+    /// What `places` was asked, decoded once.
+    struct Options: CommandOptions {
+        var destination: AnnotationOutput.Destination
+        /// `--map`: the page's file, if asked for.
+        var map: URL?
+
+        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+            destination = try AnnotationOutput.destination(parsed)
+            map = MapOutput.file(parsed, defaultName: "photomap-places.html")
+        }
+    }
+
+    static func run(_ options: Options, configuration: Services, console: Console) throws {
+        let destination = options.destination
         let listing = try configuration.makeSource(console: console).topPlaces()
         for line in listing.skipped { console.warn("skipped \(line)") }
         let annotations = listing.entries.map(\.annotation)
@@ -36,7 +48,7 @@ enum PlacesCommand {
                 [$0.id, $0.title, $0.subtitle, $0.photoCount.map(String.init) ?? ""]
             }
         }
-        if let file = MapOutput.file(parsed, defaultName: "photomap-places.html") {
+        if let file = options.map {
             let (builder, writer) = try MapOutput.builder(
                 for: file,
                 images: configuration.makeThumbnailCache(console: console),

@@ -17,15 +17,27 @@ enum RecentCommand {
             .init("recent --map recent.html", "the same on a map page"),
         ])
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        let destination = try AnnotationOutput.destination(parsed)
+    /// What `recent` was asked, decoded once.
+    struct Options: CommandOptions {
+        var destination: AnnotationOutput.Destination
+        /// `--map`: the page's file, if asked for.
+        var map: URL?
+
+        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+            destination = try AnnotationOutput.destination(parsed)
+            map = MapOutput.file(parsed, defaultName: "photomap-recent.html")
+        }
+    }
+
+    static func run(_ options: Options, configuration: Services, console: Console) throws {
+        let destination = options.destination
         let photos = try configuration.state().recents.photos()
         // Kept as records: annotated once here, for the listing and the page.
         let listing = Listing(entries: configuration.adapter.annotated(photos))
         try PhotosCommand.write(
             listing, to: destination, title: "Recently viewed", configuration: configuration,
             console: console, footer: Quantity.words(photos.count, "recently viewed photo", "recently viewed photos"))
-        if let file = MapOutput.file(parsed, defaultName: "photomap-recent.html") {
+        if let file = options.map {
             let cache = try configuration.makeThumbnailCache(console: console)
             let (builder, writer) = try MapOutput.builder(for: file, images: cache, configuration: configuration)
             let images = Prefetcher.pageImages(cache: cache, console: console)

@@ -3,20 +3,14 @@ import PhotoMapKit
 
 /// `photomap import --records FILE`: photo records from a catalog made elsewhere (CSV or GeoJSON).
 enum RecordsImport {
-    static let option = OptionSpec.value(
+    static let option = Option<String>.path(
         "records", .file("FILE"),
         "read photo records from a CSV (header id,title,taken,latitude,longitude,image) or GeoJSON file "
             + "instead of photo files; squares are made from each image when first shown")
 
     static func run(
-        _ path: String, _ parsed: ParsedArguments, configuration: Configuration, console: Console
+        _ path: String, _ options: ImportCommand.Options, configuration: Services, console: Console
     ) throws {
-        guard parsed.arguments.isEmpty else {
-            throw UsageError("import --records FILE takes no folders: import them in a run of their own")
-        }
-        for other in ["prune", "dry-run", TrackOptions.gpx.name] where parsed.has(other) {
-            throw UsageError("--\(other) does not go with import --records")
-        }
         var importer = RecordsImporter(places: ImportCommand.places)
         let bar = ProgressBar(console: console, label: "reading records")
         importer.progress = { done, total, rows in bar.update(done: done, total: total, rows: rows) }
@@ -34,9 +28,10 @@ enum RecordsImport {
             throw error
         }
         bar.finish()
-        if parsed.has("json") { return try console.printJSON(Summary(report)) }
+        if options.json { return try console.printJSON(Summary(report)) }
         ImportCommand.tell(
-            report.lines.map { "line \($0.line): \($0.reason)" }, summary: report.summary, parsed, console: console)
+            report.lines.map { "line \($0.line): \($0.reason)" }, summary: report.summary, report: options.report,
+            console: console)
     }
 
     /// `--json`: the counts, and the skipped rows by line.

@@ -16,11 +16,9 @@ enum SearchCommand {
             local ones are; offline or with the embedded catalog: the local index of everything fetched so far
             plus the catalog (see `photomap index`). --map shows every result on one map.
             """,
-        options: [
-            Locations.nearOption,
-            radiusOption,
-            limitOption,
-        ] + AnnotationOutput.options + [MapOutput.option],
+        options: [Locations.nearOption.spec, radiusOption.spec, limitOption.spec] + AnnotationOutput.options + [
+            MapOutput.option
+        ],
         arguments: .words("QUERY..."),
         examples: [
             .init("search bridge --near \"San Francisco\" --radius 10", "photos of bridges within 10 km"),
@@ -34,24 +32,46 @@ enum SearchCommand {
         var error: (any Error)?
     }
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        let queries = parsed.arguments.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard !queries.isEmpty else {
-            throw UsageError("search needs a QUERY, e.g. photomap search bridge --near \"San Francisco\"")
+    /// What `search` was asked, decoded once.
+    struct Options: CommandOptions {
+        var queries: [String]
+        var near: String?
+        /// Kilometres, as `SearchArea` allows them for the source.
+        var radius: Double
+        var limit: Int
+        var destination: AnnotationOutput.Destination
+        /// `--map`: the page's file, if asked for.
+        var map: URL?
+
+        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+            queries = parsed.arguments.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !queries.isEmpty else {
+                throw UsageError("search needs a QUERY, e.g. photomap search bridge --near \"San Francisco\"")
+            }
+            let online = global.source == .flickr && !global.offline
+            let asked = try parsed.value(radiusOption) ?? SearchArea.defaultRadius
+            do {
+                radius = try SearchArea.checked(radius: asked, online: online)
+            } catch {
+                // The value as typed, as the parser's own errors quote it.
+                let typed = parsed.options[radiusOption.name] ?? error.value
+                throw UsageError("--radius must be \(error.allowed), not '\(typed)'")
+            }
+            limit = try parsed.value(limitOption) ?? 0
+            destination = try AnnotationOutput.destination(parsed)
+            near = try parsed.value(Locations.nearOption)
+            let defaultName = "photomap-search-\(SearchTextSlug.slug(queries.joined(separator: " "))).html"
+            map = MapOutput.file(parsed, defaultName: defaultName)
         }
+    }
+
+    static func run(_ options: Options, configuration: Services, console: Console) throws {
+        let (queries, radius, limit, destination) = (
+            options.queries, options.radius, options.limit, options.destination
+        )
         let online = configuration.source == .flickr && !configuration.offline
-        let radius: Double
-        do {
-            radius = try SearchArea.checked(
-                radius: parsed.number(radiusOption) ?? SearchArea.defaultRadius,
-                online: online)
-        } catch {
-            throw UsageError("--radius must be \(error.allowed), not '\(parsed.value("radius") ?? error.value)'")
-        }
-        let limit = parsed.integer(limitOption) ?? 0
-        let destination = try AnnotationOutput.destination(parsed)
         let locations = Locations(configuration: configuration, console: console)
-        let near = try locations.near(parsed)
+        let near = try locations.near(options.near)
 
         _ = try locations.index()  // indexes the catalog, once, before the parallel searches open their own connections
         let search = try locations.search()
@@ -90,8 +110,7 @@ enum SearchCommand {
         if answers.allSatisfy({ $0.hits.isEmpty }) {
             throw CommandFailure("nothing found for \(queries.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
-        let defaultName = "photomap-search-\(SearchTextSlug.slug(queries.joined(separator: " "))).html"
-        if let file = MapOutput.file(parsed, defaultName: defaultName) {
+        if let file = options.map {
             let annotations = answers.flatMap { $0.hits.map(\.annotation) }
             // The local index holds the embedded catalog beside what was fetched.
             let (builder, writer) = try MapOutput.builder(
@@ -112,7 +131,7 @@ enum SearchCommand {
     /// Every answer's hits as one listing, each with its query and distance; as a table, one per query.
     private static func write(
         _ answers: [Answer], near: Coordinate?, to destination: AnnotationOutput.Destination,
-        configuration: Configuration, console: Console
+        configuration: Services, console: Console
     ) throws {
         let records = answers.flatMap { answer in
             answer.hits.map { hit in
@@ -156,13 +175,10 @@ enum SearchCommand {
     }
 
     /// `--radius KM`: as `SearchArea` allows (under 32 km for Flickr, checked once the source is known).
-    static let radiusOption = OptionSpec.value(
-        "radius", .number("KM", SearchArea.radiusKilometres),
-        "the search radius around --near",
+    static let radiusOption = Option<Double>.number(
+        "radius", "KM", SearchArea.radiusKilometres, "the search radius around --near",
         default: "\(Int(SearchArea.defaultRadius))")
     /// `--limit N`.
-    static let limitOption = OptionSpec.value(
-        "limit", .integer("N", 1...FixtureSource.maximumResults),
-        "at most N results per query",
-        default: "100")
+    static let limitOption = Option<Int>.integer(
+        "limit", "N", 1...FixtureSource.maximumResults, "at most N results per query", default: "100")
 }

@@ -34,7 +34,7 @@ enum ServeCommand {
             location as `locate` does; with --sidecars write (or PHOTOMAP_SIDECARS=write) each edit is kept
             in the photo's XMP sidecar too.
             """,
-        options: [listenOption, publicHostOption, maxClientConnectionsOption] + SidecarOptions.all,
+        options: [listenOption.spec, publicHostOption.spec, maxClientConnectionsOption.spec] + SidecarOptions.all,
         examples: [
             .init("serve", "browse at http://127.0.0.1:8080/, images fetched on demand"),
             .init("serve --listen localhost:0", "any free port; the URL is printed"),
@@ -42,29 +42,49 @@ enum ServeCommand {
         ])
 
     /// `--listen ADDRESS:PORT`.
-    static let listenOption = OptionSpec.value(
-        "listen", .text("ADDRESS:PORT"),
+    static let listenOption = Option<String>.text(
+        "listen", "ADDRESS:PORT",
         "where to listen: an IP address or a host name (its first address) and a port (0: any free one)",
         default: "127.0.0.1:8080")
 
     /// `--max-client-connections N`.
-    static let maxClientConnectionsOption = OptionSpec.value(
-        "max-client-connections", .integer("N", 1...4_096),
+    static let maxClientConnectionsOption = Option<Int>.integer(
+        "max-client-connections", "N", 1...4_096,
         "connections one client address may hold at once; raise it for a proxy in front (nginx), which then "
             + "limits each of its clients",
         default: String(served.connectionsPerClient))
 
     /// `--public-host NAME[:PORT]`.
-    static let publicHostOption = OptionSpec.value(
-        "public-host", .text("NAME[:PORT]"),
+    static let publicHostOption = Option<String>.text(
+        "public-host", "NAME[:PORT]",
         "also answer requests naming this host, as users type it in front of a proxy (nginx); no other name")
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
+    /// What `serve` was asked, decoded once.
+    struct Options: CommandOptions {
+        /// Where to listen: the address, the port, and the name given for it (nil for an address).
+        var listen: (address: String, port: Int, name: String?)
+        /// `--public-host`, checked.
+        var publicHost: String?
+        var connectionsPerClient: Int
+        /// How the owner's location edits reach sidecars (imported photos only).
+        var sidecars: SidecarOptions.Values
+
+        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+            listen = try ServeCommand.listen(parsed.value(listenOption) ?? "")
+            publicHost = try parsed.value(publicHostOption).map(checkedHost)
+            connectionsPerClient = try parsed.value(maxClientConnectionsOption) ?? served.connectionsPerClient
+            // Only the imported photos are edited: PHOTOMAP_SIDECARS is read for them alone.
+            sidecars = try SidecarOptions.Values(
+                parsed, environment: global.source == .local ? global.environment : [:])
+        }
+    }
+
+    static func run(_ options: Options, configuration: Services, console: Console) throws {
         // Anyone not signed in sees what everyone may see (the public view); each role its own (`view(of:)`).
         var configuration = configuration
         configuration.audiences = Audience.seen(by: nil)
-        let (address, port, name) = try listen(parsed.text(listenOption) ?? "")
-        let publicHost = try parsed.text(publicHostOption).map(checkedHost)
+        let (address, port, name) = options.listen
+        let publicHost = options.publicHost
         if !["127.0.0.1", "::1"].contains(address) {
             console.warn(
                 "listening on \(address): anyone who can reach this machine on port \(port) can browse this catalog")
@@ -92,7 +112,7 @@ enum ServeCommand {
             // The owner moves photos from the pages as `locate` does (`POST /api/photos/locations`).
             services.locationEditing = LocationEditing(
                 catalog: { try state.localCatalogForImport() }, places: ImportCommand.places,
-                sidecars: try SidecarOptions.writer(parsed, configuration: configuration, roots: []),
+                sidecars: options.sidecars.writer(roots: []),
                 index: state.index, adapter: configuration.adapter, history: state.editHistory)
         }
         let signIn = SignIn(accounts: try configuration.state().accounts)
@@ -111,7 +131,7 @@ enum ServeCommand {
         if port != 0 { routes.allow(address: address, port: port) }
         if let publicHost { routes.allow(publicHost: publicHost) }
         var settings = HTTPServer.Configuration(address: address, port: port)
-        settings.connectionsPerClient = parsed.integer(maxClientConnectionsOption) ?? settings.connectionsPerClient
+        settings.connectionsPerClient = options.connectionsPerClient
         let server = try HTTPServer(settings) { routes.handle($0) }
         routes.allow(address: address, port: server.port)
         // The name it was told to listen on is this machine's too.

@@ -3,13 +3,23 @@ import PhotoMapKit
 
 /// `photomap trips`: the journeys found in the imported photos by time and place (`TripFinder`).
 enum TripsCommand {
-    static let homeOption = OptionSpec.value(
-        "home", .text("LAT,LON"), "where trips start from; else a fence named home, else the town of most days")
-    static let awayOption = OptionSpec.value(
-        "away-km", .number("KM", 1...20_000), "how far from home a day's photos must all be to be away (50)")
-    static let gapOption = OptionSpec.value(
-        "gap-days", .integer("DAYS", 0...30), "how many days without located photos a trip may hold (2)")
+    /// `--home LAT,LON`: two numbers on Earth, else a usage error.
+    static let homeOption = Option<String>.text(
+        "home", "LAT,LON", "where trips start from; else a fence named home, else the town of most days"
+    ).map { text throws(UsageError) in
+        guard let coordinate = Geocoder.coordinate(in: text) else {
+            throw UsageError("--home \(text): give home as LAT,LON, e.g. --home 46.0569,14.5058")
+        }
+        return coordinate
+    }
+    static let awayOption = Option<Double>.number(
+        "away-km", "KM", 1...20_000, "how far from home a day's photos must all be to be away (50)")
+    static let gapOption = Option<Int>.integer(
+        "gap-days", "DAYS", 0...30, "how many days without located photos a trip may hold (2)")
     static let formats = ["table", "json", "csv", "geojson"]
+    static let formatOption = Option<String>.choice(
+        "format", formats, "table (the default), json, csv or geojson; with --output, the file's extension"
+    ) { $0 }
 
     static let spec = CommandSpec(
         name: "trips",
@@ -31,11 +41,7 @@ enum TripsCommand {
             there, and the ways stop 1 km before home and outside every fence, as on every shared page.
             """,
         options: [
-            homeOption, awayOption, gapOption,
-            .value(
-                "format", .choice(formats),
-                "table (the default), json, csv or geojson; with --output, the file's extension"),
-            outputOption, MapOutput.option,
+            homeOption.spec, awayOption.spec, gapOption.spec, formatOption.spec, outputOption.spec, MapOutput.option,
         ],
         examples: [
             .init("--source local trips", "your trips, newest first"),
@@ -45,17 +51,36 @@ enum TripsCommand {
         ])
 
     /// `--output FILE`, on `trips` and `visited`.
-    static let outputOption = OptionSpec.value(
-        "output", .file("FILE"), "write to FILE, whole or not at all, instead of standard output")
+    static let outputOption = Option<URL>.file(
+        "output", "FILE", "write to FILE, whole or not at all, instead of standard output")
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        let (format, file) = try destination(parsed, formats: formats)
+    /// What `trips` was asked, decoded once.
+    struct Options: CommandOptions {
+        var destination: Destination
+        /// `--home`, if given.
+        var home: Coordinate?
+        var awayKilometres: Double
+        var gapDays: Int
+        /// `--map`: the index page's file, if asked for.
+        var map: URL?
+
+        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+            destination = try Destination(parsed, format: formatOption, formats: formats)
+            home = try parsed.value(homeOption)
+            awayKilometres = try parsed.value(awayOption) ?? 50
+            gapDays = try parsed.value(gapOption) ?? 2
+            map = MapOutput.file(parsed, defaultName: "photomap-trips.html")
+        }
+    }
+
+    static func run(_ options: Options, configuration: Services, console: Console) throws {
+        let (format, file) = (options.destination.format, options.destination.file)
         let store = try importedPhotos(configuration, command: "trips")
         let photos = try store.tripPhotos()
         let fences = try store.fences()
-        let awayKilometres = parsed.number(awayOption) ?? 50
-        let home = try findHome(parsed, photos: photos, fences: fences, reach: awayKilometres)
-        let finder = TripFinder(home: home, awayKilometres: awayKilometres, gapDays: parsed.integer(gapOption) ?? 2)
+        let awayKilometres = options.awayKilometres
+        let home = try findHome(options.home, photos: photos, fences: fences, reach: awayKilometres)
+        let finder = TripFinder(home: home, awayKilometres: awayKilometres, gapDays: options.gapDays)
         let trips = TripRoutes.attach(try store.keptTrackLines(), to: finder.trips(photos))
         let text: String
         switch format {
@@ -69,7 +94,7 @@ enum TripsCommand {
             text = table(trips, width: file == nil ? console.width : nil)
         }
         try write(text, to: file, console: console)
-        if let page = MapOutput.file(parsed, defaultName: "photomap-trips.html") {
+        if let page = options.map {
             try writeMap(page, trips: trips, home: home, fences: fences, configuration: configuration, console: console)
         }
     }
@@ -77,7 +102,7 @@ enum TripsCommand {
     /// `--map FILE`: the index of trips at FILE, their pages and their photos' pages beside it, showing the
     /// photos as the command line's view holds them (fenced ones without a location unless --show-fenced).
     static func writeMap(
-        _ file: URL, trips: [Trip], home: Home, fences: [Geofence], configuration: Configuration,
+        _ file: URL, trips: [Trip], home: Home, fences: [Geofence], configuration: Services,
         console: Console
     ) throws {
         guard var viewer = try configuration.state().importedPhotos() else { throw ImportError.nothingImported }
@@ -114,14 +139,9 @@ enum TripsCommand {
 
     /// Home by `--home`, a fence named home, or the town of most days.
     private static func findHome(
-        _ parsed: ParsedArguments, photos: [TripPhoto], fences: [Geofence], reach: Double
+        _ given: Coordinate?, photos: [TripPhoto], fences: [Geofence], reach: Double
     ) throws -> Home {
-        if let text = parsed.value("home") {
-            guard let coordinate = Geocoder.coordinate(in: text) else {
-                throw UsageError("--home \(text): give home as LAT,LON, e.g. --home 46.0569,14.5058")
-            }
-            return Home.at(coordinate, photos: photos, reach: reach)
-        }
+        if let given { return Home.at(given, photos: photos, reach: reach) }
         if let fence = fences.first(where: { $0.name == "home" }) {
             return Home.at(fence.centre, photos: photos, reach: reach)
         }
@@ -134,7 +154,7 @@ enum TripsCommand {
 
     /// The imported photos' catalog, read as their owner sees it (fenced photos where they were taken:
     /// home days must count as home); a usage error for another source.
-    static func importedPhotos(_ configuration: Configuration, command: String) throws -> any LocalCatalogStore {
+    static func importedPhotos(_ configuration: Services, command: String) throws -> any LocalCatalogStore {
         guard configuration.source == .local else {
             throw UsageError(
                 "\(command) reads the photos you imported: import them with `photomap import FOLDER`, "
@@ -146,19 +166,29 @@ enum TripsCommand {
         return store
     }
 
-    /// `--format` and `--output`: the format (by default the file's extension, else the table) and file.
-    static func destination(_ parsed: ParsedArguments, formats: [String]) throws(UsageError) -> (String, URL?) {
-        if let output = parsed.value("output"), output.isEmpty { throw UsageError("--output needs a file name") }
-        let file = parsed.value("output").map { URL(fileURLWithPath: $0) }
-        if let named = parsed.value("format") { return (named, file) }
-        guard let file, !["", "txt"].contains(file.pathExtension.lowercased()) else { return ("table", file) }
-        let format = file.pathExtension.lowercased()
-        guard formats.contains(format) else {
-            throw UsageError(
-                "--output \(file.lastPathComponent): name it ." + formats.dropFirst().joined(separator: ", .")
-                    + " or .txt (the table), or choose with --format")
+    /// `--format` and `--output` of `trips` and `visited`: the format (by default the file's extension,
+    /// else the table) and the file.
+    struct Destination: Sendable {
+        var format: String
+        var file: URL?
+
+        init(_ parsed: ParsedArguments, format option: Option<String>, formats: [String]) throws(UsageError) {
+            file = try parsed.value(outputOption)
+            if let named = try parsed.value(option) {
+                format = named
+                return
+            }
+            guard let file, !["", "txt"].contains(file.pathExtension.lowercased()) else {
+                format = "table"
+                return
+            }
+            format = file.pathExtension.lowercased()
+            guard formats.contains(format) else {
+                throw UsageError(
+                    "--output \(file.lastPathComponent): name it ." + formats.dropFirst().joined(separator: ", .")
+                        + " or .txt (the table), or choose with --format")
+            }
         }
-        return (format, file)
     }
 
     /// Writes `text` to standard output, or whole to `file` (saying so on standard error).

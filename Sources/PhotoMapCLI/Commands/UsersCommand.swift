@@ -17,11 +17,7 @@ enum UsersCommand {
             (accounts.sqlite), or with --database in PostgreSQL, where every server of a fleet shares them
             (run `photomap db migrate` first).
             """,
-        options: [
-            roleOption,
-            .flag("password-stdin", "read the password from standard input (one line) instead of the terminal"),
-            .flag("json", "print the users as a JSON array (list)"),
-        ],
+        options: [roleOption.spec, passwordStdinFlag.spec, jsonFlag.spec],
         arguments: Action.declared,
         examples: [
             .init("users add anna --role family", "asks for Anna's password twice; she sees what family may"),
@@ -30,8 +26,10 @@ enum UsersCommand {
         ])
 
     /// `--role ROLE`.
-    static let roleOption = OptionSpec.value(
-        "role", .choice(Role.names), "what the person is to you (add)", default: Role.friend.rawValue)
+    static let roleOption = Option<Role>.choice("role", "what the person is to you (add)", default: .friend)
+    static let passwordStdinFlag = Flag(
+        "password-stdin", "read the password from standard input (one line) instead of the terminal")
+    static let jsonFlag = Flag("json", "print the users as a JSON array (list)")
 
     /// What `users` does.
     enum Action: String, CommandAction {
@@ -49,24 +47,42 @@ enum UsersCommand {
         var argument: String? { self == .list ? nil : "NAME" }
     }
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        let action = try parsed.action(Action.self)
-        if action != .add && parsed.has(roleOption.name) { throw UsageError("--role goes with users add") }
-        if parsed.has("json") && action != .list { throw UsageError("--json goes with users list") }
-        if parsed.has("password-stdin") && ![.add, .passwd].contains(action) {
-            throw UsageError("--password-stdin goes with users add and users passwd")
+    /// What `users` was asked, decoded once.
+    struct Options: CommandOptions {
+        var action: Action
+        /// The person's name (add, remove, passwd), as given.
+        var name: String
+        var role: Role
+        var passwordFromStandardInput, json: Bool
+
+        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+            action = try parsed.action(Action.self)
+            if action != .add && parsed.has(roleOption) { throw UsageError("--role goes with users add") }
+            json = parsed.has(jsonFlag)
+            if json && action != .list { throw UsageError("--json goes with users list") }
+            passwordFromStandardInput = parsed.has(passwordStdinFlag)
+            if passwordFromStandardInput && ![.add, .passwd].contains(action) {
+                throw UsageError("--password-stdin goes with users add and users passwd")
+            }
+            role = try parsed.value(roleOption) ?? .friend
+            name = parsed.arguments.dropFirst().first ?? ""
         }
+    }
+
+    static func run(_ options: Options, configuration: Services, console: Console) throws {
+        let action = options.action
         let accounts = try configuration.state().accounts
-        guard action != .list else { return try list(accounts, json: parsed.has("json"), console: console) }
-        let given = parsed.arguments.dropFirst().first ?? ""
+        guard action != .list else { return try list(accounts, json: options.json, console: console) }
+        let given = options.name
         guard let name = UserName(given) else {
             throw UsageError("'\(given)' is not a user name: a name has \(UserName.rule)")
         }
         switch action {
         case .add:
-            let role = Role(rawValue: parsed.text(roleOption) ?? "") ?? .friend
+            let role = options.role
             if try accounts.user(named: name) != nil { throw AccountError.duplicate(name) }
-            let hash = try PasswordHash.hash(try PasswordInput.read(fromStandardInput: parsed.has("password-stdin")))
+            let hash = try PasswordHash.hash(
+                try PasswordInput.read(fromStandardInput: options.passwordFromStandardInput))
             try accounts.add(User(name: name, role: role, created: Date()), passwordHash: hash)
             console.err("photomap: \(name) added as \(role.rawValue)\n")
         case .remove:
@@ -74,7 +90,8 @@ enum UsersCommand {
             console.err("photomap: \(name) removed; their sessions are ended\n")
         case .passwd:
             guard try accounts.user(named: name) != nil else { throw AccountError.unknownUser(name) }
-            let hash = try PasswordHash.hash(try PasswordInput.read(fromStandardInput: parsed.has("password-stdin")))
+            let hash = try PasswordHash.hash(
+                try PasswordInput.read(fromStandardInput: options.passwordFromStandardInput))
             guard try accounts.setPasswordHash(hash, for: name) else { throw AccountError.unknownUser(name) }
             console.err("photomap: \(name)'s password changed; their sessions are ended\n")
         case .list:

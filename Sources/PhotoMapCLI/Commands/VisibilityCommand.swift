@@ -20,13 +20,7 @@ enum VisibilityCommand {
             imported before audiences existed are public. The command line is the owner: it lists every
             photo.
             """,
-        options: [
-            .value("place", .text("ID"), "every photo of this place (an id `photomap --source local places` shows)"),
-            .flag("all", "every imported photo"),
-            locationOption,
-            .flag("dry-run", "say which photos would change, and change nothing"),
-            .flag("json", "print what changed as a JSON object"),
-        ],
+        options: [placeOption.spec, allFlag.spec, locationOption.spec, dryRunFlag.spec, jsonFlag.spec],
         arguments: .words("[PHOTO_ID...] VISIBILITY"),
         examples: [
             .init("visibility --place 3196359 family --location private", "family sees Bled's photos, nobody where"),
@@ -35,20 +29,38 @@ enum VisibilityCommand {
         ])
 
     /// `--location AUDIENCE`.
-    static let locationOption = OptionSpec.value(
-        "location", .choice(Audience.names),
-        "who sees where the photos were taken: the visibility (the default) or a narrower audience")
+    static let locationOption = Option<Audience>.choice(
+        "location", "who sees where the photos were taken: the visibility (the default) or a narrower audience")
+    static let placeOption = Option<String>.text(
+        "place", "ID", "every photo of this place (an id `photomap --source local places` shows)")
+    static let allFlag = Flag("all", "every imported photo")
+    static let dryRunFlag = Flag("dry-run", "say which photos would change, and change nothing")
+    static let jsonFlag = Flag("json", "print what changed as a JSON object")
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        guard let last = parsed.arguments.last else {
-            throw UsageError("visibility needs an audience last: \(Audience.names.joined(separator: ", "))")
+    /// What `visibility` was asked, decoded once.
+    struct Options: CommandOptions {
+        var privacy: PhotoPrivacy
+        var selection: PhotoSelection
+        var dryRun, json: Bool
+
+        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+            guard let last = parsed.arguments.last else {
+                throw UsageError("visibility needs an audience last: \(Audience.names.joined(separator: ", "))")
+            }
+            guard let visibility = Audience(rawValue: last) else {
+                throw UsageError(
+                    "the last word must be the visibility, one of \(Audience.names.joined(separator: ", ")); not '\(last)'"
+                )
+            }
+            privacy = try VisibilityCommand.privacy(visibility, location: parsed.value(locationOption))
+            selection = try VisibilityCommand.selection(
+                ids: Array(parsed.arguments.dropLast()), place: parsed.value(placeOption), all: parsed.has(allFlag))
+            (dryRun, json) = (parsed.has(dryRunFlag), parsed.has(jsonFlag))
         }
-        guard let visibility = Audience(rawValue: last) else {
-            throw UsageError(
-                "the last word must be the visibility, one of \(Audience.names.joined(separator: ", ")); not '\(last)'")
-        }
-        let privacy = try privacy(visibility, location: parsed.value(locationOption.name))
-        let selection = try selection(parsed)
+    }
+
+    static func run(_ options: Options, configuration: Services, console: Console) throws {
+        let (privacy, selection) = (options.privacy, options.selection)
         guard try configuration.state().importedPhotos() != nil else { throw ImportError.nothingImported }
         let store = try configuration.state().localCatalogForImport()
         let found = try store.privacy(of: selection)
@@ -64,14 +76,14 @@ enum VisibilityCommand {
                 "no imported photo is in place '\(id)'; `photomap --source local places` lists the places")
         }
         let changing = found.filter { $0.privacy != privacy }.map(\.id)
-        let dryRun = parsed.has("dry-run")
+        let dryRun = options.dryRun
         if !dryRun && !changing.isEmpty {
             try store.setPrivacy(privacy, of: changing)
             // The search index follows now, rather than at the next search.
             try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
                 store, adapter: configuration.adapter)
         }
-        if parsed.has("json") {
+        if options.json {
             return try console.printJSON(
                 Changed(
                     visibility: privacy.visibility.rawValue, location: privacy.location.rawValue,
@@ -87,8 +99,8 @@ enum VisibilityCommand {
     }
 
     /// The two audiences, checked: a location never seen by more people than the photo.
-    static func privacy(_ visibility: Audience, location: String?) throws(UsageError) -> PhotoPrivacy {
-        guard let location = location.flatMap(Audience.init(rawValue:)) else {
+    static func privacy(_ visibility: Audience, location: Audience?) throws(UsageError) -> PhotoPrivacy {
+        guard let location else {
             return PhotoPrivacy(visibility: visibility)
         }
         guard let privacy = PhotoPrivacy(visibility: visibility, location: location) else {
@@ -100,10 +112,8 @@ enum VisibilityCommand {
     }
 
     /// The photos named: ids, --place or --all, exactly one of them.
-    private static func selection(_ parsed: ParsedArguments) throws(UsageError) -> PhotoSelection {
-        let ids = Array(parsed.arguments.dropLast())
-        let place = parsed.value("place")
-        switch (ids.isEmpty, place, parsed.has("all")) {
+    private static func selection(ids: [String], place: String?, all: Bool) throws(UsageError) -> PhotoSelection {
+        switch (ids.isEmpty, place, all) {
         case (false, nil, false):
             if let bad = ids.first(where: { !LocalPhotoID.isValid($0) }) {
                 throw UsageError("'\(bad)' is not an imported photo's id ('\(LocalPhotoID.prefix)' and hex digits)")

@@ -4,6 +4,9 @@ import PhotoMapKit
 /// `photomap visited`: the countries, regions and towns of the imported photos, with first and last visit.
 enum VisitedCommand {
     static let formats = ["table", "json", "csv", "geojson"]
+    static let formatOption = Option<String>.choice(
+        "format", formats, "table (the default), json, csv or geojson; with --output, the file's extension"
+    ) { $0 }
 
     static let spec = CommandSpec(
         name: "visited",
@@ -17,20 +20,24 @@ enum VisitedCommand {
             hide are counted where they were taken: this is your own view; `serve` (/visited) and `export`
             (visited.html) show each viewer only the photos they may see.
             """,
-        options: [
-            .value(
-                "format", .choice(formats),
-                "table (the default), json, csv or geojson; with --output, the file's extension"),
-            TripsCommand.outputOption,
-        ],
+        options: [formatOption.spec, TripsCommand.outputOption.spec],
         examples: [
             .init("--source local visited", "countries, regions and towns, indented"),
             .init("--source local visited --format json", "each country with its regions and their towns"),
             .init("--source local visited --output visited.geojson", "countries and regions with their outlines"),
         ])
 
-    static func run(_ parsed: ParsedArguments, configuration: Configuration, console: Console) throws {
-        let (format, file) = try TripsCommand.destination(parsed, formats: formats)
+    /// What `visited` was asked, decoded once.
+    struct Options: CommandOptions {
+        var destination: TripsCommand.Destination
+
+        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+            destination = try TripsCommand.Destination(parsed, format: formatOption, formats: formats)
+        }
+    }
+
+    static func run(_ options: Options, configuration: Services, console: Console) throws {
+        let (format, file) = (options.destination.format, options.destination.file)
         let store = try TripsCommand.importedPhotos(configuration, command: "visited")
         let visited = VisitedPlace.tree(try store.tripPhotos())
         let text: String

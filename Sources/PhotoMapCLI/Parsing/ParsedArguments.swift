@@ -16,7 +16,8 @@ struct ParsedArguments: Sendable {
     /// Whether a flag or option was given.
     func has(_ name: String) -> Bool { options[name] != nil }
 
-    /// An option's value.
+    /// An option's text as the parser took it, by name; commands read their values through typed keys
+    /// (`value(_: Option)`), which name the option by its declaration.
     func value(_ name: String) -> String? { options[name] }
 
     /// Every value a repeated option was given, in order.
@@ -28,25 +29,24 @@ struct ParsedArguments: Sendable {
         allValues[name, default: []].append(value)
     }
 
-    /// An option's value, or its declared default.
-    func text(_ option: OptionSpec) -> String? {
-        options[option.name] ?? option.defaultValue
+    /// A typed option's value: given, else its declared default, else nil.
+    func value<Value>(_ option: Option<Value>) throws(UsageError) -> Value? {
+        guard let text = options[option.name] ?? option.spec.defaultValue else { return nil }
+        return try option.decode(text)
     }
 
-    /// A whole-number option's value, or its declared default (the parser checked the value).
-    func integer(_ option: OptionSpec) -> Int? {
-        (options[option.name] ?? option.defaultValue).flatMap { Int($0) }
+    /// Every value a repeated typed option was given, in order (`--gpx A --gpx B`).
+    func all<Value>(_ option: Option<Value>) throws(UsageError) -> [Value] {
+        var decoded: [Value] = []
+        for text in values(option.name) { decoded.append(try option.decode(text)) }
+        return decoded
     }
 
-    /// A number option's value, or its declared default (the parser checked the value).
-    func number(_ option: OptionSpec) -> Double? {
-        (options[option.name] ?? option.defaultValue).flatMap { Double($0) }
-    }
+    /// Whether a typed option was given (its default does not count).
+    func has<Value>(_ option: Option<Value>) -> Bool { has(option.name) }
 
-    /// A size option's value in bytes, or its declared default (the parser checked the value).
-    func size(_ option: OptionSpec) -> Int? {
-        (options[option.name] ?? option.defaultValue).flatMap(ByteSize.parse)
-    }
+    /// Whether a flag was given.
+    func has(_ flag: Flag) -> Bool { has(flag.name) }
 
     /// The command's action (the parser has checked it is one of the declared ones).
     func action<Action: CommandAction>(_: Action.Type) throws(UsageError) -> Action {
