@@ -55,11 +55,11 @@ def catalog(served):
     return found
 
 
-def opened(browser, served, path, screen="1280", name="owner"):
+def opened(browser, served, path, screen="1280", name="owner", scheme="light"):
     """A page of `path` for the viewer `name` (signed in through /login; None: signed out), its map or
     list ready, and the editor there when the viewer is the owner."""
     base = served["base"]
-    session = new_page(browser, **device(screen))
+    session = new_page(browser, **device(screen), color_scheme=scheme)
     page = next(session)
     page.allow_origin(base)
     if name:

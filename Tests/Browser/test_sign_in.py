@@ -2,8 +2,11 @@
 link to the form and back to the page it was left from, the signed-in header (the viewer's name and a
 "Sign out" button) fitting a phone and a desktop, axe-core finding nothing on the form and on signed-in
 pages in light and dark mode, signing out, and a wrong password refused without saying whether the name
-exists. Every test is bounded in time (Playwright's timeouts and an alarm), and the server is stopped."""
+exists; the owner's header on every kind of page of a served local catalog (place, photo, the map of
+everything, trips, places visited, a search) at 320, 390 and 1280 px. Every test is bounded in time
+(Playwright's timeouts and an alarm), and the server is stopped."""
 
+import json
 import os
 import signal
 import subprocess
@@ -12,6 +15,10 @@ import pytest
 
 from conftest import new_page, settle
 from test_access import HEADER_BOXES, axe_violations, device, overlap
+from test_edit_location import photomap
+from test_edit_many import keep_screenshot
+from test_edit_many import opened as edit_many_opened
+from test_edit_many import served  # noqa: F401  (a local catalog with its owner, served)
 from test_pages import BINARY, REYKJAVIK, cache_in, no_trouble
 from test_serve import start_serve
 
@@ -165,3 +172,75 @@ def test_a_wrong_password_is_refused_alike_for_a_known_and_an_unknown_name(brows
         assert axe_violations(page) == []
         session.close()
     assert said[NAME] == said["nobody-here"] == (401, "That name and password do not match.")
+
+
+# Whether a word of the title is broken across lines (a title squeezed to a few letters a line is).
+TITLE_WORDS_BROKEN = """() => {
+    const text = document.querySelector('header h1').firstChild, broken = [];
+    const words = /\\S+/g;
+    for (let found; (found = words.exec(text.data));) {
+        const range = document.createRange();
+        range.setStart(text, found.index);
+        range.setEnd(text, found.index + found[0].length);
+        const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        if (lines.size > 1) broken.push(found[0]);
+    }
+    return broken;
+}"""
+
+
+@pytest.mark.parametrize("screen", ["320", "390", "1280"])
+def test_the_owners_header_fits_every_kind_of_page(browser, served, screen):
+    """Signed in as the owner, on a place, a photo, the map of everything, the trips, the places visited
+    and a search: the name and "Sign out" show, nothing overlaps or leaves the screen, the title keeps its
+    words whole, every control is 44 px on a phone, and the header is at most a row of them taller than
+    the same page's for someone signed out."""
+    base, env = served["base"], served["env"]
+    photo = json.loads(photomap(env, "--source", "local", "photos", "--place", served["ljubljana"], "--json"))[0]["id"]
+    session, page = edit_many_opened(browser, served, f"/places/{served['ljubljana']}", screen)
+    signed_out, anonymous = edit_many_opened(browser, served, "/", screen, name=None)
+    for path in [f"/places/{served['ljubljana']}", f"/photos/{photo}", "/map", "/trips", "/visited", "/", "search"]:
+        for shown in (anonymous, page):
+            if path == "search":  # on the top places, as the one before
+                shown.fill("form.search input", "Bled")
+                shown.press("form.search input", "Enter")
+                shown.wait_for_selector(".search-legend", state="visible")
+            else:
+                shown.goto(base + path, wait_until="load")
+                settle(shown)
+        assert anonymous.locator("header .account-name").count() == 0
+        height = anonymous.locator("header").bounding_box()["height"]
+        assert page.inner_text("header .account-name") == "owner", path
+        assert page.inner_text("header form.account button") == "Sign out", path
+        layout = page.evaluate(ACCOUNT_BOXES)
+        assert layout["scrollWidth"] <= layout["width"], f"{path}: the page is wider than the screen"
+        boxes = layout["boxes"]
+        for i, a in enumerate(boxes):
+            assert a["left"] >= 0 and a["right"] <= layout["width"] + 0.5, f"{path}: {a['name']} leaves the screen"
+            for b in boxes[i + 1:]:
+                if not (a["name"].startswith("input.timeline-") and b["name"].startswith("input.timeline-")):
+                    assert not overlap(a, b), f"{path}: {a['name']} overlaps {b['name']}"
+        assert page.evaluate(TITLE_WORDS_BROKEN) == [], f"{path}: the title is squeezed"
+        if screen != "1280":
+            small = page.evaluate("""() => [...document.querySelectorAll('header a, header button, header input')]
+                .map(e => [e.outerHTML.slice(0, 60), e.getBoundingClientRect()])
+                .filter(([, r]) => r.width > 0 && (r.width < 44 || r.height < 44)).map(([html]) => html)""")
+            assert small == [], f"{path}: touch targets under 44 px"
+        assert page.locator("header").bounding_box()["height"] <= height + 44, path
+        keep_screenshot(page, f"header-owner-{path.strip('/').split('/')[0] or 'top'}-{screen}.png")
+        no_trouble(page)
+    signed_out.close()
+    session.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_in_the_owners_header_on_a_phone(browser, served, scheme):
+    base = served["base"]
+    session, page = edit_many_opened(browser, served, f"/places/{served['ljubljana']}", "390", scheme=scheme)
+    assert axe_violations(page) == []
+    for path in ["/map", "/trips", "/visited"]:
+        page.goto(base + path, wait_until="load")
+        settle(page)
+        assert page.inner_text("header .account-name") == "owner", path
+        assert axe_violations(page) == [], path
+    session.close()

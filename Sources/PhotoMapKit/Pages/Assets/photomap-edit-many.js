@@ -234,24 +234,13 @@
       spot.markerElement().focus({ preventScroll: true });
       status.textContent = '';
     });
-    setForm.addEventListener('submit', function (event) {
-      event.preventDefault();
-      var at = spot.coordinates();
-      if (!at) {
-        status.textContent = spot.invalid;
-        return;
-      }
-      send({ latitude: at[0], longitude: at[1] }, 'Moved', function () {
+    spot.submits(setForm, status, function (edit) {
+      send(edit, 'Moved', function () {
         closeForms();
         set.focus();
       });
     });
-    // A place the page's find box found outright is where "Apply" puts the photos.
-    body.addEventListener('photomap-found', function (event) {
-      if (setForm.hidden || !map) return;
-      spot.place(map, [event.detail.latitude, event.detail.longitude]);
-      status.textContent = 'Found ' + event.detail.title + ': Apply puts the photos there.';
-    });
+    spot.follows(setForm, status, function (title) { return 'Found ' + title + ': Apply puts the photos there.'; });
 
     like.addEventListener('click', function () {
       if (!needed()) return;

@@ -1,6 +1,7 @@
-/* The spot both location editors ask for (photomap-edit.js, photomap-edit-many.js): latitude and
-   longitude fields, and a "New location" marker to drag, or to move with the arrow keys once focused
-   (Shift: farther). The fields follow the marker, and the marker follows what is typed. */
+/* The spot every location editor asks for (photomap-edit.js, photomap-edit-many.js,
+   photomap-edit-world.js): latitude and longitude fields, and a "New location" marker to drag, or to move
+   with the arrow keys once focused (Shift: farther). The fields follow the marker, and the marker follows
+   what is typed. The editor's form sends only a place the fields hold. */
 (function (photomap) {
   'use strict';
 
@@ -14,9 +15,10 @@
     return { label: wrap, input: input };
   }
 
+  var INVALID = 'Give a latitude from -90 to 90 and a longitude from -180 to 180.';
+
   /* A spot editor: `fields` to put in a form, `place(map, latLng)` shows the marker there, `remove()`
-     takes it off, `coordinates()` is what the fields say ([lat, lon], or null when not a place, which
-     `invalid` says to the user). */
+     takes it off, `submits(form, status, apply)` wires the form, `follows(form, status, said)` the find box. */
   photomap.spotEditor = function () {
     var latitude = field('latitude', 'Latitude', 90), longitude = field('longitude', 'Longitude', 180);
     var map = null, marker = null;
@@ -58,6 +60,27 @@
       });
     }
 
+    /* `form`'s submit: `apply({ latitude, longitude })` with what the fields say, or, when that is not a
+       place, `status` says what to give. */
+    function submits(form, status, apply) {
+      form.addEventListener('submit', function (event) {
+        event.preventDefault();
+        var at = coordinates();
+        if (at) apply({ latitude: at[0], longitude: at[1] });
+        else status.textContent = INVALID;
+      });
+    }
+
+    /* While `form` shows, a place the page's find box found outright (photomap-search.js's
+       photomap-found) is where the marker goes; `status` says `said(title)`. */
+    function follows(form, status, said) {
+      photomap.body.addEventListener('photomap-found', function (event) {
+        if (form.hidden || !map) return;
+        place(map, [event.detail.latitude, event.detail.longitude]);
+        status.textContent = said(event.detail.title);
+      });
+    }
+
     [latitude.input, longitude.input].forEach(function (input) {
       input.addEventListener('change', function () {
         var at = coordinates();
@@ -69,8 +92,8 @@
       fields: [latitude.label, longitude.label],
       place: place,
       remove: function () { if (marker) map.removeLayer(marker); marker = null; },
-      coordinates: coordinates,
-      invalid: 'Give a latitude from -90 to 90 and a longitude from -180 to 180.',
+      submits: submits,
+      follows: follows,
       /* The marker's element, to hand the focus to. */
       markerElement: function () { return marker ? marker.getElement() : null; }
     };

@@ -110,26 +110,13 @@
     // Markers made before the owner was known are made again, with the changes.
     if (photomap.ownMarkers) photomap.ownMarkers.redraw();
 
-    form.addEventListener('submit', function (event) {
-      event.preventDefault();
-      var at = spot.coordinates();
-      if (!at) {
-        status.textContent = spot.invalid;
-        return;
-      }
-      if (editing) send(editing, { latitude: at[0], longitude: at[1] }, 'Moved');
-    });
+    spot.submits(form, status, function (edit) { if (editing) send(editing, edit, 'Moved'); });
     cancel.addEventListener('click', function () {
       closeForm();
       status.textContent = 'Nothing changed.';
       undo.focus();
     });
-    // A place the page's find box found outright is where "Apply" puts the photo.
-    body.addEventListener('photomap-found', function (event) {
-      if (form.hidden || !map) return;
-      spot.place(map, [event.detail.latitude, event.detail.longitude]);
-      status.textContent = 'Found ' + event.detail.title + ': Apply puts the photo there.';
-    });
+    spot.follows(form, status, function (title) { return 'Found ' + title + ': Apply puts the photo there.'; });
 
     changes.onChange(function (count) {
       undo.disabled = !count;

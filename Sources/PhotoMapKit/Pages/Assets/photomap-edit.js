@@ -7,17 +7,10 @@
 (function (photomap) {
   'use strict';
 
-  var body = photomap.body, api = body.getAttribute('data-api');
+  var body = photomap.body, api = body.getAttribute('data-api'), made = photomap.made, button = photomap.button;
   var id = decodeURIComponent(location.pathname.split('/').pop() || '');
   // Served photo pages of imported photos only: Flickr's photos are not the owner's to move.
   if (!api || body.getAttribute('data-view') !== 'photo' || id.indexOf('local-') !== 0) return;
-
-  function element(tag, attributes, text) {
-    var made = document.createElement(tag);
-    Object.keys(attributes || {}).forEach(function (name) { made.setAttribute(name, attributes[name]); });
-    if (text) made.textContent = text;
-    return made;
-  }
 
   /* The details' "Where" line: its <dd>, made when the photo had no location. */
   function whereLine(make) {
@@ -27,26 +20,26 @@
     }
     var list = document.querySelector('article.photo dl');
     if (!make || !list) return null;
-    list.appendChild(element('dt', {}, 'Where'));
-    return list.appendChild(element('dd'));
+    list.appendChild(made('dt', null, 'Where'));
+    return list.appendChild(made('dd'));
   }
 
   function build(changes) {
     var details = document.querySelector('article.photo .details');
     if (!details) return;
-    var box = element('section', { class: 'edit-location', 'aria-label': 'Edit location' });
-    var start = element('button', { type: 'button', class: 'edit-start' }, 'Edit location');
-    var undo = element('button', { type: 'button', class: 'edit-undo', disabled: '' }, 'Undo');
-    var form = element('form', { class: 'edit-form', hidden: '' });
+    var box = made('section', 'edit-location', null, { 'aria-label': 'Edit location' });
+    var start = button('edit-start', 'Edit location');
+    var undo = button('edit-undo', 'Undo', { disabled: '' });
+    var form = made('form', 'edit-form', null, { hidden: '' });
     var spot = photomap.spotEditor();
-    var hint = element('p', { class: 'edit-hint' },
+    var hint = made('p', 'edit-hint',
       'Drag the marker, click the map, or focus the marker and move it with the arrow keys (Shift: farther).');
-    var save = element('button', { type: 'submit', class: 'edit-save' }, 'Save');
-    var remove = element('button', { type: 'button', class: 'edit-clear' }, 'Remove location');
-    var cancel = element('button', { type: 'button', class: 'edit-cancel' }, 'Cancel');
-    var status = element('output', { class: 'edit-status', 'aria-live': 'polite' });
+    var save = made('button', 'edit-save', 'Save', { type: 'submit' });
+    var remove = button('edit-clear', 'Remove location');
+    var cancel = button('edit-cancel', 'Cancel');
+    var status = made('output', 'edit-status', null, { 'aria-live': 'polite' });
     spot.fields.concat([hint, save, remove, cancel]).forEach(function (part) { form.appendChild(part); });
-    var actions = element('div', { class: 'edit-actions' });
+    var actions = made('div', 'edit-actions');
     [start, undo].forEach(function (part) { actions.appendChild(part); });
     [actions, form, status].forEach(function (part) { box.appendChild(part); });
     details.appendChild(box);
@@ -65,7 +58,7 @@
         spot.remove();
         return;
       }
-      if (!document.getElementById('map')) details.insertBefore(element('div', { id: 'map' }), box);
+      if (!document.getElementById('map')) details.insertBefore(made('div', null, null, { id: 'map' }), box);
       map = photomap.showMap();
       map.on('click', onMapClick);
       if (shown) map.removeLayer(shown);
@@ -128,15 +121,7 @@
       status.textContent = 'Nothing changed.';
       start.focus();
     });
-    form.addEventListener('submit', function (event) {
-      event.preventDefault();
-      var at = spot.coordinates();
-      if (!at) {
-        status.textContent = spot.invalid;
-        return;
-      }
-      send({ latitude: at[0], longitude: at[1] });
-    });
+    spot.submits(form, status, send);
     remove.addEventListener('click', function () { send({ clear: true }); });
   }
 
