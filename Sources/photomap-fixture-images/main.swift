@@ -3,8 +3,9 @@ import PhotoMapKit
 
 // Writes the embedded catalog's images: for every photo a medium landscape (its width_m × height_m)
 // and its 75×75 and 150×150 squares cropped from it, as PNG through libpng, at the path its URL
-// names under Fixtures/images/ (e.g. Fixtures/images/65535/{id}_{secret}_s.png).
-// Usage: photomap-fixture-images [--catalog DIR] [--out DIR]   (existing files are kept)
+// names under Fixtures/images/ (e.g. Fixtures/images/65535/{id}_{secret}_s.png); and the prebuilt place
+// data, Fixtures/gazetteer/places.bin (`PlaceFile`), that import, geotag, locate and serve map at start.
+// Usage: photomap-fixture-images [--catalog DIR] [--out DIR] [--gazetteer DIR]   (up-to-date files are kept)
 
 func value(of option: String) -> String? {
     let arguments = CommandLine.arguments
@@ -63,3 +64,14 @@ do {
 }
 let (written, kept, _) = tally.withLock { $0 }
 print("photomap-fixture-images: \(written) images written, \(kept) already present, in \(output.path)")
+
+let gazetteer =
+    value(of: "--gazetteer").map(URL.init(fileURLWithPath:))
+    ?? catalog.deletingLastPathComponent().appendingPathComponent("gazetteer")
+do {
+    let wrote = try LocalPlaces.prebuild(gazetteer: gazetteer)
+    print("photomap-fixture-images: \(gazetteer.path)/places.bin \(wrote ? "written" : "up to date")")
+} catch {
+    FileHandle.standardError.write(Data("photomap-fixture-images: error: place data: \(error)\n".utf8))
+    exit(1)
+}
