@@ -4,8 +4,9 @@ import PhotoMapKit
 // Writes the embedded catalog's images: for every photo a medium landscape (its width_m × height_m)
 // and its 75×75 and 150×150 squares cropped from it, as PNG through libpng, at the path its URL
 // names under Fixtures/images/ (e.g. Fixtures/images/65535/{id}_{secret}_s.png). Then the place data
-// made ahead of time beside the gazetteer: the index of names `find` reads (gazetteer/names.sqlite).
-// Usage: photomap-fixture-images [--catalog DIR] [--out DIR]   (existing, current files are kept)
+// made ahead of time beside the gazetteer: places.bin (`PlaceFile`), that import, geotag, locate and serve
+// map at start, and names.sqlite, the index of names `find` reads.
+// Usage: photomap-fixture-images [--catalog DIR] [--out DIR] [--gazetteer DIR]   (up-to-date files are kept)
 
 func value(of option: String) -> String? {
     let arguments = CommandLine.arguments
@@ -65,12 +66,16 @@ do {
 let (written, kept, _) = tally.withLock { $0 }
 print("photomap-fixture-images: \(written) images written, \(kept) already present, in \(output.path)")
 
-let gazetteer = GazetteerSources(
-    folder: catalog.deletingLastPathComponent().appendingPathComponent("gazetteer"), catalog: catalog)
+let gazetteer =
+    value(of: "--gazetteer").map(URL.init(fileURLWithPath:))
+    ?? catalog.deletingLastPathComponent().appendingPathComponent("gazetteer")
+let names = GazetteerSources(folder: gazetteer, catalog: catalog)
 do {
-    let made = try GazetteerIndex.prebuild(for: gazetteer)
-    print("photomap-fixture-images: \(gazetteer.prebuiltIndex.path) \(made ? "made" : "already current")")
+    let wrote = try LocalPlaces.prebuild(gazetteer: gazetteer)
+    print("photomap-fixture-images: \(gazetteer.path)/places.bin \(wrote ? "written" : "up to date")")
+    let made = try GazetteerIndex.prebuild(for: names)
+    print("photomap-fixture-images: \(names.prebuiltIndex.path) \(made ? "written" : "up to date")")
 } catch {
-    FileHandle.standardError.write(Data("photomap-fixture-images: error: the gazetteer's index: \(error)\n".utf8))
+    FileHandle.standardError.write(Data("photomap-fixture-images: error: place data: \(error)\n".utf8))
     exit(1)
 }

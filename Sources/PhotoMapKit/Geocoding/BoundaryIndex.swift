@@ -6,37 +6,45 @@ import Foundation
 /// its cell's centre (across, then up or down, never leaving the cell) flip the centre's answer an odd
 /// number of times: a few edges looked at, not the whole outline of Russia.
 public struct BoundaryIndex: Sendable {
-    /// The layer it indexes.
-    public let layer: Boundaries.Layer
-
-    /// A region reaching into a cell, in 8 bytes (a layer has 400,000 of them).
-    private struct Entry: Sendable {
-        /// The region's number, its top bit set when the cell's centre is inside the region.
-        private let packed: UInt32
-        /// Its edges: `edges[edgeStart..<next entry's edgeStart]`, each the index of the edge's first
-        /// point (the last entry only marks where the edges end).
-        let edgeStart: Int32
-
-        init(region: Int, centreInside: Bool, edgeStart: Int) {
-            packed = UInt32(region) | (centreInside ? 1 << 31 : 0)
-            self.edgeStart = Int32(edgeStart)
-        }
-
-        var region: Int { Int(packed & 0x7FFF_FFFF) }
-        var centreInside: Bool { packed >> 31 == 1 }
-    }
+    /// The layer's regions, numbered as its rings name them.
+    public let regions: [Boundaries.Region]
+    /// The layer's points (`Boundaries.Layer`'s steps); an edge is a point and the next.
+    let longitudeSteps: FlatColumn<Int32>
+    let latitudeSteps: FlatColumn<Int32>
 
     static let cellsPerDegree = 4.0
     static let columns = 360 * 4
     static let rows = 180 * 4
-    /// Entries of cell `c`: `entries[cellStarts[c]..<cellStarts[c + 1]]`.
-    private let cellStarts: [Int32]
-    private let entries: [Entry]
-    private let edges: [Int32]
+    /// Entries of cell `c`: `cellStarts[c]..<cellStarts[c + 1]`. An entry is a region reaching into a cell
+    /// (a layer has 400,000 of them).
+    let cellStarts: FlatColumn<Int32>
+    /// Each entry's region number, its top bit set when the cell's centre is inside the region.
+    let entryRegions: FlatColumn<UInt32>
+    /// Each entry's edges: `edges[entryEdgeStarts[e]..<entryEdgeStarts[e + 1]]`, each the index of the
+    /// edge's first point (one more start than entries marks where the edges end).
+    let entryEdgeStarts: FlatColumn<Int32>
+    let edges: FlatColumn<Int32>
+
+    /// An index as a file holds it (the other init's columns).
+    init(
+        regions: [Boundaries.Region], longitudeSteps: FlatColumn<Int32>, latitudeSteps: FlatColumn<Int32>,
+        cellStarts: FlatColumn<Int32>, entryRegions: FlatColumn<UInt32>, entryEdgeStarts: FlatColumn<Int32>,
+        edges: FlatColumn<Int32>
+    ) {
+        self.regions = regions
+        self.longitudeSteps = longitudeSteps
+        self.latitudeSteps = latitudeSteps
+        self.cellStarts = cellStarts
+        self.entryRegions = entryRegions
+        self.entryEdgeStarts = entryEdgeStarts
+        self.edges = edges
+    }
 
     /// Indexes `layer`.
     public init(_ layer: Boundaries.Layer) {
-        self.layer = layer
+        regions = layer.regions
+        longitudeSteps = FlatColumn(layer.longitudeSteps)
+        latitudeSteps = FlatColumn(layer.latitudeSteps)
         let (xs, ys) = (layer.longitudeSteps, layer.latitudeSteps)
         // Every cell an edge's bounding box meets, as one sortable key: cell, region, edge.
         var crossings: [UInt64] = []
@@ -87,7 +95,8 @@ public struct BoundaryIndex: Sendable {
         crossings = Self.bucketedByCell(crossings)
         centresInside = Self.bucketedByCell(centresInside)
         // Merged in key order, so each cell's entries come out together and in region order.
-        var entries: [Entry] = []
+        var entryRegions: [UInt32] = []
+        var entryEdgeStarts: [Int32] = []
         var entryCells: [Int] = []
         var edges: [Int32] = []
         edges.reserveCapacity(crossings.count)
@@ -108,19 +117,18 @@ public struct BoundaryIndex: Sendable {
                 inside = true
                 nextInside += 1
             }
-            entries.append(
-                Entry(
-                    region: Int((key >> Self.regionShift) & Self.edgeMask), centreInside: inside, edgeStart: start))
+            entryRegions.append(UInt32((key >> Self.regionShift) & Self.edgeMask) | (inside ? 1 << 31 : 0))
+            entryEdgeStarts.append(Int32(start))
             entryCells.append(Int(key >> Self.cellShift))
         }
-        entries.append(Entry(region: 0, centreInside: false, edgeStart: edges.count))
+        entryEdgeStarts.append(Int32(edges.count))
         var cellStarts = [Int32](repeating: 0, count: Self.columns * Self.rows + 1)
         for cell in entryCells { cellStarts[cell + 1] += 1 }
         for cell in 0..<(Self.columns * Self.rows) { cellStarts[cell + 1] += cellStarts[cell] }
-        self.cellStarts = cellStarts
-        // Grown entry by entry: up to twice their size.
-        self.entries = entries.trimmed()
-        self.edges = edges
+        self.cellStarts = FlatColumn(cellStarts)
+        self.entryRegions = FlatColumn(entryRegions)
+        self.entryEdgeStarts = FlatColumn(entryEdgeStarts)
+        self.edges = FlatColumn(edges)
     }
 
     /// `keys` stably ordered by their cell: a counting sort, a pass over a million cells rather than
@@ -154,11 +162,12 @@ public struct BoundaryIndex: Sendable {
         let row = Self.row(y)
         let (centreX, centreY) = (Self.centre(column: column), Self.centre(row: row))
         let cell = row * Self.columns + column
-        let (xs, ys) = (layer.longitudeSteps, layer.latitudeSteps)
-        for entry in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) where accept(entries[entry].region) {
-            var inside = entries[entry].centreInside
+        let (xs, ys) = (longitudeSteps, latitudeSteps)
+        for entry in entries(of: cell) {
+            guard let region = region(of: entry), accept(region) else { continue }
+            var inside = entryRegions[entry] >> 31 == 1
             for edge in edges(of: entry) {
-                let index = Int(edge)
+                let index = Int(edges[edge])
                 let (x1, y1) = (Boundaries.degrees(xs[index]), Boundaries.degrees(ys[index]))
                 let (x2, y2) = (Boundaries.degrees(xs[index + 1]), Boundaries.degrees(ys[index + 1]))
                 // Across from the point to the centre's meridian, on the point's parallel…
@@ -172,7 +181,7 @@ public struct BoundaryIndex: Sendable {
                     if (crossing > y) != (crossing > centreY) { inside.toggle() }
                 }
             }
-            if inside { return entries[entry].region }
+            if inside { return region }
         }
         return nil
     }
@@ -185,7 +194,7 @@ public struct BoundaryIndex: Sendable {
         let shrink = max(cos(coordinate.latitude * .pi / 180), 0.01)
         let latitudeSpan = kilometres / kilometresPerDegree
         let longitudeSpan = min(180, latitudeSpan / shrink)
-        let (xs, ys) = (layer.longitudeSteps, layer.latitudeSteps)
+        let (xs, ys) = (longitudeSteps, latitudeSteps)
         var best: (region: Int, kilometres: Double)?
         for row in Self.row(coordinate.latitude - latitudeSpan)...Self.row(coordinate.latitude + latitudeSpan) {
             // Columns wrap across the antimeridian, each visited once.
@@ -193,9 +202,10 @@ public struct BoundaryIndex: Sendable {
             let last = Int(((coordinate.longitude + longitudeSpan + 180) * Self.cellsPerDegree).rounded(.down))
             for step in first...min(last, first + Self.columns - 1) {
                 let cell = row * Self.columns + (step % Self.columns + Self.columns) % Self.columns
-                for entry in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) where accept(entries[entry].region) {
+                for entry in entries(of: cell) {
+                    guard let region = region(of: entry), accept(region) else { continue }
                     for edge in edges(of: entry) {
-                        let index = Int(edge)
+                        let index = Int(edges[edge])
                         // Kilometres east and north of the point, on a plane: enough within a few km.
                         func local(_ at: Int) -> (Double, Double) {
                             var dx = Boundaries.degrees(xs[at]) - coordinate.longitude
@@ -207,7 +217,7 @@ public struct BoundaryIndex: Sendable {
                         }
                         let distance = Self.distanceToSegment(local(index), local(index + 1))
                         if distance <= kilometres, distance < best?.kilometres ?? .infinity {
-                            best = (entries[entry].region, distance)
+                            best = (region, distance)
                         }
                     }
                 }
@@ -216,9 +226,25 @@ public struct BoundaryIndex: Sendable {
         return best
     }
 
-    /// The edges of entry `entry`.
-    private func edges(of entry: Int) -> ArraySlice<Int32> {
-        edges[Int(entries[entry].edgeStart)..<Int(entries[entry + 1].edgeStart)]
+    /// The entries of cell `cell`, within the entries there are however a damaged file's starts lie.
+    private func entries(of cell: Int) -> Range<Int> {
+        Self.clamped(Int(cellStarts[cell]), Int(cellStarts[cell + 1]), within: entryRegions.count)
+    }
+
+    /// The indices into `edges` of entry `entry`'s edges.
+    private func edges(of entry: Int) -> Range<Int> {
+        Self.clamped(Int(entryEdgeStarts[entry]), Int(entryEdgeStarts[entry + 1]), within: edges.count)
+    }
+
+    /// The region of entry `entry`; nil for a number beyond the layer's (a damaged file).
+    private func region(of entry: Int) -> Int? {
+        let region = Int(entryRegions[entry] & 0x7FFF_FFFF)
+        return region < regions.count ? region : nil
+    }
+
+    private static func clamped(_ from: Int, _ to: Int, within count: Int) -> Range<Int> {
+        let start = min(max(from, 0), count)
+        return start..<min(max(to, start), count)
     }
 
     /// How far the origin is from the segment a–b.

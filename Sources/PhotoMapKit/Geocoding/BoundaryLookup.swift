@@ -16,13 +16,19 @@ public struct BoundaryLookup: Sendable {
     /// layer is generalised (its borders a few km off the countries'), in kilometres.
     static let divisionReach = 25.0
 
-    private let countries: BoundaryIndex
-    private let divisions: BoundaryIndex
+    let countries: BoundaryIndex
+    let divisions: BoundaryIndex
 
     /// Prepares both layers.
     public init(_ boundaries: Boundaries) {
         countries = BoundaryIndex(boundaries.countries)
         divisions = BoundaryIndex(boundaries.divisions)
+    }
+
+    /// Both layers, indexed already (as the prebuilt place data holds them).
+    init(countries: BoundaryIndex, divisions: BoundaryIndex) {
+        self.countries = countries
+        self.divisions = divisions
     }
 
     /// Where `coordinate` lies; nil out at sea (farther than `coastReach` from every country).
@@ -31,8 +37,8 @@ public struct BoundaryLookup: Sendable {
             let countryIndex = countries.region(containing: coordinate)
                 ?? countries.nearestRegion(to: coordinate, within: Self.coastReach)?.region
         else { return nil }
-        let country = countries.layer.regions[countryIndex]
-        let regions = divisions.layer.regions
+        let country = countries.regions[countryIndex]
+        let regions = divisions.regions
         let sameCountry = { (index: Int) in regions[index].country == country.country }
         let division =
             divisions.region(containing: coordinate, where: sameCountry)

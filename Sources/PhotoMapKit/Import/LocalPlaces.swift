@@ -7,112 +7,69 @@ import Foundation
 /// to its division ("region_US_WA"), else to its country ("country_US"); one out at sea to a place named
 /// for its 1° square.
 public struct LocalPlaces: Sendable {
-    // The places (GeoNames cities, then villages), numbered in their grids' order. What the walk reads
-    // of each is kept apart from the names: a point looks at a few hundred places and names one.
-    private let ids: [String]
-    private let names: [String]
+    // The places (GeoNames cities, then villages), numbered in their grids' order, a column each: arrays
+    // when built from the TSV files (`LocalPlaces+Sources.swift`), parts of the mapped places.bin when
+    // prebuilt (`LocalPlaces+File.swift`). What the walk reads of each is kept apart from the names: a
+    // point looks at a few hundred places and names one.
+    let ids: FlatStrings
+    let names: FlatStrings
     /// "Bavaria, Germany", by number in `contextTexts`: one text for all the places of a division (each
     /// place's own full name held 12 MB), "Munich, " put before it when a photo is named.
-    private let contexts: [Int32]
-    private let contextTexts: [String]
-    private let coordinates: [Coordinate]
+    let contexts: FlatColumn<Int32>
+    let contextTexts: FlatStrings
+    let latitudes: FlatColumn<Double>
+    let longitudes: FlatColumn<Double>
     /// `LocalPlaces.reach(population:)` of each, in kilometres.
-    private let reaches: [Double]
+    let reaches: FlatColumn<Double>
     /// Country and admin1 codes as numbers of `codes`, compared without comparing text.
-    private let countries: [Int32]
-    private let admin1s: [Int32]
+    let countries: FlatColumn<Int32>
+    let admin1s: FlatColumn<Int32>
     /// The division code of the outline a place's centre lies in, where that is not its own `admin1`.
-    private let locatedDivisions: [Int32]
-    private let codes: [String: Int32]
+    let locatedDivisions: FlatColumn<Int32>
+    let codes: [String: Int32]
     /// Places of 15,000 people or more (reaching up to `greatestReach`) by 1° cell.
-    private let cityGrid: PlaceGrid
+    let cityGrid: PlaceGrid
     /// Villages (under 15,000 people, reaching at most 5 km) by cell of 0.1° (11 km of latitude, more than
     /// a village's reach): a point looks only at the few cells around it, not at every village of 30 km around.
-    private let villageGrid: PlaceGrid
-    private let countryNames: [String: String]
+    let villageGrid: PlaceGrid
+    let countryNames: [String: String]
     /// GeoNames' English names of the divisions, by "country/admin1": "DE/02" Bavaria.
-    private let divisionNames: [String: String]
-    private let boundaries: BoundaryLookup
+    let divisionNames: [String: String]
+    let boundaries: BoundaryLookup
 
-    /// The gazetteer folder's cities, villages, regions (GeoNames, CC BY 4.0) and boundaries (Natural Earth, public
-    /// domain): Fixtures/gazetteer.
+    /// The grids' cell sizes, in degrees.
+    static let cityDegrees = 1.0
+    static let villageDegrees = 0.1
+
+    /// The gazetteer folder's places: from its prebuilt places.bin (mapped: a start of milliseconds) when
+    /// that was made from the folder's files by this version, else built from the files themselves
+    /// (`init(sources:)`, about a second), said once on stderr. `PHOTOMAP_PLACES_FROM_SOURCES=1` builds
+    /// from the files without a word: the baseline `bench/place-start.sh` measures against.
     public init(gazetteer folder: URL) throws {
-        // The boundaries first: indexing them needs room for a while, which the places would add to.
-        let boundaries = BoundaryLookup(try Boundaries.load(folder.appendingPathComponent("boundaries.bin")))
-        var codes: [String: Int32] = [:]
-        func code(_ text: String) -> Int32 {
-            if let known = codes[text] { return known }
-            codes[text] = Int32(codes.count)
-            return Int32(codes.count - 1)
-        }
-        // The places as they are read, a column each (a row of five texts each would hold as much again,
-        // and its copy in grid order twice as much: geotag's peak); then the columns in grid order.
-        var ids: [String] = [], names: [String] = [], contexts: [Int32] = [], coordinates: [Coordinate] = []
-        var contextNumbers: [String: Int32] = [:], contextTexts: [String] = []
-        var reaches: [Double] = [], countries: [Int32] = [], admin1s: [Int32] = []
-        var cities: [Int] = [], villages: [Int] = []
-        func reserve(_ rows: Int) {
-            let count = ids.count + rows
-            ids.reserveCapacity(count)
-            names.reserveCapacity(count)
-            contexts.reserveCapacity(count)
-            coordinates.reserveCapacity(count)
-            reaches.reserveCapacity(count)
-            countries.reserveCapacity(count)
-            admin1s.reserveCapacity(count)
-        }
-        let regions = try Gazetteer.forEachCity(in: folder, villages: true, divisions: true, reserving: reserve) {
-            entry in
-            if entry.population < 15_000 { villages.append(ids.count) } else { cities.append(ids.count) }
-            ids.append(entry.id)
-            names.append(entry.name)
-            if let number = contextNumbers[entry.context] {
-                contexts.append(number)
-            } else {
-                contextNumbers[entry.context] = Int32(contextTexts.count)
-                contexts.append(Int32(contextTexts.count))
-                contextTexts.append(entry.context)
+        if ProcessInfo.processInfo.environment["PHOTOMAP_PLACES_FROM_SOURCES"] != "1" {
+            do {
+                self = try Self(prebuilt: folder)
+                return
+            } catch {
+                Self.noteSlowStart(folder.appendingPathComponent(PlaceFile.name), error)
             }
-            coordinates.append(entry.coordinate)
-            reaches.append(Self.reach(population: entry.population))
-            countries.append(code(entry.country))
-            admin1s.append(code(entry.admin1))
         }
-        let villageDegrees = 0.1
-        let cityOrder = PlaceGrid.order(cities.map { coordinates[$0] }, degrees: 1).map { cities[$0] }
-        let order =
-            cityOrder + PlaceGrid.order(villages.map { coordinates[$0] }, degrees: villageDegrees).map { villages[$0] }
-        func ordered<Value>(_ column: inout [Value]) -> [Value] {
-            defer { column = [] }
-            return order.map { column[$0] }
+        try self.init(sources: folder)
+    }
+
+    /// Whether the slow start was said already: once a process is enough.
+    private static let noted = Locked(false)
+
+    private static func noteSlowStart(_ file: URL, _ refusal: PlaceFile.Refusal) {
+        let first = noted.withLock { noted in
+            defer { noted = true }
+            return !noted
         }
-        self.ids = ordered(&ids)
-        self.names = ordered(&names)
-        self.contexts = ordered(&contexts)
-        self.contextTexts = contextTexts
-        self.coordinates = ordered(&coordinates)
-        self.reaches = ordered(&reaches)
-        self.countries = ordered(&countries)
-        self.admin1s = ordered(&admin1s)
-        // The division outlines are generalised: St. Louis's centre lies in their Illinois. A photo taken
-        // there is in that outline too, and the city must still name it.
-        let noDivision = code("")
-        locatedDivisions = zip(self.coordinates, self.admin1s).map { coordinate, admin1 in
-            let division = boundaries.locate(coordinate)?.division?.division ?? ""
-            let located = code(division)
-            return located != admin1 ? located : noDivision
-        }
-        self.codes = codes
-        cityGrid = PlaceGrid(Array(self.coordinates[..<cityOrder.count]), degrees: 1, first: 0)
-        villageGrid = PlaceGrid(
-            Array(self.coordinates[cityOrder.count...]), degrees: villageDegrees, first: cityOrder.count)
-        self.boundaries = boundaries
-        countryNames = Dictionary(
-            regions.filter { $0.admin1.isEmpty }.map { ($0.country, $0.names[0]) },
-            uniquingKeysWith: { first, _ in first })
-        divisionNames = Dictionary(
-            regions.filter { !$0.admin1.isEmpty }.map { ("\($0.country)/\($0.admin1)", $0.names[0]) },
-            uniquingKeysWith: { first, _ in first })
+        guard first else { return }
+        FileHandle.standardError.write(
+            Data(
+                ("photomap: note: \(file.path) \(refusal.reason), so the places are built from the gazetteer's "
+                    + "files at every start (about a second); run scripts/setup to make it\n").utf8))
     }
 
     /// How far a place of `population` reaches: 1.5 km for a village of 1,000, 5 km for a town of 15,000,
@@ -141,8 +98,11 @@ public struct LocalPlaces: Sendable {
             if let divisionCode, admin1s[index] != divisionCode, locatedDivisions[index] != divisionCode { return }
             // A degree of latitude is 111 km everywhere: most places are ruled out before the trigonometry.
             let reach = reaches[index]
-            guard abs(coordinates[index].latitude - coordinate.latitude) * 111 <= reach else { return }
-            let distance = coordinate.distance(to: coordinates[index])
+            let latitude = latitudes[index]
+            guard abs(latitude - coordinate.latitude) * 111 <= reach,
+                let centre = Coordinate(latitude: latitude, longitude: longitudes[index])
+            else { return }
+            let distance = coordinate.distance(to: centre)
             if distance <= reach, distance < nearest?.distance ?? .infinity {
                 nearest = (index, distance)
             }
@@ -152,7 +112,7 @@ public struct LocalPlaces: Sendable {
             return LocalPlace(
                 id: ids[index], shortName: names[index],
                 fullName: context.isEmpty ? names[index] : "\(names[index]), \(context)",
-                coordinate: coordinates[index])
+                coordinate: Coordinate(latitude: latitudes[index], longitude: longitudes[index]))
         }
         let countryName = countryNames[country] ?? location.country.name
         // Shaped as Flickr's place ids (letters, digits, "_"), which `serve` checks at the door.

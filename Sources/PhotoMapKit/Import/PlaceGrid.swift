@@ -11,9 +11,9 @@ struct PlaceGrid: Sendable {
     /// Rows from the south pole: row `r` holds latitude cell `r - rowOffset`.
     private let rowOffset: Int
     /// The places of row `r`: `rowStarts[r]..<rowStarts[r + 1]` (offset by `first`).
-    private let rowStarts: [Int32]
+    let rowStarts: FlatColumn<Int32>
     /// Each place's column, ascending within its row.
-    private let placeColumns: [Int32]
+    let placeColumns: FlatColumn<Int32>
     /// The number of the grid's first place.
     let first: Int
 
@@ -58,6 +58,21 @@ struct PlaceGrid: Sendable {
             placeColumns.append(Int32(cell.longitude))
         }
         for row in 0..<rows { rowStarts[row + 1] += rowStarts[row] }
+        self.rowStarts = FlatColumn(rowStarts)
+        self.placeColumns = FlatColumn(placeColumns)
+    }
+
+    /// A grid as a file holds it (`rowStarts` and `placeColumns` as the other init makes them); nil when
+    /// they do not fit together: rows that do not run in order, or over other than the places there are.
+    init?(degrees: Double, first: Int, rowStarts: FlatColumn<Int32>, placeColumns: FlatColumn<Int32>) {
+        self.degrees = degrees
+        self.first = first
+        columns = Int((360 / degrees).rounded())
+        rowOffset = Int((90 / degrees).rounded())
+        guard rowStarts.count == 2 * rowOffset + 2, rowStarts[0] == 0,
+            Int(rowStarts[rowStarts.count - 1]) == placeColumns.count,
+            (0..<(rowStarts.count - 1)).allSatisfy({ rowStarts[$0] <= rowStarts[$0 + 1] })
+        else { return nil }
         self.rowStarts = rowStarts
         self.placeColumns = placeColumns
     }
