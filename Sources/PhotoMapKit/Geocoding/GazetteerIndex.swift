@@ -33,14 +33,11 @@ public struct GazetteerSources: Sendable {
     /// ships it), used while it was made from these very files.
     public var prebuiltIndex: URL { folder.appendingPathComponent("names.sqlite") }
 
-    /// Each file's name, size and SHA-256: an index made from other files, or from these before they
-    /// changed, has another signature. Not paths or times, so an index made ahead of time still matches
-    /// after its folder is copied (the package) or checked out anew; hashing the ~9 MB takes ~10 ms.
+    /// What the index was made from (`SourceSignature`): an index made from other files, or from these
+    /// before they changed, has another signature, and one made ahead of time still matches after its
+    /// folder is copied (the package) or checked out anew.
     func signature() -> String {
-        files.map { file in
-            guard let bytes = try? Gazetteer.contents(file) else { return "\(file.lastPathComponent) missing" }
-            return "\(file.lastPathComponent) \(bytes.count) \(SHA256.hex(bytes))"
-        }.joined(separator: "\n")
+        SHA256.hex(digest: SourceSignature.of(files))
     }
 }
 

@@ -47,33 +47,9 @@ enum PlaceFile {
         }
     }
 
-    /// The sources' signature: their names, sizes and SHA-256 of their contents, so a copy (which keeps
-    /// no times) still matches and a change of one byte does not. Read a mebibyte at a time: the sources'
-    /// 12 MB never count in the process's memory.
+    /// The sources' signature (`SourceSignature`).
     static func signature(of folder: URL) -> [UInt8] {
-        let hasher = SHA256.Hasher()
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 8)
-        defer { chunk.deallocate() }
-        for source in sources {
-            let descriptor = open(folder.appendingPathComponent(source).path, O_RDONLY | O_CLOEXEC)
-            var size = -1
-            if descriptor >= 0 {
-                defer { close(descriptor) }
-                size = 0
-                while true {
-                    let count = read(descriptor, chunk.baseAddress, chunk.count)
-                    guard count > 0 else {
-                        if count < 0 { size = -2 }
-                        break
-                    }
-                    hasher.update(UnsafeRawBufferPointer(rebasing: chunk[..<count]))
-                    size += count
-                }
-            }
-            // Name and size after the contents: no file's bytes can pass for another's name.
-            Array("\n\(source) \(size)\n".utf8).withUnsafeBytes { hasher.update($0) }
-        }
-        return hasher.finish()
+        SourceSignature.of(sources.map { folder.appendingPathComponent($0) })
     }
 
     /// Reads a file's sections in order, each checked to lie in the file.
