@@ -104,6 +104,7 @@ enum ImportCommand {
         var catalog = try configuration.state().localCatalogForImport()
         // The owner's view while importing: a private photo is found again, its sidecar read again.
         catalog.audiences = Set(Audience.allCases)
+        let before = try catalog.version()
         let report = try running.run(
             roots: options.paths, prune: options.prune, into: catalog, geotagger: geotagger)
         bar.finish()
@@ -112,10 +113,16 @@ enum ImportCommand {
         if let sidecars {
             SidecarOptions.tell(try sidecars.write(report.changedPhotos, of: catalog), console: console)
         }
-        // The search index follows the catalog now, rather than at the next search: the public view.
+        // The search index follows the catalog now, rather than at the next search: the public view. The
+        // photos written are indexed again; when photos went, every photo is (the index keeps no way to drop one).
         catalog.audiences = Audience.seen(by: nil)
-        try CatalogIndexer(index: configuration.state().index.open()).ensureLocal(
-            catalog, adapter: configuration.adapter)
+        let indexer = CatalogIndexer(index: try configuration.state().index.open())
+        if report.removedPhotos == 0 {
+            try indexer.ensureLocal(
+                catalog, changed: report.photosWritten, since: before, adapter: configuration.adapter)
+        } else {
+            try indexer.ensureLocal(catalog, adapter: configuration.adapter)
+        }
         if options.json { return try console.printJSON(Summary(report)) }
         tell(
             report.lines.map { "\($0.path): \($0.reason)" }, summary: report.summary, report: options.report,

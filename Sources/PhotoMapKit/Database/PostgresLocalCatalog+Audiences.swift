@@ -40,7 +40,7 @@ extension PostgresLocalCatalog {
                     .text(ids.joined(separator: " ")), .text(privacy.visibility.rawValue),
                     .text(privacy.location.rawValue),
                 ])
-            try Self.refreshHidden(on: connection)  // keeps the place of the photos without a location
+            try Self.keepUnlocated(on: connection)
             // Pages, the index and servers made from the photos are made again.
             try connection.execute("UPDATE local_version SET version = version + 1")
         }

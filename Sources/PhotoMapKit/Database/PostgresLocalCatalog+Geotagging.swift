@@ -61,7 +61,7 @@ extension PostgresLocalCatalog {
             try connection.merge(
                 into: "local_photos", columns: ["id", "place", "latitude", "longitude", "record", "location_source"],
                 key: "id", replacing: true, rows: updates)
-            try Self.refreshHidden(on: connection)
+            try Self.refreshHidden(of: written.map(\.id), on: connection)
             try connection.execute("UPDATE local_version SET version = version + 1")
             return written
         }

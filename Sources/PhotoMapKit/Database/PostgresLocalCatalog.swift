@@ -27,15 +27,34 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
     }
 
     public func files() throws -> [[UInt8]: LocalFileState] {
-        // Binary rows: the path comes as its bytes, the numbers and flags as themselves.
-        let rows = try pool.withConnection { connection in
-            try connection.execute(
-                """
-                SELECT f.path, f.size, f.modified, f.inode, f.photo, f.problem, f.other, p.latitude IS NOT NULL,
-                       p.location_source
-                FROM local_files f LEFT JOIN local_photos p ON p.id = f.photo
-                """, binaryResult: true)
+        try pool.withConnection { try Self.files(on: $0, where: "true", []) }
+    }
+
+    public func files(below roots: [[UInt8]]) throws -> [[UInt8]: LocalFileState] {
+        try pool.withConnection { connection in
+            var files: [[UInt8]: LocalFileState] = [:]
+            // The root itself, and the range of paths that begin with it and a slash (on the primary key).
+            for root in roots {
+                let range = LocalFileState.pathRange(below: root)
+                let below = try Self.files(
+                    on: connection, where: "f.path = $1 OR (f.path >= $2 AND f.path < $3)",
+                    [.bytes(Data(root)), .bytes(Data(range.lower)), .bytes(Data(range.upper))])
+                files.merge(below) { first, _ in first }
+            }
+            return files
         }
+    }
+
+    private static func files(
+        on connection: PostgresConnection, where condition: String, _ values: [PostgresValue]
+    ) throws -> [[UInt8]: LocalFileState] {
+        // Binary rows: the path comes as its bytes, the numbers and flags as themselves.
+        let rows = try connection.execute(
+            """
+            SELECT f.path, f.size, f.modified, f.inode, f.photo, f.problem, f.other, p.latitude IS NOT NULL,
+                   p.location_source
+            FROM local_files f LEFT JOIN local_photos p ON p.id = f.photo WHERE \(condition)
+            """, values, binaryResult: true)
         var files: [[UInt8]: LocalFileState] = [:]
         for row in 0..<rows.count {
             var state = LocalFileState(
@@ -51,9 +70,11 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
         return files
     }
 
-    public func locatedByPhoto() throws -> [String: Bool] {
+    public func located(ids: [String]) throws -> [String: Bool] {
         let rows = try pool.withConnection { connection in
-            try connection.execute("SELECT id, latitude IS NOT NULL FROM local_photos")
+            try connection.execute(
+                "SELECT id, latitude IS NOT NULL FROM local_photos WHERE id = ANY (string_to_array($1, ' '))",
+                [.text(ids.joined(separator: " "))])
         }
         return Dictionary(
             try (0..<rows.count).map { (rows.text($0, 0) ?? "", try rows.bool($0, 1) ?? false) },
@@ -86,9 +107,21 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
                 .bool(state.isOther),
             ] as [PostgresValue]
         }
+        // Paths as hex: bytes of any value, in one parameter.
+        let paths = (changes.files.map(\.path) + changes.gone).map { path in
+            path.map { String(format: "%02x", $0) }.joined()
+        }.joined(separator: " ")
         return try pool.transaction { connection in
             try connection.liftTimeouts()
             let ids = changes.photos.map(\.photo.id).joined(separator: " ")
+            // The photos this change may leave without a file: those its files held before, and its own.
+            let holding = try connection.execute(
+                """
+                SELECT DISTINCT photo FROM local_files
+                WHERE path = ANY (SELECT decode(hex, 'hex') FROM unnest(string_to_array($1, ' ')) hex)
+                    AND photo IS NOT NULL
+                """, [.text(paths)])
+            let held = Set(changes.photos.map(\.photo.id)).union((0..<holding.count).compactMap { holding.text($0, 0) })
             // Photos there already keep their audiences; the new ones take the import's.
             let known = try connection.execute(
                 "SELECT id FROM local_photos WHERE id = ANY (string_to_array($1, ' '))", [.text(ids)])
@@ -118,13 +151,16 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
             for path in changes.gone {
                 try connection.execute("DELETE FROM local_files WHERE path = $1", [.bytes(Data(path))])
             }
+            // Photos no file holds any more (their files gone, or changed into other photos), of those the
+            // change's files held before.
             let removed = try connection.execute(
                 """
-                DELETE FROM local_photos WHERE id NOT IN (SELECT photo FROM local_files WHERE photo IS NOT NULL)
+                DELETE FROM local_photos p WHERE p.id = ANY (string_to_array($1, ' '))
+                    AND NOT EXISTS (SELECT 1 FROM local_files f WHERE f.photo = p.id)
                 RETURNING id
-                """
+                """, [.text(held.sorted().joined(separator: " "))]
             ).count
-            try Self.refreshHidden(on: connection)
+            try Self.refreshHidden(of: changes.photos.map(\.photo.id), on: connection)
             if changes.changesPhotos {
                 try connection.execute("UPDATE local_version SET version = version + 1")
             }
@@ -256,16 +292,19 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
                     .double(fence.radius),
                 ])
             guard added.count == 1 else { throw GeofenceError.duplicate(name: fence.name) }
-            try Self.fencesChanged(on: connection)
+            try Self.fencesChanged(near: fence, on: connection)
         }
     }
 
     public func removeFence(named name: String) throws {
         try pool.transaction { connection in
             let removed = try connection.execute(
-                "DELETE FROM local_fences WHERE name = $1 RETURNING name", [.text(name)])
+                "DELETE FROM local_fences WHERE name = $1 RETURNING latitude, longitude, radius", [.text(name)])
             guard removed.count > 0 else { throw GeofenceError.unknown(name: name) }
-            try Self.fencesChanged(on: connection)
+            let fence = Coordinate(latitude: try removed.real(0, 0), longitude: try removed.real(0, 1)).map {
+                Geofence(name: name, centre: $0, radius: (try? removed.real(0, 2)) ?? 0)
+            }
+            try Self.fencesChanged(near: fence, on: connection)
         }
     }
 
@@ -294,25 +333,55 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
         }
     }
 
-    /// Marks the photos the fences hold as hidden (and only those), within the caller's transaction.
-    static func refreshHidden(on connection: PostgresConnection) throws {
-        let hidden = try fences(on: connection).hiddenIDs(try locatedCoordinates(on: connection))
+    /// Marks which of the photos `ids` the fences hold as hidden (every photo when nil), within the
+    /// caller's transaction; the others keep theirs. A change refreshes the photos it wrote: a catalog's
+    /// other photos cost nothing.
+    static func refreshHidden(of ids: [String]?, on connection: PostgresConnection) throws {
+        let fences = try fences(on: connection)
         // Imported photos' ids are "local-" and hex digits: a space never falls inside one.
-        try connection.execute(
+        let chosen = ids.map { $0.joined(separator: " ") }
+        let rows = try connection.execute(
             """
-            UPDATE local_photos SET hidden = NOT hidden
-            WHERE hidden <> (id = ANY (string_to_array($1, ' ')))
-            """, [.text(hidden.sorted().joined(separator: " "))])
-        // Photos shown without a location (a fence's, or an audience's) are listed in it.
+            SELECT id, latitude, longitude, hidden FROM local_photos
+            WHERE $1::text IS NULL OR id = ANY (string_to_array($1, ' '))
+            """, [.optional(chosen, PostgresValue.text)])
+        // Only the rows whose flag changes are written (each write moves the map's aggregates).
+        var shown: [String] = []
+        var hidden: [String] = []
+        for row in 0..<rows.count {
+            let hides = fences.hide(Coordinate(latitude: try rows.real(row, 1), longitude: try rows.real(row, 2)))
+            guard try rows.bool(row, 3) != hides else { continue }
+            if hides { hidden.append(rows.text(row, 0) ?? "") } else { shown.append(rows.text(row, 0) ?? "") }
+        }
+        for (ids, flag) in [(shown, false), (hidden, true)] where !ids.isEmpty {
+            try connection.execute(
+                "UPDATE local_photos SET hidden = $2 WHERE id = ANY (string_to_array($1, ' '))",
+                [.text(ids.joined(separator: " ")), .bool(flag)])
+        }
+        try keepUnlocated(on: connection)
+    }
+
+    /// Photos shown without a location (a fence's, or an audience's) are listed in its place.
+    static func keepUnlocated(on connection: PostgresConnection) throws {
         let place = LocalPlace.unlocated
         try connection.execute(
             "INSERT INTO local_places VALUES ($1, $2, $3, NULL, NULL) ON CONFLICT (id) DO NOTHING",
             [.text(place.id), .text(place.shortName), .text(place.fullName)])
     }
 
-    /// After a fence came or went: the photos it holds hidden or shown, and the version moved on.
-    private static func fencesChanged(on connection: PostgresConnection) throws {
-        try refreshHidden(on: connection)
+    /// The photos that may lie within `fence`: those of its band of latitudes, the first test of
+    /// `Geofence.contains` (a photo outside it is in no fence it did not lie in before).
+    static func photos(near fence: Geofence, on connection: PostgresConnection) throws -> [String] {
+        let band = fence.radius / 111_195 + 1e-9
+        let rows = try connection.execute(
+            "SELECT id FROM local_photos WHERE latitude BETWEEN $1 AND $2",
+            [.double(fence.centre.latitude - band), .double(fence.centre.latitude + band)])
+        return (0..<rows.count).compactMap { rows.text($0, 0) }
+    }
+
+    /// After `fence` came or went: the photos it holds hidden or shown, and the version moved on.
+    private static func fencesChanged(near fence: Geofence?, on connection: PostgresConnection) throws {
+        try refreshHidden(of: try fence.map { try photos(near: $0, on: connection) }, on: connection)
         try connection.execute("UPDATE local_version SET version = version + 1")
     }
 }

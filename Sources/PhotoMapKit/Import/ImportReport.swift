@@ -36,6 +36,16 @@ public struct ImportReport: Sendable {
     public var lines: [(path: String, reason: String)] = []
     /// The records of the photos tracks located, moved or estimated, as the catalog now holds them.
     public var changedPhotos: [Photo] = []
+    /// The records of the photos read or located from sidecars, as written, in order (a photo may come
+    /// again, its last record the one held).
+    public var writtenPhotos: [Photo] = []
+
+    /// Each photo the import wrote, once, as the catalog now holds it: what the search index takes.
+    public var photosWritten: [Photo] {
+        var latest: [String: Photo] = [:]
+        for photo in writtenPhotos + changedPhotos { latest[photo.id] = photo }
+        return latest.values.sorted { $0.id < $1.id }
+    }
 
     /// The summary line: "1,942 photos read, 1,870 located, 64 without a location, 8 not readable" (the
     /// counts after the first three only when not 0); with tracks, "1,870 located (12 from their own GPS,

@@ -43,7 +43,10 @@ public struct Importer: Sendable {
             }
         }
         let walked = FileWalker.walk(rootPaths)
-        let known = try catalog.files()
+        let sidecarImport = SidecarImport(placement: sidecars)
+        // The files the catalog holds below the roots and the sidecars' folder: a catalog's other files
+        // are neither read nor compared.
+        let known = try catalog.files(below: rootPaths + (sidecars.folder.map { [Array($0.utf8)] } ?? []))
         var report = ImportReport()
         for (path, reason) in walked.problems { report.lines.append((FileWalker.shown(path), reason)) }
         var toRead: [FileWalker.Found] = []
@@ -60,7 +63,6 @@ public struct Importer: Sendable {
                 if SidecarImport.isSidecar(file.path) { changedSidecars.insert(file.path) }
             }
         }
-        let sidecarImport = SidecarImport(placement: sidecars)
         var changes = LocalCatalogChanges()
         changes.privacy = privacy
         for file in sidecarImport.folderFiles()
@@ -107,11 +109,12 @@ public struct Importer: Sendable {
         report.gone = gone.count
         if prune { changes.gone = gone } else { report.goneKept = gone.count }
         report.removedPhotos = try catalog.apply(changes)
+        report.writtenPhotos = changes.photos.map(\.photo)
         cache.flush()
         let fromSidecars = try sidecarImport.located(
             photoFiles: photoFiles, changedSidecars: changedSidecars, catalog: catalog, places: places)
         report.lines += fromSidecars.problems.map { (FileWalker.shown($0.path), $0.reason) }
-        _ = try catalog.locate(fromSidecars.located)
+        report.writtenPhotos += try catalog.locate(fromSidecars.located)
         if let geotagger {
             report.add(try geotagger.run(on: catalog, places: places), estimating: geotagger.estimateWithin != nil)
         }
@@ -130,11 +133,11 @@ public struct Importer: Sendable {
         case other
     }
 
-    /// Reads the files on every core, in their order; the catalog is asked (on this thread, before) which
-    /// photos it holds.
+    /// Reads the files on every core, in their order; the catalog is asked which photos it holds, one at a
+    /// time, meanwhile (`KnownPhotos`).
     private func read(_ files: [FileWalker.Found], catalog: any LocalCatalogStore) -> [Outcome] {
         guard !files.isEmpty else { return [] }
-        let knownPhotos = Locked<[String: Bool]>((try? catalog.locatedByPhoto()) ?? [:])
+        let knownPhotos = KnownPhotos(catalog)
         let done = Locked(0)
         // One file a turn: each is a decode of its own, long beside the turn.
         return [Outcome](
@@ -150,7 +153,7 @@ public struct Importer: Sendable {
             }, chunk: 1)
     }
 
-    private func readOne(_ file: FileWalker.Found, knownPhotos: Locked<[String: Bool]>) -> Outcome {
+    private func readOne(_ file: FileWalker.Found, knownPhotos: KnownPhotos) -> Outcome {
         let opened: PhotoFile
         switch PhotoFile.open(file.path, maximumBytes: Self.maximumFileBytes) {
         case .photo(let photo): opened = photo
@@ -158,14 +161,14 @@ public struct Importer: Sendable {
         case .refused(let reason): return .skipped(reason)
         }
         do {
-            let (id, read) = try PhotoFileReader.read(opened) { id in knownPhotos.withLock { $0[id] != nil } }
-            guard let read else { return .known(id: id, located: knownPhotos.withLock { $0[id] ?? false }) }
+            let (id, read) = try PhotoFileReader.read(opened) { id in knownPhotos.located(id) != nil }
+            guard let read else { return .known(id: id, located: knownPhotos.located(id) ?? false) }
             let photo = LocalPhoto.record(
                 id: id, fields: read.fields, fileName: file.path,
                 mediumSize: read.mediumSize)
             try cache.keep(read.square, for: photo, size: .square)
             try cache.keep(read.medium, for: photo, size: .medium)
-            knownPhotos.withLock { $0[id] = photo.coordinate != nil }
+            knownPhotos.add(id, located: photo.coordinate != nil)
             return .photo(
                 photo, problems: read.fields.problems, offset: read.fields.utcOffsetSeconds,
                 capture: PhotoCapture(read.fields))

@@ -23,16 +23,20 @@ extension LocalCatalog {
                     .real(fence.radius),
                 ]
             ).step()
-            try fencesChanged()
+            try fencesChanged(near: fence)
         }
     }
 
     public func removeFence(named name: String) throws {
         try database.transaction {
-            let removed = try database.prepare("DELETE FROM fences WHERE name = ? RETURNING name", [.text(name)])
+            let removed = try database.prepare(
+                "DELETE FROM fences WHERE name = ? RETURNING latitude, longitude, radius", [.text(name)])
             guard try removed.step() else { throw GeofenceError.unknown(name: name) }
+            let fence = Coordinate(latitude: removed.real(0), longitude: removed.real(1)).map {
+                Geofence(name: name, centre: $0, radius: removed.real(2) ?? 0)
+            }
             while try removed.step() {}
-            try fencesChanged()
+            try fencesChanged(near: fence)
         }
     }
 
@@ -47,19 +51,53 @@ extension LocalCatalog {
         return located
     }
 
-    /// Marks the photos the fences hold as hidden (and only those), within the caller's transaction.
-    func refreshHidden() throws {
-        let hidden = try fences().hiddenIDs(try locatedCoordinates())
-        try database.prepare("UPDATE photos SET hidden = 0 WHERE hidden <> 0").step()
-        for id in hidden { try database.prepare("UPDATE photos SET hidden = 1 WHERE id = ?", [.text(id)]).step() }
+    /// Marks which of the photos `ids` the fences hold as hidden (every photo when nil), within the
+    /// caller's transaction; the others keep theirs. A change refreshes the photos it wrote: a catalog's
+    /// other photos cost nothing.
+    func refreshHidden(of ids: [String]?) throws {
+        let fences = try fences()
+        let rows = try database.prepare("SELECT id, latitude, longitude, hidden FROM photos WHERE id = ?")
+        // Only the rows whose flag changes are written (each write moves the map's aggregates), after the reads.
+        var flipped: [(id: String, hidden: Bool)] = []
+        func read(_ rows: SQLiteStatement) throws {
+            while try rows.step() {
+                let hidden = fences.hide(Coordinate(latitude: rows.real(1), longitude: rows.real(2)))
+                if (rows.integer(3) == 1) != hidden { flipped.append((rows.text(0), hidden)) }
+            }
+        }
+        if let ids {
+            for id in ids {
+                try rows.bind([.text(id)])
+                try read(rows)
+            }
+        } else {
+            try read(try database.prepare("SELECT id, latitude, longitude, hidden FROM photos"))
+        }
+        let update = try database.prepare("UPDATE photos SET hidden = ? WHERE id = ?")
+        for (id, hidden) in flipped {
+            try update.bind([.integer(hidden ? 1 : 0), .text(id)])
+            try update.step()
+        }
         // Photos shown without a location (a fence's, or an audience's) are listed in it.
         try keep(.unlocated)
     }
 
-    /// After a fence came or went: the photos it holds hidden or shown, and the version moved on so that
+    /// The photos that may lie within `fence`: those of its band of latitudes, the first test of
+    /// `Geofence.contains` (a photo outside it is in no fence it did not lie in before).
+    func photos(near fence: Geofence) throws -> [String] {
+        let band = fence.radius / 111_195 + 1e-9
+        let rows = try database.prepare(
+            "SELECT id FROM photos WHERE latitude BETWEEN ? AND ?",
+            [.real(fence.centre.latitude - band), .real(fence.centre.latitude + band)])
+        var ids: [String] = []
+        while try rows.step() { ids.append(rows.text(0)) }
+        return ids
+    }
+
+    /// After `fence` came or went: the photos it holds hidden or shown, and the version moved on so that
     /// the index and pages made from the photos are made again.
-    private func fencesChanged() throws {
-        try refreshHidden()
+    private func fencesChanged(near fence: Geofence?) throws {
+        try refreshHidden(of: try fence.map(photos(near:)))
         try database.prepare(
             "INSERT INTO meta VALUES ('version', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1"
         ).step()

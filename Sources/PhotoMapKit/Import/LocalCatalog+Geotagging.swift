@@ -41,7 +41,7 @@ extension LocalCatalog {
                 ).step()
                 written.append(photo)
             }
-            try refreshHidden()
+            try refreshHidden(of: written.map(\.id))
             try database.prepare(
                 "INSERT INTO meta VALUES ('version', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1"
             ).step()

@@ -108,12 +108,28 @@ public final class LocalCatalog: LocalCatalogStore {
     }
 
     public func files() throws -> [[UInt8]: LocalFileState] {
-        let rows = try database.prepare(
-            """
-            SELECT f.path, f.size, f.modified, f.inode, f.photo, f.problem, f.other, p.latitude IS NOT NULL,
-                p.location_source
-            FROM files f LEFT JOIN photos p ON p.id = f.photo
-            """)
+        try files(database.prepare(Self.filesQuery))
+    }
+
+    public func files(below roots: [[UInt8]]) throws -> [[UInt8]: LocalFileState] {
+        var files: [[UInt8]: LocalFileState] = [:]
+        // The root itself, and the range of paths that begin with it and a slash (on the primary key).
+        let rows = try database.prepare(Self.filesQuery + " WHERE f.path = ? OR (f.path >= ? AND f.path < ?)")
+        for root in roots {
+            let range = LocalFileState.pathRange(below: root)
+            try rows.bind([.blob(root), .blob(range.lower), .blob(range.upper)])
+            files.merge(try self.files(rows)) { first, _ in first }
+        }
+        return files
+    }
+
+    private static let filesQuery = """
+        SELECT f.path, f.size, f.modified, f.inode, f.photo, f.problem, f.other, p.latitude IS NOT NULL,
+            p.location_source
+        FROM files f LEFT JOIN photos p ON p.id = f.photo
+        """
+
+    private func files(_ rows: SQLiteStatement) throws -> [[UInt8]: LocalFileState] {
         var files: [[UInt8]: LocalFileState] = [:]
         while try rows.step() {
             var state = LocalFileState(
@@ -131,6 +147,13 @@ public final class LocalCatalog: LocalCatalogStore {
 
     public func apply(_ changes: LocalCatalogChanges) throws -> Int {
         try database.transaction {
+            // The photos this change may leave without a file: those its files held before, and its own.
+            var held = Set(changes.photos.map(\.photo.id))
+            let holding = try database.prepare("SELECT photo FROM files WHERE path = ? AND photo IS NOT NULL")
+            for path in changes.files.map(\.path) + changes.gone {
+                try holding.bind([.blob(path)])
+                while try holding.step() { held.insert(holding.text(0)) }
+            }
             for (photo, place, taken) in changes.photos {
                 try keep(place)
                 let capture = changes.captures[photo.id]
@@ -167,11 +190,14 @@ public final class LocalCatalog: LocalCatalogStore {
             }
             for path in changes.gone { try database.prepare("DELETE FROM files WHERE path = ?", [.blob(path)]).step() }
             // Photos no file holds any more: their files gone, or changed into other photos.
-            let orphans = try database.prepare(
-                "DELETE FROM photos WHERE id NOT IN (SELECT photo FROM files WHERE photo IS NOT NULL) RETURNING id")
+            let orphan = try database.prepare(
+                "DELETE FROM photos WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM files WHERE photo = ?1) RETURNING id")
             var removed = 0
-            while try orphans.step() { removed += 1 }
-            try refreshHidden()
+            for id in held.sorted() {
+                try orphan.bind([.text(id)])
+                while try orphan.step() { removed += 1 }
+            }
+            try refreshHidden(of: changes.photos.map(\.photo.id))
             if changes.changesPhotos {
                 try database.prepare(
                     "INSERT INTO meta VALUES ('version', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1"
@@ -198,10 +224,13 @@ public final class LocalCatalog: LocalCatalogStore {
         return try row.step() ? Int(row.integer(0) ?? 0) : 0
     }
 
-    public func locatedByPhoto() throws -> [String: Bool] {
-        let rows = try database.prepare("SELECT id, latitude IS NOT NULL FROM photos")
+    public func located(ids: [String]) throws -> [String: Bool] {
+        let rows = try database.prepare("SELECT id, latitude IS NOT NULL FROM photos WHERE id = ?")
         var photos: [String: Bool] = [:]
-        while try rows.step() { photos[rows.text(0)] = rows.integer(1) == 1 }
+        for id in ids {
+            try rows.bind([.text(id)])
+            while try rows.step() { photos[rows.text(0)] = rows.integer(1) == 1 }
+        }
         return photos
     }
 

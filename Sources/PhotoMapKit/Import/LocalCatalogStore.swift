@@ -13,8 +13,10 @@ public protocol LocalCatalogStore {
     var audiences: Set<Audience> { get set }
     /// Every file seen, by path.
     func files() throws -> [[UInt8]: LocalFileState]
-    /// Every photo's id, and whether it has a location.
-    func locatedByPhoto() throws -> [String: Bool]
+    /// The files seen at or below these paths (each absolute, as the catalog keeps it), by path.
+    func files(below roots: [[UInt8]]) throws -> [[UInt8]: LocalFileState]
+    /// Of the photos `ids`, those it holds, each with whether it has a location.
+    func located(ids: [String]) throws -> [String: Bool]
     /// Applies what one import found, all of it or (on error) none; returns how many photos went.
     func apply(_ changes: LocalCatalogChanges) throws -> Int
     /// Keeps photos read from records (`import --records`), each with its image's row, all or (on error)
@@ -137,6 +139,13 @@ public struct LocalFileState: Sendable, Equatable {
         self.size = size
         self.modified = modified
         self.inode = inode
+    }
+
+    /// The paths below the folder `root` (bytes compared one by one, as both engines order paths): from
+    /// `root` and a slash up to, not including, `root` and the byte after the slash.
+    static func pathRange(below root: [UInt8]) -> (lower: [UInt8], upper: [UInt8]) {
+        let folder = root.last == 0x2F ? root : root + [0x2F]
+        return (folder, folder.dropLast() + [0x30])
     }
 
     /// Whether `other` is the same file, unchanged: size, modification time and inode.
