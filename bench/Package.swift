@@ -20,8 +20,6 @@ let package = Package(
         .executableTarget(name: "photomap-bench-json", dependencies: [kit], path: "JSONBench"),
         // places.sh: names random land points; counts where the nearest-city rule disagrees.
         .executableTarget(name: "photomap-bench-places", dependencies: [kit], path: "PlacesBench"),
-        // trips.sh: a catalog of generated photos, then `photomap --source local trips` timed on it.
-        .executableTarget(name: "photomap-bench-trips", dependencies: [kit], path: "TripsBench"),
         // world-map.sh: the map of everything's tiles from the aggregates beside the naive way.
         .executableTarget(name: "photomap-bench-world-map", dependencies: [kit], path: "WorldMapBench"),
     ],

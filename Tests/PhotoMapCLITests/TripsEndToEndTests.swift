@@ -88,6 +88,6 @@ struct TripsEndToEndTests {
         let regions = try #require(slovenia["regions"] as? [[String: Any]])
         #expect(regions.allSatisfy { $0["towns"] is [[String: Any]] })
         let csv = try local(["visited", "--format", "csv"])
-        #expect(csv.stdout.hasPrefix("country,region,town,photos,days,first,last,cover\r\n"))
+        #expect(csv.stdout.hasPrefix("country,region,town,photos,days,first,last,cover,id\r\n"))
     }
 }

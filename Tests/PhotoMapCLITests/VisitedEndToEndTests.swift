@@ -70,6 +70,11 @@ struct VisitedEndToEndTests {
         #expect(towns.first?["cover"] as? String != cover)
         // Each cover is in the table too.
         #expect(italy.hasSuffix(cover))
+        // A country's and a region's page id, as /visited/ID has it; a town has none.
+        #expect(first["id"] as? String == VisitedPlace.pageID(["Italy"]))
+        #expect(tuscany["id"] as? String == VisitedPlace.pageID(["Italy", "Tuscany"]))
+        #expect((tuscany["id"] as? String)?.hasPrefix("italy-tuscany-") == true)
+        #expect(towns.allSatisfy { $0["id"] == nil })
     }
 
     @Test("CSV: a row per country, region and town with its cover; --output names the format by extension")
@@ -79,11 +84,13 @@ struct VisitedEndToEndTests {
         let rows = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }.map {
             $0.components(separatedBy: ",")
         }
-        #expect(rows.first == ["country", "region", "town", "photos", "days", "first", "last", "cover"])
+        #expect(rows.first == ["country", "region", "town", "photos", "days", "first", "last", "cover", "id"])
         let cover = try #require(try countries().first?["cover"] as? String)
-        #expect(rows.contains(["Italy", "", "", "3", "2", "2024-07-10", "2024-07-12", cover]))
-        #expect(rows.contains(["Italy", "Tuscany", "Arezzo", "1", "1", "2024-07-12", "2024-07-12", cover]))
-        #expect(rows.dropFirst().allSatisfy { $0.count == 8 })
+        let (italy, tuscany) = (VisitedPlace.pageID(["Italy"]), VisitedPlace.pageID(["Italy", "Tuscany"]))
+        #expect(rows.contains(["Italy", "", "", "3", "2", "2024-07-10", "2024-07-12", cover, italy]))
+        #expect(rows.contains { $0.prefix(3) == ["Italy", "Tuscany", ""] && $0.last == tuscany })
+        #expect(rows.contains(["Italy", "Tuscany", "Arezzo", "1", "1", "2024-07-12", "2024-07-12", cover, ""]))
+        #expect(rows.dropFirst().allSatisfy { $0.count == 9 })
 
         let file = cache.url.appendingPathComponent("visited.csv")
         let written = try local(["visited", "--output", file.path])
@@ -107,6 +114,10 @@ struct VisitedEndToEndTests {
         let properties = features.compactMap { $0["properties"] as? [String: Any] }
         #expect(properties.first?["level"] as? String == "country" && properties.first?["name"] as? String == "Italy")
         #expect(properties.first?["photos"] as? Int == 3 && properties.first?["first"] as? String == "2024-07-10")
+        #expect(properties.first?["id"] as? String == VisitedPlace.pageID(["Italy"]))
+        #expect(
+            properties.first { $0["name"] as? String == "Tuscany" }?["id"] as? String
+                == VisitedPlace.pageID(["Italy", "Tuscany"]))
         func feature(_ name: String) throws -> [[[[Double]]]] {
             let found = try #require(
                 features.first { ($0["properties"] as? [String: Any])?["name"] as? String == name })

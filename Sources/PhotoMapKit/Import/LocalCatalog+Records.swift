@@ -21,10 +21,11 @@ extension LocalCatalog {
             // A record as it is already changes nothing: no row is written, the version stays.
             let photo = try database.prepare(
                 """
-                INSERT INTO photos (id, place, taken, latitude, longitude, record, hidden) VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO photos (id, place, taken, latitude, longitude, record, hidden, date_taken)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET place = excluded.place, taken = excluded.taken,
                     latitude = excluded.latitude, longitude = excluded.longitude, record = excluded.record,
-                    hidden = excluded.hidden
+                    hidden = excluded.hidden, date_taken = excluded.date_taken
                 WHERE photos.record IS NOT excluded.record OR photos.hidden IS NOT excluded.hidden
                 RETURNING location_audience = 'public'
                 """)
@@ -40,6 +41,7 @@ extension LocalCatalog {
                     record.photo.coordinate.map { .real($0.latitude) } ?? .null,
                     record.photo.coordinate.map { .real($0.longitude) } ?? .null,
                     .blob(Array(try JSONOutput.data(record.photo))), .integer(hidden.contains(id) ? 1 : 0),
+                    record.photo.dateTaken.map { .text($0) } ?? .null,
                 ])
                 var wrote = false
                 if try photo.step() {

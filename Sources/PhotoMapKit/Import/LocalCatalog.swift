@@ -12,6 +12,9 @@ public final class LocalCatalog: LocalCatalogStore {
     private(set) var knowsFences = true
     /// Whether it has audiences' columns: one made before them, opened to read, holds public photos only.
     private(set) var knowsAudiences = true
+    /// Whether it has the column of each record's time taken; one made before it, opened to read, has the
+    /// time in the record alone.
+    private(set) var knowsDateTaken = true
 
     /// The catalog file in a cache folder.
     public static func file(in cacheDirectory: URL) -> URL {
@@ -30,6 +33,7 @@ public final class LocalCatalog: LocalCatalogStore {
             let columns = try photoColumns()
             knowsFences = columns.contains("hidden")
             knowsAudiences = columns.contains("visibility")
+            knowsDateTaken = columns.contains("date_taken")
             return
         }
         try database.execute(
@@ -72,6 +76,16 @@ public final class LocalCatalog: LocalCatalogStore {
         ]
         for (name, type) in wanted where !names.contains(name) {
             try database.execute("ALTER TABLE photos ADD COLUMN \(name) \(type)")
+        }
+        // The record's time taken as written ("YYYY-MM-DD HH:MM:SS", its own local time), beside the
+        // record: trips and `visited` read it for every photo, and the records' JSON cost them most of a
+        // second at 100,000 photos. Filled from the records of a catalog made before it.
+        if !names.contains("date_taken") {
+            try database.execute(
+                """
+                ALTER TABLE photos ADD COLUMN date_taken TEXT;
+                UPDATE photos SET date_taken = json_extract(CAST(record AS TEXT), '$.dateTaken');
+                """)
         }
         // When each track line began (seconds since 1970, UTC): a trip's route is the lines of its days.
         if try !trackLineColumns().contains("started") {
@@ -162,8 +176,8 @@ public final class LocalCatalog: LocalCatalogStore {
                 try database.prepare(
                     """
                     INSERT OR REPLACE INTO photos (id, place, taken, latitude, longitude, record, clock, subsecond,
-                        clock_offset, make, model, location_source, visibility, location_audience)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        clock_offset, make, model, location_source, visibility, location_audience, date_taken)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                     [
                         .text(photo.id), .text(place.id), taken.map { .real($0) } ?? .null,
@@ -175,6 +189,7 @@ public final class LocalCatalog: LocalCatalogStore {
                         capture?.make.map { .text($0) } ?? .null, capture?.model.map { .text($0) } ?? .null,
                         photo.locationSource.map { .text($0.rawValue) } ?? .null,
                         .text(privacy.visibility.rawValue), .text(privacy.location.rawValue),
+                        photo.dateTaken.map { .text($0) } ?? .null,
                     ]
                 ).step()
             }

@@ -17,13 +17,15 @@ public struct Home: Sendable, Hashable {
     }
 
     /// Home at `coordinate` (`--home`, or a fence named "home"), named by the town of the located photo
-    /// nearest to it when that photo is within `reach` kilometres, else by the coordinate.
+    /// nearest to it (of two as near, the lesser id) when that photo is within `reach` kilometres, else by
+    /// the coordinate.
     public static func at(_ coordinate: Coordinate, photos: [TripPhoto], reach: Double) -> Home {
         var nearest: (photo: TripPhoto, distance: Double)?
         for photo in photos {
             guard let point = photo.coordinate else { continue }
             let distance = point.distance(to: coordinate)
-            if distance < nearest?.distance ?? .infinity { nearest = (photo, distance) }
+            if let found = nearest, (found.distance, found.photo.id) <= (distance, photo.id) { continue }
+            nearest = (photo, distance)
         }
         let text = String(format: "%.4f,%.4f", coordinate.latitude, coordinate.longitude)
         guard let (photo, distance) = nearest, distance <= reach else {
@@ -41,16 +43,41 @@ public struct Home: Sendable, Hashable {
             var latitude = 0.0, longitude = 0.0
             var country: String?
             var centre: Coordinate?
+            var name: String?
+        }
+        // Tallied by place first (its id, read with the photo; its name where it has none), then by name:
+        // the name is made once a place, not once a photo. A name's country and centre are its last photo's.
+        var byID: [String: Int] = [:]
+        var byName: [String: Int] = [:]
+        var places: [(tally: Tally, last: Int)] = []
+        for (index, photo) in photos.enumerated() {
+            guard photo.town != nil, let point = photo.coordinate else { continue }
+            let id = photo.place, name = id == nil ? photo.placeName : nil
+            guard id != nil || name != nil else { continue }
+            let slot = id.flatMap { byID[$0] } ?? name.flatMap { byName[$0] } ?? places.count
+            if slot == places.count {
+                if let id { byID[id] = slot } else if let name { byName[name] = slot }
+                places.append((Tally(name: photo.placeName), index))
+            }
+            places[slot].last = index
+            places[slot].tally.days.insert(photo.day)
+            places[slot].tally.photos += 1
+            places[slot].tally.latitude += point.latitude
+            places[slot].tally.longitude += point.longitude
+            places[slot].tally.country = photo.country
+            places[slot].tally.centre = photo.townCentre
         }
         var towns: [String: Tally] = [:]
-        for photo in photos {
-            guard photo.town != nil, let name = photo.placeName, let point = photo.coordinate else { continue }
-            towns[name, default: Tally()].days.insert(photo.day)
-            towns[name, default: Tally()].photos += 1
-            towns[name, default: Tally()].latitude += point.latitude
-            towns[name, default: Tally()].longitude += point.longitude
-            towns[name, default: Tally()].country = photo.country
-            towns[name, default: Tally()].centre = photo.townCentre
+        for place in places.sorted(by: { $0.last < $1.last }) {
+            guard let name = place.tally.name else { continue }
+            var town = towns[name] ?? Tally()
+            town.days.formUnion(place.tally.days)
+            town.photos += place.tally.photos
+            town.latitude += place.tally.latitude
+            town.longitude += place.tally.longitude
+            town.country = place.tally.country
+            town.centre = place.tally.centre
+            towns[name] = town
         }
         let best = towns.max { a, b in
             (a.value.days.count, a.value.photos, b.key) < (b.value.days.count, b.value.photos, a.key)

@@ -107,6 +107,8 @@ public enum TripFormats {
 
     /// A place of `visited` as JSON gives it: regions of a country, towns of a region.
     struct VisitedFields: Encodable {
+        /// The id of a country's or region's page (`/visited/ID`); absent for a town.
+        let id: String?
         let name: String
         let photos, days: Int
         let first, last: String
@@ -116,6 +118,7 @@ public enum TripFormats {
         let towns: [VisitedFields]?
 
         init(_ place: VisitedPlace, depth: Int) {
+            id = place.pageID
             name = place.name
             photos = place.photos
             days = place.days
@@ -133,10 +136,11 @@ public enum TripFormats {
         try JSONOutput.prettyText(visited.map { VisitedFields($0, depth: 0) })
     }
 
-    /// `visited --format csv`: a row per country, region and town, its country and region named.
+    /// `visited --format csv`: a row per country, region and town, its country and region named, and a
+    /// country's or region's page id (empty for a town).
     public static func csv(_ visited: [VisitedPlace]) -> String {
         var rows: [[OutputRecord.Value]] = [
-            ["country", "region", "town", "photos", "days", "first", "last", "cover"].map { .text($0) }
+            ["country", "region", "town", "photos", "days", "first", "last", "cover", "id"].map { .text($0) }
         ]
         func add(_ place: VisitedPlace, path: [String]) {
             let names = path + [place.name]
@@ -144,7 +148,7 @@ public enum TripFormats {
                 (0..<3).map { .text($0 < names.count ? names[$0] : "") }
                     + [
                         .integer(place.photos), .integer(place.days), .text(place.first), .text(place.last),
-                        .text(place.cover.id),
+                        .text(place.cover.id), .text(place.pageID ?? ""),
                     ])
             for child in place.children { add(child, path: names) }
         }

@@ -7,7 +7,9 @@ public struct TripPhoto: Sendable, Hashable {
     public var id: String
     /// "YYYY-MM-DD HH:MM:SS" as the camera's clock read it: the photo's own local time, whatever zone
     /// the catalog is read in.
-    public var taken: String
+    public private(set) var taken: String
+    /// Days since 1970-01-01 of its local date: read once, as trips and `visited` ask for it per photo.
+    let day: Int
     /// Where it was taken; nil without a location.
     public var coordinate: Coordinate?
     /// "Arezzo"; nil for a photo in no town (at sea, or far from any).
@@ -26,9 +28,10 @@ public struct TripPhoto: Sendable, Hashable {
         id: String, taken: String, coordinate: Coordinate?, town: String? = nil, division: String? = nil,
         country: String? = nil, townCentre: Coordinate? = nil, place: String? = nil
     ) {
-        guard Self.dayNumber(of: taken) != nil else { return nil }
+        guard let day = Self.dayNumber(of: taken) else { return nil }
         self.id = id
         self.taken = taken
+        self.day = day
         self.coordinate = coordinate
         self.town = town
         self.division = division
@@ -40,16 +43,23 @@ public struct TripPhoto: Sendable, Hashable {
     /// "YYYY-MM-DD": the local date, the day the photo belongs to.
     public var date: String { String(taken.prefix(10)) }
 
-    /// Days since 1970-01-01 of its local date.
-    var day: Int { Self.dayNumber(of: taken) ?? 0 }
-
-    /// Days since 1970-01-01 of "YYYY-MM-DD…", or nil.
+    /// Days since 1970-01-01 of "YYYY-MM-DD…", or nil: read from the bytes, as it is read for every photo.
     static func dayNumber(of text: String) -> Int? {
-        let parts = text.prefix(10).split(separator: "-")
-        guard text.utf8.count >= 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]),
-            let day = Int(parts[2])
-        else { return nil }
-        return CivilDate.daysSince1970(year: year, month: month, day: day)
+        var text = text
+        return text.withUTF8 { bytes -> Int? in
+            guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+            func number(_ range: Range<Int>) -> Int? {
+                var value = 0
+                for index in range {
+                    let digit = Int(bytes[index]) - Int(UInt8(ascii: "0"))
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+            return CivilDate.daysSince1970(year: year, month: month, day: day)
+        }
     }
 
     /// The imported photos with a time taken, named by their places (the catalog's `places()`): a town's

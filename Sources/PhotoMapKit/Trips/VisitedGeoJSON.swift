@@ -5,6 +5,8 @@ extension TripFormats {
     struct VisitedAreaFields: Encodable {
         /// "country" or "region".
         let level: String
+        /// The id of its page (`/visited/ID`).
+        let id: String?
         let name: String
         /// A region's country; absent for a country.
         let country: String?
@@ -13,6 +15,7 @@ extension TripFormats {
 
         init(_ area: VisitedOutlines.Area) {
             level = area.country == nil ? "country" : "region"
+            id = area.place.pageID
             name = area.place.name
             country = area.country
             photos = area.place.photos
