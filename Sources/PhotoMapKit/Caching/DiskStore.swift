@@ -291,7 +291,7 @@ public final class OpenFile: Sendable {
 
 /// An open folder, closed when the last holder lets go: a thread may still be opening a file in it
 /// when another replaces it.
-final class OpenFolder: Sendable {
+final class OpenFolder: FolderDescriptor {
     let descriptor: Int32
 
     /// Opens the folder at `path`; nil when it cannot be (with no descriptor to close).

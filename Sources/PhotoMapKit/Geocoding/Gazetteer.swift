@@ -222,7 +222,7 @@ struct Landmark: Decodable {
         do {
             return try JSONDecoder().decode(File.self, from: data).landmarks
         } catch {
-            throw LocationError.gazetteerUnreadable(path: file.path, reason: FlickrError.describe(decodingError: error))
+            throw LocationError.gazetteerUnreadable(path: file.path, reason: DecodingErrorText.describe(error))
         }
     }
 }

@@ -16,6 +16,3 @@ extension WriteFailure {
         return .writeFailed(path: path, reason: String(cString: strerror(code)))
     }
 }
-
-extension ThumbnailError: WriteFailure {}
-extension PageError: WriteFailure {}
