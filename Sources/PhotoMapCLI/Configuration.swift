@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// The global options, resolved with the environment: which source, which key, which folders.
 struct Configuration {

@@ -1,4 +1,5 @@
 import PhotoMapKit
+import PhotoMapSupport
 
 /// `photomap photos --place ID`: the photos taken in a place.
 enum PhotosCommand {

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 import Synchronization
 
 /// The thumbnails' files: `{root}/{first hex digit}/{SHA-256 of the key}`, each written whole before

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// What can go wrong getting a square thumbnail. Nothing is ever stored when one of these happens.
 public enum ThumbnailError: Error, CustomStringConvertible, Sendable, Equatable, WriteFailure {

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The offline geocoder's names: GeoNames cities over 15,000 people and villages of 1,000 or more
 /// (Fixtures/gazetteer, CC BY 4.0),

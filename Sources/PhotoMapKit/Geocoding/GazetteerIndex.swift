@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The files the offline gazetteer is made from: GeoNames' cities, villages and regions (`Fixtures/gazetteer`),
 /// and the embedded catalog's landmarks and top places.

@@ -1,3 +1,5 @@
+import PhotoMapSupport
+
 /// The model's records as inputs of a page or an index entry (`InputDigest`): every field, in a fixed
 /// order.
 extension InputDigest {

@@ -1,3 +1,5 @@
+import PhotoMapSupport
+
 /// What can go wrong writing map pages and sites.
 public enum PageError: Error, CustomStringConvertible, Sendable, Equatable, WriteFailure {
     /// Leaflet (Debian's libjs-leaflet) is not installed.

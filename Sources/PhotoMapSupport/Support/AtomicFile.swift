@@ -7,19 +7,19 @@ import Synchronization
 /// files but never leaves a partial one under the final name, and every file written here (cache
 /// entries, pages, listings) can be made again, so waiting for the disk on each (as Foundation's atomic
 /// write does) buys nothing.
-enum AtomicFile {
+package enum AtomicFile {
     /// Writes `data` at `file`; the error is the failing call's errno.
-    static func write(_ data: Data, to file: URL) throws(POSIXError) {
+    package static func write(_ data: Data, to file: URL) throws(POSIXError) {
         try write(data, toPath: file.path)
     }
 
     /// Writes `data` at `path`; the error is the failing call's errno.
-    static func write(_ data: Data, toPath path: String) throws(POSIXError) {
+    package static func write(_ data: Data, toPath path: String) throws(POSIXError) {
         try write(data, to: StagedFile(replacingPath: path))
     }
 
     /// Writes `data` as the file `name` in an open folder; the error is the failing call's errno.
-    static func write(_ data: Data, named name: String, in folder: some FolderDescriptor) throws(POSIXError) {
+    package static func write(_ data: Data, named name: String, in folder: some FolderDescriptor) throws(POSIXError) {
         try write(data, to: StagedFile(replacing: name, in: folder))
     }
 
