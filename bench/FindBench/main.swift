@@ -23,7 +23,7 @@ else {
 }
 let sources = GazetteerSources(
     folder: fixtures.appendingPathComponent("gazetteer"), catalog: catalog,
-    topPlaces: { try FixtureSource(catalog: catalog).topPlaces().items })
+    topPlaces: { [catalog] in try FixtureSource(catalog: catalog).topPlaces().items })
 
 /// A repeatable pseudo-random sequence (xorshift64*), so every run asks the same queries.
 struct Generator {
