@@ -1,12 +1,18 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The library's layers, lowest first: a target may depend on and import only those before it.
+/// scripts/check-layers holds the targets below to this order (scripts/test runs it first).
+let layers = ["PhotoMapSupport", "PhotoMapKit", "PhotoMapCLI"]
+
 let package = Package(
     name: "photomap",
     products: [
         .executable(name: "photomap", targets: ["photomap"]),
         .executable(name: "photomap-fixture-images", targets: ["photomap-fixture-images"]),
         .library(name: "PhotoMapKit", targets: ["PhotoMapKit"]),
+        // For bench/ too: IndexBench reports SQLite's errors as the library does.
+        .library(name: "PhotoMapSupport", targets: ["PhotoMapSupport"]),
         // For Fuzz/, the fuzz targets' package, which drives the command line through PhotoMap.main.
         .library(name: "PhotoMapCLI", targets: ["PhotoMapCLI"]),
         // For Fuzz/ too: the targets libFuzzer runs there, and photomap-fuzz-replay runs here.
@@ -87,17 +93,20 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]
         ),
         .target(name: "CXML2", dependencies: ["CLibXML2"], linkerSettings: [.linkedLibrary("xml2")]),
+        // The lowest layer: files written whole, locks, pools, SHA-256, SQLite, the JSON reader and
+        // writer, the text of descriptions. It knows nothing of photos, places or Flickr.
+        .target(name: "PhotoMapSupport", dependencies: ["CCrypto", "CSQLite", "CSystem", "CXML2"]),
         // Pages/Assets (the pages' script, style and placeholder) are copied beside the binary.
         .target(
             name: "PhotoMapKit",
             dependencies: [
-                "CCurl", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CMicroHTTPD", "CPQ", "CExif",
+                "PhotoMapSupport", "CCurl", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CMicroHTTPD", "CPQ", "CExif",
                 "CHeif", "CSystem", "CXML2", "CSodium",
             ],
             resources: [.copy("Pages/Assets")]),
         // glibc functions and constants Swift's Glibc module leaves out (wcwidth, O_TMPFILE).
         .systemLibrary(name: "CSystem"),
-        .target(name: "PhotoMapCLI", dependencies: ["PhotoMapKit", "CSystem"]),
+        .target(name: "PhotoMapCLI", dependencies: ["PhotoMapKit", "PhotoMapSupport", "CSystem"]),
         // The Swift runtime and Foundation linked in (swiftc's -static-stdlib, with the static libraries
         // Foundation needs named, as SwiftPM's --static-swift-stdlib would): a command starts in about
         // 15 ms instead of 23 ms spent resolving their symbols, most of what `find` costs. Release builds
@@ -116,16 +125,21 @@ let package = Package(
                         "-lBlocksRuntime", "-Xlinker", "--end-group",
                     ], .when(configuration: .release))
             ]),
-        .executableTarget(name: "photomap-fixture-images", dependencies: ["PhotoMapKit"]),
+        .executableTarget(name: "photomap-fixture-images", dependencies: ["PhotoMapKit", "PhotoMapSupport"]),
         // The fuzz targets (parsers of outside data and their properties), and their seeds run once each,
         // without libFuzzer: `scripts/sanitize address` replays them; Fuzz/ fuzzes with them.
-        .target(name: "PhotoMapFuzzTargets", dependencies: ["PhotoMapKit", "PhotoMapCLI"], path: "Fuzz/Targets"),
+        .target(
+            name: "PhotoMapFuzzTargets", dependencies: ["PhotoMapKit", "PhotoMapSupport", "PhotoMapCLI"],
+            path: "Fuzz/Targets"),
         .executableTarget(name: "photomap-fuzz-replay", dependencies: ["PhotoMapFuzzTargets"], path: "Fuzz/Replay"),
         // Starts the loopback servers and temporary folders both test targets use.
         .target(
-            name: "PhotoMapTestSupport", dependencies: ["PhotoMapKit", "CJPEG"], path: "Tests/PhotoMapTestSupport"),
-        .testTarget(name: "PhotoMapKitTests", dependencies: ["PhotoMapKit", "PhotoMapTestSupport"]),
-        .testTarget(name: "PhotoMapCLITests", dependencies: ["PhotoMapCLI", "PhotoMapKit", "PhotoMapTestSupport"]),
+            name: "PhotoMapTestSupport", dependencies: ["PhotoMapKit", "PhotoMapSupport", "CJPEG"],
+            path: "Tests/PhotoMapTestSupport"),
+        .testTarget(name: "PhotoMapKitTests", dependencies: ["PhotoMapKit", "PhotoMapSupport", "PhotoMapTestSupport"]),
+        .testTarget(
+            name: "PhotoMapCLITests",
+            dependencies: ["PhotoMapCLI", "PhotoMapKit", "PhotoMapSupport", "PhotoMapTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

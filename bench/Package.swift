@@ -12,7 +12,11 @@ let package = Package(
     targets: [
         // search.sh: fills a local index with generated photos and times searches beside a LIKE scan.
         .executableTarget(
-            name: "photomap-bench-index", dependencies: [kit, .product(name: "CSQLite", package: "photomap")],
+            name: "photomap-bench-index",
+            dependencies: [
+                kit, .product(name: "PhotoMapSupport", package: "photomap"),
+                .product(name: "CSQLite", package: "photomap"),
+            ],
             path: "IndexBench"),
         // find.sh: times `photomap find` over varied queries and checks its answers against the parsed gazetteer.
         .executableTarget(name: "photomap-bench-find", dependencies: [kit], path: "FindBench"),

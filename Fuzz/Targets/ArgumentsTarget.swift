@@ -1,6 +1,7 @@
 import Foundation
 import PhotoMapCLI
 import PhotoMapKit
+import PhotoMapSupport
 
 /// The command line: each input line is one argument (NUL, control characters and repaired invalid
 /// UTF-8 included), run through `PhotoMap.main` in the sandbox with a console that collects what it

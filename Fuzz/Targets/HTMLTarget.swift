@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// Description HTML: libxml2's HTML parser (HTMLFragment) through the plain-text reduction and the safe-description
 /// sanitiser. Property: the sanitised HTML holds no element or attribute but `<br>` and

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// `photomap serve`'s request handling: `ServerRoutes.handle` with requests made from the input
 /// (lines: method, path, header fields `name: value` up to an empty line, query arguments `key=value`

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// The `photomap` command line: parses the arguments, runs the command, reports errors.
 public enum PhotoMap {

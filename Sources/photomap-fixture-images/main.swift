@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 // Writes the embedded catalog's images: for every photo a medium landscape (its width_m × height_m)
 // and its 75×75 and 150×150 squares cropped from it, as PNG through libpng, at the path its URL

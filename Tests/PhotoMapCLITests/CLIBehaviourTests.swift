@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 import PhotoMapTestSupport
 import Testing
 

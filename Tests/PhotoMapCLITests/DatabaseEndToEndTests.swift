@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 import PhotoMapTestSupport
 import Testing
 

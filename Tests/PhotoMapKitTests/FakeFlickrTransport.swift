@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 @testable import PhotoMapKit
 

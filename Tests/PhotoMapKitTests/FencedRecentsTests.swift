@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 import PhotoMapTestSupport
 import Testing
 

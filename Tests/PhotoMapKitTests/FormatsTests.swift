@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 import Testing
 
 @testable import PhotoMapKit
@@ -169,6 +170,9 @@ struct FormatsTests {
             Place(id: "p", fullName: "P", url: "/France/Paris").flickrPageURL
                 == "https://www.flickr.com/places/France/Paris")
         #expect(Place(id: "p", fullName: "P").flickrPageURL == nil)
+        let hostile = Place(id: "p", fullName: "P", url: "/a \"b\"<c>\n%").flickrPageURL
+        #expect(hostile == "https://www.flickr.com/places/a%20%22b%22%3Cc%3E%0A%25")
+        #expect(hostile.flatMap(HTML.webURL) == hostile, "a link the pages keep as it is")
     }
 
     @Test("a staged file appears only on commit; given up, it leaves nothing behind")

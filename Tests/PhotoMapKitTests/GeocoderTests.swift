@@ -13,9 +13,10 @@ enum GazetteerKind: String, CaseIterable, Sendable {
 struct GeocoderTests {
     static let sources: GazetteerSources = {
         let fixtures = LoopbackServer.repositoryRoot.appendingPathComponent("Fixtures")
+        let catalog = fixtures.appendingPathComponent("catalog")
         return GazetteerSources(
-            folder: fixtures.appendingPathComponent("gazetteer"),
-            catalog: fixtures.appendingPathComponent("catalog"))
+            folder: fixtures.appendingPathComponent("gazetteer"), catalog: catalog,
+            topPlaces: { try FixtureSource(catalog: catalog).topPlaces().items })
     }()
 
     static let parsed: Gazetteer = {
@@ -509,7 +510,8 @@ struct GazetteerIndexTests {
                 at: fixtures.appendingPathComponent("catalog/\(name)"),
                 to: catalog.appendingPathComponent(name))
         }
-        return GazetteerSources(folder: gazetteer, catalog: catalog)
+        return GazetteerSources(
+            folder: gazetteer, catalog: catalog, topPlaces: { try FixtureSource(catalog: catalog).topPlaces().items })
     }
 
     @Test(

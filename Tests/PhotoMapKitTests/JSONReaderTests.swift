@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 import Testing
 
 @testable import PhotoMapKit

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PhotoMapSupport
 import PhotoMapTestSupport
 import Testing
 

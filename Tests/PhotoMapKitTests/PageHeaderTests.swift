@@ -1,3 +1,4 @@
+import PhotoMapSupport
 import Testing
 
 @testable import PhotoMapKit

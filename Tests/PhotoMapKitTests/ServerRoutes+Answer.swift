@@ -1,4 +1,5 @@
 import Dispatch
+import PhotoMapSupport
 
 @testable import PhotoMapKit
 

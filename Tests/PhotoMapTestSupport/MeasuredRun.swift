@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// Runs the built photomap, spawned and reaped here (what `PhotomapBinary.run` runs too): its arguments
 /// are raw bytes (invalid UTF-8 included, which Foundation's Process cannot pass), and the exit is

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// `photomap serve --listen 127.0.0.1:0` running as a user runs it, for the end-to-end tests: it
 /// waits for the "serving http://127.0.0.1:PORT/" line, asks it things over HTTP, and stops it with

@@ -21,7 +21,9 @@ else {
     FileHandle.standardError.write(Data("usage: photomap-bench-find --photomap BINARY (run from the checkout)\n".utf8))
     exit(2)
 }
-let sources = GazetteerSources(folder: fixtures.appendingPathComponent("gazetteer"), catalog: catalog)
+let sources = GazetteerSources(
+    folder: fixtures.appendingPathComponent("gazetteer"), catalog: catalog,
+    topPlaces: { [catalog] in try FixtureSource(catalog: catalog).topPlaces().items })
 
 /// A repeatable pseudo-random sequence (xorshift64*), so every run asks the same queries.
 struct Generator {

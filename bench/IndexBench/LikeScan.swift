@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// The benchmark's baseline, kept out of the library: the same search over the index file's records
 /// table without FTS5 or the R*Tree, a LIKE over the titles filtered by the bounding box of the circle.

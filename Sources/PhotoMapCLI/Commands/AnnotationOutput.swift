@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// `--format`, `--json` and `--output` on listings: the terminal's table or an open format, on
 /// standard output or written whole to a file.

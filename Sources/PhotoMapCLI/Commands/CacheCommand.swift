@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// `photomap cache [stats|verify|prune|clear]`: look after the thumbnail cache (`stats` when none is named).
 enum CacheCommand {

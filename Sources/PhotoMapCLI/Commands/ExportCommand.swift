@@ -1,6 +1,7 @@
 import CSystem
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// `photomap export --out DIR`: a browsable static site of the top places and their photos.
 enum ExportCommand {

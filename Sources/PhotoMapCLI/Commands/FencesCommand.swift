@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// `photomap fences add|list|remove`: geofences, Flickr's circles within which imported photos are
 /// shown without a location to everyone but their owner.

@@ -1,6 +1,7 @@
 import CSystem
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// `photomap geotag --gpx FILE...`: locates imported photos without GPS from GPX tracks, by the clock
 /// times the catalog keeps; no image is read.

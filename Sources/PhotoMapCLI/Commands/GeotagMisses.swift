@@ -1,4 +1,5 @@
 import PhotoMapKit
+import PhotoMapSupport
 
 /// What `geotag` says of the photos its tracks left without a location, as `exiftool -v -geotag` says it of
 /// each: how many for each reason, and the zone or clock offset that would most likely place them.

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// `photomap import PATH...`: the user's own geotagged JPEG and HEIC photos into the local catalog.
 enum ImportCommand {

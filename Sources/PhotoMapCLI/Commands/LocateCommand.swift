@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// `photomap locate ID… (--at LAT,LON | --find TEXT | --like ID | --clear)`: sets or removes imported
 /// photos' locations by hand.

@@ -34,8 +34,8 @@ final class Locations {
         }
         return try GazetteerIndex.lookup(
             for: GazetteerSources(
-                folder: fixtures.appendingPathComponent("gazetteer"),
-                catalog: catalog),
+                folder: fixtures.appendingPathComponent("gazetteer"), catalog: catalog,
+                topPlaces: { try FixtureSource(catalog: catalog).topPlaces().items }),
             in: cacheDirectory)
     }
 

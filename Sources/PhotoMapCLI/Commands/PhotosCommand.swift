@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// `photomap photos --place ID`: the photos taken in a place.
 enum PhotosCommand {

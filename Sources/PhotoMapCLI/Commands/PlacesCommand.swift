@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// `photomap places`: the top places as a table, JSON or an open format.
 enum PlacesCommand {

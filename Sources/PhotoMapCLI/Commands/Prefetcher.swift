@@ -1,5 +1,6 @@
 import Dispatch
 import PhotoMapKit
+import PhotoMapSupport
 
 /// The command line's side of a prefetch (`PrefetchRun`): a progress bar on a terminal, then each size's
 /// failures as warnings and its summary on stderr. Photos are added as they are listed (so fetching

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// `photomap recent`: the photos most recently viewed through `photomap serve`.
 enum RecentCommand {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// `photomap search QUERY... --near …`: local search; every matching photo, place and landmark around a point.
 enum SearchCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// `--sidecars`, `--sidecar-name` and `--sidecar-dir`: where `import` reads XMP sidecars, and whether
 /// `import`, `geotag` and `locate` write the locations they set into them. Declared once, for the three.

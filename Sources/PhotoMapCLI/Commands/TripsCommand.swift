@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// `photomap trips`: the journeys found in the imported photos by time and place (`TripFinder`).
 enum TripsCommand {

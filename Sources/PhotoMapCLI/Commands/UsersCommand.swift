@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// `photomap users add|list|remove|passwd`: the people who may sign in to `serve`, each a friend, family,
 /// both, or the owner; passwords kept only as Argon2id hashes.

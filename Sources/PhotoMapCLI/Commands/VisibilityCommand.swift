@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// `photomap visibility PHOTO_ID…|--place ID|--all VISIBILITY [--location AUDIENCE]`: who sees imported
 /// photos, and who sees where they were taken, Flickr's way.

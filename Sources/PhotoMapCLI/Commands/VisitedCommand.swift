@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// `photomap visited`: the countries, regions and towns of the imported photos, with first and last visit.
 enum VisitedCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// Where a command writes: standard output for data (listings, JSON, pages' text), standard error for
 /// every message — errors, warnings, summaries, progress and, with `--verbose`, each decision — as

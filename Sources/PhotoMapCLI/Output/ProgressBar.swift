@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// A one-line progress bar on standard error — done/total, rate and time left — drawn only when
 /// standard error is a terminal (and not `--quiet`), never into pipes or files.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The users, sessions and one-time sign-in links of one machine, in `{cache}/accounts.sqlite` (readable
 /// by its owner only). Each call opens its own connection: a server's threads and the `users` command may

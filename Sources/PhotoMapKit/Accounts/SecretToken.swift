@@ -1,4 +1,5 @@
 import CSodium
+import PhotoMapSupport
 
 /// A random 256-bit secret from libsodium's CSPRNG (the kernel's getrandom), as 43 characters of
 /// base64url without padding: session cookies, CSRF tokens, the owner's one-time sign-in link. Stores

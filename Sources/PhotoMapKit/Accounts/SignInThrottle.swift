@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Failed sign-ins slowed per account and per client address: at most `allowed` failures within a
 /// minute each; the next one starts a wait, which doubles at each new run of failures (1, 2, 4 …

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Turns places and photos into map annotations: where each title and subtitle is decided.
 public struct AnnotationAdapter: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// GSHHG's shorelines, major rivers and borders at full resolution, as scripts/make_coasts.py writes
 /// them (Fixtures/basemap/coasts.bin; its docstring describes the bytes): every feature's kind and

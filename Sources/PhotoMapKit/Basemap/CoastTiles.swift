@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The coasts a map draws past the world outline's zooms, as tiles of a fixed grid per level of detail:
 /// GSHHG's rings and lines cut to each tile (a little wider, so that neighbouring tiles' fills overlap

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 extension CacheJournal {
     /// The database, opened (and made) on first use. A file that is not a journal (SQLite says it

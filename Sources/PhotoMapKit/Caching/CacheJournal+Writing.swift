@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 extension CacheJournal {
     /// What became of a batch.

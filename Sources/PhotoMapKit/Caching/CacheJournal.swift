@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PhotoMapSupport
 import Synchronization
 
 /// The cache's bookkeeping, so that nothing on the request path scans the folder: each entry's size

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 import Synchronization
 
 /// The thumbnails' files: `{root}/{first hex digit}/{SHA-256 of the key}`, each written whole before
@@ -291,7 +292,7 @@ public final class OpenFile: Sendable {
 
 /// An open folder, closed when the last holder lets go: a thread may still be opening a file in it
 /// when another replaces it.
-final class OpenFolder: Sendable {
+final class OpenFolder: FolderDescriptor {
     let descriptor: Int32
 
     /// Opens the folder at `path`; nil when it cannot be (with no descriptor to close).

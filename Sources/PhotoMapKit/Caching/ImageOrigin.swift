@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Where thumbnail bytes come from.
 public protocol ImageOrigin: Sendable {

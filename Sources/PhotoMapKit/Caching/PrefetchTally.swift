@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PhotoMapSupport
 
 /// Counts a prefetch's answers as they arrive from any thread, and tells its progress and its end
 /// on the run's queue.

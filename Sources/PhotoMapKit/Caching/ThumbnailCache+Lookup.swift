@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 extension ThumbnailCache {
     /// The cached file of a photo's image when it is on disk and whole (the cheap check); no fetch.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PhotoMapSupport
 
 extension ThumbnailCache {
     /// Asks for a photo's image (by default its 75×75 square); `completion` runs on `queue` with the

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PhotoMapSupport
 import Synchronization
 
 /// Square thumbnails fetched on demand and kept on disk, shared by every command and the server.

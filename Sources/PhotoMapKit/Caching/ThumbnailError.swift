@@ -1,7 +1,8 @@
 import Foundation
+import PhotoMapSupport
 
 /// What can go wrong getting a square thumbnail. Nothing is ever stored when one of these happens.
-public enum ThumbnailError: Error, CustomStringConvertible, Sendable, Equatable {
+public enum ThumbnailError: Error, CustomStringConvertible, Sendable, Equatable, WriteFailure {
     /// The record names no image to make a square from.
     case noImage(photoID: String)
     /// Only http and https images are fetched (never file:// or other schemes).

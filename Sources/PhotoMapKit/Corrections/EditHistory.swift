@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The recent location edits made through `serve`, kept in the catalog's state so that an undo puts back
 /// what the catalog held (the source included), never what a client says it held, whichever instance it

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Locations set by hand through `photomap serve` (`POST /api/photos/locations`): the steps of
 /// `photomap locate` (`ManualLocation`), over the catalog as its owner sees it, one edit at a time. The

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Flickr's answers kept in PostgreSQL, shared by every machine using the database: a listing one
 /// server fetched answers the others without a call. Rows are keyed by the hash of the request's key

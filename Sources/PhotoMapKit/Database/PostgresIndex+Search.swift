@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Searching the index in PostgreSQL. The records holding every word (as a word beginning) near a point,
 /// or among given photos, are ranked here by the same bm25 and distance rule as SQLite's

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The local search index in PostgreSQL with PostGIS, shared by every machine using the database:
 /// each record's words folded as search folds them (`LocalIndex.queryWords`) in a `tsvector` with a GIN

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// What `geotag` and `import --gpx` read and write in PostgreSQL: the same rows as `LocalCatalog`'s, so that
 /// `PhotoGeotagger` gives both catalogs the same answer. Bulk writes go through `COPY` (`merge`).

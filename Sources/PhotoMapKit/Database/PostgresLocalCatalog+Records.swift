@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 extension PostgresLocalCatalog {
     public func keepRecords(_ records: [RecordPhoto]) throws -> [Photo] {

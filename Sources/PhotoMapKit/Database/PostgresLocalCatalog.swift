@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The imported photos in PostgreSQL (`--database`): the same catalog as `LocalCatalog`, shared by every
 /// server of a fleet. Files' paths are those of the machine that imported them: another machine makes an

@@ -1,4 +1,5 @@
 import Dispatch
+import PhotoMapSupport
 
 /// A few connections to one database, shared by a process's threads: each caller borrows one for
 /// the duration of `withConnection`, waiting at most `acquireTimeout` while all are lent. A connection

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The recently viewed photos in PostgreSQL, shared by every server using the database: a photo
 /// viewed through one is in every other's `/recent`.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// A value sent as a statement's parameter (`$1`…), never spliced into SQL text. NULL is NULL;
 /// booleans, 64-bit integers, doubles and bytes go as themselves, in PostgreSQL's binary format with

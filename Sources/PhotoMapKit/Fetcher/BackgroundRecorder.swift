@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Tells another recorder of each listing after the listing has been answered, one listing after
 /// another on a thread of its own: a server's pages do not wait for the index's writes, which go one

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Where the token bucket pacing one API key's calls is kept, shared by every process using the key:
 /// a file of the cache folder (`FileCallBudget`) or a row in PostgreSQL (`PostgresCallBudget`) for

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The embedded catalog as a photo source: no network, no API key.
 /// Its image URLs name Flickr's image host; with another host configured (a local mirror of

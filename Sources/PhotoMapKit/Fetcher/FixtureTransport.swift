@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Answers Flickr API calls from the embedded catalog, recorded exactly as Flickr's REST API answers:
 /// `top-places.json` for flickr.places.getTopPlacesList (and, one place of it, flickr.places.getInfo),

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 // The Flickr answers photomap reads (flickr.com/services/api), read from their bytes by JSONReader:
 // only the fields photomap uses, each numeric one as text (Flickr sends numbers as strings or numbers

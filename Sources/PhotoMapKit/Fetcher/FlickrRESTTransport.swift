@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Flickr's REST endpoint over libcurl: `GET {endpoint}?method=…&api_key=…&format=json&nojsoncallback=1`,
 /// with answers kept in an `AnswerStore` (flickr.photos.search's as growing listings, `ListingCache`)

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Paces calls to Flickr's REST API under Flickr's limit of 3,600 calls an hour per API key, for every
 /// photomap process using the key: a token bucket in a `CallBudgetStore` shared by them all.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Places and photos through Flickr's API methods, over any transport (REST or the embedded catalog):
 /// each listing decoded, its records annotated once by `adapter`, then told to the recorder.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// A JSON value Flickr sends as a string in one answer and a number in the next
 /// (`"pages":"40671"` beside `"perpage":5`): kept as its text either way (`JSONReader.lenientText`).

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// flickr.photos.search's answers kept as one growing listing per query (its parameters but `page`
 /// and `per_page`), in an `AnswerStore`. Any page of any size that the listing holds is answered from

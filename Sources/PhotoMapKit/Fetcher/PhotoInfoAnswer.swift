@@ -1,3 +1,5 @@
+import PhotoMapSupport
+
 /// flickr.photos.getInfo: `photo{id, secret, server, license, owner{…}, title{_content},
 /// description{_content}, dates{taken, takenunknown}, tags{tag[…]}, location{latitude, longitude,
 /// place_id}, media}` (flickr.com/services/api/flickr.photos.getInfo.html), read into the same `Photo`

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Flickr's JSON answers kept as files of the cache folder, one per key, named by its hash; an
 /// answer's age is its file's.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Country and first-level division outlines (Natural Earth, public domain), as
 /// `scripts/make_boundaries.py` writes them to `Fixtures/gazetteer/boundaries.bin`: two layers of

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The offline geocoder's names: GeoNames cities over 15,000 people and villages of 1,000 or more
 /// (Fixtures/gazetteer, CC BY 4.0),
@@ -222,7 +223,7 @@ struct Landmark: Decodable {
         do {
             return try JSONDecoder().decode(File.self, from: data).landmarks
         } catch {
-            throw LocationError.gazetteerUnreadable(path: file.path, reason: FlickrError.describe(decodingError: error))
+            throw LocationError.gazetteerUnreadable(path: file.path, reason: DecodingErrorText.describe(error))
         }
     }
 }

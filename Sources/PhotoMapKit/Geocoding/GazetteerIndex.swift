@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The files the offline gazetteer is made from: GeoNames' cities, villages and regions (`Fixtures/gazetteer`),
 /// and the embedded catalog's landmarks and top places.
@@ -7,11 +8,15 @@ public struct GazetteerSources: Sendable {
     public let folder: URL
     /// The embedded catalog's folder, holding landmarks.json and top-places.json.
     public let catalog: URL
+    /// Reads the catalog's top places (top-places.json, in Flickr's answer): asked only when the index
+    /// is made, by whoever knows how to read the catalog.
+    let topPlaces: @Sendable () throws -> [Place]
 
-    /// The sources in these folders.
-    public init(folder: URL, catalog: URL) {
+    /// The sources in these folders, the top places read by `topPlaces`.
+    public init(folder: URL, catalog: URL, topPlaces: @escaping @Sendable () throws -> [Place]) {
         self.folder = folder
         self.catalog = catalog
+        self.topPlaces = topPlaces
     }
 
     var files: [URL] {
@@ -26,7 +31,7 @@ public struct GazetteerSources: Sendable {
     public func load() throws -> Gazetteer {
         try Gazetteer.load(
             gazetteer: folder, landmarks: catalog.appendingPathComponent("landmarks.json"),
-            places: try FixtureSource(catalog: catalog).topPlaces().items)
+            places: try topPlaces())
     }
 
     /// The index made ahead of time beside the sources (`photomap-fixture-images` writes it, the package

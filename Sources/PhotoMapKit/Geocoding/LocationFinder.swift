@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// What can go wrong finding a location.
 public enum LocationError: Error, CustomStringConvertible, Sendable, Equatable {

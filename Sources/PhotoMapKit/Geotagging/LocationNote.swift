@@ -1,3 +1,5 @@
+import PhotoMapSupport
+
 extension Photo {
     /// What a callout and a photo page say of where the location came from: "located from a track",
     /// "estimated from a photo taken 4 minutes earlier", "location set by hand"; nil for a photo's own GPS

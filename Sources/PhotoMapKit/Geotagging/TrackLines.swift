@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The GPX tracks given to `import --gpx` and `geotag`, as maps draw them: each segment a line of points in
 /// the file's order. The catalog keeps them; a page draws the part within its area, simplified.

@@ -1,3 +1,5 @@
+import PhotoMapSupport
+
 /// What an import did: the counts its summary line gives, and a line for every file skipped or imported
 /// without a field (`import --report`).
 public struct ImportReport: Sendable {

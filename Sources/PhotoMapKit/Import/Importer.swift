@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PhotoMapSupport
 
 /// `photomap import`: reads the JPEG and HEIC files below some folders into the local catalog. Files as
 /// they were at the last import (size, modification time, inode) are not read again; the others are

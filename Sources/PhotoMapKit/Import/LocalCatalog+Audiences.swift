@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 extension LocalCatalog {
     public func privacy(of selection: PhotoSelection) throws -> [(id: String, privacy: PhotoPrivacy)] {

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The map of everything from the SQLite catalog: tiles read from the aggregates the triggers of
 /// `MapGridSQL` keep, or (deep tiles) from the points.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 extension LocalCatalog {
     /// The page cache of a connection writing batches of records, in KiB.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 extension LocalCatalog {
     /// Keeps the lines of tracks given to `import --gpx` or `geotag` for maps to draw: each line once

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The imported photos, kept between runs in `{cache}/local-catalog.sqlite`: each file seen (its path,
 /// size, modification time and inode, which decide whether a second import reads it again), each photo

@@ -1,3 +1,5 @@
+import PhotoMapSupport
+
 /// The address of an imported photo's square or medium image: `photomap-local:{photo id}/{size}.jpg`.
 /// It names the photo, never the file: the cache keys the image by it, and `LocalImageOrigin` makes the
 /// image again from the photo's file should the cache have let it go.

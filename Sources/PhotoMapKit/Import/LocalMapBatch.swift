@@ -1,3 +1,5 @@
+import PhotoMapSupport
+
 /// A batch's share of the map in the SQLite catalog, kept by the batch while the triggers are away
 /// (`LocalCatalog.keepRecords`): each photo written replaces its point at once (the next record of the same
 /// id finds it there), and the cells' changes, gathered by `MapCellChanges`, are written once at the end,

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// One photo file read for import: its EXIF fields and the two images pages show, made from one decode.
 public struct ReadPhotoFile: Sendable {

@@ -44,11 +44,12 @@ public struct Place: Sendable, Hashable {
 
 extension Place {
     /// The place's page on Flickr, `https://www.flickr.com/places{place_url}`, or nil when Flickr sent
-    /// no usable place_url.
+    /// no place_url. The path is percent-encoded, so no quote, space or control character reaches the
+    /// link (pages check every link again where they write it).
     public var flickrPageURL: String? {
         guard !url.isEmpty,
             let path = url.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
         else { return nil }
-        return HTML.webURL("https://www.flickr.com/places" + path)
+        return "https://www.flickr.com/places" + path
     }
 }

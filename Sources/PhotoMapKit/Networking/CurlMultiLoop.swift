@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import PhotoMapSupport
 
 /// One libcurl multi handle driven by one thread of its own (`curl_multi_poll`): every transfer
 /// submitted runs there, none blocks a thread. HTTP/2 is multiplexed where TLS's ALPN offers it

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Blocking GET requests with retries, for Flickr's REST calls (images go through `CurlMultiLoop`).
 /// Callers on several threads go side by side: each call takes a libcurl easy handle of its own from

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Escaping for each place text goes in a page: HTML text, attribute values, JSON inside `<script>`,
 /// and URLs. Every title, subtitle, name and description goes through one of these.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The files every page loads, copied into the site's `assets/` folder when it is written:
 /// Leaflet from Debian's package (never committed), photomap's own script,

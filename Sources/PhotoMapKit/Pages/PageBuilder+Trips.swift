@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 // Trips' pages (`TripAlbum`): the index of trips, and a page per trip with its way under its photos and a
 // section per day, each with its own small map, printable a day a page. Served at /trips and /trips/ID,

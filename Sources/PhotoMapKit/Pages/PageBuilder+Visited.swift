@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 // The places you have been (`VisitedPlace`): a map of the visited countries and regions shaded by their
 // photos (photomap-visited.js draws it), its legend, and each country, its regions and their towns with

@@ -1,5 +1,7 @@
+import PhotoMapSupport
+
 /// What can go wrong writing map pages and sites.
-public enum PageError: Error, CustomStringConvertible, Sendable, Equatable {
+public enum PageError: Error, CustomStringConvertible, Sendable, Equatable, WriteFailure {
     /// Leaflet (Debian's libjs-leaflet) is not installed.
     case leafletMissing(folder: String)
     /// photomap's own page assets or basemap are not beside the binary or in the checkout.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The HTML of photomap's pages. Every piece of record text passes through `HTML.text` or
 /// `HTML.scriptJSON` (or `ScriptJSON`, its bytes written directly); the pages run no inline script and

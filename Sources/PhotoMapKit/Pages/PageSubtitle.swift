@@ -1,3 +1,5 @@
+import PhotoMapSupport
+
 /// What a page's subtitle says: how many it shows ("214 photos", or "100 of 214 photos" when its source
 /// holds more than it shows), then the place's own subtitle, joined by " · " only where both are said.
 public enum PageSubtitle {

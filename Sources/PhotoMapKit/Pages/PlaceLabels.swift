@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The GeoNames cities a map names when it is zoomed in too far for its 1:110m outline (whose
 /// coast cuts through Manhattan as a straight wedge): a page carries only the places around its

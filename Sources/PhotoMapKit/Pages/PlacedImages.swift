@@ -1,3 +1,5 @@
+import PhotoMapSupport
+
 /// The images an export found or placed in its site in this run, by photo and size: asked for twice per
 /// image (which to fetch, then the pages' inputs), and held for 200,000 images at 100,000 photos. A path
 /// of the usual form `{folder}{64 hex digits}.{png|jpg}` (an image named by its URL's SHA-256) is held

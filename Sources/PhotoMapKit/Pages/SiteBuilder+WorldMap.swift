@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The static twin of `serve`'s `/map`: `map.html`, a pre-clustered page whose tiles hold the clusters the
 /// database gives `/api/map` (`MapTiling`), for the export's audience, down to the deepest zoom whose

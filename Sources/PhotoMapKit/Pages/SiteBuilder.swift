@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Writes map pages and browsable sites from annotated places and photos: assets, squares and medium
 /// images from the image store, list/map pages and photo pages, with relative links only. The pages

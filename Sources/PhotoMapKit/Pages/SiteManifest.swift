@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// What each page and file an export writes was made from (an `InputDigest`) and which file that
 /// was (inode, size, modification time), kept in the site as `.photomap-manifest`. A page whose inputs

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 // Images placed into the site from the image store: hard links where the file system allows.
 extension SiteWriter {

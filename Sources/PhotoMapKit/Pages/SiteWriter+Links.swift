@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 // Links between the site's files.
 extension SiteWriter {

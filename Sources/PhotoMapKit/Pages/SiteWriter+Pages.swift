@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 // Pages written many at a time, rendered on every core.
 extension SiteWriter {

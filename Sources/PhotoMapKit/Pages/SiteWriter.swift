@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Writes a site's files under a root folder, each whole or not at all (`StagedFile`) and only when
 /// it changed, so running an export again rewrites only what changed (and a web server's caches stay

@@ -1,3 +1,5 @@
+import PhotoMapSupport
+
 /// The version of how pages are rendered: the digest of sample pages that use every part of the
 /// templates (each kind of feature, every detail of a photo, clusters, a back link, credits, a tile,
 /// a list file).

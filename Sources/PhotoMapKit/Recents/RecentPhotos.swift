@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The recently viewed photos in `{cache}/recent.json`, shared by every process using the folder:
 /// each change is read, made and written under the file's lock, so two servers never lose each

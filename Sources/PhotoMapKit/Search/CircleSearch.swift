@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// A search whose circle holds fewer records than its words match ("bridge" in 5 km of a city): the
 /// circle's rows are read from `records_cells`, where each record's text and coordinate sit in its grid

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// A record the local index holds: the annotation to show, and the words it is found by.
 public struct IndexRecord: Sendable {

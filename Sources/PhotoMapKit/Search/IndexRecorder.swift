@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Keeps every listing fetched from Flickr in the local index, by whichever command fetched it, so an
 /// `--offline search` later finds it, shown by the annotations the listing came with. A failure costs

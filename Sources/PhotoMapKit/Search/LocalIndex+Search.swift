@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Searching the index by words, around a point or among given photos.
 extension LocalIndex {

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Everything fetched so far plus the embedded catalog, searchable offline: SQLite with FTS5 for the
 /// text (accents folded) and an R*Tree for coordinates, in WAL mode so a crash loses nothing committed

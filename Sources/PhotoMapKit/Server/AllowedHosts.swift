@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The `Host` names `photomap serve` answers to: its own address and the loopback names on its port,
 /// names given for a proxy in front of it, and, listening on every address, this machine's own

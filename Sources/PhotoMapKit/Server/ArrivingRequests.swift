@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PhotoMapSupport
 
 /// The requests still arriving on a server's connections; a connection whose request has not arrived
 /// whole within the deadline is closed. MHD's idle timeout is renewed by every byte, so without this a

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Dispatch
 import Foundation
+import PhotoMapSupport
 import Synchronization
 
 /// The request context of a request whose headers are in, before any answer: a marker, never

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Links to `photomap serve`'s routes: absolute paths on the server, each record id one
 /// percent-encoded path segment (so an id such as "../x" stays one segment). Images are routes too,

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// `photomap serve`'s API for the pages' search box: `/api/find?q=…[&lat=…&lon=…]` (a place named
 /// outright) and `/api/search?q=…[&lat=…&lon=…][&radius=…]` (photos and places around a point), as

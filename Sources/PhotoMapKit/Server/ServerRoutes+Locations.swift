@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// `POST /api/photos/locations`: the owner sets, moves or removes imported photos' locations from the
 /// pages, as `photomap locate` does (`LocationEditing`, the same steps). The body is JSON:

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The map of everything's tiles: `/api/map/Z/X/Y.json[?from=YYYY-MM&to=YYYY-MM]`, the clusters of the
 /// photos in a Web-Mercator tile as the database keeps them (`MapTiling`).

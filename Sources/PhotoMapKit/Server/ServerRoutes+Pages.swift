@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// `photomap serve`'s pages: the top places, a place's photos, a photo and the recently viewed, made by
 /// the same `PageBuilder` as `export`'s.

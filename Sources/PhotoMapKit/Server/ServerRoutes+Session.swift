@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Sign-in in `photomap serve`: `GET /login` (the form; with `?token=` the owner's one-time link's
 /// button), `POST /login`, `POST /logout`, `GET /api/session` for scripts; every POST passes

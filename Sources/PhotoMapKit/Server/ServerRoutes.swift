@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PhotoMapSupport
 
 /// What `photomap serve` answers: the same pages as `export` and `--map` (one `PageBuilder`), whose
 /// images are fetched through the thumbnail cache when the browser asks for them, and the find and

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// A sidecar on disk: read with a bound decided before the bytes arrive, written whole or not at all
 /// (a temporary file renamed over it). Originals are never opened for writing here.

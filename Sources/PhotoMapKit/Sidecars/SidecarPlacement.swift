@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Where a photo file's XMP sidecar is: beside it as `IMG_1234.JPG.xmp` (digiKam, darktable, Immich) or
 /// `IMG_1234.xmp` (Lightroom), or in a folder of its own that mirrors the originals' folders relative to

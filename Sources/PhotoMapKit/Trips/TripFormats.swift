@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// `trips` and `visited` in open formats: JSON, RFC 4180 CSV (as `CSVFormatter` writes cells) and
 /// GeoJSON. Routes in CSV and GeoJSON, which go to others, stop `homeMargin` kilometres before home and

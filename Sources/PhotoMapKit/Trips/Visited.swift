@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// The places photos were taken in, as a tree: countries, their divisions (regions), their towns; each
 /// with how many photos, on how many distinct days, and the first and last of those days.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 extension TripFormats {
     /// A visited country or region as GeoJSON's properties give it.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Reads a GeoJSON FeatureCollection of Points whose properties are a record's fields (`id`, `title`,
 /// `taken`, `image`; the location is the Point's, a null geometry none) with `JSONReader`, from a file of

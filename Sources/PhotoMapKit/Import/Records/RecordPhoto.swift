@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// A record made an imported photo, ready for the catalog: shaped as a Flickr photo with its source id,
 /// its square and medium at `LocalImageURL`s (made on demand from its image, as import's are from files),

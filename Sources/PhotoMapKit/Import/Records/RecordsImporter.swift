@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// `photomap import --records FILE`: a records file's photos into the local catalog, in batches of
 /// `batchSize`, each one transaction (so memory stays bounded however long the file, and a batch that

@@ -2,13 +2,16 @@
 /// (open addressing, at most half full) in place of a `Dictionary`, whose slots hold each key and value
 /// themselves and double past three quarters full: a table of positions costs 4 bytes a slot where a
 /// dictionary's slot costs a whole entry.
-struct PositionTable {
+package struct PositionTable {
     /// Each slot: a position plus one, or 0 for none.
     private var slots: [Int32] = []
     private var count = 0
 
+    /// An empty table.
+    package init() {}
+
     /// The position whose key `matches`, among the positions held under `hash`.
-    func position(hash: Int, matches: (Int) -> Bool) -> Int? {
+    package func position(hash: Int, matches: (Int) -> Bool) -> Int? {
         guard !slots.isEmpty else { return nil }
         let mask = slots.count - 1
         var slot = hash & mask
@@ -22,7 +25,7 @@ struct PositionTable {
 
     /// Holds `position` (of a key not held yet) under `hash`; `hashOf` gives the hash of each position
     /// held when the table grows.
-    mutating func insert(_ position: Int, hash: Int, hashOf: (Int) -> Int) {
+    package mutating func insert(_ position: Int, hash: Int, hashOf: (Int) -> Int) {
         if (count + 1) * 2 > slots.count {
             let held = slots
             slots = [Int32](repeating: 0, count: max(16, slots.count * 2))
@@ -40,7 +43,7 @@ struct PositionTable {
     }
 
     /// The hash of a key's bytes (a path's UTF-8), the same for a `String` and the bytes it was kept as.
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+    package static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
         var hasher = Hasher()
         hasher.combine(bytes: bytes)
         return hasher.finalize()

@@ -6,9 +6,9 @@ import Foundation
 ///
 /// A thread holding bytes must not wait for more (two such threads could wait for each other): it asks
 /// with `reserveNow`, and when that fails gives back what it holds and waits for the whole with `reserve`.
-final class ByteBudget: @unchecked Sendable {
+package final class ByteBudget: @unchecked Sendable {
     /// The most that may be held at once.
-    let capacity: Int
+    package let capacity: Int
     // `available`, `nextTicket` and `serving` are read and written only while `condition` is locked.
     private let condition = NSCondition()
     private var available: Int
@@ -17,14 +17,14 @@ final class ByteBudget: @unchecked Sendable {
     private var serving = 0
 
     /// A budget of `capacity` bytes, all free.
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = capacity
         available = capacity
     }
 
     /// Takes `bytes`, waiting (in turn) until enough are given back; false at once, taking nothing,
     /// when `bytes` is more than the whole capacity (no wait could ever give it).
-    func reserve(_ bytes: Int) -> Bool {
+    package func reserve(_ bytes: Int) -> Bool {
         guard bytes <= capacity else { return false }
         condition.lock()
         defer { condition.unlock() }
@@ -39,7 +39,7 @@ final class ByteBudget: @unchecked Sendable {
     }
 
     /// Takes `bytes` if they are free now and nobody waits; false, taking nothing, otherwise.
-    func reserveNow(_ bytes: Int) -> Bool {
+    package func reserveNow(_ bytes: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         guard serving == nextTicket, available >= bytes else { return false }
@@ -48,7 +48,7 @@ final class ByteBudget: @unchecked Sendable {
     }
 
     /// Gives back `bytes` taken before.
-    func release(_ bytes: Int) {
+    package func release(_ bytes: Int) {
         guard bytes > 0 else { return }
         condition.lock()
         available += bytes
@@ -57,14 +57,14 @@ final class ByteBudget: @unchecked Sendable {
     }
 
     /// The bytes free now.
-    var free: Int {
+    package var free: Int {
         condition.lock()
         defer { condition.unlock() }
         return available
     }
 
     /// How many wait in `reserve` now.
-    var waiting: Int {
+    package var waiting: Int {
         condition.lock()
         defer { condition.unlock() }
         return nextTicket - serving

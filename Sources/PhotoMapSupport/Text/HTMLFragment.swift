@@ -3,7 +3,7 @@ import CXML2
 /// One thing libxml2's HTML parser read in a fragment, in document order: text (references decoded,
 /// control characters as spaces), an element's start (names lowercased, the first of a repeated
 /// attribute kept, an attribute without a value as "") or its end (also where the parser closed it).
-enum HTMLEvent: Equatable {
+package enum HTMLEvent: Equatable {
     case text(String)
     case start(String, attributes: [String: String])
     case end(String)
@@ -12,22 +12,22 @@ enum HTMLEvent: Equatable {
 /// Untrusted HTML (Flickr descriptions) read by libxml2's HTML parser, which recovers from any input as
 /// a browser does, through its SAX callbacks: no tree is built, so no depth of nesting costs a stack.
 /// Tags that break a line are listed here; what to keep of the rest is each caller's allow-list.
-enum HTMLFragment {
+package enum HTMLFragment {
     /// Bytes of a fragment read; the rest is left out (a whole Flickr answer holds at most 16 MiB).
-    static let maximumBytes = 2 << 20
+    package static let maximumBytes = 2 << 20
     /// Elements open at once: reading stops at the first element deeper, keeping what came before (as
     /// libxml2 stops its trees at 256). Each end tag searches the open elements: depth bounds that work.
-    static let maximumDepth = 256
+    package static let maximumDepth = 256
 
     /// Tags that break a line or start a block.
-    static let blockTags: Set<String> = [
+    package static let blockTags: Set<String> = [
         "br", "p", "div", "li", "ul", "ol", "tr", "td", "th", "table", "hr", "blockquote", "pre",
         "h1", "h2", "h3", "h4", "h5", "h6", "script", "style", "img",
     ]
 
     /// The element the fragment is parsed inside: with an element open, text never gets the `<p>` that
     /// libxml2 implies around text at the top of a document. A fragment that closes it gets those `<p>`s.
-    static let container = "photomap-fragment"
+    package static let container = "photomap-fragment"
 
     /// libxml2's tables made once, before any thread parses (xmlInitParser is guarded by its own lock).
     private static let initialized: Void = xmlInitParser()
@@ -35,7 +35,7 @@ enum HTMLFragment {
     /// What `html` holds, read as HTML: its first `maximumBytes` (cut between characters), down to
     /// `maximumDepth` elements. Raw control characters (but tab, line feed and carriage return) become
     /// spaces before parsing, as libxml2 would drop them and take a NUL for the end of its input.
-    static func events(_ html: String) -> [HTMLEvent] {
+    package static func events(_ html: String) -> [HTMLEvent] {
         _ = initialized
         var bytes = Array("<\(container)>".utf8)
         let prefix = bytes.count
@@ -78,7 +78,7 @@ enum HTMLFragment {
 
     /// `text` with its control characters (C0 and C1 but tab, line feed and carriage return) as spaces:
     /// they must reach neither a terminal nor a page.
-    static func visible(_ text: String) -> String {
+    package static func visible(_ text: String) -> String {
         func hidden(_ scalar: Unicode.Scalar) -> Bool {
             let value = scalar.value
             return (value < 0x20 && value != 0x09 && value != 0x0A && value != 0x0D) || (0x7F...0x9F).contains(value)

@@ -2,16 +2,16 @@ import Foundation
 
 /// The members of an object a reader looks for: the cases are the keys, by their names (at most 64);
 /// the raw values number them from 0, for storing what was read in an array.
-protocol JSONMember: RawRepresentable, CaseIterable, Sendable where RawValue == Int {
+package protocol JSONMember: RawRepresentable, CaseIterable, Sendable where RawValue == Int {
     /// The cases by the bytes of their keys (`JSONKeyLookup(Self.self)`).
     static var lookup: JSONKeyLookup<Self> { get }
 }
 
 /// Finds the member a key names from the key's bytes, by a hash of them: no String per key.
-struct JSONKeyLookup<Member: JSONMember>: Sendable {
+package struct JSONKeyLookup<Member: JSONMember>: Sendable {
     private let members: [UInt64: (key: [UInt8], member: Member)]
 
-    init(_: Member.Type) {
+    package init(_: Member.Type) {
         var members: [UInt64: (key: [UInt8], member: Member)] = [:]
         for member in Member.allCases {
             let key = Array(String(describing: member).utf8)
@@ -21,7 +21,7 @@ struct JSONKeyLookup<Member: JSONMember>: Sendable {
     }
 
     /// The member whose key is `bytes`; nil for any other key.
-    func member(_ bytes: UnsafeRawBufferPointer) -> Member? {
+    package func member(_ bytes: UnsafeRawBufferPointer) -> Member? {
         guard let found = members[Self.hash(bytes)], found.key.count == bytes.count, let key = bytes.baseAddress,
             found.key.withUnsafeBytes({ $0.baseAddress.map { memcmp($0, key, bytes.count) == 0 } ?? false })
         else { return nil }

@@ -4,10 +4,10 @@ import Foundation
 /// is read, made and written under an exclusive `flock(2)` on a lock file beside it, and written
 /// whole or not at all (`AtomicFile`): a reader needs no lock and sees the last writer's
 /// whole contents, even after a crash mid-write.
-enum LockedFile {
+package enum LockedFile {
     /// The contents of the file at `path`; nil when there is none (reading creates nothing).
     /// Errors are the failing call's errno.
-    static func read(_ path: String) throws(POSIXError) -> Data? {
+    package static func read(_ path: String) throws(POSIXError) -> Data? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
@@ -27,7 +27,7 @@ enum LockedFile {
 
     /// Holds the lock while `change` turns the current contents (nil: no file yet) into new ones,
     /// written unless `change` gives nil; returns `change`'s value. Creates the folder as needed.
-    static func update<Value>(
+    package static func update<Value>(
         _ path: String,
         _ change: (Data?) throws -> (contents: Data?, value: Value)
     ) throws -> Value {
@@ -46,7 +46,7 @@ enum LockedFile {
     }
 
     /// The reason an error of `read` or `update` gives, as strerror says it.
-    static func reason(_ error: any Error) -> String {
+    package static func reason(_ error: any Error) -> String {
         (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
             ?? (error as NSError).localizedDescription
     }

@@ -21,10 +21,10 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     }
 
     /// Another connection holds the lock past the busy timeout: trying again later may succeed.
-    var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+    package var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
 
     /// The file is not a database, or a damaged one: only making it anew helps.
-    var isNotADatabase: Bool { code & 0xFF == SQLITE_NOTADB || code & 0xFF == SQLITE_CORRUPT }
+    package var isNotADatabase: Bool { code & 0xFF == SQLITE_NOTADB || code & 0xFF == SQLITE_CORRUPT }
 
     /// The disk is full (or the quota spent): SQLITE_FULL, or an I/O error whose write ran out of room
     /// (growing the WAL index fails as SQLITE_IOERR with ENOSPC).
@@ -41,12 +41,12 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
 
 /// One SQLite connection. Not Sendable: a connection belongs to one thread (or serial queue) at a
 /// time; parallel searches each open their own (WAL lets readers run beside a writer).
-final class SQLiteDatabase {
+package final class SQLiteDatabase {
     private let handle: OpaquePointer
-    let path: String
+    package let path: String
 
     /// Opens (creating it unless `readOnly`) the database at `path`.
-    init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+    package init(path: String, readOnly: Bool = false) throws(SQLiteError) {
         var opened: OpaquePointer?
         let mode = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         let code = sqlite3_open_v2(path, &opened, mode | SQLITE_OPEN_NOMUTEX, nil)
@@ -66,7 +66,7 @@ final class SQLiteDatabase {
     }
 
     /// Runs statements that return no rows.
-    func execute(_ sql: String) throws(SQLiteError) {
+    package func execute(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         guard code == SQLITE_OK else {
@@ -77,7 +77,7 @@ final class SQLiteDatabase {
     }
 
     /// A prepared statement with `values` bound to its `?` parameters in order.
-    func prepare(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteStatement {
+    package func prepare(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteStatement {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard code == SQLITE_OK, let statement else { throw error(code) }
@@ -87,7 +87,7 @@ final class SQLiteDatabase {
     }
 
     /// Runs `body` in one transaction: all of it, or (on error) none of it.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -100,9 +100,9 @@ final class SQLiteDatabase {
     }
 
     /// Rows the last INSERT, UPDATE or DELETE changed.
-    var changes: Int { Int(sqlite3_changes(handle)) }
+    package var changes: Int { Int(sqlite3_changes(handle)) }
 
-    func error(_ code: Int32) -> SQLiteError {
+    package func error(_ code: Int32) -> SQLiteError {
         SQLiteError(
             message: String(cString: sqlite3_errmsg(handle)), code: code, path: path,
             systemError: systemError(under: code))
@@ -116,7 +116,7 @@ final class SQLiteDatabase {
 }
 
 /// A value bound to a statement.
-enum SQLiteValue {
+package enum SQLiteValue {
     case text(String)
     case integer(Int64)
     case real(Double)
@@ -126,11 +126,11 @@ enum SQLiteValue {
 }
 
 /// A prepared statement; `step()` walks its rows.
-final class SQLiteStatement {
+package final class SQLiteStatement {
     private let statement: OpaquePointer
     private let database: SQLiteDatabase
 
-    init(statement: OpaquePointer, database: SQLiteDatabase) {
+    package init(statement: OpaquePointer, database: SQLiteDatabase) {
         self.statement = statement
         self.database = database
     }
@@ -139,7 +139,7 @@ final class SQLiteStatement {
         sqlite3_finalize(statement)
     }
 
-    func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+    package func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
         for (offset, value) in values.enumerated() {
@@ -163,7 +163,7 @@ final class SQLiteStatement {
 
     /// Moves to the next row: true while there is one.
     @discardableResult
-    func step() throws(SQLiteError) -> Bool {
+    package func step() throws(SQLiteError) -> Bool {
         let code = sqlite3_step(statement)
         switch code {
         case SQLITE_ROW: return true
@@ -172,20 +172,20 @@ final class SQLiteStatement {
         }
     }
 
-    func text(_ column: Int32) -> String {
+    package func text(_ column: Int32) -> String {
         sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
     }
 
-    func optionalText(_ column: Int32) -> String? {
+    package func optionalText(_ column: Int32) -> String? {
         sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : text(column)
     }
 
-    func real(_ column: Int32) -> Double? {
+    package func real(_ column: Int32) -> Double? {
         sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_double(statement, column)
     }
 
     /// The column's bytes (text or blob), valid only inside `body`: no String made for them.
-    func withBytes<Result>(_ column: Int32, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    package func withBytes<Result>(_ column: Int32, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         // SQLite's order: the pointer first, then its length.
         let start = sqlite3_column_blob(statement, column)
         return body(
@@ -194,7 +194,7 @@ final class SQLiteStatement {
                 count: start == nil ? 0 : Int(sqlite3_column_bytes(statement, column))))
     }
 
-    func integer(_ column: Int32) -> Int64? {
+    package func integer(_ column: Int32) -> Int64? {
         sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, column)
     }
 }

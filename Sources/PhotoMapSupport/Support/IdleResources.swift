@@ -4,23 +4,23 @@ import Foundation
 /// caller uses them: a caller takes one out, uses it alone, and puts it back. The lock guards only the
 /// stack; a resource taken out is reached by its taker alone until it is put back, which is why the
 /// unchecked Sendable holds though the resources themselves are not Sendable.
-final class IdleResources<Resource>: @unchecked Sendable {
+package final class IdleResources<Resource>: @unchecked Sendable {
     private let lock = NSLock()
     private var resources: [Resource] = []
     private let keep: Int
 
     /// At most `keep` idle resources are kept; one put back past that is let go.
-    init(keep: Int = .max) {
+    package init(keep: Int = .max) {
         self.keep = keep
     }
 
     /// The resource put back last, if any (the one most likely to have a live connection).
-    func take() -> Resource? {
+    package func take() -> Resource? {
         lock.withLock { resources.popLast() }
     }
 
     /// Keeps `resource` for the next taker, unless `keep` are kept already.
-    func putBack(_ resource: Resource) {
+    package func putBack(_ resource: Resource) {
         lock.withLock { if resources.count < keep { resources.append(resource) } }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// A value worked out once, on first use, and shared by every later caller (from any thread). Callers
 /// that arrive while it is being worked out wait for that one result (sixteen pages opened at once ask
 /// Flickr for the licences once); a load that throws keeps nothing, and the next caller loads again.
-final class Memo<Value: Sendable>: @unchecked Sendable {
+package final class Memo<Value: Sendable>: @unchecked Sendable {
     private enum State {
         case empty, loading
         case loaded(Value)
@@ -13,8 +13,11 @@ final class Memo<Value: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var state = State.empty
 
+    /// A memo with nothing loaded yet.
+    package init() {}
+
     /// The value, from `load` the first time (run by one caller while the others wait).
-    func value<Failure: Error>(_ load: () throws(Failure) -> Value) throws(Failure) -> Value {
+    package func value<Failure: Error>(_ load: () throws(Failure) -> Value) throws(Failure) -> Value {
         condition.lock()
         while true {
             switch state {
@@ -37,7 +40,7 @@ final class Memo<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Forgets a loaded value: the next caller loads it again (one being loaded is kept).
-    func forget() {
+    package func forget() {
         condition.lock()
         if case .loaded = state { state = .empty }
         condition.unlock()

@@ -1,20 +1,23 @@
 /// A first-in, first-out queue over an array: appends at the end, takes from a moving head, and lets
 /// go of what it handed out at once (a taken slot is cleared; the array is compacted once half of it
 /// is taken), so a queue that never empties under steady load holds only what waits.
-struct FIFO<Element> {
+package struct FIFO<Element> {
     private var items: [Element?] = []
     private var head = 0
 
-    /// How many wait.
-    var count: Int { items.count - head }
-    var isEmpty: Bool { count == 0 }
+    /// An empty queue.
+    package init() {}
 
-    mutating func append(_ element: Element) {
+    /// How many wait.
+    package var count: Int { items.count - head }
+    package var isEmpty: Bool { count == 0 }
+
+    package mutating func append(_ element: Element) {
         items.append(element)
     }
 
     /// Puts `element` ahead of every other (a retry goes before what has waited since).
-    mutating func prepend(_ element: Element) {
+    package mutating func prepend(_ element: Element) {
         if head > 0 {
             head -= 1
             items[head] = element
@@ -24,7 +27,7 @@ struct FIFO<Element> {
     }
 
     /// The oldest, removed; nil when none waits.
-    mutating func popFirst() -> Element? {
+    package mutating func popFirst() -> Element? {
         guard head < items.count else { return nil }
         defer {
             items[head] = nil

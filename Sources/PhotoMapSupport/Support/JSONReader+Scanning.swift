@@ -5,7 +5,7 @@ import Foundation
 /// JSONReader.swift.
 extension JSONReader {
     /// The string at the reader; nil when its content breaks JSON's rules (then it is stepped over).
-    mutating func stringValue() throws -> String? {
+    package mutating func stringValue() throws -> String? {
         position += 1
         let start = position
         // The common case: no escape, no control character, decoded in one piece.
@@ -91,7 +91,7 @@ extension JSONReader {
         return value
     }
 
-    mutating func skipString() throws {
+    package mutating func skipString() throws {
         position += 1
         while position < bytes.count {
             switch bytes[position] {
@@ -112,7 +112,7 @@ extension JSONReader {
     /// The number at the reader as text: an integral value as an integer ("100" for 1e2, "1" for 1.0),
     /// any other as Swift prints the Double; nil for a number JSON does not allow ("01", "1.") or one
     /// beyond Double's range. The reader steps over it either way.
-    mutating func numberText() -> String? {
+    package mutating func numberText() -> String? {
         let start = position
         position = numberEnd()
         guard let text = String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self),
@@ -128,7 +128,7 @@ extension JSONReader {
     }
 
     /// Where the run of number characters at the reader ends.
-    func numberEnd() -> Int {
+    package func numberEnd() -> Int {
         var end = position
         while end < bytes.count {
             switch bytes[end] {
@@ -168,7 +168,7 @@ extension JSONReader {
     }
 
     /// true, false, or nil for null.
-    mutating func literal() throws -> Bool? {
+    package mutating func literal() throws -> Bool? {
         if matches("true") {
             position += 4
             return true
@@ -182,7 +182,7 @@ extension JSONReader {
         return nil
     }
 
-    func matches(_ word: StaticString) -> Bool {
+    package func matches(_ word: StaticString) -> Bool {
         let count = word.utf8CodeUnitCount
         guard position + count <= bytes.count, let base = bytes.baseAddress else { return false }
         return memcmp(base + position, word.utf8Start, count) == 0
@@ -190,7 +190,7 @@ extension JSONReader {
 
     // MARK: - Whitespace, punctuation and nesting
 
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while position < bytes.count,
             bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D || bytes[position] == 0x09
         {
@@ -199,19 +199,19 @@ extension JSONReader {
     }
 
     /// Consumes `byte` when it is next.
-    mutating func take(_ byte: UInt8) throws -> Bool {
+    package mutating func take(_ byte: UInt8) throws -> Bool {
         guard position < bytes.count else { throw failure("unexpected end of the text") }
         guard bytes[position] == byte else { return false }
         position += 1
         return true
     }
 
-    mutating func valueStart() throws -> Int {
+    package mutating func valueStart() throws -> Int {
         _ = try nextKind()
         return position
     }
 
-    mutating func enter(_ opening: UInt8) throws {
+    package mutating func enter(_ opening: UInt8) throws {
         guard try nextKind() != .literal,
             bytes[position] == opening
         else { throw failure("expected '\(Character(Unicode.Scalar(opening)))'") }
@@ -220,11 +220,11 @@ extension JSONReader {
         position += 1
     }
 
-    mutating func leave() {
+    package mutating func leave() {
         depth -= 1
     }
 
-    func failure(_ problem: String) -> JSONSyntaxError {
+    package func failure(_ problem: String) -> JSONSyntaxError {
         JSONSyntaxError(offset: position, problem: problem)
     }
 }

@@ -2,17 +2,23 @@ import Foundation
 
 /// An object with a key that breaks JSON's rules (a raw control character, invalid UTF-8): the
 /// object was read to its end, but cannot be decoded, as with JSONDecoder.
-struct JSONInvalidKey: Error, CustomStringConvertible {
-    var description: String { "an object has a key that is not valid text" }
+package struct JSONInvalidKey: Error, CustomStringConvertible {
+    package var description: String { "an object has a key that is not valid text" }
 }
 
 /// JSON that is not JSON: where, and what was wrong.
-struct JSONSyntaxError: Error, CustomStringConvertible, Equatable {
+package struct JSONSyntaxError: Error, CustomStringConvertible, Equatable {
     /// The byte offset of the problem.
-    let offset: Int
-    let problem: String
+    package let offset: Int
+    package let problem: String
 
-    var description: String { "not valid JSON at byte \(offset): \(problem)" }
+    /// The problem found at byte `offset`.
+    package init(offset: Int, problem: String) {
+        self.offset = offset
+        self.problem = problem
+    }
+
+    package var description: String { "not valid JSON at byte \(offset): \(problem)" }
 }
 
 /// Reads JSON straight from its bytes, for answers of thousands of records: the caller walks objects
@@ -28,19 +34,19 @@ struct JSONSyntaxError: Error, CustomStringConvertible, Equatable {
 /// JSON's rules inside a well-formed string or number (an invalid escape or UTF-8, a raw control
 /// character, "01", a number beyond Double) is only that value lost; of repeated keys, callers keep the
 /// first; nesting deeper than 512 is an error. Lives only inside `read(_:_:)`, over bytes it does not own.
-struct JSONReader {
+package struct JSONReader {
     /// The bytes read, which it does not own: valid only inside `read(_:_:)`.
-    let bytes: UnsafeRawBufferPointer
+    package let bytes: UnsafeRawBufferPointer
     /// The offset of the next byte to read.
-    var position = 0
+    package var position = 0
     /// How many objects and arrays the reader is inside.
-    var depth = 0
+    package var depth = 0
 
     /// Foundation's JSONDecoder refuses deeper nesting too; this also bounds the reader's recursion.
-    static let maximumDepth = 512
+    package static let maximumDepth = 512
 
     /// The kinds of value, told apart by their first byte.
-    enum Kind {
+    package enum Kind {
         case object, array, string, number, literal
     }
 
@@ -49,7 +55,7 @@ struct JSONReader {
     }
 
     /// Runs `body` with a reader over `data`; then only whitespace may follow what it read.
-    static func read<Result>(_ data: Data, _ body: (inout JSONReader) throws -> Result) throws -> Result {
+    package static func read<Result>(_ data: Data, _ body: (inout JSONReader) throws -> Result) throws -> Result {
         try data.withUnsafeBytes { buffer in
             var reader = JSONReader(buffer)
             let result = try body(&reader)
@@ -62,7 +68,7 @@ struct JSONReader {
     // MARK: - Structure
 
     /// The kind of the next value.
-    mutating func nextKind() throws -> Kind {
+    package mutating func nextKind() throws -> Kind {
         skipWhitespace()
         guard position < bytes.count else { throw failure("unexpected end of the text") }
         switch bytes[position] {
@@ -79,7 +85,7 @@ struct JSONReader {
     /// names one of `Member`'s cases (JSONDecoder keeps the first of repeated keys), the reader at its
     /// value; other members, and values `member` does not read, are skipped. A key that breaks JSON's
     /// rules makes the object undecodable: it is read to its end, then `JSONInvalidKey` is thrown.
-    mutating func readObject<Member: JSONMember>(
+    package mutating func readObject<Member: JSONMember>(
         _: Member.Type,
         _ member: (Member, inout JSONReader) throws -> Void
     ) throws {
@@ -149,7 +155,7 @@ struct JSONReader {
 
     /// Walks the array at the reader: `element` is called with each index, the reader at the element.
     /// An element `element` does not read is skipped.
-    mutating func readArray(_ element: (Int, inout JSONReader) throws -> Void) throws {
+    package mutating func readArray(_ element: (Int, inout JSONReader) throws -> Void) throws {
         try enter(UInt8(ascii: "["))
         skipWhitespace()
         if try take(UInt8(ascii: "]")) { return leave() }
@@ -165,7 +171,7 @@ struct JSONReader {
     }
 
     /// Steps over the next value, checking its structure.
-    mutating func skipValue() throws {
+    package mutating func skipValue() throws {
         switch try nextKind() {
         case .object:
             // Keys are stepped over, not decoded: a value nobody reads cannot make anything fail.
@@ -182,7 +188,7 @@ struct JSONReader {
     }
 
     /// The bytes of the next value, which the reader steps over.
-    mutating func valueBytes() throws -> Data {
+    package mutating func valueBytes() throws -> Data {
         let start = try valueStart()
         try skipValue()
         return Data(bytes[start..<position])
@@ -193,7 +199,7 @@ struct JSONReader {
     /// The next value as text whatever its type, as Flickr sends numbers as strings or numbers: a
     /// string's text, a number as Swift prints it (an integer without ".0"), true and false as "1" and "0".
     /// Null, an object, an array or a value that breaks JSON's rules is no text ("").
-    mutating func lenientText() throws -> String {
+    package mutating func lenientText() throws -> String {
         switch try nextKind() {
         case .string: return try stringValue() ?? ""
         case .number: return numberText() ?? ""
@@ -205,7 +211,7 @@ struct JSONReader {
     }
 
     /// Consumes a null when it is next.
-    mutating func takeNull() -> Bool {
+    package mutating func takeNull() -> Bool {
         skipWhitespace()
         guard matches("null") else { return false }
         position += 4
@@ -213,7 +219,7 @@ struct JSONReader {
     }
 
     /// The next value's text when it is a valid string, else nil (the value is stepped over).
-    mutating func string() throws -> String? {
+    package mutating func string() throws -> String? {
         guard try nextKind() == .string else {
             try skipValue()
             return nil

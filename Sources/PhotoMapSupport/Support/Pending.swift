@@ -2,12 +2,12 @@ import Dispatch
 
 /// A value being made on another thread (a listing's page read while the next is asked for): `wait()`
 /// gives it, or throws what making it threw.
-final class Pending<Value: Sendable>: Sendable {
+package final class Pending<Value: Sendable>: Sendable {
     private let outcome = Locked<Result<Value, any Error>?>(nil)
     private let made = DispatchGroup()
 
     /// Starts `make` on the global queue.
-    init(_ make: @escaping @Sendable () throws -> Value) {
+    package init(_ make: @escaping @Sendable () throws -> Value) {
         let outcome = outcome
         DispatchQueue.global().async(group: made) {
             let made = Result(catching: make)
@@ -16,7 +16,7 @@ final class Pending<Value: Sendable>: Sendable {
     }
 
     /// The value, once made.
-    func wait() throws -> Value {
+    package func wait() throws -> Value {
         made.wait()
         return try outcome.withLock { $0 ?? .failure(CancellationError()) }.get()
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// An error type that tells a full disk from other failures to write: the cache's and the site's.
-protocol WriteFailure: Error {
+package protocol WriteFailure: Error {
     /// The disk is full (or the user's quota is spent).
     static func diskFull(path: String) -> Self
     /// Writing failed for another reason.
@@ -11,11 +11,8 @@ protocol WriteFailure: Error {
 extension WriteFailure {
     /// The error for a write to `path` that failed with errno `code`: ENOSPC and EDQUOT are "disk full",
     /// anything else names the reason.
-    static func writing(_ code: Int32, path: String) -> Self {
+    package static func writing(_ code: Int32, path: String) -> Self {
         if code == ENOSPC || code == EDQUOT { return .diskFull(path: path) }
         return .writeFailed(path: path, reason: String(cString: strerror(code)))
     }
 }
-
-extension ThumbnailError: WriteFailure {}
-extension PageError: WriteFailure {}

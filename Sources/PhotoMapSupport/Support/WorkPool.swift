@@ -9,7 +9,7 @@ import Foundation
 /// The drains run on threads of the pool's own, not on Dispatch's global queue: on Linux libdispatch
 /// adds about one thread a second while its threads are blocked, so blocking jobs there (or jobs that
 /// wait for work queued there, as a listing waits for its pages' decoding) would start one a second.
-final class WorkPool: Sendable {
+package final class WorkPool: Sendable {
     private struct Jobs: Sendable {
         var waiting = FIFO<@Sendable () -> Void>()
         var running = 0
@@ -18,18 +18,18 @@ final class WorkPool: Sendable {
     private let width: Int
     private let jobs = Locked(Jobs())
 
-    init(width: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    package init(width: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.width = max(width, 1)
     }
 
     /// Queues `job`; it runs on one of the pool's threads.
-    func submit(_ job: @escaping @Sendable () -> Void) {
+    package func submit(_ job: @escaping @Sendable () -> Void) {
         submit(job, maximumWaiting: .max)
     }
 
     /// Queues `job` unless `maximumWaiting` jobs wait already; false when refused (it will not run).
     @discardableResult
-    func submit(_ job: @escaping @Sendable () -> Void, maximumWaiting: Int) -> Bool {
+    package func submit(_ job: @escaping @Sendable () -> Void, maximumWaiting: Int) -> Bool {
         let (accepted, startsDrain) = jobs.withLock { jobs in
             guard jobs.running < width || jobs.waiting.count < maximumWaiting else { return (false, false) }
             jobs.waiting.append(job)

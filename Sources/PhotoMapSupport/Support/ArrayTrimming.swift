@@ -1,6 +1,6 @@
 extension Array {
     /// The same elements in an array of their size: one grown element by element can hold twice its count.
-    func trimmed() -> [Element] {
+    package func trimmed() -> [Element] {
         guard capacity > count else { return self }
         return [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
             initialized = buffer.initialize(fromContentsOf: self)

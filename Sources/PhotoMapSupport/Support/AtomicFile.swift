@@ -7,19 +7,19 @@ import Synchronization
 /// files but never leaves a partial one under the final name, and every file written here (cache
 /// entries, pages, listings) can be made again, so waiting for the disk on each (as Foundation's atomic
 /// write does) buys nothing.
-enum AtomicFile {
+package enum AtomicFile {
     /// Writes `data` at `file`; the error is the failing call's errno.
-    static func write(_ data: Data, to file: URL) throws(POSIXError) {
+    package static func write(_ data: Data, to file: URL) throws(POSIXError) {
         try write(data, toPath: file.path)
     }
 
     /// Writes `data` at `path`; the error is the failing call's errno.
-    static func write(_ data: Data, toPath path: String) throws(POSIXError) {
+    package static func write(_ data: Data, toPath path: String) throws(POSIXError) {
         try write(data, to: StagedFile(replacingPath: path))
     }
 
     /// Writes `data` as the file `name` in an open folder; the error is the failing call's errno.
-    static func write(_ data: Data, named name: String, in folder: OpenFolder) throws(POSIXError) {
+    package static func write(_ data: Data, named name: String, in folder: some FolderDescriptor) throws(POSIXError) {
         try write(data, to: StagedFile(replacing: name, in: folder))
     }
 
@@ -45,7 +45,7 @@ public final class StagedFile {
     private let isNameless: Bool
     /// The folder that `path` and the temporary file are relative to (`openat`, `renameat`); nil for
     /// the working directory.
-    private let folder: OpenFolder?
+    private let folder: (any FolderDescriptor)?
     private var folderDescriptor: Int32 { folder?.descriptor ?? AT_FDCWD }
 
     /// Numbers this process's temporary files: with the process id, a name no other writer uses.
@@ -64,11 +64,11 @@ public final class StagedFile {
 
     /// Starts writing a new version of the file `name` in an open folder (which it keeps open): the
     /// kernel walks one name to create and link it in, not the whole path.
-    convenience init(replacing name: String, in folder: OpenFolder) throws(POSIXError) {
+    convenience init(replacing name: String, in folder: some FolderDescriptor) throws(POSIXError) {
         try self.init(path: name, in: folder)
     }
 
-    private init(path: String, in folder: OpenFolder?) throws(POSIXError) {
+    private init(path: String, in folder: (any FolderDescriptor)?) throws(POSIXError) {
         self.path = path
         self.folder = folder
         let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path.utf8.index(after: $0) } ?? path.startIndex
