@@ -1,5 +1,6 @@
 import Foundation
 import PhotoMapKit
+import PhotoMapSupport
 
 /// What the global options select, built from them on first use: the state stores (files in the cache
 /// folder, or PostgreSQL), the source of records, Flickr's call pacing, the thumbnail cache and its image

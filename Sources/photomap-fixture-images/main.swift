@@ -70,7 +70,8 @@ print("photomap-fixture-images: \(written) images written, \(kept) already prese
 let gazetteer =
     value(of: "--gazetteer").map(URL.init(fileURLWithPath:))
     ?? catalog.deletingLastPathComponent().appendingPathComponent("gazetteer")
-let names = GazetteerSources(folder: gazetteer, catalog: catalog)
+let names = GazetteerSources(
+    folder: gazetteer, catalog: catalog, topPlaces: { try FixtureSource(catalog: catalog).topPlaces().items })
 do {
     let wrote = try LocalPlaces.prebuild(gazetteer: gazetteer)
     print("photomap-fixture-images: \(gazetteer.path)/places.bin \(wrote ? "written" : "up to date")")

@@ -575,7 +575,8 @@ struct GazetteerIndexTests {
                 at: folder.url.appendingPathComponent(name), to: copy.appendingPathComponent(name))
         }
         let sources = GazetteerSources(
-            folder: copy.appendingPathComponent("gazetteer"), catalog: copy.appendingPathComponent("catalog"))
+            folder: copy.appendingPathComponent("gazetteer"), catalog: copy.appendingPathComponent("catalog"),
+            topPlaces: original.topPlaces)
         let cache = folder.url.appendingPathComponent("cache")
         let lookup = try GazetteerIndex.lookup(for: sources, in: cache)
         #expect((lookup as? GazetteerIndex)?.file == sources.prebuiltIndex)

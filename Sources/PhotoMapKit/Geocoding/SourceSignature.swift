@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// What place data made ahead of time (`places.bin`, `names.sqlite`) was made from: each source file's
 /// name, size and contents in one SHA-256. No paths or times, so a copy (the package's, a new checkout)

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 extension LocalCatalog {
     public func fences() throws -> [Geofence] {

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoMapSupport
 
 /// Groups imported photos into places as Flickr does. A located photo's country and division are the
 /// boundaries it lies in (`BoundaryLookup`); it belongs to the nearest populated place of the gazetteer
