@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: Apache-2.0
 import PackageDescription
 
 /// The library's layers, lowest first: a target may depend on and import only those before it.

@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: Apache-2.0
 import PackageDescription
 
 // photomap's fuzz targets: a package of its own, so that `swift build` and `swift test` in the

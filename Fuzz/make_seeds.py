@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the fuzz targets' seed corpora, Fuzz/Corpus/TARGET/NAME: a few inputs each, made from the
 embedded catalog's answers and descriptions, small images of every kind the decoders meet, and the
 hostile cases photomap already refuses (so the fuzzers start past the first checks).

@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: Apache-2.0
 import PackageDescription
 
 // photomap's benchmarks: a package of their own, so that the main package's builds (the tests', the

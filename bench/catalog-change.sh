@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: what one change costs a catalog of N photos (issue 48: "one more photo imported updates the
 # aggregates in ≤ 10 ms"). For each N in COUNTS, a catalog loaded with N generated records
 # (bench/make_records.py, `import --records`), then ROUNDS times each, the median printed:

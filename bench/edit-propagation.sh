@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: how long a location set by the owner on one `photomap serve` instance takes to show on another
 # instance on the same PostgreSQL database (issue 47: "every instance of a fleet, within a second").
 # A throwaway cluster (scripts/postgres), one photo imported, an owner; instances A and B; then

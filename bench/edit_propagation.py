@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The timing half of bench/edit-propagation.sh: the owner, signed in on instance A in Debian's headless
 Chromium, sets a photo's location with the photo page's editor (typed coordinates, then a click on
 "Save"); from that click, instance B's page of the photo is asked every 20 ms until it shows the new

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: `photomap export` of one place holding N generated photos (10,000 and 100,000 by default):
 # cold (empty cache and site), again with nothing changed, and again with one photo's title changed
 # (its page and its place's page rewritten). Prints wall time and peak memory with issue 10's target

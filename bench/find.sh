@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: `photomap find` over 200 varied queries with a warm gazetteer index (process wall time,
 # medians of several rounds, p95), beside parsing the gazetteer as every find did before the index;
 # prints any query whose top answer differs from the parsed gazetteer's. Prints figures; not a test.

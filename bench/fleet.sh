@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: a fleet — two `photomap serve` instances on one PostgreSQL database behind nginx running
 # deploy/nginx.conf — beside one instance answering direct, in one run. Prints figures; not a test.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: `photomap photos --format F` of one place holding N generated photos (10,000 and 100,000
 # by default), each open format written to a file. Prints wall time, peak memory (RSS) and the output's
 # size; beside them, in the same run, jq reading the GeoJSON (a reader that holds the whole document)

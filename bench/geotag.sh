@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: `photomap geotag` of COUNT imported photos without GPS against a track of POINTS fixes (no
 # image read), beside `exiftool -geotag` with the same rules on the same files (which rewrites them) and
 # exiftool reading the photos' times alone (-n -p, read-only); then geotag again with nothing to move.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: `photomap import` of COUNT generated 12-megapixel JPEGs with EXIF GPS, beside vipsthumbnail
 # (libvips' shrink-on-load) making the same two images of each (500 px, and a 75×75 centre crop) on as
 # many processes as there are cores, and `exiftool -n` reading the same fields, in the same run (medians

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: a flickr.photos.search listing of COUNT photos (default 4,000, the most Flickr gives) read by
 # JSONReader through FlickrSource, beside JSONDecoder and JSONSerialization reading the same fields of
 # the same pages: CPU time, medians of ROUNDS rounds (default 7). Prints figures; not a test.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: `photomap photos --place ID --limit 4000 --json` answered from Flickr answers kept in the
 # cache, beside jq projecting the same fields from the same kept JSON, in the same run (medians of
 # ROUNDS runs each). The records are copies of the embedded catalog's, as Flickr shapes them. Prints

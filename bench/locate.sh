@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: `photomap locate --sidecars write` of COUNT imported photos (every photo without a location
 # put at one point, an XMP sidecar written beside each), then again elsewhere (each sidecar read, merged
 # and replaced); beside exiftool writing the same GPS into the same sidecars (`exiftool -XMP:GPSLatitude=…

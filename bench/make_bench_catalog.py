@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the prefetch benchmark's catalog and image folder (used by bench/prefetch.sh).
 
 Usage:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Makes what bench/geotag.sh measures: COUNT small JPEGs without GPS (EXIF Make, Model, DateTimeOriginal
 and OffsetTimeOriginal "+00:00", each file its own bytes) taken over the span of a GPX 1.1 track of POINTS
 fixes one second apart (and an hour either side of it), and the track. The pixels come from one base

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Makes the photos bench/import.sh imports: COUNT JPEGs of WIDTHxHEIGHT, each with an EXIF block
 (GPS position spread over Europe, DateTimeOriginal, Orientation 1, a title) spliced in after SOI, so
 every file has its own bytes and its own id. The pixels come from a few base images libvips paints

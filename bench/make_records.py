@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes N generated photo records as `photomap import --records` reads them (CSV, or GeoJSON with
 --geojson): ids 1..N, titles from a few words, a time taken in 2000-2024, a point on land-ish latitudes
 (one in 20 without a location), and an http image URL on 127.0.0.1 (never fetched by the benchmark).

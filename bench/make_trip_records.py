@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes N generated photo records with trips in them, as `photomap import --records` reads them (CSV):
 a life at home in Ljubljana with a trip to one of a dozen European towns about every three weeks (two to
 eight days), twelve photos a day an hour apart, one in ten without a location. Times are local ones, as a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Opens a photomap list page in headless Chromium (from disk, network blocked) and prints, beside issue
 10's targets (≤ 1.5 MB, interactive ≤ 1 s from file://), medians of ROUNDS fresh opens of:
 - the page's size (its data is inside it: nothing else is loaded but the shared assets);

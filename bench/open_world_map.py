@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Opens the map of everything in headless Chromium ROUNDS times, each in a fresh context, and prints the
 medians of: the time from navigation start to the first photo's marker or cluster drawn (its tiles loaded
 and placed), the wall time seen from Playwright, the markers drawn, the bytes the page loaded, and one

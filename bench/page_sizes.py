@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The size of an exported site's place pages, each with the coast tiles it may load.
 
 Usage: python3 bench/page_sizes.py SITE [BASELINE_SITE]

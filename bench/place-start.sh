@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: what naming places costs a start. A one-record `photomap import --records` (one located
 # photo, so the places are loaded) and a `geotag` that places one photo, each in a fresh cache, timed with
 # the places mapped from the prebuilt Fixtures/gazetteer/places.bin and, beside it in the same run, built

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: names 100,000 random land points as `photomap import` does (country and division from the
 # boundaries, then a city of both) and prints the time, the memory, and how many points the nearest-city
 # rule puts in another country or division. Prints figures; not a test.

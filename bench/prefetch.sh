@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: photomap's thumbnail prefetch beside curl fetching the same squares, in one run.
 # Prints figures (medians of RUNS rounds) and ratios; it is not a test.
 #

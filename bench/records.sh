@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: `photomap import --records` loading COUNTS generated records (bench/make_records.py) into a
 # fresh catalog, ROUNDS times each (the median printed), on SQLite and, under scripts/with-postgres, on
 # PostgreSQL: the map's aggregates kept and the search index following, as import does; then the same

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: local search over N generated photos (default 1,000,000) in SQLite (FTS5, R*Tree and the cells
 # table) beside a baseline without either, and with DATABASE=1 the same photos and queries in PostgreSQL
 # with PostGIS (a throwaway cluster, scripts/postgres, with a benchmark's memory settings), in one run:

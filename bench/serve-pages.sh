@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: many people opening different place pages of `photomap serve` at once, with a Flickr key,
 # against the Flickr stand-in (Tests/Support/flickr_server.py, the embedded catalog's recorded answers)
 # answering every REST call after DELAY seconds. Prints figures; it is not a test.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: `photomap serve` beside nginx serving the same files, with wrk as the client, in one run.
 # Prints figures; it is not a test.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: sign-in latency of `photomap serve` (POST /login, the Argon2id check at libsodium's
 # interactive cost, 64 MiB and 2 passes), one request at a time, right and wrong passwords and an
 # unknown name (checked against a dummy hash, so it costs the same): p50 and p95 in milliseconds.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Times a range change of the map pages' timeline in headless Chromium (from disk, network blocked), for
 pages of 10,000 photos (clustered by the page itself) and 100,000 (clustered ahead of time, the page over
 SiteBuilder's threshold), beside issue 36's target (≤ 300 ms) and a floor measured in the same run: the

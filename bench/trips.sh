@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: `photomap --source local trips` over COUNT photos (100,000): records with trips in them
 # (bench/make_trip_records.py) loaded by `photomap import --records`, then the whole command timed
 # (release build, ROUNDS runs, each figure printed, then their median). Beside it in the same run, on the

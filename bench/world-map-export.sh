@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: the exported map of everything (issue 48 item 4) over N generated records (default 100,000,
 # bench/make_records.py) loaded by `import --records` into SQLite: the export's wall time and peak memory,
 # its map's files (the last zoom made, tiles and bytes per zoom, map.html's size), then in headless

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: the map of everything's tiles (issue 48) over N generated photos (default 1,000,000) imported
 # into SQLite, and with DATABASE=1 into PostgreSQL with PostGIS (a throwaway cluster, scripts/postgres): the
 # load with the aggregates the triggers keep, one more photo imported alone, then for each zoom 0–16 the

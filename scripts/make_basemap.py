@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Write photomap's offline world basemap (Fixtures/basemap/countries.js).
 
 The outlines are Natural Earth's 1:110m countries (public domain), as shipped

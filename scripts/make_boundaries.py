@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Write photomap's country and division boundaries (Fixtures/gazetteer/boundaries.bin).
 
 Countries: Natural Earth 1:10m "Admin 0 - Countries" 5.1.1 (public domain), the German point of view

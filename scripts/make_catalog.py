@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Write photomap's embedded Flickr-style catalog (Fixtures/catalog/).
 
 The catalog mirrors the JSON answers of Flickr's REST API:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Write photomap's offline coasts at full resolution (Fixtures/basemap/coasts.bin, git-ignored).
 
 GSHHG's shorelines (land, lakes, islands in lakes, ponds), its major rivers and national borders, as

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Write the English names of the first-level divisions outside the US (Fixtures/gazetteer/divisions.tsv),
 so that `import` names a photo in Bavaria "Munich, Bavaria, Germany" and a photo far from any place in it
 "Bavaria, Germany".

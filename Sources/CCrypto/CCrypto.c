@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // OpenSSL's libcrypto, for SHA-256: the toolchain on Linux has no CryptoKit, and a hash of our own
 // would be slower and one more thing to get right. OpenSSL 3 deprecates the low-level SHA256_* calls
 // in favour of EVP, hence the define: see photomap_sha256.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "CCurl.h"
 
 // curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt are variadic, which Swift cannot call:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "CExif.h"
 
 ExifData *photomap_exif_load(const unsigned char *data, unsigned int size) {

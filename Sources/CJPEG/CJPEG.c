@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "CJPEG.h"
 
 // libjpeg reports fatal errors by calling error_exit, which must not return: the default exits

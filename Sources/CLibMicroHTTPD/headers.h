@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The headers of the C library photomap's CMicroHTTPD (Sources/CMicroHTTPD) wraps: through pkg-config's flags.
 #include <arpa/inet.h>
 #include <ctype.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The headers of the C library photomap's CXML2 (Sources/CXML2) wraps: through pkg-config's flags.
 #include <stdio.h>
 #include <libxml/xmlversion.h>

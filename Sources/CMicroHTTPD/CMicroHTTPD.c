@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "CMicroHTTPD.h"
 
 // MHD_start_daemon, MHD_get_daemon_info and MHD_get_connection_info are variadic, which Swift

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "CPNG.h"
 
 // The image data's zlib checksum (Adler-32 of the inflated rows) is neither computed nor compared, by

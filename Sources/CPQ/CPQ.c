@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "CPQ.h"
 
 // Notices (a migration's "relation already exists, skipping") would go to stderr: nothing photomap

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "CSQLite.h"
 
 int photomap_sqlite_bind_text(sqlite3_stmt *statement, int index, const char *text, int length) {

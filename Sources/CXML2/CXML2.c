@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "CXML2.h"
 
 static void photomap_xml_record(void *context, xmlErrorPtr error) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Every environment variable photomap reads, declared once for `--help`, the man page's ENVIRONMENT
 /// and the guide's table (a test holds this list to the variables the sources read).
 enum Environment {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PhotoMapKit
 
 /// The text `--help` and `photomap help` print.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Everything photomap's command line accepts, as declared: what the parser, `--help`, the shell
 /// completions and the man page all read.
 struct Interface: Sendable {

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Fixtures for the in-browser tests: Debian's headless Chromium driven by Playwright, pages opened
 from disk (file://), and no network at all.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Every kind of page on a phone, with a keyboard and to axe-core: served (`/`, a place in its list and
 its map, a photo, `/recent`), an exported site's place page and a `--map` page, at 320, 390 and 430 px
 wide (touch, device scale 2) and at 1280; axe-core (axe-playwright-python) in light and dark mode; a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The offline coasts past the world outline (GSHHG, photomap-coasts.js): a coastal city of the embedded
 catalog at zoom 12, with every request off the machine refused, shows water where the sea is and land
 where the city is, in light and dark mode, from a `--map` page on disk and from `photomap serve`."""

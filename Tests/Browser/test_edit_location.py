@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The owner's location editing on a served photo's page (photomap-edit.js, POST /api/photos/locations):
 signed in through /login, the owner moves a photo by the keyboard and the fields, places one without a
 location by dragging the marker, and the page, a reload of it and the XMP sidecar show the new place;

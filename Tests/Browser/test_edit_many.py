@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The owner's editing of many photos at once on a served place page (photomap-edit-many.js, POST
 /api/photos/locations): photos selected in the list, in a cluster's grid or all at once are set by a
 click on the map, by the arrow keys, by typed coordinates and by the find box, put at the same place as

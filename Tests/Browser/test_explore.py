@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Exploring a map page in a real browser (headless Chromium): a cluster's callout opens its photos as a
 grid (a modal dialog, from the keyboard too, the focus back on the cluster when it closes); a "Heat"
 button (aria-pressed, keyboard operable) draws the density of the photos in the timeline's range on a

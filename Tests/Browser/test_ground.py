@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A map is never blank: offline, every kind of page (an index of imported photos across a country, an
 exported site of them, a `--map` page of a place's photos, a served place page) draws ground — the world
 outline or the coasts, land or water — at every zoom from 0 to 18 in the half steps the map snaps to

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The harness itself, on a small Leaflet page written to tmp_path: Debian's Leaflet and
 Leaflet.markercluster copied beside it, a map with OpenStreetMap tiles (which must never load), a
 GeoJSON layer and markers with popups, under the Content-Security-Policy the real pages use."""

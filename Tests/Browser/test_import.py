@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Imported photos (`photomap import`, `--source local`) in a real browser: a `--map` page and an exported
 site from disk, and the same pages from `photomap serve`. Squares and medium images load, nothing runs
 that should not, and no path of the photos' folder is anywhere in what the browser gets."""

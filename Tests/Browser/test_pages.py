@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """photomap's pages in a real browser (headless Chromium), opened from disk with the network blocked:
 no script errors, markers and callouts work, thumbnails load, hostile text never runs, and every
 relative link and image of an exported site resolves."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`photomap serve` in a real browser (headless Chromium): pages from the server, a callout's square
 fetched through the cache when the callout opens (the upstream image server sees one request, a
 second browser session none), the search box, and hostile records that never run. Only the local

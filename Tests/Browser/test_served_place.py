@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A served place page that holds fewer photos than its place: Paris (214 photos in the embedded catalog)
 says "100 of 214 photos" and "Show 100 more" opens it with the next 100; the pages' icon is served; a
 range in the address is kept to its months; the timeline's bars stand over their months; and on a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Signing in and out of `photomap serve` in a browser, with the keyboard alone: the header's "Sign in"
 link to the form and back to the page it was left from, the signed-in header (the viewer's name and a
 "Sign out" button) fitting a phone and a desktop, axe-core finding nothing on the form and on signed-in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The map pages' timeline in a real browser (headless Chromium), from the keyboard: a range of months
 filters the markers, clusters, list and counts to exactly the photos taken in it (counted here from
 the records the page was made from), on pages clustered by themselves and ahead of time; the range

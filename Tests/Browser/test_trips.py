@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Trips' served pages in a real browser: imported photos at home in Ljubljana and on a trip to Tuscany
 (the drive there recorded in a GPX track, a day without a track), served by `photomap serve`. The trip's
 way is drawn under its markers and on each day's own map, axe-core finds nothing on the trip and its

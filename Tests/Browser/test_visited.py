@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The places you have been in a real browser: imported photos in Ljubljana, Tuscany and Vienna (one made
 private), served by `photomap serve` and written by `export`. The map draws the visited countries and
 their regions shaded by photos, each reached by Tab and opened by Enter or a click: the page of its

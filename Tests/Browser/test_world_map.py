@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The map of everything (`serve`'s /map over imported photos): at zooms 2, 8 and 14 it draws exactly
 the clusters /api/map answers for the tiles in view; its header fits a phone and a desktop; axe-core
 finds nothing in light and dark, with a callout opened from the keyboard."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The exported map of everything (`export`'s map.html), opened from disk with no server: at two zooms it
 draws exactly the clusters of its tile files in view; a cluster's callout opens, and its grid; a photo's
 callout opens from the keyboard; axe-core finds nothing at 390 px; every page's header links it."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Fixtures for the format and shell tests: the built photomap binary, run in a fresh folder with a
 fresh cache and nothing from the developer's environment, and a catalog of hostile records.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Documents that cannot drift: every `photomap` command README.md and the guides show in a ```sh block
 is run as written (through bash, in one fresh folder, offline, on the embedded catalog, no key), and
 each output the document shows after it (a plain ``` block right after the ```sh block, or `photomap:`

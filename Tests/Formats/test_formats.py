@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Each open format read back by a reader that is not photomap's code: geojson (validity),
 lxml against OGC's KML 2.2 schema and fastkml, gpxpy, and Python's csv. Every listing is compared
 with photomap's own JSON of the same listing, for the embedded catalog, hostile records and

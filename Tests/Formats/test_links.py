@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Every relative link and image in README.md, CONTRIBUTING.md and docs/ resolves: the file or folder
 exists, and a #fragment names a heading of the target (as GitHub makes heading anchors). Links inside
 code blocks and code spans are text, not links; http(s) and mailto links are not followed (no network)."""

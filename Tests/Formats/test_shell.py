@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The shell completions run by the shells themselves, the man page rendered by groff and man, and
 --version checked against what pkg-config says of the libraries photomap was built with.
 

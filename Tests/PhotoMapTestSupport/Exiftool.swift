@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// exiftool (Debian libimage-exiftool-perl), the reference the sidecar tests read photomap's XMP with.

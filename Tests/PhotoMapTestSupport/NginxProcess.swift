@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// nginx running `deploy/nginx.conf` as it is, with only its ports and prefix changed: in front of the

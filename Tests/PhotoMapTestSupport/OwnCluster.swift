@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A PostgreSQL cluster of a test's own (`scripts/postgres`), for tests that halt and resume the server

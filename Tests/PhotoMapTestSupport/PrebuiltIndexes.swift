@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// What `photomap` makes in an empty cache folder on first use of the embedded catalog: the

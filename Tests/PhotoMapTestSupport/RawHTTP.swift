@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Sends bytes to a server on 127.0.0.1 as they are, and reads the answer until the server closes

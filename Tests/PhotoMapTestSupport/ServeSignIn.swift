@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Signing a user in to a running `serve` as a browser does, and adding one first.

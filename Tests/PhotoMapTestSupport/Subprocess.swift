@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Runs a short command and returns what it printed, with posix_spawn and waitpid: Foundation's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A one-place catalog in Flickr's format whose squares are at the given URLs, for end-to-end runs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A tiny tmpfs, so writes run out of space for real (ENOSPC). Mounting needs root: tests that use

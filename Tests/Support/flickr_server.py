@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Local stand-in for Flickr's REST API, used by the photomap Swift test suite.
 
 Usage:

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: Apache-2.0
 // Local image host over TLS speaking HTTP/2 (and HTTP/1.1 to clients whose ALPN asks for it), with
 // faults, for the thumbnail engine's tests and the prefetch benchmark. Node's http2 module holds
 // hundreds of concurrent streams on one connection, which Python's servers do not.

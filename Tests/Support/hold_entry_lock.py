@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Holds one byte of a lock file with an open-file-description lock, as another
 photomap process holding a cache entry's lock does (EntryLocksTests).
 

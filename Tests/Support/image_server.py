@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Local image host with faults, used by the photomap thumbnail cache's tests.
 
 Usage:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What the loopback test servers (flickr_server.py, image_server.py) share.
 
 Both bind 127.0.0.1 only, print one line ``PORT <n>`` once listening, and exit

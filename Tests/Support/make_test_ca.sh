@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Makes a throwaway certificate authority and a certificate for 127.0.0.1 and localhost signed by
 # it, for the TLS servers of the tests and benchmarks (never for production, which keeps the
 # system's CAs). Usage: Tests/Support/make_test_ca.sh DIR  ->  DIR/ca.pem, DIR/server.pem, DIR/server.key

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs the page's own clustering (photomap-clusters.js: clustersAt, with projected) under node, for
 // the test that holds it to GridClusterer: the functions are taken from the script as it ships, and
 // given the rule the page is given (its data.cluster).

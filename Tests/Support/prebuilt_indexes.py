@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What photomap makes in an empty cache on first use of the embedded catalog (the gazetteer's index
 and the local search index), made once per test session by `photomap index stats` and copied into new
 caches, since making them costs seconds a test. Shared by the browser and the format tests."""

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #ifndef PHOTOMAP_CLIBFUZZER_SHIM_H
 #define PHOTOMAP_CLIBFUZZER_SHIM_H
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #ifndef PHOTOMAP_CCRYPTO_H
 #define PHOTOMAP_CCRYPTO_H
 

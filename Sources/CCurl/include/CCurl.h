@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #ifndef PHOTOMAP_CCURL_H
 #define PHOTOMAP_CCURL_H
 

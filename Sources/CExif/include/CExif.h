@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #ifndef PHOTOMAP_CEXIF_H
 #define PHOTOMAP_CEXIF_H
 

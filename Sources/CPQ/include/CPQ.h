@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #ifndef PHOTOMAP_CPQ_H
 #define PHOTOMAP_CPQ_H
 

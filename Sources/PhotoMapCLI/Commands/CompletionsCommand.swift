@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `photomap completions bash|zsh|fish`: a shell completion script, written from the same
 /// declarations as the parser and `--help`, so the two never disagree.
 enum CompletionsCommand {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `photomap help [COMMAND]`: the same text as `photomap --help` and `photomap COMMAND --help`, as git
 /// and cargo offer it.
 enum HelpCommand {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `photomap man`: the manual page photomap.1, written from the same declarations as `--help`.
 enum ManCommand {
     static let spec = CommandSpec(

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PhotoMapKit
 
 /// The images a site lacks, fetched while places are still being listed: each place's photos that lack

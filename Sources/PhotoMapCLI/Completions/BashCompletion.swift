@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `photomap completions bash`: a completion function for bash, written from the declarations.
 /// It finds the command on the line (skipping option values, in either `--name value` or
 /// `--name=value` form, which bash splits at "="), then offers an option's values (its choices,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `photomap completions fish`: `complete` commands for fish, written from the declarations:
 /// the commands (until one is given), each command's actions and options with their values
 /// (choices, files, folders), and the global options everywhere.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `photomap completions zsh`: a `_photomap` function for zsh's completion system, written from
 /// the declarations with `_arguments`: each option with its help and its value's completion
 /// (choices, files, folders), the commands described, and each command's actions.

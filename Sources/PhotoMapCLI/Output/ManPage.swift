@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PhotoMapKit
 
 /// photomap.1 in man(7) format, written from the command and option declarations: the synopsis of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An aligned text table that fits a terminal by shortening its flexible columns.
 struct Table {
     /// One column: its heading, whether it may be shortened, and its alignment.

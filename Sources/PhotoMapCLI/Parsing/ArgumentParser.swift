@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Takes a command line apart: `photomap [global options] COMMAND [options] [arguments]`,
 /// global options accepted before or after the command, `--name value` or `--name=value`.
 struct ArgumentParser {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Sizes as people type them: "200MB", "500KB", "1.5GB", "4096" (bytes); K, M and G count in 1,024s.

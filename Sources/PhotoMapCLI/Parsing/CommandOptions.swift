@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A command's own options decoded once from its command line, each through its declaration (`Option`,
 /// `Flag`), with the usage errors of values that do not go together: the command reads these typed
 /// values, never an option by its name.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A command, declared once: its name, description, options and arguments. The parser, `--help`,
 /// the shell completions and the man page all read this declaration.
 struct CommandSpec: Sendable {

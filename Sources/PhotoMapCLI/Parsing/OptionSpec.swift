@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PhotoMapKit
 
 /// One command-line option, declared once: its name, what its value is, and its line in `--help`.

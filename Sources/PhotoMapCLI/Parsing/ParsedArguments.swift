@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The command line taken apart: which command, which options with which values, which arguments.
 struct ParsedArguments: Sendable {
     /// The command named, if any.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The nearest of the words a command line accepts to one it does not, for "Did you mean 'places'?",
 /// as git, cargo and rclone suggest: by edit distance, a swap of two neighbours counting one edit.
 enum Suggestion {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What can go wrong with the people who may sign in.
 public enum AccountError: Error, CustomStringConvertible, Sendable, Equatable {
     /// `users add` for a name already there.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a signed-in person is to the catalog's owner, Flickr's way: a friend, family, both, or the owner.
 public enum Role: String, CaseIterable, Sendable, Codable {
     case friend

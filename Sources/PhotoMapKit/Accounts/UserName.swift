@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A person's name on this server, as `photomap users add` takes it and the sign-in form sends it:
 /// 1 to 64 ASCII letters, digits, '.', '_' and '-', nothing else. The allow-list keeps every name
 /// plain text wherever it goes (a page, a log line, a cookie-less JSON answer), so no quoting rule has

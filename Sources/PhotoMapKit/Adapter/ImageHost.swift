@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where photo images are served, for records that came without `url_*` extras.
 public struct ImageHost: Sendable, Hashable {
     /// Flickr's static image host (misc.urls).

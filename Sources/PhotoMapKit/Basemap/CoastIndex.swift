@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a page needs to load its coasts (`MapData.coasts`): each level of detail as
 /// `[first zoom, last zoom, tile side, quantum, overlap]` in grid units, the units per degree, and the
 /// tiles of each level a written page may load ("x/y"); a served page, which may load any, has none.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A point of the coasts' data: whole numbers of 1/`GridPoint.perDegree` degree (about a metre), x
 /// east and y north. Whole numbers keep clipping exact where a line runs along a tile's edge.
 public struct GridPoint: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Douglas and Peucker's simplification (1973): of a line's points, those that stand more than
 /// `tolerance` units away from the line through the points kept around them. A ring is simplified
 /// as a line from its first point back to it; its first and last points are always kept.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Rings and lines cut to a rectangle. A ring is cut edge by edge (Sutherland and Hodgman, 1974): the
 /// result is one ring again, its parts outside replaced by runs along the rectangle's edges, which
 /// fill nothing, so it is drawn filled and never stroked. A line is cut into the pieces inside.

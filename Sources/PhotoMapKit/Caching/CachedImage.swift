@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// An image answered from the cache: its file open for reading, or the bytes just stored.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Hits, misses, downloads and failures: this process's are added to the folder's in the journal.
 struct Counters: Sendable, Equatable {
     var hits = 0

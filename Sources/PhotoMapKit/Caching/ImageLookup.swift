@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What the cache holds for a photo's image: the entry, or the miss to fetch.
 public enum ImageLookup: Sendable {
     /// On disk and whole.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How far a prefetch has got, over every size it fetches.
 public struct PrefetchProgress: Sendable {
     /// Images asked for.

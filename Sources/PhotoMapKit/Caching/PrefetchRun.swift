@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Dispatch
 
 /// A prefetch fed as a listing arrives: `add` the photos of each page, then `finish`. Each photo's image

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Foundation
 import PhotoMapSupport
@@ -54,7 +55,9 @@ final class PrefetchTally: Sendable {
     /// Records one answer for the image of `sizes[sizeIndex]`, telling progress when due (at most every
     /// `reportInterval`) and the reports after the last answer of a closed run.
     func record(_ result: Result<String, ThumbnailError>, photoID: String, sizeIndex: Int) {
-        let (snapshot, reports) = counts.withLock { counts -> (PrefetchProgress?, [PrefetchReport]?) in
+        // Queued while the lock is held, so the progress arrives in the order it was counted: queued after
+        // the lock, an earlier count could land after the last one (17 after 20 was seen).
+        counts.withLock { counts in
             counts.done += 1
             if case let .failure(error) = result {
                 counts.failures[sizeIndex].append((photoID, error))
@@ -63,15 +66,15 @@ final class PrefetchTally: Sendable {
             let total = counts.photos * sizes.count
             let finished = counts.closed && counts.done == total
             let now = Date()
-            guard finished || now.timeIntervalSince(counts.lastReport) >= Self.reportInterval else { return (nil, nil) }
+            guard finished || now.timeIntervalSince(counts.lastReport) >= Self.reportInterval else { return }
             counts.lastReport = now
-            return (
-                PrefetchProgress(total: total, done: counts.done, failed: counts.failed),
-                finished ? self.reports(counts) : nil
-            )
+            let snapshot = PrefetchProgress(total: total, done: counts.done, failed: counts.failed)
+            queue.async { [progress] in progress(snapshot) }
+            if finished {
+                let reports = self.reports(counts)
+                queue.async { [completion] in completion(reports) }
+            }
         }
-        if let snapshot { queue.async { [progress] in progress(snapshot) } }
-        if let reports { queue.async { [completion] in completion(reports) } }
     }
 
     /// One report per size, once every photo is answered.

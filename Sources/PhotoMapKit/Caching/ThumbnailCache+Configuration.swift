@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension ThumbnailCache {
     /// How the cache behaves.
     public struct Configuration: Sendable {

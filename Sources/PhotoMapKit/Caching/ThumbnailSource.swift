@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Where a photo's square comes from: the square URL itself, or a larger image to crop it from.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a location could not be set by hand.
 public enum CorrectionError: Error, CustomStringConvertible, Sendable, Equatable {
     /// Ids the catalog holds no photo of.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Locations set or removed by hand (`photomap locate`): the same rows `geotag` writes, with the source

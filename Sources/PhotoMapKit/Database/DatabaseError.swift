@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What can go wrong with the PostgreSQL database that holds state shared by several machines. Every
 /// case names the server as `DatabaseAddress.description` does: never with the password.
 public enum DatabaseError: Error, CustomStringConvertible, Sendable, Equatable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The users, sessions and one-time sign-in links in PostgreSQL (migration 6), shared by every server of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An API key's call budget as one row of PostgreSQL, refilled and taken from in one statement (the
 /// row's lock makes it atomic), with the database's clock: every machine using the key draws on one
 /// bucket, so together they stay under Flickr's limit.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The map of everything from PostgreSQL: tiles read from the aggregates the triggers of

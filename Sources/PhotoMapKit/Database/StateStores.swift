@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Where photomap keeps what outlives a command — the local search index, Flickr's kept answers, the

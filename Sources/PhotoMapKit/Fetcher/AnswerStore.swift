@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Where Flickr's answers are kept between runs, for a time-to-live, so repeated commands make no

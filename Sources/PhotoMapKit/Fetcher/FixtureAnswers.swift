@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 // The records of the embedded catalog as `FixtureTransport` reads them (with JSONDecoder, each value

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The photos `photomap import` read, as a photo source: places ranked by photo count (the photos

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PhotoMapSupport
 
 /// flickr.photos.getInfo: `photo{id, secret, server, license, owner{…}, title{_content},

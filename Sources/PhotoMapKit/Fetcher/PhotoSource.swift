@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where places and photos come from: the Flickr REST API or the embedded catalog.
 public protocol PhotoSource: Sendable {
     /// The top places (localities), most photographed first.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A flickr.photos.search answer made from records already held, spliced in byte for byte: the

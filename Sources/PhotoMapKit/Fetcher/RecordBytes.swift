@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Records' JSON bytes one after another in one buffer, with where each ends: a place's 100,000 recorded

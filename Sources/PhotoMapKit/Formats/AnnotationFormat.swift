@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The open formats listings are written in besides the terminal's table.
 public enum AnnotationFormat: String, CaseIterable, Sendable {
     /// photomap's own JSON: an array of annotation objects.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Writes a listing in one of the open formats to a sink, a record at a time: only a buffer of
 /// whole records (64 KB) is held, so 100,000 annotations stream in the memory of a few.
 public final class AnnotationWriter {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `--format csv`: RFC 4180 — a header row, CRLF line ends, fields with commas, quotes or line
 /// breaks quoted, quotes doubled; UTF-8 without a byte-order mark. A text cell a spreadsheet would
 /// run as a formula (starting with `=`, `+`, `-`, `@`, tab or carriage return, OWASP's list) is

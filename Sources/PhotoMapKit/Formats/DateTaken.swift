@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Flickr's `datetaken` ("2011-04-15 17:48:17", the camera's local time) as an xsd:dateTime
 /// ("2011-04-15T17:48:17") for KML's TimeStamp and GPX's time. Flickr does not say the time zone,
 /// so none is written rather than a wrong one.

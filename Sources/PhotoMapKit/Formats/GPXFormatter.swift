@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `--format gpx`: GPX 1.1 waypoints — time (the date taken), name, description, links to the
 /// record's page and its square, and the kind as the waypoint's type, in the schema's order.
 /// A waypoint must have a latitude and longitude, so records without a coordinate are left out

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `--format geojson`: an RFC 7946 FeatureCollection, one Feature per line. A Point's coordinates
 /// are longitude then latitude (§3.1.1); a record without a coordinate has `"geometry": null`
 /// (§3.2); every other field is a property.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `--format json`: a pretty-printed array of annotation objects, one record after another.
 struct JSONFormatter: RecordFormatter {
     func prologue() -> String { "[" }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// JSON's lexical pieces, written by hand where records stream one by one without an encoder per
 /// record: the open formats' `json` and `geojson` (fields in their declared order) and pages' script data
 /// (`ScriptJSON`, `HTML.scriptJSON`). Whole `Encodable` values are written by `JSONOutput`.

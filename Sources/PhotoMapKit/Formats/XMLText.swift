@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Text for XML 1.0 documents (KML, GPX): markup characters escaped, and characters XML cannot
 /// hold at all (most C0 controls, U+FFFE, U+FFFF) replaced by U+FFFD so the document stays well formed.
 enum XMLText {

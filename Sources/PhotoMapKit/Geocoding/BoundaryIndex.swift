@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A boundary layer prepared for point-in-polygon: a grid of quarter-degree cells, each holding, for every

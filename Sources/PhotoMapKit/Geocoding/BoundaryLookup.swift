@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The country and first-level division a point lies in, from their boundaries: the polygons that

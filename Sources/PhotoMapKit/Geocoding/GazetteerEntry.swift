@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A named point a typed query can find: a city, a village, a catalog place or a landmark.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where the geocoder looks names up: the gazetteer parsed into memory (`Gazetteer`), or its index on
 /// disk (`GazetteerIndex`), which answers a query without reading the rest.
 public protocol GazetteerLookup: Sendable {

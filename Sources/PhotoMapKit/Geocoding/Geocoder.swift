@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Turns a typed address, landmark or place name into locations, best first, ranked like Nominatim:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Text as search compares it: accents, case and punctuation folded away ("Córdoba" = "cordoba",

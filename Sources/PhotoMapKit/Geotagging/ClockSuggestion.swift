@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// What a wrong zone or camera clock most likely is, when tracks miss photos by their time: the shift in

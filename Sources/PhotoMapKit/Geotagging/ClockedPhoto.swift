@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A photo as geotagging sees it, read from either catalog (SQLite or PostgreSQL) by the same rules: its
 /// clock, its camera, and its location with where it came from.
 public struct ClockedPhoto: Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A GPX `<time>` (xsd:dateTime, "2024-07-12T08:15:30Z" or with a fraction or an offset) in seconds since

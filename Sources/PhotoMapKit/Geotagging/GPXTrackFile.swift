@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What one GPX file gave: its track points with a position and a time, and the ones left out.
 public struct GPXTrackFile: Sendable {
     /// The file's path, as given.

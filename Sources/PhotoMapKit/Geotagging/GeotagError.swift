@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What can stop locating photos from tracks: a track file that cannot be used at all. (A bad point
 /// inside a readable track is skipped and counted, not an error.)
 public enum GeotagError: Error, CustomStringConvertible, Sendable, Equatable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A location a track or a neighbour gives a photo, with the place it joins; or, with no coordinate, the
 /// location tracks gave it before taken away (it joins the photos without a location).
 public struct LocatedPhoto: Sendable {

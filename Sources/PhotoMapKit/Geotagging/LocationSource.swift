@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where a photo's location came from.
 public enum LocationSource: String, Sendable, Codable {
     /// Its own EXIF GPS.

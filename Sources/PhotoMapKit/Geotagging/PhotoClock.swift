@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// When the camera's clock says a photo was taken, kept as the camera wrote it so that another zone or

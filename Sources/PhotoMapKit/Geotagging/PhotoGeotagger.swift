@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Locates the imported photos that have no GPS of their own from tracks, by their clocks as the catalog

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One GPS fix of a track: where the receiver was, and when (seconds since 1970, UTC).
 public struct TrackFix: Sendable, Equatable {
     /// Seconds since 1970, UTC, with its fraction.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why the tracks leave a photo without a location, as `exiftool -v -geotag` says of each photo it skips.
 public enum TrackMiss: Sendable, Equatable {
     /// The photo has no DateTimeOriginal (or was imported before clocks were kept).

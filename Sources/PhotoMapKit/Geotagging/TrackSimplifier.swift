@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Douglas–Peucker over several lines at once, to a number of points rather than a distance: every line

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Recognises an image by its magic bytes and decodes it fully: the check that keeps truncated

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What can go wrong reading or writing an image.
 public enum ImageError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The bytes are not a complete, valid image (libpng's or libjpeg's reason).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Decoded pixels as a C library handed them over (rows of `channels` bytes a pixel, `stride` bytes

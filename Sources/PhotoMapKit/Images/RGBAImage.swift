@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// An 8-bit RGBA bitmap, rows top to bottom.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Walks folders for import: every regular file below the roots (symbolic links followed, each folder

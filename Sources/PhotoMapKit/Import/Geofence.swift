@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A circle within which imported photos are shown without a location (Flickr's geofences): to anyone

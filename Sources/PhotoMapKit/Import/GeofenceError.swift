@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What can go wrong with geofences (`photomap fences`).
 public enum GeofenceError: Error, CustomStringConvertible, Sendable, Equatable {
     /// A fence of this name exists already.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What can go wrong with the imported photos as a whole (a file that cannot be read is a line of
 /// the import's report, not an error).
 public enum ImportError: Error, CustomStringConvertible, Sendable, Equatable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PhotoMapSupport
 
 /// What an import did: the counts its summary line gives, and a line for every file skipped or imported

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The markers at the head of a JPEG file, walked up to the image data: where its EXIF block is.

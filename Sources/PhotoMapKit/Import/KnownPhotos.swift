@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The photos an import's workers ask about by content id, each with whether it has a location: those the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Where the imported photos are kept: `LocalCatalog` (SQLite beside the cache, the default) or

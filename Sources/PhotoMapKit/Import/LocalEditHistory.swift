@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The owners' recent location edits in the SQLite catalog (`location_edits` of `local-catalog.sqlite`),

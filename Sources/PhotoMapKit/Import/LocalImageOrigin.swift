@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Imported photos' images (`LocalImageURL`), made again from the photo's file when the cache no longer

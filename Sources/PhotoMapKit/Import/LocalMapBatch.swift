@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PhotoMapSupport
 
 /// A batch's share of the map in the SQLite catalog, kept by the batch while the triggers are away

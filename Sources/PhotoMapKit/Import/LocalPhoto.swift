@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// An imported photo's record, shaped as a Flickr photo so every listing, page and format shows it:

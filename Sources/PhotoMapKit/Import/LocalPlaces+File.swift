@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The places as places.bin holds them (`PlaceFile`), sections in this order: the number of cities; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// `export --blur-locations KM`: every coordinate a site shows moved to the centre of its cell in a grid

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// When and with which camera a photo was taken, kept in the catalog beside its record so that `geotag`
 /// locates it from tracks without reading the image again.
 public struct PhotoCapture: Sendable, Equatable {

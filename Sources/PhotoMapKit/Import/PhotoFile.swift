@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A file opened to be imported, read within bounds decided before its bytes arrive: only a regular

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Places in cells of `degrees` a side, for walking those near a point. The places are numbered in cell

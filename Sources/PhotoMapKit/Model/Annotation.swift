@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a map shows for one record: MapKit's model of a coordinate with a title and a subtitle,
 /// plus what a callout and a listing need.
 public struct Annotation: Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Who may see an imported photo, or where it was taken, Flickr's way: everyone, friends, family, friends
 /// and family, or only its owner. Photos of Flickr and of the embedded catalog are public.
 public enum Audience: String, CaseIterable, Sendable, Codable, Comparable {

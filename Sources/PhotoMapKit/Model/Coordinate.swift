@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A point on Earth in degrees (WGS 84), as Flickr and map pages use it.
 public struct Coordinate: Sendable, Hashable, Codable {
     /// Degrees north of the equator, -90...90.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The shapes of Flickr's ids, checked where an id comes from outside (a served URL) before it is looked
 /// up, or sent to Flickr.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A photo's licence, as flickr.photos.licenses.getInfo names it: Flickr's rules ask that it be
 /// shown with the photo.
 public struct License: Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A photo's images by size, held compactly: a listing holds 100,000 of them. An image whose URL
 /// follows Flickr's template (misc.urls: `{host}/{server}/{id}_{secret}{suffix}.{jpg|png|gif}`, one
 /// host for all the photo's templated images) keeps a few bytes and its URL is made again when asked;

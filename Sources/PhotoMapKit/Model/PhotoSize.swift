@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The image sizes photomap uses, named by Flickr's `url_*` extras.
 public enum PhotoSize: String, Sendable, CaseIterable, Hashable, Codable, CodingKeyRepresentable {
     /// 75×75 square crop (`url_sq`, URL suffix `_s`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A place from Flickr's places API, such as a locality in the top-places list.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PhotoMapSupport
 
 /// The model's records as inputs of a page or an index entry (`InputDigest`): every field, in a fixed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What can go wrong fetching a URL.
 public enum HTTPError: Error, CustomStringConvertible, Sendable, Equatable {
     /// Only http and https are ever fetched or followed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A server's answer: the final status (after redirects) and the body, with what libcurl read from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// When to try a request again, and how long to wait first: 5xx, 429, timeouts and connection

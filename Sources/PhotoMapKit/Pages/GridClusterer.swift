@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Clusters points ahead of time for every zoom level, the way supercluster's grid method does:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The annotations a page embeds, with what the page script needs besides: the placeholder image,
 /// the span around a lone annotation, the places named around them. Its features are GeoJSON
 /// (RFC 7946) for the server's API; a page carries them as columns (`PageEntries`), compact enough

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The month a photo was taken, as the pages' timeline counts it: `year × 12 + month − 1` (March 2010 is
 /// 24122), so that a range of months is a range of whole numbers and the page needs no date parsing.
 enum MonthTaken {

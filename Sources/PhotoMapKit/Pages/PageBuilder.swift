@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Builds the HTML of photomap's pages from annotated records (each shown by the annotation its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Who the data on a page comes from, credited in its footer with the map's own sources, and the
 /// notice Flickr's API terms ask every application to carry.
 public struct PageCredits: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A page's annotations as columns, one array per field, so that 10,000 photos cost a page their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PhotoMapSupport
 
 /// What can go wrong writing map pages and sites.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Where a page's links point. Export and `--map` write images and pages into a folder and link them

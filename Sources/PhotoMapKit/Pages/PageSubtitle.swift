@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PhotoMapSupport
 
 /// What a page's subtitle says: how many it shows ("214 photos", or "100 of 214 photos" when its source

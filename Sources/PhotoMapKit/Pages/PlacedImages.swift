@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PhotoMapSupport
 
 /// The images an export found or placed in its site in this run, by photo and size: asked for twice per

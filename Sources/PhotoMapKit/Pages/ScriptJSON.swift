@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A page's script data written straight as bytes: the same bytes `HTML.scriptJSON` makes of the
 /// `Encodable` form (keys sorted, slashes not escaped; `<`, `>`, `&`, U+2028 and U+2029 escaped so
 /// no string can close the script element), without JSONEncoder's containers and boxed values. The

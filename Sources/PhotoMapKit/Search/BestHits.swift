@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The best `limit` hits of a search that reads every match: a min-heap on rank, so each further match
 /// costs a comparison with the worst kept (and log(limit) when it is better), not a place in a sort of all.
 struct BestHits {

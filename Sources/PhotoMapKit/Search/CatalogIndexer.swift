@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Fills the local index: with the embedded catalog (every place, photo and landmark) once per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Search as `search` and the served pages do it: every photo, place and landmark whose text holds

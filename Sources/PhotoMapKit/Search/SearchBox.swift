@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The box around a search circle: its latitudes, its longitudes (two ranges when it crosses the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One match of a local search.
 public struct SearchHit: Sendable {
     public var annotation: Annotation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The local search index, whichever engine holds it: SQLite in the cache folder (`LocalIndex`) or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// An `application/x-www-form-urlencoded` body (what a page's form posts), decoded: at most `maximumFields`

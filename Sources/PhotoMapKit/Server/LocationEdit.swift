@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// What a `POST /api/photos/locations` body asks for, checked: the photos' ids (each an imported

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What can go wrong starting the server.
 public enum ServerError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The address is not an IP literal, or the port is taken or not allowed.

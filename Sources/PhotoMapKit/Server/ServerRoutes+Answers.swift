@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// How `photomap serve`'s answers are dressed: the header fields they all carry, the pages' (with their

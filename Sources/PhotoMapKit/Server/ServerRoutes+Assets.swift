@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// `photomap serve`'s `/assets/NAME`: the pages' scripts, styles and basemap, the files `PageAssets`

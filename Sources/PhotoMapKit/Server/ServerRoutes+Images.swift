@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// `photomap serve`'s images: `/squares/ID` and `/images/ID`, a photo's 75×75 square and medium image

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The records `photomap serve` has listed, by id, and how it finds one it has not: what the pages,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The sign-in page: the name and password form, or with `?token=` (the owner's one-time link, which

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// `photomap serve`'s trips: `/trips`, the index, and `/trips/ID`, a trip's page, made by the same

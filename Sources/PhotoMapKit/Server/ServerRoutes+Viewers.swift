@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Each viewer's own view: the public one answers anyone not signed in; each role signed in (friend,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The one rule every request that changes anything passes before it is handled: a POST, with a body

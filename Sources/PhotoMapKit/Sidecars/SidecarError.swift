@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a sidecar was left as it was. The catalog's change is made all the same: a sidecar is a copy.
 public enum SidecarError: Error, CustomStringConvertible, Sendable, Equatable {
     /// Larger than `SidecarFile.maximumBytes`: not read, not written.

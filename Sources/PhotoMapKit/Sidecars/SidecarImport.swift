@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// What `import` takes from XMP sidecars: a sidecar's GPS wins over the file's EXIF (as in digiKam and

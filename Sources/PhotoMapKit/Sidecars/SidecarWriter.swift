@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Keeps the locations photomap set or took away in the photos' XMP sidecars, one beside (or for) each

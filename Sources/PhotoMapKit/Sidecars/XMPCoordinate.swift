@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A latitude or longitude as XMP's exif namespace writes it: "DDD,MM.mmmmmmK" (degrees, decimal minutes)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The XMP namespaces a sidecar's location is written in.
 enum XMPNamespace {
     /// The packet's wrapper, `x:xmpmeta`.

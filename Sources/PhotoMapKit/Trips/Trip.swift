@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A journey away from home: a run of away days and the photos taken on them (`TripFinder`).

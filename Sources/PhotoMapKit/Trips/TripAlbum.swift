@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A source that finds trips in its photos (the imported photos': `LocalSource`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A photo as trips and `visited` see it: its own local day, when it was taken, where, and the names of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Gives trips the GPX track lines recorded on their days. A line's day is the local date its first point

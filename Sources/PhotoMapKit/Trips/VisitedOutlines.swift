@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The outlines of visited countries and regions, from the boundaries import names photos' places by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a batch of photos written together does to the map's cells (`map_cells`, `MapGridSQL`): the
 /// points that go and come, grouped by level, cell and month into one change each — how many, the sums
 /// of their coordinates, the least id that comes. A batch then writes each cell it touches once, in key

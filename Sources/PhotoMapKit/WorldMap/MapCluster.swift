@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One cluster of a map tile: the photos of one cell (an eighth of the tile a side), at their mean,
 /// how many, one to show for them (the least id), and their earliest and latest month.
 public struct MapCluster: Sendable, Hashable, Encodable {

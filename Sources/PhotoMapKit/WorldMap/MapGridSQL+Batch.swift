@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The map's aggregates kept a batch at a time: a writer of many photos (`import --records`) writes their
 /// points itself and each cell they touch once (`MapCellChanges`), instead of the triggers' point and 17
 /// cells for every photo. The SQL both engines share.

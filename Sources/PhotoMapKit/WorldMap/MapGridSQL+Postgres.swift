@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension MapGridSQL {
     /// PostgreSQL's tables, functions and triggers (a migration of `DatabaseSchema`): the same tables as
     /// SQLite's, ids compared byte by byte (`COLLATE "C"`) as SQLite compares them, the photos there

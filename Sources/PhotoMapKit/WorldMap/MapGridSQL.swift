@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The map's aggregates in SQL, for SQLite (`LocalCatalog`) and PostgreSQL (`DatabaseSchema`), kept by
 /// triggers as photos are imported, located, fenced or removed, whatever writes them:
 ///

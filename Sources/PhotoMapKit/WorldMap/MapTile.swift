@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A Web-Mercator tile of the map of everything (`/api/map/Z/X/Y.json`): zoom 0 is the world in one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A source that can answer the map of everything a tile at a time (`/api/map/Z/X/Y.json`).
 public protocol MapTiling: Sendable {
     /// The clusters of the photos in `tile` taken in `months`, as others may see them.

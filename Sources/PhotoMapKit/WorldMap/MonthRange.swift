@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The months a map's tiles count (`?from=YYYY-MM&to=YYYY-MM`, each end optional, both included), as
 /// `MonthTaken` numbers them. Photos without a date are in no range; no range is every photo.
 public struct MonthRange: Sendable, Hashable {

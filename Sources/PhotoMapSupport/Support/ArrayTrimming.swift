@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Array {
     /// The same elements in an array of their size: one grown element by element can hold twice its count.
     package func trimmed() -> [Element] {

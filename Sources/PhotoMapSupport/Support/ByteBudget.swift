@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A semaphore of bytes: threads take what they are about to hold (a file's bytes, a decode's buffers)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A `Decodable` file's failure told for a person: where in the JSON, and what was wrong there.

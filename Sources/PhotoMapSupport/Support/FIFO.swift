@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A first-in, first-out queue over an array: appends at the end, takes from a moving head, and lets
 /// go of what it handed out at once (a taken slot is cleared; the array is compacted once half of it
 /// is taken), so a queue that never empties under steady load holds only what waits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A folder held open, that files are made in by name (`openat`, `linkat`): kept open while a file is
 /// staged in it.
 package protocol FolderDescriptor: AnyObject, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Resources that serve one thread at a time (libcurl easy handles, libpq connections), kept while no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a page or an index entry is made from, reduced to a SHA-256: an export renders a page again only
 /// when this changed (`SiteManifest`), the index adds a listing again only when its records changed
 /// (`IndexRecorder`). Every value goes in with its length or a tag, so two different inputs never run

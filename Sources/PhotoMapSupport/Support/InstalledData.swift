@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Where an installed photomap keeps its data (the catalog, its images, the gazetteer, the basemap and

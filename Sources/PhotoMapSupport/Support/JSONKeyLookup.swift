@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The members of an object a reader looks for: the cases are the keys, by their names (at most 64);

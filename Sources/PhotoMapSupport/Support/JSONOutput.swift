@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// photomap's one JSON writer for `Encodable` values: the CLI's `--json` objects, the server's API, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The reader's byte-level scanning: strings, numbers and literals as JSON spells them, whitespace,

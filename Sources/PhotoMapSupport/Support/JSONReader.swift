@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// An object with a key that breaks JSON's rules (a raw control character, invalid UTF-8): the

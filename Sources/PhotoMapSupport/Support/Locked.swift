@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// One piece of shared state and the lock that guards it: the state is reached only inside

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A small file several processes share (the rate bucket, the recently viewed photos). A change

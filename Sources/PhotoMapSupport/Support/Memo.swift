@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A value worked out once, on first use, and shared by every later caller (from any thread). Callers

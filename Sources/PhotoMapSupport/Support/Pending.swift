@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Dispatch
 
 /// A value being made on another thread (a listing's page read while the next is asked for): `wait()`

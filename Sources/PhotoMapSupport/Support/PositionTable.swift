@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where keys stand in arrays their owner keeps, found by each key's hash: a table of 32-bit slots
 /// (open addressing, at most half full) in place of a `Dictionary`, whose slots hold each key and value
 /// themselves and double past three quarters full: a table of positions costs 4 bytes a slot where a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CCrypto
 
 /// SHA-256 through OpenSSL's libcrypto, for file names derived from keys (cache entries, answers,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Runs jobs on at most `width` threads at once, in the order given: CPU work (checking, decoding

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// An error type that tells a full disk from other failures to write: the cache's and the site's.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CXML2
 
 /// One thing libxml2's HTML parser read in a fragment, in document order: text (references decoded,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Turns Flickr's description HTML into plain text, and plain text into a short summary.

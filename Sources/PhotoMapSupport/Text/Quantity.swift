@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A number of things in words, as pages and their subtitles say it.
 public enum Quantity {
     /// "1 photo", "2 photos", "0 photos": `one` for exactly one, `many` for any other count.

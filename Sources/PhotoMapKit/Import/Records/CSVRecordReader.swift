@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Reads RFC 4180 CSV from a file descriptor in chunks, a record at a time: fields may be quoted, with

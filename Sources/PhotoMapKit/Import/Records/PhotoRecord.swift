@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// One photo record from a catalog made elsewhere (`import --records`): its id there, title, time taken,

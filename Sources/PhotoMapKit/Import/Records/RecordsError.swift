@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What stops a records file from being imported at all (a record that cannot be read is a line of the
 /// report instead).
 public enum RecordsError: Error, CustomStringConvertible, Sendable, Equatable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A records file given to `import --records`: CSV (by its header line) or GeoJSON (by its first

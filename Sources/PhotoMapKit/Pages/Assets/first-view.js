@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Loaded in the head, before the page is drawn: the view the address asks for (#map, #list, #list-N),
    else the one last chosen on this page (kept in localStorage by photomap.js), goes on <html> at once,
    so a page opened at its map never lays out and paints its list first (for a 10,000-photo page, a

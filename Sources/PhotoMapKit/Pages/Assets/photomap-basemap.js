@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The map's ground without a network. GSHHG's coasts (photomap-coasts.js) draw from the first zoom of
    their levels of detail (data.coasts, CoastTiles.levels: the one definition of where they start);
    wherever they draw nothing — below that zoom, between whole zooms before it (the map snaps to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Markers and their MapKit-style callouts: a thumbnail, the title and subtitle, the credits and a
    disclosure link, opened from the marker by a click or from the keyboard. */
 (function (photomap) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The page's markers, clustered by 256-pixel tiles of the zoom shown: from the page's own entries,
    clustered here by GridClusterer's rule, or from a pre-clustered page's tile files. */
 (function (photomap) {

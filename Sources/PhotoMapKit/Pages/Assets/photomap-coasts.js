@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The coasts from the first zoom of their levels of detail, offline: GSHHG's land, lakes, islands in
    lakes and ponds, filled, and its major rivers and borders, from tiles photomap cut and simplified for
    each level (data.coasts: the levels; on a written page, the tiles it holds). A tile is a script in

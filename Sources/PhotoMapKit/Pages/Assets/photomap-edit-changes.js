@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The owner's location changes, shared by the photo page's editor (photomap-edit.js) and the list and
    map pages' (photomap-edit-many.js). Whether the viewer is the owner is asked of /api/session once;
    nothing is offered to anyone else. Each change is a POST /api/photos/locations with the session's

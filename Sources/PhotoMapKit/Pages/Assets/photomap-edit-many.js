@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The owner's location editing of many photos at once, on a served page that lists imported photos (a
    place's page, the photos without a location). Nothing is added unless photomap.forOwner says the
    viewer is the owner: anyone else's page has no trace of it. Photos are selected by the boxes beside

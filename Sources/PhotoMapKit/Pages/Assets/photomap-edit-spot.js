@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The spot every location editor asks for (photomap-edit.js, photomap-edit-many.js,
    photomap-edit-world.js): latitude and longitude fields, and a "New location" marker to drag, or to move
    with the arrow keys once focused (Shift: farther). The fields follow the marker, and the marker follows

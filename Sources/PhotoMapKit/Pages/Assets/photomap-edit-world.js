@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The owner's location editing on the map of everything (/map, its clusters asked of the server a tile
    at a time). Nothing is added unless photomap.forOwner says the viewer is the owner. A lone photo's
    callout offers "Set location" (the spot editor of photomap-edit-spot.js: a click on the map, typed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The owner's location editing on a served photo's page. Nothing is added unless the server's
    /api/session says the viewer is the owner (photomap.forOwner): anyone else's page has no trace of it.
    "Edit location" shows a marker to drag, a map to click, latitude and longitude fields, and arrow keys

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The elements the page scripts make. Text only ever enters the DOM through textContent; links only
    when they are relative or http(s). */
 (function (photomap) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A cluster's photos as a grid: a modal dialog of their squares, PAGE at a time, each linking to its
    photo's page. Escape or the close button closes it, and the focus goes back to the cluster's marker.
    Only the photos in the timeline's range are shown; a pre-clustered page's photos come from the list

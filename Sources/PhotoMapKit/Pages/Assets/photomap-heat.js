@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The heat layer: where the page's photos (those in the timeline's range) are dense, drawn on a canvas
    under the markers (its clusters hidden meanwhile) from the page's own data, switched on and off by a
    "Heat" button on the map (aria-pressed). Each photo is a soft dot; the dots' summed darkness is

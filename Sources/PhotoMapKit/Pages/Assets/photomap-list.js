@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The list view: a page of entries at a time, the first ones written by PageRenderer, the others made
    from the page's data (or its list files) when their page is shown. */
 (function (photomap) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The map view: Leaflet's map with the basemap, the page's clustered markers and their callouts, made
    the first time it is shown. */
 (function (photomap) {

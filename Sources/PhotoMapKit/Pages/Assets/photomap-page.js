@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The page's data, shared by every page script through one namespace, window.photomap (the scripts
    run in order, deferred, this one first): the annotations embedded in the page as columns, the entries
    of a large list loaded from list files beside it as the list reaches them, and how the page says a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The search box of served pages: places named outright, and photos, places and landmarks around the
    map's view, through the server's API. */
 (function (photomap) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The timeline: how many photos were taken each month (each year, over a long span), and a range of
    them, chosen with two sliders, that filters what the page shows: the map's markers and clusters,
    the list and the counts. Photos without a date are shown only with the whole range. The range is

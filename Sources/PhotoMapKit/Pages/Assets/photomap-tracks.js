@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The imported photos' GPS tracks, drawn under the markers (MapData.tracks, TrackDrawing.swift: each
    line's points as whole numbers of 1/scale degree, the first as it is and each next one as the
    difference), with a "Track" button that hides and shows them. */

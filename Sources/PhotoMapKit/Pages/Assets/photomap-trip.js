@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A trip's page: each day's own small map (MapData.days), with the day's way (drawn as the tracks are)
    under its photos, made as the page loads so that a printed page has them drawn. Nothing on other
    pages. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The places you have been: the visited countries and regions on a map of their own, shaded by their
    photos (the page's steps; the colours are photomap.css's, shared with the legend), regions above their
    country. Each is a link, reached by Tab like the page's others: a click or Enter opens the page of its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* photomap's page script, run last of them: the list (a page of entries at a time) and the map with
    clustered markers and MapKit-style callouts, from the annotations embedded in the page; offline, the
    Natural Earth outline at world zooms and the names of nearby places closer in. The scripts before it
