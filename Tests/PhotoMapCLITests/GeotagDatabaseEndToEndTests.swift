@@ -84,8 +84,12 @@ struct GeotagDatabaseEndToEndTests {
             try records(PostgresLocalCatalog(pool: directPool))
                 == records(LocalCatalog(file: LocalCatalog.file(in: caches[0].url), readOnly: true)))
         // A second import reads nothing and counts the located photos by their sources, as SQLite's does.
-        let again = try [["--cache", caches[0].url.path], ["--cache", caches[1].url.path, "--database", direct]].map {
-            try PhotomapBinary.run($0 + ["import", "--visibility", "public", fixture.photos.url.path]).stderr
+        // The folders are kept to the end: optimised, the array's last use would be its paths' reading, and
+        // its folders (SQLite's catalog among them) would be gone before the imports ran.
+        let again = try withExtendedLifetime(caches) {
+            try [["--cache", caches[0].url.path], ["--cache", caches[1].url.path, "--database", direct]].map {
+                try PhotomapBinary.run($0 + ["import", "--visibility", "public", fixture.photos.url.path]).stderr
+            }
         }
         #expect(again[0] == again[1])
         #expect(again[1].contains("14 unchanged"), "\(again[1])")
