@@ -7,6 +7,8 @@ pages); axe-core finds nothing on either page at 390 and 1280 px in light and da
 file://; the private photo's country is on neither. Every page's header links the trips and the places
 you have been, and fits a 320-pixel phone with them."""
 
+import csv
+import io
 import os
 import subprocess
 import sys
@@ -53,8 +55,8 @@ def sites(tmp_path_factory):
     # The photo in Vienna is the owner's alone.
     listing = run("--source", "local", "visited", "--format", "json")
     assert "Austria" in listing
-    vienna = [line for line in run("--source", "local", "visited", "--format", "csv").splitlines()
-              if line.startswith("Austria,,")][0].split(",")[-1]
+    rows = csv.DictReader(io.StringIO(run("--source", "local", "visited", "--format", "csv")))
+    vienna = [row["cover"] for row in rows if row["country"] == "Austria" and not row["region"]][0]
     run("visibility", vienna, "private")
     run("--source", "local", "export", "--out", str(work / "site"))
     process, base = start_serve(work, env={"PHOTOMAP_CACHE": str(work / "cache")}, extra=("--source", "local"))
