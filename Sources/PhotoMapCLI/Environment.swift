@@ -55,6 +55,11 @@ enum Environment {
             name: "PHOTOMAP_CLUSTER_THRESHOLD", option: nil,
             meaning: "located photos above which a page is clustered ahead of time (default 20000)"),
         .init(
+            name: "PHOTOMAP_PLACES_FROM_SOURCES", option: nil,
+            meaning:
+                "1: name places from the gazetteer's files, not the places.bin made ahead of time (a benchmark's"
+                + " baseline)"),
+        .init(
             name: "PHOTOMAP_SIDECARS", option: nil,
             meaning: "write: import, geotag and locate keep the locations they set in XMP sidecars (default read)"),
         .init(
