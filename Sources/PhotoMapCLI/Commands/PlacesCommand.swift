@@ -9,7 +9,7 @@ enum PlacesCommand {
         name: "places",
         summary: "list the top places (flickr.places.getTopPlacesList)",
         discussion: "Lists the localities with the most photos: title, region, photo count and centre.",
-        options: AnnotationOutput.options + [MapOutput.option, FencesCommand.showFencedOption.spec],
+        options: AnnotationOutput.options + [MapOutput.option.spec, FencesCommand.showFencedOption.spec],
         examples: [
             .init("places", "the top places, as a table that fits the terminal"),
             .init("places --json", "the same, as a JSON array of annotations"),
@@ -24,7 +24,7 @@ enum PlacesCommand {
 
         init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
             destination = try AnnotationOutput.destination(parsed)
-            map = MapOutput.file(parsed, defaultName: "photomap-places.html")
+            map = try MapOutput.file(parsed, defaultName: "photomap-places.html")
         }
     }
 

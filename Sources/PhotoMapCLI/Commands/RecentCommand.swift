@@ -13,7 +13,7 @@ enum RecentCommand {
             \(RecentPhotos.capacity)), as `photos` lists a place's. They are kept in the cache folder (or the
             --database), shared by every photomap using it.
             """,
-        options: AnnotationOutput.options + [MapOutput.option],
+        options: AnnotationOutput.options + [MapOutput.option.spec],
         examples: [
             .init("recent", "the photos last viewed through serve"),
             .init("recent --map recent.html", "the same on a map page"),
@@ -27,7 +27,7 @@ enum RecentCommand {
 
         init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
             destination = try AnnotationOutput.destination(parsed)
-            map = MapOutput.file(parsed, defaultName: "photomap-recent.html")
+            map = try MapOutput.file(parsed, defaultName: "photomap-recent.html")
         }
     }
 
