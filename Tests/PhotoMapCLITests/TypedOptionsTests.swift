@@ -52,14 +52,16 @@ struct TypedOptionsTests {
         }
     }
 
-    @Test("--map decodes into a listing's options: FILE.html, else its default name; not with --show-fenced")
+    @Test("--map decodes into a listing's options: FILE.html, else photomap-COMMAND.html; not with --show-fenced")
     func mapFile() throws {
         let global = try GlobalOptions(parser.parse(["places"]), environment: [:])
         func page(_ arguments: [String]) throws -> String? {
-            try PlacesCommand.Options(parser.parse(arguments), global: global).map?.lastPathComponent
+            try ListingOptions(parser.parse(arguments), global: global).map?.lastPathComponent
         }
         #expect(try page(["places"]) == nil)
         #expect(try page(["places", "--map"]) == "photomap-places.html")
+        #expect(try page(["recent", "--map"]) == "photomap-recent.html")
+        #expect(try page(["recent", "--map", "seen"]) == "seen.html")
         #expect(try page(["places", "--map=top.htm"]) == "top.htm")
         #expect(throws: UsageError("--show-fenced is your own view in the terminal: it does not go with --map")) {
             try GlobalOptions(parser.parse(["places", "--map", "--show-fenced"]), environment: [:])

@@ -16,19 +16,7 @@ enum PlacesCommand {
             .init("places --format geojson --output places.geojson", "GeoJSON for QGIS, uMap or geojson.io"),
         ])
 
-    /// What `places` was asked, decoded once.
-    struct Options: CommandOptions {
-        var destination: AnnotationOutput.Destination
-        /// `--map`: the page's file, if asked for.
-        var map: URL?
-
-        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
-            destination = try AnnotationOutput.destination(parsed)
-            map = try MapOutput.file(parsed, defaultName: "photomap-places.html")
-        }
-    }
-
-    static func run(_ options: Options, configuration: Services, console: Console) throws {
+    static func run(_ options: ListingOptions, configuration: Services, console: Console) throws {
         let destination = options.destination
         let listing = try configuration.makeSource(console: console).topPlaces()
         for line in listing.skipped { console.warn("skipped \(line)") }

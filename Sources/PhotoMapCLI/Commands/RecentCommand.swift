@@ -19,19 +19,7 @@ enum RecentCommand {
             .init("recent --map recent.html", "the same on a map page"),
         ])
 
-    /// What `recent` was asked, decoded once.
-    struct Options: CommandOptions {
-        var destination: AnnotationOutput.Destination
-        /// `--map`: the page's file, if asked for.
-        var map: URL?
-
-        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
-            destination = try AnnotationOutput.destination(parsed)
-            map = try MapOutput.file(parsed, defaultName: "photomap-recent.html")
-        }
-    }
-
-    static func run(_ options: Options, configuration: Services, console: Console) throws {
+    static func run(_ options: ListingOptions, configuration: Services, console: Console) throws {
         let destination = options.destination
         let photos = try configuration.state().recents.photos()
         // Kept as records: annotated once here, for the listing and the page.
