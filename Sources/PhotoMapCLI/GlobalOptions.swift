@@ -100,7 +100,7 @@ struct GlobalOptions: Sendable {
             base: try Self.httpURL(chosenHost, default: ImageHost.flickr.base, option: Self.imageHostOption.name))
         offline = parsed.has(Self.offlineFlag)
         showsFenced = parsed.has(FencesCommand.showFencedOption)
-        if showsFenced && parsed.has(MapOutput.option.name) {
+        if showsFenced && parsed.has(MapOutput.option) {
             throw UsageError("--show-fenced is your own view in the terminal: it does not go with --map")
         }
         if source == .flickr && apiKey.isEmpty && !offline { throw FlickrError.missingAPIKey }
@@ -137,6 +137,9 @@ struct GlobalOptions: Sendable {
         }
         databaseConnections = pooled
     }
+
+    /// Whether Flickr is asked: it is the source, and not `--offline`.
+    var asksFlickr: Bool { source == .flickr && !offline }
 
     /// "/srv/photos/cache (chosen by --cache)": the cache folder and why it is this one.
     var cacheFolderInUse: String { "\(cacheDirectory.path) (chosen by \(cacheDirectoryReason))" }

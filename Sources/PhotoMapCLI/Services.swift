@@ -5,8 +5,7 @@ import PhotoMapSupport
 
 /// What the global options select, built from them on first use: the state stores (files in the cache
 /// folder, or PostgreSQL), the source of records, Flickr's call pacing, the thumbnail cache and its image
-/// origins. The options themselves are read through it (`services.source`), as `GlobalOptions` holds them.
-@dynamicMemberLookup
+/// origins. The options themselves are `options`.
 struct Services {
     /// The global options, resolved with the environment.
     let options: GlobalOptions
@@ -18,11 +17,6 @@ struct Services {
 
     init(_ options: GlobalOptions) {
         self.options = options
-    }
-
-    /// A global option's value: `services.source` is `services.options.source`.
-    subscript<Value>(dynamicMember keyPath: KeyPath<GlobalOptions, Value>) -> Value {
-        options[keyPath: keyPath]
     }
 
     /// Where the index, Flickr's answers, the recents and the call budget are kept: the database when
@@ -89,7 +83,7 @@ struct Services {
 
     /// The pacing of calls to Flickr's API with this key; nil when no call is made (the embedded catalog, --offline).
     func rateLimiter(console: Console) throws -> FlickrRateLimiter? {
-        guard options.source == .flickr, !options.offline else { return nil }
+        guard options.asksFlickr else { return nil }
         return FlickrRateLimiter(
             budget: try state().callBudget(apiKey: options.apiKey), callsPerHour: options.callsPerHour,
             notice: { [callsPerHour = options.callsPerHour] wait in

@@ -41,8 +41,30 @@ struct TypedOptionsTests {
         #expect(throws: UsageError("--json goes with fences list")) {
             try decode(FencesCommand.Options.self, ["fences", "remove", "home", "--json"])
         }
+        #expect(throws: UsageError("--radius goes with fences add")) {
+            try decode(FencesCommand.Options.self, ["fences", "list", "--radius", "100"])
+        }
+        #expect(throws: UsageError("--near goes with fences add")) {
+            try decode(FencesCommand.Options.self, ["fences", "remove", "home", "--radius", "100", "--near", "1,2"])
+        }
         #expect(throws: UsageError("--max-size goes with cache prune")) {
             try decode(CacheCommand.Options.self, ["cache", "clear", "--max-size", "1MB"])
+        }
+    }
+
+    @Test("--map decodes into a listing's options: FILE.html, else photomap-COMMAND.html; not with --show-fenced")
+    func mapFile() throws {
+        let global = try GlobalOptions(parser.parse(["places"]), environment: [:])
+        func page(_ arguments: [String]) throws -> String? {
+            try ListingOptions(parser.parse(arguments), global: global).map?.lastPathComponent
+        }
+        #expect(try page(["places"]) == nil)
+        #expect(try page(["places", "--map"]) == "photomap-places.html")
+        #expect(try page(["recent", "--map"]) == "photomap-recent.html")
+        #expect(try page(["recent", "--map", "seen"]) == "seen.html")
+        #expect(try page(["places", "--map=top.htm"]) == "top.htm")
+        #expect(throws: UsageError("--show-fenced is your own view in the terminal: it does not go with --map")) {
+            try GlobalOptions(parser.parse(["places", "--map", "--show-fenced"]), environment: [:])
         }
     }
 

@@ -63,7 +63,7 @@ enum AnnotationOutput {
         // A file gets what the terminal would: text from a server never carries the API key anywhere.
         let sink: (String) throws -> Void = { text in
             guard let staged else { return console.out(text) }
-            do { try staged.write(Console.redact(text, secret: configuration.apiKey)) } catch {
+            do { try staged.write(Console.redact(text, secret: configuration.options.apiKey)) } catch {
                 throw failure(writing: staged.path, error)
             }
         }

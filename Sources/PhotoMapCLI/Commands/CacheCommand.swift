@@ -76,7 +76,7 @@ enum CacheCommand {
                     "hits     \(stats.hits)",
                     "misses   \(stats.misses)",
                     "folder   \(cache.directory.path)",
-                    "chosen   by \(configuration.cacheDirectoryReason)",
+                    "chosen   by \(configuration.options.cacheDirectoryReason)",
                 ])
         case .verify:
             let report = cache.verify()
@@ -88,7 +88,7 @@ enum CacheCommand {
                             ? "; removed \(report.abandonedTemporaryFiles) abandoned temporary files" : "")
                 ])
         case .prune:
-            let limit = options.maxSize ?? configuration.cacheLimitBytes
+            let limit = options.maxSize ?? configuration.options.cacheLimitBytes
             let removed = cache.prune(downTo: limit, dryRun: dryRun)
             tell(
                 "\(would) \(Quantity.groupedWords(removed.entries, "entry", "entries")) (\(ByteSize.format(removed.bytes))); "

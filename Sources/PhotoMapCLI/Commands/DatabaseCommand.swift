@@ -40,7 +40,7 @@ enum DatabaseCommand {
 
     static func run(_ options: ActionOptions<Action>, configuration: Services, console: Console) throws {
         let action = options.action
-        guard let address = configuration.database else {
+        guard let address = configuration.options.database else {
             throw UsageError("`photomap db` needs a database: --database URL or PHOTOMAP_DATABASE")
         }
         let pool = try PostgresPool(address: address, size: 1)
@@ -67,7 +67,7 @@ enum DatabaseCommand {
                 "schema version: \(status.version) (this photomap's: \(DatabaseSchema.currentVersion))",
             ]
             lines += status.rows.map { "\($0.table): \($0.count) rows" }
-            if status.version == DatabaseSchema.currentVersion, configuration.source == .flickr,
+            if status.version == DatabaseSchema.currentVersion, configuration.options.source == .flickr,
                 let limiter = try configuration.rateLimiter(console: console)
             {
                 let left = Int(try limiter.callsAvailableNow())

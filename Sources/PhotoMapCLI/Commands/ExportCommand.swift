@@ -119,7 +119,7 @@ enum ExportCommand {
         // The site is for others: what everyone may see, unless --audience asks for more.
         var configuration = configuration
         configuration.audiences = options.viewers.audiences
-        if options.viewers != .public, configuration.source == .local {
+        if options.viewers != .public, configuration.options.source == .local {
             let who = options.viewers == .owner ? "only you" : options.viewers.rawValue
             console.warn(
                 "exporting what \(who) may see: photos and locations "
@@ -156,7 +156,7 @@ enum ExportCommand {
                 writer, builder,
                 SiteImageBatches(
                     builder: builder, cache: cache, console: console,
-                    batch: configuration.cacheLimitBytes / imageBytesPerPhoto)
+                    batch: configuration.options.cacheLimitBytes / imageBytesPerPhoto)
             )
             site = opened
             return opened
@@ -243,7 +243,7 @@ enum ExportCommand {
             console.warn(
                 "\(Quantity.groupedWords(heldCount - photoCount, "photo was", "photos were")) left out: at most "
                     + "\(Quantity.grouped(limit)) per place were listed; --limit N lists up to N per place"
-                    + (configuration.source == .flickr
+                    + (configuration.options.source == .flickr
                         ? " (Flickr gives at most \(Quantity.grouped(FlickrSource.maximumResults)))" : ""))
         }
     }

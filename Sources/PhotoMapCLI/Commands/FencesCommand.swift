@@ -72,8 +72,8 @@ enum FencesCommand {
             near = try parsed.value(nearOption)
             radius = try parsed.value(radiusOption)
             (json, dryRun) = (parsed.has(jsonFlag), parsed.has(dryRunFlag))
-            if action != .add, let given = [nearOption.name, radiusOption.name].first(where: parsed.has) {
-                throw UsageError("--\(given) goes with fences add")
+            if action != .add, near != nil || radius != nil {
+                throw UsageError("--\(near != nil ? nearOption.name : radiusOption.name) goes with fences add")
             }
             if json && action != .list { throw UsageError("--json goes with fences list") }
             if dryRun && action != .remove { throw UsageError("--dry-run goes with fences remove") }

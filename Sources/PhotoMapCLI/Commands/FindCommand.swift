@@ -17,7 +17,7 @@ enum FindCommand {
             "Toronto" the city); with Flickr as the source, flickr.places.find too. --map centres a map page on the best location.
             \(Locations.geonamesCredit)
             """,
-        options: [Locations.nearOption.spec, limitOption.spec] + AnnotationOutput.options + [MapOutput.option],
+        options: [Locations.nearOption.spec, limitOption.spec] + AnnotationOutput.options + [MapOutput.option.spec],
         arguments: .words("QUERY"),
         examples: [
             .init("find \"Radio City Music Hall\"", "a landmark's location"),
@@ -45,7 +45,7 @@ enum FindCommand {
             destination = try AnnotationOutput.destination(parsed)
             near = try parsed.value(Locations.nearOption)
             let defaultName = "photomap-find-\(HTML.fileName(for: SearchTextSlug.slug(query))).html"
-            map = MapOutput.file(parsed, defaultName: defaultName)
+            map = try MapOutput.file(parsed, defaultName: defaultName)
         }
     }
 

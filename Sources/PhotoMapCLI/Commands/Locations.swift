@@ -44,14 +44,14 @@ final class Locations {
     /// source online flickr.places.find too.
     func finder() throws -> LocationFinder {
         if let madeFinder { return madeFinder }
-        let online = configuration.source == .flickr && !configuration.offline
+        let online = configuration.options.asksFlickr
         let finder = try makeFinder(online: online)
         madeFinder = finder
         return finder
     }
 
     private func makeFinder(online: Bool) throws -> LocationFinder {
-        let environment = configuration.environment, cacheDirectory = configuration.cacheDirectory
+        let environment = configuration.options.environment, cacheDirectory = configuration.options.cacheDirectory
         return LocationFinder(
             gazetteer: { try Self.openGazetteer(environment: environment, cacheDirectory: cacheDirectory) },
             places: online ? try configuration.makeSource(console: console) as? any PlaceFinding : nil)
@@ -73,7 +73,7 @@ final class Locations {
     /// The search `search` and the served pages run: the local index, or Flickr's photos.search online
     /// (unless `offline`, as when the network failed).
     func search(offline: Bool = false) throws -> PhotoSearch {
-        let online = configuration.source == .flickr && !configuration.offline && !offline
+        let online = configuration.options.asksFlickr && !offline
         return PhotoSearch(
             index: try configuration.state().index,
             online: online ? try configuration.makeSource(console: console) as? any PhotoSearching : nil)
@@ -96,7 +96,7 @@ final class Locations {
     func index(emptied: Bool = false) throws -> any SearchIndex {
         let store = try configuration.state().index
         let index = try emptied ? store.openEmptied() : store.open()
-        if let catalog = FixtureSource.locateCatalog(environment: configuration.environment) {
+        if let catalog = FixtureSource.locateCatalog(environment: configuration.options.environment) {
             try CatalogIndexer(index: index, announce: console.note)
                 .ensureCatalog(FixtureSource(catalog: catalog), catalog: catalog) {
                     try finder().gazetteer().landmarks()

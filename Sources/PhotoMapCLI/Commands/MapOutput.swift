@@ -5,12 +5,12 @@ import PhotoMapKit
 /// `--map [FILE]` on listings: writes the listing as a map page, FILE.html beside a FILE_files/ folder
 /// holding its assets, squares and (for photos) photo pages.
 enum MapOutput {
-    static let option = OptionSpec.optionalValue(
+    static let option = Option<String>.optionalValue(
         "map", .file("FILE"), "also write a map page (default name: photomap-….html); prints its path")
 
     /// The page's file when `--map` was given: FILE, or `defaultName` in the current folder.
-    static func file(_ parsed: ParsedArguments, defaultName: String) -> URL? {
-        guard let value = parsed.value(option.name) else { return nil }
+    static func file(_ parsed: ParsedArguments, defaultName: String) throws(UsageError) -> URL? {
+        guard let value = try parsed.value(option) else { return nil }
         var name = value.isEmpty ? defaultName : value
         if !name.lowercased().hasSuffix(".html") && !name.lowercased().hasSuffix(".htm") { name += ".html" }
         return URL(fileURLWithPath: name)
@@ -38,12 +38,12 @@ enum MapOutput {
         alsoFrom sources: Set<PageCredits.Source> = []
     ) throws -> SiteBuilder {
         var builder = SiteBuilder(
-            writer: writer, assets: try PageAssets.locate(environment: configuration.environment),
+            writer: writer, assets: try PageAssets.locate(environment: configuration.options.environment),
             images: images, prefix: prefix)
         builder.credits = PageCredits(configuration.pageSources.union(sources))
         builder.catalogMirror = configuration.catalogMirror
         builder.tracks = try configuration.trackLines()
-        if let threshold = configuration.environment["PHOTOMAP_CLUSTER_THRESHOLD"].flatMap(Int.init) {
+        if let threshold = configuration.options.environment["PHOTOMAP_CLUSTER_THRESHOLD"].flatMap(Int.init) {
             builder.clusterThreshold = threshold
         }
         return builder

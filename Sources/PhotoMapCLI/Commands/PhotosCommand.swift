@@ -14,7 +14,7 @@ enum PhotosCommand {
             geo are listed with no coordinate; videos are left out.
             """,
         options: [placeOption.spec, limitOption.spec] + AnnotationOutput.options + [
-            prefetchFlag.spec, withPathsOption.spec, MapOutput.option, FencesCommand.showFencedOption.spec,
+            prefetchFlag.spec, withPathsOption.spec, MapOutput.option.spec, FencesCommand.showFencedOption.spec,
         ],
         examples: [
             .init("photos --place hS4wMLD0wPIXPXB", "Paris's photos, as a table (ids from `photomap places`)"),
@@ -40,7 +40,7 @@ enum PhotosCommand {
         init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
             placeID = try parsed.value(placeOption) ?? ""
             destination = try AnnotationOutput.destination(parsed)
-            map = MapOutput.file(parsed, defaultName: "photomap-photos-\(HTML.fileName(for: placeID)).html")
+            map = try MapOutput.file(parsed, defaultName: "photomap-photos-\(HTML.fileName(for: placeID)).html")
             limit =
                 try parsed.value(limitOption)
                 ?? (map != nil && global.source != .flickr ? FixtureSource.maximumResults : defaultLimit)
@@ -99,7 +99,7 @@ enum PhotosCommand {
                 console.warn(
                     "the page shows \(photos.count) of the place's \(Quantity.groupedWords(total, "photo", "photos")): "
                         + "--limit N shows up to N"
-                        + (configuration.source == .flickr
+                        + (configuration.options.source == .flickr
                             ? " (Flickr gives at most \(Quantity.grouped(FlickrSource.maximumResults)))" : ""))
             }
         }
@@ -115,7 +115,7 @@ enum PhotosCommand {
         configuration: Services, console: Console, withPaths: Bool
     ) throws {
         var paths: [String: String]?
-        if withPaths, configuration.source == .local, let catalog = try configuration.state().importedPhotos() {
+        if withPaths, configuration.options.source == .local, let catalog = try configuration.state().importedPhotos() {
             paths = try Dictionary(
                 listing.items.map { ($0.id, try catalog.paths(ofPhoto: $0.id).first ?? "") },
                 uniquingKeysWith: { first, _ in first })
@@ -155,7 +155,7 @@ enum PhotosCommand {
         let annotations = listing.entries.map(\.annotation)
         // Imported photos say where their location came from ("exif", "track"; null without one).
         let sources: [String: LocationSource?]? =
-            configuration.source == .local || withSources
+            configuration.options.source == .local || withSources
             ? Dictionary(listing.items.map { ($0.id, $0.locationSource) }, uniquingKeysWith: { first, _ in first })
             : nil
         let records = annotations.map { annotation in

@@ -9,26 +9,14 @@ enum PlacesCommand {
         name: "places",
         summary: "list the top places (flickr.places.getTopPlacesList)",
         discussion: "Lists the localities with the most photos: title, region, photo count and centre.",
-        options: AnnotationOutput.options + [MapOutput.option, FencesCommand.showFencedOption.spec],
+        options: AnnotationOutput.options + [MapOutput.option.spec, FencesCommand.showFencedOption.spec],
         examples: [
             .init("places", "the top places, as a table that fits the terminal"),
             .init("places --json", "the same, as a JSON array of annotations"),
             .init("places --format geojson --output places.geojson", "GeoJSON for QGIS, uMap or geojson.io"),
         ])
 
-    /// What `places` was asked, decoded once.
-    struct Options: CommandOptions {
-        var destination: AnnotationOutput.Destination
-        /// `--map`: the page's file, if asked for.
-        var map: URL?
-
-        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
-            destination = try AnnotationOutput.destination(parsed)
-            map = MapOutput.file(parsed, defaultName: "photomap-places.html")
-        }
-    }
-
-    static func run(_ options: Options, configuration: Services, console: Console) throws {
+    static func run(_ options: ListingOptions, configuration: Services, console: Console) throws {
         let destination = options.destination
         let listing = try configuration.makeSource(console: console).topPlaces()
         for line in listing.skipped { console.warn("skipped \(line)") }

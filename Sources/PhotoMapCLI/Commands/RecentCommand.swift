@@ -13,25 +13,13 @@ enum RecentCommand {
             \(RecentPhotos.capacity)), as `photos` lists a place's. They are kept in the cache folder (or the
             --database), shared by every photomap using it.
             """,
-        options: AnnotationOutput.options + [MapOutput.option],
+        options: AnnotationOutput.options + [MapOutput.option.spec],
         examples: [
             .init("recent", "the photos last viewed through serve"),
             .init("recent --map recent.html", "the same on a map page"),
         ])
 
-    /// What `recent` was asked, decoded once.
-    struct Options: CommandOptions {
-        var destination: AnnotationOutput.Destination
-        /// `--map`: the page's file, if asked for.
-        var map: URL?
-
-        init(_ parsed: ParsedArguments, global: GlobalOptions) throws(UsageError) {
-            destination = try AnnotationOutput.destination(parsed)
-            map = MapOutput.file(parsed, defaultName: "photomap-recent.html")
-        }
-    }
-
-    static func run(_ options: Options, configuration: Services, console: Console) throws {
+    static func run(_ options: ListingOptions, configuration: Services, console: Console) throws {
         let destination = options.destination
         let photos = try configuration.state().recents.photos()
         // Kept as records: annotated once here, for the listing and the page.

@@ -19,7 +19,7 @@ enum SearchCommand {
             plus the catalog (see `photomap index`). --map shows every result on one map.
             """,
         options: [Locations.nearOption.spec, radiusOption.spec, limitOption.spec] + AnnotationOutput.options + [
-            MapOutput.option
+            MapOutput.option.spec
         ],
         arguments: .words("QUERY..."),
         examples: [
@@ -50,20 +50,20 @@ enum SearchCommand {
             guard !queries.isEmpty else {
                 throw UsageError("search needs a QUERY, e.g. photomap search bridge --near \"San Francisco\"")
             }
-            let online = global.source == .flickr && !global.offline
+            let online = global.asksFlickr
             let asked = try parsed.value(radiusOption) ?? SearchArea.defaultRadius
             do {
                 radius = try SearchArea.checked(radius: asked, online: online)
             } catch {
                 // The value as typed, as the parser's own errors quote it.
-                let typed = parsed.options[radiusOption.name] ?? error.value
+                let typed = parsed.text(radiusOption) ?? error.value
                 throw UsageError("--radius must be \(error.allowed), not '\(typed)'")
             }
             limit = try parsed.value(limitOption) ?? 0
             destination = try AnnotationOutput.destination(parsed)
             near = try parsed.value(Locations.nearOption)
             let defaultName = "photomap-search-\(SearchTextSlug.slug(queries.joined(separator: " "))).html"
-            map = MapOutput.file(parsed, defaultName: defaultName)
+            map = try MapOutput.file(parsed, defaultName: defaultName)
         }
     }
 
@@ -71,7 +71,7 @@ enum SearchCommand {
         let (queries, radius, limit, destination) = (
             options.queries, options.radius, options.limit, options.destination
         )
-        let online = configuration.source == .flickr && !configuration.offline
+        let online = configuration.options.asksFlickr
         let locations = Locations(configuration: configuration, console: console)
         let near = try locations.near(options.near)
 

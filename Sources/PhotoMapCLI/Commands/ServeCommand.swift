@@ -101,14 +101,15 @@ enum ServeCommand {
         }
         var services = ServerRoutes.Services(
             source: source, cache: cache,
-            assets: try PageAssets.locate(environment: configuration.environment), adapter: configuration.adapter,
+            assets: try PageAssets.locate(environment: configuration.options.environment),
+            adapter: configuration.adapter,
             credits: PageCredits(configuration.pageSources.union([.geonames])),
             catalogMirror: configuration.catalogMirror,
             finder: try locations.finder(),
             search: try locations.search(), recents: try configuration.state().recents,
             log: { console.warn($0) })
         // The tracks are the owner's only (`view(of:)`): the public view draws none.
-        let state = try configuration.state(), local = configuration.source == .local
+        let state = try configuration.state(), local = configuration.options.source == .local
         if local {
             // The owner moves photos from the pages as `locate` does (`POST /api/photos/locations`).
             services.locationEditing = LocationEditing(

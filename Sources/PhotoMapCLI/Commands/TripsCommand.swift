@@ -43,7 +43,8 @@ enum TripsCommand {
             there, and the ways stop 1 km before home and outside every fence, as on every shared page.
             """,
         options: [
-            homeOption.spec, awayOption.spec, gapOption.spec, formatOption.spec, outputOption.spec, MapOutput.option,
+            homeOption.spec, awayOption.spec, gapOption.spec, formatOption.spec, outputOption.spec,
+            MapOutput.option.spec,
         ],
         examples: [
             .init("--source local trips", "your trips, newest first"),
@@ -71,7 +72,7 @@ enum TripsCommand {
             home = try parsed.value(homeOption)
             awayKilometres = try parsed.value(awayOption) ?? 50
             gapDays = try parsed.value(gapOption) ?? 2
-            map = MapOutput.file(parsed, defaultName: "photomap-trips.html")
+            map = try MapOutput.file(parsed, defaultName: "photomap-trips.html")
         }
     }
 
@@ -108,7 +109,7 @@ enum TripsCommand {
         console: Console
     ) throws {
         guard var viewer = try configuration.state().importedPhotos() else { throw ImportError.nothingImported }
-        viewer.showsFenced = configuration.showsFenced
+        viewer.showsFenced = configuration.options.showsFenced
         // Whose view the pages show, as every --map's source does (the command line is the owner).
         viewer.audiences = configuration.audiences
         let shown = Dictionary(
@@ -157,7 +158,7 @@ enum TripsCommand {
     /// The imported photos' catalog, read as their owner sees it (fenced photos where they were taken:
     /// home days must count as home); a usage error for another source.
     static func importedPhotos(_ configuration: Services, command: String) throws -> any LocalCatalogStore {
-        guard configuration.source == .local else {
+        guard configuration.options.source == .local else {
             throw UsageError(
                 "\(command) reads the photos you imported: import them with `photomap import FOLDER`, "
                     + "then run `photomap --source local \(command)`")

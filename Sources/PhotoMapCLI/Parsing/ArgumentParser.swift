@@ -7,20 +7,20 @@ struct ArgumentParser {
 
     /// The options answered before any command runs: how much is said, help and the version.
     static let standardOptions: [OptionSpec] = [
-        quietOption, verboseOption,
+        quietFlag.spec, verboseFlag.spec,
         .flag("help", "show help (also -h and `photomap help [COMMAND]`)"),
         .flag("version", "print photomap's version and the versions of the C libraries it runs with"),
     ]
 
     /// `-q`, `--quiet`.
-    static let quietOption = OptionSpec.flag("quiet", "print errors only: no warning, summary or progress", short: "q")
+    static let quietFlag = Flag("quiet", "print errors only: no warning, summary or progress", short: "q")
     /// `-v`, `--verbose`.
-    static let verboseOption = OptionSpec.flag(
+    static let verboseFlag = Flag(
         "verbose", "also say each decision: a file skipped, a cache hit or miss", short: "v")
 
     /// How much `parsed` asks to be said; `--quiet` and `--verbose` together are a usage error.
     static func verbosity(_ parsed: ParsedArguments) throws(UsageError) -> Console.Verbosity {
-        switch (parsed.has(quietOption.name), parsed.has(verboseOption.name)) {
+        switch (parsed.has(quietFlag), parsed.has(verboseFlag)) {
         case (true, true): throw UsageError("--quiet and --verbose ask for opposites: give one of them")
         case (true, false): .quiet
         case (false, true): .verbose

@@ -43,6 +43,9 @@ struct ParsedArguments: Sendable {
         return decoded
     }
 
+    /// A typed option's text as it was typed, if it was given: for a message quoting it.
+    func text<Value>(_ option: Option<Value>) -> String? { options[option.name] }
+
     /// Whether a typed option was given (its default does not count).
     func has<Value>(_ option: Option<Value>) -> Bool { has(option.name) }
 

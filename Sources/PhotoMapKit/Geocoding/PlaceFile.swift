@@ -19,7 +19,8 @@ import Foundation
 ///
 /// A section is a column of fixed-size numbers (Int32, UInt32, Double, Int64 or bytes). A table of texts
 /// is two sections: UInt32 offsets (one more than texts) into a blob of UTF-8 bytes. The order and type of
-/// the sections is fixed by the version; `LocalPlaces+File.swift` reads and writes them in that order.
+/// the sections is fixed by the version; `PlaceSections.pass` lists them, and reading and writing both
+/// walk that one list.
 enum PlaceFile {
     static let magic = Array("PMPLACES".utf8)
     static let version: UInt32 = 1
@@ -54,7 +55,7 @@ enum PlaceFile {
     }
 
     /// Reads a file's sections in order, each checked to lie in the file.
-    struct Reader {
+    struct Reader: PlaceFileSections {
         private let bytes: FlatBytes
         private let sections: Int
         private var next = 0
@@ -76,10 +77,8 @@ enum PlaceFile {
             }
         }
 
-        /// The next section, a column of `type`.
-        mutating func column<Element: FlatValue>(_ type: Element.Type = Element.self) throws(Refusal)
-            -> FlatColumn<Element>
-        {
+        /// Reads the next section into `column`.
+        mutating func pass<Element: FlatValue>(_ column: inout FlatColumn<Element>) throws(Refusal) {
             guard next < sections, let base = bytes.base else { throw .malformed("fewer sections than expected") }
             let entry = PlaceFile.headerSize + next * 16
             let offset = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: entry, as: UInt64.self))
@@ -89,13 +88,7 @@ enum PlaceFile {
                 offset % 8 == 0
             else { throw .malformed("section \(next) lies outside the file") }
             next += 1
-            return FlatColumn(bytes, offset: Int(offset), count: Int(length / stride))
-        }
-
-        /// The next two sections, a table of texts.
-        mutating func strings() throws(Refusal) -> FlatStrings {
-            let offsets: FlatColumn<UInt32> = try column()
-            return FlatStrings(offsets: offsets, blob: try column())
+            column = FlatColumn(bytes, offset: Int(offset), count: Int(length / stride))
         }
 
         /// Checks that every section was read.
@@ -105,16 +98,12 @@ enum PlaceFile {
     }
 
     /// Gathers sections, then lays out the file.
-    struct Writer {
+    struct Writer: PlaceFileSections {
         private var sections: [[UInt8]] = []
 
-        mutating func add<Element: FlatValue>(_ column: FlatColumn<Element>) {
+        /// Adds `column` as the next section.
+        mutating func pass<Element: FlatValue>(_ column: inout FlatColumn<Element>) {
             sections.append(Array(column.bytes))
-        }
-
-        mutating func add(_ strings: FlatStrings) {
-            add(strings.offsets)
-            add(strings.blob)
         }
 
         /// The file's bytes.
@@ -139,5 +128,22 @@ enum PlaceFile {
             }
             return file
         }
+    }
+}
+
+/// A walk over places.bin's sections in the file's order: the reader fills each in turn, the writer adds
+/// each as the next.
+protocol PlaceFileSections {
+    /// The next section, a column.
+    mutating func pass<Element: FlatValue>(_ column: inout FlatColumn<Element>) throws(PlaceFile.Refusal)
+}
+
+extension PlaceFileSections {
+    /// The next two sections, a table of texts: its offsets, then its blob.
+    mutating func pass(_ strings: inout FlatStrings) throws(PlaceFile.Refusal) {
+        var (offsets, blob) = (strings.offsets, strings.blob)
+        try pass(&offsets)
+        try pass(&blob)
+        strings = FlatStrings(offsets: offsets, blob: blob)
     }
 }
