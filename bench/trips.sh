@@ -3,12 +3,17 @@
 # Benchmark: `photomap --source local trips` over COUNT photos (100,000): records with trips in them
 # (bench/make_trip_records.py) loaded by `photomap import --records`, then the whole command timed
 # (release build, ROUNDS runs, each figure printed, then their median). Beside it in the same run, on the
-# same catalog: BASELINE_BIN, a photomap built before, when given. Checks that trips finds as many trips
+# same records: BASELINE_BIN, a photomap built before, when given. Checks that trips finds as many trips
 # as the generator made. Prints figures with the machine's load; not a test. Goal (issue 49): under a
 # second.
+# DATABASE=1: the catalogs in PostgreSQL with PostGIS, in a throwaway cluster the script starts
+# (scripts/postgres), each binary's a database of its own migrated and loaded by it (an older photomap
+# refuses a newer schema); then the baseline's database migrated by photomap (the fill of what it adds
+# timed) and trips timed on it too. Without it, one SQLite catalog in the cache folder, read by both.
 #   bench/trips.sh
 #   COUNT=10000 ROUNDS=3 bench/trips.sh
 #   BASELINE_BIN=/path/to/old/photomap bench/trips.sh
+#   DATABASE=1 BASELINE_BIN=/path/to/old/photomap bench/trips.sh
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
@@ -17,21 +22,54 @@ source "$here/common.sh"
 cd "$repo"
 count=${COUNT:-100000}
 python3 "$here/make_trip_records.py" "$count" >"$work/records.csv" 2>"$work/made"
-timed "$PHOTOMAP_BIN" --cache "$work/cache" import --records "$work/records.csv"
-say "loaded $count records in $wall s; $(cat "$work/made") trips made"
-# rounds LABEL BINARY: times `trips` ROUNDS times and prints each and the median.
+if [[ -n ${DATABASE:-} ]]; then
+    # The server runs as postgres when the script runs as root: it must reach its folder.
+    chmod 755 "$work"
+    admin=$("$repo/scripts/postgres" start "$work/pg")
+    bench_cleanup() { "$repo/scripts/postgres" stop "$work/pg"; }
+fi
+# load LABEL BINARY: LABEL's catalog loaded by BINARY (a database of its own with DATABASE); its global
+# options in `catalog`.
+load() {
+    local label=$1 binary=$2
+    catalog=(--cache "$work/cache")
+    if [[ -n ${DATABASE:-} ]]; then
+        psql -qAt -v ON_ERROR_STOP=1 "$admin" -c "CREATE DATABASE trips_$label TEMPLATE photomap_template"
+        catalog=(--cache "$work/cache-$label" --database "${admin/\/postgres\?/\/trips_$label?}")
+        timed "$binary" "${catalog[@]}" db migrate
+    fi
+    timed "$binary" "${catalog[@]}" import --records "$work/records.csv"
+    say "$label loaded $count records in $wall s; $(cat "$work/made") trips made"
+}
+# rounds LABEL BINARY: times `trips` ROUNDS times on `catalog` and prints each and the median.
 rounds() {
     local label=$1 binary=$2 walls=() found
     for _ in $(seq "${ROUNDS:-5}"); do
-        timed "$binary" --cache "$work/cache" --source local trips
+        timed "$binary" "${catalog[@]}" --source local trips
         found=$(tail -1 "$work/stdout")
         printf '%s trips: %.2f s, peak %s MB (%s)\n' "$label" "$wall" "$peak_mb" "$found"
         walls+=("$wall")
     done
     [[ ${found//,/} == "$(cat "$work/made") trip"* ]] || die "$label found $found, the generator made $(cat "$work/made")"
-    printf '%s\n' "${walls[@]}" | sort -g | awk -v l="$label" '{ v[NR] = $1 } END {
-        printf "%s trips over %d photos: median %.2f s of %d rounds\n", l, '"$count"', v[int((NR + 1) / 2)], NR }'
+    cp "$work/stdout" "$work/trips-${label// /-}"
+    printf '%s\n' "${walls[@]}" | sort -g | awk -v l="$label" -v e="${DATABASE:+PostgreSQL}" '{ v[NR] = $1 } END {
+        printf "%s trips over %d photos (%s): median %.2f s of %d rounds\n", l, '"$count"', e ? e : "SQLite",
+            v[int((NR + 1) / 2)], NR }'
 }
+load photomap "$PHOTOMAP_BIN"
 rounds photomap "$PHOTOMAP_BIN"
-if [[ -n ${BASELINE_BIN:-} ]]; then rounds baseline "$BASELINE_BIN"; fi
+if [[ -n ${BASELINE_BIN:-} ]]; then
+    if [[ -n ${DATABASE:-} ]]; then load baseline "$BASELINE_BIN"; fi
+    rounds baseline "$BASELINE_BIN"
+    if [[ -n ${DATABASE:-} ]]; then
+        timed "$PHOTOMAP_BIN" "${catalog[@]}" db migrate
+        printf "the baseline's database migrated by photomap in %.2f s (%s)\n" "$wall" \
+            "$(cat "$work/stdout" "$work/err" | tr '\n' ' ')"
+        rounds "photomap on it" "$PHOTOMAP_BIN"
+    fi
+    for label in baseline ${DATABASE:+photomap-on-it}; do
+        cmp -s "$work/trips-photomap" "$work/trips-$label" && same=the || same="NOT the"
+        printf '%s: %s same table of trips as photomap\n' "$label" "$same"
+    done
+fi
 printf 'load: %s\n' "$(uptime)"

@@ -5,10 +5,11 @@ import Testing
 
 @testable import PhotoMapKit
 
-/// What trips and `visited` read of each photo (`tripPhotos`: SQLite's from the columns, the time taken
-/// from its own column) is what the whole records and the places make of it (`TripPhoto.photos`), for the
-/// owner and for others, after records, a file import, re-dated and unlocated photos, a fence and an
-/// audience; and a catalog made before the column of the time taken reads the same.
+/// What trips and `visited` read of each photo (`tripPhotos`: from the columns, the time taken from its
+/// own column, on SQLite and PostgreSQL) is what the whole records and the places make of it
+/// (`TripPhoto.photos`), for the owner and for others, after records, a file import, re-dated and
+/// unlocated photos, a fence and an audience; a catalog made before the column of the time taken reads
+/// the same; and home is a town's own centre on both engines, even where a fence covers it.
 @Suite("Trip photos: read from the columns as the records make them")
 struct TripPhotosTests {
     let folder: TemporaryFolder
@@ -140,5 +141,73 @@ struct TripPhotosTests {
             try filled.step() && filled.integer(0) == Int64(Self.records(80).filter { $0.photo.dateTaken != nil }.count)
         )
         try Self.expectSame(opened, "filled")
+    }
+
+    @Test("a PostgreSQL catalog made before the column of the time taken: migrated, filled, read the same")
+    func postgresCatalogBeforeTheColumn() throws {
+        let place = try StateEngine.postgres.place(in: folder.url)
+        let database = try #require(place.database)
+        let store = try place.stores().localCatalogForImport()
+        _ = try store.keepRecords(Self.records(80))
+        try store.add(
+            Geofence(name: "home", centre: try #require(Coordinate(latitude: 46.0511, longitude: 14.5051)), radius: 500)
+        )
+        // The catalog as the photomap before the column left it.
+        try TestDatabase.psql(
+            database.url,
+            """
+            ALTER TABLE local_photos DROP COLUMN date_taken;
+            DELETE FROM photomap_schema WHERE version >= \(DatabaseSchema.dateTakenVersion)
+            """)
+        let pool = try database.pool()
+        #expect(throws: DatabaseError.self) { try DatabaseSchema.check(pool) }
+        let mapBefore = try TestDatabase.psql(database.url, "SELECT count(*), sum(count) FROM map_cells")
+
+        #expect(try DatabaseSchema.migrate(pool).first == DatabaseSchema.dateTakenVersion)
+        let dated = Self.records(80).filter { $0.photo.dateTaken != nil }.count
+        #expect(try TestDatabase.psql(database.url, "SELECT count(date_taken) FROM local_photos") == "\(dated)")
+        // The fill moved nothing on the map.
+        #expect(try TestDatabase.psql(database.url, "SELECT count(*), sum(count) FROM map_cells") == mapBefore)
+        try Self.expectSame(PostgresLocalCatalog(pool: pool), "migrated")
+    }
+
+    /// 40 photos in Ljubljana on 40 days (in January, March and May), the nearest within a kilometre of its centre, and 10 in Florence.
+    static func homeRecords() -> [RecordPhoto] {
+        (0..<50).map { number in
+            let place = places[number < 40 ? 0 : 1]
+            let centre = place.coordinate ?? Coordinate(latitude: 0, longitude: 0)
+            let coordinate = Coordinate(
+                latitude: (centre?.latitude ?? 0) + 0.002 * Double(number % 10 + 1), longitude: centre?.longitude ?? 0)
+            return RecordPhoto(
+                PhotoRecord(
+                    sourceID: "h\(number)", title: "Home \(number)",
+                    taken: "2023-0\(number / 20 * 2 + 1)-\(number % 20 + 10) 12:00:00",
+                    coordinate: coordinate, image: .url("http://127.0.0.1:9/h\(number).jpg")),
+                place: place)
+        }
+    }
+
+    @Test(
+        "home is the town's own centre for the owner and for others, a fence over it or not",
+        arguments: StateEngine.allCases)
+    func homeIsTheTownsOwnCentre(engine: StateEngine) throws {
+        let store = try engine.place(in: folder.url).stores().localCatalogForImport()
+        _ = try store.keepRecords(Self.homeRecords())
+        let ljubljana = try #require(Self.places[0].coordinate)
+        try store.add(Geofence(name: "near home", centre: ljubljana, radius: 1_000))
+        for (showsFenced, audiences) in [(true, Set(Audience.allCases)), (false, Audience.seen(by: nil))] {
+            var view = store
+            view.showsFenced = showsFenced
+            view.audiences = audiences
+            let photos = try view.tripPhotos()
+            // Others see the photos beyond the fence alone (16 of Ljubljana's lie within it), and the
+            // place shown at their mean.
+            #expect(photos.filter { $0.coordinate != nil }.count == (showsFenced ? 50 : 34))
+            let shown = try view.places().first { $0.id == Self.places[0].id }?.coordinate
+            #expect((shown == ljubljana) == showsFenced, "\(engine): shown at \(String(describing: shown))")
+            let home = try #require(Home.mostDays(photos))
+            #expect(home.name == "Ljubljana, Slovenia", "\(engine)")
+            #expect(home.coordinate == ljubljana, "\(engine), fenced shown \(showsFenced): \(home.coordinate)")
+        }
     }
 }

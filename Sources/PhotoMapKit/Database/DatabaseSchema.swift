@@ -115,10 +115,23 @@ public enum DatabaseSchema {
             position bigint GENERATED ALWAYS AS IDENTITY, before bytea NOT NULL, after bytea NOT NULL);
         CREATE INDEX location_edits_owner ON location_edits (owner, position);
         """,
+        """
+        -- Each imported photo's time taken as its record holds it ("YYYY-MM-DD HH:MM:SS", its own local time),
+        -- beside the record: trips and `visited` read it for every photo without decoding the records. Filled
+        -- from the records of the photos there before; the map's triggers are left out of the fill (it moves
+        -- no point) and back on after it.
+        ALTER TABLE local_photos ADD COLUMN date_taken text;
+        SELECT set_config('\(MapGridSQL.batchSetting)', 'on', true);
+        UPDATE local_photos SET date_taken = convert_from(record, 'UTF8')::jsonb ->> 'dateTaken';
+        SELECT set_config('\(MapGridSQL.batchSetting)', 'off', true);
+        """,
     ]
 
     /// The migration that gave imported photos their audiences (`db migrate` says what they kept).
     public static let audiencesVersion = 7
+
+    /// The migration that gave imported photos the column of their time taken, filled from their records.
+    static let dateTakenVersion = 12
 
     /// The schema version this photomap writes and reads.
     public static var currentVersion: Int { migrations.count }

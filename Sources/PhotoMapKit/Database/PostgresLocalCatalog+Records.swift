@@ -28,7 +28,7 @@ extension PostgresLocalCatalog {
                 """
                 CREATE TEMPORARY TABLE incoming_records (id text, place text, taken double precision,
                     latitude double precision, longitude double precision, record bytea, hidden boolean, path bytea,
-                    ordinal bigserial) ON COMMIT DROP
+                    date_taken text, ordinal bigserial) ON COMMIT DROP
                 """)
             let rows = try records.map { record in
                 let fields: [PostgresValue] = [
@@ -36,11 +36,12 @@ extension PostgresLocalCatalog {
                     number(record.photo.coordinate?.latitude), number(record.photo.coordinate?.longitude),
                     .bytes(try JSONOutput.data(record.photo)), .bool(hidden.contains(record.photo.id)),
                     .bytes(Data(RecordSource.path(photoID: record.photo.id, image: record.image))),
+                    .optional(record.photo.dateTaken, PostgresValue.text),
                 ]
                 return fields.map { PostgresConnection.copyField($0.copyText) }.joined(separator: "\t") + "\n"
             }
             try connection.copy(
-                "COPY incoming_records (id, place, taken, latitude, longitude, record, hidden, path) FROM STDIN",
+                "COPY incoming_records (id, place, taken, latitude, longitude, record, hidden, path, date_taken) FROM STDIN",
                 rows: rows)
             // The last record of an id wins; one as the catalog holds it already is not written again. A
             // photo written leaves the map where it was (its point as the map held it comes back).
@@ -48,11 +49,11 @@ extension PostgresLocalCatalog {
             let photos = try connection.execute(
                 """
                 WITH written AS (
-                    INSERT INTO local_photos (id, place, taken, latitude, longitude, record, hidden)
-                    SELECT id, place, taken, latitude, longitude, record, hidden FROM (\(latest)) latest
+                    INSERT INTO local_photos (id, place, taken, latitude, longitude, record, hidden, date_taken)
+                    SELECT id, place, taken, latitude, longitude, record, hidden, date_taken FROM (\(latest)) latest
                     ON CONFLICT (id) DO UPDATE SET place = excluded.place, taken = excluded.taken,
                         latitude = excluded.latitude, longitude = excluded.longitude, record = excluded.record,
-                        hidden = excluded.hidden
+                        hidden = excluded.hidden, date_taken = excluded.date_taken
                     WHERE local_photos.record IS DISTINCT FROM excluded.record
                         OR local_photos.hidden IS DISTINCT FROM excluded.hidden
                     RETURNING id, location_audience),

@@ -19,7 +19,7 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
     }
 
     /// Whether a row is listed at all, in SQL: its visibility is among `audiences`.
-    private var visibleRows: String {
+    var visibleRows: String {
         audiences == Set(Audience.allCases) ? "true" : "visibility IN (\(Audience.sqlList(audiences)))"
     }
 
@@ -99,7 +99,7 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
                 .text(photo.id), .text(place.id), number(taken), number(photo.coordinate?.latitude),
                 number(photo.coordinate?.longitude), .bytes(try JSONOutput.data(photo)), text(clock?.local),
                 text(clock?.subSecond), .optional(clock?.utcOffsetSeconds, PostgresValue.integer),
-                text(capture?.make), text(capture?.model), text(photo.locationSource?.rawValue),
+                text(capture?.make), text(capture?.model), text(photo.locationSource?.rawValue), text(photo.dateTaken),
             ] as [PostgresValue]
         }
         let files = changes.files.map { path, state in
@@ -136,7 +136,7 @@ public struct PostgresLocalCatalog: LocalCatalogStore {
                 into: "local_photos",
                 columns: [
                     "id", "place", "taken", "latitude", "longitude", "record", "clock", "subsecond", "clock_offset",
-                    "make", "model", "location_source",
+                    "make", "model", "location_source", "date_taken",
                 ], key: "id", replacing: true, rows: photos)
             try connection.merge(
                 into: "local_files", columns: ["path", "size", "modified", "inode", "photo", "problem", "other"],

@@ -56,7 +56,9 @@ public protocol LocalCatalogStore {
     func removeFence(named name: String) throws
     /// Every located photo's id and its own coordinate, fenced or not.
     func locatedCoordinates() throws -> [(id: String, coordinate: Coordinate)]
-    /// Every photo with a time taken, as trips and `visited` read them.
+    /// Every photo with a time taken, as trips and `visited` read them: read from the columns, as
+    /// `TripPhoto.photos(allPhotos(), places: places())` makes them, but for a town's centre, always its own
+    /// (home is found from it and never shown; `places()` gives others a fenced centre's photos' mean).
     func tripPhotos() throws -> [TripPhoto]
     /// The clusters of the photos in `tile` taken in `months`, as others may see them (`showsFenced`: all),
     /// from the aggregates the database keeps (`MapGridSQL`).
@@ -82,11 +84,6 @@ public enum PhotoSelection: Sendable, Equatable {
 }
 
 extension LocalCatalogStore {
-    /// Every photo with a time taken, made from the whole records and the places.
-    public func tripPhotos() throws -> [TripPhoto] {
-        TripPhoto.photos(try allPhotos(), places: try places())
-    }
-
     /// One place, or nil when no photo is in it.
     public func place(_ id: String) throws -> Place? {
         try places().first { $0.id == id }
