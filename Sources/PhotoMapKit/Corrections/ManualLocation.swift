@@ -40,7 +40,7 @@ public enum ManualLocation {
     ) throws -> [LocatedPhoto] {
         let changing = photos.filter { $0.coordinate != coordinate || $0.locationSource != .manual }
         guard !changing.isEmpty else { return [] }
-        let place = try coordinate.map { try places().place(for: $0) ?? .unlocated } ?? .unlocated
+        let place = try coordinate.map { try places().place(for: $0) } ?? .unlocated
         return changing.map {
             LocatedPhoto(id: $0.id, coordinate: coordinate, place: place, source: .manual, estimateOffset: nil)
         }

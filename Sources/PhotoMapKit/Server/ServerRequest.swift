@@ -48,7 +48,7 @@ public struct ServerRequest: Sendable {
         photomap_mhd_client_address(connection, &address, address.count)
         self.init(
             method: method, path: path, headers: headers, query: Self.arguments(of: connection), body: body,
-            peerAddress: String(cString: address))
+            peerAddress: String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
     private static func arguments(of connection: OpaquePointer) -> [String: String] {
