@@ -104,7 +104,7 @@ public final class PostgresIndex: SearchIndex {
 
     /// Adds (`sign` 1) or takes away (−1) the records `rows` selects (an SQL query giving their `words`,
     /// its parameters `values`) in `index_word_rows`' count of each word beginning they hold (migration
-    /// 13). A beginning no record holds keeps a row of 0: the same as none, and no scan to find them.
+    /// 12). A beginning no record holds keeps a row of 0: the same as none, and no scan to find them.
     static func countBeginnings(
         of rows: String, _ sign: Int, _ connection: PostgresConnection, values: [PostgresValue] = []
     ) throws {
