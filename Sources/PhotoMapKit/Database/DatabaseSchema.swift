@@ -121,8 +121,8 @@ public enum DatabaseSchema {
         -- for each beginning, no longer a cache forgotten on every change: PostgresIndex adds and subtracts
         -- the beginnings of the records it adds, replaces and removes, in their transaction, so no search
         -- counts a word's records (seconds for a word in half of ten million).
-        CREATE FUNCTION index_word_beginnings(words tsvector) RETURNS SETOF text IMMUTABLE STRICT PARALLEL SAFE
-            LANGUAGE sql AS $$
+        CREATE OR REPLACE FUNCTION index_word_beginnings(words tsvector) RETURNS SETOF text
+            IMMUTABLE STRICT PARALLEL SAFE LANGUAGE sql AS $$
             SELECT DISTINCT left(lexeme, length) FROM unnest(tsvector_to_array(words)) AS lexeme,
                 generate_series(1, char_length(lexeme)) AS length
             $$;
