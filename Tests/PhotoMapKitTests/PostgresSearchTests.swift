@@ -94,6 +94,70 @@ struct PostgresSearchTests {
         }
     }
 
+    /// How many word beginnings `index_word_rows` counts otherwise than a count of every record's gives.
+    static func countsDiffering(_ url: String) throws -> String {
+        try TestDatabase.psql(
+            url,
+            """
+            SELECT count(*) FROM (SELECT word, records FROM index_word_rows WHERE records <> 0) kept
+            FULL JOIN (SELECT word, count(*) AS records FROM index_records, index_word_beginnings(words) AS word
+                GROUP BY word) counted USING (word)
+            WHERE kept.records IS DISTINCT FROM counted.records
+            """)
+    }
+
+    @Test(
+        "after records are replaced and removed by id, the ranking of every record left, from kept word counts",
+        arguments: [("bridge", 5.0), ("bridge", 40.0), ("sunset", 8.0), ("sun", 150.0), ("zemonska", 10.0)])
+    func exactAfterRemovals(query: String, radius: Double) throws {
+        let database = try TestDatabase()
+        var records = Self.records()
+        let index = PostgresIndex(pool: try database.pool())
+        try index.load(records, origin: "test")
+        // Every third record gone, some of the rest rewritten (a word more, or "bridge" taken away).
+        let gone = Set(records.indices.filter { $0 % 3 == 0 }.map { records[$0].annotation.id })
+        try index.remove(photos: Array(gone), origin: "test")
+        try index.remove(photos: Array(gone.prefix(5)), origin: "other")
+        records.removeAll { gone.contains($0.annotation.id) }
+        for position in records.indices where position % 5 == 0 {
+            records[position].text =
+                position % 10 == 0
+                ? records[position].text.replacingOccurrences(of: "bridge", with: "")
+                : records[position].text + " sunset"
+        }
+        try index.add(records.enumerated().filter { $0.offset % 5 == 0 }.map(\.element), origin: "test")
+        #expect(try index.count() == records.count)
+        #expect(try Self.countsDiffering(database.url) == "0")
+        let centre = try #require(Coordinate(latitude: 46.06, longitude: 14.51))
+        for limit in [1, 10, 100] {
+            let expected = Self.ranked(records, query, centre, radius, limit)
+            let found = try index.search(query, near: centre, radiusKilometres: radius, limit: limit, photoIDs: nil)
+            #expect(!expected.isEmpty)
+            #expect(found.map(\.annotation.id) == expected.map(\.id), "\(query) \(radius) km, \(limit)")
+            for (one, other) in zip(found, expected) {
+                #expect(
+                    abs(one.relevance - other.relevance) < 1e-9 && abs(one.distanceKilometres - other.distance) < 1e-9)
+            }
+        }
+    }
+
+    @Test("the word-count migration counts the word beginnings of the records there before it as loads keep them")
+    func wordCountsAsMigrated() throws {
+        let database = try TestDatabase()
+        let pool = try database.pool()
+        try PostgresIndex(pool: pool).load(Self.records(), origin: "test")
+        let kept = try TestDatabase.psql(database.url, "SELECT sum(records), count(*) FROM index_word_rows")
+        try TestDatabase.psql(
+            database.url,
+            """
+            DROP FUNCTION index_word_beginnings; UPDATE index_word_rows SET records = 0;
+            DELETE FROM photomap_schema WHERE version = \(DatabaseSchema.wordCountsVersion)
+            """)
+        #expect(try DatabaseSchema.migrate(pool) == [DatabaseSchema.wordCountsVersion])
+        #expect(try TestDatabase.psql(database.url, "SELECT sum(records), count(*) FROM index_word_rows") == kept)
+        #expect(try Self.countsDiffering(database.url) == "0")
+    }
+
     @Test("the cell words a load writes are those migration 3 computes for rows loaded before it")
     func cellWordsAsMigrated() throws {
         let database = try TestDatabase()

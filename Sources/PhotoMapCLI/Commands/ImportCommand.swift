@@ -116,15 +116,11 @@ enum ImportCommand {
             SidecarOptions.tell(try sidecars.write(report.changedPhotos, of: catalog), console: console)
         }
         // The search index follows the catalog now, rather than at the next search: the public view. The
-        // photos written are indexed again; when photos went, every photo is (the index keeps no way to drop one).
+        // photos written are indexed again, and the photos that went leave it by their ids.
         catalog.audiences = Audience.seen(by: nil)
-        let indexer = CatalogIndexer(index: try configuration.state().index.open())
-        if report.removedPhotos == 0 {
-            try indexer.ensureLocal(
-                catalog, changed: report.photosWritten, since: before, adapter: configuration.adapter)
-        } else {
-            try indexer.ensureLocal(catalog, adapter: configuration.adapter)
-        }
+        try CatalogIndexer(index: try configuration.state().index.open()).ensureLocal(
+            catalog, changed: report.photosWritten, mayBeGone: report.photosMayBeGone, since: before,
+            adapter: configuration.adapter)
         if options.json { return try console.printJSON(Summary(report)) }
         tell(
             report.lines.map { "\($0.path): \($0.reason)" }, summary: report.summary, report: options.report,

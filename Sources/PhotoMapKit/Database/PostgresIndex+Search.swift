@@ -29,9 +29,7 @@ extension PostgresIndex {
         let words = LocalIndex.queryWords(query)
         guard !words.isEmpty, limit > 0, centre == nil || radiusKilometres >= 0 else { return [] }
         return try pool.withConnection { connection in
-            let totals = try connection.execute("SELECT records, tokens FROM index_totals")
-            let records = Double(try totals.integer(0, 0) ?? 0), tokens = Double(try totals.integer(0, 1) ?? 0)
-            let counts = try words.map { try rowsMatching($0, connection) }
+            let (records, tokens, counts) = try wordCounts(words, connection)
             let scoring = Scoring(
                 needles: words.map { Array($0.utf8) },
                 weights: counts.map { LocalIndex.bm25Weight(rows: records, matching: Double($0)) },

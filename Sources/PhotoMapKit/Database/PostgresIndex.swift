@@ -74,6 +74,9 @@ public final class PostgresIndex: SearchIndex {
                     """)
                 for statement in Self.indexes { try connection.execute(statement) }
                 try connection.execute("ANALYZE index_records")
+                try connection.execute("SET LOCAL work_mem = '256MB'")
+                try connection.execute("DELETE FROM index_word_rows")
+                try Self.countBeginnings(of: "SELECT words FROM index_records", 1, connection)
             } else {
                 try connection.execute("CREATE TEMPORARY TABLE latest ON COMMIT DROP AS \(latest)")
                 // The totals count a replaced record once, with its new length.
@@ -85,15 +88,32 @@ public final class PostgresIndex: SearchIndex {
                         tokens = tokens + (SELECT coalesce(sum(tokens), 0) FROM latest)
                             - (SELECT coalesce(sum(r.tokens), 0) FROM index_records r JOIN latest i USING (kind, id))
                     """)
+                // A replaced record's words counted out, its new ones in.
+                let touched = "SELECT r.words FROM index_records r JOIN latest USING (kind, id)"
+                try Self.countBeginnings(of: touched, -1, connection)
                 try connection.execute(
                     """
                     INSERT INTO index_records (\(names)) SELECT \(names) FROM latest
                     ON CONFLICT (kind, id) DO UPDATE SET
                     """ + " "
                         + Self.columns.dropFirst(2).map { "\($0.name) = excluded.\($0.name)" }.joined(separator: ", "))
+                try Self.countBeginnings(of: touched, 1, connection)
             }
-            try connection.execute("DELETE FROM index_word_rows")
         }
+    }
+
+    /// Adds (`sign` 1) or takes away (−1) the records `rows` selects (an SQL query giving their `words`,
+    /// its parameters `values`) in `index_word_rows`' count of each word beginning they hold (migration
+    /// 12). A beginning no record holds keeps a row of 0: the same as none, and no scan to find them.
+    static func countBeginnings(
+        of rows: String, _ sign: Int, _ connection: PostgresConnection, values: [PostgresValue] = []
+    ) throws {
+        try connection.execute(
+            """
+            INSERT INTO index_word_rows (word, records)
+            SELECT word, \(sign) * count(*) FROM (\(rows)) r, index_word_beginnings(r.words) AS word GROUP BY word
+            ON CONFLICT (word) DO UPDATE SET records = index_word_rows.records + excluded.records
+            """, values)
     }
 
     /// A record as a row of `COPY … FROM STDIN` in `columns`' order, made in one string (a load sends millions).
@@ -155,30 +175,42 @@ public final class PostgresIndex: SearchIndex {
         return text
     }
 
-    /// How long counting a word's records may take.
+    /// How long counting the records of a word the word index parses otherwise may take.
     static let countingSeconds = 60
 
-    /// How many records hold a word beginning with `word` (bm25's n), counted once until the records change.
-    func rowsMatching(_ word: String, _ connection: PostgresConnection) throws -> Int {
-        if let known = try connection.execute("SELECT records FROM index_word_rows WHERE word = $1", [.text(word)])
-            .integer(0, 0)
-        {
-            return known
+    /// The records and tokens in all, and how many records hold a word beginning with each of `words`
+    /// (bm25's N, the average length, and each word's n), read from the totals kept as records change, in
+    /// one statement (one snapshot). A word the word index would not keep as itself (one of several
+    /// lexemes, or none) is counted instead, as every search counted before migration 13.
+    func wordCounts(_ words: [String], _ connection: PostgresConnection) throws -> (
+        records: Double, tokens: Double, counts: [Int]
+    ) {
+        let rows = try connection.execute(
+            """
+            SELECT t.records, t.tokens, coalesce(w.records, 0),
+                tsvector_to_array(to_tsvector('simple', q.word)) = ARRAY[q.word]
+            FROM index_totals t CROSS JOIN jsonb_array_elements_text($1::jsonb) WITH ORDINALITY AS q(word, position)
+            LEFT JOIN index_word_rows w ON w.word = q.word ORDER BY q.position
+            """, [.text(try JSONOutput.text(words))])
+        var counts: [Int] = []
+        for (row, word) in words.enumerated() {
+            if row < rows.count, rows.text(row, 3) == "t" {
+                counts.append(try rows.integer(row, 2) ?? 0)
+                continue
+            }
+            // Counting a word in half of ten million records takes seconds; it may outlast a request's
+            // statement timeout.
+            counts.append(
+                try connection.transaction {
+                    try connection.execute("SET LOCAL statement_timeout = '\(Self.countingSeconds)s'")
+                    return try connection.execute(
+                        "SELECT count(*) FROM index_records WHERE words @@ to_tsquery('simple', $1)",
+                        [.text(Self.prefixQuery([word]))]
+                    ).integer(0, 0) ?? 0
+                })
         }
-        // Counting a word in half of ten million records takes seconds; it is done once until the records
-        // change, so it may outlast a request's statement timeout (else such a word's search would fail
-        // every time, never kept).
-        let rows = try connection.transaction {
-            try connection.execute("SET LOCAL statement_timeout = '\(Self.countingSeconds)s'")
-            return try connection.execute(
-                "SELECT count(*) FROM index_records WHERE words @@ to_tsquery('simple', $1)",
-                [.text(Self.prefixQuery([word]))]
-            ).integer(0, 0) ?? 0
-        }
-        try connection.execute(
-            "INSERT INTO index_word_rows (word, records) VALUES ($1, $2) ON CONFLICT (word) DO NOTHING",
-            [.text(word), .integer(rows)])
-        return rows
+        guard rows.count > 0 else { return (0, 0, counts) }
+        return (Double(try rows.integer(0, 0) ?? 0), Double(try rows.integer(0, 1) ?? 0), counts)
     }
 
     /// A row's annotation; nil without a coordinate or a known kind.
@@ -237,8 +269,41 @@ public final class PostgresIndex: SearchIndex {
                 UPDATE index_totals t SET records = t.records - gone.records, tokens = t.tokens - gone.tokens
                 FROM (SELECT count(*) AS records, coalesce(sum(tokens), 0) AS tokens FROM index_records WHERE origin = $1) gone
                 """, [.text(origin)])
+            // The last origin's records gone, no word is held; else theirs are counted out.
+            let others = try connection.execute(
+                "SELECT EXISTS (SELECT 1 FROM index_records WHERE origin <> $1)", [.text(origin)]
+            ).text(0, 0)
+            if others == "t" {
+                try Self.countBeginnings(
+                    of: "SELECT words FROM index_records WHERE origin = $1", -1, connection, values: [.text(origin)])
+            } else {
+                try connection.execute("DELETE FROM index_word_rows")
+            }
             try connection.execute("DELETE FROM index_records WHERE origin = $1", [.text(origin)])
-            try connection.execute("DELETE FROM index_word_rows")
+        }
+    }
+
+    public func remove(photos ids: [String], origin: String) throws {
+        guard !ids.isEmpty else { return }
+        try pool.transaction { connection in
+            try connection.liftTimeouts()
+            try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.writeLock)])
+            let gone = """
+                SELECT words, tokens FROM index_records WHERE kind = 'photo' AND origin = $1
+                    AND id IN (SELECT jsonb_array_elements_text($2::jsonb))
+                """
+            let values: [PostgresValue] = [.text(origin), .text(try JSONOutput.text(ids))]
+            try connection.execute(
+                """
+                UPDATE index_totals t SET records = t.records - gone.records, tokens = t.tokens - gone.tokens
+                FROM (SELECT count(*) AS records, coalesce(sum(tokens), 0) AS tokens FROM (\(gone)) g) gone
+                """, values)
+            try Self.countBeginnings(of: gone, -1, connection, values: values)
+            try connection.execute(
+                """
+                DELETE FROM index_records WHERE kind = 'photo' AND origin = $1
+                    AND id IN (SELECT jsonb_array_elements_text($2::jsonb))
+                """, values)
         }
     }
 

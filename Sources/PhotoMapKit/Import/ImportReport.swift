@@ -22,6 +22,9 @@ public struct ImportReport: Sendable {
     public var goneKept = 0
     /// Photos dropped from the catalog (their files gone, with `--prune`, or changed).
     public var removedPhotos = 0
+    /// The photos the import may have dropped: those of the files gone (with `--prune`) and of the files
+    /// read again, as the catalog held them before. The search index drops those the catalog no longer holds.
+    public var photosMayBeGone: Set<String> = []
     /// Of the located, the ones located from tracks.
     public var locatedFromTracks = 0
     /// Of the located, the ones estimated from a neighbour.

@@ -110,6 +110,7 @@ public struct Importer: Sendable {
         }
         report.gone = gone.count
         if prune { changes.gone = gone } else { report.goneKept = gone.count }
+        report.photosMayBeGone = Set((toRead.map(\.path) + changes.gone).compactMap { known[$0]?.photo })
         report.removedPhotos = try catalog.apply(changes)
         report.writtenPhotos = changes.photos.map(\.photo)
         cache.flush()

@@ -48,21 +48,24 @@ public struct CatalogIndexer {
         try index.setMarker("local", version)
     }
 
-    /// Indexes the photos one change of the catalog touched (`changed`, as the catalog now holds them) when
-    /// the index held the catalog as it was just before (version `before`); else every photo, as
-    /// `ensureLocal` does.
+    /// Indexes the photos one change of the catalog touched (`changed`, as the catalog now holds them, and
+    /// `mayBeGone`, photos it may have dropped) when the index held the catalog as it was just before (version
+    /// `before`); else every photo, as `ensureLocal` does. A photo of either the catalog no longer shows
+    /// everyone (dropped, made private) leaves the index by its id.
     public func ensureLocal(
-        _ catalog: any LocalCatalogStore, changed: [Photo], since before: Int,
-        adapter: AnnotationAdapter = AnnotationAdapter()
+        _ catalog: any LocalCatalogStore, changed: [Photo], mayBeGone: some Collection<String> = [String](),
+        since before: Int, adapter: AnnotationAdapter = AnnotationAdapter()
     ) throws {
         guard try index.marker("local") == String(before) else { return try ensureLocal(catalog, adapter: adapter) }
         let version = String(try catalog.version())
         guard version != String(before) else { return }
         // As `catalog` shows them (the public view): a fenced or non-public location, or a photo not
         // everyone may see, never enters the index.
-        let listed = try catalog.listed(ids: changed.map(\.id))
+        let touched = Array(Set(changed.map(\.id)).union(mayBeGone))
+        let listed = try catalog.listed(ids: touched)
         let shown = changed.compactMap { photo in listed[photo.id].map { $0 ? Geofence.withoutLocation(photo) : photo }
         }
+        try index.remove(photos: touched.filter { listed[$0] == nil }, origin: "local")
         try index.add(adapter.annotated(shown).map(IndexRecord.photo), origin: "local")
         try index.setMarker("local", version)
     }

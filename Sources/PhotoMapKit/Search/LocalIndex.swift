@@ -86,6 +86,11 @@ public final class LocalIndex: SearchIndex {
         row * (Int64((360 / circleCellDegrees).rounded()) + 1) + column
     }
 
+    /// The cell of `records_cells` holding `coordinate`.
+    static func circleCell(of coordinate: Coordinate) -> Int64 {
+        circleCell(row: circleCellIndex(coordinate.latitude + 90), column: circleCellIndex(coordinate.longitude + 180))
+    }
+
     /// Adds or replaces records (by kind and id), all in one transaction.
     public func add(_ records: [IndexRecord], origin: String) throws {
         guard !records.isEmpty else { return }
@@ -114,11 +119,6 @@ public final class LocalIndex: SearchIndex {
             let clearCell = try database.prepare("DELETE FROM records_cells WHERE cell = ? AND record = ?")
             let addCell = try database.prepare(
                 "INSERT INTO records_cells (cell, record, latitude, longitude, body) VALUES (?, ?, ?, ?, ?)")
-            func cellNumber(_ coordinate: Coordinate) -> Int64 {
-                Self.circleCell(
-                    row: Self.circleCellIndex(coordinate.latitude + 90),
-                    column: Self.circleCellIndex(coordinate.longitude + 180))
-            }
             for record in records {
                 let annotation = record.annotation
                 try previous.bind([.text(annotation.kind.rawValue), .text(annotation.id)])
@@ -126,7 +126,7 @@ public final class LocalIndex: SearchIndex {
                     let longitude = previous.real(2),
                     let coordinate = Coordinate(latitude: latitude, longitude: longitude)
                 {
-                    try clearCell.bind([.integer(cellNumber(coordinate)), .integer(rowid)])
+                    try clearCell.bind([.integer(Self.circleCell(of: coordinate)), .integer(rowid)])
                     try clearCell.step()
                 }
                 func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
@@ -161,7 +161,7 @@ public final class LocalIndex: SearchIndex {
                     ])
                     try addWhere.step()
                     try addCell.bind([
-                        .integer(cellNumber(coordinate)), .integer(rowid), .real(coordinate.latitude),
+                        .integer(Self.circleCell(of: coordinate)), .integer(rowid), .real(coordinate.latitude),
                         .real(coordinate.longitude), .text(record.text),
                     ])
                     try addCell.step()
@@ -211,6 +211,46 @@ public final class LocalIndex: SearchIndex {
                 ).step()
             }
             try database.prepare("DELETE FROM records WHERE origin = ?", [.text(origin)]).step()
+        }
+    }
+
+    /// Removes the photos of those ids of one origin, in one transaction: each by its keys (its rowid, and
+    /// its cell in `records_cells`), never a scan.
+    public func remove(photos ids: [String], origin: String) throws {
+        guard !ids.isEmpty else { return }
+        try database.transaction {
+            try forgetWordCounts()
+            let gone = try database.prepare(
+                """
+                SELECT rowid, latitude, longitude FROM records
+                WHERE kind = 'photo' AND origin = ? AND id IN (SELECT value FROM json_each(?))
+                """, [.text(origin), .text(try JSONOutput.text(ids))])
+            var rows: [(rowid: Int64, coordinate: Coordinate?)] = []
+            while try gone.step() {
+                guard let rowid = gone.integer(0) else { continue }
+                rows.append(
+                    (
+                        rowid,
+                        gone.real(1).flatMap { latitude in
+                            gone.real(2).flatMap { Coordinate(latitude: latitude, longitude: $0) }
+                        }
+                    ))
+            }
+            let deletions = try [
+                "DELETE FROM records_text WHERE rowid = ?", "DELETE FROM records_where WHERE id = ?",
+                "DELETE FROM records WHERE rowid = ?",
+            ].map { try database.prepare($0) }
+            let clearCell = try database.prepare("DELETE FROM records_cells WHERE cell = ? AND record = ?")
+            for row in rows {
+                for deletion in deletions {
+                    try deletion.bind([.integer(row.rowid)])
+                    try deletion.step()
+                }
+                if let coordinate = row.coordinate {
+                    try clearCell.bind([.integer(Self.circleCell(of: coordinate)), .integer(row.rowid)])
+                    try clearCell.step()
+                }
+            }
         }
     }
 

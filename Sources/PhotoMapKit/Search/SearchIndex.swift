@@ -25,6 +25,9 @@ public protocol SearchIndex {
     func setMarker(_ key: String, _ value: String) throws
     /// Removes the records of one origin.
     func remove(origin: String) throws
+    /// Removes the photos of those ids of one origin (any not held is no error), so a catalog change
+    /// that drops photos updates their records only.
+    func remove(photos ids: [String], origin: String) throws
 }
 
 extension SearchIndex {
