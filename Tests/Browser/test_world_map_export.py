@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The exported map of everything (`export`'s map.html), opened from disk with no server: it names no tile
-file, yet tells exactly which exist; at two zooms it draws exactly the clusters of its tile files in view; a cluster's callout opens, and its grid; a photo's
-callout opens from the keyboard; axe-core finds nothing at 390 px; every page's header links it."""
+file, yet tells exactly which exist; at two zooms it draws exactly the clusters of its tile files in view;
+a cluster's callout opens, and its grid; a photo's callout opens from the keyboard; axe-core finds
+nothing at 390 px; every page's header links it."""
 
 import json
 import os
