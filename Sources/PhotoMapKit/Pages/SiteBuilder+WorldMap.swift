@@ -28,9 +28,10 @@ extension SiteBuilder {
         public var clusters: Int
     }
 
-    /// Writes `map.html` and its tiles, list files and deeper zooms' occupancy (`TileOccupancy`): the clusters from `tiling` (as `/api/map` gives
-    /// them to the source's audience), the entries from `photos` (the site's, each with its page). A photo
-    /// of a cluster that no page of the site shows is counted on the map but has no entry.
+    /// Writes `map.html` and its tiles, list files and deeper zooms' occupancy (`TileOccupancy`): the
+    /// clusters from `tiling` (as `/api/map` gives them to the source's audience), the entries from
+    /// `photos` (the site's, each with its page). A photo of a cluster that no page of the site shows is
+    /// counted on the map but has no entry.
     @discardableResult
     public func writeWorldMap(
         _ tiling: any MapTiling, photos: some Sequence<AnnotatedPhoto>, back: (path: String, label: String)?
