@@ -41,6 +41,9 @@ for zoom in $(ls "$work/site/map/tiles" | sort -n); do
     printf '    zoom %2d %7d tiles %s\n' "$zoom" "$tiles" "$bytes"
 done
 echo "    list files: $(find "$work/site/map/lists" -name '*.js' | wc -l), $(du -sk "$work/site/map/lists" | cut -f1) kB"
+# Which tiles of the zooms past the page's bitmaps exist: a file a zoom, loaded when it is first shown.
+[[ ! -d $work/site/map/occupied ]] ||
+    echo "    occupied files: $(find "$work/site/map/occupied" -name '*.js' | wc -l), $(du -sk "$work/site/map/occupied" | cut -f1) kB"
 
 port=$(free_port)
 "$PHOTOMAP_BIN" "${state[@]}" --source local serve --listen "127.0.0.1:$port" 2>"$work/serve.err" &

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The exported map of everything (`export`'s map.html), opened from disk with no server: at two zooms it
-draws exactly the clusters of its tile files in view; a cluster's callout opens, and its grid; a photo's
-callout opens from the keyboard; axe-core finds nothing at 390 px; every page's header links it."""
+"""The exported map of everything (`export`'s map.html), opened from disk with no server: it names no tile
+file, yet tells exactly which exist; at two zooms it draws exactly the clusters of its tile files in view;
+a cluster's callout opens, and its grid; a photo's callout opens from the keyboard; axe-core finds
+nothing at 390 px; every page's header links it."""
 
 import json
 import os
@@ -66,6 +67,40 @@ def tile_items(site, key):
     match = re.fullmatch(r"photomapTile\(\d+, \d+, \d+, (.*)\);\n", path.read_text(), re.S)
     assert match, path
     return json.loads(match.group(1))
+
+
+def told_tiles(site, page):
+    """The tiles map.html tells exist, "z/x/y": its bitmaps (bit y·2^z + x, four a hex digit, lowest first)
+    and the deeper zooms' files (`photomapOccupied(z, "…")`, base-36 steps from one number to the next)."""
+    bitmaps = json.loads(re.search(r'"occupied":(\[[^\]]*\])', page).group(1))
+    told = set()
+    for z, bitmap in enumerate(bitmaps):
+        told |= {f"{z}/{n % 2 ** z}/{n // 2 ** z}" for n in range(len(bitmap) * 4)
+                 if int(bitmap[n // 4], 16) >> (n % 4) & 1}
+    for path in (site / "map" / "occupied").glob("*.js"):
+        match = re.fullmatch(r'photomapOccupied\((\d+), "([0-9a-z,]*)"\);\n', path.read_text())
+        assert match, path
+        z, number = int(match.group(1)), 0
+        for step in match.group(2).split(","):
+            number += int(step, 36)
+            told.add(f"{z}/{number % 2 ** z}/{number // 2 ** z}")
+    return told
+
+
+def test_the_page_tells_its_tiles_in_a_size_that_does_not_grow_with_them(exported):
+    """map.html names no tile: a bitmap a zoom up to zoom 5 (1, 1, 4, 16, 64 and 256 hex digits, whatever
+    the catalog), then a file a zoom; together they tell exactly the tile files the export made."""
+    page = (exported / "map.html").read_text()
+    tiles = exported / "map" / "tiles"
+    made = {str(path.relative_to(tiles))[:-3] for path in tiles.glob("*/*/*.js")}
+    assert max(int(key.split("/")[0]) for key in made) > 5, "zooms past the page's bitmaps are made"
+    # The clusters' index (the coasts' own tiles are listed apart, by zoom level, not by photo).
+    index = re.search(r'"clusters":\{.*?"total":\d+\}', page).group(0)
+    assert '"tiles":' not in index
+    assert not any(f'"{key.split("/", 1)[1]}"' in index for key in made)
+    bitmaps = json.loads(re.search(r'"occupied":(\[[^\]]*\])', page).group(1))
+    assert [len(bitmap) for bitmap in bitmaps] == [1, 1, 4, 16, 64, 256]
+    assert told_tiles(exported, page) == made
 
 
 @pytest.mark.parametrize("zoom", [2, 6])

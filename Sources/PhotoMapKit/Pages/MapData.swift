@@ -106,12 +106,17 @@ public struct MapData: Encodable, Sendable {
         public var listChunk: Int
         /// The last zoom with its own tiles.
         public var maxZoom: Int
-        /// The tiles that exist, "x/y" by zoom.
-        public var tiles: [String: [String]]
+        /// The tiles that exist, "x/y" by zoom; nil on the map of everything, which tells them by
+        /// `occupied` and `occupiedFiles` instead.
+        public var tiles: [String: [String]]?
         /// South-west and north-east corners of all annotations, [[lat, lon], [lat, lon]].
         public var bounds: [[Double]]
         /// Every annotation, located or not, for the page's count.
         public var total: Int
+        /// The map of everything's tiles that exist at zooms 0 on, as bitmaps (`TileOccupancy.bitmap`).
+        public var occupied: [String]?
+        /// The folder, relative to the page, of its deeper zooms' `{z}.js` (`TileOccupancy.script`).
+        public var occupiedFiles: String?
         /// The timeline's step over all the page's photos (`MonthTaken.step`): the page holds only some.
         public var monthStep = 1
         /// Photos taken in each step (`MonthTaken.histogram` of their steps' first months), for the

@@ -28,9 +28,10 @@ extension SiteBuilder {
         public var clusters: Int
     }
 
-    /// Writes `map.html` and its tiles and list files: the clusters from `tiling` (as `/api/map` gives
-    /// them to the source's audience), the entries from `photos` (the site's, each with its page). A photo
-    /// of a cluster that no page of the site shows is counted on the map but has no entry.
+    /// Writes `map.html` and its tiles, list files and deeper zooms' occupancy (`TileOccupancy`): the
+    /// clusters from `tiling` (as `/api/map` gives them to the source's audience), the entries from
+    /// `photos` (the site's, each with its page). A photo of a cluster that no page of the site shows is
+    /// counted on the map but has no entry.
     @discardableResult
     public func writeWorldMap(
         _ tiling: any MapTiling, photos: some Sequence<AnnotatedPhoto>, back: (path: String, label: String)?
@@ -65,7 +66,7 @@ extension SiteBuilder {
             return firstIndex(after: range.lowerBound - 1)..<firstIndex(after: range.upperBound)
         }
 
-        var index: [String: [String]] = [:]
+        var occupied: [String] = []
         var summary = WorldMapSummary(lastZoom: 0, tiles: 0, clusters: 0)
         var zoom = 0
         var current = try Self.clusters(of: [MapTile(zoom: 0, x: 0, y: 0)].compactMap { $0 }, from: tiling)
@@ -77,10 +78,10 @@ extension SiteBuilder {
                     && current.contains(where: { $0.clusters.contains { $0.count > 1 } })
                 ? try Self.clusters(of: Self.children(of: current, zoom: zoom), from: tiling) : []
             let last = next.isEmpty || next.reduce(0, { $0 + $1.clusters.count }) > Self.worldMapClusterBudget
-            var names: [String] = []
+            var numbers: [Int] = []
             for (tile, clusters) in current {
                 let name = "\(tile.x)/\(tile.y)"
-                names.append(name)
+                numbers.append(TileOccupancy.number(x: tile.x, y: tile.y, zoom: zoom))
                 let items = try clusters.map { cluster in
                     let members = run(MapTile.keys(ofCell: cluster.cell, level: tile.cellLevel))
                     let lone = cluster.count == 1 ? members.first { entries[$0].record.id == cluster.photo } : nil
@@ -97,8 +98,14 @@ extension SiteBuilder {
                 inputs.add(digest: shared)
                 try writer.writePage(tilePath, inputs: inputs) { script }
             }
-            index[String(zoom)] = names.sorted()
-            summary.tiles += names.count
+            if TileOccupancy.pageZooms.contains(zoom) {
+                occupied.append(TileOccupancy.bitmap(numbers, zoom: zoom))
+            } else {
+                let script = TileOccupancy.script(numbers, zoom: zoom)
+                let occupiedPath = TileOccupancy.path(folder: folder, zoom: zoom)
+                try writer.writePage(occupiedPath, inputs: InputDigest(occupiedPath, script)) { script }
+            }
+            summary.tiles += numbers.count
             summary.clusters += clusterCount
             if last { break }
             current = next
@@ -127,11 +134,13 @@ extension SiteBuilder {
         let longitudes = entries.compactMap(\.annotation.coordinate?.longitude)
         var clusters = MapData.ClusterIndex(
             folder: SiteWriter.link(from: path, to: "\(folder)/tiles"), lists: SiteWriter.link(from: path, to: lists),
-            listChunk: Self.listChunk, maxZoom: summary.lastZoom, tiles: index,
+            listChunk: Self.listChunk, maxZoom: summary.lastZoom, tiles: nil,
             bounds: [
                 [latitudes.min() ?? -60, longitudes.min() ?? -180], [latitudes.max() ?? 75, longitudes.max() ?? 180],
             ],
             total: entries.count)
+        clusters.occupied = occupied
+        clusters.occupiedFiles = SiteWriter.link(from: path, to: "\(folder)/occupied")
         clusters.monthStep = step
         clusters.months = MonthTaken.histogram(months)
         clusters.listMonths = stride(from: 0, to: entries.count, by: Self.listChunk).map {
@@ -139,9 +148,8 @@ extension SiteBuilder {
         }
         let dated = exact.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
         let subtitle = "Every photo with a location · " + Quantity.words(dated, "dated photo", "dated photos")
-        for name in [subtitle] + index.keys.sorted() + index.keys.sorted().flatMap({ index[$0] ?? [] }) {
-            listInputs.add(name)
-        }
+        // The deeper zooms' files are inputs of their own: the page changes with its zooms and bitmaps.
+        for name in [subtitle, String(summary.lastZoom)] + occupied { listInputs.add(name) }
         try writer.writePage(path, inputs: listInputs) {
             try pages.listPage(
                 at: path, title: "Map of everything", subtitle: subtitle,

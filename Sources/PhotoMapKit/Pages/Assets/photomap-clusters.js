@@ -172,15 +172,36 @@
     }
 
     /* A pre-clustered page's tiles (SiteBuilder, past its threshold), loaded as script files when in
-       view, since file:// pages cannot fetch. */
+       view, since file:// pages cannot fetch. Only tiles that exist are asked for: the page names them
+       (`index.tiles`), or, on the map of everything, tells them by number (y·2^z + x, TileOccupancy.swift):
+       a bitmap a zoom in the page, then a file a zoom, loaded when the map first shows it. */
     function scriptTiles(index) {
-      var loaded = {}, requested = {}, available = {};
-      Object.keys(index.tiles).forEach(function (z) {
+      var loaded = {}, requested = {}, available = {}, asked = {};
+      function occupy(z, number) { available[z][(number % Math.pow(2, z)) + '/' + Math.floor(number / Math.pow(2, z))] = true; }
+      Object.keys(index.tiles || {}).forEach(function (z) {
         available[z] = {};
         index.tiles[z].forEach(function (tile) { available[z][tile] = true; });
       });
+      (index.occupied || []).forEach(function (bitmap, z) {
+        available[z] = {};
+        for (var number = 0; number < bitmap.length * 4; number++) {
+          if ((parseInt(bitmap.charAt(number >> 2), 16) >> (number & 3)) & 1) occupy(z, number);
+        }
+      });
+      window.photomapOccupied = function (z, steps) {
+        var number = 0;
+        available[z] = {};
+        (steps ? steps.split(',') : []).forEach(function (step) { number += parseInt(step, 36); occupy(z, number); });
+        source.changed();
+      };
       var source = { maxZoom: index.maxZoom, counted: true, changed: function () {}, tile: function (z, tile) {
         var key = z + '/' + tile;
+        if (!available[z] && index.occupiedFiles && !asked[z]) {
+          asked[z] = true;
+          var list = document.createElement('script');
+          list.src = index.occupiedFiles + '/' + z + '.js';
+          document.body.appendChild(list);
+        }
         if (!available[z] || !available[z][tile]) return null;
         if (!loaded[key] && !requested[key]) {
           requested[key] = true;
