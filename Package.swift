@@ -111,7 +111,7 @@ let package = Package(
         // The Swift runtime and Foundation linked in (swiftc's -static-stdlib, with the static libraries
         // Foundation needs named, as SwiftPM's --static-swift-stdlib would): a command starts in about
         // 15 ms instead of 23 ms spent resolving their symbols, most of what `find` costs. Release builds
-        // only: the sanitizers' runtimes (debug builds in CI) cannot take a static Foundation (TSan's
+        // only: the sanitizers' runtimes (scripts/sanitize's debug-configuration builds) cannot take a static Foundation (TSan's
         // allocator aborts in its first free).
         .executableTarget(
             name: "photomap", dependencies: ["PhotoMapCLI"],

@@ -26,14 +26,6 @@ rounds=${ROUNDS:-5}
 database=$(printf %s "${PHOTOMAP_TEST_POSTGRES:-}" | sed "s#/postgres?#/change_bench?#")
 # A photo for each round and binary: its own bytes, so each import adds a photo.
 python3 "$here/make_import_photos.py" --count $((2 * rounds)) --width 320 --height 240 --out "$work/photos" >/dev/null
-milliseconds() { # command...: runs it, sets `ms`
-    local start end
-    start=$(date +%s%N)
-    "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
-    end=$(date +%s%N)
-    ms=$(((end - start) / 1000000))
-}
-median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 row() { printf '%-10s %10s  %-34s %9s %9s %8s\n' "$@"; }
 row engine photos step "ms" "before" "ratio"
 for count in ${COUNTS:-10000 100000}; do

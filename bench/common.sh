@@ -1,12 +1,24 @@
 # Sourced by every benchmark that runs photomap, with `here` and `repo` set, the Debian packages it
 # needs as arguments: installs what is missing (GNU time always; no package's own service started),
 # builds the release binary unless PHOTOMAP_BIN names one, makes a work folder `work` removed on exit
-# (with any folder added to WORKS and any process added to PIDS), and defines say, die, free_port and
+# (with any folder added to WORKS and any process added to PIDS), and defines say, die, median,
+# milliseconds, free_port and
 # `timed` (and, for the servers' benchmarks, start_h2_upstream, upstream_counts, list_squares, wrk_run and
 # column).
 # A benchmark may define `bench_cleanup`, run first on exit.
 
 say() { printf 'bench: %s\n' "$*" >&2; }
+# median VALUE…: the middle one (the upper of the two middle ones for an even count).
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# milliseconds COMMAND…: runs it, its output dropped (its errors shown if it fails, which ends the
+# benchmark), and sets `ms` to its wall time.
+milliseconds() {
+    local start end
+    start=$(date +%s%N)
+    "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
+    end=$(date +%s%N)
+    ms=$(((end - start) / 1000000))
+}
 die() { say "error: $*"; exit 1; }
 
 missing=()

@@ -26,14 +26,6 @@ if [[ " $engines " == *" postgresql "* && -z "${PHOTOMAP_TEST_POSTGRES:-}" ]]; t
 fi
 cd "$repo"
 count=${N:-1000000} removeCount=${REMOVE_N:-100000} rounds=${ROUNDS:-5}
-milliseconds() { # command...: runs it, sets `ms`
-    local start end
-    start=$(date +%s%N)
-    "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
-    end=$(date +%s%N)
-    ms=$(((end - start) / 1000000))
-}
-median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 row() { printf '%-10s %9s  %-44s %9s %9s %8s\n' "$@"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f×", b / (a > 0 ? a : 1) }'; }
 url() { printf %s "$PHOTOMAP_TEST_POSTGRES" | sed "s#/postgres?#/$1?#"; }

@@ -23,7 +23,6 @@ timed "$PHOTOMAP_BIN" --cache "$work/cache" import "$work/photos"
 say "import (not compared): ${wall} s"
 
 # median LIST...: the middle value (the lower middle of an even count).
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 cp "$work/cache/local-catalog.sqlite" "$work/catalog.kept"
 cp "$work/cache/index.sqlite" "$work/index.kept"
 firsts=() mbs=() merges=()

@@ -31,7 +31,6 @@ printf 'id,title,taken,latitude,longitude,image\nm1,Marienplatz,2024-05-01 10:00
     >"$work/located.csv"
 python3 "$here/make_geotag_input.py" --count 1 --points 20000 --out "$work" >/dev/null
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # run_case BINARY SOURCES(0|1) COMMAND: the median wall and peak of COMMAND over ROUNDS fresh caches.
 run_case() {
     local binary=$1 sources=$2 command=$3 walls=() mbs=() round

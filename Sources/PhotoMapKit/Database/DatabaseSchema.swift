@@ -130,11 +130,15 @@ public enum DatabaseSchema {
         -- beginning so is bm25's n for a query word (a prefix, `'word':*`). index_word_rows keeps that count
         -- for each beginning, no longer a cache forgotten on every change: PostgresIndex adds and subtracts
         -- the beginnings of the records it adds, replaces and removes, in their transaction, so no search
-        -- counts a word's records (seconds for a word in half of ten million).
+        -- counts a word's records (seconds for a word in half of ten million). Beginnings are kept up to
+        -- \(PostgresIndex.countedLength) characters, so a record of long words (text from anyone) adds a
+        -- bounded number of rows; a longer query word is counted. Counted under the index's write lock, so
+        -- no load commits between the count and the migration's end.
+        SELECT pg_advisory_xact_lock(\(PostgresIndex.writeLock));
         CREATE OR REPLACE FUNCTION index_word_beginnings(words tsvector) RETURNS SETOF text
             IMMUTABLE STRICT PARALLEL SAFE LANGUAGE sql AS $$
             SELECT DISTINCT left(lexeme, length) FROM unnest(tsvector_to_array(words)) AS lexeme,
-                generate_series(1, char_length(lexeme)) AS length
+                generate_series(1, least(char_length(lexeme), \(PostgresIndex.countedLength))) AS length
             $$;
         DELETE FROM index_word_rows;
         INSERT INTO index_word_rows (word, records)

@@ -104,7 +104,7 @@ public final class PostgresIndex: SearchIndex {
 
     /// Adds (`sign` 1) or takes away (−1) the records `rows` selects (an SQL query giving their `words`,
     /// its parameters `values`) in `index_word_rows`' count of each word beginning they hold (migration
-    /// 12). A beginning no record holds keeps a row of 0: the same as none, and no scan to find them.
+    /// 13). A beginning no record holds keeps a row of 0: the same as none, and no scan to find them.
     static func countBeginnings(
         of rows: String, _ sign: Int, _ connection: PostgresConnection, values: [PostgresValue] = []
     ) throws {
@@ -175,20 +175,25 @@ public final class PostgresIndex: SearchIndex {
         return text
     }
 
+    /// The longest word beginning `index_word_rows` counts (migration 13); a longer query word is counted.
+    static let countedLength = 32
+
     /// How long counting the records of a word the word index parses otherwise may take.
     static let countingSeconds = 60
 
     /// The records and tokens in all, and how many records hold a word beginning with each of `words`
     /// (bm25's N, the average length, and each word's n), read from the totals kept as records change, in
     /// one statement (one snapshot). A word the word index would not keep as itself (one of several
-    /// lexemes, or none) is counted instead, as every search counted before migration 13.
+    /// lexemes, or none) or longer than `countedLength` is counted instead, as every search counted before
+    /// migration 13.
     func wordCounts(_ words: [String], _ connection: PostgresConnection) throws -> (
         records: Double, tokens: Double, counts: [Int]
     ) {
         let rows = try connection.execute(
             """
             SELECT t.records, t.tokens, coalesce(w.records, 0),
-                tsvector_to_array(to_tsvector('simple', q.word)) = ARRAY[q.word]
+                char_length(q.word) <= \(Self.countedLength)
+                    AND tsvector_to_array(to_tsvector('simple', q.word)) = ARRAY[q.word]
             FROM index_totals t CROSS JOIN jsonb_array_elements_text($1::jsonb) WITH ORDINALITY AS q(word, position)
             LEFT JOIN index_word_rows w ON w.word = q.word ORDER BY q.position
             """, [.text(try JSONOutput.text(words))])

@@ -5,7 +5,7 @@ import Foundation
 /// `withLock`. The toolchain's `Synchronization.Mutex` does the same, but on Linux a contended
 /// Mutex waits on a futex inside a library ThreadSanitizer does not instrument, so TSan cannot see
 /// the lock and reports the state it guards as raced. This one locks a pthread mutex (through
-/// NSLock), which TSan understands: the sanitizer runs in CI see photomap's real races, and only those.
+/// NSLock), which TSan understands: `scripts/sanitize thread` sees photomap's real races, and only those.
 public final class Locked<Value> {
     // `value` is read and written only while `lock` is held.
     private let lock = NSLock()

@@ -200,6 +200,11 @@
           asked[z] = true;
           var list = document.createElement('script');
           list.src = index.occupiedFiles + '/' + z + '.js';
+          // A list that cannot be read (a file missing from a copied site) leaves the zoom empty, said once.
+          list.onerror = function () {
+            available[z] = {};
+            console.warn('photomap: cannot read ' + list.src + '; this zoom shows no clusters');
+          };
           document.body.appendChild(list);
         }
         if (!available[z] || !available[z][tile]) return null;
