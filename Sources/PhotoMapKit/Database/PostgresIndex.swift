@@ -269,22 +269,12 @@ public final class PostgresIndex: SearchIndex {
         try pool.transaction { connection in
             try connection.liftTimeouts()
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.writeLock)])
-            try connection.execute(
-                """
-                UPDATE index_totals t SET records = t.records - gone.records, tokens = t.tokens - gone.tokens
-                FROM (SELECT count(*) AS records, coalesce(sum(tokens), 0) AS tokens FROM index_records WHERE origin = $1) gone
-                """, [.text(origin)])
             // The last origin's records gone, no word is held; else theirs are counted out.
             let others = try connection.execute(
                 "SELECT EXISTS (SELECT 1 FROM index_records WHERE origin <> $1)", [.text(origin)]
             ).text(0, 0)
-            if others == "t" {
-                try Self.countBeginnings(
-                    of: "SELECT words FROM index_records WHERE origin = $1", -1, connection, values: [.text(origin)])
-            } else {
-                try connection.execute("DELETE FROM index_word_rows")
-            }
-            try connection.execute("DELETE FROM index_records WHERE origin = $1", [.text(origin)])
+            try Self.delete(where: "origin = $1", [.text(origin)], countingOut: others == "t", connection)
+            if others != "t" { try connection.execute("DELETE FROM index_word_rows") }
         }
     }
 
@@ -293,23 +283,27 @@ public final class PostgresIndex: SearchIndex {
         try pool.transaction { connection in
             try connection.liftTimeouts()
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.writeLock)])
-            let gone = """
-                SELECT words, tokens FROM index_records WHERE kind = 'photo' AND origin = $1
-                    AND id IN (SELECT jsonb_array_elements_text($2::jsonb))
-                """
-            let values: [PostgresValue] = [.text(origin), .text(try JSONOutput.text(ids))]
-            try connection.execute(
-                """
-                UPDATE index_totals t SET records = t.records - gone.records, tokens = t.tokens - gone.tokens
-                FROM (SELECT count(*) AS records, coalesce(sum(tokens), 0) AS tokens FROM (\(gone)) g) gone
-                """, values)
-            try Self.countBeginnings(of: gone, -1, connection, values: values)
-            try connection.execute(
-                """
-                DELETE FROM index_records WHERE kind = 'photo' AND origin = $1
-                    AND id IN (SELECT jsonb_array_elements_text($2::jsonb))
-                """, values)
+            try Self.delete(
+                where: "kind = 'photo' AND origin = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb))",
+                [.text(origin), .text(try JSONOutput.text(ids))], connection)
         }
+    }
+
+    /// Deletes the records `which` selects (a condition on index_records, its parameters `values`), taken
+    /// out of the totals and, unless `countingOut` is false (the caller empties the counts), out of the
+    /// word counts. Under the write lock, in the caller's transaction.
+    private static func delete(
+        where which: String, _ values: [PostgresValue], countingOut: Bool = true, _ connection: PostgresConnection
+    ) throws {
+        try connection.execute(
+            """
+            UPDATE index_totals t SET records = t.records - gone.records, tokens = t.tokens - gone.tokens
+            FROM (SELECT count(*) AS records, coalesce(sum(tokens), 0) AS tokens FROM index_records WHERE \(which)) gone
+            """, values)
+        if countingOut {
+            try countBeginnings(of: "SELECT words FROM index_records WHERE \(which)", -1, connection, values: values)
+        }
+        try connection.execute("DELETE FROM index_records WHERE \(which)", values)
     }
 
     /// Empties the index: records, totals, markers and word counts.

@@ -33,12 +33,10 @@ extension PostgresLocalCatalog {
             guard let taken = rows.text(row, 1) else { continue }
             let shown = try rows.bool(row, 2) != true
             let place = rows.text(row, 3) ?? ""
-            let named = shown ? names[place] : nil
             let photo = TripPhoto(
                 id: rows.text(row, 0) ?? "", taken: taken,
                 coordinate: shown ? Coordinate(latitude: try rows.real(row, 4), longitude: try rows.real(row, 5)) : nil,
-                town: named?.town, division: named?.division, country: named?.country,
-                townCentre: named?.town == nil ? nil : named?.centre, place: named?.country == nil ? nil : place)
+                named: shown ? names[place] : nil, place: place)
             if let photo { photos.append(photo) }
         }
         return photos

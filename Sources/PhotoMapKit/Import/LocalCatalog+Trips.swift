@@ -26,12 +26,11 @@ extension LocalCatalog {
         while try rows.step() {
             guard let taken = rows.optionalText(1) else { continue }
             let shown = rows.integer(2) != 1
-            let named = shown ? names[rows.text(3)] : nil
+            let place = rows.text(3)
             let photo = TripPhoto(
                 id: rows.text(0), taken: taken,
                 coordinate: shown ? Coordinate(latitude: rows.real(4), longitude: rows.real(5)) : nil,
-                town: named?.town, division: named?.division, country: named?.country,
-                townCentre: named?.town == nil ? nil : named?.centre, place: named?.country == nil ? nil : rows.text(3))
+                named: shown ? names[place] : nil, place: place)
             if let photo { photos.append(photo) }
         }
         return photos

@@ -140,7 +140,7 @@ extension SiteBuilder {
             ],
             total: entries.count)
         clusters.occupied = occupied
-        clusters.occupiedFiles = SiteWriter.link(from: path, to: "\(folder)/occupied")
+        clusters.occupiedFiles = SiteWriter.link(from: path, to: TileOccupancy.folder(in: folder))
         clusters.monthStep = step
         clusters.months = MonthTaken.histogram(months)
         clusters.listMonths = stride(from: 0, to: entries.count, by: Self.listChunk).map {

@@ -31,6 +31,9 @@ enum TileOccupancy {
         return "photomapOccupied(\(zoom), \"\(steps.joined(separator: ","))\");\n"
     }
 
-    /// The site path of `zoom`'s file under the map's folder (beside its tiles, not among them).
-    static func path(folder: String, zoom: Int) -> String { "\(folder)/occupied/\(zoom).js" }
+    /// The site folder of the deeper zooms' files under the map's folder (beside its tiles, not among them).
+    static func folder(in mapFolder: String) -> String { "\(mapFolder)/occupied" }
+
+    /// The site path of `zoom`'s file under the map's folder.
+    static func path(folder: String, zoom: Int) -> String { "\(Self.folder(in: folder))/\(zoom).js" }
 }

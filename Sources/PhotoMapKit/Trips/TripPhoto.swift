@@ -41,6 +41,15 @@ public struct TripPhoto: Sendable, Hashable {
         self.place = place
     }
 
+    /// A photo named by its place's names (`named`, nil where its place is not shown; `place` its id): its
+    /// town's centre only with a town, its place's id only where the place names a country.
+    init?(id: String, taken: String, coordinate: Coordinate?, named: PlaceNames?, place: String) {
+        self.init(
+            id: id, taken: taken, coordinate: coordinate, town: named?.town, division: named?.division,
+            country: named?.country, townCentre: named?.town == nil ? nil : named?.centre,
+            place: named?.country == nil ? nil : place)
+    }
+
     /// "YYYY-MM-DD": the local date, the day the photo belongs to.
     public var date: String { String(taken.prefix(10)) }
 
@@ -70,12 +79,9 @@ public struct TripPhoto: Sendable, Hashable {
         let names = Dictionary(places.map { ($0.id, PlaceNames($0)) }, uniquingKeysWith: { first, _ in first })
         return photos.compactMap { photo in
             guard let taken = photo.dateTaken else { return nil }
-            let named = names[photo.placeID]
             return TripPhoto(
-                id: photo.id, taken: taken, coordinate: photo.coordinate, town: named?.town,
-                division: named?.division, country: named?.country,
-                townCentre: named?.town == nil ? nil : names[photo.placeID]?.centre,
-                place: named?.country == nil ? nil : photo.placeID)
+                id: photo.id, taken: taken, coordinate: photo.coordinate, named: names[photo.placeID],
+                place: photo.placeID)
         }
     }
 }
