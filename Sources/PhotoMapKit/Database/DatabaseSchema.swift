@@ -133,7 +133,9 @@ public enum DatabaseSchema {
         -- counts a word's records (seconds for a word in half of ten million). Beginnings are kept up to
         -- \(PostgresIndex.countedLength) characters, so a record of long words (text from anyone) adds a
         -- bounded number of rows; a longer query word is counted. Counted under the index's write lock, so
-        -- no load commits between the count and the migration's end.
+        -- no load commits between the count and the migration's end. The row of the empty word says the counts
+        -- are kept: an older photomap empties the table, and PostgresIndex then counts them again (a database
+        -- migrated to 13 before this row was written finds its counts stale once, and heals them).
         SELECT pg_advisory_xact_lock(\(PostgresIndex.writeLock));
         CREATE OR REPLACE FUNCTION index_word_beginnings(words tsvector) RETURNS SETOF text
             IMMUTABLE STRICT PARALLEL SAFE LANGUAGE sql AS $$
@@ -143,6 +145,7 @@ public enum DatabaseSchema {
         DELETE FROM index_word_rows;
         INSERT INTO index_word_rows (word, records)
             SELECT word, count(*) FROM index_records, index_word_beginnings(words) AS word GROUP BY word;
+        INSERT INTO index_word_rows (word, records) VALUES ('', 0);
         """,
     ]
 

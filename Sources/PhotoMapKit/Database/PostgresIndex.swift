@@ -48,6 +48,7 @@ public final class PostgresIndex: SearchIndex {
         try pool.transaction { connection in
             try connection.liftTimeouts()
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.writeLock)])
+            try Self.planForBatches(connection)
             try connection.execute(
                 "CREATE TEMPORARY TABLE incoming (ordinal bigserial, "
                     + Self.columns.map { "\($0.name) \($0.type)" }.joined(separator: ", ") + ") ON COMMIT DROP")
@@ -74,11 +75,12 @@ public final class PostgresIndex: SearchIndex {
                     """)
                 for statement in Self.indexes { try connection.execute(statement) }
                 try connection.execute("ANALYZE index_records")
-                try connection.execute("SET LOCAL work_mem = '256MB'")
-                try connection.execute("DELETE FROM index_word_rows")
-                try Self.countBeginnings(of: "SELECT words FROM index_records", 1, connection)
+                try Self.recountBeginnings(connection)
             } else {
                 try connection.execute("CREATE TEMPORARY TABLE latest ON COMMIT DROP AS \(latest)")
+                // Its real size, so the joins below look its keys up instead of reading every record.
+                try connection.execute("ANALYZE latest")
+                let kept = try Self.countsKept(connection)
                 // The totals count a replaced record once, with its new length.
                 try connection.execute(
                     """
@@ -88,32 +90,21 @@ public final class PostgresIndex: SearchIndex {
                         tokens = tokens + (SELECT coalesce(sum(tokens), 0) FROM latest)
                             - (SELECT coalesce(sum(r.tokens), 0) FROM index_records r JOIN latest i USING (kind, id))
                     """)
-                // A replaced record's words counted out, its new ones in.
-                let touched = "SELECT r.words FROM index_records r JOIN latest USING (kind, id)"
-                try Self.countBeginnings(of: touched, -1, connection)
+                // A replaced record's words counted out, its new ones in (the words the row will make), at once.
+                if kept {
+                    try Self.countBeginnings(
+                        out: "SELECT r.words FROM index_records r JOIN latest USING (kind, id)",
+                        in: "SELECT to_tsvector('simple', body) FROM latest", connection)
+                }
                 try connection.execute(
                     """
                     INSERT INTO index_records (\(names)) SELECT \(names) FROM latest
                     ON CONFLICT (kind, id) DO UPDATE SET
                     """ + " "
                         + Self.columns.dropFirst(2).map { "\($0.name) = excluded.\($0.name)" }.joined(separator: ", "))
-                try Self.countBeginnings(of: touched, 1, connection)
+                if !kept { try Self.recountBeginnings(connection) }
             }
         }
-    }
-
-    /// Adds (`sign` 1) or takes away (−1) the records `rows` selects (an SQL query giving their `words`,
-    /// its parameters `values`) in `index_word_rows`' count of each word beginning they hold (migration
-    /// 13). A beginning no record holds keeps a row of 0: the same as none, and no scan to find them.
-    static func countBeginnings(
-        of rows: String, _ sign: Int, _ connection: PostgresConnection, values: [PostgresValue] = []
-    ) throws {
-        try connection.execute(
-            """
-            INSERT INTO index_word_rows (word, records)
-            SELECT word, \(sign) * count(*) FROM (\(rows)) r, index_word_beginnings(r.words) AS word GROUP BY word
-            ON CONFLICT (word) DO UPDATE SET records = index_word_rows.records + excluded.records
-            """, values)
     }
 
     /// A record as a row of `COPY … FROM STDIN` in `columns`' order, made in one string (a load sends millions).
@@ -175,49 +166,6 @@ public final class PostgresIndex: SearchIndex {
         return text
     }
 
-    /// The longest word beginning `index_word_rows` counts (migration 13); a longer query word is counted.
-    static let countedLength = 32
-
-    /// How long counting the records of a word the word index parses otherwise may take.
-    static let countingSeconds = 60
-
-    /// The records and tokens in all, and how many records hold a word beginning with each of `words`
-    /// (bm25's N, the average length, and each word's n), read from the totals kept as records change, in
-    /// one statement (one snapshot). A word the word index would not keep as itself (one of several
-    /// lexemes, or none) or longer than `countedLength` is counted instead, as every search counted before
-    /// migration 13.
-    func wordCounts(_ words: [String], _ connection: PostgresConnection) throws -> (
-        records: Double, tokens: Double, counts: [Int]
-    ) {
-        let rows = try connection.execute(
-            """
-            SELECT t.records, t.tokens, coalesce(w.records, 0),
-                char_length(q.word) <= \(Self.countedLength)
-                    AND tsvector_to_array(to_tsvector('simple', q.word)) = ARRAY[q.word]
-            FROM index_totals t CROSS JOIN jsonb_array_elements_text($1::jsonb) WITH ORDINALITY AS q(word, position)
-            LEFT JOIN index_word_rows w ON w.word = q.word ORDER BY q.position
-            """, [.text(try JSONOutput.text(words))])
-        var counts: [Int] = []
-        for (row, word) in words.enumerated() {
-            if row < rows.count, rows.text(row, 3) == "t" {
-                counts.append(try rows.integer(row, 2) ?? 0)
-                continue
-            }
-            // Counting a word in half of ten million records takes seconds; it may outlast a request's
-            // statement timeout.
-            counts.append(
-                try connection.transaction {
-                    try connection.execute("SET LOCAL statement_timeout = '\(Self.countingSeconds)s'")
-                    return try connection.execute(
-                        "SELECT count(*) FROM index_records WHERE words @@ to_tsquery('simple', $1)",
-                        [.text(Self.prefixQuery([word]))]
-                    ).integer(0, 0) ?? 0
-                })
-        }
-        guard rows.count > 0 else { return (0, 0, counts) }
-        return (Double(try rows.integer(0, 0) ?? 0), Double(try rows.integer(0, 1) ?? 0), counts)
-    }
-
     /// A row's annotation; nil without a coordinate or a known kind.
     static func annotation(_ rows: PostgresRows, _ row: Int) throws(DatabaseError) -> Annotation? {
         guard let latitude = try rows.real(row, 4), let longitude = try rows.real(row, 5),
@@ -269,12 +217,13 @@ public final class PostgresIndex: SearchIndex {
         try pool.transaction { connection in
             try connection.liftTimeouts()
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.writeLock)])
+            try Self.planForBatches(connection)
             // The last origin's records gone, no word is held; else theirs are counted out.
             let others = try connection.execute(
                 "SELECT EXISTS (SELECT 1 FROM index_records WHERE origin <> $1)", [.text(origin)]
             ).text(0, 0)
             try Self.delete(where: "origin = $1", [.text(origin)], countingOut: others == "t", connection)
-            if others != "t" { try connection.execute("DELETE FROM index_word_rows") }
+            if others != "t" { try Self.recountBeginnings(connection) }
         }
     }
 
@@ -283,6 +232,7 @@ public final class PostgresIndex: SearchIndex {
         try pool.transaction { connection in
             try connection.liftTimeouts()
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.writeLock)])
+            try Self.planForBatches(connection)
             try Self.delete(
                 where: "kind = 'photo' AND origin = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb))",
                 [.text(origin), .text(try JSONOutput.text(ids))], connection)
@@ -290,8 +240,9 @@ public final class PostgresIndex: SearchIndex {
     }
 
     /// Deletes the records `which` selects (a condition on index_records, its parameters `values`), taken
-    /// out of the totals and, unless `countingOut` is false (the caller empties the counts), out of the
-    /// word counts. Under the write lock, in the caller's transaction.
+    /// out of the totals and, unless `countingOut` is false (the caller counts again), out of the word
+    /// counts (all counted again if an older photomap emptied them). Under the write lock, in the
+    /// caller's transaction.
     private static func delete(
         where which: String, _ values: [PostgresValue], countingOut: Bool = true, _ connection: PostgresConnection
     ) throws {
@@ -300,10 +251,12 @@ public final class PostgresIndex: SearchIndex {
             UPDATE index_totals t SET records = t.records - gone.records, tokens = t.tokens - gone.tokens
             FROM (SELECT count(*) AS records, coalesce(sum(tokens), 0) AS tokens FROM index_records WHERE \(which)) gone
             """, values)
-        if countingOut {
-            try countBeginnings(of: "SELECT words FROM index_records WHERE \(which)", -1, connection, values: values)
+        let kept = try countsKept(connection)
+        if countingOut, kept {
+            try countBeginnings(out: "SELECT words FROM index_records WHERE \(which)", connection, values: values)
         }
         try connection.execute("DELETE FROM index_records WHERE \(which)", values)
+        if countingOut, !kept { try recountBeginnings(connection) }
     }
 
     /// Empties the index: records, totals, markers and word counts.
@@ -319,6 +272,7 @@ public final class PostgresIndex: SearchIndex {
                     ? "TRUNCATE index_records, index_markers, index_word_rows"
                     : "DELETE FROM index_records; DELETE FROM index_markers; DELETE FROM index_word_rows")
                     + "; UPDATE index_totals SET records = 0, tokens = 0")
+            try Self.recountBeginnings(connection)
         }
     }
 }
