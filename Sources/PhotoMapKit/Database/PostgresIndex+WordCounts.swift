@@ -79,6 +79,11 @@ extension PostgresIndex {
             try connection.liftTimeouts()
             let locked = try connection.execute("SELECT pg_try_advisory_xact_lock($1)", [.integer(Self.writeLock)])
             guard locked.text(0, 0) == "t", try !Self.countsKept(connection) else { return false }
+            // A process that ends before the count does (a command's search) leaves the server counting
+            // on, the lock held, unless it checks for its client (PostgreSQL 14 on).
+            let checks = try connection.execute(
+                "SELECT EXISTS (SELECT 1 FROM pg_settings WHERE name = 'client_connection_check_interval')")
+            if checks.text(0, 0) == "t" { try connection.execute("SET LOCAL client_connection_check_interval = '1s'") }
             try Self.planForBatches(connection)
             try Self.recountBeginnings(connection)
             return true
