@@ -62,6 +62,10 @@ if [[ " $engines " == *" postgresql "* ]]; then
         # shellcheck disable=SC2046
         milliseconds "$PHOTOMAP_BIN" $(state postgresql rc_new) --offline search panorama "${near[@]}"
         stale+=("$ms")
+        # The recount that search started ends with its process (the server checks for its client each second).
+        sleep 3
+        left=$(psql -qAt "$PHOTOMAP_TEST_POSTGRES" -c "SELECT count(*) FROM pg_stat_activity WHERE datname = 'rc_new'")
+        say "round $round: sessions on the catalog 3 s after that search: $left"
         say "round $round: loads ${loads[-1]} / ${baseLoads[-1]} ms"
     done
     after=$(median "${loads[@]}") before=$(median "${baseLoads[@]}")
