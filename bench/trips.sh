@@ -6,6 +6,12 @@
 # same records: BASELINE_BIN, a photomap built before, when given. Checks that trips finds as many trips
 # as the generator made. Prints figures with the machine's load; not a test. Goal (issue 49): under a
 # second.
+# SQLite: the catalog keeps the rows of its days (`trip_days`), from which trips are found; beside them
+# in the same run, the same binary on a copy without them (found from every photo, from scratch, as
+# before them). Then what keeping the rows costs a write: EDITS location edits and EDITS more photos
+# (1,000) written with sqlite3 on the catalog and on the copy, the difference a write; one more record
+# imported by photomap (the whole command), and on the copy, which makes the rows first (the fill a
+# catalog made before them gets once); after it all both copies must give the same trips again.
 # DATABASE=1: the catalogs in PostgreSQL with PostGIS, in a throwaway cluster the script starts
 # (scripts/postgres), each binary's a database of its own migrated and loaded by it (an older photomap
 # refuses a newer schema); then the baseline's database migrated by photomap (the fill of what it adds
@@ -41,10 +47,10 @@ load() {
     timed "$binary" "${catalog[@]}" import --records "$work/records.csv"
     say "$label loaded $count records in $wall s; $(cat "$work/made") trips made"
 }
-# rounds LABEL BINARY: times `trips` ROUNDS times on `catalog` and prints each and the median.
+# rounds LABEL BINARY [N]: times `trips` ROUNDS (or N) times on `catalog` and prints each and the median.
 rounds() {
     local label=$1 binary=$2 walls=() found
-    for _ in $(seq "${ROUNDS:-5}"); do
+    for _ in $(seq "${3:-${ROUNDS:-5}}"); do
         timed "$binary" "${catalog[@]}" --source local trips
         found=$(tail -1 "$work/stdout")
         printf '%s trips: %.2f s, peak %s MB (%s)\n' "$label" "$wall" "$peak_mb" "$found"
@@ -58,6 +64,57 @@ rounds() {
 }
 load photomap "$PHOTOMAP_BIN"
 rounds photomap "$PHOTOMAP_BIN"
+# keeping LABEL SQL: milliseconds SQL takes on the catalog with the rows and on the copy without them,
+# three rounds each in turn (ROUND in SQL replaced by the round's number), the medians compared.
+keeping() {
+    local label=$1 with=() without=()
+    for round in 1 2 3; do
+        local sql=${2//ROUND/$round}
+        milliseconds sqlite3 "$work/cache/local-catalog.sqlite" "PRAGMA recursive_triggers = ON; BEGIN; $sql; COMMIT;"
+        with+=("$ms")
+        milliseconds sqlite3 "$work/scratch/local-catalog.sqlite" "BEGIN; $sql; COMMIT;"
+        without+=("$ms")
+    done
+    awk -v l="$label" -v n="$edits" -v a="$(median "${with[@]}")" -v b="$(median "${without[@]}")" 'BEGIN {
+        printf "%s %d photos: median %d ms with the rows, %d ms without: %.3f ms a photo to keep them\n", l, n, a,
+            b, (a - b) / n }'
+}
+# drop_rows: the copy as a catalog made before the rows.
+drop_rows() {
+    sqlite3 "$work/scratch/local-catalog.sqlite" "DROP TRIGGER trip_day_added; DROP TRIGGER trip_day_removed;
+        DROP TRIGGER trip_day_changed; DROP TABLE trip_days; DROP INDEX photos_day;"
+}
+if [[ -z ${DATABASE:-} ]]; then
+    mkdir -p "$work/scratch"
+    sqlite3 "$work/cache/local-catalog.sqlite" ".backup '$work/scratch/local-catalog.sqlite'"
+    drop_rows
+    # Opened to read, as `trips` opens it, a catalog without the rows is read photo by photo.
+    catalog=(--cache "$work/scratch")
+    rounds "from scratch" "$PHOTOMAP_BIN"
+    cmp -s "$work/trips-photomap" "$work/trips-from-scratch" && same=the || same="NOT the"
+    printf 'from scratch: %s same table of trips as from the rows\n' "$same"
+    edits=${EDITS:-1000}
+    every=$((count / edits))
+    keeping "location edits of" "UPDATE photos SET latitude = latitude + 0.0001 WHERE rowid % $every = 1"
+    keeping "more" "INSERT INTO photos (id, place, taken, latitude, longitude, record, date_taken)
+        SELECT id || '-more-ROUND', place, taken, latitude, longitude, record, date_taken FROM photos
+        WHERE rowid % $every = 2 AND id NOT LIKE '%-more-%'"
+    head -2 "$work/records.csv" | sed '2s/^[0-9]*,/2999999999,/' >"$work/one.csv"
+    timed "$PHOTOMAP_BIN" --cache "$work/cache" import --records "$work/one.csv"
+    one=$wall
+    timed "$PHOTOMAP_BIN" --cache "$work/scratch" import --records "$work/one.csv"
+    printf 'one more record imported (the whole command): %.2f s; on the copy, the rows made first: %.2f s\n' \
+        "$one" "$wall"
+    catalog=(--cache "$work/cache")
+    rounds "photomap after the writes" "$PHOTOMAP_BIN" 1
+    drop_rows
+    catalog=(--cache "$work/scratch")
+    rounds "from scratch after the writes" "$PHOTOMAP_BIN" 1
+    cmp -s "$work/trips-photomap-after-the-writes" "$work/trips-from-scratch-after-the-writes" && same=the ||
+        same="NOT the"
+    printf 'after the writes: from the rows kept, %s same table of trips as from scratch\n' "$same"
+    catalog=(--cache "$work/cache")
+fi
 if [[ -n ${BASELINE_BIN:-} ]]; then
     if [[ -n ${DATABASE:-} ]]; then load baseline "$BASELINE_BIN"; fi
     rounds baseline "$BASELINE_BIN"

@@ -15,15 +15,19 @@ extension LocalCatalog {
     /// Whether a photo is located, as `Coordinate` reads one.
     private static let located =
         "(latitude BETWEEN -90 AND 90 AND longitude BETWEEN -180 AND 180)"
-    /// The rows of the photos `filter` selects.
+    /// The rows of the photos `filter` selects, made into the table.
     private static func rows(where filter: String) -> String {
+        "INSERT INTO trip_days \(tripDaysQuery(where: filter));"
+    }
+
+    /// The rows of the photos `filter` selects, as the table holds them.
+    static func tripDaysQuery(where filter: String) -> String {
         """
-        INSERT INTO trip_days
         SELECT \(day("")), place, \(classColumns), count(*), count(CASE WHEN \(located) THEN 1 END),
             min(CASE WHEN \(located) THEN latitude END), max(CASE WHEN \(located) THEN latitude END),
             min(CASE WHEN \(located) THEN longitude END), max(CASE WHEN \(located) THEN longitude END),
             max(CASE WHEN \(located) THEN rowid END)
-        FROM photos WHERE \(filter) GROUP BY \(day("")), place, \(classColumns);
+        FROM photos WHERE \(filter) GROUP BY \(day("")), place, \(classColumns)
         """
     }
     /// The statements that make the rows of `row`'s day, place and class ("OLD." or "NEW.") again.
@@ -140,7 +144,8 @@ extension LocalCatalog {
         let names = try placeNames()
         return try joined.flatMap { span in
             try tripPhotos(
-                where: "\(Self.day("")) BETWEEN ? AND ? AND \(visibleRows)", [.text(span.lowerBound), .text(span.upperBound)],
+                where: "\(Self.day("")) BETWEEN ? AND ? AND \(visibleRows)",
+                [.text(span.lowerBound), .text(span.upperBound)],
                 names: names)
         }
     }
