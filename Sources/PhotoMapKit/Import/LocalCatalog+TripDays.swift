@@ -43,8 +43,11 @@ extension LocalCatalog {
 
     /// The table, its index and triggers: a photo added counts in its row; one removed or changed has
     /// its rows made again from the photos (a box cannot lose a point). A photo replaced (`apply`'s
-    /// INSERT OR REPLACE) is removed, then added: the connection's triggers are recursive for it.
+    /// INSERT OR REPLACE) is removed, then added: the connection's triggers are recursive for it. Triggers
+    /// left by a table dropped by hand go first (writes would fail on the missing table).
     static let tripDaysSQL = """
+        DROP TRIGGER IF EXISTS trip_day_added; DROP TRIGGER IF EXISTS trip_day_removed;
+        DROP TRIGGER IF EXISTS trip_day_changed;
         CREATE TABLE trip_days (day TEXT NOT NULL, place TEXT NOT NULL, hidden INTEGER NOT NULL,
             visibility TEXT NOT NULL, location_audience TEXT NOT NULL, photos INTEGER NOT NULL,
             located INTEGER NOT NULL, min_latitude REAL, max_latitude REAL, min_longitude REAL,
