@@ -8,16 +8,17 @@
 # second.
 # SQLite: the catalog keeps the rows of its days (`trip_days`), from which trips are found; beside them
 # in the same run, the same binary on a copy without them (found from every photo, from scratch, as
-# before them). Then what keeping the rows costs a write: EDITS location edits and EDITS more photos
-# (1,000) written with sqlite3 on the catalog and on the copy, the difference a write; one more record
-# imported by photomap (the whole command), and on the copy, which makes the rows first (the fill a
-# catalog made before them gets once); after it all both copies must give the same trips again.
+# before them), wall and processor time. Then what keeping the rows costs a write: EDITS (1,000)
+# location edits and EDITS more photos written with sqlite3 on the catalog and on the copy, the
+# difference a photo; one more record imported by photomap (the whole command) into a copy of each, the
+# one without the rows making them first (the fill a catalog made before them gets once); after it all,
+# trips from the rows kept must be those from scratch.
 # DATABASE=1: the catalogs in PostgreSQL with PostGIS, in a throwaway cluster the script starts
 # (scripts/postgres), each binary's a database of its own migrated and loaded by it (an older photomap
 # refuses a newer schema); then the baseline's database migrated by photomap (the fill of what it adds
 # timed) and trips timed on it too. Without it, one SQLite catalog in the cache folder, read by both.
 #   bench/trips.sh
-#   COUNT=10000 ROUNDS=3 bench/trips.sh
+#   COUNT=10000 ROUNDS=3 EDITS=100 bench/trips.sh
 #   BASELINE_BIN=/path/to/old/photomap bench/trips.sh
 #   DATABASE=1 BASELINE_BIN=/path/to/old/photomap bench/trips.sh
 set -euo pipefail
@@ -89,8 +90,9 @@ drop_rows() {
         DROP TRIGGER trip_day_changed; DROP TABLE trip_days; DROP INDEX photos_day;"
 }
 if [[ -z ${DATABASE:-} ]]; then
-    mkdir -p "$work/scratch"
-    sqlite3 "$work/cache/local-catalog.sqlite" ".backup '$work/scratch/local-catalog.sqlite'"
+    # Whole cache folders copied, photomap closed: a catalog without the search index beside it has it
+    # made again at its first write.
+    cp -r "$work/cache" "$work/scratch"
     drop_rows
     # Opened to read, as `trips` opens it, a catalog without the rows is read photo by photo.
     catalog=(--cache "$work/scratch")
@@ -103,12 +105,10 @@ if [[ -z ${DATABASE:-} ]]; then
     keeping "more" "INSERT INTO photos (id, place, taken, latitude, longitude, record, date_taken)
         SELECT id || '-more-ROUND', place, taken, latitude, longitude, record, date_taken FROM photos
         WHERE rowid % $every = 2 AND id NOT LIKE '%-more-%'"
-    # One more record imported into a copy of each (a catalog's first write after a copy costs the same
-    # on both): into the one without the rows, its rows made first.
+    # One more record imported into a copy of each: into the one without the rows, its rows made first.
     head -2 "$work/records.csv" | sed '2s/^[0-9]*,/2999999999,/' >"$work/one.csv"
-    mkdir -p "$work/kept" "$work/bare"
-    sqlite3 "$work/cache/local-catalog.sqlite" ".backup '$work/kept/local-catalog.sqlite'"
-    sqlite3 "$work/scratch/local-catalog.sqlite" ".backup '$work/bare/local-catalog.sqlite'"
+    cp -r "$work/cache" "$work/kept"
+    cp -r "$work/scratch" "$work/bare"
     timed "$PHOTOMAP_BIN" --cache "$work/kept" import --records "$work/one.csv"
     one=$wall
     timed "$PHOTOMAP_BIN" --cache "$work/bare" import --records "$work/one.csv"
