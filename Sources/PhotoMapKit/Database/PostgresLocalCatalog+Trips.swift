@@ -42,3 +42,12 @@ extension PostgresLocalCatalog {
         return photos
     }
 }
+
+extension PostgresLocalCatalog {
+    /// None kept here yet: trips on PostgreSQL are found from `tripPhotos()`.
+    public func tripDays() throws -> [TripDay]? { nil }
+
+    public func tripPhotos(in spans: [ClosedRange<String>]) throws -> [TripPhoto] {
+        try tripPhotos().filter { photo in spans.contains { $0.contains(photo.date) } }
+    }
+}
