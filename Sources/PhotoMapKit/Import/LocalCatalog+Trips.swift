@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 extension LocalCatalog {
     /// Every photo with a time taken, as `TripPhoto.photos(_:places:)` makes them from `allPhotos()` and
