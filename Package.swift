@@ -4,7 +4,7 @@ import PackageDescription
 
 /// The library's layers, lowest first: a target may depend on and import only those before it.
 /// scripts/check-layers holds the targets below to this order (scripts/test runs it first).
-let layers = ["PhotoMapSupport", "PhotoMapModel", "PhotoMapKit", "PhotoMapCLI"]
+let layers = ["PhotoMapSupport", "PhotoMapModel", "PhotoMapNetworking", "PhotoMapKit", "PhotoMapCLI"]
 
 let package = Package(
     name: "photomap",
@@ -102,17 +102,22 @@ let package = Package(
         // The records and their vocabulary: places, photos and their images, licences, audiences and roles,
         // coordinates, Flickr's ids. Plain values; it knows nothing of fetching, storing or pages.
         .target(name: "PhotoMapModel", dependencies: ["PhotoMapSupport"]),
+        // GETs over libcurl: the blocking client (REST), the event loop (images), the one retry decision.
+        // It knows nothing of Flickr or of what it fetches.
+        .target(name: "PhotoMapNetworking", dependencies: ["PhotoMapSupport", "CCurl"]),
         // Pages/Assets (the pages' script, style and placeholder) are copied beside the binary.
         .target(
             name: "PhotoMapKit",
             dependencies: [
-                "PhotoMapSupport", "PhotoMapModel", "CCurl", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CMicroHTTPD",
-                "CPQ", "CExif", "CHeif", "CSystem", "CXML2", "CSodium",
+                "PhotoMapSupport", "PhotoMapModel", "PhotoMapNetworking", "CCurl", "CPNG", "CJPEG", "CSQLite",
+                "CCrypto", "CMicroHTTPD", "CPQ", "CExif", "CHeif", "CSystem", "CXML2", "CSodium",
             ],
             resources: [.copy("Pages/Assets")]),
         // glibc functions and constants Swift's Glibc module leaves out (wcwidth, O_TMPFILE).
         .systemLibrary(name: "CSystem"),
-        .target(name: "PhotoMapCLI", dependencies: ["PhotoMapKit", "PhotoMapModel", "PhotoMapSupport", "CSystem"]),
+        .target(
+            name: "PhotoMapCLI",
+            dependencies: ["PhotoMapKit", "PhotoMapNetworking", "PhotoMapModel", "PhotoMapSupport", "CSystem"]),
         // The Swift runtime and Foundation linked in (swiftc's -static-stdlib, with the static libraries
         // Foundation needs named, as SwiftPM's --static-swift-stdlib would): a command starts in about
         // 15 ms instead of 23 ms spent resolving their symbols, most of what `find` costs. Release builds
@@ -141,14 +146,20 @@ let package = Package(
         .executableTarget(name: "photomap-fuzz-replay", dependencies: ["PhotoMapFuzzTargets"], path: "Fuzz/Replay"),
         // Starts the loopback servers and temporary folders both test targets use.
         .target(
-            name: "PhotoMapTestSupport", dependencies: ["PhotoMapKit", "PhotoMapSupport", "CJPEG"],
+            name: "PhotoMapTestSupport",
+            dependencies: ["PhotoMapKit", "PhotoMapNetworking", "PhotoMapSupport", "CJPEG"],
             path: "Tests/PhotoMapTestSupport"),
         .testTarget(
             name: "PhotoMapKitTests",
-            dependencies: ["PhotoMapKit", "PhotoMapModel", "PhotoMapSupport", "PhotoMapTestSupport"]),
+            dependencies: [
+                "PhotoMapKit", "PhotoMapNetworking", "PhotoMapModel", "PhotoMapSupport", "PhotoMapTestSupport",
+            ]),
         .testTarget(
             name: "PhotoMapCLITests",
-            dependencies: ["PhotoMapCLI", "PhotoMapKit", "PhotoMapModel", "PhotoMapSupport", "PhotoMapTestSupport"]),
+            dependencies: [
+                "PhotoMapCLI", "PhotoMapKit", "PhotoMapNetworking", "PhotoMapModel", "PhotoMapSupport",
+                "PhotoMapTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

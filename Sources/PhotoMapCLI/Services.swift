@@ -2,6 +2,7 @@
 import Foundation
 import PhotoMapKit
 import PhotoMapModel
+import PhotoMapNetworking
 import PhotoMapSupport
 
 /// What the global options select, built from them on first use: the state stores (files in the cache

@@ -2,6 +2,7 @@
 import Dispatch
 import Foundation
 import PhotoMapModel
+import PhotoMapNetworking
 import PhotoMapTestSupport
 import Testing
 

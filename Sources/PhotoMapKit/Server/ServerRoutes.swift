@@ -2,6 +2,7 @@
 import Dispatch
 import Foundation
 import PhotoMapModel
+import PhotoMapNetworking
 import PhotoMapSupport
 
 /// What `photomap serve` answers: the same pages as `export` and `--map` (one `PageBuilder`), whose
