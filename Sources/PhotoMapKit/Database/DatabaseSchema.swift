@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import PhotoMapModel
-
 /// photomap's tables in PostgreSQL, as numbered migrations. `migrate` (`photomap db migrate`, run by a
 /// role that may create tables) applies those a database lacks, in one transaction under an advisory
 /// lock: ten processes starting at once migrate once, and the others find the work done. Every other
