@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 import PhotoMapSupport
 
 /// `photomap trips`: the journeys found in the imported photos by time and place (`TripFinder`).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 extension PostgresLocalCatalog {
     /// Every photo with a time taken, read from the columns alone as `LocalCatalog.tripPhotos` reads

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// The imported photos, kept between runs in `{cache}/local-catalog.sqlite`: each file seen (its path,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// Where the imported photos are kept: `LocalCatalog` (SQLite beside the cache, the default) or
 /// `PostgresLocalCatalog` (the database a fleet shares). A store is used by one thread at a time.
