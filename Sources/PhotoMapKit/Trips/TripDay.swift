@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// The photos of one local day at one place that a viewer sees alike, as the catalog keeps them
 /// (`trip_days`): how many of them the viewer sees located, and the box they lie in. Trips and home
