@@ -4,7 +4,7 @@ import PackageDescription
 
 /// The library's layers, lowest first: a target may depend on and import only those before it.
 /// scripts/check-layers holds the targets below to this order (scripts/test runs it first).
-let layers = ["PhotoMapSupport", "PhotoMapKit", "PhotoMapCLI"]
+let layers = ["PhotoMapSupport", "PhotoMapModel", "PhotoMapNetworking", "PhotoMapKit", "PhotoMapCLI"]
 
 let package = Package(
     name: "photomap",
@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "PhotoMapKit", targets: ["PhotoMapKit"]),
         // For bench/ too: IndexBench reports SQLite's errors as the library does.
         .library(name: "PhotoMapSupport", targets: ["PhotoMapSupport"]),
+        // For bench/ too: the benchmarks build places and photos.
+        .library(name: "PhotoMapModel", targets: ["PhotoMapModel"]),
         // For Fuzz/, the fuzz targets' package, which drives the command line through PhotoMap.main.
         .library(name: "PhotoMapCLI", targets: ["PhotoMapCLI"]),
         // For Fuzz/ too: the targets libFuzzer runs there, and photomap-fuzz-replay runs here.
@@ -97,17 +99,25 @@ let package = Package(
         // The lowest layer: files written whole, locks, pools, SHA-256, SQLite, the JSON reader and
         // writer, the text of descriptions. It knows nothing of photos, places or Flickr.
         .target(name: "PhotoMapSupport", dependencies: ["CCrypto", "CSQLite", "CSystem", "CXML2"]),
+        // The records and their vocabulary: places, photos and their images, licences, audiences and roles,
+        // coordinates, Flickr's ids. Plain values; it knows nothing of fetching, storing or pages.
+        .target(name: "PhotoMapModel", dependencies: ["PhotoMapSupport"]),
+        // GETs over libcurl: the blocking client (REST), the event loop (images), the one retry decision.
+        // It knows nothing of Flickr or of what it fetches.
+        .target(name: "PhotoMapNetworking", dependencies: ["PhotoMapSupport", "CCurl"]),
         // Pages/Assets (the pages' script, style and placeholder) are copied beside the binary.
         .target(
             name: "PhotoMapKit",
             dependencies: [
-                "PhotoMapSupport", "CCurl", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CMicroHTTPD", "CPQ", "CExif",
-                "CHeif", "CSystem", "CXML2", "CSodium",
+                "PhotoMapSupport", "PhotoMapModel", "PhotoMapNetworking", "CCurl", "CPNG", "CJPEG", "CSQLite",
+                "CCrypto", "CMicroHTTPD", "CPQ", "CExif", "CHeif", "CSystem", "CXML2", "CSodium",
             ],
             resources: [.copy("Pages/Assets")]),
         // glibc functions and constants Swift's Glibc module leaves out (wcwidth, O_TMPFILE).
         .systemLibrary(name: "CSystem"),
-        .target(name: "PhotoMapCLI", dependencies: ["PhotoMapKit", "PhotoMapSupport", "CSystem"]),
+        .target(
+            name: "PhotoMapCLI",
+            dependencies: ["PhotoMapKit", "PhotoMapNetworking", "PhotoMapModel", "PhotoMapSupport", "CSystem"]),
         // The Swift runtime and Foundation linked in (swiftc's -static-stdlib, with the static libraries
         // Foundation needs named, as SwiftPM's --static-swift-stdlib would): a command starts in about
         // 15 ms instead of 23 ms spent resolving their symbols, most of what `find` costs. Release builds
@@ -126,21 +136,30 @@ let package = Package(
                         "-lBlocksRuntime", "-Xlinker", "--end-group",
                     ], .when(configuration: .release))
             ]),
-        .executableTarget(name: "photomap-fixture-images", dependencies: ["PhotoMapKit", "PhotoMapSupport"]),
+        .executableTarget(
+            name: "photomap-fixture-images", dependencies: ["PhotoMapKit", "PhotoMapModel", "PhotoMapSupport"]),
         // The fuzz targets (parsers of outside data and their properties), and their seeds run once each,
         // without libFuzzer: `scripts/sanitize address` replays them; Fuzz/ fuzzes with them.
         .target(
-            name: "PhotoMapFuzzTargets", dependencies: ["PhotoMapKit", "PhotoMapSupport", "PhotoMapCLI"],
-            path: "Fuzz/Targets"),
+            name: "PhotoMapFuzzTargets",
+            dependencies: ["PhotoMapKit", "PhotoMapModel", "PhotoMapSupport", "PhotoMapCLI"], path: "Fuzz/Targets"),
         .executableTarget(name: "photomap-fuzz-replay", dependencies: ["PhotoMapFuzzTargets"], path: "Fuzz/Replay"),
         // Starts the loopback servers and temporary folders both test targets use.
         .target(
-            name: "PhotoMapTestSupport", dependencies: ["PhotoMapKit", "PhotoMapSupport", "CJPEG"],
+            name: "PhotoMapTestSupport",
+            dependencies: ["PhotoMapKit", "PhotoMapNetworking", "PhotoMapSupport", "CJPEG"],
             path: "Tests/PhotoMapTestSupport"),
-        .testTarget(name: "PhotoMapKitTests", dependencies: ["PhotoMapKit", "PhotoMapSupport", "PhotoMapTestSupport"]),
+        .testTarget(
+            name: "PhotoMapKitTests",
+            dependencies: [
+                "PhotoMapKit", "PhotoMapNetworking", "PhotoMapModel", "PhotoMapSupport", "PhotoMapTestSupport",
+            ]),
         .testTarget(
             name: "PhotoMapCLITests",
-            dependencies: ["PhotoMapCLI", "PhotoMapKit", "PhotoMapSupport", "PhotoMapTestSupport"]),
+            dependencies: [
+                "PhotoMapCLI", "PhotoMapKit", "PhotoMapNetworking", "PhotoMapModel", "PhotoMapSupport",
+                "PhotoMapTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,12 +6,19 @@
 # same records: BASELINE_BIN, a photomap built before, when given. Checks that trips finds as many trips
 # as the generator made. Prints figures with the machine's load; not a test. Goal (issue 49): under a
 # second.
+# SQLite: the catalog keeps the rows of its days (`trip_days`), from which trips are found; beside them
+# in the same run, the same binary on a copy without them (found from every photo, from scratch, as
+# before them), wall and processor time. Then what keeping the rows costs a write: EDITS (1,000)
+# location edits and EDITS more photos written with sqlite3 on the catalog and on the copy, the
+# difference a photo; one more record imported by photomap (the whole command) into a copy of each, the
+# one without the rows making them first (the fill a catalog made before them gets once); after it all,
+# trips from the rows kept must be those from scratch.
 # DATABASE=1: the catalogs in PostgreSQL with PostGIS, in a throwaway cluster the script starts
 # (scripts/postgres), each binary's a database of its own migrated and loaded by it (an older photomap
 # refuses a newer schema); then the baseline's database migrated by photomap (the fill of what it adds
 # timed) and trips timed on it too. Without it, one SQLite catalog in the cache folder, read by both.
 #   bench/trips.sh
-#   COUNT=10000 ROUNDS=3 bench/trips.sh
+#   COUNT=10000 ROUNDS=3 EDITS=100 bench/trips.sh
 #   BASELINE_BIN=/path/to/old/photomap bench/trips.sh
 #   DATABASE=1 BASELINE_BIN=/path/to/old/photomap bench/trips.sh
 set -euo pipefail
@@ -41,23 +48,83 @@ load() {
     timed "$binary" "${catalog[@]}" import --records "$work/records.csv"
     say "$label loaded $count records in $wall s; $(cat "$work/made") trips made"
 }
-# rounds LABEL BINARY: times `trips` ROUNDS times on `catalog` and prints each and the median.
+# rounds LABEL BINARY [N]: times `trips` ROUNDS (or N) times on `catalog` and prints each and the median.
 rounds() {
-    local label=$1 binary=$2 walls=() found
-    for _ in $(seq "${ROUNDS:-5}"); do
-        timed "$binary" "${catalog[@]}" --source local trips
+    local label=$1 binary=$2 walls=() cpus=() found cpu
+    for _ in $(seq "${3:-${ROUNDS:-5}}"); do
+        # The processor time too (user and system): on a busy machine the wall time is mostly waiting.
+        timed /usr/bin/time -f "%U %S" -o "$work/cpu" "$binary" "${catalog[@]}" --source local trips
+        cpu=$(awk '{ print $1 + $2 }' "$work/cpu")
         found=$(tail -1 "$work/stdout")
-        printf '%s trips: %.2f s, peak %s MB (%s)\n' "$label" "$wall" "$peak_mb" "$found"
+        printf '%s trips: %.2f s, processor %.2f s, peak %s MB (%s)\n' "$label" "$wall" "$cpu" "$peak_mb" "$found"
         walls+=("$wall")
+        cpus+=("$cpu")
     done
     [[ ${found//,/} == "$(cat "$work/made") trip"* ]] || die "$label found $found, the generator made $(cat "$work/made")"
     cp "$work/stdout" "$work/trips-${label// /-}"
     printf '%s\n' "${walls[@]}" | sort -g | awk -v l="$label" -v e="${DATABASE:+PostgreSQL}" '{ v[NR] = $1 } END {
-        printf "%s trips over %d photos (%s): median %.2f s of %d rounds\n", l, '"$count"', e ? e : "SQLite",
+        printf "%s trips over %d photos (%s): median %.2f s of %d rounds", l, '"$count"', e ? e : "SQLite",
             v[int((NR + 1) / 2)], NR }'
+    printf ', processor %.2f s\n' "$(median "${cpus[@]}")"
 }
 load photomap "$PHOTOMAP_BIN"
 rounds photomap "$PHOTOMAP_BIN"
+# keeping LABEL SQL: milliseconds SQL takes on the catalog with the rows and on the copy without them,
+# three rounds each in turn (ROUND in SQL replaced by the round's number), the medians compared.
+keeping() {
+    local label=$1 with=() without=()
+    for round in 1 2 3; do
+        local sql=${2//ROUND/$round}
+        milliseconds sqlite3 "$work/cache/local-catalog.sqlite" "PRAGMA recursive_triggers = ON; BEGIN; $sql; COMMIT;"
+        with+=("$ms")
+        milliseconds sqlite3 "$work/scratch/local-catalog.sqlite" "BEGIN; $sql; COMMIT;"
+        without+=("$ms")
+    done
+    awk -v l="$label" -v n="$edits" -v a="$(median "${with[@]}")" -v b="$(median "${without[@]}")" 'BEGIN {
+        printf "%s %d photos: median %d ms with the rows, %d ms without: %.3f ms a photo to keep them\n", l, n, a,
+            b, (a - b) / n }'
+}
+# drop_rows: the copy as a catalog made before the rows.
+drop_rows() {
+    sqlite3 "$work/scratch/local-catalog.sqlite" "DROP TRIGGER trip_day_added; DROP TRIGGER trip_day_removed;
+        DROP TRIGGER trip_day_changed; DROP TABLE trip_days; DROP INDEX photos_day;"
+}
+if [[ -z ${DATABASE:-} ]]; then
+    # Whole cache folders copied, photomap closed: a catalog without the search index beside it has it
+    # made again at its first write.
+    cp -r "$work/cache" "$work/scratch"
+    drop_rows
+    # Opened to read, as `trips` opens it, a catalog without the rows is read photo by photo.
+    catalog=(--cache "$work/scratch")
+    rounds "from scratch" "$PHOTOMAP_BIN"
+    cmp -s "$work/trips-photomap" "$work/trips-from-scratch" && same=the || same="NOT the"
+    printf 'from scratch: %s same table of trips as from the rows\n' "$same"
+    edits=${EDITS:-1000}
+    every=$((count / edits))
+    keeping "location edits of" "UPDATE photos SET latitude = latitude + 0.0001 WHERE rowid % $every = 1"
+    keeping "more" "INSERT INTO photos (id, place, taken, latitude, longitude, record, date_taken)
+        SELECT id || '-more-ROUND', place, taken, latitude, longitude, record, date_taken FROM photos
+        WHERE rowid % $every = 2 AND id NOT LIKE '%-more-%'"
+    # One more record imported into a copy of each: into the one without the rows, its rows made first.
+    head -2 "$work/records.csv" | sed '2s/^[0-9]*,/2999999999,/' >"$work/one.csv"
+    cp -r "$work/cache" "$work/kept"
+    cp -r "$work/scratch" "$work/bare"
+    timed "$PHOTOMAP_BIN" --cache "$work/kept" import --records "$work/one.csv"
+    one=$wall
+    timed "$PHOTOMAP_BIN" --cache "$work/bare" import --records "$work/one.csv"
+    printf 'one more record imported (the whole command): %.2f s; into the copy without the rows: %.2f s,' "$one" \
+        "$wall"
+    printf ' the rows made first (%.2f s more)\n' "$(awk -v a="$wall" -v b="$one" 'BEGIN { print a - b }')"
+    catalog=(--cache "$work/kept")
+    rounds "photomap after the writes" "$PHOTOMAP_BIN" 1
+    sqlite3 "$work/bare/local-catalog.sqlite" "DROP TABLE trip_days"
+    catalog=(--cache "$work/bare")
+    rounds "from scratch after the writes" "$PHOTOMAP_BIN" 1
+    cmp -s "$work/trips-photomap-after-the-writes" "$work/trips-from-scratch-after-the-writes" && same=the ||
+        same="NOT the"
+    printf 'after the writes: from the rows kept, %s same table of trips as from scratch\n' "$same"
+    catalog=(--cache "$work/cache")
+fi
 if [[ -n ${BASELINE_BIN:-} ]]; then
     if [[ -n ${DATABASE:-} ]]; then load baseline "$BASELINE_BIN"; fi
     rounds baseline "$BASELINE_BIN"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 
 /// Flickr's answers: the input is the body of every call (JSON or JSONP), read by each method's
 /// decoder through `FlickrSource`, and every record kept made an annotation. Property: a listing or a

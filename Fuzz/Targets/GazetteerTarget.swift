@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 
 /// The gazetteer's query parser: `Geocoder.find` on the small gazetteer. Input lines: the query,
 /// then optionally `lat,lon` to favour and a limit. Property: never a crash or an error; at most `limit` results,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
+import PhotoMapNetworking
 
 /// The options every command accepts, declared once, and their values resolved with the environment:
 /// which source, which key, which folders, which database. `Services` builds what they select.

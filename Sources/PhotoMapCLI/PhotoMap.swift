@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapNetworking
 import PhotoMapSupport
 
 /// The `photomap` command line: parses the arguments, runs the command, reports errors.

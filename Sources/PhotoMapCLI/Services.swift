@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
+import PhotoMapNetworking
 import PhotoMapSupport
 
 /// What the global options select, built from them on first use: the state stores (files in the cache

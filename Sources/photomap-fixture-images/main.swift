@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 import PhotoMapSupport
 
 // Writes the embedded catalog's images: for every photo a medium landscape (its width_m × height_m)

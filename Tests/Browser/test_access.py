@@ -255,3 +255,32 @@ def test_a_printed_photo_page_is_its_image_details_and_credits(browser, urls):
         assert page.locator(shown).first.is_visible(), shown
     assert "not endorsed or certified by SmugMug" in page.inner_text("footer")
     session.close()
+
+
+def test_clear_during_the_results_zoom_still_brings_the_view_back(browser, urls):
+    # Leaflet 1.6 drops a setView asked for while a zoom animation runs: Clear pressed as the map still
+    # zooms to the results (a quick hand, a slow machine) must still take the map back to where it was.
+    session, page = opened(browser, urls, "place-map", "390")
+    view = "(() => { const m = photomap.showMap(), c = m.getCenter(); return [c.lat.toFixed(5), c.lng.toFixed(5), m.getZoom()].join(); })()"
+    steady(page, "document.querySelectorAll('.leaflet-marker-icon[role=button]').length")
+    before = page.evaluate(f"() => {view}")
+    page.fill("form.search input", "film")
+    page.press("form.search input", "Enter")
+    page.wait_for_function("() => Number(document.body.getAttribute('data-search-results')) > 0")
+    steady(page, view)
+    assert page.evaluate(f"() => {view}") != before, "the results are not away from the page's view"
+    # A zoom begun, and Clear pressed while it runs.
+    clicked = page.evaluate("""() => new Promise(done => {
+        const map = photomap.showMap();
+        map.setZoom(map.getZoom() - 1);
+        const click = () => {
+            if (!map._animatingZoom) return requestAnimationFrame(click);
+            document.querySelector('.search-clear').click();
+            done(true);
+        };
+        requestAnimationFrame(click);
+    })""")
+    assert clicked
+    page.wait_for_function(f"() => {view} === {before!r}", timeout=15000)
+    no_trouble(page)
+    session.close()

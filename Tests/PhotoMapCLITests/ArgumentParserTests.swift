@@ -10,24 +10,22 @@ struct ArgumentParserTests {
         var summary: String { rawValue }
     }
 
+    // Read back as commands read theirs: through the declarations, never by name.
+    static let cache = Option<String>.path("cache", .directory("DIR"), "")
+    static let offline = Flag("offline", "")
+    static let place = Option<String>.text("place", "ID", "", required: true)
+    static let near = Option<String>.text("near", "LAT,LON", "")
+    static let json = Flag("json", "")
+    static let gpx = Option<String>.files("gpx", "FILE", "", moreEnding: ".gpx")
+
     let parser = ArgumentParser(
         globalOptions: [
-            .value("cache", .directory("DIR"), ""), .flag("offline", ""),
-            .value("source", .choice(["fixtures", "flickr"]), ""),
+            cache.spec, offline.spec, .value("source", .choice(["fixtures", "flickr"]), ""),
         ] + ArgumentParser.standardOptions,
         commands: [
-            CommandSpec(
-                name: "photos", summary: "",
-                options: [
-                    .value("place", .text("ID"), "", required: true),
-                    .value("near", .text("LAT,LON"), ""),
-                    .flag("json", ""),
-                ]),
+            CommandSpec(name: "photos", summary: "", options: [place.spec, near.spec, json.spec]),
             CommandSpec(name: "find", summary: "", options: [], arguments: .words("QUERY")),
-            CommandSpec(
-                name: "import", summary: "",
-                options: [.values("gpx", .file("FILE"), "", moreEnding: ".gpx"), .flag("json", "")],
-                arguments: .words("PATH...")),
+            CommandSpec(name: "import", summary: "", options: [gpx.spec, json.spec], arguments: .words("PATH...")),
             CommandSpec(name: "cache", summary: "", options: [], arguments: Action.declared),
         ])
 
@@ -37,16 +35,17 @@ struct ArgumentParserTests {
         let after = try parser.parse(["photos", "--place", "abc", "--json", "--cache=/tmp/c"])
         for parsed in [before, after] {
             #expect(parsed.command?.name == "photos")
-            #expect(parsed.value("cache") == "/tmp/c")
-            #expect(parsed.value("place") == "abc")
-            #expect(parsed.has("json"))
-            #expect(!parsed.has("offline"))
+            #expect(try parsed.value(Self.cache) == "/tmp/c")
+            #expect(try parsed.value(Self.place) == "abc")
+            #expect(parsed.has(Self.json))
+            #expect(!parsed.has(Self.offline))
         }
     }
 
     @Test("a value may start with a dash (a negative coordinate); a positional may be a negative number")
     func negativeValues() throws {
-        #expect(try parser.parse(["photos", "--place", "p", "--near", "-33.86,151.2"]).value("near") == "-33.86,151.2")
+        #expect(
+            try parser.parse(["photos", "--place", "p", "--near", "-33.86,151.2"]).value(Self.near) == "-33.86,151.2")
         #expect(try parser.parse(["find", "-12"]).arguments == ["-12"])
         #expect(try parser.parse(["find", "--", "--literal"]).arguments == ["--literal"])
     }
@@ -104,7 +103,7 @@ struct ArgumentParserTests {
         ])
     func severalValues(arguments: [String], values: [String], positional: [String]) throws {
         let parsed = try parser.parse(arguments)
-        #expect(parsed.values("gpx") == values)
+        #expect(try parsed.all(Self.gpx) == values)
         #expect(parsed.arguments == positional)
     }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
 import Testing
 
 @testable import PhotoMapKit

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 import PhotoMapTestSupport
 import Testing

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapTestSupport
 import Testing
 
@@ -128,7 +129,12 @@ struct TripPhotosTests {
         let file = LocalCatalog.file(in: folder.url)
         let catalog = try LocalCatalog(file: file)
         _ = try catalog.keepRecords(Self.records(80))
-        try catalog.database.execute("ALTER TABLE photos DROP COLUMN date_taken")
+        // As a photomap before the column left it: without the rows of the days either (they read it).
+        try catalog.database.execute(
+            """
+            DROP TRIGGER trip_day_added; DROP TRIGGER trip_day_removed; DROP TRIGGER trip_day_changed;
+            DROP TABLE trip_days; DROP INDEX photos_day; ALTER TABLE photos DROP COLUMN date_taken
+            """)
 
         let reader = try LocalCatalog(file: file, readOnly: true)
         #expect(!reader.knowsDateTaken)

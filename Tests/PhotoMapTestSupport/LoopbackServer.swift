@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapNetworking
 
 /// A test server from Tests/Support (Python, or node for HTTP/2), started on 127.0.0.1 for the tests
 /// that need it and stopped when the test process ends (it exits when its stdin closes).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 
 // bench/find.sh: times `photomap find` over varied queries against a warm gazetteer index, beside the
 // cost of what every find did before the index (parse the gazetteer, then rank), and checks each

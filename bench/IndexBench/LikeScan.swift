@@ -2,6 +2,7 @@
 import CSQLite
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 import PhotoMapSupport
 
 /// The benchmark's baseline, kept out of the library: the same search over the index file's records

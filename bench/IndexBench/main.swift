@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 
 // Fills a local index with N generated photos around the catalog's cities, then times local searches
 // (FTS5 + R*Tree) against a baseline over the same rows without either (LIKE over a bounding box); with

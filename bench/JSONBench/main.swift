@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 
 // bench/json.sh: reads the same flickr.photos.search listing (COUNT records copied from the embedded
 // catalog's, as Flickr shapes them, in pages of 250) into annotated photos three ways and prints the

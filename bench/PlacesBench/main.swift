@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 
 // bench/places.sh: names random land points with LocalPlaces (boundaries, then cities of that country and
 // division) and counts how many the nearest-city rule puts in another country or division. Prints figures.

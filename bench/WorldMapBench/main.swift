@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 
 // bench/world-map.sh: COUNT generated photos imported into a catalog (SQLite, or PostgreSQL with
 // --database URL), its map aggregates kept by the triggers as they load; then, for each zoom 0–16, 200

@@ -2,6 +2,7 @@
 import CSystem
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 import PhotoMapSupport
 
 /// `photomap export --out DIR`: a browsable static site of the top places and their photos.

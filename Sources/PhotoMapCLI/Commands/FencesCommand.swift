@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 import PhotoMapSupport
 
 /// `photomap fences add|list|remove`: geofences, Flickr's circles within which imported photos are

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 import PhotoMapSupport
 
 /// `photomap import PATH...`: the user's own geotagged JPEG and HEIC photos into the local catalog.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 import PhotoMapSupport
 
 /// `photomap locate ID… (--at LAT,LON | --find TEXT | --like ID | --clear)`: sets or removes imported

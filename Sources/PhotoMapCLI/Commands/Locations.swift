@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 
 /// What `find` and `search` share: the gazetteer, geocoding by the configured source, `--near`, and
 /// the local index with the embedded catalog in it.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 import PhotoMapSupport
 
 /// `photomap photos --place ID`: the photos taken in a place.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import PhotoMapKit
+import PhotoMapModel
 import PhotoMapSupport
 
 /// The command line's side of a prefetch (`PrefetchRun`): a progress bar on a terminal, then each size's

@@ -2,6 +2,7 @@
 import Dispatch
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 import PhotoMapSupport
 
 /// `photomap search QUERY... --near …`: local search; every matching photo, place and landmark around a point.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import PhotoMapKit
+import PhotoMapModel
 
 /// The images a site lacks, fetched while places are still being listed: each place's photos that lack
 /// images join the batch being fetched (squares and medium images at once) as soon as they are listed. A

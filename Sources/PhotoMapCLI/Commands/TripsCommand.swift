@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 import PhotoMapSupport
 
 /// `photomap trips`: the journeys found in the imported photos by time and place (`TripFinder`).
@@ -79,12 +80,27 @@ enum TripsCommand {
     static func run(_ options: Options, configuration: Services, console: Console) throws {
         let (format, file) = (options.destination.format, options.destination.file)
         let store = try importedPhotos(configuration, command: "trips")
-        let photos = try store.tripPhotos()
         let fences = try store.fences()
         let awayKilometres = options.awayKilometres
-        let home = try findHome(options.home, photos: photos, fences: fences, reach: awayKilometres)
+        // From the rows of the days the catalog keeps, where it keeps them: the town of most days needs
+        // no photo, and only the photos of the trips' days (and of days a box leaves in doubt) are read.
+        let days = try store.tripDays()
+        let home: Home
+        var photos: [TripPhoto]?
+        if let days, options.home == nil, !fences.contains(where: { $0.name == "home" }),
+            let found = Home.mostDays(days)
+        {
+            home = found
+        } else {
+            let all = try store.tripPhotos()
+            home = try findHome(options.home, photos: all, fences: fences, reach: awayKilometres)
+            photos = all
+        }
         let finder = TripFinder(home: home, awayKilometres: awayKilometres, gapDays: options.gapDays)
-        let trips = TripRoutes.attach(try store.keptTrackLines(), to: finder.trips(photos))
+        let found =
+            try days.map { try finder.trips($0, photos: store.tripPhotos(in:)) }
+            ?? finder.trips(photos ?? store.tripPhotos())
+        let trips = TripRoutes.attach(try store.keptTrackLines(), to: found)
         let text: String
         switch format {
         case "json": text = try TripFormats.json(trips, home: home) + "\n"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 import PhotoMapSupport
 
 /// `photomap visibility PHOTO_ID…|--place ID|--all VISIBILITY [--location AUDIENCE]`: who sees imported

@@ -42,7 +42,7 @@ struct ArgumentParser {
             } else if token == "--version" {
                 parsed.wantsVersion = true
             } else if !token.hasPrefix("--"), let spec = option(short: token, in: parsed.command) {
-                parsed.set(spec.name, "")
+                parsed.set(spec, "")
             } else if token.hasPrefix("--") {
                 let body = token.dropFirst(2)
                 let name = String(body.prefix(while: { $0 != "=" }))
@@ -52,15 +52,15 @@ struct ArgumentParser {
                 }
                 if spec.valueName == nil {
                     guard inlineValue == nil else { throw UsageError("--\(name) takes no value") }
-                    parsed.set(name, "")
+                    parsed.set(spec, "")
                     continue
                 }
                 // The values are not repeated back: one may be a key or a password in a URL.
-                if parsed.has(name), !spec.takesMore {
+                if parsed.text(of: spec) != nil, !spec.takesMore {
                     throw UsageError("--\(name) takes one value and was given twice: give it once")
                 }
                 if let inlineValue {
-                    parsed.set(name, try spec.checked(inlineValue))
+                    parsed.set(spec, try spec.checked(inlineValue))
                     try takeMore(of: spec, from: &remaining, into: &parsed)
                 } else if spec.valueIsOptional {
                     // The next word is the value unless it is an option, or (for commands taking
@@ -70,14 +70,14 @@ struct ArgumentParser {
                         !acceptsArguments || next.lowercased().hasSuffix(".html")
                             || next.lowercased().hasSuffix(".htm")
                     {
-                        parsed.set(name, next)
+                        parsed.set(spec, next)
                         remaining.removeFirst()
                     } else {
-                        parsed.set(name, "")
+                        parsed.set(spec, "")
                     }
                 } else if let next = remaining.first, !next.hasPrefix("--") {
                     // A value may start with one dash (a negative latitude); "--" starts the next option.
-                    parsed.set(name, try spec.checked(next))
+                    parsed.set(spec, try spec.checked(next))
                     remaining.removeFirst()
                     try takeMore(of: spec, from: &remaining, into: &parsed)
                 } else {
@@ -97,7 +97,7 @@ struct ArgumentParser {
                 throw UsageError("\(command.name) \(action.name) needs \(argument)")
             }
             if let missing = command.options.first(where: {
-                $0.isRequired && (parsed.options[$0.name] ?? "").isEmpty
+                $0.isRequired && (parsed.text(of: $0) ?? "").isEmpty
             }) {
                 throw UsageError("\(command.name) needs \(missing.synopsis)")
             }
@@ -110,7 +110,7 @@ struct ArgumentParser {
         of spec: OptionSpec, from remaining: inout ArraySlice<String>, into parsed: inout ParsedArguments
     ) throws(UsageError) {
         while let more = remaining.first, spec.takes(more: more) {
-            parsed.set(spec.name, try spec.checked(more))
+            parsed.set(spec, try spec.checked(more))
             remaining.removeFirst()
         }
     }

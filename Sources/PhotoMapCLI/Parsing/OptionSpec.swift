@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import PhotoMapKit
+import PhotoMapModel
 
 /// One command-line option, declared once: its name, what its value is, and its line in `--help`.
 /// The parser, `--help`, the shell completions and the man page all read this declaration.

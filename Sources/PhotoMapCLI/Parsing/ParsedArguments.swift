@@ -3,10 +3,12 @@
 struct ParsedArguments: Sendable {
     /// The command named, if any.
     var command: CommandSpec?
-    /// Options given, by name; a flag's value is "" (the last of a repeated option wins).
-    var options: [String: String] = [:]
+    /// Options given, by name; a flag's value is "" (the last of a repeated option wins). Private: a
+    /// command reads an option through its declaration (a typed `Option` or `Flag`), never by a name
+    /// that could drift from it.
+    private var options: [String: String] = [:]
     /// Every value of each option, in order (`--gpx A --gpx B`).
-    private(set) var allValues: [String: [String]] = [:]
+    private var allValues: [String: [String]] = [:]
     /// Positional arguments after the command.
     var arguments: [String] = []
     /// Whether `--help` or `-h` was given.
@@ -14,21 +16,14 @@ struct ParsedArguments: Sendable {
     /// Whether `--version` was given.
     var wantsVersion = false
 
-    /// Whether a flag or option was given.
-    func has(_ name: String) -> Bool { options[name] != nil }
-
-    /// An option's text as the parser took it, by name; commands read their values through typed keys
-    /// (`value(_: Option)`), which name the option by its declaration.
-    func value(_ name: String) -> String? { options[name] }
-
-    /// Every value a repeated option was given, in order.
-    func values(_ name: String) -> [String] { allValues[name] ?? [] }
-
-    /// Records an option's value (the last one is `value`, all of them `values`).
-    mutating func set(_ name: String, _ value: String) {
-        options[name] = value
-        allValues[name, default: []].append(value)
+    /// Records an option's value (the last one is `value`, all of them `all`).
+    mutating func set(_ spec: OptionSpec, _ value: String) {
+        options[spec.name] = value
+        allValues[spec.name, default: []].append(value)
     }
+
+    /// The text the parser took for a declared option, if it was given (the parser's own checks).
+    func text(of spec: OptionSpec) -> String? { options[spec.name] }
 
     /// A typed option's value: given, else its declared default, else nil.
     func value<Value>(_ option: Option<Value>) throws(UsageError) -> Value? {
@@ -39,7 +34,7 @@ struct ParsedArguments: Sendable {
     /// Every value a repeated typed option was given, in order (`--gpx A --gpx B`).
     func all<Value>(_ option: Option<Value>) throws(UsageError) -> [Value] {
         var decoded: [Value] = []
-        for text in values(option.name) { decoded.append(try option.decode(text)) }
+        for text in allValues[option.name] ?? [] { decoded.append(try option.decode(text)) }
         return decoded
     }
 
@@ -47,10 +42,10 @@ struct ParsedArguments: Sendable {
     func text<Value>(_ option: Option<Value>) -> String? { options[option.name] }
 
     /// Whether a typed option was given (its default does not count).
-    func has<Value>(_ option: Option<Value>) -> Bool { has(option.name) }
+    func has<Value>(_ option: Option<Value>) -> Bool { options[option.name] != nil }
 
     /// Whether a flag was given.
-    func has(_ flag: Flag) -> Bool { has(flag.name) }
+    func has(_ flag: Flag) -> Bool { options[flag.name] != nil }
 
     /// The command's action (the parser has checked it is one of the declared ones).
     func action<Action: CommandAction>(_: Action.Type) throws(UsageError) -> Action {

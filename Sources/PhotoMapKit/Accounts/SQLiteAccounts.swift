@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// The users, sessions and one-time sign-in links of one machine, in `{cache}/accounts.sqlite` (readable

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// A record with its annotation, made once when its listing arrives: the table, the local index and
 /// the pages all show this annotation, and none makes another from the record.
 public struct Annotated<Record: Sendable>: Sendable {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// The coasts a map draws past the world outline's zooms, as tiles of a fixed grid per level of detail:

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// How far a prefetch has got, over every size it fetches.
 public struct PrefetchProgress: Sendable {
     /// Images asked for.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
+import PhotoMapModel
 
 /// A prefetch fed as a listing arrives: `add` the photos of each page, then `finish`. Each photo's image
 /// of every size asked for is fetched; progress counts them all, and the reports (one per size, in the

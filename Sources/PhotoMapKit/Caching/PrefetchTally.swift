@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// Counts a prefetch's answers as they arrive from any thread, and tells its progress and its end

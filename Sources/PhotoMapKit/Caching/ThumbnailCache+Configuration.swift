@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 extension ThumbnailCache {
     /// How the cache behaves.
     public struct Configuration: Sendable {

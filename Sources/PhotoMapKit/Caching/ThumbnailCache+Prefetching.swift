@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
+import PhotoMapModel
 
 extension ThumbnailCache {
     /// A prefetch of each photo's images of `sizes` (by default its square), photos added as they are

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Foundation
+import PhotoMapModel
+import PhotoMapNetworking
 import PhotoMapSupport
 
 extension ThumbnailCache {

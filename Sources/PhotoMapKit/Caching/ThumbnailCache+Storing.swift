@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
+import PhotoMapNetworking
 
 extension ThumbnailCache {
     /// Stores an image made on this machine (an imported photo's square or medium image) as the entry of

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapNetworking
 import PhotoMapSupport
 
 /// What can go wrong getting a square thumbnail. Nothing is ever stored when one of these happens.

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
+import PhotoMapNetworking
 
 /// Where a photo's square comes from: the square URL itself, or a larger image to crop it from.
 struct ThumbnailSource: Sendable, Hashable {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// Locations set by hand through `photomap serve` (`POST /api/photos/locations`): the steps of

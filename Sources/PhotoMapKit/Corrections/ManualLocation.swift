@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// Locations set or removed by hand (`photomap locate`): the same rows `geotag` writes, with the source
 /// `manual`, which tracks, estimates and the import of an unchanged file leave as they are.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// The users, sessions and one-time sign-in links in PostgreSQL (migration 6), shared by every server of
 /// a fleet: a session started through one instance is known to the others, and ended on all of them at

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// The owners' recent location edits in PostgreSQL (`location_edits`), shared by every `serve` using the
 /// database: an edit made through one instance is undone through any other.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 extension PostgresLocalCatalog {
     public func privacy(of selection: PhotoSelection) throws -> [(id: String, privacy: PhotoPrivacy)] {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// What `geotag` and `import --gpx` read and write in PostgreSQL: the same rows as `LocalCatalog`'s, so that

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// The map of everything from PostgreSQL: tiles read from the aggregates the triggers of
 /// `MapGridSQL.postgres` keep, or (deep tiles) from the points.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 extension PostgresLocalCatalog {
     /// Every photo with a time taken, read from the columns alone as `LocalCatalog.tripPhotos` reads
@@ -40,5 +41,14 @@ extension PostgresLocalCatalog {
             if let photo { photos.append(photo) }
         }
         return photos
+    }
+}
+
+extension PostgresLocalCatalog {
+    /// None kept here yet: trips on PostgreSQL are found from `tripPhotos()`.
+    public func tripDays() throws -> [TripDay]? { nil }
+
+    public func tripPhotos(in spans: [ClosedRange<String>]) throws -> [TripPhoto] {
+        try tripPhotos().filter { photo in spans.contains { $0.contains(photo.date) } }
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// The imported photos in PostgreSQL (`--database`): the same catalog as `LocalCatalog`, shared by every

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// Where photomap keeps what outlives a command — the local search index, Flickr's kept answers, the
 /// recently viewed photos, the Flickr call budget and the imported photos' catalog: files of the cache folder (one machine, the

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// Where Flickr's answers are kept between runs, for a time-to-live, so repeated commands make no
 /// request and `--offline` can answer: files in the cache folder (`ResponseCache`) or PostgreSQL shared

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 // The records of the embedded catalog as `FixtureTransport` reads them (with JSONDecoder, each value
 // a string or a number as Flickr recorded it), and the answers it reshapes them into (with JSONOutput).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapNetworking
 import PhotoMapSupport
 
 /// flickr.photos.search's answers kept as one growing listing per query (its parameters but `page`

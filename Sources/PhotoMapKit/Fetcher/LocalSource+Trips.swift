@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 extension LocalSource: TripDescribing {
     /// The imported photos' trips, found as `trips` finds them with its defaults (home the centre of a

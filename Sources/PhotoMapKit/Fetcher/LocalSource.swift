@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// The photos `photomap import` read, as a photo source: places ranked by photo count (the photos
 /// without a location last), a place's photos newest first. Read from the imported photos' catalog;

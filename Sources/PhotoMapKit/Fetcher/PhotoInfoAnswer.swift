@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
 import PhotoMapSupport
 
 /// flickr.photos.getInfo: `photo{id, secret, server, license, owner{…}, title{_content},

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// Where places and photos come from: the Flickr REST API or the embedded catalog.
 public protocol PhotoSource: Sendable {
     /// The top places (localities), most photographed first.

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// A source that looks places up by name (Flickr's flickr.places.find: "not a geocoder", an address
 /// rounds up to its city). The embedded catalog has no such lookup: its places are in the gazetteer.
 public protocol PlaceFinding: Sendable {

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// `--format kml`: a KML 2.2 Document with one Placemark per record — its name, a one-line
 /// snippet, an HTML description (the subtitle, the square, a link to the record's page), the date
 /// taken, the fields as ExtendedData (attributes in QGIS), and a Point where it has a coordinate.

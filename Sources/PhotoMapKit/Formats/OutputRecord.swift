@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// One listed record as the open formats write it: its annotation (with its page on Flickr, which
 /// Flickr's rules ask every shown photo to link to) and the fields a command adds (a search hit's
 /// query and distance).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// A boundary layer prepared for point-in-polygon: a grid of quarter-degree cells, each holding, for every
 /// region that reaches into it, the region's edges that cross the cell and whether the cell's centre is

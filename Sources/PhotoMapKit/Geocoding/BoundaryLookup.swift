@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// The country and first-level division a point lies in, from their boundaries: the polygons that
 /// contain it, or for a point just off a coast the nearest within `coastReach`. The division is looked

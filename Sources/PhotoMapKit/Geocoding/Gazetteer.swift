@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// The offline geocoder's names: GeoNames cities over 15,000 people and villages of 1,000 or more

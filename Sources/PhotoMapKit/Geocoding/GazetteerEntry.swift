@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// A named point a typed query can find: a city, a village, a catalog place or a landmark.
 public struct GazetteerEntry: Sendable, Hashable {

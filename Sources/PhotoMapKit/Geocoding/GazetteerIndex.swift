@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// The files the offline gazetteer is made from: GeoNames' cities, villages and regions (`Fixtures/gazetteer`),

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// Turns a typed address, landmark or place name into locations, best first, ranked like Nominatim:
 /// how well the text matches, then importance (population), with a region given by `near` favoured

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// A photo as geotagging sees it, read from either catalog (SQLite or PostgreSQL) by the same rules: its
 /// clock, its camera, and its location with where it came from.
 public struct ClockedPhoto: Sendable {

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// A location a track or a neighbour gives a photo, with the place it joins; or, with no coordinate, the
 /// location tracks gave it before taken away (it joins the photos without a location).
 public struct LocatedPhoto: Sendable {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// Locates the imported photos that have no GPS of their own from tracks, by their clocks as the catalog
 /// (SQLite or PostgreSQL, the same rules for both) keeps them: no image is read. A photo's own GPS, a location

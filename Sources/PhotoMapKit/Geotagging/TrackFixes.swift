@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// The fixes of all tracks, segments and files in one time order, and where they put a moment, by
 /// exiftool's `-geotag` rules: between two fixes at most `maximumGap` seconds apart, the point between
 /// them in proportion (a break between segments does not stop it by itself); otherwise the nearest fix

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// How both catalogs keep a track line: each point's latitude then longitude as little-endian doubles,
 /// 16 bytes a point; the digest of those bytes keeps each line once.
 enum TrackLineBytes {

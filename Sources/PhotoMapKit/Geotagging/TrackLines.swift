@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// The GPX tracks given to `import --gpx` and `geotag`, as maps draw them: each segment a line of points in

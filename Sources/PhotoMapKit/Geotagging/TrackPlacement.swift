@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// The points tracks can give a photo: each fix, and each stretch between two fixes at most the maximum gap
 /// apart. A photo placed from a track whose location lies on them was placed by these tracks (under other
 /// settings), so a run with other settings may move or clear it; one elsewhere came from other tracks.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// Douglas–Peucker over several lines at once, to a number of points rather than a distance: every line
 /// keeps its ends, then the stretch whose farthest point lies farthest from its chord is split there, over

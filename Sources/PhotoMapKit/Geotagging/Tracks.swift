@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// The GPX files given to one command, read whole before anything changes: their fixes in one time order,
 /// how many tracks they hold, and the points left out of them.
 public struct Tracks: Sendable {

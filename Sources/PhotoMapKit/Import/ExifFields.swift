@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// What photomap reads of a photo's EXIF block (CIPA DC-008): where and when it was taken, how to turn
 /// it, and the words its owner gave it. A field that is missing or malformed is nil, and a malformed
 /// one is named in `problems` (the import's report); the photo is kept either way.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import CExif
 import Foundation
+import PhotoMapModel
 
 /// Reads the fields photomap uses from an EXIF block through libexif, checking each one's type, count
 /// and values itself (libexif is asked not to fix anything up). The embedded thumbnail is never used:

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 extension Geofence {
     /// How far outside a fence a track line others see stops, in metres: a line that ran up to the fence's

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// A circle within which imported photos are shown without a location (Flickr's geofences): to anyone
 /// but their owner, a photo taken at home is one "without a location".

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
 import PhotoMapSupport
 
 /// What an import did: the counts its summary line gives, and a line for every file skipped or imported

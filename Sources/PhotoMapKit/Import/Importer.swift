@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// `photomap import`: reads the JPEG and HEIC files below some folders into the local catalog. Files as

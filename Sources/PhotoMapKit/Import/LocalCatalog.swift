@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// The imported photos, kept between runs in `{cache}/local-catalog.sqlite`: each file seen (its path,
@@ -17,6 +18,8 @@ public final class LocalCatalog: LocalCatalogStore {
     /// Whether it has the column of each record's time taken; one made before it, opened to read, has the
     /// time in the record alone.
     private(set) var knowsDateTaken = true
+    /// Whether it has `trip_days`; trips in one made before it, opened to read, are found from its photos.
+    private(set) var knowsTripDays = true
 
     /// The catalog file in a cache folder.
     public static func file(in cacheDirectory: URL) -> URL {
@@ -36,6 +39,7 @@ public final class LocalCatalog: LocalCatalogStore {
             knowsFences = columns.contains("hidden")
             knowsAudiences = columns.contains("visibility")
             knowsDateTaken = columns.contains("date_taken")
+            knowsTripDays = try hasTripDays()
             return
         }
         try database.execute(
@@ -60,6 +64,7 @@ public final class LocalCatalog: LocalCatalogStore {
             """)
         try addCaptureColumns()
         try prepareMap()
+        try prepareTripDays()
     }
 
     /// The columns `geotag` reads, added to a catalog made before them: each photo's clock as the camera

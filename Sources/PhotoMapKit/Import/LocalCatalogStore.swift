@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// Where the imported photos are kept: `LocalCatalog` (SQLite beside the cache, the default) or
 /// `PostgresLocalCatalog` (the database a fleet shares). A store is used by one thread at a time.
@@ -60,6 +61,12 @@ public protocol LocalCatalogStore {
     /// `TripPhoto.photos(allPhotos(), places: places())` makes them, but for a town's centre, always its own
     /// (home is found from it and never shown; `places()` gives others a fenced centre's photos' mean).
     func tripPhotos() throws -> [TripPhoto]
+    /// The rows of the days photos were taken on (`trip_days`), as the viewer sees them; nil where the
+    /// catalog keeps none (then trips are found from `tripPhotos()`).
+    func tripDays() throws -> [TripDay]?
+    /// `tripPhotos()` of the local dates in `spans` ("YYYY-MM-DD" to "YYYY-MM-DD", by the text), as
+    /// the viewer sees them: each photo once however many spans hold it.
+    func tripPhotos(in spans: [ClosedRange<String>]) throws -> [TripPhoto]
     /// The clusters of the photos in `tile` taken in `months`, as others may see them (`showsFenced`: all),
     /// from the aggregates the database keeps (`MapGridSQL`).
     func mapClusters(in tile: MapTile, months: MonthRange) throws -> [MapCluster]

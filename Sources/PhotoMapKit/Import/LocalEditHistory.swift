@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// The owners' recent location edits in the SQLite catalog (`location_edits` of `local-catalog.sqlite`),
 /// so that they outlive a restart of `serve`. Each call opens its own connection.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// An imported photo's record, shaped as a Flickr photo so every listing, page and format shows it:
 /// its EXIF fields, its images at `LocalImageURL`s, no owner id (so no link to Flickr).

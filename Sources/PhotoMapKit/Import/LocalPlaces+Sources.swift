@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 extension LocalPlaces {
     /// The places built from the gazetteer folder's files: its cities, villages, regions (GeoNames, CC BY

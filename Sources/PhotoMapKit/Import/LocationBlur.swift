@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// `export --blur-locations KM`: every coordinate a site shows moved to the centre of its cell in a grid
 /// of cells about KM kilometres a side, so a page tells the neighbourhood, not the doorstep.

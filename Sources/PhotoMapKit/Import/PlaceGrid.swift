@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// Places in cells of `degrees` a side, for walking those near a point. The places are numbered in cell
 /// order (row by row, each row by column, a cell's places in the order they were given), so a row's cells

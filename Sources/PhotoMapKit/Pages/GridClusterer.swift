@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// Clusters points ahead of time for every zoom level, the way supercluster's grid method does:
 /// at each zoom, points falling in the same cell of a `radius`-pixel grid over the Web Mercator world

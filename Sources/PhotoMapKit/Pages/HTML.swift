@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapNetworking
 import PhotoMapSupport
 
 /// Escaping for each place text goes in a page: HTML text, attribute values, JSON inside `<script>`,

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// What pages need of the images they show, and nothing more: a photo's image as a local file (a
 /// written page places it beside itself), and the name that image keeps wherever it is, which is nil
 /// when the photo has no image to fetch (a served page then shows the placeholder). Pages never fetch:

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// The annotations a page embeds, with what the page script needs besides: the placeholder image,
 /// the span around a lone annotation, the places named around them. Its features are GeoJSON
 /// (RFC 7946) for the server's API; a page carries them as columns (`PageEntries`), compact enough

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 // Trips' pages (`TripAlbum`): the index of trips, and a page per trip with its way under its photos and a

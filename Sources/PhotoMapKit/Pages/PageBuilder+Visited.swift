@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 // The places you have been (`VisitedPlace`): a map of the visited countries and regions shaded by their

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// Builds the HTML of photomap's pages from annotated records (each shown by the annotation its
 /// listing came with): the features a list or map shows, list pages, photo pages. Where links point

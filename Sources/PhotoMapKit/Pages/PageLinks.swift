@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// Where a page's links point. Export and `--map` write images and pages into a folder and link them
 /// relatively (`FolderLinks`); `photomap serve` links its own routes (`ServedLinks`). Everything

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// The GeoNames cities a map names when it is zoomed in too far for its 1:110m outline (whose

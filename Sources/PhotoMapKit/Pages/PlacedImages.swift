@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
 import PhotoMapSupport
 
 /// The images an export found or placed in its site in this run, by photo and size: asked for twice per

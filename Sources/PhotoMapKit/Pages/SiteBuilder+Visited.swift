@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 extension SiteBuilder {
     /// Writes the page of the places you have been (`visited`, as the site's viewer sees them) at the

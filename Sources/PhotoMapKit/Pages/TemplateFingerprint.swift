@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
 import PhotoMapSupport
 
 /// The version of how pages are rendered: the digest of sample pages that use every part of the

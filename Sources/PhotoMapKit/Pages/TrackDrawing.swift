@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// The tracks a page draws under its markers (`MapData.tracks`), compact: each line's points as whole
 /// numbers of 1/`scale` degree (about a metre), the first point as it is and each next one as its
 /// difference from the one before: `{"lines": [[lat, lon, Δlat, Δlon, …], …], "scale": 100000}`.

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// Recents as a viewer may see them: an imported photo is read again from the catalog as that viewer's
 /// view holds it (`LocalCatalogStore.audiences`), so one made private, or fenced, after it was viewed is
 /// left out, or shown without its location, at once. Fences take a location off before one is kept.

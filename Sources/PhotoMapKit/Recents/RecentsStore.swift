@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// The photos most recently viewed through `photomap serve`, most recent first, at most `capacity`,
 /// shared by every server using the same store: a file of the cache folder (`RecentPhotos`) or
 /// PostgreSQL (`PostgresRecents`) for servers on several machines.

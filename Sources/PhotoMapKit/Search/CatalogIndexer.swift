@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// Fills the local index: with the embedded catalog (every place, photo and landmark) once per
 /// catalog version, and with whatever a command fetched, each record shown by its listing's annotation.

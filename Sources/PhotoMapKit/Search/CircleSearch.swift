@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// A search whose circle holds fewer records than its words match ("bridge" in 5 km of a city): the

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// Everything fetched so far plus the embedded catalog, searchable offline: SQLite with FTS5 for the

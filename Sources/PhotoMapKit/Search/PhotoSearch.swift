@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// Search as `search` and the served pages do it: every photo, place and landmark whose text holds
 /// all the query's words within a radius, by relevance then distance. Offline, or on the embedded

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// What a search may be asked to look around: one rule, read by the CLI's `search --near --radius` and
 /// by serve's `/api/search?lat=…&lon=…&radius=…` and `/api/find?lat=…&lon=…`.
 public enum SearchArea {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// The box around a search circle: its latitudes, its longitudes (two ranges when it crosses the
 /// antimeridian, all of them when it reaches a pole), and the grid cells it touches.

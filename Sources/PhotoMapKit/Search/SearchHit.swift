@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// One match of a local search.
 public struct SearchHit: Sendable {
     public var annotation: Annotation

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// The local search index, whichever engine holds it: SQLite in the cache folder (`LocalIndex`) or
 /// PostgreSQL shared by several machines (`PostgresIndex`). Both answer the same search with the same

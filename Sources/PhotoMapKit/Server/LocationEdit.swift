@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// What a `POST /api/photos/locations` body asks for, checked: the photos' ids (each an imported
 /// photo's, 1 to `LocationEditing.maximumPhotos` of them) and one target.

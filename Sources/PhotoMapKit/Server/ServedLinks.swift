@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// Links to `photomap serve`'s routes: absolute paths on the server, each record id one

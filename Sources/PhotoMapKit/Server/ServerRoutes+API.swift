@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// `photomap serve`'s API for the pages' search box: `/api/find?q=…[&lat=…&lon=…]` (a place named

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// `photomap serve`'s images: `/squares/ID` and `/images/ID`, a photo's 75×75 square and medium image
 /// from the thumbnail cache, fetched into it the first time they are asked for.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// `photomap serve`'s pages: the top places, a place's photos, a photo and the recently viewed, made by

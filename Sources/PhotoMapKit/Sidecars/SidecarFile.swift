@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// A sidecar on disk: read with a bound decided before the bytes arrive, written whole or not at all

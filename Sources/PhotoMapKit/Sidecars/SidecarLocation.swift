@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapModel
+
 /// What a sidecar says of its photo's location.
 public struct SidecarLocation: Sendable, Equatable {
     /// The coordinate; nil when photomap removed the location by hand.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// Keeps the locations photomap set or took away in the photos' XMP sidecars, one beside (or for) each
 /// file holding the photo. A sidecar that cannot be written is reported; the catalog keeps its change.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import CXML2
 import Foundation
+import PhotoMapModel
 
 /// An XMP packet as libxml2's tree: read without the network, a DTD or entity expansion (one that
 /// declares a document type is refused), changed in place, so every property photomap does not write

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// The point trips are measured from, and the name it is shown with.
 public struct Home: Sendable, Hashable {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// A journey away from home: a run of away days and the photos taken on them (`TripFinder`).
 public struct Trip: Sendable, Hashable {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// A source that finds trips in its photos (the imported photos': `LocalSource`).
 public protocol TripDescribing: Sendable {

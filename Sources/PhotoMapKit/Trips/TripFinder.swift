@@ -47,25 +47,31 @@ public struct TripFinder: Sendable {
     public func trips(_ photos: [TripPhoto]) -> [Trip] {
         var byDay: [Int: [TripPhoto]] = [:]
         for photo in photos { byDay[photo.day, default: []].append(photo) }
-        var trips: [Trip] = []
+        let kinds = byDay.keys.sorted().map { day in (day, kind(of: byDay[day] ?? [])) }
+        return runs(kinds).map { trip($0, byDay) }.reversed()
+    }
+
+    /// Rule 4: the runs of away days among the days' kinds (in the order of the days), oldest first.
+    func runs(_ kinds: [(day: Int, kind: DayKind)]) -> [(first: Int, last: Int)] {
+        var runs: [(first: Int, last: Int)] = []
         var run: (first: Int, last: Int)?
-        for day in byDay.keys.sorted() {
-            switch kind(of: byDay[day] ?? []) {
+        for (day, kind) in kinds {
+            switch kind {
             case .empty: continue
             case .home:
-                if let open = run { trips.append(trip(open, byDay)) }
+                if let open = run { runs.append(open) }
                 run = nil
             case .away:
                 if let open = run, day - open.last - 1 <= gapDays {
                     run = (open.first, day)
                 } else {
-                    if let open = run { trips.append(trip(open, byDay)) }
+                    if let open = run { runs.append(open) }
                     run = (day, day)
                 }
             }
         }
-        if let open = run { trips.append(trip(open, byDay)) }
-        return trips.reversed()
+        if let open = run { runs.append(open) }
+        return runs
     }
 
     /// Rule 3 for one day's photos.
@@ -81,7 +87,7 @@ public struct TripFinder: Sendable {
     }
 
     /// The trip of the days `first` to `last`.
-    private func trip(_ run: (first: Int, last: Int), _ byDay: [Int: [TripPhoto]]) -> Trip {
+    func trip(_ run: (first: Int, last: Int), _ byDay: [Int: [TripPhoto]]) -> Trip {
         let photos = (run.first...run.last).flatMap { byDay[$0] ?? [] }.sorted { ($0.taken, $0.id) < ($1.taken, $1.id) }
         let located = photos.filter { $0.coordinate != nil }
         return Trip(

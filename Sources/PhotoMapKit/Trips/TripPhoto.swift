@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// A photo as trips and `visited` see it: its own local day, when it was taken, where, and the names of
 /// the place it belongs to.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// One photo record from a catalog made elsewhere (`import --records`): its id there, title, time taken,
 /// location and image, checked field by field as it was read.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Foundation
+import PhotoMapNetworking
 
 /// Makes a records photo's square and medium images from its image when first asked for, as Flickr's
 /// squares are fetched: a URL through `web` (http and https only, its size capped by the origin), a path

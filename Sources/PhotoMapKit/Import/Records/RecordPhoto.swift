@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 import PhotoMapSupport
 
 /// A record made an imported photo, ready for the catalog: shaped as a Flickr photo with its source id,

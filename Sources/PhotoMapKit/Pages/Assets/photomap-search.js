@@ -29,7 +29,7 @@
     var form = document.querySelector('form.search');
     if (!api || !form) return;
     var input = form.querySelector('input');
-    var map = null, results = null, before = null;
+    var map = null, results = null, before = null, pending = null;
     var say = searchLegend(form, clear);
 
     function ask(path, done) {
@@ -48,9 +48,18 @@
       body.removeAttribute('data-search-results');
       say('', false);
       if (photomap.ownMarkers) photomap.ownMarkers.show();
-      if (before) map.setView(before.centre, before.zoom);
+      if (before) restore(before);
       before = null;
       input.focus();
+    }
+
+    /* Leaflet drops a setView asked for while a zoom animation runs (Clear pressed as the map still zooms
+       to the results): the view is then restored when that zoom ends. */
+    function restore(view) {
+      pending = null;
+      if (!map._animatingZoom) return map.setView(view.centre, view.zoom);
+      pending = function () { restore(view); };
+      map.once('zoomend', pending);
     }
 
     function show(features, place, query) {
@@ -58,6 +67,8 @@
       body.setAttribute('data-search-results', String(located.length));
       if (!located.length) return say('Nothing found for \u2018' + query + '\u2019', false);
       if (results) map.removeLayer(results);
+      if (pending) map.off('zoomend', pending);
+      pending = null;
       if (!before) before = { centre: map.getCenter(), zoom: map.getZoom() };
       if (photomap.ownMarkers) photomap.ownMarkers.hide();
       results = L.featureGroup(located.map(markerFor)).addTo(map);

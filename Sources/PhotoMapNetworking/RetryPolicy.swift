@@ -49,7 +49,7 @@ public struct RetryPolicy: Sendable {
     /// `isBusy` names 2xx answers that say "try later" in their body (Flickr's code 105): retried as a
     /// 503 is while tries remain and the wait asked is one photomap honours; else handed back as it is,
     /// for the caller to report.
-    func decide(
+    package func decide(
         _ outcome: Result<HTTPResponse, HTTPError>, attempt: Int, url: String,
         isBusy: (HTTPResponse) -> Bool = { _ in false }
     ) -> RetryDecision {
@@ -80,7 +80,7 @@ public struct RetryPolicy: Sendable {
 }
 
 /// The end of one try: a final outcome, or another try after a wait.
-enum RetryDecision {
+package enum RetryDecision {
     case finish(Result<HTTPResponse, HTTPError>)
     case retry(after: TimeInterval)
 }

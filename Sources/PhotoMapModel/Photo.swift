@@ -80,7 +80,7 @@ public struct Photo: Sendable, Hashable {
     public var flickrPageURL: String? { Self.flickrPageURL(user: flickrUser, id: id) }
 
     /// Who the photo's page on Flickr is under: the owner's path alias, else the owner's NSID.
-    var flickrUser: String { pathAlias.isEmpty ? owner : pathAlias }
+    package var flickrUser: String { pathAlias.isEmpty ? owner : pathAlias }
 
     /// The page on Flickr of photo `id` of `user`, as `flickrPageURL` says.
     static func flickrPageURL(user: String, id: String) -> String? {

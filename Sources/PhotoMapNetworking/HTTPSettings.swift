@@ -43,7 +43,7 @@ public struct HTTPSettings: Sendable {
     }
 
     /// The request for `url` with these settings; nil for a URL photomap never fetches (file:, ftp:, …).
-    func request(_ url: String, acceptsCompression: Bool) -> CurlRequest? {
+    package func request(_ url: String, acceptsCompression: Bool) -> CurlRequest? {
         guard let scheme = HTTPClient.scheme(of: url) else { return nil }
         // An https request never follows a redirect down to plain http.
         return CurlRequest(

@@ -73,7 +73,7 @@ public struct Annotation: Sendable {
     }
 
     /// A photo's annotation showing `images` and the page on Flickr of photo `id` of `flickrUser`.
-    init(
+    package init(
         photo id: String, title: String, subtitle: String, coordinate: Coordinate?, images: PhotoImages,
         owner: String, dateTaken: String?, flickrUser: String, license: License?, locationNote: String?
     ) {

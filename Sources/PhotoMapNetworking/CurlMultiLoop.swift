@@ -16,22 +16,28 @@ import PhotoMapSupport
 /// Until a host's first answer tells, an https host is taken to speak HTTP/2 (ALPN offers it;
 /// `CURLOPT_PIPEWAIT` holds the first batch until the connection says whether it multiplexes) and a
 /// plain http one HTTP/1.1.
-final class CurlMultiLoop: Sendable {
+package final class CurlMultiLoop: Sendable {
     /// How many connections and streams the loop may use.
-    struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// Connections to one host (HTTP/1.1 transfers in flight; `CURLMOPT_MAX_HOST_CONNECTIONS`).
-        var connectionsPerHost: Int
+        package var connectionsPerHost: Int
         /// Streams on one HTTP/2 connection (`CURLMOPT_MAX_CONCURRENT_STREAMS`).
-        var streamsPerConnection: Int
+        package var streamsPerConnection: Int
+
+        /// Limits of `connectionsPerHost` connections and `streamsPerConnection` streams.
+        package init(connectionsPerHost: Int, streamsPerConnection: Int) {
+            self.connectionsPerHost = connectionsPerHost
+            self.streamsPerConnection = streamsPerConnection
+        }
     }
 
     /// Called once per transfer on the loop's thread: it must return quickly (hand work elsewhere).
-    typealias Completion = @Sendable (Result<HTTPResponse, HTTPError>) -> Void
+    package typealias Completion = @Sendable (Result<HTTPResponse, HTTPError>) -> Void
 
     private let shared: Shared
 
     /// Starts the loop's thread.
-    init(limits: Limits) {
+    package init(limits: Limits) {
         shared = Shared()
         let thread = Thread { [shared] in
             EventLoop(shared: shared, limits: limits).run()
@@ -46,7 +52,7 @@ final class CurlMultiLoop: Sendable {
     }
 
     /// Starts a GET of `request`; `completion` gets the 2xx response or the error after any retries.
-    func submit(_ request: CurlRequest, completion: @escaping Completion) {
+    package func submit(_ request: CurlRequest, completion: @escaping Completion) {
         let host = EventLoop.host(of: request.url)
         let wakes = shared.inbox.withLock { inbox in
             inbox.submitted.append(Submission(request: request, host: host, completion: completion))

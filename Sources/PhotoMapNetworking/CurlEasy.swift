@@ -4,7 +4,7 @@ import Foundation
 
 /// What one GET needs besides its URL: where redirects may go, how long it may take, how large
 /// its body may be, and which CA certificates to trust.
-struct CurlRequest {
+package struct CurlRequest {
     let url: String
     /// `CURLOPT_REDIR_PROTOCOLS_STR`: "https" for https requests (never down to plain http).
     let redirectProtocols: String

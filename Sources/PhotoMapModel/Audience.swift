@@ -39,7 +39,7 @@ public enum Audience: String, CaseIterable, Sendable, Codable, Comparable {
     }
 
     /// The audiences as an SQL list of literals (`'public', 'friends'`): enum words only, never user text.
-    static func sqlList(_ audiences: Set<Audience>) -> String {
+    package static func sqlList(_ audiences: Set<Audience>) -> String {
         audiences.sorted().map { "'\($0.rawValue)'" }.joined(separator: ", ")
     }
 }

@@ -23,7 +23,7 @@ extension Photo {
 
     /// Adds every field of the record, in a fixed order. A field added to `Photo` must be added here too
     /// (a test counts them).
-    func addFields(to inputs: InputDigest) {
+    package func addFields(to inputs: InputDigest) {
         for text in [id, owner, pathAlias, secret, server, title, descriptionHTML, ownerName] { inputs.add(text) }
         inputs.add(dateTaken)
         inputs.add(tags.count)
@@ -47,7 +47,7 @@ extension Photo {
 
 extension Place {
     /// Adds every field of the record, in a fixed order (a test counts them).
-    func addFields(to inputs: InputDigest) {
+    package func addFields(to inputs: InputDigest) {
         for text in [id, woeid, fullName, shortName, url, type, timezone] { inputs.add(text) }
         inputs.add(coordinate)
         inputs.add(typeID)

@@ -103,7 +103,7 @@ public struct PhotoImages: Sendable, ExpressibleByDictionaryLiteral {
 
     /// Adds `size`'s image on `host` in the template's `.jpg` form (misc.urls) when the photo has none of
     /// that size and knows its server and secret: the URL pages show for a record that came without it.
-    mutating func addTemplated(_ size: PhotoSize, on host: ImageHost) {
+    package mutating func addTemplated(_ size: PhotoSize, on host: ImageHost) {
         guard self[size] == nil, !server.isEmpty, !secret.isEmpty else { return }
         let slot = Slot(format: 1, suffix: size.urlSuffix.utf8.last ?? 0)
         if !hasTemplated || stored.host == host.base {
