@@ -2,7 +2,7 @@
 # needs as arguments: installs what is missing (GNU time always; no package's own service started),
 # builds the release binary unless PHOTOMAP_BIN names one, makes a work folder `work` removed on exit
 # (with any folder added to WORKS and any process added to PIDS), and defines say, die, median,
-# milliseconds, free_port and
+# milliseconds, catalog_url, catalog_state, fresh_catalog, free_port and
 # `timed` (and, for the servers' benchmarks, start_h2_upstream, upstream_counts, list_squares, wrk_run and
 # column).
 # A benchmark may define `bench_cleanup`, run first on exit.
@@ -20,6 +20,24 @@ milliseconds() {
     ms=$(((end - start) / 1000000))
 }
 die() { say "error: $*"; exit 1; }
+# The catalog benchmarks' (under scripts/with-postgres for PostgreSQL): catalog_url NAME, the database NAME
+# on the throwaway server; catalog_state ENGINE NAME, the options naming catalog NAME (a cache folder in
+# `work`, and on postgresql its database); fresh_catalog ENGINE NAME BINARY CSV, an empty catalog NAME loaded
+# by BINARY from CSV, setting `ms` to the load's time.
+catalog_url() { printf %s "${PHOTOMAP_TEST_POSTGRES:-}" | sed "s#/postgres?#/$1?#"; }
+catalog_state() {
+    if [[ $1 == sqlite ]]; then echo "--cache $work/cache-$2"; else echo "--cache $work/cache-$2 --database $(catalog_url "$2")"; fi
+}
+fresh_catalog() {
+    rm -rf "$work/cache-$2"
+    if [[ $1 == postgresql ]]; then
+        psql -q "$PHOTOMAP_TEST_POSTGRES" -c "DROP DATABASE IF EXISTS $2 WITH (FORCE)" -c "CREATE DATABASE $2 TEMPLATE photomap_template"
+        # shellcheck disable=SC2046
+        "$3" $(catalog_state "$1" "$2") db migrate >/dev/null
+    fi
+    # shellcheck disable=SC2046
+    milliseconds "$3" $(catalog_state "$1" "$2") import --records "$4" --visibility public
+}
 
 missing=()
 [ -x /usr/bin/time ] || missing+=(time)

@@ -28,28 +28,12 @@ cd "$repo"
 count=${N:-1000000} removeCount=${REMOVE_N:-100000} rounds=${ROUNDS:-5}
 row() { printf '%-10s %9s  %-44s %9s %9s %8s\n' "$@"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f×", b / (a > 0 ? a : 1) }'; }
-url() { printf %s "$PHOTOMAP_TEST_POSTGRES" | sed "s#/postgres?#/$1?#"; }
-# state ENGINE NAME: the options naming a catalog and index (a cache folder, and a database on PostgreSQL).
-state() {
-    if [[ $1 == sqlite ]]; then echo "--cache $work/cache-$2"; else echo "--cache $work/cache-$2 --database $(url "$2")"; fi
-}
-# fresh ENGINE NAME BINARY CSV: an empty catalog NAME loaded by BINARY from CSV; sets `ms` to the load's time.
-fresh() {
-    rm -rf "$work/cache-$2"
-    if [[ $1 == postgresql ]]; then
-        psql -q "$PHOTOMAP_TEST_POSTGRES" -c "DROP DATABASE IF EXISTS $2" -c "CREATE DATABASE $2 TEMPLATE photomap_template"
-        # shellcheck disable=SC2046
-        "$3" $(state "$1" "$2") db migrate >/dev/null
-    fi
-    # shellcheck disable=SC2046
-    milliseconds "$3" $(state "$1" "$2") import --records "$4" --visibility public
-}
 # forget ENGINE NAME: what any change of the records does to the baseline's counted words.
 forget() {
     if [[ $1 == sqlite ]]; then
         sqlite3 "$work/cache-$2/index.sqlite" "DELETE FROM meta WHERE key >= 'words ' AND key < 'words!'"
     else
-        psql -qAt "$(url "$2")" -c "DELETE FROM index_word_rows" >/dev/null
+        psql -qAt "$(catalog_url "$2")" -c "DELETE FROM index_word_rows" >/dev/null
     fi
 }
 python3 "$here/make_records.py" "$count" --search-words >"$work/records.csv"
@@ -61,22 +45,23 @@ row engine records step "ms" "baseline" "ratio"
 for engine in $engines; do
     name=$([[ $engine == sqlite ]] && echo SQLite || echo PostgreSQL)
     # The baseline's catalog, then this build's: a copy, migrated (PostgreSQL), or loaded again (SQLite).
-    fresh "$engine" fs_base "$BASELINE_BIN" "$work/records.csv"
+    fresh_catalog "$engine" fs_base "$BASELINE_BIN" "$work/records.csv"
     say "$name: $count records loaded by the baseline in $((ms / 1000)) s"
     # shellcheck disable=SC2046
-    "$BASELINE_BIN" $(state "$engine" fs_base) --offline search panorama "${near[@]}" >/dev/null
+    "$BASELINE_BIN" $(catalog_state "$engine" fs_base) --offline search panorama "${near[@]}" >/dev/null
     if [[ $engine == postgresql ]]; then
         psql -q "$PHOTOMAP_TEST_POSTGRES" -c "CREATE DATABASE fs_new TEMPLATE fs_base"
-        cp -r "$work/cache-fs_base" "$work/cache-fs_new"
+        # A catalog on PostgreSQL may leave its cache folder unmade (nothing fetched).
+        mkdir -p "$work/cache-fs_base" && cp -r "$work/cache-fs_base" "$work/cache-fs_new"
         # shellcheck disable=SC2046
-        milliseconds "$PHOTOMAP_BIN" $(state "$engine" fs_new) db migrate
+        milliseconds "$PHOTOMAP_BIN" $(catalog_state "$engine" fs_new) db migrate
         say "$name: the copy migrated by this build (its word beginnings counted) in $((ms / 1000)) s"
     else
-        fresh "$engine" fs_new "$PHOTOMAP_BIN" "$work/records.csv"
+        fresh_catalog "$engine" fs_new "$PHOTOMAP_BIN" "$work/records.csv"
         say "$name: $count records loaded by this build in $((ms / 1000)) s"
     fi
     # shellcheck disable=SC2046
-    "$PHOTOMAP_BIN" $(state "$engine" fs_new) --offline search panorama "${near[@]}" >/dev/null
+    "$PHOTOMAP_BIN" $(catalog_state "$engine" fs_new) --offline search panorama "${near[@]}" >/dev/null
     for word in panorama zemonska; do
         first=() base=() again=() starts=()
         for _ in $(seq "$rounds"); do
@@ -84,13 +69,13 @@ for engine in $engines; do
             # This build keeps PostgreSQL's counts as records change; on SQLite it still forgets them.
             [[ $engine == postgresql ]] || forget "$engine" fs_new
             # shellcheck disable=SC2046
-            milliseconds "$BASELINE_BIN" $(state "$engine" fs_base) --offline search "$word" "${near[@]}"
+            milliseconds "$BASELINE_BIN" $(catalog_state "$engine" fs_base) --offline search "$word" "${near[@]}"
             base+=("$ms")
             # shellcheck disable=SC2046
-            milliseconds "$BASELINE_BIN" $(state "$engine" fs_base) --offline search "$word" "${near[@]}"
+            milliseconds "$BASELINE_BIN" $(catalog_state "$engine" fs_base) --offline search "$word" "${near[@]}"
             again+=("$ms")
             # shellcheck disable=SC2046
-            milliseconds "$PHOTOMAP_BIN" $(state "$engine" fs_new) --offline search "$word" "${near[@]}"
+            milliseconds "$PHOTOMAP_BIN" $(catalog_state "$engine" fs_new) --offline search "$word" "${near[@]}"
             first+=("$ms")
             milliseconds "$PHOTOMAP_BIN" --version
             starts+=("$ms")
@@ -105,7 +90,7 @@ for engine in $engines; do
     photo=0
     for label in after before; do
         binary=$([[ $label == after ]] && echo "$PHOTOMAP_BIN" || echo "$BASELINE_BIN")
-        fresh "$engine" "fs_remove_$label" "$binary" "$work/remove.csv"
+        fresh_catalog "$engine" "fs_remove_$label" "$binary" "$work/remove.csv"
         who=$([[ $label == after ]] && echo this build || echo the baseline)
         say "$name: $removeCount records loaded by $who in $((ms / 1000)) s"
         removals=()
@@ -115,10 +100,10 @@ for engine in $engines; do
             cp "$(printf '%s/IMG_%05d.jpg' "$work/photos" "$photo")" "$folder/"
             photo=$((photo + 1))
             # shellcheck disable=SC2046
-            "$binary" $(state "$engine" "fs_remove_$label") import "$folder" --visibility public >/dev/null 2>&1
+            "$binary" $(catalog_state "$engine" "fs_remove_$label") import "$folder" --visibility public >/dev/null 2>&1
             rm "$folder"/*.jpg
             # shellcheck disable=SC2046
-            milliseconds "$binary" $(state "$engine" "fs_remove_$label") import "$folder" --prune
+            milliseconds "$binary" $(catalog_state "$engine" "fs_remove_$label") import "$folder" --prune
             removals+=("$ms")
         done
         eval "removed_$label=$(median "${removals[@]}")"

@@ -25,21 +25,6 @@ cd "$repo"
 count=${N:-100000} rounds=${ROUNDS:-3}
 row() { printf '%-10s %9s  %-46s %10s %10s %8s\n' "$@"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f×", b / (a > 0 ? a : 1) }'; }
-url() { printf %s "${PHOTOMAP_TEST_POSTGRES:-}" | sed "s#/postgres?#/$1?#"; }
-state() {
-    if [[ $1 == sqlite ]]; then echo "--cache $work/cache-$2"; else echo "--cache $work/cache-$2 --database $(url "$2")"; fi
-}
-# fresh ENGINE NAME BINARY: an empty catalog NAME loaded by BINARY from the records; sets `ms` to the load's time.
-fresh() {
-    rm -rf "$work/cache-$2"
-    if [[ $1 == postgresql ]]; then
-        psql -q "$PHOTOMAP_TEST_POSTGRES" -c "DROP DATABASE IF EXISTS $2 WITH (FORCE)" -c "CREATE DATABASE $2 TEMPLATE photomap_template"
-        # shellcheck disable=SC2046
-        "$3" $(state "$1" "$2") db migrate >/dev/null
-    fi
-    # shellcheck disable=SC2046
-    milliseconds "$3" $(state "$1" "$2") import --records "$work/records.csv" --visibility public
-}
 python3 "$here/make_records.py" "$count" --search-words >"$work/records.csv"
 near=(--near "$(awk -F, '$1 == 1234 { print $4 "," $5 }' "$work/records.csv")" --radius 5 --limit 10)
 row engine records step "this build" "baseline" "ratio"
@@ -51,16 +36,16 @@ if [[ " $engines " == *" postgresql "* ]]; then
         ((round % 2 == 1)) || order=(base new)
         for who in "${order[@]}"; do
             binary=$([[ $who == new ]] && echo "$PHOTOMAP_BIN" || echo "$BASELINE_BIN")
-            fresh postgresql "rc_$who" "$binary"
+            fresh_catalog postgresql "rc_$who" "$binary" "$work/records.csv"
             if [[ $who == new ]]; then loads+=("$ms"); else baseLoads+=("$ms"); fi
             # shellcheck disable=SC2046
-            milliseconds "$binary" $(state postgresql "rc_$who") --offline search panorama "${near[@]}"
+            milliseconds "$binary" $(catalog_state postgresql "rc_$who") --offline search panorama "${near[@]}"
             if [[ $who == new ]]; then searches+=("$ms"); else baseSearches+=("$ms"); fi
         done
         # What an older photomap leaves after a load: the counts emptied.
-        psql -qAt "$(url rc_new)" -c "DELETE FROM index_word_rows" >/dev/null
+        psql -qAt "$(catalog_url rc_new)" -c "DELETE FROM index_word_rows" >/dev/null
         # shellcheck disable=SC2046
-        milliseconds "$PHOTOMAP_BIN" $(state postgresql rc_new) --offline search panorama "${near[@]}"
+        milliseconds "$PHOTOMAP_BIN" $(catalog_state postgresql rc_new) --offline search panorama "${near[@]}"
         stale+=("$ms")
         # The recount that search started ends with its process (the server checks for its client each second).
         sleep 3
@@ -75,16 +60,16 @@ if [[ " $engines " == *" postgresql "* ]]; then
     row PostgreSQL "$count" "  over counts an older photomap emptied" "$(median "${stale[@]}")" "-" "-"
 fi
 if [[ " $engines " == *" sqlite "* ]]; then
-    fresh sqlite rc_sqlite "$PHOTOMAP_BIN"
+    fresh_catalog sqlite rc_sqlite "$PHOTOMAP_BIN" "$work/records.csv"
     firsts=() seconds=() starts=()
     for _ in $(seq "$rounds"); do
         # Any change of the records forgets SQLite's counted words.
         sqlite3 "$work/cache-rc_sqlite/index.sqlite" "DELETE FROM meta WHERE key >= 'words ' AND key < 'words!'"
         # shellcheck disable=SC2046
-        milliseconds "$PHOTOMAP_BIN" $(state sqlite rc_sqlite) --offline search panorama "${near[@]}"
+        milliseconds "$PHOTOMAP_BIN" $(catalog_state sqlite rc_sqlite) --offline search panorama "${near[@]}"
         firsts+=("$ms")
         # shellcheck disable=SC2046
-        milliseconds "$PHOTOMAP_BIN" $(state sqlite rc_sqlite) --offline search panorama "${near[@]}"
+        milliseconds "$PHOTOMAP_BIN" $(catalog_state sqlite rc_sqlite) --offline search panorama "${near[@]}"
         seconds+=("$ms")
         milliseconds "$PHOTOMAP_BIN" --version
         starts+=("$ms")
