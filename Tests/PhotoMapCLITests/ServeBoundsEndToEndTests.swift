@@ -156,6 +156,11 @@ struct ServeBoundsEndToEndTests {
         let slow = try ServeProcess(
             ["--source", "flickr", "--api-key", "test-key", "--endpoint", flickr.endpoint("slow/3")],
             serveArguments: ["--max-client-connections", "1024"], environment: ["PHOTOMAP_CACHE": folder.url.path])
+        // A failure says what the server said: whether it stopped, and why.
+        do { try abandon(slow) } catch { Issue.record("\(error); serve said: \(slow.stderr.suffix(4_000))") }
+    }
+
+    private func abandon(_ slow: ServeProcess) throws {
         for index in 0..<600 {
             close(
                 try RawHTTP.opened(

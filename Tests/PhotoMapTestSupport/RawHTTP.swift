@@ -74,6 +74,11 @@ public enum RawHTTP {
         guard descriptor >= 0 else { throw POSIXError(.EIO) }
         var wait = timeval(tv_sec: Int(timeout), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        // The source port is chosen at connect, as for any client: bind alone would take one from the
+        // ports no socket holds, TIME_WAIT's included, which thousands of connections a suite closes
+        // first (abandoned requests) can use up.
+        var later: Int32 = 1
+        setsockopt(descriptor, Int32(IPPROTO_IP), IP_BIND_ADDRESS_NO_PORT, &later, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr(source)
@@ -90,10 +95,20 @@ public enum RawHTTP {
             }
         }
         guard bound == 0, connected == 0 else {
+            let code = errno
             close(descriptor)
-            throw POSIXError(.ECONNREFUSED)
+            throw ConnectFailure(
+                step: bound == 0 ? "connect to 127.0.0.1:\(port)" : "bind to \(source)",
+                reason: String(cString: strerror(code)))
         }
         return descriptor
+    }
+
+    /// A socket that could not be bound or connected: which of the two, and the system's reason.
+    public struct ConnectFailure: Error, CustomStringConvertible {
+        public let step: String
+        public let reason: String
+        public var description: String { "\(step): \(reason)" }
     }
 
     /// Whether the server closes `descriptor` (an end, or a reset) within `timeout`, anything it sends
