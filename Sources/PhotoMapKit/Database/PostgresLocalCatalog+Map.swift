@@ -28,10 +28,13 @@ extension PostgresLocalCatalog {
             return tile.clusters(of: points, months: months)
         }
         let level = tile.cellLevel
+        // Summed in the months' order whatever the plan: in the order rows come (the index's, or the
+        // heap's, which updates change), the same rows can give a centre that differs in its last bits,
+        // so a tile nothing touched answers differently (WorldMapTests saw it once, under load).
         let rows = try pool.withConnection { connection in
             try connection.execute(
                 """
-                SELECT cell, sum(count), sum(sum_latitude), sum(sum_longitude),
+                SELECT cell, sum(count), sum(sum_latitude ORDER BY month), sum(sum_longitude ORDER BY month),
                     min(CASE WHEN month >= 0 THEN month END), max(month), min(photo)
                 FROM map_cells WHERE level = \(level) AND cell BETWEEN $1 AND $2\(inRange) GROUP BY cell ORDER BY cell
                 """,
