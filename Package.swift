@@ -4,7 +4,9 @@ import PackageDescription
 
 /// The library's layers, lowest first: a target may depend on and import only those before it.
 /// scripts/check-layers holds the targets below to this order (scripts/test runs it first).
-let layers = ["PhotoMapSupport", "PhotoMapModel", "PhotoMapNetworking", "PhotoMapKit", "PhotoMapCLI"]
+let layers = [
+    "PhotoMapSupport", "PhotoMapModel", "PhotoMapNetworking", "PhotoMapKit", "PhotoMapServer", "PhotoMapCLI",
+]
 
 /// scripts/sanitize's builds (the debug configuration, for @testable imports and the checks -O keeps) set
 /// PHOTOMAP_OPTIMISE=library: the code the tests run is optimised, the tests themselves are not, which
@@ -116,14 +118,22 @@ let package = Package(
             name: "PhotoMapKit",
             dependencies: [
                 "PhotoMapSupport", "PhotoMapModel", "PhotoMapNetworking", "CCurl", "CPNG", "CJPEG", "CSQLite",
-                "CCrypto", "CMicroHTTPD", "CPQ", "CExif", "CHeif", "CSystem", "CXML2", "CSodium",
+                "CCrypto", "CPQ", "CExif", "CHeif", "CSystem", "CXML2", "CSodium",
             ],
             resources: [.copy("Pages/Assets")], swiftSettings: optimised),
+        // `photomap serve`: the HTTP server (libmicrohttpd), its routes, sign-in and the edits it takes. The
+        // top of the library: nothing below it knows it is served.
+        .target(
+            name: "PhotoMapServer",
+            dependencies: ["PhotoMapKit", "PhotoMapNetworking", "PhotoMapModel", "PhotoMapSupport", "CMicroHTTPD"],
+            swiftSettings: optimised),
         // glibc functions and constants Swift's Glibc module leaves out (wcwidth, O_TMPFILE).
         .systemLibrary(name: "CSystem"),
         .target(
             name: "PhotoMapCLI",
-            dependencies: ["PhotoMapKit", "PhotoMapNetworking", "PhotoMapModel", "PhotoMapSupport", "CSystem"],
+            dependencies: [
+                "PhotoMapServer", "PhotoMapKit", "PhotoMapNetworking", "PhotoMapModel", "PhotoMapSupport", "CSystem",
+            ],
             swiftSettings: optimised),
         // The Swift runtime and Foundation linked in (swiftc's -static-stdlib, with the static libraries
         // Foundation needs named, as SwiftPM's --static-swift-stdlib would): a command starts in about
@@ -149,7 +159,8 @@ let package = Package(
         // without libFuzzer: `scripts/sanitize address` replays them; Fuzz/ fuzzes with them.
         .target(
             name: "PhotoMapFuzzTargets",
-            dependencies: ["PhotoMapKit", "PhotoMapModel", "PhotoMapSupport", "PhotoMapCLI"], path: "Fuzz/Targets",
+            dependencies: ["PhotoMapServer", "PhotoMapKit", "PhotoMapModel", "PhotoMapSupport", "PhotoMapCLI"],
+            path: "Fuzz/Targets",
             swiftSettings: optimised),
         .executableTarget(name: "photomap-fuzz-replay", dependencies: ["PhotoMapFuzzTargets"], path: "Fuzz/Replay"),
         // Starts the loopback servers and temporary folders both test targets use.
@@ -160,7 +171,8 @@ let package = Package(
         .testTarget(
             name: "PhotoMapKitTests",
             dependencies: [
-                "PhotoMapKit", "PhotoMapNetworking", "PhotoMapModel", "PhotoMapSupport", "PhotoMapTestSupport",
+                "PhotoMapServer", "PhotoMapKit", "PhotoMapNetworking", "PhotoMapModel", "PhotoMapSupport",
+                "PhotoMapTestSupport",
             ]),
         .testTarget(
             name: "PhotoMapCLITests",

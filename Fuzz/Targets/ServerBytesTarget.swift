@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapServer
 
 /// `photomap serve` as a client reaches it: the input sent as it is, over TCP, to an `HTTPServer`
 /// (libmicrohttpd) routing to the small catalog's `ServerRoutes`; the sending side then closed and the

@@ -2,6 +2,7 @@
 import Dispatch
 import Foundation
 import PhotoMapKit
+import PhotoMapServer
 import PhotoMapSupport
 
 /// `photomap serve`'s request handling: `ServerRoutes.handle` with requests made from the input

@@ -2,6 +2,7 @@
 import Foundation
 import PhotoMapKit
 import PhotoMapNetworking
+import PhotoMapServer
 import PhotoMapSupport
 
 /// The `photomap` command line: parses the arguments, runs the command, reports errors.

@@ -2,6 +2,7 @@
 import Testing
 
 @testable import PhotoMapKit
+@testable import PhotoMapServer
 
 @Suite("The Host names serve answers to")
 struct AllowedHostsTests {

@@ -3,6 +3,7 @@ import Foundation
 import PhotoMapTestSupport
 
 @testable import PhotoMapKit
+@testable import PhotoMapServer
 
 /// `serve`'s routes over the embedded catalog, for the tests that ask `ServerRoutes.handle` directly:
 /// caches and the search index in `folder`, places found in `gazetteer`, failures told to `log`, and

@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 
 @testable import PhotoMapKit
+@testable import PhotoMapServer
 
 /// Runs blocking `work` on a thread of its own: a blocked client must not hold one of the few
 /// threads the tests' tasks share.

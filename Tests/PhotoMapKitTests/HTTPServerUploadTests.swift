@@ -4,6 +4,7 @@ import PhotoMapTestSupport
 import Testing
 
 @testable import PhotoMapKit
+@testable import PhotoMapServer
 
 /// POST bodies through libmicrohttpd: kept up to 64 KB and handed to the handler; a larger one refused
 /// with 413 before its bytes are read (Content-Length) or once counted (chunks), never handled.

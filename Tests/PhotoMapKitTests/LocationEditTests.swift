@@ -4,6 +4,7 @@ import PhotoMapModel
 import Testing
 
 @testable import PhotoMapKit
+@testable import PhotoMapServer
 
 /// What a `POST /api/photos/locations` body may ask for: its bounds at their edges (the end-to-end tests
 /// send the rest over HTTP).

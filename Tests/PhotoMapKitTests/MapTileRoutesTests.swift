@@ -5,6 +5,7 @@ import PhotoMapTestSupport
 import Testing
 
 @testable import PhotoMapKit
+@testable import PhotoMapServer
 
 /// `/api/map/Z/X/Y.json` as `serve` answers it: 400 for what is not a tile or a range, the clusters
 /// with the catalog's version as their ETag, and 304 for a browser that has them.

@@ -3,6 +3,7 @@ import PhotoMapSupport
 import Testing
 
 @testable import PhotoMapKit
+@testable import PhotoMapServer
 
 @Suite("Pages: the header, the credits and counts in words")
 struct PageHeaderTests {

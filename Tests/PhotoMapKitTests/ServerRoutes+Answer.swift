@@ -3,6 +3,7 @@ import Dispatch
 import PhotoMapSupport
 
 @testable import PhotoMapKit
+@testable import PhotoMapServer
 
 extension ServerRoutes {
     /// The answer to `request`, waited for when it comes later (the first one handed back counts).

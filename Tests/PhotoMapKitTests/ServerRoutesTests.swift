@@ -5,6 +5,7 @@ import PhotoMapTestSupport
 import Testing
 
 @testable import PhotoMapKit
+@testable import PhotoMapServer
 
 /// `ServerRoutes.handle` over the embedded catalog, request in, answer out, no socket: the public
 /// view's pages, API, assets and the answers it refuses with (400, 403, 404, 405, 421, 502).

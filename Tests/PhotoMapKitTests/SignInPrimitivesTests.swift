@@ -5,6 +5,7 @@ import PhotoMapTestSupport
 import Testing
 
 @testable import PhotoMapKit
+@testable import PhotoMapServer
 
 /// The pieces sign-in is made of, each alone: names, tokens, password hashes, the throttle, forms,
 /// cookies and the one policy every state-changing request passes.

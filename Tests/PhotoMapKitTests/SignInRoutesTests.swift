@@ -7,6 +7,7 @@ import PhotoMapTestSupport
 import Testing
 
 @testable import PhotoMapKit
+@testable import PhotoMapServer
 
 /// `serve`'s sign-in through `ServerRoutes.handle`, request in, answer out, no socket: the form, the
 /// session cookie and what refuses it, the throttle on a moved clock, the owner's one-time link.

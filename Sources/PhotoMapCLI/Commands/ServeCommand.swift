@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import PhotoMapKit
 import PhotoMapModel
+import PhotoMapServer
 
 /// `photomap serve`: the catalog as a local web site whose images are fetched when they are asked for.
 enum ServeCommand {

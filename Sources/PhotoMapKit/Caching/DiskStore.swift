@@ -261,7 +261,7 @@ public final class OpenFile: Sendable {
     }
 
     /// Opens the file at `path` for reading, with its size in bytes; nil when it cannot be.
-    static func reading(_ path: String) -> (file: OpenFile, bytes: Int)? {
+    package static func reading(_ path: String) -> (file: OpenFile, bytes: Int)? {
         opened(path).map { ($0.file, Int($0.status.st_size)) }
     }
 
@@ -286,7 +286,7 @@ public final class OpenFile: Sendable {
     }
 
     /// The descriptor, now the caller's to close; nil when it was taken already.
-    func take() -> Int32? {
+    package func take() -> Int32? {
         taken.exchange(true, ordering: .relaxed) ? nil : descriptor
     }
 }

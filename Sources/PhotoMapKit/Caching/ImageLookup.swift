@@ -14,4 +14,7 @@ public struct ImageMiss: Sendable {
     let source: ThumbnailSource?
     /// The entry's name (the key's hash).
     let name: String
+
+    /// Whether the record names an image of that size, so there is something to fetch.
+    package var canFetch: Bool { source != nil }
 }

@@ -36,7 +36,7 @@ public struct KeptEdit: Sendable {
     }
 
     /// Whether `id` has the form of an edit's id: 32 lowercase hex digits.
-    static func isValid(_ id: String) -> Bool {
+    package static func isValid(_ id: String) -> Bool {
         id.utf8.count == 32 && id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 

@@ -38,7 +38,7 @@ public enum LocalPhotoID {
     /// The prefix that tells imported photos from Flickr's (whose ids are digits).
     public static let prefix = "local-"
     /// Hex digits kept of the digest.
-    static let digits = 24
+    package static let digits = 24
 
     /// The id of a file with these bytes.
     public static func of(_ bytes: some Collection<UInt8>) -> String {

@@ -91,7 +91,7 @@ extension LocalIndex {
     }
 
     /// Relevance first, nearer breaking near-ties: distance costs up to one relevance point across the radius.
-    static func rank(_ relevance: Double, _ distance: Double, _ radius: Double) -> Double {
+    package static func rank(_ relevance: Double, _ distance: Double, _ radius: Double) -> Double {
         relevance - distance / max(radius, 0.001)
     }
 

@@ -55,7 +55,7 @@ public struct TripPhoto: Sendable, Hashable {
     public var date: String { String(taken.prefix(10)) }
 
     /// Days since 1970-01-01 of "YYYY-MM-DD…", or nil: read from the bytes, as it is read for every photo.
-    static func dayNumber(of text: String) -> Int? {
+    package static func dayNumber(of text: String) -> Int? {
         var text = text
         return text.withUTF8 { bytes -> Int? in
             guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }

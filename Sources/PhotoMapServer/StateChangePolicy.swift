@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapKit
 
 /// The one rule every request that changes anything passes before it is handled: a POST, with a body
 /// of at most `Upload.limit` bytes, sent by a page of this server (its `Origin`, or without one its

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapKit
 import PhotoMapModel
 
 /// `photomap serve`'s images: `/squares/ID` and `/images/ID`, a photo's 75×75 square and medium image
@@ -45,7 +46,7 @@ extension ServerRoutes {
         case let .missing(missed): miss = missed
         }
         // No image of that size to fetch: known now, without holding the connection.
-        guard miss.source != nil else { return .now(placeholderImage(404)) }
+        guard miss.canFetch else { return .now(placeholderImage(404)) }
         let cache = services.cache, log = services.log
         return .later { [self] answer in
             // Answered from what the cache stored: the entry is not looked up and opened again.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import CMicroHTTPD
 import Foundation
+import PhotoMapKit
 
 /// An answer: status, header fields and a body (bytes, or an open file MHD sends with sendfile).
 public struct ServerResponse: Sendable {

@@ -2,6 +2,7 @@
 import CMicroHTTPD
 import Dispatch
 import Foundation
+import PhotoMapKit
 import PhotoMapSupport
 import Synchronization
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapKit
 
 /// `photomap serve`'s trips: `/trips`, the index, and `/trips/ID`, a trip's page, made by the same
 /// `PageBuilder` as `export`'s, and `/visited`, the places you have been, with `/visited/ID`, a country's or

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapKit
 import PhotoMapSupport
 
 /// Sign-in in `photomap serve`: `GET /login` (the form; with `?token=` the owner's one-time link's

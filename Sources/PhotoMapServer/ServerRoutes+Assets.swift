@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapKit
 
 /// `photomap serve`'s `/assets/NAME`: the pages' scripts, styles and basemap, the files `PageAssets`
 /// names and nothing else; and `/assets/coasts/LEVEL/X/Y.js`, any coast tile, made when asked for.

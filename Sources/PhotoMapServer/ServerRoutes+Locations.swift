@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapKit
 import PhotoMapSupport
 
 /// `POST /api/photos/locations`: the owner sets, moves or removes imported photos' locations from the

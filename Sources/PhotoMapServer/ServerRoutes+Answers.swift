@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapKit
 
 /// How `photomap serve`'s answers are dressed: the header fields they all carry, the pages' (with their
 /// Content-Security-Policy), and a small error page.

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PhotoMapKit
+
 /// The cookies `serve` sets and reads: the session (`photomap_session`, a `SecretToken`) and, for a
 /// visitor not signed in, the pre-session one (`photomap_presession`) their forms' CSRF token is bound to.
 enum Cookies {

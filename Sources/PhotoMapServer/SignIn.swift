@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Foundation
+import PhotoMapKit
 
 /// Signing people in and out of `serve`: checks a name and password (or the owner's one-time link)
 /// against the accounts, slowed by the throttle, and keeps sessions by their tokens' digests. The clock

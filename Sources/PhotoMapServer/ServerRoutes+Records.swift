@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapKit
 
 /// The records `photomap serve` has listed, by id, and how it finds one it has not: what the pages,
 /// the images and the search look up.

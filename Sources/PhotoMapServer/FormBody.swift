@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapKit
 
 /// An `application/x-www-form-urlencoded` body (what a page's form posts), decoded: at most `maximumFields`
 /// fields, each name and value valid UTF-8 after percent-decoding; nil for anything else, answered 400.

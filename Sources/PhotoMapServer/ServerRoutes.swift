@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Foundation
+import PhotoMapKit
 import PhotoMapModel
 import PhotoMapNetworking
 import PhotoMapSupport

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapKit
 import PhotoMapModel
 
 /// What a `POST /api/photos/locations` body asks for, checked: the photos' ids (each an imported

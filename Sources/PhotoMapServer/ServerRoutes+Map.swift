@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapKit
 import PhotoMapSupport
 
 /// The map of everything's tiles: `/api/map/Z/X/Y.json[?from=YYYY-MM&to=YYYY-MM]`, the clusters of the

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import CMicroHTTPD
 import Foundation
+import PhotoMapKit
 
 /// A POST's body as it arrives, kept up to `limit` bytes (64 KB): enough for any form or JSON request
 /// photomap takes, and decided before the first byte, from Content-Length when the client sends one and

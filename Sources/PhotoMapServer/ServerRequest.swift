@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import CMicroHTTPD
 import Foundation
+import PhotoMapKit
 
 /// One request as MHD parsed it: method, path (percent-decoded by MHD), the header fields photomap
 /// reads (names lowercased) and the query arguments. Copied out of MHD at once, so it outlives the

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapKit
 
 /// The sign-in page: the name and password form, or with `?token=` (the owner's one-time link, which
 /// only the terminal shows) one "Sign in as the owner" button. Opening it changes nothing: the form's

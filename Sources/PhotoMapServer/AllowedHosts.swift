@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapKit
 import PhotoMapSupport
 
 /// The `Host` names `photomap serve` answers to: its own address and the loopback names on its port,

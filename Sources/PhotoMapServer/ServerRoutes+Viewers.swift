@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapKit
 import PhotoMapModel
 
 /// Each viewer's own view: the public one answers anyone not signed in; each role signed in (friend,

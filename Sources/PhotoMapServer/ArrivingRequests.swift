@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Foundation
+import PhotoMapKit
 import PhotoMapSupport
 
 /// The requests still arriving on a server's connections; a connection whose request has not arrived
