@@ -158,11 +158,12 @@ struct TripPhotosTests {
         try store.add(
             Geofence(name: "home", centre: try #require(Coordinate(latitude: 46.0511, longitude: 14.5051)), radius: 500)
         )
-        // The catalog as the photomap before the column left it.
+        // The catalog as the photomap before the column left it (without the rows of the days either).
         try TestDatabase.psql(
             database.url,
             """
-            ALTER TABLE local_photos DROP COLUMN date_taken;
+            DROP TABLE trip_days; DROP FUNCTION trip_days_added, trip_days_removed, trip_days_changed CASCADE;
+            ALTER TABLE local_photos DROP COLUMN written, DROP COLUMN date_taken;
             DELETE FROM photomap_schema WHERE version >= \(DatabaseSchema.dateTakenVersion)
             """)
         let pool = try database.pool()
