@@ -294,8 +294,7 @@ struct TripDaysTests {
         try TestDatabase.psql(
             database.url,
             """
-            DROP TABLE trip_days; DROP FUNCTION trip_days_added, trip_days_removed, trip_days_changed CASCADE;
-            ALTER TABLE local_photos DROP COLUMN written; DROP INDEX local_photos_day;
+            \(TestDatabase.withoutTripDays)
             DELETE FROM photomap_schema WHERE version >= \(DatabaseSchema.tripDaysVersion)
             """)
         let pool = try database.pool()

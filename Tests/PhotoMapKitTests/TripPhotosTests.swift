@@ -162,8 +162,8 @@ struct TripPhotosTests {
         try TestDatabase.psql(
             database.url,
             """
-            DROP TABLE trip_days; DROP FUNCTION trip_days_added, trip_days_removed, trip_days_changed CASCADE;
-            ALTER TABLE local_photos DROP COLUMN written, DROP COLUMN date_taken;
+            \(TestDatabase.withoutTripDays)
+            ALTER TABLE local_photos DROP COLUMN date_taken;
             DELETE FROM photomap_schema WHERE version >= \(DatabaseSchema.dateTakenVersion)
             """)
         let pool = try database.pool()

@@ -15,6 +15,10 @@ extension PostgresLocalCatalog {
     /// A photo's day: the date its own local time begins with, compared byte by byte as Swift compares
     /// `TripPhoto.date` (the index `local_photos_day` is on this expression).
     static let day = "substr(date_taken, 1, 10) COLLATE \"C\""
+    /// The advisory lock each trigger takes, held to the writing transaction's end: a recount reads the
+    /// photos committed when it runs, so a writer whose photos it cannot see yet must add or count them
+    /// after it, not beside it (two recounts of one day at once would each miss the other's photos).
+    static let tripDaysLock = 0x7068_6f74_6f64_6179  // "photoday"
     /// Whether a photo is located, as `Coordinate` reads one.
     private static let located = "latitude BETWEEN -90 AND 90 AND longitude BETWEEN -180 AND 180"
 
@@ -82,6 +86,7 @@ extension PostgresLocalCatalog {
             -- Photos added: their groups' counts added to the rows (a box only grows).
             CREATE FUNCTION trip_days_added() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
+                PERFORM pg_advisory_xact_lock(\(tripDaysLock));
                 INSERT INTO trip_days \(tripDaysQuery(from: "added"))
                 ON CONFLICT (\(key)) DO UPDATE SET photos = trip_days.photos + excluded.photos,
                     located = trip_days.located + excluded.located,
@@ -97,6 +102,7 @@ extension PostgresLocalCatalog {
             -- Photos removed or changed: each group they left or joined counted again (a box cannot lose a point).
             CREATE FUNCTION trip_days_removed() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
+                PERFORM pg_advisory_xact_lock(\(tripDaysLock));
             \(recount(groups(of: "removed")))
                 RETURN NULL;
             END $$;
@@ -104,6 +110,7 @@ extension PostgresLocalCatalog {
                 FOR EACH STATEMENT EXECUTE FUNCTION trip_days_removed();
             CREATE FUNCTION trip_days_changed() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
+                PERFORM pg_advisory_xact_lock(\(tripDaysLock));
             \(recount("\(changed("old_photos", "new_photos")) UNION \(changed("new_photos", "old_photos"))"))
                 RETURN NULL;
             END $$;
