@@ -53,6 +53,12 @@ extension PostgresLocalCatalog {
             """
     }
 
+    /// A trigger's first statements: none when its statement wrote no row (an upsert's other half, an
+    /// UPDATE that matched nothing), so that it holds no other writer up; else `tripDaysLock`.
+    private static func lock(unlessEmpty table: String) -> String {
+        "IF NOT EXISTS (SELECT 1 FROM \(table)) THEN RETURN NULL; END IF; PERFORM pg_advisory_xact_lock(\(tripDaysLock));"
+    }
+
     /// The migration that makes the table, fills it from the photos there, and adds the triggers. Each
     /// photo gets `written`, from a sequence, first in the order the rows lie (as SQLite's rowids);
     /// a row written again keeps its own.
@@ -86,7 +92,7 @@ extension PostgresLocalCatalog {
             -- Photos added: their groups' counts added to the rows (a box only grows).
             CREATE FUNCTION trip_days_added() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                PERFORM pg_advisory_xact_lock(\(tripDaysLock));
+                \(lock(unlessEmpty: "added"))
                 INSERT INTO trip_days \(tripDaysQuery(from: "added"))
                 ON CONFLICT (\(key)) DO UPDATE SET photos = trip_days.photos + excluded.photos,
                     located = trip_days.located + excluded.located,
@@ -102,7 +108,7 @@ extension PostgresLocalCatalog {
             -- Photos removed or changed: each group they left or joined counted again (a box cannot lose a point).
             CREATE FUNCTION trip_days_removed() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                PERFORM pg_advisory_xact_lock(\(tripDaysLock));
+                \(lock(unlessEmpty: "removed"))
             \(recount(groups(of: "removed")))
                 RETURN NULL;
             END $$;
@@ -110,7 +116,7 @@ extension PostgresLocalCatalog {
                 FOR EACH STATEMENT EXECUTE FUNCTION trip_days_removed();
             CREATE FUNCTION trip_days_changed() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                PERFORM pg_advisory_xact_lock(\(tripDaysLock));
+                \(lock(unlessEmpty: "new_photos"))
             \(recount("\(changed("old_photos", "new_photos")) UNION \(changed("new_photos", "old_photos"))"))
                 RETURN NULL;
             END $$;
