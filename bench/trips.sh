@@ -16,7 +16,11 @@
 # DATABASE=1: the catalogs in PostgreSQL with PostGIS, in a throwaway cluster the script starts
 # (scripts/postgres), each binary's a database of its own migrated and loaded by it (an older photomap
 # refuses a newer schema); then the baseline's database migrated by photomap (the fill of what it adds
-# timed) and trips timed on it too. Without it, one SQLite catalog in the cache folder, read by both.
+# timed) and trips timed on it too. The catalog keeps `trip_days` there too: its rows are checked against
+# a count from scratch, and what its triggers cost a load is timed, ROUNDS loads of the records into new
+# databases with them and as many with them disabled, in turn. A baseline from before the rows
+# (BASELINE_BIN) finds trips from every photo: that is the figure from scratch. Without it, one SQLite
+# catalog in the cache folder, read by both.
 #   bench/trips.sh
 #   COUNT=10000 ROUNDS=3 EDITS=100 bench/trips.sh
 #   BASELINE_BIN=/path/to/old/photomap bench/trips.sh
@@ -69,6 +73,62 @@ rounds() {
 }
 load photomap "$PHOTOMAP_BIN"
 rounds photomap "$PHOTOMAP_BIN"
+if [[ -n ${DATABASE:-} ]]; then
+    url=${catalog[3]}
+    # The rows kept through the load against those its photos make from scratch (as the migration fills
+    # them), both ways.
+    located="latitude BETWEEN -90 AND 90 AND longitude BETWEEN -180 AND 180"
+    apart=$(psql -qAt -v ON_ERROR_STOP=1 "$url" <<SQL
+CREATE TEMPORARY VIEW made (day, place, hidden, visibility, location_audience, photos, located, min_latitude,
+    max_latitude, min_longitude, max_longitude, last_located) AS SELECT substr(date_taken, 1, 10) COLLATE "C", place, hidden, visibility,
+    location_audience, count(*), count(*) FILTER (WHERE $located), min(latitude) FILTER (WHERE $located),
+    max(latitude) FILTER (WHERE $located), min(longitude) FILTER (WHERE $located),
+    max(longitude) FILTER (WHERE $located), max(written) FILTER (WHERE $located)
+FROM local_photos WHERE date_taken IS NOT NULL GROUP BY 1, 2, 3, 4, 5;
+SELECT (SELECT count(*) FROM (SELECT * FROM trip_days EXCEPT SELECT * FROM made) a)
+    + (SELECT count(*) FROM (SELECT * FROM made EXCEPT SELECT * FROM trip_days) b) || ' of '
+    || (SELECT count(*) FROM trip_days);
+SQL
+)
+    printf 'trip_days after the load: %s rows apart from a count from scratch\n' "$apart"
+    # server_ticks: the processor time of the server's processes that ended (user and system, its children's).
+    server_ticks() { awk '{ print $14 + $15 + $16 + $17 }' "/proc/$(head -1 "$work/pg/data/postmaster.pid")/stat"; }
+    # load_once KEPT ROUND: the records loaded into a new database, its triggers on (with) or off (without).
+    load_once() {
+        local name=load_$1_$2
+        psql -qAt -v ON_ERROR_STOP=1 "$admin" -c "CREATE DATABASE $name TEMPLATE photomap_template"
+        local options=(--cache "$work/cache-$name" --database "${admin/\/postgres\?/\/$name?}")
+        timed "$PHOTOMAP_BIN" "${options[@]}" db migrate
+        [[ $1 == with ]] || psql -qAt -v ON_ERROR_STOP=1 "${options[3]}" -c "ALTER TABLE local_photos
+            DISABLE TRIGGER trip_days_added, DISABLE TRIGGER trip_days_removed, DISABLE TRIGGER trip_days_changed"
+        # Processor time too, the server's (its backends', reaped by the postmaster) and photomap's: the
+        # triggers run in the server, and on a busy machine the wall time is mostly waiting.
+        local before
+        before=$(server_ticks)
+        timed /usr/bin/time -f "%U %S" -o "$work/cpu" "$PHOTOMAP_BIN" "${options[@]}" import --records "$work/records.csv"
+        sleep 1 # the backends photomap left ending, and reaped
+        cpu=$(awk -v s="$(($(server_ticks) - before))" -v t="$(getconf CLK_TCK)" '{ print $1 + $2 + s / t }' "$work/cpu")
+        printf 'load %s the triggers: %.2f s, processor %.2f s (server and photomap)\n' "$1" "$wall" "$cpu"
+        psql -qAt -v ON_ERROR_STOP=1 "$admin" -c "DROP DATABASE $name"
+        rm -rf "$work/cache-$name"
+    }
+    with=() without=() with_cpu=() without_cpu=()
+    for round in $(seq "${ROUNDS:-5}"); do
+        load_once with "$round"
+        with+=("$wall")
+        with_cpu+=("$cpu")
+        load_once without "$round"
+        without+=("$wall")
+        without_cpu+=("$cpu")
+    done
+    compare() {
+        awk -v l="$1" -v n="$count" -v a="$2" -v b="$3" 'BEGIN {
+            printf "import --records of %d photos, %s: median %.2f s with the triggers, %.2f s without: %+.1f%%\n",
+                n, l, a, b, (a - b) / b * 100 }'
+    }
+    compare wall "$(median "${with[@]}")" "$(median "${without[@]}")"
+    compare processor "$(median "${with_cpu[@]}")" "$(median "${without_cpu[@]}")"
+fi
 # keeping LABEL SQL: milliseconds SQL takes on the catalog with the rows and on the copy without them,
 # three rounds each in turn (ROUND in SQL replaced by the round's number), the medians compared.
 keeping() {

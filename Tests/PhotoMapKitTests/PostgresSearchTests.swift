@@ -155,10 +155,11 @@ struct PostgresSearchTests {
         try TestDatabase.psql(
             database.url,
             """
+            \(TestDatabase.withoutTripDays)
             DROP FUNCTION index_word_beginnings; UPDATE index_word_rows SET records = 0;
-            DELETE FROM photomap_schema WHERE version = \(DatabaseSchema.wordCountsVersion)
+            DELETE FROM photomap_schema WHERE version >= \(DatabaseSchema.wordCountsVersion)
             """)
-        #expect(try DatabaseSchema.migrate(pool) == [DatabaseSchema.wordCountsVersion])
+        #expect(try DatabaseSchema.migrate(pool).first == DatabaseSchema.wordCountsVersion)
         #expect(try TestDatabase.psql(database.url, "SELECT sum(records), count(*) FROM index_word_rows") == kept)
         #expect(try Self.countsDiffering(database.url) == "0")
         // A record's words add at most countedLength beginnings each, however long (anyone's text).

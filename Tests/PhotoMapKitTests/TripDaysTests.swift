@@ -6,10 +6,11 @@ import Testing
 
 @testable import PhotoMapKit
 
-/// The rows of the days (`trip_days`, SQLite) the catalog keeps as photos are written: after records,
-/// file imports, a photo replaced, location edits, removals, fences and audiences, the rows are what the
-/// photos make of them from scratch, and the trips and home found from them are those found from every
-/// photo, for the owner and for others, whatever home, away distance and gap.
+/// The rows of the days (`trip_days`, on SQLite and PostgreSQL) the catalog keeps as photos are written:
+/// after records, a bulk load, file imports, a photo replaced, location edits, removals, fences and
+/// audiences, the rows are what the photos make of them from scratch, and the trips and home found from
+/// them are those found from every photo, for the owner and for others, whatever home, away distance and
+/// gap; a viewer's rows hold nothing of what the viewer may not see.
 @Suite("Trip days: the rows kept as photos change give the trips found from scratch")
 struct TripDaysTests {
     let folder: TemporaryFolder
@@ -79,14 +80,38 @@ struct TripDaysTests {
         ("anyone", false, Audience.seen(by: nil)), ("a friend", false, Audience.seen(by: .friend)),
     ]
 
-    /// Checks the rows against the photos, then home and the trips from both, for every viewer.
-    static func expectSame(_ catalog: LocalCatalog, _ label: String) throws {
-        let all = LocalCatalog.tripDaysQuery(where: "date_taken IS NOT NULL")
-        for (first, second) in [("SELECT * FROM trip_days", all), (all, "SELECT * FROM trip_days")] {
-            let differing = try catalog.database.prepare("SELECT count(*) FROM (\(first) EXCEPT \(second))")
-            #expect(try differing.step() && differing.integer(0) == 0, "\(label): rows apart from the photos'")
+    /// How many rows `trip_days` and the rows the photos make from scratch hold apart, both ways.
+    static func differingRows(_ store: any LocalCatalogStore) throws -> Int {
+        switch store {
+        case let catalog as LocalCatalog:
+            let all = LocalCatalog.tripDaysQuery(where: "date_taken IS NOT NULL")
+            var apart = 0
+            for (first, second) in [("SELECT * FROM trip_days", all), (all, "SELECT * FROM trip_days")] {
+                let differing = try catalog.database.prepare("SELECT count(*) FROM (\(first) EXCEPT \(second))")
+                apart += try differing.step() ? Int(differing.integer(0) ?? -1) : -1
+            }
+            return apart
+        case let catalog as PostgresLocalCatalog:
+            let all = PostgresLocalCatalog.tripDaysQuery()
+            return try catalog.pool.withConnection { connection in
+                try connection.execute(
+                    """
+                    SELECT count(*) FROM ((SELECT * FROM trip_days EXCEPT \(all))
+                        UNION ALL (\(all) EXCEPT SELECT * FROM trip_days)) d
+                    """
+                ).integer(0, 0) ?? -1
+            }
+        default:
+            Issue.record("no trip_days on \(type(of: store))")
+            return -1
         }
+    }
+
+    /// Checks the rows against the photos, then home and the trips from both, for every viewer.
+    static func expectSame(_ store: any LocalCatalogStore, _ label: String) throws {
+        #expect(try differingRows(store) == 0, "\(label): rows apart from the photos'")
         var found = 0
+        var catalog = store
         for (viewer, showsFenced, audiences) in viewers {
             catalog.showsFenced = showsFenced
             catalog.audiences = audiences
@@ -119,9 +144,11 @@ struct TripDaysTests {
         #expect(found > 0, "\(label): trips to compare")
     }
 
-    @Test("records, files, a replaced photo, location edits, removals, fences and audiences: rows as from scratch")
-    func rowsFollowEveryChange() throws {
-        let catalog = try LocalCatalog(file: LocalCatalog.file(in: folder.url))
+    @Test(
+        "records, a bulk load, files, a replaced photo, location edits, removals, fences and audiences: rows as from scratch",
+        arguments: StateEngine.allCases)
+    func rowsFollowEveryChange(engine: StateEngine) throws {
+        let catalog = try engine.place(in: folder.url).stores().localCatalogForImport()
         let records = Self.records()
         _ = try catalog.keepRecords(records)
         try Self.expectSame(catalog, "records")
@@ -137,6 +164,9 @@ struct TripDaysTests {
         again[2].place = .unlocated
         _ = try catalog.keepRecords(again)
         try Self.expectSame(catalog, "records again")
+        // A bulk load: the rest of the year in one batch, the days of the first records among them again.
+        _ = try catalog.keepRecords(Self.records(days: 40..<336, kinds: { $0 % 7 }))
+        try Self.expectSame(catalog, "a bulk load")
 
         // A file import: two photos at home on an away day, then one of them replaced on another day.
         func file(_ id: String, _ taken: String, _ place: LocalPlace, _ inode: Int64) -> LocalCatalogChanges {
@@ -209,5 +239,69 @@ struct TripDaysTests {
         // The triggers are back: a change keeps the rows.
         _ = try opened.keepRecords(Self.records(days: 3..<9, kinds: { _ in 4 }))
         try Self.expectSame(opened, "changed after the fill")
+    }
+
+    @Test(
+        "a viewer's rows and photos hold nothing of the photos it may not see, nor where those hidden from it were",
+        arguments: StateEngine.allCases)
+    func viewersSeeOnlyTheirs(engine: StateEngine) throws {
+        var catalog = try engine.place(in: folder.url).stores().localCatalogForImport()
+        let records = Self.records(days: 0..<10)
+        _ = try catalog.keepRecords(records)
+        let ids = records.map(\.photo.id)
+        // Day 4 (2021-01-04, in Florence) private; day 6 (Florence) located for friends only; home fenced.
+        try catalog.setPrivacy(PhotoPrivacy(visibility: .private), of: Array(ids[12..<16]))
+        try catalog.setPrivacy(
+            try #require(PhotoPrivacy(visibility: .public, location: .friends)), of: Array(ids[20..<24]))
+        try catalog.add(Geofence(name: "home", centre: try #require(Self.ljubljana.coordinate), radius: 2_000))
+        let year = "2021-01-01"..."2021-12-31"
+        for (viewer, showsFenced, audiences) in Self.viewers {
+            catalog.showsFenced = showsFenced
+            catalog.audiences = audiences
+            let days = try #require(try catalog.tripDays())
+            let photos = try catalog.tripPhotos(in: [year])
+            let owner = audiences == Set(Audience.allCases), friend = audiences.contains(.friends)
+            #expect(days.contains { $0.text == "2021-01-04" } == owner, "\(viewer): a private day")
+            #expect(photos.contains { ids[12..<16].contains($0.id) } == owner, "\(viewer): a private day's photos")
+            let friends = days.filter { $0.text == "2021-01-06" && $0.place == Self.florence.id }
+            #expect(!friends.isEmpty, "\(viewer): a day located for friends")
+            #expect(
+                friends.allSatisfy {
+                    ($0.located > 0) == friend && ($0.box != nil) == friend && ($0.names != nil) == friend
+                },
+                "\(viewer): where a day located for friends was")
+            #expect(
+                photos.filter { ids[20..<23].contains($0.id) }.allSatisfy { ($0.coordinate == nil) != friend },
+                "\(viewer): where a day located for friends' photos were")
+            let fenced = days.filter { ["2021-01-01", "2021-01-02", "2021-01-03"].contains($0.text) }
+            #expect(fenced.contains { $0.located > 0 } == showsFenced, "\(viewer): where fenced days were")
+            #expect(
+                photos.contains { ids[0..<12].contains($0.id) && $0.coordinate != nil } == showsFenced,
+                "\(viewer): where fenced days' photos were")
+        }
+    }
+
+    @Test("a PostgreSQL catalog migrated before the rows: filled by the migration, then kept")
+    func postgresCatalogBeforeTheRows() throws {
+        let place = try StateEngine.postgres.place(in: folder.url)
+        let database = try #require(place.database)
+        let store = try place.stores().localCatalogForImport()
+        let records = Self.records()
+        _ = try store.keepRecords(records)
+        try store.add(Geofence(name: "home", centre: try #require(Self.ljubljana.coordinate), radius: 2_000))
+        try store.setPrivacy(PhotoPrivacy(visibility: .private), of: records[40..<60].map(\.photo.id))
+        // The catalog as the photomap before the rows left it.
+        try TestDatabase.psql(
+            database.url,
+            """
+            \(TestDatabase.withoutTripDays)
+            DELETE FROM photomap_schema WHERE version >= \(DatabaseSchema.tripDaysVersion)
+            """)
+        let pool = try database.pool()
+        #expect(try DatabaseSchema.migrate(pool) == [DatabaseSchema.tripDaysVersion])
+        let migrated = PostgresLocalCatalog(pool: pool)
+        try Self.expectSame(migrated, "filled")
+        _ = try migrated.keepRecords(Self.records(days: 3..<9, kinds: { _ in 4 }))
+        try Self.expectSame(migrated, "changed after the fill")
     }
 }

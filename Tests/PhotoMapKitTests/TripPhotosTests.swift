@@ -158,10 +158,11 @@ struct TripPhotosTests {
         try store.add(
             Geofence(name: "home", centre: try #require(Coordinate(latitude: 46.0511, longitude: 14.5051)), radius: 500)
         )
-        // The catalog as the photomap before the column left it.
+        // The catalog as the photomap before the column left it (without the rows of the days either).
         try TestDatabase.psql(
             database.url,
             """
+            \(TestDatabase.withoutTripDays)
             ALTER TABLE local_photos DROP COLUMN date_taken;
             DELETE FROM photomap_schema WHERE version >= \(DatabaseSchema.dateTakenVersion)
             """)

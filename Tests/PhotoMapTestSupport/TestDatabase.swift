@@ -74,6 +74,13 @@ public struct TestDatabase: Sendable {
         }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
+
+    /// What schema version 14 added (`trip_days`, its triggers, `local_photos.written` and the index of the
+    /// day), dropped: a test that fakes an older schema runs it before dropping more.
+    public static let withoutTripDays = """
+        DROP TABLE trip_days; DROP FUNCTION trip_days_added, trip_days_removed, trip_days_changed CASCADE;
+        ALTER TABLE local_photos DROP COLUMN written; DROP INDEX IF EXISTS local_photos_day;
+        """
 }
 
 /// Where a test keeps photomap's shared state: the cache folder's files, or PostgreSQL. The same

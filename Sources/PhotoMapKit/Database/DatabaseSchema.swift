@@ -147,6 +147,8 @@ public enum DatabaseSchema {
             SELECT word, count(*) FROM index_records, index_word_beginnings(words) AS word GROUP BY word;
         INSERT INTO index_word_rows (word, records) VALUES ('', 0);
         """,
+        // The rows of the days photos were taken on, kept by statement triggers (`trip_days`).
+        PostgresLocalCatalog.tripDaysMigration,
     ]
 
     /// The migration that gave imported photos their audiences (`db migrate` says what they kept).
@@ -157,6 +159,9 @@ public enum DatabaseSchema {
 
     /// The migration that made index_word_rows a kept count of each word beginning's records.
     static let wordCountsVersion = 13
+
+    /// The migration that made `trip_days`, filled from the photos there.
+    static let tripDaysVersion = 14
 
     /// The schema version this photomap writes and reads.
     public static var currentVersion: Int { migrations.count }
@@ -230,7 +235,7 @@ public enum DatabaseSchema {
                 ("index_records", 1), ("kept_answers", 1), ("recent_photos", 1), ("call_budgets", 1),
                 ("local_photos", 2), ("local_files", 2), ("local_fences", 4),
                 ("local_track_lines", 5), ("users", 6), ("sessions", 6), ("map_points", 7),
-                ("location_edits", 11),
+                ("location_edits", 11), ("trip_days", tripDaysVersion),
             ]
             for (table, since) in tables where version >= since {
                 rows.append((table, try connection.execute("SELECT count(*) FROM \(table)").integer(0, 0) ?? 0))

@@ -7,26 +7,24 @@ extension PostgresLocalCatalog {
     /// them: decoding every record (`allPhotos`) was most of `trips`' time. The rows the viewer may see,
     /// as `allPhotos` lists them, each without its location where that is hidden from the viewer; a
     /// town's centre is its own (the gazetteer's) whoever views, as home is found from it and never
-    /// shown. In the order the rows lie: no use depends on it.
+    /// shown. In the order they were first written (`written`), as SQLite's rowids: `Home.mostDays` names
+    /// a town of two places by the later one, as it does from `trip_days`.
     public func tripPhotos() throws -> [TripPhoto] {
-        let (placeRows, rows) = try pool.withConnection { connection in
+        try tripPhotos(from: "local_photos", where: "true ORDER BY written")
+    }
+
+    /// The photos with a time taken of the rows of `source` (local_photos, maybe joined) that `filter`
+    /// (bound to `values`, and what follows the WHERE clause) selects, as the viewer sees them.
+    func tripPhotos(from source: String, where filter: String, _ values: [PostgresValue] = []) throws -> [TripPhoto] {
+        let (names, rows) = try pool.withConnection { connection in
             (
-                try connection.execute(
-                    "SELECT id, short_name, full_name, latitude, longitude FROM local_places", binaryResult: true),
+                try Self.placeNames(on: connection),
                 try connection.execute(
                     """
-                    SELECT id, date_taken, \(hiddenColumn), place, latitude, longitude FROM local_photos
-                    WHERE date_taken IS NOT NULL AND \(visibleRows)
-                    """, binaryResult: true)
+                    SELECT id, date_taken, \(hiddenColumn), place, latitude, longitude FROM \(source)
+                    WHERE date_taken IS NOT NULL AND \(visibleRows) AND \(filter)
+                    """, values, binaryResult: true)
             )
-        }
-        var names: [String: PlaceNames] = [:]
-        for row in 0..<placeRows.count {
-            let place = Place(
-                id: placeRows.text(row, 0) ?? "", fullName: placeRows.text(row, 2) ?? "",
-                shortName: placeRows.text(row, 1) ?? "",
-                coordinate: Coordinate(latitude: try placeRows.real(row, 3), longitude: try placeRows.real(row, 4)))
-            names[place.id] = PlaceNames(place)
         }
         var photos: [TripPhoto] = []
         photos.reserveCapacity(rows.count)
@@ -42,13 +40,18 @@ extension PostgresLocalCatalog {
         }
         return photos
     }
-}
 
-extension PostgresLocalCatalog {
-    /// None kept here yet: trips on PostgreSQL are found from `tripPhotos()`.
-    public func tripDays() throws -> [TripDay]? { nil }
-
-    public func tripPhotos(in spans: [ClosedRange<String>]) throws -> [TripPhoto] {
-        try tripPhotos().filter { photo in spans.contains { $0.contains(photo.date) } }
+    /// The places' names, by id.
+    static func placeNames(on connection: PostgresConnection) throws -> [String: PlaceNames] {
+        let rows = try connection.execute(
+            "SELECT id, short_name, full_name, latitude, longitude FROM local_places", binaryResult: true)
+        var names: [String: PlaceNames] = [:]
+        for row in 0..<rows.count {
+            let place = Place(
+                id: rows.text(row, 0) ?? "", fullName: rows.text(row, 2) ?? "", shortName: rows.text(row, 1) ?? "",
+                coordinate: Coordinate(latitude: try rows.real(row, 3), longitude: try rows.real(row, 4)))
+            names[place.id] = PlaceNames(place)
+        }
+        return names
     }
 }

@@ -135,15 +135,8 @@ extension LocalCatalog {
         guard knowsTripDays else {
             return try tripPhotos().filter { photo in spans.contains { $0.contains(photo.date) } }
         }
-        // One span after another, in order, joined where they overlap: each photo read once.
-        var joined: [ClosedRange<String>] = []
-        for span in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-            if let last = joined.last, span.lowerBound <= last.upperBound {
-                joined[joined.count - 1] = last.lowerBound...max(last.upperBound, span.upperBound)
-            } else {
-                joined.append(span)
-            }
-        }
+        // One span after another: each photo read once.
+        let joined = TripDay.joined(spans)
         let names = try placeNames()
         return try joined.flatMap { span in
             try tripPhotos(

@@ -45,6 +45,22 @@ public struct TripDay: Sendable {
     }
 }
 
+extension TripDay {
+    /// `spans` ("YYYY-MM-DD" to "YYYY-MM-DD") in order, those that overlap joined: the days of the photos
+    /// a catalog reads for `tripPhotos(in:)`, each day once.
+    static func joined(_ spans: [ClosedRange<String>]) -> [ClosedRange<String>] {
+        var joined: [ClosedRange<String>] = []
+        for span in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = joined.last, span.lowerBound <= last.upperBound {
+                joined[joined.count - 1] = last.lowerBound...max(last.upperBound, span.upperBound)
+            } else {
+                joined.append(span)
+            }
+        }
+        return joined
+    }
+}
+
 extension TripDay.Box {
     /// Kilometres from `point` that every point of the box is at least and at most, on the sphere of
     /// `Coordinate.distance`: the distance to the box's middle less or plus a bound of the box's reach
