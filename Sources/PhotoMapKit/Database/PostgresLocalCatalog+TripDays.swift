@@ -6,8 +6,8 @@ import PhotoMapModel
 /// by whom they show to, with how many are located and the box they lie in. Statement triggers keep it
 /// in the writing transaction, reading what a statement wrote from its transition tables: a batch of
 /// records (`import --records`, one statement) adds its rows with one grouped upsert, and a change or
-/// removal counts each day, place and class it touched once again from that day's photos. Trips are found from it (`TripDay`), reading
-/// the photos of their days only.
+/// removal counts each day, place and class it touched once again from that day's photos. Trips are
+/// found from it (`TripDay`), reading the photos of their days only.
 extension PostgresLocalCatalog {
     /// The columns that say which viewers see a row's photos and where: `hiddenColumn` and `visibleRows`
     /// read them on `trip_days` as on `local_photos`.
