@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 
 /// The records `photomap serve` has listed, by id, and how it finds one it has not: what the pages,
 /// the images and the search look up.

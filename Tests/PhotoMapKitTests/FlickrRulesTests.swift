@@ -361,7 +361,9 @@ struct FlickrRESTRulesTests {
             var description: String { "a failing budget" }
             func take(_ tokens: Double, capacity: Double, refillPerSecond: Double) throws -> Double {
                 try left.withLock { left in
-                    guard left > 0 else { throw CocoaError(.fileReadNoPermission) }
+                    guard left > 0 else {
+                        throw FlickrError.rateStateUnavailable(path: description, reason: "permission denied")
+                    }
                     left -= 1
                     return capacity
                 }

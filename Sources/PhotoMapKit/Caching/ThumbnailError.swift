@@ -21,8 +21,9 @@ public enum ThumbnailError: Error, CustomStringConvertible, Sendable, Equatable,
     case writeFailed(path: String, reason: String)
     /// The embedded catalog could not give the image (its images not made: set-up not run).
     case catalog(FlickrError)
-    /// An imported photo's image could not be made again (its file gone or changed).
-    case imported(ImportError)
+    /// An imported photo's image is not in the cache, and could not be made again: its file is gone or
+    /// changed.
+    case originalGone(photoID: String)
     /// The requester cancelled (other requesters of the same image are unaffected).
     case cancelled
     /// The image is not in the cache, and `--offline` makes no request to fetch it.
@@ -40,7 +41,7 @@ public enum ThumbnailError: Error, CustomStringConvertible, Sendable, Equatable,
         case let .diskFull(path): return "the disk holding the cache is full (\(path))"
         case let .writeFailed(path, reason): return "cannot write to the cache at \(path): \(reason)"
         case let .catalog(error): return error.description
-        case let .imported(error): return error.description
+        case let .originalGone(id): return "the file of imported photo \(id) is gone or changed since it was imported"
         case .cancelled: return "cancelled"
         case let .offline(url): return "\(url) is not in the cache, and --offline makes no request"
         }

@@ -9,7 +9,8 @@ import PhotoMapSupport
 public protocol CallBudgetStore: Sendable, CustomStringConvertible {
     /// Refills the bucket to now (`refillPerSecond`, at most `capacity`; a new bucket starts full),
     /// then takes `tokens` from it, and returns what is left: below zero is a reservation of tokens
-    /// still to come.
+    /// still to come. Its errors say what failed, in the store's own terms (`FlickrError.rateStateUnavailable`
+    /// for a file).
     func take(_ tokens: Double, capacity: Double, refillPerSecond: Double) throws -> Double
 }
 
@@ -34,6 +35,14 @@ public struct FileCallBudget: CallBudgetStore {
     }
 
     public func take(_ tokens: Double, capacity: Double, refillPerSecond: Double) throws -> Double {
+        do {
+            return try update(taking: tokens, capacity: capacity, refillPerSecond: refillPerSecond)
+        } catch {
+            throw FlickrError.rateStateUnavailable(path: file.path, reason: LockedFile.reason(error))
+        }
+    }
+
+    private func update(taking tokens: Double, capacity: Double, refillPerSecond: Double) throws -> Double {
         try LockedFile.update(file.path) { contents in
             let now = clock().timeIntervalSince1970
             let fields = contents.map { String(decoding: $0.prefix(128), as: UTF8.self) }?

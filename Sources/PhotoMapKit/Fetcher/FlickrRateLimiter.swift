@@ -75,15 +75,9 @@ public struct FlickrRateLimiter: Sendable {
         return left >= 0 ? 0 : -left / refillPerSecond
     }
 
-    /// Takes `tokens` from the bucket, refilled to now; what is left. A database's error stays its own
-    /// (a server away is worth trying again); a file's says which file.
+    /// Takes `tokens` from the bucket, refilled to now; what is left. The store's error is its own: a
+    /// file's says which file, a database's that it is away (worth trying again).
     private func withBucket(taking tokens: Double) throws -> Double {
-        do {
-            return try budget.take(tokens, capacity: capacity, refillPerSecond: refillPerSecond)
-        } catch let error as DatabaseError {
-            throw error
-        } catch {
-            throw FlickrError.rateStateUnavailable(path: budget.description, reason: LockedFile.reason(error))
-        }
+        try budget.take(tokens, capacity: capacity, refillPerSecond: refillPerSecond)
     }
 }

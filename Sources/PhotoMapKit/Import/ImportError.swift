@@ -4,8 +4,6 @@
 public enum ImportError: Error, CustomStringConvertible, Sendable, Equatable {
     /// `--source local` before any import into this cache folder.
     case nothingImported
-    /// An imported photo's image is not in the cache, and its file is gone or changed.
-    case originalGone(photoID: String)
     /// A folder or file given to `import` cannot be read.
     case unreadable(path: String, reason: String)
 
@@ -13,7 +11,6 @@ public enum ImportError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String {
         switch self {
         case .nothingImported: return "no photos have been imported into this cache folder yet"
-        case let .originalGone(id): return "the file of imported photo \(id) is gone or changed since it was imported"
         case let .unreadable(path, reason): return "cannot import \(path): \(reason)"
         }
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import PhotoMapModel
 
 /// Imported photos' images (`LocalImageURL`), made again from the photo's file when the cache no longer
 /// holds them (its limit let them go): the file is read only if it is as it was imported, and only the
@@ -37,7 +38,7 @@ public struct LocalImageOrigin: ImageOrigin {
                 switch error {
                 case let error as ThumbnailError: error
                 case let error as ImageError: .invalidImage(url: url, error)
-                default: .imported(.originalGone(photoID: local.photoID))
+                default: .originalGone(photoID: local.photoID)
                 }
             })
     }
@@ -57,6 +58,6 @@ public struct LocalImageOrigin: ImageOrigin {
             guard let made else { continue }
             return image.size == .medium ? made.medium : made.square
         }
-        throw ThumbnailError.imported(.originalGone(photoID: image.photoID))
+        throw ThumbnailError.originalGone(photoID: image.photoID)
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Foundation
+import PhotoMapModel
 import PhotoMapNetworking
 
 /// Makes a records photo's square and medium images from its image when first asked for, as Flickr's
@@ -54,7 +55,7 @@ struct RecordImages {
     /// The image of `wanted`'s size from the file at `path`.
     private static func read(_ path: String, wanted: LocalImageURL) -> Result<Data, ThumbnailError> {
         // The path is never shown: a page's error says which photo, the owner's terminal which file.
-        let failed = ThumbnailError.imported(.originalGone(photoID: wanted.photoID))
+        let failed = ThumbnailError.originalGone(photoID: wanted.photoID)
         guard case .photo(let file) = PhotoFile.open(Array(path.utf8), maximumBytes: Importer.maximumFileBytes) else {
             return .failure(failed)
         }
