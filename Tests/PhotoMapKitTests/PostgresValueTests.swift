@@ -40,6 +40,29 @@ struct PostgresValueTests {
         #expect(null.text(0, 0) == "t" && null.text(0, 1) == "t")
     }
 
+    @Test("COPY's text fields carry every value back as itself: escapes, NUL dropped, UTF-8 and bytea")
+    func copyRoundTrip() throws {
+        let pool = try TestDatabase(migrated: false).pool(size: 1)
+        let texts = ["tab\there", "line\nend\r", "back\\slash \\N", "a\u{0}b", "Zürich 東京 🗺", "", "\\x41"]
+        let bytes = [Data(), Data([0, 92, 9, 10, 255]), Data((0..<4096).map { UInt8($0 % 256) })]
+        let rows: [[PostgresValue]] =
+            texts.enumerated().map { [.integer($0.offset), .text($0.element), .null] }
+            + bytes.enumerated().map { [.integer(100 + $0.offset), .null, .bytes($0.element)] }
+        let found = try pool.withConnection { connection in
+            try connection.transaction {
+                try connection.execute("CREATE TEMPORARY TABLE copied (n integer, t text, b bytea) ON COMMIT DROP")
+                try connection.copy(
+                    "COPY copied FROM STDIN", rows: rows.map { $0.map(\.copyField).joined(separator: "\t") + "\n" })
+                let rows = try connection.execute("SELECT n, t, b FROM copied ORDER BY n", binaryResult: true)
+                return try (0..<rows.count).map { row in
+                    (try rows.integer(row, 0) ?? -1, rows.text(row, 1), rows.bytes(row, 2))
+                }
+            }
+        }
+        #expect(found.map(\.1) == texts.map { $0.replacingOccurrences(of: "\u{0}", with: "") } + bytes.map { _ in nil })
+        #expect(found.map(\.2) == texts.map { _ in nil } + bytes)
+    }
+
     @Test("rows decode to typed values, text or binary; a column that is not what is read is an error naming it")
     func typedRows() throws {
         let pool = try TestDatabase(migrated: false).pool(size: 1)

@@ -158,7 +158,7 @@ final class PostgresConnection {
             "CREATE TEMPORARY TABLE \(incoming) (LIKE \(table) INCLUDING DEFAULTS, ordinal bigserial) ON COMMIT DROP")
         try copy(
             "COPY \(incoming) (\(names)) FROM STDIN",
-            rows: rows.lazy.map { $0.map { Self.copyField($0.copyText) }.joined(separator: "\t") + "\n" })
+            rows: rows.lazy.map { $0.map(\.copyField).joined(separator: "\t") + "\n" })
         let conflict =
             replacing
             ? "DO UPDATE SET " + columns.filter { $0 != key }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
@@ -171,25 +171,25 @@ final class PostgresConnection {
     }
 
     /// A field of a text-format COPY row: `\N` for null, backslash, tab and line ends escaped (and NUL,
-    /// which no PostgreSQL text holds, dropped).
+    /// which no PostgreSQL text holds, dropped). Byte by byte: every one escaped is ASCII, so the UTF-8 of
+    /// the rest passes unchanged.
     static func copyField(_ value: String?) -> String {
         guard let value else { return "\\N" }
-        guard value.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0 }) else {
-            return value
-        }
-        var escaped = ""
+        let special: (UInt8) -> Bool = { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0 }
+        guard value.utf8.contains(where: special) else { return value }
+        var escaped: [UInt8] = []
         escaped.reserveCapacity(value.utf8.count + 8)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\\": escaped += "\\\\"
-            case "\t": escaped += "\\t"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\0": continue
-            default: escaped.unicodeScalars.append(scalar)
+        for byte in value.utf8 {
+            switch byte {
+            case 0x5C: escaped += [0x5C, 0x5C]
+            case 0x09: escaped += [0x5C, UInt8(ascii: "t")]
+            case 0x0A: escaped += [0x5C, UInt8(ascii: "n")]
+            case 0x0D: escaped += [0x5C, UInt8(ascii: "r")]
+            case 0: continue
+            default: escaped.append(byte)
             }
         }
-        return escaped
+        return String(decoding: escaped, as: UTF8.self)
     }
 
     private func checked(_ result: OpaquePointer?, accepting accepted: ExecStatusType = PGRES_TUPLES_OK)

@@ -116,8 +116,8 @@ public final class PostgresIndex: SearchIndex {
         let words = LocalIndex.queryWords(record.text)
         var row = ""
         row.reserveCapacity(256)
-        func field(_ value: String?, last: Bool = false) {
-            row += PostgresConnection.copyField(value)
+        func field(_ value: String?, last: Bool = false, escaped: Bool = false) {
+            row += escaped ? value ?? "\\N" : PostgresConnection.copyField(value)
             row += last ? "\n" : "\t"
         }
         field(annotation.kind.rawValue)
@@ -139,8 +139,7 @@ public final class PostgresIndex: SearchIndex {
         field(words.joined(separator: " "))
         // A located record's length counts its grid cell's token too, as SQLite's FTS5 table does.
         field(String(words.count + (annotation.coordinate == nil ? 0 : 1)))
-        // bytea's hex form.
-        field(record.encodedPhoto.map { "\\x" + SHA256.hex(digest: $0) })
+        field(record.encodedPhoto.map(PostgresValue.byteaField), escaped: true)
         field(annotation.coordinate.flatMap { cellWords(words, $0) }, last: true)
         return row
     }

@@ -8,7 +8,7 @@ extension PostgresLocalCatalog {
     /// and reads its photo again when that point was it.
     func keepMap(points: [MapPoint], changes: MapCellChanges, on connection: PostgresConnection) throws {
         func row(_ values: [PostgresValue]) -> String {
-            values.map { PostgresConnection.copyField($0.copyText) }.joined(separator: "\t") + "\n"
+            values.map(\.copyField).joined(separator: "\t") + "\n"
         }
         if !points.isEmpty {
             try connection.copy(

@@ -39,7 +39,7 @@ extension PostgresLocalCatalog {
                     .bytes(Data(RecordSource.path(photoID: record.photo.id, image: record.image))),
                     .optional(record.photo.dateTaken, PostgresValue.text),
                 ]
-                return fields.map { PostgresConnection.copyField($0.copyText) }.joined(separator: "\t") + "\n"
+                return fields.map(\.copyField).joined(separator: "\t") + "\n"
             }
             try connection.copy(
                 "COPY incoming_records (id, place, taken, latitude, longitude, record, hidden, path, date_taken) FROM STDIN",

@@ -48,17 +48,20 @@ enum PostgresValue: Equatable {
         }
     }
 
-    /// The value as a field of a text-format COPY row (`PostgresConnection.copyField` escapes it).
-    var copyText: String? {
+    /// The value as a field of a text-format COPY row, escaped (`PostgresConnection.copyField`).
+    var copyField: String {
         switch self {
-        case .null: nil
-        case let .text(text): text
+        case .null: "\\N"
+        case let .text(text): PostgresConnection.copyField(text)
         case let .bool(value): value ? "t" : "f"
         case let .int64(value): String(value)
         case let .double(value):
             value.isNaN ? "NaN" : value.isInfinite ? (value < 0 ? "-Infinity" : "Infinity") : String(value)
-        // bytea's hex form.
-        case let .bytes(data): "\\x" + SHA256.hex(digest: data)
+        case let .bytes(data): Self.byteaField(data)
         }
     }
+
+    /// bytea's hex form as a COPY field, its backslash escaped; made directly, as a record's bytes are
+    /// kilobytes and no hex digit needs escaping.
+    static func byteaField(_ bytes: Data) -> String { "\\\\x" + SHA256.hex(digest: bytes) }
 }
