@@ -17,15 +17,22 @@ enum RecordsImport {
         importer.progress = { done, total, rows in bar.update(done: done, total: total, rows: rows) }
         let catalog = try configuration.state().localCatalogForImport()
         let indexer = CatalogIndexer(index: try configuration.state().index.open())
-        // The search index follows each batch as it is written, rather than at the next search.
+        // The search index follows each batch as it is written, rather than at the next search: what a batch
+        // means for it is read here, and written by the follower while the catalog writes the next batch.
+        // In step first (a catalog never indexed is, once empty), so that each batch meets the index as the one
+        // before left it.
+        try indexer.ensureLocal(catalog, adapter: configuration.adapter)
+        let follower = IndexFollower(indexer, adapter: configuration.adapter)
         importer.committed = { changed, before in
-            try indexer.ensureLocal(catalog, changed: changed, since: before, adapter: configuration.adapter)
+            try follower.hand(CatalogIndexer.localChange(catalog, changed: changed, since: before))
         }
         let report: RecordsReport
         do {
             report = try importer.run(path: path, into: catalog)
+            if try !follower.finish() { try indexer.ensureLocal(catalog, adapter: configuration.adapter) }
         } catch {
             bar.finish()
+            _ = try? follower.finish()
             throw error
         }
         bar.finish()

@@ -57,22 +57,50 @@ public struct CatalogIndexer {
         _ catalog: any LocalCatalogStore, changed: [Photo], mayBeGone: some Collection<String> = [String](),
         since before: Int, adapter: AnnotationAdapter = AnnotationAdapter()
     ) throws {
-        guard try index.marker("local") == String(before) else { return try ensureLocal(catalog, adapter: adapter) }
-        let version = String(try catalog.version())
-        guard version != String(before) else { return }
+        let change = try Self.localChange(catalog, changed: changed, mayBeGone: mayBeGone, since: before)
+        if try !apply(change, adapter: adapter) { try ensureLocal(catalog, adapter: adapter) }
+    }
+
+    /// What a change of the catalog means for the index, read from `catalog` as it stands after the change
+    /// (see `ensureLocal(_:changed:mayBeGone:since:adapter:)`); `apply` writes it, on another thread if need
+    /// be, as the catalog's next change is made.
+    public static func localChange(
+        _ catalog: any LocalCatalogStore, changed: [Photo], mayBeGone: some Collection<String> = [String](),
+        since before: Int
+    ) throws -> LocalIndexChange {
+        let version = try catalog.version()
+        guard version != before else { return LocalIndexChange(before: before, version: version, shown: [], gone: []) }
         // As `catalog` shows them (the public view): a fenced or non-public location, or a photo not
         // everyone may see, never enters the index.
         let touched = Array(Set(changed.map(\.id)).union(mayBeGone))
         let listed = try catalog.listed(ids: touched)
         let shown = changed.compactMap { photo in listed[photo.id].map { $0 ? Geofence.withoutLocation(photo) : photo }
         }
-        try index.remove(photos: touched.filter { listed[$0] == nil }, origin: "local")
-        try index.add(adapter.annotated(shown).map(IndexRecord.photo), origin: "local")
-        try index.setMarker("local", version)
+        return LocalIndexChange(
+            before: before, version: version, shown: shown, gone: touched.filter { listed[$0] == nil })
+    }
+
+    /// Writes `change` when the index holds the catalog as it was just before it; false (nothing written)
+    /// when it does not, and every photo must be indexed again (`ensureLocal`).
+    public func apply(_ change: LocalIndexChange, adapter: AnnotationAdapter = AnnotationAdapter()) throws -> Bool {
+        guard try index.marker("local") == String(change.before) else { return false }
+        guard change.version != change.before else { return true }
+        try index.remove(photos: change.gone, origin: "local")
+        try index.add(adapter.annotated(change.shown).map(IndexRecord.photo), origin: "local")
+        try index.setMarker("local", String(change.version))
+        return true
     }
 
     /// Indexes fetched records.
     public func add(places: [AnnotatedPlace] = [], photos: [AnnotatedPhoto] = []) throws {
         try index.add(places.map(IndexRecord.place) + photos.map(IndexRecord.photo))
     }
+}
+
+/// One change of the local catalog as the index takes it (`CatalogIndexer.localChange`): the versions
+/// before and after, the photos to index as everyone sees them, and the ids to drop.
+public struct LocalIndexChange: Sendable {
+    let before: Int, version: Int
+    let shown: [Photo]
+    let gone: [String]
 }
