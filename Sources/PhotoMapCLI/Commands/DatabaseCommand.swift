@@ -32,7 +32,8 @@ enum DatabaseCommand {
         var summary: String {
             switch self {
             case .migrate:
-                "create photomap's tables, or upgrade them to this photomap's schema (the only command that changes it)"
+                "create photomap's tables, or upgrade them to this photomap's schema (the only command that changes "
+                    + "it); count the search index's words again if an older photomap left them stale"
             case .status: "the schema version, the rows of each table, and the Flickr call budget left now"
             }
         }
@@ -53,6 +54,13 @@ enum DatabaseCommand {
                     : "\(address): applied migration\(applied.count == 1 ? "" : "s") "
                         + "\(applied.map(String.init).joined(separator: ", ")); schema version \(DatabaseSchema.currentVersion)"
             )
+            // Stale when an older photomap wrote after 13: a command's search starts this count too, but its
+            // process ends first.
+            if try PostgresIndex(pool: pool).healCounts(waiting: true) {
+                console.note(
+                    "\(address): the search index's word counts were stale (an older photomap wrote to this "
+                        + "database); counted again")
+            }
             if applied.contains(DatabaseSchema.audiencesVersion), applied.first != 1 {
                 // Nothing imported before changes who sees it; new imports are private unless told otherwise.
                 console.note(

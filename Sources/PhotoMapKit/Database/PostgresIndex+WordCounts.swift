@@ -72,12 +72,15 @@ extension PostgresIndex {
     }
 
     /// Counts the word beginnings again when they are stale, unless a writer holds the lock (it counts them
-    /// itself); true when it did.
+    /// itself) and `waiting` is false; true when it did. A search starts it apart, which a command's process
+    /// ends before it is done (its server process may still hold the lock a moment); `db migrate` waits.
     @discardableResult
-    func healCounts() throws -> Bool {
+    public func healCounts(waiting: Bool = false) throws -> Bool {
         try pool.transaction { connection in
             try connection.liftTimeouts()
-            let locked = try connection.execute("SELECT pg_try_advisory_xact_lock($1)", [.integer(Self.writeLock)])
+            let locked = try connection.execute(
+                waiting ? "SELECT pg_advisory_xact_lock($1) IS NOT NULL" : "SELECT pg_try_advisory_xact_lock($1)",
+                [.integer(Self.writeLock)])
             guard locked.text(0, 0) == "t", try !Self.countsKept(connection) else { return false }
             // A process that ends before the count does (a command's search) leaves the server counting
             // on, the lock held, unless it checks for its client (PostgreSQL 14 on).
