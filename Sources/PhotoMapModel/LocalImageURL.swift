@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import PhotoMapModel
 import PhotoMapSupport
 
 /// The address of an imported photo's square or medium image: `photomap-local:{photo id}/{size}.jpg`.

@@ -35,7 +35,7 @@ extension PostgresLocalCatalog {
                 let fields: [PostgresValue] = [
                     .text(record.photo.id), .text(record.place.id), number(record.taken),
                     number(record.photo.coordinate?.latitude), number(record.photo.coordinate?.longitude),
-                    .bytes(try JSONOutput.data(record.photo)), .bool(hidden.contains(record.photo.id)),
+                    .bytes(try record.record()), .bool(hidden.contains(record.photo.id)),
                     .bytes(Data(RecordSource.path(photoID: record.photo.id, image: record.image))),
                     .optional(record.photo.dateTaken, PostgresValue.text),
                 ]

@@ -43,7 +43,7 @@ extension LocalCatalog {
                     .text(id), .text(record.place.id), record.taken.map { .real($0) } ?? .null,
                     record.photo.coordinate.map { .real($0.latitude) } ?? .null,
                     record.photo.coordinate.map { .real($0.longitude) } ?? .null,
-                    .blob(Array(try JSONOutput.data(record.photo))), .integer(hidden.contains(id) ? 1 : 0),
+                    .blob(Array(try record.record())), .integer(hidden.contains(id) ? 1 : 0),
                     record.photo.dateTaken.map { .text($0) } ?? .null,
                 ])
                 var wrote = false

@@ -7,7 +7,9 @@ import PhotoMapSupport
 /// its square and medium at `LocalImageURL`s (made on demand from its image, as import's are from files),
 /// placed, and with its time taken in seconds since 1970 (UTC: records carry no offset).
 public struct RecordPhoto: Sendable {
-    public var photo: Photo
+    public var photo: Photo {
+        didSet { encoded = nil }
+    }
     public var place: LocalPlace
     public var taken: Double?
     public var image: PhotoRecord.Image
@@ -28,6 +30,20 @@ public struct RecordPhoto: Sendable {
         self.place = place
         self.taken = record.taken.flatMap(Self.instant)
         self.image = record.image
+    }
+
+    /// The photo as the catalog keeps it (JSON), when made already (`encode`, by the importer's reading
+    /// thread); a photo changed since is made again.
+    private(set) var encoded: Data?
+
+    /// Makes the photo's JSON now, so that the catalog's writer need not.
+    mutating func encode() throws {
+        encoded = try JSONOutput.data(photo)
+    }
+
+    /// The photo as the catalog keeps it.
+    func record() throws -> Data {
+        try encoded ?? JSONOutput.data(photo)
     }
 
     /// A record's photo id: shaped as an imported photo's (`LocalPhotoID`), from the digest of its source

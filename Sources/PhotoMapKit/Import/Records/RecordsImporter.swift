@@ -12,7 +12,8 @@ public struct RecordsImporter {
     public let places: () throws -> LocalPlaces
     /// Records a transaction.
     public var batchSize = 10_000
-    /// Told how much of the file is read (bytes of CSV, features of GeoJSON), and how many rows.
+    /// Told how much of the file is read (bytes of CSV, features of GeoJSON), and how many rows, on the
+    /// reading thread.
     public var progress: (_ done: Int, _ total: Int, _ rows: Int) -> Void = { _, _, _ in }
     /// Given each batch's changed photos and the catalog's version just before the batch.
     public var committed: (_ changed: [Photo], _ versionBefore: Int) throws -> Void = { _, _ in }
@@ -26,20 +27,26 @@ public struct RecordsImporter {
     }
 
     /// Reads the records file at `path` into `catalog`; throws `RecordsError` before anything is written
-    /// for a file that is no records file.
+    /// for a file that is no records file. The file is read, and its records made photos (placed, encoded),
+    /// on a thread of its own a batch ahead of the catalog's writes.
     public func run(path: String, into catalog: any LocalCatalogStore) throws -> RecordsReport {
+        var changed = 0
+        var report = try Handoff.run(produce: { hand in try read(path: path, batches: hand) }) { batch in
+            let before = try catalog.version()
+            let written = try catalog.keepRecords(batch)
+            changed += written.count
+            if !written.isEmpty { try committed(written, before) }
+        }
+        report.changed = changed
+        return report
+    }
+
+    /// Reads the file at `path`, handing its records to `batches` as photos, `batchSize` at a time.
+    private func read(path: String, batches: ([RecordPhoto]) throws -> Void) throws -> RecordsReport {
         var report = RecordsReport()
         var batch: [RecordPhoto] = []
         batch.reserveCapacity(batchSize)
         var loaded: LocalPlaces?
-        func flush() throws {
-            guard !batch.isEmpty else { return }
-            let before = try catalog.version()
-            let changed = try catalog.keepRecords(batch)
-            report.changed += changed.count
-            batch.removeAll(keepingCapacity: true)
-            if !changed.isEmpty { try committed(changed, before) }
-        }
         var rows = 0
         try RecordsFile.read(path: path, progress: { progress($0, $1, rows) }) { line, result in
             rows += 1
@@ -56,11 +63,16 @@ public struct RecordsImporter {
                 } else {
                     report.unlocated += 1
                 }
-                batch.append(RecordPhoto(record, place: place))
-                if batch.count >= batchSize { try flush() }
+                var photo = RecordPhoto(record, place: place)
+                try photo.encode()
+                batch.append(photo)
+                if batch.count >= batchSize {
+                    try batches(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
             }
         }
-        try flush()
+        if !batch.isEmpty { try batches(batch) }
         return report
     }
 }
