@@ -4,9 +4,8 @@
 # fresh catalog, ROUNDS times each (the median printed), on SQLite and, under scripts/with-postgres, on
 # PostgreSQL: the map's aggregates kept and the search index following, as import does; then the same
 # file loaded again (nothing changes). Beside it in the same run:
-# - the way before batches kept the map (a row's triggers writing its point and 17 cells, then one query
-#   a photo for the index): BASELINE_BIN, a photomap built before that change, over BASELINE_COUNT
-#   records (default 20,000: it is slow);
+# - a baseline: BASELINE_BIN, another photomap (say the commit before a change), over BASELINE_COUNT
+#   records (default 20,000: an old one may be slow), labelled BASELINE_LABEL (default "before");
 # - the floor: the same CSV loaded by the database's own bulk loader with no checks, places, map or index
 #   (sqlite3 .import; psql \copy).
 # Prints rows/s and what they make of 10,000,000 (issue 48's goal: ≤ 15 minutes on PostGIS). Not a test.
@@ -71,7 +70,7 @@ for count in ${COUNTS:-100000 1000000}; do
                 load "$BASELINE_BIN" "$work/baseline.csv" "$engine"
                 walls+=("$wall")
             done
-            report "  before: a row's triggers ($name)" "$base" "${walls[@]}"
+            report "  ${BASELINE_LABEL:-before} ($name)" "$base" "${walls[@]}"
         fi
         if [[ $engine == sqlite ]]; then
             rm -f "$work/floor.sqlite"

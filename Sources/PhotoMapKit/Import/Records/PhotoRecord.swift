@@ -22,6 +22,15 @@ public struct PhotoRecord: Sendable, Equatable {
     public var coordinate: Coordinate?
     public var image: Image
 
+    /// A record as read (the fields already checked).
+    public init(sourceID: String, title: String, taken: String?, coordinate: Coordinate?, image: Image) {
+        self.sourceID = sourceID
+        self.title = title
+        self.taken = taken
+        self.coordinate = coordinate
+        self.image = image
+    }
+
     /// The columns of a records CSV file, in order (its header line).
     public static let columns = ["id", "title", "taken", "latitude", "longitude", "image"]
     /// Longest id, title and image kept: a record past them is skipped, not cut.
