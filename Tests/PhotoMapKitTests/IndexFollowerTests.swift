@@ -27,6 +27,7 @@ struct IndexFollowerTests {
         return try follower.finish()
     }
 
+    /// The follower over `catalog`'s five batches, the index checked against a rebuild (`rebuilt()` empty).
     static func follows(
         _ catalog: any LocalCatalogStore, _ index: any SearchIndex, rebuilt: () throws -> any SearchIndex
     ) throws {
