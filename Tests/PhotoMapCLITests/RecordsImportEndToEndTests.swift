@@ -77,6 +77,45 @@ struct RecordsImportEndToEndTests {
         #expect(found.stdout.contains("Colosseum"), "\(found.stdout) \(found.stderr)")
     }
 
+    @Test(
+        "PostgreSQL: the index followed on its own connection, or in turn on a pool of one, ends as a rebuild"
+    )
+    func postgresFollows() throws {
+        // Two batches (10,000 a transaction), words shared and not.
+        var csv = "id,title,taken,latitude,longitude,image\n"
+        for number in 0..<12_000 {
+            let word = ["harbour", "bridge", "market"][number % 3]
+            let latitude = 45 + Double(number % 400) / 100, longitude = 13 + Double(number / 400) / 100
+            csv += "r\(number),\(word) \(number % 97),2020-05-\(10 + number % 19) 10:00:00,\(latitude),\(longitude),"
+            csv += "http://127.0.0.1:9/\(number).jpg\n"
+        }
+        let file = work.url.appendingPathComponent("many.csv")
+        try Data(csv.utf8).write(to: file)
+        var kept: [String] = []
+        for connections in ["4", "1"] {
+            let url = try TestDatabase().url
+            let environment = ["PHOTOMAP_DATABASE_CONNECTIONS": connections]
+            let load = try PhotomapBinary.run(
+                [
+                    "--cache", cache.url.path, "--database", url, "import", "--records", file.path, "--visibility",
+                    "public",
+                ], environment: environment)
+            #expect(load.status == 0 && load.stderr.contains("12,000 added or changed"), "\(load.stderr)")
+            let state = try TestDatabase.psql(
+                url,
+                """
+                SELECT (SELECT count(*) FROM index_records WHERE origin = 'local') || ' ' ||
+                    (SELECT value FROM index_markers WHERE key = 'local') || ' ' ||
+                    (SELECT version FROM local_version) || ' ' || (SELECT sum(records) FROM index_word_rows)
+                """)
+            kept.append(state)
+            let words = state.split(separator: " ")
+            #expect(words.first == "12000" && words.count == 4 && words[1] == words[2], "\(state)")
+            #expect(try TestDatabase.wordCountsDiffering(url) == "0")
+        }
+        #expect(kept[0] == kept[1])
+    }
+
     @Test("a file that is neither CSV nor GeoJSON is refused, and nothing changes")
     func refused() throws {
         #expect(try photomap(["import", "--records", work.url.appendingPathComponent("records.csv").path]).status == 0)

@@ -57,7 +57,7 @@ struct IndexFollowerTests {
         try Self.follows(PostgresLocalCatalog(pool: pool), PostgresIndex(pool: pool)) {
             PostgresIndex(pool: try rebuilt.pool(size: 1))
         }
-        #expect(try PostgresSearchTests.countsDiffering(database.url) == "0")
+        #expect(try TestDatabase.wordCountsDiffering(database.url) == "0")
     }
 
     @Test("an index another writer moved is not written; the importer makes it again whole")

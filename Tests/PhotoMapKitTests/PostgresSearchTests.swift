@@ -109,18 +109,6 @@ struct PostgresSearchTests {
         }
     }
 
-    /// How many word beginnings `index_word_rows` counts otherwise than a count of every record's gives.
-    static func countsDiffering(_ url: String) throws -> String {
-        try TestDatabase.psql(
-            url,
-            """
-            SELECT count(*) FROM (SELECT word, records FROM index_word_rows WHERE records <> 0) kept
-            FULL JOIN (SELECT word, count(*) AS records FROM index_records, index_word_beginnings(words) AS word
-                GROUP BY word) counted USING (word)
-            WHERE kept.records IS DISTINCT FROM counted.records
-            """)
-    }
-
     @Test(
         "after records are replaced and removed by id, the ranking of every record left, from kept word counts",
         arguments: [("bridge", 5.0), ("bridge", 40.0), ("sunset", 8.0), ("sun", 150.0), ("zemonska", 10.0)])
@@ -142,7 +130,7 @@ struct PostgresSearchTests {
         }
         try index.add(records.enumerated().filter { $0.offset % 5 == 0 }.map(\.element), origin: "test")
         #expect(try index.count() == records.count)
-        #expect(try Self.countsDiffering(database.url) == "0")
+        #expect(try TestDatabase.wordCountsDiffering(database.url) == "0")
         try Self.expectRanked(index, records, query, radius)
     }
 
@@ -161,7 +149,7 @@ struct PostgresSearchTests {
             """)
         #expect(try DatabaseSchema.migrate(pool).first == DatabaseSchema.wordCountsVersion)
         #expect(try TestDatabase.psql(database.url, "SELECT sum(records), count(*) FROM index_word_rows") == kept)
-        #expect(try Self.countsDiffering(database.url) == "0")
+        #expect(try TestDatabase.wordCountsDiffering(database.url) == "0")
         // A record's words add at most countedLength beginnings each, however long (anyone's text).
         #expect(
             try TestDatabase.psql(database.url, "SELECT max(char_length(word)) FROM index_word_rows")

@@ -41,12 +41,12 @@ struct PostgresWordCountsTests {
         records[0].text += " zemonska"
         try index.add([records[0]], origin: "test")
         #expect(try Self.marked(database.url))
-        #expect(try PostgresSearchTests.countsDiffering(database.url) == "0")
+        #expect(try TestDatabase.wordCountsDiffering(database.url) == "0")
         try Self.emptyAsAnOlderPhotomap(database.url)
         try index.remove(photos: [records[1].annotation.id], origin: "test")
         records.remove(at: 1)
         #expect(try Self.marked(database.url))
-        #expect(try PostgresSearchTests.countsDiffering(database.url) == "0")
+        #expect(try TestDatabase.wordCountsDiffering(database.url) == "0")
         try PostgresSearchTests.expectRanked(index, records, "sunset lake", 12)
     }
 
@@ -65,7 +65,7 @@ struct PostgresWordCountsTests {
             _ = try index.search("lake", near: nil, radiusKilometres: 0, limit: 1, photoIDs: nil)
         }
         #expect(try Self.marked(database.url))
-        #expect(try PostgresSearchTests.countsDiffering(database.url) == "0")
+        #expect(try TestDatabase.wordCountsDiffering(database.url) == "0")
         #expect(try index.healCounts() == false)
         try PostgresSearchTests.expectRanked(index, records, "sun", 150)
     }
@@ -85,7 +85,7 @@ struct PostgresWordCountsTests {
         #expect(try TestDatabase.psql(database.url, "SELECT count(*) FROM index_word_rows WHERE word LIKE 'z%'") == "0")
         #expect(try TestDatabase.psql(database.url, "SELECT count(*) FROM index_word_rows WHERE records = 0") == "1")
         records = records.filter { !$0.text.contains("zemonska") } + [last]
-        #expect(try PostgresSearchTests.countsDiffering(database.url) == "0")
+        #expect(try TestDatabase.wordCountsDiffering(database.url) == "0")
         try PostgresSearchTests.expectRanked(index, records, "sunset", 150)
     }
 }

@@ -137,6 +137,6 @@ struct SearchIndexRemovalTests {
             rebuilds.append(try TestDatabase())
             return PostgresIndex(pool: try rebuilds[rebuilds.count - 1].pool(size: 1))
         }
-        #expect(try PostgresSearchTests.countsDiffering(database.url) == "0")
+        #expect(try TestDatabase.wordCountsDiffering(database.url) == "0")
     }
 }

@@ -58,6 +58,19 @@ public struct TestDatabase: Sendable {
         try PostgresPool(address: DatabaseAddress(url), size: size)
     }
 
+    /// How many word beginnings the search index's `index_word_rows` counts otherwise than a count of
+    /// every record's gives ("0" when the kept counts are exact).
+    public static func wordCountsDiffering(_ url: String) throws -> String {
+        try psql(
+            url,
+            """
+            SELECT count(*) FROM (SELECT word, records FROM index_word_rows WHERE records <> 0) kept
+            FULL JOIN (SELECT word, count(*) AS records FROM index_records, index_word_beginnings(words) AS word
+                GROUP BY word) counted USING (word)
+            WHERE kept.records IS DISTINCT FROM counted.records
+            """)
+    }
+
     /// Runs `sql` through psql on the database at `url`.
     @discardableResult
     public static func psql(_ url: String, _ sql: String) throws -> String {

@@ -22,17 +22,25 @@ enum RecordsImport {
         // In step first (a catalog never indexed is, once empty), so that each batch meets the index as the one
         // before left it.
         try indexer.ensureLocal(catalog, adapter: configuration.adapter)
-        let follower = IndexFollower(indexer, adapter: configuration.adapter)
+        // On a pool of one connection the two would only wait for each other, and a long batch would
+        // outlast the pool's wait: the index then follows each batch in turn.
+        let global = configuration.options
+        let follower =
+            global.database == nil || global.databaseConnections > 1
+            ? IndexFollower(indexer, adapter: configuration.adapter) : nil
         importer.committed = { changed, before in
+            guard let follower else {
+                return try indexer.ensureLocal(catalog, changed: changed, since: before, adapter: configuration.adapter)
+            }
             try follower.hand(CatalogIndexer.localChange(catalog, changed: changed, since: before))
         }
         let report: RecordsReport
         do {
             report = try importer.run(path: path, into: catalog)
-            if try !follower.finish() { try indexer.ensureLocal(catalog, adapter: configuration.adapter) }
+            if let follower, try !follower.finish() { try indexer.ensureLocal(catalog, adapter: configuration.adapter) }
         } catch {
             bar.finish()
-            _ = try? follower.finish()
+            _ = try? follower?.finish()
             throw error
         }
         bar.finish()
