@@ -145,8 +145,8 @@ final class PostgresConnection {
         if !sent { throw lost("could not send the rows") }
     }
 
-    /// Adds `rows` to `table`, one `COPY` into a temporary table shaped like it, then one `INSERT … ON
-    /// CONFLICT (key)`: the last row of a key replaces the one kept (`replacing`), or the one kept (else
+    /// Adds `rows` to `table`, one `COPY` into a temporary table shaped like it (one row alone as
+    /// parameters), then one `INSERT … ON CONFLICT (key)`: the last row of a key replaces the one kept (`replacing`), or the one kept (else
     /// the batch's first) stays. Each row holds `columns`' values in their order: the one list names the
     /// columns of the COPY and of the statement; a column left out takes its default. Inside a transaction.
     func merge(
@@ -154,15 +154,22 @@ final class PostgresConnection {
     ) throws(DatabaseError) {
         guard !rows.isEmpty else { return }
         let incoming = "incoming_" + table, names = columns.joined(separator: ", ")
+        let conflict =
+            replacing
+            ? "DO UPDATE SET " + columns.filter { $0 != key }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+            : "DO NOTHING"
+        // One row (a photo imported alone) goes as parameters: a temporary table costs 0.6–0.8 ms to make.
+        if rows.count == 1 {
+            let parameters = (1...columns.count).map { "$\($0)" }.joined(separator: ", ")
+            try execute(
+                "INSERT INTO \(table) (\(names)) VALUES (\(parameters)) ON CONFLICT (\(key)) \(conflict)", rows[0])
+            return
+        }
         try execute(
             "CREATE TEMPORARY TABLE \(incoming) (LIKE \(table) INCLUDING DEFAULTS, ordinal bigserial) ON COMMIT DROP")
         try copy(
             "COPY \(incoming) (\(names)) FROM STDIN",
             rows: rows.lazy.map { $0.map(\.copyField).joined(separator: "\t") + "\n" })
-        let conflict =
-            replacing
-            ? "DO UPDATE SET " + columns.filter { $0 != key }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-            : "DO NOTHING"
         try execute(
             """
             INSERT INTO \(table) (\(names)) SELECT DISTINCT ON (\(key)) \(names) FROM \(incoming)
