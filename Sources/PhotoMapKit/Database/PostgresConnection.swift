@@ -146,14 +146,14 @@ final class PostgresConnection {
     }
 
     /// Adds `rows` to `table`, one `COPY` into a temporary table shaped like it (one row alone as
-    /// parameters), then one `INSERT … ON CONFLICT (key)`: the last row of a key replaces the one kept (`replacing`), or the one kept (else
-    /// the batch's first) stays. Each row holds `columns`' values in their order: the one list names the
+    /// parameters), then one `INSERT … ON CONFLICT (key)`: the last row of a key replaces the one kept
+    /// (`replacing`), or the one kept (else the batch's first) stays. Each row holds `columns`' values in their order: the one list names the
     /// columns of the COPY and of the statement; a column left out takes its default. Inside a transaction.
     func merge(
         into table: String, columns: [String], key: String, replacing: Bool, rows: [[PostgresValue]]
     ) throws(DatabaseError) {
         guard !rows.isEmpty else { return }
-        let incoming = "incoming_" + table, names = columns.joined(separator: ", ")
+        let names = columns.joined(separator: ", ")
         let conflict =
             replacing
             ? "DO UPDATE SET " + columns.filter { $0 != key }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
@@ -165,6 +165,7 @@ final class PostgresConnection {
                 "INSERT INTO \(table) (\(names)) VALUES (\(parameters)) ON CONFLICT (\(key)) \(conflict)", rows[0])
             return
         }
+        let incoming = "incoming_" + table
         try execute(
             "CREATE TEMPORARY TABLE \(incoming) (LIKE \(table) INCLUDING DEFAULTS, ordinal bigserial) ON COMMIT DROP")
         try copy(

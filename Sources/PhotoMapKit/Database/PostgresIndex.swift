@@ -116,8 +116,8 @@ public final class PostgresIndex: SearchIndex {
         let words = LocalIndex.queryWords(record.text)
         var row = ""
         row.reserveCapacity(256)
-        func field(_ value: String?, last: Bool = false, escaped: Bool = false) {
-            row += escaped ? value ?? "\\N" : PostgresConnection.copyField(value)
+        func field(_ value: String?, last: Bool = false) {
+            row += PostgresConnection.copyField(value)
             row += last ? "\n" : "\t"
         }
         field(annotation.kind.rawValue)
@@ -139,7 +139,8 @@ public final class PostgresIndex: SearchIndex {
         field(words.joined(separator: " "))
         // A located record's length counts its grid cell's token too, as SQLite's FTS5 table does.
         field(String(words.count + (annotation.coordinate == nil ? 0 : 1)))
-        field(record.encodedPhoto.map(PostgresValue.byteaField), escaped: true)
+        // The photo as bytea, escaped as every COPY value is.
+        row += PostgresValue.optional(record.encodedPhoto, PostgresValue.bytes).copyField + "\t"
         field(annotation.coordinate.flatMap { cellWords(words, $0) }, last: true)
         return row
     }

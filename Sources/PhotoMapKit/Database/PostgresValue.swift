@@ -57,11 +57,9 @@ enum PostgresValue: Equatable {
         case let .int64(value): String(value)
         case let .double(value):
             value.isNaN ? "NaN" : value.isInfinite ? (value < 0 ? "-Infinity" : "Infinity") : String(value)
-        case let .bytes(data): Self.byteaField(data)
+        // bytea's hex form, its backslash escaped: made directly, as a record's bytes are kilobytes and no
+        // hex digit needs escaping.
+        case let .bytes(data): "\\\\x" + SHA256.hex(digest: data)
         }
     }
-
-    /// bytea's hex form as a COPY field, its backslash escaped; made directly, as a record's bytes are
-    /// kilobytes and no hex digit needs escaping.
-    static func byteaField(_ bytes: Data) -> String { "\\\\x" + SHA256.hex(digest: bytes) }
 }

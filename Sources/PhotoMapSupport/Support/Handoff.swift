@@ -3,8 +3,9 @@ import Foundation
 
 /// A producer on a thread of its own handing items to the caller one at a time, at most one waiting: the
 /// producer makes the next while the caller works on this one, and never gets further ahead (so at most
-/// three items live at once: one made, one waiting, one worked on). Ends with the producer's result or error; the caller giving up stops the producer
-/// at its next hand-over, and `run` returns only once the producer's thread has ended.
+/// three items live at once: one made, one waiting, one worked on). Ends with the producer's result or
+/// error; the caller giving up stops the producer at its next hand-over, and `run` returns only once the
+/// producer's thread has ended.
 package enum Handoff {
     /// The caller giving up, thrown into the producer to unwind it.
     struct Abandoned: Error {}
