@@ -13,6 +13,7 @@ import sys
 import urllib.parse
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from conftest import open_file, settle
 
@@ -130,16 +131,28 @@ def no_trouble(page):
 
 def click_visible_pin(page):
     """Clicks a single-photo marker lying inside the map's visible area (tiles at the edges hold some outside),
-    once one is there: after a zoom, a pre-clustered page's tiles come as their scripts load."""
-    visible = """() => {
+    once one is there and the map has stopped moving: after a zoom, a pre-clustered page's tiles come as their
+    scripts load and replace markers, so the one chosen is marked and clicked by that mark, again if it went."""
+    choose = """() => {
+        if (document.querySelector('#map.leaflet-zoom-anim')) return false;
         const box = document.getElementById('map').getBoundingClientRect();
-        return [...document.querySelectorAll('.photomap-pin')].findIndex(pin => {
+        document.querySelectorAll('[data-test-pin]').forEach(pin => pin.removeAttribute('data-test-pin'));
+        const pin = [...document.querySelectorAll('.photomap-pin')].find(pin => {
             const r = pin.getBoundingClientRect();
             return r.left > box.left + 20 && r.right < box.right - 20 && r.top > box.top + 120 && r.bottom < box.bottom - 20;
         });
+        if (!pin) return false;
+        pin.setAttribute('data-test-pin', '');
+        return true;
     }"""
-    page.wait_for_function(f"() => ({visible})() >= 0")
-    page.locator(".photomap-pin").nth(page.evaluate(visible)).click()
+    for attempt in range(5):
+        page.wait_for_function(choose)
+        try:
+            page.locator("[data-test-pin]").click(timeout=5_000)
+            return
+        except PlaywrightTimeoutError:
+            if attempt == 4:
+                raise
 
 
 def zoom_into(cluster):
