@@ -145,10 +145,11 @@ final class PostgresConnection {
         if !sent { throw lost("could not send the rows") }
     }
 
-    /// Adds `rows` to `table`, one `COPY` into a temporary table shaped like it (one row alone as
-    /// parameters), then one `INSERT … ON CONFLICT (key)`: the last row of a key replaces the one kept
-    /// (`replacing`), or the one kept (else the batch's first) stays. Each row holds `columns`' values in their order: the one list names the
-    /// columns of the COPY and of the statement; a column left out takes its default. Inside a transaction.
+    /// Adds `rows` to `table` by one `INSERT … ON CONFLICT (key)`, from a temporary table shaped like it that
+    /// one `COPY` fills (one row alone goes as parameters): the last row of a key replaces the one kept
+    /// (`replacing`), or the one kept (else the batch's first) stays. Each row holds `columns`' values in
+    /// their order: the one list names the columns of the COPY and of the statement; a column left out
+    /// takes its default. Inside a transaction.
     func merge(
         into table: String, columns: [String], key: String, replacing: Bool, rows: [[PostgresValue]]
     ) throws(DatabaseError) {

@@ -116,10 +116,11 @@ public final class PostgresIndex: SearchIndex {
         let words = LocalIndex.queryWords(record.text)
         var row = ""
         row.reserveCapacity(256)
-        func field(_ value: String?, last: Bool = false) {
-            row += PostgresConnection.copyField(value)
+        func put(_ escaped: String, last: Bool = false) {
+            row += escaped
             row += last ? "\n" : "\t"
         }
+        func field(_ value: String?, last: Bool = false) { put(PostgresConnection.copyField(value), last: last) }
         field(annotation.kind.rawValue)
         field(annotation.id)
         field(annotation.title)
@@ -139,8 +140,7 @@ public final class PostgresIndex: SearchIndex {
         field(words.joined(separator: " "))
         // A located record's length counts its grid cell's token too, as SQLite's FTS5 table does.
         field(String(words.count + (annotation.coordinate == nil ? 0 : 1)))
-        // The photo as bytea, escaped as every COPY value is.
-        row += PostgresValue.optional(record.encodedPhoto, PostgresValue.bytes).copyField + "\t"
+        put(PostgresValue.optional(record.encodedPhoto, PostgresValue.bytes).copyField)
         field(annotation.coordinate.flatMap { cellWords(words, $0) }, last: true)
         return row
     }
