@@ -158,12 +158,26 @@ struct RecordsImportEndToEndTests {
         #expect(listed.contains("Sydney Opera House") && listed.components(separatedBy: "Opera House").count == 2)
     }
 
-    @Test("served: a records photo's page shows its source id; its square comes from the image server")
+    @Test(
+        "served: records are private unless told; a records photo's page shows its source id; its square from the image server"
+    )
     func served() throws {
-        #expect(try photomap(["import", "--records", work.url.appendingPathComponent("records.csv").path]).status == 0)
+        // Private unless --visibility or PHOTOMAP_VISIBILITY says otherwise, as import's photos are: served to
+        // no one not signed in, and the import says so.
+        let records = work.url.appendingPathComponent("records.csv").path
+        let loaded = try photomap(["import", "--records", records])
+        #expect(loaded.status == 0 && loaded.stderr.contains("the photos read are private"), "\(loaded.stderr)")
         let photos = try photos()
         let forum = try #require(photos.first { ($0["title"] as? String) == "Forum, at dawn" }?["id"] as? String)
         let beach = try #require(photos.first { ($0["title"] as? String) == "Beach" }?["id"] as? String)
+        do {
+            let server = try ServeProcess(["--cache", cache.url.path, "--source", "local"], environment: [:])
+            defer { server.stop() }
+            #expect(try server.request("/photos/\(forum)").status == 404)
+            let tile = String(decoding: try server.request("/api/map/0/0/0.json").body, as: UTF8.self)
+            #expect(tile.contains("clusters") && !tile.contains("count"), "\(tile)")
+        }
+        #expect(try photomap(["visibility", "--all", "public"]).status == 0)
         let server = try ServeProcess(["--cache", cache.url.path, "--source", "local"], environment: [:])
         defer { server.stop() }
         let page = String(decoding: try server.request("/photos/\(forum)").body, as: UTF8.self)

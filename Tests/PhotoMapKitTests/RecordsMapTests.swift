@@ -83,6 +83,10 @@ struct RecordsMapTests {
             _ = try store.keepRecords(Self.records(batch))
         }
         try Self.expectExact(store, second, fenced: fence)
+        // The owner's view, the fenced photos too, from the same aggregates.
+        var owner = store
+        (owner.audiences, owner.showsFenced) = (Audience.seen(by: .owner), true)
+        try Self.expectExact(owner, second)
 
         // The same records again change nothing: no photo written, the version where it was.
         let version = try store.version()
@@ -97,5 +101,26 @@ struct RecordsMapTests {
         _ = try store.keepRecords(Self.records([second[5]]))
         try store.removeFence(named: "home")
         try Self.expectExact(store, second)
+    }
+
+    @Test("records load with the audience given; a record already there keeps its own", arguments: StateEngine.allCases)
+    func recordsAudience(engine: StateEngine) throws {
+        var generator = WorldMapCatalog()
+        let shots: [Shot] = generator.photos(300).map { ($0.id, $0.coordinate, $0.taken) }
+        var store = try engine.place(in: folder.url).stores().localCatalogForImport()
+        _ = try store.keepRecords(Self.records(shots.prefix(100)), privacy: .everyone)
+        _ = try store.keepRecords(Self.records(shots.dropFirst(100)), privacy: PhotoPrivacy(visibility: .family))
+        // Loaded again as public: the family's records stay the family's.
+        var moved = shots
+        moved[150].taken = "2024-02-02 10:00:00"
+        #expect(
+            try store.keepRecords(Self.records(moved), privacy: .everyone).map(\.id)
+                == Self.records([moved[150]]).map(\.photo.id))
+        store.audiences = Audience.seen(by: nil)
+        try Self.expectExact(store, Array(moved.prefix(100)))
+        store.audiences = Audience.seen(by: .family)
+        try Self.expectExact(store, moved)
+        store.audiences = Audience.seen(by: .friend)
+        try Self.expectExact(store, Array(moved.prefix(100)))
     }
 }

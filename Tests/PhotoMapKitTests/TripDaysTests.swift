@@ -298,7 +298,7 @@ struct TripDaysTests {
             DELETE FROM photomap_schema WHERE version >= \(DatabaseSchema.tripDaysVersion)
             """)
         let pool = try database.pool()
-        #expect(try DatabaseSchema.migrate(pool) == [DatabaseSchema.tripDaysVersion])
+        #expect(try DatabaseSchema.migrate(pool).first == DatabaseSchema.tripDaysVersion)
         let migrated = PostgresLocalCatalog(pool: pool)
         try Self.expectSame(migrated, "filled")
         _ = try migrated.keepRecords(Self.records(days: 3..<9, kinds: { _ in 4 }))

@@ -180,6 +180,46 @@ struct WorldMapTests {
         store.showsFenced = false
     }
 
+    /// The viewers of the map: anyone, each role signed in, and the owner with the fenced photos too.
+    static let viewers: [(role: Role?, showsFenced: Bool)] =
+        [(nil, false)] + Role.allCases.map { ($0, false) } + [(.owner, true)]
+
+    @Test(
+        "every viewer's tiles are the aggregates of what it may see, exact, as the naive way makes them",
+        arguments: StateEngine.allCases)
+    func eachViewer(engine: StateEngine) throws {
+        var (store, photos) = try catalog(engine, count: 500)
+        // Every location audience in turn, and a fence over one of the crowded spots.
+        let audiences = Audience.allCases
+        for (index, audience) in audiences.enumerated() {
+            let ids = photos.indices.filter { $0 % audiences.count == index }.map { photos[$0].id }
+            try store.setPrivacy(#require(PhotoPrivacy(visibility: audience, location: audience)), of: ids)
+        }
+        let fence = Geofence(
+            name: "home", centre: try #require(Coordinate(latitude: 48.85, longitude: 2.35)), radius: 5_000)
+        try store.add(fence)
+        let fenced = Set(photos.filter { fence.contains($0.coordinate) }.map(\.id))
+        #expect(!fenced.isEmpty)
+        for viewer in Self.viewers {
+            store.audiences = Audience.seen(by: viewer.role)
+            store.showsFenced = viewer.showsFenced
+            let seen = photos.indices.filter { index in
+                store.audiences.contains(audiences[index % audiences.count])
+                    && (viewer.showsFenced || !fenced.contains(photos[index].id))
+            }.map { photos[$0] }
+            for (tile, months) in samples(photos, 120) {
+                try Self.expectTileExact(store, seen, tile, months)
+            }
+            // The timeline's months count the same photos.
+            let months = try store.mapMonths()
+            let counted: Int = stride(from: 1, to: months.count, by: 2).map { months[$0] }.reduce(0, +)
+            let dated: Int = seen.filter { MonthTaken.index($0.taken) != nil }.count
+            #expect(counted == dated, "\(viewer)")
+        }
+        store.audiences = Audience.seen(by: nil)
+        store.showsFenced = false
+    }
+
     @Test("SQLite and PostgreSQL answer the same clusters")
     func sameOnBothEngines() throws {
         let (files, photos) = try catalog(.files, count: 400)
@@ -193,6 +233,77 @@ struct WorldMapTests {
             for (a, b) in zip(one, other) {
                 #expect(abs(a.latitude - b.latitude) < 1e-9 && abs(a.longitude - b.longitude) < 1e-9, "\(tile)")
             }
+        }
+    }
+
+    @Test("a catalog whose map kept only the public view is counted again for every viewer")
+    func publicOnlyMap() throws {
+        let (store, photos) = try catalog(.files, count: 100)
+        let hidden = photos.prefix(30).map(\.id)
+        try store.setPrivacy(.init(visibility: .private), of: hidden)
+        let catalog = try #require(store as? LocalCatalog)
+        // The tables as photomap made them before they kept audiences.
+        try catalog.database.execute(
+            """
+            DROP TABLE map_cells; DROP TABLE map_points;
+            CREATE TABLE map_points (id TEXT PRIMARY KEY, key INTEGER NOT NULL, month INTEGER NOT NULL,
+                latitude REAL NOT NULL, longitude REAL NOT NULL);
+            CREATE TABLE map_cells (level INTEGER NOT NULL, cell INTEGER NOT NULL, month INTEGER NOT NULL,
+                count INTEGER NOT NULL, sum_latitude REAL NOT NULL, sum_longitude REAL NOT NULL, photo TEXT NOT NULL,
+                PRIMARY KEY (level, cell, month)) WITHOUT ROWID;
+            """)
+        let reopened = try LocalCatalog(file: LocalCatalog.file(in: folder.url))
+        reopened.audiences = Audience.seen(by: .owner)
+        for (tile, months) in samples(photos, 50) {
+            try Self.expectTileExact(reopened, photos, tile, months)
+        }
+        reopened.audiences = Audience.seen(by: nil)
+        let shown = Array(photos.dropFirst(30))
+        for (tile, months) in samples(photos, 50) {
+            try Self.expectTileExact(reopened, shown, tile, months)
+        }
+    }
+
+    @Test("a database whose map kept only the public view is counted again for every viewer by its migration")
+    func publicOnlyDatabaseMap() throws {
+        let place = try StateEngine.postgres.place(in: folder.url)
+        let database = try #require(place.database)
+        var generator = WorldMapCatalog()
+        let photos = generator.photos(200)
+        var store = try place.stores().localCatalogForImport()
+        _ = try store.apply(WorldMapCatalog.changes(photos))
+        try store.setPrivacy(.init(visibility: .friends), of: photos.prefix(60).map(\.id))
+        // The tables as photomap made them before they kept audiences, holding the public photos only.
+        try TestDatabase.psql(
+            database.url,
+            """
+            DROP TRIGGER map_photo_changed ON local_photos; DROP TABLE map_points, map_cells;
+            CREATE TABLE map_points (id text COLLATE "C" PRIMARY KEY, key bigint NOT NULL, month integer NOT NULL,
+                latitude double precision NOT NULL, longitude double precision NOT NULL);
+            CREATE TABLE map_cells (level smallint NOT NULL, cell bigint NOT NULL, month integer NOT NULL,
+                count integer NOT NULL, sum_latitude double precision NOT NULL, sum_longitude double precision NOT NULL,
+                photo text COLLATE "C" NOT NULL, PRIMARY KEY (level, cell, month));
+            CREATE TRIGGER map_photo_changed AFTER INSERT OR UPDATE OR DELETE ON local_photos
+                FOR EACH ROW EXECUTE FUNCTION map_photo_changed();
+            DELETE FROM photomap_schema WHERE version >= \(DatabaseSchema.mapAudiencesVersion)
+            """)
+        let pool = try database.pool()
+        #expect(throws: DatabaseError.self) { try DatabaseSchema.check(pool) }
+        #expect(try DatabaseSchema.migrate(pool) == [DatabaseSchema.mapAudiencesVersion])
+        store = PostgresLocalCatalog(pool: pool)
+        store.audiences = Audience.seen(by: .friend)
+        for (tile, months) in samples(photos, 60) {
+            try Self.expectTileExact(store, photos, tile, months)
+        }
+        store.audiences = Audience.seen(by: .family)
+        for (tile, months) in samples(photos, 60) {
+            try Self.expectTileExact(store, Array(photos.dropFirst(60)), tile, months)
+        }
+        // The triggers are back: a photo made public is on the public map.
+        store.audiences = Audience.seen(by: nil)
+        try store.setPrivacy(.everyone, of: [photos[0].id])
+        for (tile, months) in samples(photos, 60) {
+            try Self.expectTileExact(store, [photos[0]] + photos.dropFirst(60), tile, months)
         }
     }
 

@@ -4,10 +4,12 @@ import PhotoMapKit
 import PhotoMapModel
 
 // bench/world-map.sh: COUNT generated photos imported into a catalog (SQLite, or PostgreSQL with
-// --database URL) as `import --records` writes them, each batch keeping the map's aggregates; then, for each zoom 0–16, 200
-// tiles that hold photos read from the aggregates (cold: the first pass after loading; warm: the same
-// tiles again; and over a two-year range) beside the naive way (the tile's photos read whole and
-// clustered in Swift), in the same run: p50 and p95 in milliseconds. Prints figures; not a test.
+// --database URL) as `import --records` writes them, each batch keeping the map's aggregates (a tenth of the
+// batches for friends, a tenth private, the rest public); then, for each zoom 0–16, 200 tiles that hold
+// photos read from the aggregates (cold: the first pass after loading; warm: the same tiles again; over a
+// two-year range; and as the owner signed in sees them, every photo) beside the naive way (the tile's
+// photos read whole and clustered in Swift), in the same run: p50 and p95 in milliseconds. Prints
+// figures; not a test.
 
 func argument(_ name: String) -> String? {
     let arguments = CommandLine.arguments
@@ -68,7 +70,8 @@ for first in stride(from: 0, to: count, by: batch) {
             image: .url("http://127.0.0.1:9/\(number).jpg"))
         records.append(RecordPhoto(record, place: .unlocated))
     }
-    _ = try store.keepRecords(records)
+    let audience: Audience = [.friends, .private][(first / batch) % 10, default: .public]
+    _ = try store.keepRecords(records, privacy: PhotoPrivacy(visibility: audience))
     // Each million's rate: how the cost of a batch grows with the catalog.
     if (first + batch) % 1_000_000 == 0 {
         let now = Date()
@@ -130,7 +133,11 @@ func timed(
 }
 
 let range = try MonthRange(from: 2010 * 12, to: 2011 * 12 + 11).map { $0 } ?? MonthRange.all
-say("zoom  cold p50     p95 | warm p50     p95 | range p50    p95 | naive p50    p95 (tiles) | clusters/tile")
+var owner = store
+(owner.audiences, owner.showsFenced) = (Audience.seen(by: .owner), true)
+say(
+    "zoom  cold p50     p95 | warm p50     p95 | range p50    p95 | owner p50    p95 | owner naive p50 p95 (tiles) "
+        + "| clusters/tile")
 for zoom in 0...16 {
     // Tiles where photos are, as a viewer pans: each from a random photo's place.
     var tiles: [MapTile] = []
@@ -147,11 +154,13 @@ for zoom in 0...16 {
     let cold = try timed(tiles, months: .all) { try store.mapClusters(in: $0, months: $1) }
     let warm = try timed(tiles, months: .all) { try store.mapClusters(in: $0, months: $1) }
     let ranged = try timed(tiles, months: range) { try store.mapClusters(in: $0, months: $1) }
-    // Over a large tile the naive way can outlast the server's statement timeout, as it would for a page:
+    let owned = try timed(tiles, months: .all) { try owner.mapClusters(in: $0, months: $1) }
+    // The naive way for the owner (every photo: how a signed-in viewer's tiles were made before the
+    // aggregates kept every audience). Over a large tile it can outlast the server's statement timeout, as it would for a page:
     // such a tile is counted, its time the timeout's.
     var pastTimeout = 0
     let naive = try timed(tiles, months: .all, budget: naiveBudget) { tile, months in
-        do { return try store.naiveMapClusters(in: tile, months: months) } catch DatabaseError.timedOut(_, _) {
+        do { return try owner.naiveMapClusters(in: tile, months: months) } catch DatabaseError.timedOut(_, _) {
             pastTimeout += 1
             return []
         }
@@ -161,6 +170,7 @@ for zoom in 0...16 {
         / min(20, tiles.count)
     say(
         String(format: "%4d ", zoom)
-            + "\(percentiles(cold)) | \(percentiles(warm)) | \(percentiles(ranged)) | \(percentiles(naive)) (\(naive.count)\(pastTimeout > 0 ? ", \(pastTimeout) timed out" : "")) | \(clusters)"
+            + "\(percentiles(cold)) | \(percentiles(warm)) | \(percentiles(ranged)) | \(percentiles(owned)) "
+            + "| \(percentiles(naive)) (\(naive.count)\(pastTimeout > 0 ? ", \(pastTimeout) timed out" : "")) | \(clusters)"
     )
 }

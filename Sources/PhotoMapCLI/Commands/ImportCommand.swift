@@ -75,6 +75,7 @@ enum ImportCommand {
                 if !tracks.gpxFiles.isEmpty {
                     throw UsageError("--\(TrackOptions.gpx.name) does not go with import --records")
                 }
+                visibility = try Self.visibility(parsed, environment: global.environment)
                 return
             }
             guard !paths.isEmpty else { throw UsageError("import needs at least one folder or file") }
@@ -82,11 +83,16 @@ enum ImportCommand {
             // A dry run reads no photo and writes nothing: the variables of what it would write are not read.
             let variables = dryRun ? [:] : global.environment
             sidecars = try SidecarOptions.Values(parsed, environment: variables)
-            if let given = try parsed.value(visibilityOption) {
-                visibility = given
-            } else if let text = variables["PHOTOMAP_VISIBILITY"], !text.isEmpty {
-                visibility = try visibilityOption.value(of: text, as: "PHOTOMAP_VISIBILITY")
-            }
+            visibility = try Self.visibility(parsed, environment: variables)
+        }
+
+        /// --visibility, else PHOTOMAP_VISIBILITY, else private.
+        private static func visibility(_ parsed: ParsedArguments, environment: [String: String]) throws(UsageError)
+            -> Audience
+        {
+            if let given = try parsed.value(visibilityOption) { return given }
+            guard let text = environment["PHOTOMAP_VISIBILITY"], !text.isEmpty else { return .private }
+            return try visibilityOption.value(of: text, as: "PHOTOMAP_VISIBILITY")
         }
     }
 
@@ -126,12 +132,16 @@ enum ImportCommand {
         tell(
             report.lines.map { "\($0.path): \($0.reason)" }, summary: report.summary, report: options.report,
             console: console)
-        // Served pages show only what everyone may see until `serve` tells signed-in viewers apart.
-        if audience != .public, report.photos > 0 {
-            console.note(
-                "the photos read are \(audience.rawValue) (--visibility, PHOTOMAP_VISIBILITY): `serve` and `export` "
-                    + "show the public view; `photomap visibility --all public` shares them with everyone")
-        }
+        noteAudience(audience, photos: report.photos, console: console)
+    }
+
+    /// Says who sees the photos read when that is not everyone: what anyone opens shows none of them.
+    static func noteAudience(_ audience: Audience, photos: Int, console: Console) {
+        guard audience != .public, photos > 0 else { return }
+        console.note(
+            "the photos read are \(audience.rawValue) (--visibility, PHOTOMAP_VISIBILITY): `export`, and `serve` to "
+                + "anyone not signed in, show none of them; `photomap visibility --all public` shares them with everyone"
+        )
     }
 
     /// The report's lines and its summary: --report prints the lines as data; --verbose tells them among

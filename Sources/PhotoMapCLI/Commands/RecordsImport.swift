@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PhotoMapKit
+import PhotoMapModel
 
 /// `photomap import --records FILE`: photo records from a catalog made elsewhere (CSV or GeoJSON).
 enum RecordsImport {
@@ -13,6 +14,7 @@ enum RecordsImport {
         _ path: String, _ options: ImportCommand.Options, configuration: Services, console: Console
     ) throws {
         var importer = RecordsImporter(places: ImportCommand.places)
+        importer.privacy = PhotoPrivacy(visibility: options.visibility)
         let bar = ProgressBar(console: console, label: "reading records")
         importer.progress = { done, total, rows in bar.update(done: done, total: total, rows: rows) }
         let catalog = try configuration.state().localCatalogForImport()
@@ -48,6 +50,7 @@ enum RecordsImport {
         ImportCommand.tell(
             report.lines.map { "line \($0.line): \($0.reason)" }, summary: report.summary, report: options.report,
             console: console)
+        ImportCommand.noteAudience(options.visibility, photos: report.changed, console: console)
     }
 
     /// `--json`: the counts, and the skipped rows by line.

@@ -99,8 +99,8 @@ public enum DatabaseSchema {
         ALTER TABLE local_photos ADD COLUMN visibility text NOT NULL DEFAULT 'public',
             ADD COLUMN location_audience text NOT NULL DEFAULT 'public';
         """,
-        // The map of everything's points and per-tile aggregates, kept by triggers (MapGridSQL): the
-        // public view, so after the audiences' columns.
+        // The map of everything's points and per-tile aggregates, kept by triggers (MapGridSQL), after the
+        // audiences' columns. (Made as the map is now: migration 15 makes it so on databases migrated before.)
         MapGridSQL.postgres,
         """
         -- When each track line began (seconds since 1970, UTC): a trip's route is the lines of its days.
@@ -149,6 +149,8 @@ public enum DatabaseSchema {
         """,
         // The rows of the days photos were taken on, kept by statement triggers (`trip_days`).
         PostgresLocalCatalog.tripDaysMigration,
+        // The map keeps every located photo with who sees it, so every viewer's tiles are its aggregates.
+        MapGridSQL.postgresAudiences,
     ]
 
     /// The migration that gave imported photos their audiences (`db migrate` says what they kept).
@@ -162,6 +164,9 @@ public enum DatabaseSchema {
 
     /// The migration that made `trip_days`, filled from the photos there.
     static let tripDaysVersion = 14
+
+    /// The migration that made the map keep every located photo with who sees it.
+    static let mapAudiencesVersion = 15
 
     /// The schema version this photomap writes and reads.
     public static var currentVersion: Int { migrations.count }

@@ -6,13 +6,10 @@ import PhotoMapModel
 /// `MapGridSQL.postgres` keep, or (deep tiles) from the points.
 extension PostgresLocalCatalog {
     public func mapClusters(in tile: MapTile, months: MonthRange) throws -> [MapCluster] {
-        // The owner's own view: fenced photos too, which the aggregates leave out.
-        // The aggregates are the public view: another viewer's is made from the photos themselves.
-        guard !showsFenced, audiences == Audience.seen(by: nil) else {
-            return try naiveMapClusters(in: tile, months: months)
-        }
         let range = months.bounds.map { [PostgresValue.integer($0.lower), .integer($0.upper)] } ?? []
-        let inRange = range.isEmpty ? "" : " AND month BETWEEN $3 AND $4"
+        let inRange =
+            " AND audience IN (\(MapAudience.sqlList(audiences, showsFenced: showsFenced)))"
+            + (range.isEmpty ? "" : " AND month BETWEEN $3 AND $4")
         guard MapTile.aggregatedZooms.contains(tile.zoom) else {
             let rows = try pool.withConnection { connection in
                 try connection.execute(
@@ -23,18 +20,19 @@ extension PostgresLocalCatalog {
                 MapPoint(
                     id: rows.text(row, 0) ?? "", key: try rows.int64(row, 1) ?? 0,
                     month: try rows.integer(row, 2) ?? -1,
-                    latitude: try rows.real(row, 3) ?? 0, longitude: try rows.real(row, 4) ?? 0)
+                    latitude: try rows.real(row, 3) ?? 0, longitude: try rows.real(row, 4) ?? 0, audience: 0)
             }
             return tile.clusters(of: points, months: months)
         }
         let level = tile.cellLevel
-        // Summed in the months' order whatever the plan: in the order rows come (the index's, or the
+        // Summed in the cells' order whatever the plan: in the order rows come (the index's, or the
         // heap's, which updates change), the same rows can give a centre that differs in its last bits,
         // so a tile nothing touched answers differently (WorldMapTests saw it once, under load).
         let rows = try pool.withConnection { connection in
             try connection.execute(
                 """
-                SELECT cell, sum(count), sum(sum_latitude ORDER BY month), sum(sum_longitude ORDER BY month),
+                SELECT cell, sum(count), sum(sum_latitude ORDER BY month, audience),
+                    sum(sum_longitude ORDER BY month, audience),
                     min(CASE WHEN month >= 0 THEN month END), max(month), min(photo)
                 FROM map_cells WHERE level = \(level) AND cell BETWEEN $1 AND $2\(inRange) GROUP BY cell ORDER BY cell
                 """,
@@ -59,6 +57,7 @@ extension PostgresLocalCatalog {
             try connection.execute(
                 """
                 SELECT month, sum(count) FROM map_cells WHERE level = \(MapTile.cellLevels.lowerBound) AND month >= 0
+                    AND audience IN (\(MapAudience.sqlList(audiences, showsFenced: showsFenced)))
                 GROUP BY month ORDER BY month
                 """, binaryResult: true)
         }

@@ -12,18 +12,19 @@ extension PostgresLocalCatalog {
         }
         if !points.isEmpty {
             try connection.copy(
-                "COPY map_points (id, key, month, latitude, longitude) FROM STDIN",
+                "COPY map_points (id, key, month, latitude, longitude, audience) FROM STDIN",
                 rows: points.lazy.map { point in
                     row([
                         .text(point.id), .int64(point.key), .integer(point.month), .double(point.latitude),
-                        .double(point.longitude),
+                        .double(point.longitude), .integer(point.audience),
                     ])
                 })
         }
         guard !changes.isEmpty else { return }
         try connection.execute(
             """
-            CREATE TEMPORARY TABLE incoming_cells (level smallint, cell bigint, month integer, count integer,
+            CREATE TEMPORARY TABLE incoming_cells (level smallint, cell bigint, month integer, audience smallint,
+                count integer,
                 sum_latitude double precision, sum_longitude double precision, photo text COLLATE "C", lost boolean)
                 ON COMMIT DROP
             """)
@@ -31,24 +32,26 @@ extension PostgresLocalCatalog {
             "COPY incoming_cells FROM STDIN",
             rows: changes.sorted.lazy.map { cell, change in
                 row([
-                    .integer(cell.level), .int64(cell.cell), .integer(cell.month), .integer(change.count),
+                    .integer(cell.level), .int64(cell.cell), .integer(cell.month), .integer(cell.audience),
+                    .integer(change.count),
                     .double(change.sumLatitude), .double(change.sumLongitude), .text(change.leastAdded),
                     .bool(change.lost),
                 ])
             })
         try connection.execute(
             MapGridSQL.cellUpsert(
-                "SELECT level, cell, month, count, sum_latitude, sum_longitude, photo FROM incoming_cells "
-                    + "ORDER BY level, cell, month", least: "least"))
+                "SELECT level, cell, month, audience, count, sum_latitude, sum_longitude, photo FROM incoming_cells "
+                    + "ORDER BY level, cell, month, audience", least: "least"))
         guard !changes.removed.isEmpty else { return }
         try connection.execute("CREATE TEMPORARY TABLE gone_points (id text COLLATE \"C\") ON COMMIT DROP")
         try connection.copy(
             "COPY gone_points FROM STDIN", rows: changes.removed.lazy.map { PostgresConnection.copyField($0) + "\n" })
-        let lost = "i.lost AND c.level = i.level AND c.cell = i.cell AND c.month = i.month"
+        let lost = "i.lost AND c.level = i.level AND c.cell = i.cell AND c.month = i.month AND c.audience = i.audience"
         try connection.execute("DELETE FROM map_cells c USING incoming_cells i WHERE \(lost) AND c.count <= 0")
         try connection.execute(
             """
-            UPDATE map_cells c SET photo = \(MapGridSQL.cellPhoto(level: "c.level", cell: "c.cell", month: "c.month"))
+            UPDATE map_cells c
+            SET photo = \(MapGridSQL.cellPhoto(level: "c.level", cell: "c.cell", month: "c.month", audience: "c.audience"))
             FROM incoming_cells i WHERE \(lost) AND c.photo IN (SELECT id FROM gone_points)
             """)
     }

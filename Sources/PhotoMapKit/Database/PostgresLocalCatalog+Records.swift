@@ -4,7 +4,7 @@ import PhotoMapModel
 import PhotoMapSupport
 
 extension PostgresLocalCatalog {
-    public func keepRecords(_ records: [RecordPhoto]) throws -> [Photo] {
+    public func keepRecords(_ records: [RecordPhoto], privacy: PhotoPrivacy) throws -> [Photo] {
         guard !records.isEmpty else { return [] }
         func number(_ value: Double?) -> PostgresValue { .optional(value, PostgresValue.double) }
         return try pool.transaction { connection in
@@ -50,19 +50,21 @@ extension PostgresLocalCatalog {
             let photos = try connection.execute(
                 """
                 WITH written AS (
-                    INSERT INTO local_photos (id, place, taken, latitude, longitude, record, hidden, date_taken)
-                    SELECT id, place, taken, latitude, longitude, record, hidden, date_taken FROM (\(latest)) latest
+                    INSERT INTO local_photos (id, place, taken, latitude, longitude, record, hidden, date_taken,
+                        visibility, location_audience)
+                    SELECT id, place, taken, latitude, longitude, record, hidden, date_taken, $1, $2
+                    FROM (\(latest)) latest
                     ON CONFLICT (id) DO UPDATE SET place = excluded.place, taken = excluded.taken,
                         latitude = excluded.latitude, longitude = excluded.longitude, record = excluded.record,
                         hidden = excluded.hidden, date_taken = excluded.date_taken
                     WHERE local_photos.record IS DISTINCT FROM excluded.record
                         OR local_photos.hidden IS DISTINCT FROM excluded.hidden
-                    RETURNING id, location_audience),
+                    RETURNING id, \(MapAudience.sql(location: "location_audience", hidden: "hidden")) AS audience),
                 gone AS (DELETE FROM map_points m USING written w WHERE m.id = w.id
-                    RETURNING m.id, m.key, m.month, m.latitude, m.longitude)
-                SELECT w.id, w.location_audience = 'public', g.key, g.month, g.latitude, g.longitude
+                    RETURNING m.id, m.key, m.month, m.latitude, m.longitude, m.audience)
+                SELECT w.id, w.audience, g.key, g.month, g.latitude, g.longitude, g.audience
                 FROM written w LEFT JOIN gone g USING (id)
-                """, binaryResult: true)
+                """, [.text(privacy.visibility.rawValue), .text(privacy.location.rawValue)], binaryResult: true)
             let files = try connection.execute(
                 """
                 WITH latest AS (\(latest)),
@@ -79,17 +81,19 @@ extension PostgresLocalCatalog {
                 let id = photos.text(row, 0) ?? ""
                 changedIDs.insert(id)
                 if let key = try photos.int64(row, 2), let month = try photos.integer(row, 3),
-                    let latitude = try photos.real(row, 4), let longitude = try photos.real(row, 5)
+                    let latitude = try photos.real(row, 4), let longitude = try photos.real(row, 5),
+                    let audience = try photos.integer(row, 6)
                 {
-                    changes.remove(MapPoint(id: id, key: key, month: month, latitude: latitude, longitude: longitude))
+                    changes.remove(
+                        MapPoint(
+                            id: id, key: key, month: month, latitude: latitude, longitude: longitude, audience: audience
+                        ))
                 }
-                // The map is the public view: a photo fenced, or whose location not everyone may see, is not on it.
-                guard try photos.bool(row, 1) == true, !hidden.contains(id), let record = latestRecords[id],
-                    let coordinate = record.photo.coordinate
-                else { continue }
+                guard let record = latestRecords[id], let coordinate = record.photo.coordinate else { continue }
                 let point = MapPoint(
                     id: id, month: MonthTaken.index(record.photo.dateTaken), latitude: coordinate.latitude,
-                    longitude: coordinate.longitude)
+                    longitude: coordinate.longitude,
+                    audience: try photos.integer(row, 1) ?? MapAudience.code(.private, fenced: true))
                 points.append(point)
                 changes.add(point)
             }

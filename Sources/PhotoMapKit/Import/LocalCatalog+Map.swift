@@ -6,47 +6,50 @@ import PhotoMapSupport
 /// The map of everything from the SQLite catalog: tiles read from the aggregates the triggers of
 /// `MapGridSQL` keep, or (deep tiles) from the points.
 extension LocalCatalog {
-    /// Makes the map's tables and triggers for a catalog made before them, counting the photos there.
+    /// Makes the map's tables and triggers for a catalog made before them, or before the map kept every
+    /// audience, counting the photos there.
     func prepareMap() throws {
-        let found = try database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'map_cells'")
-        guard try !found.step() else { return }
+        guard try !hasMap() else { return }
         try database.transaction {
-            try database.execute(MapGridSQL.sqlite)
-            // Keyed here by `MapTile.key`, the same rule the triggers follow; the cells' trigger counts them.
+            try database.execute(MapGridSQL.sqliteTables)
+            // Keyed here by `MapTile.key`, the same rule the triggers follow; counted into the cells at
+            // once, and the triggers made after.
             let rows = try database.prepare(
-                "SELECT id, latitude, longitude, record FROM photos WHERE latitude IS NOT NULL AND longitude IS NOT NULL AND hidden = 0 AND location_audience = 'public'"
-            )
+                "SELECT id, latitude, longitude, record, location_audience, hidden FROM photos "
+                    + "WHERE latitude IS NOT NULL AND longitude IS NOT NULL")
+            let insert = try database.prepare("INSERT INTO map_points VALUES (?, ?, ?, ?, ?, ?)")
             let decoder = JSONDecoder()
             while try rows.step() {
                 guard let latitude = rows.real(1), let longitude = rows.real(2) else { continue }
                 let photo = try decoder.decode(Photo.self, from: rows.withBytes(3) { Data($0) })
                 let point = MapPoint(
-                    id: rows.text(0), month: MonthTaken.index(photo.dateTaken), latitude: latitude, longitude: longitude
-                )
-                try database.prepare(
-                    "INSERT INTO map_points VALUES (?, ?, ?, ?, ?)",
-                    [
-                        .text(point.id), .integer(point.key), .integer(Int64(point.month)), .real(latitude),
-                        .real(longitude),
-                    ]
-                ).step()
+                    id: rows.text(0), month: MonthTaken.index(photo.dateTaken), latitude: latitude,
+                    longitude: longitude,
+                    audience: MapAudience.code(
+                        Audience(rawValue: rows.text(4)) ?? .private, fenced: rows.integer(5) != 0))
+                try insert.bind([
+                    .text(point.id), .integer(point.key), .integer(Int64(point.month)), .real(latitude),
+                    .real(longitude), .integer(Int64(point.audience)),
+                ])
+                try insert.step()
             }
+            try database.execute(MapGridSQL.cellsFromPoints + MapGridSQL.sqliteTriggers)
         }
     }
 
-    /// Whether the catalog has the map's tables (one opened to read, made before them, has none).
+    /// Whether the catalog has the map's tables as this photomap keeps them (one opened to read, made before
+    /// them or before they kept every audience, has not).
     private func hasMap() throws -> Bool {
-        try database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'map_cells'").step()
+        try database.prepare("SELECT 1 FROM pragma_table_info('map_cells') WHERE name = 'audience'").step()
     }
 
     public func mapClusters(in tile: MapTile, months: MonthRange) throws -> [MapCluster] {
-        // The aggregates are the public view: another viewer's, or a catalog without the map's tables, is
-        // made from the photos themselves.
-        guard !showsFenced, knowsFences, audiences == Audience.seen(by: nil), try hasMap() else {
-            return try naiveMapClusters(in: tile, months: months)
-        }
+        // A catalog without the map's tables, or opened to read before fences, is clustered from its photos.
+        guard knowsFences, try hasMap() else { return try naiveMapClusters(in: tile, months: months) }
         let range = months.bounds.map { [SQLiteValue.integer(Int64($0.lower)), .integer(Int64($0.upper))] } ?? []
-        let inRange = range.isEmpty ? "" : " AND month BETWEEN ? AND ?"
+        let inRange =
+            " AND audience IN (\(MapAudience.sqlList(audiences, showsFenced: showsFenced)))"
+            + (range.isEmpty ? "" : " AND month BETWEEN ? AND ?")
         guard MapTile.aggregatedZooms.contains(tile.zoom) else {
             let rows = try database.prepare(
                 "SELECT id, key, month, latitude, longitude FROM map_points WHERE key BETWEEN ? AND ?\(inRange)",
@@ -56,7 +59,7 @@ extension LocalCatalog {
                 points.append(
                     MapPoint(
                         id: rows.text(0), key: rows.integer(1) ?? 0, month: Int(rows.integer(2) ?? -1),
-                        latitude: rows.real(3) ?? 0, longitude: rows.real(4) ?? 0))
+                        latitude: rows.real(3) ?? 0, longitude: rows.real(4) ?? 0, audience: 0))
             }
             return tile.clusters(of: points, months: months)
         }
@@ -84,9 +87,13 @@ extension LocalCatalog {
     }
 
     public func mapMonths() throws -> [Int] {
-        guard try hasMap() else { return [] }
+        guard knowsFences, try hasMap() else { return [] }
         let rows = try database.prepare(
-            "SELECT month, sum(count) FROM map_cells WHERE level = ? AND month >= 0 GROUP BY month ORDER BY month",
+            """
+            SELECT month, sum(count) FROM map_cells
+            WHERE level = ? AND month >= 0 AND audience IN (\(MapAudience.sqlList(audiences, showsFenced: showsFenced)))
+            GROUP BY month ORDER BY month
+            """,
             [.integer(Int64(MapTile.cellLevels.lowerBound))])
         var months: [Int] = []
         while try rows.step() { months += [Int(rows.integer(0) ?? 0), Int(rows.integer(1) ?? 0)] }

@@ -7,7 +7,7 @@ extension LocalCatalog {
     /// The page cache of a connection writing batches of records, in KiB.
     static let batchCacheKiB = 64 * 1024
 
-    public func keepRecords(_ records: [RecordPhoto]) throws -> [Photo] {
+    public func keepRecords(_ records: [RecordPhoto], privacy: PhotoPrivacy) throws -> [Photo] {
         // A batch's pages stay in memory until it commits: with SQLite's 2 MB cache they spilled to the WAL
         // and were written again and again (130 writes a record), and the statements' journals went to files.
         try database.execute("PRAGMA cache_size = -\(Self.batchCacheKiB); PRAGMA temp_store = MEMORY")
@@ -24,13 +24,14 @@ extension LocalCatalog {
             // A record as it is already changes nothing: no row is written, the version stays.
             let photo = try database.prepare(
                 """
-                INSERT INTO photos (id, place, taken, latitude, longitude, record, hidden, date_taken)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO photos (id, place, taken, latitude, longitude, record, hidden, date_taken, visibility,
+                    location_audience)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET place = excluded.place, taken = excluded.taken,
                     latitude = excluded.latitude, longitude = excluded.longitude, record = excluded.record,
                     hidden = excluded.hidden, date_taken = excluded.date_taken
                 WHERE photos.record IS NOT excluded.record OR photos.hidden IS NOT excluded.hidden
-                RETURNING location_audience = 'public'
+                RETURNING \(MapAudience.sql(location: "location_audience", hidden: "hidden"))
                 """)
             let otherImages = try database.prepare("DELETE FROM files WHERE photo = ? AND path <> ?")
             let file = try database.prepare("INSERT OR IGNORE INTO files VALUES (?, 0, 0, 0, ?, NULL, 0)")
@@ -44,21 +45,20 @@ extension LocalCatalog {
                     record.photo.coordinate.map { .real($0.latitude) } ?? .null,
                     record.photo.coordinate.map { .real($0.longitude) } ?? .null,
                     .blob(Array(try record.record())), .integer(hidden.contains(id) ? 1 : 0),
-                    record.photo.dateTaken.map { .text($0) } ?? .null,
+                    record.photo.dateTaken.map { .text($0) } ?? .null, .text(privacy.visibility.rawValue),
+                    .text(privacy.location.rawValue),
                 ])
                 var wrote = false
                 if try photo.step() {
                     wrote = true
-                    // The map is the public view: a photo fenced, or whose location not everyone may see, is not on it.
-                    let shown = photo.integer(0) == 1 && !hidden.contains(id)
+                    let audience = Int(photo.integer(0) ?? Int64(MapAudience.code(.private, fenced: true)))
                     try photo.step()  // RETURNING yields one row; finish the statement
                     try map.replace(
                         id,
-                        with: record.photo.coordinate.flatMap { coordinate in
-                            shown
-                                ? MapPoint(
-                                    id: id, month: MonthTaken.index(record.photo.dateTaken),
-                                    latitude: coordinate.latitude, longitude: coordinate.longitude) : nil
+                        with: record.photo.coordinate.map { coordinate in
+                            MapPoint(
+                                id: id, month: MonthTaken.index(record.photo.dateTaken), latitude: coordinate.latitude,
+                                longitude: coordinate.longitude, audience: audience)
                         })
                 }
                 let path = RecordSource.path(photoID: id, image: record.image)

@@ -22,8 +22,9 @@ public protocol LocalCatalogStore {
     /// Applies what one import found, all of it or (on error) none; returns how many photos went.
     func apply(_ changes: LocalCatalogChanges) throws -> Int
     /// Keeps photos read from records (`import --records`), each with its image's row, all or (on error)
-    /// none; one whose record the catalog holds as it is changes nothing. Returns the photos written.
-    func keepRecords(_ records: [RecordPhoto]) throws -> [Photo]
+    /// none; one whose record the catalog holds as it is changes nothing. A photo new to the catalog gets
+    /// `privacy`; one there already keeps its own. Returns the photos written.
+    func keepRecords(_ records: [RecordPhoto], privacy: PhotoPrivacy) throws -> [Photo]
     /// A number that moves on whenever an import, a geotag or a fence changes the photos, or new tracks
     /// come (0 before any import).
     func version() throws -> Int

@@ -14,9 +14,9 @@ struct LocalMapBatch {
     init(_ database: SQLiteDatabase) throws {
         self.database = database
         removePoint = try database.prepare(
-            "DELETE FROM map_points WHERE id = ? RETURNING key, month, latitude, longitude")
+            "DELETE FROM map_points WHERE id = ? RETURNING key, month, latitude, longitude, audience")
         addPoint = try database.prepare(
-            "INSERT INTO map_points (id, key, month, latitude, longitude) VALUES (?, ?, ?, ?, ?)")
+            "INSERT INTO map_points (id, key, month, latitude, longitude, audience) VALUES (?, ?, ?, ?, ?, ?)")
     }
 
     /// Takes photo `id`'s point off the map, and puts `point` on it (nil: the photo is not on the map).
@@ -26,13 +26,14 @@ struct LocalMapBatch {
             changes.remove(
                 MapPoint(
                     id: id, key: removePoint.integer(0) ?? 0, month: Int(removePoint.integer(1) ?? -1),
-                    latitude: removePoint.real(2) ?? 0, longitude: removePoint.real(3) ?? 0))
+                    latitude: removePoint.real(2) ?? 0, longitude: removePoint.real(3) ?? 0,
+                    audience: Int(removePoint.integer(4) ?? 0)))
             try removePoint.step()  // RETURNING yields one row; finish the statement
         }
         guard let point else { return }
         try addPoint.bind([
             .text(point.id), .integer(point.key), .integer(Int64(point.month)), .real(point.latitude),
-            .real(point.longitude),
+            .real(point.longitude), .integer(Int64(point.audience)),
         ])
         try addPoint.step()
         changes.add(point)
@@ -42,13 +43,17 @@ struct LocalMapBatch {
     func finish() throws {
         guard !changes.isEmpty else { return }
         let upsert = try database.prepare(
-            MapGridSQL.cellUpsert("VALUES (?, ?, ?, ?, ?, ?, ?)", least: "min") + " RETURNING count, photo")
-        let remove = try database.prepare("DELETE FROM map_cells WHERE level = ? AND cell = ? AND month = ?")
+            MapGridSQL.cellUpsert("VALUES (?, ?, ?, ?, ?, ?, ?, ?)", least: "min") + " RETURNING count, photo")
+        let remove = try database.prepare(
+            "DELETE FROM map_cells WHERE level = ? AND cell = ? AND month = ? AND audience = ?")
         let rephoto = try database.prepare(
-            "UPDATE map_cells SET photo = \(MapGridSQL.cellPhoto(level: "?1", cell: "?2", month: "?3")) "
-                + "WHERE level = ?1 AND cell = ?2 AND month = ?3")
+            "UPDATE map_cells SET photo = \(MapGridSQL.cellPhoto(level: "?1", cell: "?2", month: "?3", audience: "?4")) "
+                + "WHERE level = ?1 AND cell = ?2 AND month = ?3 AND audience = ?4")
         for (cell, change) in changes.sorted {
-            let key: [SQLiteValue] = [.integer(Int64(cell.level)), .integer(cell.cell), .integer(Int64(cell.month))]
+            let key: [SQLiteValue] = [
+                .integer(Int64(cell.level)), .integer(cell.cell), .integer(Int64(cell.month)),
+                .integer(Int64(cell.audience)),
+            ]
             try upsert.bind(
                 key + [
                     .integer(Int64(change.count)), .real(change.sumLatitude), .real(change.sumLongitude),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /// What a batch of photos written together does to the map's cells (`map_cells`, `MapGridSQL`): the
-/// points that go and come, grouped by level, cell and month into one change each — how many, the sums
+/// points that go and come, grouped by level, cell, month and audience into one change each — how many, the sums
 /// of their coordinates, the least id that comes. A batch then writes each cell it touches once, in key
 /// order, where the triggers write 17 cells for every photo one at a time.
 struct MapCellChanges {
@@ -9,9 +9,10 @@ struct MapCellChanges {
         let level: Int
         let cell: Int64
         let month: Int
+        let audience: Int
 
         static func < (left: Cell, right: Cell) -> Bool {
-            (left.level, left.cell, left.month) < (right.level, right.cell, right.month)
+            (left.level, left.cell, left.month, left.audience) < (right.level, right.cell, right.month, right.audience)
         }
     }
 
@@ -62,8 +63,9 @@ struct MapCellChanges {
         for level in MapTile.cellLevels {
             body(
                 &changes[
-                    Cell(level: level, cell: MapTile.cell(ofKey: point.key, level: level), month: point.month),
-                    default: Change()])
+                    Cell(
+                        level: level, cell: MapTile.cell(ofKey: point.key, level: level), month: point.month,
+                        audience: point.audience), default: Change()])
         }
     }
 

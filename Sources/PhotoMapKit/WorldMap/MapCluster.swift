@@ -26,27 +26,35 @@ public struct MapCluster: Sendable, Hashable, Encodable {
     }
 }
 
-/// A located photo as the map counts it: its key (`MapTile.key`) and month (-1 for none).
+/// A located photo as the map counts it: its key (`MapTile.key`), month (-1 for none) and who sees it
+/// (`MapAudience`).
 public struct MapPoint: Sendable, Hashable {
     public var id: String
     public var key: Int64
     public var month: Int
     public var latitude: Double
     public var longitude: Double
+    var audience: Int
 
-    /// A point, keyed from its coordinate.
+    /// A point everyone sees, keyed from its coordinate.
     public init(id: String, month: Int?, latitude: Double, longitude: Double) {
-        self.init(
-            id: id, key: MapTile.key(latitude: latitude, longitude: longitude), month: month ?? -1,
-            latitude: latitude, longitude: longitude)
+        self.init(id: id, month: month, latitude: latitude, longitude: longitude, audience: 0)
     }
 
-    init(id: String, key: Int64, month: Int, latitude: Double, longitude: Double) {
+    /// A point keyed from its coordinate, seen by the viewers of `audience` (a `MapAudience` code).
+    init(id: String, month: Int?, latitude: Double, longitude: Double, audience: Int) {
+        self.init(
+            id: id, key: MapTile.key(latitude: latitude, longitude: longitude), month: month ?? -1,
+            latitude: latitude, longitude: longitude, audience: audience)
+    }
+
+    init(id: String, key: Int64, month: Int, latitude: Double, longitude: Double, audience: Int) {
         self.id = id
         self.key = key
         self.month = month
         self.latitude = latitude
         self.longitude = longitude
+        self.audience = audience
     }
 }
 

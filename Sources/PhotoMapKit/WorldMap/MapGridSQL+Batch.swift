@@ -24,12 +24,12 @@ extension MapGridSQL {
         }.joined(separator: "\n")
     }
 
-    /// Adds one cell's change (level, cell, month, count, sums, least id that came or "") from `rows` (a
-    /// VALUES or SELECT), `least` the engine's two-argument minimum (SQLite `min`, PostgreSQL `least`).
+    /// Adds one cell's change (level, cell, month, audience, count, sums, least id that came or "") from
+    /// `rows` (a VALUES or SELECT), `least` the engine's two-argument minimum (SQLite `min`, PostgreSQL `least`).
     static func cellUpsert(_ rows: String, least: String) -> String {
         """
-        INSERT INTO map_cells (level, cell, month, count, sum_latitude, sum_longitude, photo) \(rows)
-        ON CONFLICT (level, cell, month) DO UPDATE SET count = map_cells.count + excluded.count,
+        INSERT INTO map_cells (level, cell, month, audience, count, sum_latitude, sum_longitude, photo) \(rows)
+        ON CONFLICT (level, cell, month, audience) DO UPDATE SET count = map_cells.count + excluded.count,
             sum_latitude = map_cells.sum_latitude + excluded.sum_latitude,
             sum_longitude = map_cells.sum_longitude + excluded.sum_longitude,
             photo = CASE WHEN excluded.photo = '' THEN map_cells.photo
@@ -37,12 +37,12 @@ extension MapGridSQL {
         """
     }
 
-    /// The least id among the points of a cell and month, "" for none: a cell's photo read again when
-    /// the point that was it went. `level`, `cell` and `month` name the cell's columns or parameters.
-    static func cellPhoto(level: String, cell: String, month: String) -> String {
+    /// The least id among the points of a cell, month and audience, "" for none: a cell's photo read again
+    /// when the point that was it went. The arguments name the cell's columns or parameters.
+    static func cellPhoto(level: String, cell: String, month: String, audience: String) -> String {
         let shift = "(2 * (\(MapTile.keyZoom) - \(level)))"
         return """
-            coalesce((SELECT min(p.id) FROM map_points p WHERE p.month = \(month)
+            coalesce((SELECT min(p.id) FROM map_points p WHERE p.audience = \(audience) AND p.month = \(month)
                 AND p.key BETWEEN \(cell) << \(shift) AND ((\(cell) + 1) << \(shift)) - 1), '')
             """
     }

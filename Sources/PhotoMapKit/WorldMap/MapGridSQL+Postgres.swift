@@ -2,7 +2,7 @@
 extension MapGridSQL {
     /// PostgreSQL's tables, functions and triggers (a migration of `DatabaseSchema`): the same tables as
     /// SQLite's, ids compared byte by byte (`COLLATE "C"`) as SQLite compares them, the photos there
-    /// before counted.
+    /// before counted into the cells at once, and the triggers made after.
     static var postgres: String {
         let spread = MapTile.spreadSteps.map { step in
             """
@@ -12,17 +12,23 @@ extension MapGridSQL {
         }.joined(separator: "\n")
         let levels = "generate_series(\(MapTile.cellLevels.lowerBound), \(MapTile.cellLevels.upperBound))"
         let shift = "(2 * (\(MapTile.keyZoom) - level))"
+        let removedCells = "SELECT level, OLD.key >> \(shift), OLD.month, OLD.audience FROM \(levels) AS level"
+        func audience(_ row: String) -> String {
+            MapAudience.sql(location: "\(row)location_audience", hidden: "\(row)hidden")
+        }
         return """
-            -- The map of everything (MapGridSQL): the points others may see, and per cell level, cell and month
-            -- their count, sums of coordinates and least id, kept by the triggers below.
+            -- The map of everything (MapGridSQL): the located photos with who sees them (MapAudience), and per
+            -- cell level, cell, month and audience their count, sums of coordinates and least id, kept by the
+            -- triggers below.
             CREATE TABLE map_points (id text COLLATE "C" PRIMARY KEY, key bigint NOT NULL, month integer NOT NULL,
-                latitude double precision NOT NULL, longitude double precision NOT NULL);
+                latitude double precision NOT NULL, longitude double precision NOT NULL, audience smallint NOT NULL);
             CREATE INDEX map_points_key ON map_points (key);
-            CREATE INDEX map_points_month ON map_points (month, key, id);
+            CREATE INDEX map_points_month ON map_points (audience, month, key, id);
             CREATE TABLE map_cells (level smallint NOT NULL, cell bigint NOT NULL, month integer NOT NULL,
-                count integer NOT NULL, sum_latitude double precision NOT NULL, sum_longitude double precision NOT NULL,
-                photo text COLLATE "C" NOT NULL, PRIMARY KEY (level, cell, month));
-            CREATE FUNCTION map_key(latitude double precision, longitude double precision) RETURNS bigint
+                audience smallint NOT NULL, count integer NOT NULL, sum_latitude double precision NOT NULL,
+                sum_longitude double precision NOT NULL, photo text COLLATE "C" NOT NULL,
+                PRIMARY KEY (level, cell, month, audience));
+            CREATE OR REPLACE FUNCTION map_key(latitude double precision, longitude double precision) RETURNS bigint
             LANGUAGE plpgsql IMMUTABLE AS $$
             DECLARE x bigint; y bigint;
             BEGIN
@@ -31,7 +37,7 @@ extension MapGridSQL {
             \(spread)
                 RETURN x | (y << 1);
             END $$;
-            CREATE FUNCTION map_month(record bytea) RETURNS integer LANGUAGE plpgsql IMMUTABLE AS $$
+            CREATE OR REPLACE FUNCTION map_month(record bytea) RETURNS integer LANGUAGE plpgsql IMMUTABLE AS $$
             DECLARE taken text := convert_from(record, 'UTF8')::jsonb ->> 'dateTaken';
             BEGIN
                 IF taken ~ '^[0-9]{4}-(0[1-9]|1[0-2])' AND left(taken, 4) <> '0000' THEN
@@ -39,7 +45,10 @@ extension MapGridSQL {
                 END IF;
                 RETURN -1;
             END $$;
-            CREATE FUNCTION map_photo_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+            INSERT INTO map_points SELECT id, map_key(latitude, longitude), map_month(record), latitude, longitude,
+                \(audience("")) FROM local_photos WHERE latitude IS NOT NULL AND longitude IS NOT NULL;
+            \(cellsFromPoints)
+            CREATE OR REPLACE FUNCTION map_photo_changed() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
                 IF TG_OP = 'UPDATE' AND OLD.latitude IS NOT DISTINCT FROM NEW.latitude
                     AND OLD.longitude IS NOT DISTINCT FROM NEW.longitude AND OLD.hidden = NEW.hidden
@@ -47,20 +56,20 @@ extension MapGridSQL {
                     RETURN NULL;
                 END IF;
                 IF TG_OP <> 'INSERT' THEN DELETE FROM map_points WHERE id = OLD.id; END IF;
-                IF TG_OP <> 'DELETE' AND NEW.latitude IS NOT NULL AND NEW.longitude IS NOT NULL AND NOT NEW.hidden
-                    AND NEW.location_audience = 'public' THEN
+                IF TG_OP <> 'DELETE' AND NEW.latitude IS NOT NULL AND NEW.longitude IS NOT NULL THEN
                     INSERT INTO map_points VALUES (NEW.id, map_key(NEW.latitude, NEW.longitude), map_month(NEW.record),
-                        NEW.latitude, NEW.longitude);
+                        NEW.latitude, NEW.longitude, \(audience("NEW.")));
                 END IF;
                 RETURN NULL;
             END $$;
             CREATE TRIGGER map_photo_changed AFTER INSERT OR UPDATE OR DELETE ON local_photos
                 FOR EACH ROW EXECUTE FUNCTION map_photo_changed();
-            CREATE FUNCTION map_point_added() RETURNS trigger LANGUAGE plpgsql AS $$
+            CREATE OR REPLACE FUNCTION map_point_added() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                INSERT INTO map_cells SELECT level, NEW.key >> \(shift), NEW.month, 1, NEW.latitude, NEW.longitude, NEW.id
+                INSERT INTO map_cells SELECT level, NEW.key >> \(shift), NEW.month, NEW.audience, 1, NEW.latitude,
+                    NEW.longitude, NEW.id
                 FROM \(levels) AS level
-                ON CONFLICT (level, cell, month) DO UPDATE SET count = map_cells.count + 1,
+                ON CONFLICT (level, cell, month, audience) DO UPDATE SET count = map_cells.count + 1,
                     sum_latitude = map_cells.sum_latitude + excluded.sum_latitude,
                     sum_longitude = map_cells.sum_longitude + excluded.sum_longitude,
                     photo = least(map_cells.photo, excluded.photo);
@@ -68,23 +77,31 @@ extension MapGridSQL {
             END $$;
             CREATE TRIGGER map_point_added AFTER INSERT ON map_points
                 FOR EACH ROW EXECUTE FUNCTION map_point_added();
-            CREATE FUNCTION map_point_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+            CREATE OR REPLACE FUNCTION map_point_removed() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
                 UPDATE map_cells c SET count = c.count - 1, sum_latitude = c.sum_latitude - OLD.latitude,
                     sum_longitude = c.sum_longitude - OLD.longitude,
-                    photo = CASE WHEN c.photo = OLD.id THEN coalesce((SELECT min(p.id) FROM map_points p
-                        WHERE p.month = OLD.month AND p.key BETWEEN c.cell << (2 * (\(MapTile.keyZoom) - c.level))
-                            AND ((c.cell + 1) << (2 * (\(MapTile.keyZoom) - c.level))) - 1), '') ELSE c.photo END
-                WHERE (c.level, c.cell, c.month) IN (SELECT level, OLD.key >> \(shift), OLD.month FROM \(levels) AS level);
-                DELETE FROM map_cells c WHERE c.count <= 0
-                    AND (c.level, c.cell, c.month) IN (SELECT level, OLD.key >> \(shift), OLD.month FROM \(levels) AS level);
+                    photo = CASE WHEN c.photo = OLD.id
+                        THEN \(cellPhoto(level: "c.level", cell: "c.cell", month: "OLD.month", audience: "OLD.audience"))
+                        ELSE c.photo END
+                WHERE (c.level, c.cell, c.month, c.audience) IN (\(removedCells));
+                DELETE FROM map_cells c WHERE c.count <= 0 AND (c.level, c.cell, c.month, c.audience) IN (\(removedCells));
                 RETURN NULL;
             END $$;
             CREATE TRIGGER map_point_removed AFTER DELETE ON map_points
                 FOR EACH ROW EXECUTE FUNCTION map_point_removed();
-            INSERT INTO map_points SELECT id, map_key(latitude, longitude), map_month(record), latitude, longitude
-            FROM local_photos WHERE latitude IS NOT NULL AND longitude IS NOT NULL AND NOT hidden
-                AND location_audience = 'public';
             """
+    }
+
+    /// The migration that made the map keep every located photo with who sees it: its tables made again
+    /// (migration 8, `postgres`, makes them so on a database migrated after it), counted at once from the
+    /// photos there, and the triggers as `postgresBatches` leaves them.
+    static var postgresAudiences: String {
+        """
+        DROP TRIGGER map_photo_changed ON local_photos;
+        DROP TABLE map_points, map_cells;
+        \(postgres)
+        \(postgresBatches)
+        """
     }
 }

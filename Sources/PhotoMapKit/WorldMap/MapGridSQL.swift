@@ -2,11 +2,11 @@
 /// The map's aggregates in SQL, for SQLite (`LocalCatalog`) and PostgreSQL (`DatabaseSchema`), kept by
 /// triggers as photos are imported, located, fenced or removed, whatever writes them:
 ///
-/// - `map_points`: each photo others may see on the map (located, not fenced): its key
-///   (`MapTile.key`), month (-1 for none) and coordinate. Deep tiles read these.
-/// - `map_cells`: for each cell level in `MapTile.cellLevels`, cell and month: how many points, the sums
-///   of their latitudes and longitudes, and the least id among them. A tile's clusters are one range of
-///   one level's cells.
+/// - `map_points`: each located photo: its key (`MapTile.key`), month (-1 for none), coordinate and who
+///   sees it there (`MapAudience`). Deep tiles read these.
+/// - `map_cells`: for each cell level in `MapTile.cellLevels`, cell, month and audience: how many points,
+///   the sums of their latitudes and longitudes, and the least id among them. A tile's clusters are one
+///   range of one level's cells, summed over the audiences its viewer sees.
 ///
 /// The cost, per photo added or removed: one point row (two index entries) and one upsert a level
 /// (17); when the photo removed is its cell's least id, that cell's points of that month are read for
@@ -36,11 +36,24 @@ enum MapGridSQL {
         """
     }
 
-    /// SQLite's tables and triggers (SQLite has no functions of its own to call: the key is nested
-    /// subqueries, one spread step each).
-    static var sqlite: String {
-        let parts = sqliteParts
-        return ([parts.tables] + parts.triggers.map(\.statement)).joined(separator: "\n")
+    /// SQLite's tables, those of a map made before these dropped first.
+    static var sqliteTables: String { sqliteParts.tables }
+
+    /// SQLite's triggers (SQLite has no functions of its own to call: the key is nested subqueries, one
+    /// spread step each), made once the tables hold the photos there before.
+    static var sqliteTriggers: String { sqliteParts.triggers.map(\.statement).joined(separator: "\n") }
+
+    /// Counts every point into its cells in one statement, for a map made over photos already there: one
+    /// grouping, where the triggers would upsert 17 cells a photo.
+    static var cellsFromPoints: String {
+        let levels = MapTile.cellLevels.map { "(\($0))" }.joined(separator: ", ")
+        let cell = "p.key >> (2 * (\(MapTile.keyZoom) - l.level))"
+        return """
+            INSERT INTO map_cells (level, cell, month, audience, count, sum_latitude, sum_longitude, photo)
+            SELECT l.level, \(cell), p.month, p.audience, count(*), sum(p.latitude), sum(p.longitude), min(p.id)
+            FROM map_points p, (SELECT column1 AS level FROM (VALUES \(levels)) AS v) AS l
+            GROUP BY l.level, \(cell), p.month, p.audience;
+            """
     }
 
     /// The triggers that write the map as photos and points are written (`map_photo_removed` aside: a
@@ -60,18 +73,18 @@ enum MapGridSQL {
                 + "(sy | (sy << \(step.shift))) & \(step.mask) AS sy FROM (\(spread))"
         }
         let month = sqliteMonth("json_extract(CAST(NEW.record AS TEXT), '$.dateTaken')")
+        let audience = MapAudience.sql(location: "NEW.location_audience", hidden: "NEW.hidden")
         let placed = """
             DELETE FROM map_points WHERE id = NEW.id;
-            INSERT INTO map_points (id, key, month, latitude, longitude)
-            SELECT NEW.id, sx | (sy << 1), \(month), NEW.latitude, NEW.longitude FROM (\(spread))
-            WHERE NEW.latitude IS NOT NULL AND NEW.longitude IS NOT NULL AND NEW.hidden = 0
-                AND NEW.location_audience = 'public';
+            INSERT INTO map_points (id, key, month, latitude, longitude, audience)
+            SELECT NEW.id, sx | (sy << 1), \(month), NEW.latitude, NEW.longitude, \(audience) FROM (\(spread))
+            WHERE NEW.latitude IS NOT NULL AND NEW.longitude IS NOT NULL;
             """
         let added = MapTile.cellLevels.map { level in
             """
-            INSERT INTO map_cells VALUES (\(level), NEW.key >> \(2 * (MapTile.keyZoom - level)), NEW.month, 1,
-                NEW.latitude, NEW.longitude, NEW.id)
-            ON CONFLICT (level, cell, month) DO UPDATE SET count = count + 1,
+            INSERT INTO map_cells VALUES (\(level), NEW.key >> \(2 * (MapTile.keyZoom - level)), NEW.month,
+                NEW.audience, 1, NEW.latitude, NEW.longitude, NEW.id)
+            ON CONFLICT (level, cell, month, audience) DO UPDATE SET count = count + 1,
                 sum_latitude = sum_latitude + excluded.sum_latitude,
                 sum_longitude = sum_longitude + excluded.sum_longitude, photo = min(photo, excluded.photo);
             """
@@ -82,16 +95,18 @@ enum MapGridSQL {
             return """
                 UPDATE map_cells SET count = count - 1, sum_latitude = sum_latitude - OLD.latitude,
                     sum_longitude = sum_longitude - OLD.longitude,
-                    photo = CASE WHEN photo = OLD.id THEN coalesce((SELECT min(id) FROM map_points
-                        WHERE month = OLD.month AND key BETWEEN \(cell) << \(shift) AND ((\(cell) + 1) << \(shift)) - 1),
-                        '') ELSE photo END
-                WHERE level = \(level) AND cell = \(cell) AND month = OLD.month;
-                DELETE FROM map_cells WHERE level = \(level) AND cell = \(cell) AND month = OLD.month AND count <= 0;
+                    photo = CASE WHEN photo = OLD.id THEN \(cellPhoto(
+                        level: "\(level)", cell: cell, month: "OLD.month", audience: "OLD.audience")) ELSE photo END
+                WHERE level = \(level) AND cell = \(cell) AND month = OLD.month AND audience = OLD.audience;
+                DELETE FROM map_cells
+                WHERE level = \(level) AND cell = \(cell) AND month = OLD.month AND audience = OLD.audience AND count <= 0;
                 """
         }
-        // Triggers left by tables dropped by hand would write to tables that are not there.
-        let stale = ["map_photo_added", "map_photo_changed", "map_photo_removed"]
-            .map { "DROP TRIGGER IF EXISTS \($0);" }.joined(separator: " ")
+        // Triggers left by tables dropped by hand would write to tables that are not there; a map made
+        // before audiences is made again.
+        let stale =
+            ["map_photo_added", "map_photo_changed", "map_photo_removed"].map { "DROP TRIGGER IF EXISTS \($0);" }
+            + ["map_cells", "map_points"].map { "DROP TABLE IF EXISTS \($0);" }
         let triggers: [(name: String, statement: String)] = [
             (
                 "map_photo_added",
@@ -140,14 +155,14 @@ enum MapGridSQL {
         ]
         return (
             tables: """
-            \(stale)
+            \(stale.joined(separator: " "))
             CREATE TABLE map_points (id TEXT PRIMARY KEY, key INTEGER NOT NULL, month INTEGER NOT NULL,
-                latitude REAL NOT NULL, longitude REAL NOT NULL);
+                latitude REAL NOT NULL, longitude REAL NOT NULL, audience INTEGER NOT NULL);
             CREATE INDEX map_points_key ON map_points (key);
-            CREATE INDEX map_points_month ON map_points (month, key, id);
+            CREATE INDEX map_points_month ON map_points (audience, month, key, id);
             CREATE TABLE map_cells (level INTEGER NOT NULL, cell INTEGER NOT NULL, month INTEGER NOT NULL,
-                count INTEGER NOT NULL, sum_latitude REAL NOT NULL, sum_longitude REAL NOT NULL, photo TEXT NOT NULL,
-                PRIMARY KEY (level, cell, month)) WITHOUT ROWID;
+                audience INTEGER NOT NULL, count INTEGER NOT NULL, sum_latitude REAL NOT NULL,
+                sum_longitude REAL NOT NULL, photo TEXT NOT NULL, PRIMARY KEY (level, cell, month, audience)) WITHOUT ROWID;
             """,
             triggers: triggers
         )

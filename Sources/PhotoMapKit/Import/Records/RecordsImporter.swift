@@ -12,6 +12,8 @@ public struct RecordsImporter {
     public let places: () throws -> LocalPlaces
     /// Records a transaction.
     public var batchSize = 10_000
+    /// Who sees the photos the file adds, and where they were taken (those there already keep theirs).
+    public var privacy = PhotoPrivacy(visibility: .private)
     /// Told how much of the file is read (bytes of CSV, features of GeoJSON), and how many rows, on the
     /// reading thread.
     public var progress: (_ done: Int, _ total: Int, _ rows: Int) -> Void = { _, _, _ in }
@@ -33,7 +35,7 @@ public struct RecordsImporter {
         var changed = 0
         var report = try Handoff.run(produce: { hand in try read(path: path, batches: hand) }) { batch in
             let before = try catalog.version()
-            let written = try catalog.keepRecords(batch)
+            let written = try catalog.keepRecords(batch, privacy: privacy)
             changed += written.count
             if !written.isEmpty { try committed(written, before) }
         }
