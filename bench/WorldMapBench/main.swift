@@ -43,14 +43,15 @@ let towns = (0..<300).map { _ in ((unit() - 0.5) * 120 + 10, (unit() - 0.5) * 34
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photomap-world-\(UUID().uuidString)")
 defer { try? FileManager.default.removeItem(at: folder) }
-let store: any LocalCatalogStore
-if let url = argument("--database") {
-    let pool = try PostgresPool(address: DatabaseAddress(url), size: 2)
-    try DatabaseSchema.migrate(pool)
-    store = PostgresLocalCatalog(pool: pool)
-} else {
-    store = try LocalCatalog(file: LocalCatalog.file(in: folder))
+let database = argument("--database")
+let pool = try database.map { try PostgresPool(address: DatabaseAddress($0), size: 2) }
+if let pool { try DatabaseSchema.migrate(pool) }
+/// A catalog of its own (SQLite's is a class: a viewer set on one is not set on another).
+func openStore() throws -> any LocalCatalogStore {
+    if let pool { return PostgresLocalCatalog(pool: pool) }
+    return try LocalCatalog(file: LocalCatalog.file(in: folder))
 }
+let store = try openStore()
 
 var located: [Coordinate] = []
 let loadStart = Date()
@@ -70,7 +71,7 @@ for first in stride(from: 0, to: count, by: batch) {
             image: .url("http://127.0.0.1:9/\(number).jpg"))
         records.append(RecordPhoto(record, place: .unlocated))
     }
-    let audience: Audience = [.friends, .private][(first / batch) % 10, default: .public]
+    let audience: Audience = [0: .friends, 1: .private][(first / batch) % 10, default: .public]
     _ = try store.keepRecords(records, privacy: PhotoPrivacy(visibility: audience))
     // Each million's rate: how the cost of a batch grows with the catalog.
     if (first + batch) % 1_000_000 == 0 {
@@ -132,8 +133,8 @@ func timed(
     return times
 }
 
-let range = try MonthRange(from: 2010 * 12, to: 2011 * 12 + 11).map { $0 } ?? MonthRange.all
-var owner = store
+let range = MonthRange(from: 2010 * 12, to: 2011 * 12 + 11) ?? MonthRange.all
+var owner = try openStore()
 (owner.audiences, owner.showsFenced) = (Audience.seen(by: .owner), true)
 say(
     "zoom  cold p50     p95 | warm p50     p95 | range p50    p95 | owner p50    p95 | owner naive p50 p95 (tiles) "
@@ -174,3 +175,27 @@ for zoom in 0...16 {
             + "| \(percentiles(naive)) (\(naive.count)\(pastTimeout > 0 ? ", \(pastTimeout) timed out" : "")) | \(clusters)"
     )
 }
+
+/// Runs a program to its end; throws unless it exits 0.
+func run(_ program: String, _ arguments: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [program] + arguments
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
+}
+
+// The map made again over the photos there, as for a catalog from before the map kept every audience:
+// SQLite's when the catalog is next opened to write, PostgreSQL's by its migration.
+let remade = Date()
+if let url = database {
+    try run(
+        "psql",
+        ["-qAt", url, "-c", "DELETE FROM photomap_schema WHERE version >= \(DatabaseSchema.mapAudiencesVersion)"])
+    try DatabaseSchema.migrate(try PostgresPool(address: DatabaseAddress(url), size: 1))
+} else {
+    try run("sqlite3", [LocalCatalog.file(in: folder).path, "DROP TABLE map_cells; DROP TABLE map_points;"])
+    _ = try LocalCatalog(file: LocalCatalog.file(in: folder))
+}
+say(String(format: "the map made again over the %d photos there: %.1f s", count + 11, Date().timeIntervalSince(remade)))

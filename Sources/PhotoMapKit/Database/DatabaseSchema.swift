@@ -166,7 +166,7 @@ public enum DatabaseSchema {
     static let tripDaysVersion = 14
 
     /// The migration that made the map keep every located photo with who sees it.
-    static let mapAudiencesVersion = 15
+    public static let mapAudiencesVersion = 15
 
     /// The schema version this photomap writes and reads.
     public static var currentVersion: Int { migrations.count }
