@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: Apache-2.0
 # Benchmark: the map of everything's tiles (issue 48) over N generated photos (default 1,000,000) imported
 # into SQLite, and with DATABASE=1 into PostgreSQL with PostGIS (a throwaway cluster, scripts/postgres): the
-# load as `import --records` writes it (10,000 a batch, each keeping the aggregates, a fifth of the batches
-# for friends or private; no search index), one more photo imported alone, then for each zoom 0–16 the p50
-# and p95 of 200 tiles that hold photos from the aggregates (the public view cold: first pass; warm: again;
-# over a two-year range; and the owner's view, every photo) beside the naive way for the owner (the tile's
-# photos read whole and clustered in Swift, at most NAIVE_SECONDS a zoom), in the same run. Prints figures;
-# not a test. Goal: p50 ≤ 20 ms, p95 ≤ 50 ms.
+# load as `import --records` writes it (10,000 a batch, each keeping the aggregates; CLOSED of every ten
+# batches not public, default 2: one for friends, one private; no search index), one more photo imported
+# alone, then for each zoom 0–16 the p50 and p95 of 200 tiles that hold photos from the aggregates (the
+# public view cold: first pass; warm: again; over a two-year range; and the owner's view, every photo)
+# beside the naive way for the owner (the tile's photos read whole and clustered in Swift, at most
+# NAIVE_SECONDS a zoom), and the map made again over the photos, in the same run. Prints figures; not a
+# test. Goal: p50 ≤ 20 ms, p95 ≤ 50 ms.
 #   bench/world-map.sh                          # N=1000000, SQLite, release build
 #   N=100000 BUILD=debug bench/world-map.sh     # quicker, with the debug build already there
 #   N=10000000 DATABASE=1 ENGINES=postgres bench/world-map.sh
@@ -18,7 +19,7 @@ build=${BUILD:-release}
 swift build --package-path bench -c "$build" --product photomap-bench-world-map >/dev/null
 bench="bench/.build/$build/photomap-bench-world-map"
 count=${N:-1000000}
-arguments=(--count "$count" --tiles "${TILES:-200}" --naive-seconds "${NAIVE_SECONDS:-5}")
+arguments=(--count "$count" --tiles "${TILES:-200}" --naive-seconds "${NAIVE_SECONDS:-5}" --closed-batches "${CLOSED:-2}")
 engines=${ENGINES:-sqlite${DATABASE:+ postgres}}
 for engine in $engines; do
   echo "== $engine, $count photos ($build build)"

@@ -5,7 +5,7 @@ import PhotoMapModel
 
 // bench/world-map.sh: COUNT generated photos imported into a catalog (SQLite, or PostgreSQL with
 // --database URL) as `import --records` writes them, each batch keeping the map's aggregates (a tenth of the
-// batches for friends, a tenth private, the rest public); then, for each zoom 0–16, 200 tiles that hold
+// batches for friends, a tenth private, the rest public; --closed-batches 0 for all public); then, for each zoom 0–16, 200 tiles that hold
 // photos read from the aggregates (cold: the first pass after loading; warm: the same tiles again; over a
 // two-year range; and as the owner signed in sees them, every photo) beside the naive way (the tile's
 // photos read whole and clustered in Swift), in the same run: p50 and p95 in milliseconds. Prints
@@ -22,6 +22,8 @@ func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").ut
 let count = Int(argument("--count") ?? "") ?? 100_000
 let tilesPerZoom = Int(argument("--tiles") ?? "") ?? 200
 let naiveBudget = Double(argument("--naive-seconds") ?? "") ?? 3
+/// Of every ten batches, how many are not public (1: one private; 2: one for friends too).
+let closedBatches = min(2, max(0, Int(argument("--closed-batches") ?? "") ?? 2))
 
 var state: UInt64 = 0x2545_F491_4F6C_DD1D
 @MainActor func unit() -> Double {
@@ -71,7 +73,7 @@ for first in stride(from: 0, to: count, by: batch) {
             image: .url("http://127.0.0.1:9/\(number).jpg"))
         records.append(RecordPhoto(record, place: .unlocated))
     }
-    let audience: Audience = [0: .friends, 1: .private][(first / batch) % 10, default: .public]
+    let audience: Audience = [0: .friends, 1: .private][(first / batch) % 10 + 2 - closedBatches, default: .public]
     _ = try store.keepRecords(records, privacy: PhotoPrivacy(visibility: audience))
     // Each million's rate: how the cost of a batch grows with the catalog.
     if (first + batch) % 1_000_000 == 0 {

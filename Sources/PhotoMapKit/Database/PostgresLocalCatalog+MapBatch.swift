@@ -41,7 +41,7 @@ extension PostgresLocalCatalog {
         try connection.execute(
             MapGridSQL.cellUpsert(
                 "SELECT level, cell, month, audience, count, sum_latitude, sum_longitude, photo FROM incoming_cells "
-                    + "ORDER BY level, cell, month, audience", least: "least"))
+                    + "ORDER BY level, audience, cell, month", least: "least"))
         guard !changes.removed.isEmpty else { return }
         try connection.execute("CREATE TEMPORARY TABLE gone_points (id text COLLATE \"C\") ON COMMIT DROP")
         try connection.copy(

@@ -12,7 +12,7 @@ struct MapCellChanges {
         let audience: Int
 
         static func < (left: Cell, right: Cell) -> Bool {
-            (left.level, left.cell, left.month, left.audience) < (right.level, right.cell, right.month, right.audience)
+            (left.level, left.audience, left.cell, left.month) < (right.level, right.audience, right.cell, right.month)
         }
     }
 

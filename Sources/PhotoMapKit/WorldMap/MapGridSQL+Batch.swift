@@ -29,7 +29,7 @@ extension MapGridSQL {
     static func cellUpsert(_ rows: String, least: String) -> String {
         """
         INSERT INTO map_cells (level, cell, month, audience, count, sum_latitude, sum_longitude, photo) \(rows)
-        ON CONFLICT (level, cell, month, audience) DO UPDATE SET count = map_cells.count + excluded.count,
+        ON CONFLICT (level, audience, cell, month) DO UPDATE SET count = map_cells.count + excluded.count,
             sum_latitude = map_cells.sum_latitude + excluded.sum_latitude,
             sum_longitude = map_cells.sum_longitude + excluded.sum_longitude,
             photo = CASE WHEN excluded.photo = '' THEN map_cells.photo

@@ -27,7 +27,7 @@ extension MapGridSQL {
             CREATE TABLE map_cells (level smallint NOT NULL, cell bigint NOT NULL, month integer NOT NULL,
                 audience smallint NOT NULL, count integer NOT NULL, sum_latitude double precision NOT NULL,
                 sum_longitude double precision NOT NULL, photo text COLLATE "C" NOT NULL,
-                PRIMARY KEY (level, cell, month, audience));
+                PRIMARY KEY (level, audience, cell, month));
             CREATE OR REPLACE FUNCTION map_key(latitude double precision, longitude double precision) RETURNS bigint
             LANGUAGE plpgsql IMMUTABLE AS $$
             DECLARE x bigint; y bigint;
@@ -69,7 +69,7 @@ extension MapGridSQL {
                 INSERT INTO map_cells SELECT level, NEW.key >> \(shift), NEW.month, NEW.audience, 1, NEW.latitude,
                     NEW.longitude, NEW.id
                 FROM \(levels) AS level
-                ON CONFLICT (level, cell, month, audience) DO UPDATE SET count = map_cells.count + 1,
+                ON CONFLICT (level, audience, cell, month) DO UPDATE SET count = map_cells.count + 1,
                     sum_latitude = map_cells.sum_latitude + excluded.sum_latitude,
                     sum_longitude = map_cells.sum_longitude + excluded.sum_longitude,
                     photo = least(map_cells.photo, excluded.photo);

@@ -6,7 +6,8 @@
 ///   sees it there (`MapAudience`). Deep tiles read these.
 /// - `map_cells`: for each cell level in `MapTile.cellLevels`, cell, month and audience: how many points,
 ///   the sums of their latitudes and longitudes, and the least id among them. A tile's clusters are one
-///   range of one level's cells, summed over the audiences its viewer sees.
+///   range of one level's cells for each audience its viewer sees (the audience before the cell in the
+///   key, so the public's tiles read no row of another audience), summed.
 ///
 /// The cost, per photo added or removed: one point row (two index entries) and one upsert a level
 /// (17); when the photo removed is its cell's least id, that cell's points of that month are read for
@@ -84,7 +85,7 @@ enum MapGridSQL {
             """
             INSERT INTO map_cells VALUES (\(level), NEW.key >> \(2 * (MapTile.keyZoom - level)), NEW.month,
                 NEW.audience, 1, NEW.latitude, NEW.longitude, NEW.id)
-            ON CONFLICT (level, cell, month, audience) DO UPDATE SET count = count + 1,
+            ON CONFLICT (level, audience, cell, month) DO UPDATE SET count = count + 1,
                 sum_latitude = sum_latitude + excluded.sum_latitude,
                 sum_longitude = sum_longitude + excluded.sum_longitude, photo = min(photo, excluded.photo);
             """
@@ -162,7 +163,7 @@ enum MapGridSQL {
             CREATE INDEX map_points_month ON map_points (audience, month, key, id);
             CREATE TABLE map_cells (level INTEGER NOT NULL, cell INTEGER NOT NULL, month INTEGER NOT NULL,
                 audience INTEGER NOT NULL, count INTEGER NOT NULL, sum_latitude REAL NOT NULL,
-                sum_longitude REAL NOT NULL, photo TEXT NOT NULL, PRIMARY KEY (level, cell, month, audience)) WITHOUT ROWID;
+                sum_longitude REAL NOT NULL, photo TEXT NOT NULL, PRIMARY KEY (level, audience, cell, month)) WITHOUT ROWID;
             """,
             triggers: triggers
         )
