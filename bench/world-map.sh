@@ -3,7 +3,8 @@
 # Benchmark: the map of everything's tiles (issue 48) over N generated photos (default 1,000,000) imported
 # into SQLite, and with DATABASE=1 into PostgreSQL with PostGIS (a throwaway cluster, scripts/postgres): the
 # load as `import --records` writes it (10,000 a batch, each keeping the aggregates; CLOSED of every ten
-# batches not public, default 2: one for friends, one private; no search index), one more photo imported
+# batches not public, default 2: one for friends, one private; no search index; on PostgreSQL then
+# VACUUM ANALYZE, as autovacuum would, so the tiles meet the steady state), one more photo imported
 # alone, then for each zoom 0–16 the p50 and p95 of 200 tiles that hold photos from the aggregates (the
 # public view cold: first pass; warm: again; over a two-year range; and the owner's view, every photo)
 # beside the naive way for the owner (the tile's photos read whole and clustered in Swift, at most

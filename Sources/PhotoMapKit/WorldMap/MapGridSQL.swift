@@ -6,8 +6,10 @@
 ///   sees it there (`MapAudience`). Deep tiles read these.
 /// - `map_cells`: for each cell level in `MapTile.cellLevels`, cell, month and audience: how many points,
 ///   the sums of their latitudes and longitudes, and the least id among them. A tile's clusters are one
-///   range of one level's cells for each audience its viewer sees (the audience before the cell in the
-///   key, so the public's tiles read no row of another audience), summed.
+///   range of one level's cells for each audience its viewer sees, summed. PostgreSQL keys them by the
+///   audience before the cell, so the public's tiles read no row of another audience; SQLite by the cell
+///   first, its rows then come in the cell order its grouping wants (keyed as PostgreSQL, the owner's
+///   zoom-0 tile over 1M photos took 23 ms, not 13).
 ///
 /// The cost, per photo added or removed: one point row (two index entries) and one upsert a level
 /// (17); when the photo removed is its cell's least id, that cell's points of that month are read for
@@ -163,7 +165,7 @@ enum MapGridSQL {
             CREATE INDEX map_points_month ON map_points (audience, month, key, id);
             CREATE TABLE map_cells (level INTEGER NOT NULL, cell INTEGER NOT NULL, month INTEGER NOT NULL,
                 audience INTEGER NOT NULL, count INTEGER NOT NULL, sum_latitude REAL NOT NULL,
-                sum_longitude REAL NOT NULL, photo TEXT NOT NULL, PRIMARY KEY (level, audience, cell, month)) WITHOUT ROWID;
+                sum_longitude REAL NOT NULL, photo TEXT NOT NULL, PRIMARY KEY (level, cell, month, audience)) WITHOUT ROWID;
             """,
             triggers: triggers
         )
