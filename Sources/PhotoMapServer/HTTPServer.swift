@@ -140,6 +140,9 @@ public final class HTTPServer: Sendable {
 
     /// Stops accepting, lets answers in progress finish for up to `grace` seconds, answers the
     /// still-waiting ones 503, and stops. Idempotent.
+    /// How long stopping lets the answers it gave the waiting requests go out, at most.
+    static let answersOut: TimeInterval = 5
+
     public func stop(grace: TimeInterval) {
         guard
             let daemon = core.daemon.withLock({ daemon in
@@ -156,8 +159,9 @@ public final class HTTPServer: Sendable {
         var deadline = Date().addingTimeInterval(grace)
         while core.active.load(ordering: .relaxed) > 0 && Date() < deadline { usleep(20_000) }
         // MHD refuses to stop with suspended connections: answer them now (again and again, for a
-        // request that was about to suspend as this began), and let the answers go out.
-        deadline = Date().addingTimeInterval(2)
+        // request that was about to suspend as this began), and let the answers go out: within 5 s, as
+        // 2 s once cut an answer already given on a loaded machine (the client read nothing).
+        deadline = Date().addingTimeInterval(Self.answersOut)
         repeat {
             for waiting in core.suspended.withLock({ Array($0.values) }) {
                 waiting.answer(ServerResponse.text(503, "photomap is stopping"))
