@@ -138,11 +138,11 @@ public final class HTTPServer: Sendable {
         return max(min(wanted, Int(limits.rlim_cur) - reserve), 1)
     }
 
-    /// Stops accepting, lets answers in progress finish for up to `grace` seconds, answers the
-    /// still-waiting ones 503, and stops. Idempotent.
     /// How long stopping lets the answers it gave the waiting requests go out, at most.
     static let answersOut: TimeInterval = 5
 
+    /// Stops accepting, lets answers in progress finish for up to `grace` seconds, answers the
+    /// still-waiting ones 503, and stops within `answersOut` more. Idempotent.
     public func stop(grace: TimeInterval) {
         guard
             let daemon = core.daemon.withLock({ daemon in

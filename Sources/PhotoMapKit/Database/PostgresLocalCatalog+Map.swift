@@ -8,7 +8,7 @@ extension PostgresLocalCatalog {
     public func mapClusters(in tile: MapTile, months: MonthRange) throws -> [MapCluster] {
         let range = months.bounds.map { [PostgresValue.integer($0.lower), .integer($0.upper)] } ?? []
         let inRange =
-            " AND audience IN (\(MapAudience.sqlList(audiences, showsFenced: showsFenced)))"
+            " AND audience IN (\(mapAudienceList))"
             + (range.isEmpty ? "" : " AND month BETWEEN $3 AND $4")
         guard MapTile.aggregatedZooms.contains(tile.zoom) else {
             let rows = try pool.withConnection { connection in
@@ -57,7 +57,7 @@ extension PostgresLocalCatalog {
             try connection.execute(
                 """
                 SELECT month, sum(count) FROM map_cells WHERE level = \(MapTile.cellLevels.lowerBound) AND month >= 0
-                    AND audience IN (\(MapAudience.sqlList(audiences, showsFenced: showsFenced)))
+                    AND audience IN (\(mapAudienceList))
                 GROUP BY month ORDER BY month
                 """, binaryResult: true)
         }

@@ -93,7 +93,7 @@ extension PostgresLocalCatalog {
                 let point = MapPoint(
                     id: id, month: MonthTaken.index(record.photo.dateTaken), latitude: coordinate.latitude,
                     longitude: coordinate.longitude,
-                    audience: try photos.integer(row, 1) ?? MapAudience.code(.private, fenced: true))
+                    audience: try photos.integer(row, 1) ?? MapAudience.narrowest)
                 points.append(point)
                 changes.add(point)
             }

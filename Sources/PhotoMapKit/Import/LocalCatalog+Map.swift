@@ -48,7 +48,7 @@ extension LocalCatalog {
         guard knowsFences, try hasMap() else { return try naiveMapClusters(in: tile, months: months) }
         let range = months.bounds.map { [SQLiteValue.integer(Int64($0.lower)), .integer(Int64($0.upper))] } ?? []
         let inRange =
-            " AND audience IN (\(MapAudience.sqlList(audiences, showsFenced: showsFenced)))"
+            " AND audience IN (\(mapAudienceList))"
             + (range.isEmpty ? "" : " AND month BETWEEN ? AND ?")
         guard MapTile.aggregatedZooms.contains(tile.zoom) else {
             let rows = try database.prepare(
@@ -91,7 +91,7 @@ extension LocalCatalog {
         let rows = try database.prepare(
             """
             SELECT month, sum(count) FROM map_cells
-            WHERE level = ? AND month >= 0 AND audience IN (\(MapAudience.sqlList(audiences, showsFenced: showsFenced)))
+            WHERE level = ? AND month >= 0 AND audience IN (\(mapAudienceList))
             GROUP BY month ORDER BY month
             """,
             [.integer(Int64(MapTile.cellLevels.lowerBound))])

@@ -51,7 +51,7 @@ extension LocalCatalog {
                 var wrote = false
                 if try photo.step() {
                     wrote = true
-                    let audience = Int(photo.integer(0) ?? Int64(MapAudience.code(.private, fenced: true)))
+                    let audience = Int(photo.integer(0) ?? Int64(MapAudience.narrowest))
                     try photo.step()  // RETURNING yields one row; finish the statement
                     try map.replace(
                         id,

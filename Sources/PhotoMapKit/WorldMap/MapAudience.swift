@@ -8,6 +8,8 @@ import PhotoMapModel
 enum MapAudience {
     /// Added to the code of a photo a fence holds: only a view that shows the fenced photos sees it.
     static let fenced = 8
+    /// The code seen by the fewest: for a value the database did not give.
+    static let narrowest = code(.private, fenced: true)
 
     static func code(_ audience: Audience, fenced: Bool) -> Int {
         (Audience.allCases.firstIndex(of: audience) ?? Audience.allCases.count - 1) + (fenced ? Self.fenced : 0)
@@ -26,4 +28,9 @@ enum MapAudience {
         return "(CASE \(location) \(cases.joined(separator: " ")) ELSE \(code(.private, fenced: false)) END "
             + "+ CASE WHEN \(hidden) THEN \(fenced) ELSE 0 END)"
     }
+}
+
+extension LocalCatalogStore {
+    /// The map's audience codes this catalog's viewer sees, as an SQL list: what its tiles and months sum.
+    var mapAudienceList: String { MapAudience.sqlList(audiences, showsFenced: showsFenced) }
 }
