@@ -2,6 +2,7 @@
 import Foundation
 import PhotoMapKit
 import PhotoMapSupport
+import Testing
 
 /// Runs the built photomap, spawned and reaped here (what `PhotomapBinary.run` runs too): its arguments
 /// are raw bytes (invalid UTF-8 included, which Foundation's Process cannot pass), and the exit is
@@ -20,10 +21,11 @@ public enum MeasuredRun {
     }
 
     /// Runs `photomap arguments…` with `environment` (plus what `PhotomapBinary.environment` inherits), in
-    /// `folder` when given (through `env -C`: posix_spawn has no portable way to change folder).
+    /// `folder` when given (through `env -C`: posix_spawn has no portable way to change folder). A run still
+    /// going after `limit` seconds is killed and recorded as an issue.
     public static func run(
         _ arguments: [[UInt8]], environment: [String: String] = [:],
-        in folder: URL? = nil
+        in folder: URL? = nil, limit: TimeInterval = 600
     ) throws -> Result {
         let output = Pipe(), errors = Pipe()
         var actions = posix_spawn_file_actions_t()
@@ -44,15 +46,27 @@ public enum MeasuredRun {
         let envp = PhotomapBinary.environment(environment).map { strdup("\($0.key)=\($0.value)") }
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        var arguments = argv + [nil], variables = envp + [nil]
-        let spawned = posix_spawn(&pid, path, &actions, nil, &arguments, &variables)
+        var argvEnded = argv + [nil], envpEnded = envp + [nil]
+        let spawned = posix_spawn(&pid, path, &actions, nil, &argvEnded, &envpEnded)
         try? output.fileHandleForWriting.close()
         try? errors.fileHandleForWriting.close()
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        // A run that hangs ends the test, not CI: killed once `limit` passes.
+        let exited = DispatchSemaphore(value: 0), killed = Locked(false), child = pid
+        Thread {
+            guard exited.wait(timeout: .now() + limit) == .timedOut else { return }
+            killed.withLock { $0 = true }
+            kill(child, SIGKILL)
+        }.start()
         let (outputData, errorData) = readToEnd(output, errors)
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        exited.signal()
+        if killed.withLock({ $0 }) {
+            let words = (command + arguments).map { String(decoding: $0, as: UTF8.self) }
+            Issue.record("\(words.joined(separator: " ")) ran over \(limit) s: killed")
+        }
         let signal = status & 0x7F
         return Result(
             status: signal == 0 ? (status >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal,

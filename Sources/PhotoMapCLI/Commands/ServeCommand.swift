@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import Dispatch
 import Foundation
 import PhotoMapKit
 import PhotoMapModel
@@ -136,6 +135,8 @@ enum ServeCommand {
         if let publicHost { routes.allow(publicHost: publicHost) }
         var settings = HTTPServer.Configuration(address: address, port: port)
         settings.connectionsPerClient = options.connectionsPerClient
+        // Caught before anyone can learn the port: a stop sent as soon as "serving" is read is not lost.
+        let stopSignals = StopSignals()
         let server = try HTTPServer(settings) { routes.handle($0) }
         routes.allow(address: address, port: server.port)
         // The name it was told to listen on is this machine's too.
@@ -143,7 +144,7 @@ enum ServeCommand {
         let shown = name ?? (address.contains(":") ? "[\(address)]" : address)
         console.note("serving http://\(shown):\(server.port)/ (Ctrl-C to stop)")
         try printOwnerLink(signIn, host: name ?? address, port: server.port, console: console)
-        waitForStopSignal()
+        stopSignals.wait()
         console.note("stopping")
         server.stop(grace: 3)
         indexing?.finish()
@@ -268,21 +269,5 @@ enum ServeCommand {
         UsageError(
             "--public-host must be a host name or IP address, with a port if users type one "
                 + "(photos.example.org, localhost:8088, [::1]:8088), not '\(text)'")
-    }
-
-    /// Blocks until SIGINT or SIGTERM; a second one, while stopping, ends the process at once.
-    private static func waitForStopSignal() {
-        let stop = DispatchSemaphore(value: 0)
-        let sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.signal() }
-            source.resume()
-            return source
-        }
-        stop.wait()
-        sources.forEach { $0.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
     }
 }
