@@ -155,18 +155,27 @@ def click_visible_pin(page):
                 raise
 
 
-def zoom_into(cluster):
+def zoom_into(cluster, timeout=None):
     """Clicks a cluster, then its callout's "Zoom in"."""
-    cluster.click()
-    cluster.page.locator(".leaflet-popup .callout-zoom").click()
+    cluster.click(timeout=timeout)
+    cluster.page.locator(".leaflet-popup .callout-zoom").click(timeout=timeout)
 
 
 def zoom_in_until_pins(page, clusters, tries):
-    """Zooms in on clusters (through their callouts) until single-photo markers show."""
+    """Zooms in on clusters (through their callouts) until single-photo markers show. After a zoom, a
+    pre-clustered page's markers come as its tiles' scripts load: it waits for the map to stop and a marker of
+    either kind, and looks again when the cluster it clicks goes (once, on a loaded machine, the markers came
+    after its 400 ms and it waited for a cluster where there were only pins)."""
+    settled = """(clusters) => !document.querySelector('#map.leaflet-zoom-anim')
+        && document.querySelector('.photomap-pin, ' + clusters) !== null"""
     for _ in range(tries):
+        page.wait_for_function(settled, arg=clusters)
         if page.locator(".photomap-pin").count():
             return
-        zoom_into(page.locator(clusters).first)
+        try:
+            zoom_into(page.locator(clusters).first, timeout=5_000)
+        except PlaywrightTimeoutError:
+            continue  # the markers changed under the click (a tile's script came): look again
         page.wait_for_timeout(400)
 
 
