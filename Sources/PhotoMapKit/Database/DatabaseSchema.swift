@@ -149,7 +149,8 @@ public enum DatabaseSchema {
         """,
         // The rows of the days photos were taken on, kept by statement triggers (`trip_days`).
         PostgresLocalCatalog.tripDaysMigration,
-        // The map keeps every located photo with who sees it, so every viewer's tiles are its aggregates.
+        // The map keeps every located photo with who sees it, so every viewer's tiles are its aggregates, and
+        // sums coordinates as integers (`MapGridSQL.units`).
         MapGridSQL.postgresAudiences,
     ]
 

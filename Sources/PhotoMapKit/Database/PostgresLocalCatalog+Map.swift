@@ -25,14 +25,11 @@ extension PostgresLocalCatalog {
             return tile.clusters(of: points, months: months)
         }
         let level = tile.cellLevel
-        // Summed in the cells' order whatever the plan: in the order rows come (the index's, or the
-        // heap's, which updates change), the same rows can give a centre that differs in its last bits,
-        // so a tile nothing touched answers differently (WorldMapTests saw it once, under load).
+        // The sums are integers (`MapGridSQL.units`): exact in any order the plan reads the rows.
         let rows = try pool.withConnection { connection in
             try connection.execute(
                 """
-                SELECT cell, sum(count), sum(sum_latitude ORDER BY month, audience),
-                    sum(sum_longitude ORDER BY month, audience),
+                SELECT cell, sum(count), sum(sum_latitude)::float8, sum(sum_longitude)::float8,
                     min(CASE WHEN month >= 0 THEN month END), max(month), min(photo)
                 FROM map_cells WHERE level = \(level) AND cell BETWEEN $1 AND $2\(inRange) GROUP BY cell ORDER BY cell
                 """,
@@ -46,8 +43,9 @@ extension PostgresLocalCatalog {
             guard count > 0 else { return nil }
             let latest = try rows.integer(row, 5) ?? -1
             return MapCluster(
-                latitude: (try rows.real(row, 2) ?? 0) / Double(count),
-                longitude: (try rows.real(row, 3) ?? 0) / Double(count), count: count, photo: rows.text(row, 6) ?? "",
+                latitude: MapGridSQL.centre(try rows.real(row, 2) ?? 0, count: count),
+                longitude: MapGridSQL.centre(try rows.real(row, 3) ?? 0, count: count), count: count,
+                photo: rows.text(row, 6) ?? "",
                 from: try rows.integer(row, 4), to: latest >= 0 ? latest : nil, cell: try rows.int64(row, 0) ?? 0)
         }
     }

@@ -24,8 +24,7 @@ extension PostgresLocalCatalog {
         try connection.execute(
             """
             CREATE TEMPORARY TABLE incoming_cells (level smallint, cell bigint, month integer, audience smallint,
-                count integer,
-                sum_latitude double precision, sum_longitude double precision, photo text COLLATE "C", lost boolean)
+                count integer, sum_latitude bigint, sum_longitude bigint, photo text COLLATE "C", lost boolean)
                 ON COMMIT DROP
             """)
         try connection.copy(
@@ -34,7 +33,7 @@ extension PostgresLocalCatalog {
                 row([
                     .integer(cell.level), .int64(cell.cell), .integer(cell.month), .integer(cell.audience),
                     .integer(change.count),
-                    .double(change.sumLatitude), .double(change.sumLongitude), .text(change.leastAdded),
+                    .int64(change.sumLatitude), .int64(change.sumLongitude), .text(change.leastAdded),
                     .bool(change.lost),
                 ])
             })

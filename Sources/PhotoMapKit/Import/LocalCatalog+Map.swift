@@ -38,9 +38,11 @@ extension LocalCatalog {
     }
 
     /// Whether the catalog has the map's tables as this photomap keeps them (one opened to read, made before
-    /// them or before they kept every audience, has not).
+    /// them, or before they kept every audience and summed in units, has not).
     private func hasMap() throws -> Bool {
-        try database.prepare("SELECT 1 FROM pragma_table_info('map_cells') WHERE name = 'audience'").step()
+        try database.prepare(
+            "SELECT 1 FROM pragma_table_info('map_cells') WHERE name = 'sum_latitude' AND type = 'INTEGER'"
+        ).step()
     }
 
     public func mapClusters(in tile: MapTile, months: MonthRange) throws -> [MapCluster] {
@@ -79,7 +81,8 @@ extension LocalCatalog {
             let latest = Int(rows.integer(5) ?? -1)
             clusters.append(
                 MapCluster(
-                    latitude: (rows.real(2) ?? 0) / Double(count), longitude: (rows.real(3) ?? 0) / Double(count),
+                    latitude: MapGridSQL.centre(rows.real(2) ?? 0, count: count),
+                    longitude: MapGridSQL.centre(rows.real(3) ?? 0, count: count),
                     count: count, photo: rows.text(6), from: rows.integer(4).map { Int($0) },
                     to: latest >= 0 ? latest : nil, cell: rows.integer(0) ?? 0))
         }

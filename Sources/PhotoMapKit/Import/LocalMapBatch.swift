@@ -56,7 +56,7 @@ struct LocalMapBatch {
             ]
             try upsert.bind(
                 key + [
-                    .integer(Int64(change.count)), .real(change.sumLatitude), .real(change.sumLongitude),
+                    .integer(Int64(change.count)), .integer(change.sumLatitude), .integer(change.sumLongitude),
                     .text(change.leastAdded),
                 ])
             guard try upsert.step() else { continue }

@@ -20,8 +20,9 @@ struct MapCellChanges {
     struct Change {
         /// Points that came less points that went.
         var count = 0
-        var sumLatitude = 0.0
-        var sumLongitude = 0.0
+        /// In `MapGridSQL.units`.
+        var sumLatitude: Int64 = 0
+        var sumLongitude: Int64 = 0
         /// The least id among the points that came; "" when none came.
         var leastAdded = ""
         /// Whether a point went: emptied, the cell goes; its photo, if that point was it, is read again.
@@ -38,8 +39,8 @@ struct MapCellChanges {
     mutating func add(_ point: MapPoint) {
         update(point) { change in
             change.count += 1
-            change.sumLatitude += point.latitude
-            change.sumLongitude += point.longitude
+            change.sumLatitude += MapGridSQL.units(point.latitude)
+            change.sumLongitude += MapGridSQL.units(point.longitude)
             // Byte order, as SQLite's BINARY and PostgreSQL's "C" collation compare the ids.
             if change.leastAdded.isEmpty || point.id.utf8.lexicographicallyPrecedes(change.leastAdded.utf8) {
                 change.leastAdded = point.id
@@ -52,8 +53,8 @@ struct MapCellChanges {
         removed.insert(point.id)
         update(point) { change in
             change.count -= 1
-            change.sumLatitude -= point.latitude
-            change.sumLongitude -= point.longitude
+            change.sumLatitude -= MapGridSQL.units(point.latitude)
+            change.sumLongitude -= MapGridSQL.units(point.longitude)
             change.lost = true
         }
     }

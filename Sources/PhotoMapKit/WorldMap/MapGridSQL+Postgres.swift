@@ -25,8 +25,8 @@ extension MapGridSQL {
             CREATE INDEX map_points_key ON map_points (key);
             CREATE INDEX map_points_month ON map_points (audience, month, key, id);
             CREATE TABLE map_cells (level smallint NOT NULL, cell bigint NOT NULL, month integer NOT NULL,
-                audience smallint NOT NULL, count integer NOT NULL, sum_latitude double precision NOT NULL,
-                sum_longitude double precision NOT NULL, photo text COLLATE "C" NOT NULL,
+                audience smallint NOT NULL, count integer NOT NULL, sum_latitude bigint NOT NULL,
+                sum_longitude bigint NOT NULL, photo text COLLATE "C" NOT NULL,
                 PRIMARY KEY (level, audience, cell, month));
             CREATE OR REPLACE FUNCTION map_key(latitude double precision, longitude double precision) RETURNS bigint
             LANGUAGE plpgsql IMMUTABLE AS $$
@@ -66,8 +66,8 @@ extension MapGridSQL {
                 FOR EACH ROW EXECUTE FUNCTION map_photo_changed();
             CREATE OR REPLACE FUNCTION map_point_added() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                INSERT INTO map_cells SELECT level, NEW.key >> \(shift), NEW.month, NEW.audience, 1, NEW.latitude,
-                    NEW.longitude, NEW.id
+                INSERT INTO map_cells SELECT level, NEW.key >> \(shift), NEW.month, NEW.audience, 1,
+                    \(units("NEW.latitude")), \(units("NEW.longitude")), NEW.id
                 FROM \(levels) AS level
                 ON CONFLICT (level, audience, cell, month) DO UPDATE SET count = map_cells.count + 1,
                     sum_latitude = map_cells.sum_latitude + excluded.sum_latitude,
@@ -79,8 +79,8 @@ extension MapGridSQL {
                 FOR EACH ROW EXECUTE FUNCTION map_point_added();
             CREATE OR REPLACE FUNCTION map_point_removed() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                UPDATE map_cells c SET count = c.count - 1, sum_latitude = c.sum_latitude - OLD.latitude,
-                    sum_longitude = c.sum_longitude - OLD.longitude,
+                UPDATE map_cells c SET count = c.count - 1, sum_latitude = c.sum_latitude - \(units("OLD.latitude")),
+                    sum_longitude = c.sum_longitude - \(units("OLD.longitude")),
                     photo = CASE WHEN c.photo = OLD.id
                         THEN \(cellPhoto(level: "c.level", cell: "c.cell", month: "OLD.month", audience: "OLD.audience"))
                         ELSE c.photo END
@@ -93,9 +93,9 @@ extension MapGridSQL {
             """
     }
 
-    /// The migration that made the map keep every located photo with who sees it: its tables made again
-    /// (migration 8, `postgres`, makes them so on a database migrated after it), counted at once from the
-    /// photos there, and the triggers as `postgresBatches` leaves them.
+    /// The migration that made the map keep every located photo with who sees it, its sums in `units`: its
+    /// tables made again (migration 8, `postgres`, makes them so on a database migrated after it), counted at
+    /// once from the photos there, and the triggers as `postgresBatches` leaves them.
     static var postgresAudiences: String {
         """
         DROP TRIGGER map_photo_changed ON local_photos;

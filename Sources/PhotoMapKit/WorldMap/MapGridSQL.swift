@@ -5,7 +5,7 @@
 /// - `map_points`: each located photo: its key (`MapTile.key`), month (-1 for none), coordinate and who
 ///   sees it there (`MapAudience`). Deep tiles read these.
 /// - `map_cells`: for each cell level in `MapTile.cellLevels`, cell, month and audience: how many points,
-///   the sums of their latitudes and longitudes, and the least id among them. A tile's clusters are one
+///   the sums of their latitudes and longitudes (in `units`), and the least id among them. A tile's clusters are one
 ///   range of one level's cells for each audience its viewer sees, summed. PostgreSQL keys them by the
 ///   audience before the cell, so the public's tiles read no row of another audience; SQLite by the cell
 ///   first, its rows then come in the cell order its grouping wants (keyed as PostgreSQL, the owner's
@@ -17,6 +17,23 @@
 /// away for its transaction (`MapGridSQL+Batch`): one upsert a cell it touches, not a photo and level.
 enum MapGridSQL {
     static let scale = 1 << MapTile.keyZoom
+
+    /// The cells sum coordinates in whole units of 10⁻⁸° (about a millimetre). Integer sums are exact: a
+    /// cell's sums after any adds and removals are those of its points, and a tile's sums of cells come out
+    /// the same in any order, where sums of doubles differed in their last bits (a tile sorted each cell's
+    /// rows first: half its time at low zooms). 2⁶³ units hold 5 × 10⁸ photos at ±180° in one cell.
+    static let unitsPerDegree = 100_000_000.0
+
+    /// A coordinate in `unitsPerDegree`, rounded as `units(column)` rounds it in SQL: the same steps in doubles.
+    static func units(_ degrees: Double) -> Int64 { Int64((degrees * unitsPerDegree + 0.5).rounded(.down)) }
+
+    /// `units` in SQL, for SQLite and PostgreSQL alike (its factor a double in both).
+    static func units(_ column: String) -> String {
+        "CAST(floor(\(column) * CAST(\(Int(unitsPerDegree)) AS double precision) + 0.5) AS bigint)"
+    }
+
+    /// A tile's centre from its sums of `units` and its count.
+    static func centre(_ sum: Double, count: Int) -> Double { sum / unitsPerDegree / Double(count) }
 
     /// The key of a coordinate, as `MapTile.key` makes it, for the SQL that has a `longitude` and a
     /// `latitude` in scope: x and y, not yet interleaved.
@@ -53,7 +70,8 @@ enum MapGridSQL {
         let cell = "p.key >> (2 * (\(MapTile.keyZoom) - l.level))"
         return """
             INSERT INTO map_cells (level, cell, month, audience, count, sum_latitude, sum_longitude, photo)
-            SELECT l.level, \(cell), p.month, p.audience, count(*), sum(p.latitude), sum(p.longitude), min(p.id)
+            SELECT l.level, \(cell), p.month, p.audience, count(*), sum(\(units("p.latitude"))),
+                sum(\(units("p.longitude"))), min(p.id)
             FROM map_points p, (SELECT column1 AS level FROM (VALUES \(levels)) AS v) AS l
             GROUP BY l.level, \(cell), p.month, p.audience;
             """
@@ -86,7 +104,7 @@ enum MapGridSQL {
         let added = MapTile.cellLevels.map { level in
             """
             INSERT INTO map_cells VALUES (\(level), NEW.key >> \(2 * (MapTile.keyZoom - level)), NEW.month,
-                NEW.audience, 1, NEW.latitude, NEW.longitude, NEW.id)
+                NEW.audience, 1, \(units("NEW.latitude")), \(units("NEW.longitude")), NEW.id)
             ON CONFLICT (level, audience, cell, month) DO UPDATE SET count = count + 1,
                 sum_latitude = sum_latitude + excluded.sum_latitude,
                 sum_longitude = sum_longitude + excluded.sum_longitude, photo = min(photo, excluded.photo);
@@ -96,8 +114,8 @@ enum MapGridSQL {
             let shift = 2 * (MapTile.keyZoom - level)
             let cell = "(OLD.key >> \(shift))"
             return """
-                UPDATE map_cells SET count = count - 1, sum_latitude = sum_latitude - OLD.latitude,
-                    sum_longitude = sum_longitude - OLD.longitude,
+                UPDATE map_cells SET count = count - 1, sum_latitude = sum_latitude - \(units("OLD.latitude")),
+                    sum_longitude = sum_longitude - \(units("OLD.longitude")),
                     photo = CASE WHEN photo = OLD.id THEN \(cellPhoto(
                         level: "\(level)", cell: cell, month: "OLD.month", audience: "OLD.audience")) ELSE photo END
                 WHERE level = \(level) AND cell = \(cell) AND month = OLD.month AND audience = OLD.audience;
@@ -164,8 +182,8 @@ enum MapGridSQL {
             CREATE INDEX map_points_key ON map_points (key);
             CREATE INDEX map_points_month ON map_points (audience, month, key, id);
             CREATE TABLE map_cells (level INTEGER NOT NULL, cell INTEGER NOT NULL, month INTEGER NOT NULL,
-                audience INTEGER NOT NULL, count INTEGER NOT NULL, sum_latitude REAL NOT NULL,
-                sum_longitude REAL NOT NULL, photo TEXT NOT NULL, PRIMARY KEY (level, cell, month, audience)) WITHOUT ROWID;
+                audience INTEGER NOT NULL, count INTEGER NOT NULL, sum_latitude INTEGER NOT NULL,
+                sum_longitude INTEGER NOT NULL, photo TEXT NOT NULL, PRIMARY KEY (level, cell, month, audience)) WITHOUT ROWID;
             """,
             triggers: triggers
         )
