@@ -37,10 +37,11 @@ struct MapCellChanges {
 
     /// A point that comes onto the map.
     mutating func add(_ point: MapPoint) {
+        let latitude = MapGridSQL.units(point.latitude), longitude = MapGridSQL.units(point.longitude)
         update(point) { change in
             change.count += 1
-            change.sumLatitude += MapGridSQL.units(point.latitude)
-            change.sumLongitude += MapGridSQL.units(point.longitude)
+            change.sumLatitude += latitude
+            change.sumLongitude += longitude
             // Byte order, as SQLite's BINARY and PostgreSQL's "C" collation compare the ids.
             if change.leastAdded.isEmpty || point.id.utf8.lexicographicallyPrecedes(change.leastAdded.utf8) {
                 change.leastAdded = point.id
@@ -51,10 +52,11 @@ struct MapCellChanges {
     /// A point that leaves the map (as `map_points` held it).
     mutating func remove(_ point: MapPoint) {
         removed.insert(point.id)
+        let latitude = MapGridSQL.units(point.latitude), longitude = MapGridSQL.units(point.longitude)
         update(point) { change in
             change.count -= 1
-            change.sumLatitude -= MapGridSQL.units(point.latitude)
-            change.sumLongitude -= MapGridSQL.units(point.longitude)
+            change.sumLatitude -= latitude
+            change.sumLongitude -= longitude
             change.lost = true
         }
     }

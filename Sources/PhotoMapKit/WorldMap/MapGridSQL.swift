@@ -32,7 +32,7 @@ enum MapGridSQL {
         "CAST(floor(\(column) * CAST(\(Int(unitsPerDegree)) AS double precision) + 0.5) AS bigint)"
     }
 
-    /// A tile's centre from its sums of `units` and its count.
+    /// A cluster's centre from its cells' sum of `units` and its count.
     static func centre(_ sum: Double, count: Int) -> Double { sum / unitsPerDegree / Double(count) }
 
     /// The key of a coordinate, as `MapTile.key` makes it, for the SQL that has a `longitude` and a
