@@ -5,11 +5,11 @@
 /// - `map_points`: each located photo: its key (`MapTile.key`), month (-1 for none), coordinate and who
 ///   sees it there (`MapAudience`). Deep tiles read these.
 /// - `map_cells`: for each cell level in `MapTile.cellLevels`, cell, month and audience: how many points,
-///   the sums of their latitudes and longitudes (in `units`), and the least id among them. A tile's clusters are one
-///   range of one level's cells for each audience its viewer sees, summed. PostgreSQL keys them by the
-///   audience before the cell, so the public's tiles read no row of another audience; SQLite by the cell
-///   first, its rows then come in the cell order its grouping wants (keyed as PostgreSQL, the owner's
-///   zoom-0 tile over 1M photos took 23 ms, not 13).
+///   the sums of their latitudes and longitudes (in `units`), and the least id among them. A tile's
+///   clusters are one range of one level's cells for each audience its viewer sees, summed. PostgreSQL
+///   keys them by the audience before the cell, so the public's tiles read no row of another audience;
+///   SQLite by the cell first, its rows then come in the cell order its grouping wants (keyed as
+///   PostgreSQL, the owner's zoom-0 tile over 1M photos took 23 ms, not 13).
 ///
 /// The cost, per photo added or removed: one point row (two index entries) and one upsert a level
 /// (17); when the photo removed is its cell's least id, that cell's points of that month are read for
