@@ -122,7 +122,7 @@ struct GeotagDatabaseEndToEndTests {
                 DROP COLUMN location_audience, DROP COLUMN date_taken;
             DROP TABLE local_track_lines; DROP TABLE sessions, sign_in_links, users;
             \(TestDatabase.withoutTripDays)
-            DROP TABLE map_points, map_cells, location_edits;
+            DROP TABLE map_points, map_cells, map_totals, location_edits;
             DROP FUNCTION map_photo_changed, map_point_added, map_point_removed, map_key, map_month CASCADE;
             DELETE FROM photomap_schema WHERE version >= 5
             """)

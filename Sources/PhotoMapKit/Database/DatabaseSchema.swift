@@ -152,6 +152,8 @@ public enum DatabaseSchema {
         // The map keeps every located photo with who sees it, so every viewer's tiles are its aggregates, and
         // sums coordinates as integers (`MapGridSQL.units`).
         MapGridSQL.postgresAudiences,
+        // The low zooms' cells totalled over every month, so a tile without a range reads a row a cell.
+        MapGridSQL.postgresTotals,
     ]
 
     /// The migration that gave imported photos their audiences (`db migrate` says what they kept).
@@ -168,6 +170,9 @@ public enum DatabaseSchema {
 
     /// The migration that made the map keep every located photo with who sees it.
     public static let mapAudiencesVersion = 15
+
+    /// The migration that made the low zooms' totals over every month (`map_totals`).
+    static let mapTotalsVersion = 16
 
     /// The schema version this photomap writes and reads.
     public static var currentVersion: Int { migrations.count }

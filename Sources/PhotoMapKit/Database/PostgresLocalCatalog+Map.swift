@@ -24,14 +24,14 @@ extension PostgresLocalCatalog {
             }
             return tile.clusters(of: points, months: months)
         }
-        let level = tile.cellLevel
+        let level = tile.cellLevel, source = tile.cellSource(months: months)
         // The sums are integers (`MapGridSQL.units`): exact in any order the plan reads the rows.
         let rows = try pool.withConnection { connection in
             try connection.execute(
                 """
-                SELECT cell, sum(count), sum(sum_latitude)::float8, sum(sum_longitude)::float8,
-                    min(CASE WHEN month >= 0 THEN month END), max(month), min(photo)
-                FROM map_cells WHERE level = \(level) AND cell BETWEEN $1 AND $2\(inRange) GROUP BY cell ORDER BY cell
+                SELECT cell, sum(count), sum(sum_latitude)::float8, sum(sum_longitude)::float8, min(\(source.first)),
+                    max(\(source.last)), min(photo)
+                FROM \(source.table) WHERE level = \(level) AND cell BETWEEN $1 AND $2\(inRange) GROUP BY cell ORDER BY cell
                 """,
                 [
                     .int64(MapTile.cell(ofKey: tile.keys.lowerBound, level: level)),

@@ -4,8 +4,8 @@ import Foundation
 extension PostgresLocalCatalog {
     /// Puts a batch's points on the map and writes its cells' changes, in a transaction with
     /// `MapGridSQL.batchSetting` on whose points that went are deleted already: the points in one COPY, the
-    /// cells in one COPY and one upsert in key order; then a cell that lost a point goes when it is empty,
-    /// and reads its photo again when that point was it.
+    /// cells and the totals each in one COPY and one upsert in key order; then a cell that lost a point goes
+    /// when it is empty and reads its photo again when that point was it, and its totals are summed again.
     func keepMap(points: [MapPoint], changes: MapCellChanges, on connection: PostgresConnection) throws {
         func row(_ values: [PostgresValue]) -> String {
             values.map(\.copyField).joined(separator: "\t") + "\n"
@@ -41,6 +41,25 @@ extension PostgresLocalCatalog {
             MapGridSQL.cellUpsert(
                 "SELECT level, cell, month, audience, count, sum_latitude, sum_longitude, photo FROM incoming_cells "
                     + "ORDER BY level, audience, cell, month", least: "least"))
+        try connection.execute(
+            """
+            CREATE TEMPORARY TABLE incoming_totals (level smallint, cell bigint, audience smallint, count integer,
+                sum_latitude bigint, sum_longitude bigint, photo text COLLATE "C", first_month integer,
+                last_month integer, lost boolean) ON COMMIT DROP
+            """)
+        try connection.copy(
+            "COPY incoming_totals FROM STDIN",
+            rows: changes.totals.lazy.map { cell, change in
+                row([
+                    .integer(cell.level), .int64(cell.cell), .integer(cell.audience), .integer(change.count),
+                    .int64(change.sumLatitude), .int64(change.sumLongitude), .text(change.leastAdded),
+                    .optional(change.firstAdded, PostgresValue.integer), .integer(change.lastAdded), .bool(change.lost),
+                ])
+            })
+        try connection.execute(
+            MapGridSQL.totalUpsert(
+                "SELECT level, cell, audience, count, sum_latitude, sum_longitude, photo, first_month, last_month "
+                    + "FROM incoming_totals ORDER BY level, audience, cell", least: "least", greatest: "greatest"))
         guard !changes.removed.isEmpty else { return }
         try connection.execute("CREATE TEMPORARY TABLE gone_points (id text COLLATE \"C\") ON COMMIT DROP")
         try connection.copy(
@@ -53,5 +72,11 @@ extension PostgresLocalCatalog {
             SET photo = \(MapGridSQL.cellPhoto(level: "c.level", cell: "c.cell", month: "c.month", audience: "c.audience"))
             FROM incoming_cells i WHERE \(lost) AND c.photo IN (SELECT id FROM gone_points)
             """)
+        for statement in MapGridSQL.totalsRecount(
+            where: "EXISTS (SELECT 1 FROM incoming_totals i WHERE i.lost AND i.level = map_totals.level "
+                + "AND i.cell = map_totals.cell AND i.audience = map_totals.audience)")
+        {
+            try connection.execute(statement)
+        }
     }
 }

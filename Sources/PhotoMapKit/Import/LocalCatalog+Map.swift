@@ -7,10 +7,14 @@ import PhotoMapSupport
 /// `MapGridSQL` keep, or (deep tiles) from the points.
 extension LocalCatalog {
     /// Makes the map's tables and triggers for a catalog made before them, or before the map kept every
-    /// audience, counting the photos there.
+    /// audience, counting the photos there; or only its totals, for a map made before them.
     func prepareMap() throws {
         guard try !hasMap() else { return }
         try database.transaction {
+            guard try !hasCells() else {
+                try database.execute(MapGridSQL.sqliteTotals + MapGridSQL.totalsFromCells + MapGridSQL.sqliteTriggers)
+                return
+            }
             try database.execute(MapGridSQL.sqliteTables)
             // Keyed here by `MapTile.key`, the same rule the triggers follow; counted into the cells at
             // once, and the triggers made after.
@@ -33,13 +37,18 @@ extension LocalCatalog {
                 ])
                 try insert.step()
             }
-            try database.execute(MapGridSQL.cellsFromPoints + MapGridSQL.sqliteTriggers)
+            try database.execute(MapGridSQL.cellsFromPoints + MapGridSQL.totalsFromCells + MapGridSQL.sqliteTriggers)
         }
     }
 
     /// Whether the catalog has the map's tables as this photomap keeps them (one opened to read, made before
-    /// them, or before they kept every audience and summed in units, has not).
+    /// them, before they kept every audience and summed in units, or before the totals, has not).
     private func hasMap() throws -> Bool {
+        try hasCells() && database.prepare("SELECT 1 FROM pragma_table_info('map_totals')").step()
+    }
+
+    /// Whether the map's points and cells are as this photomap keeps them (every audience, sums in units).
+    private func hasCells() throws -> Bool {
         try database.prepare(
             "SELECT 1 FROM pragma_table_info('map_cells') WHERE name = 'sum_latitude' AND type = 'INTEGER'"
         ).step()
@@ -65,14 +74,14 @@ extension LocalCatalog {
             }
             return tile.clusters(of: points, months: months)
         }
-        let level = tile.cellLevel
+        let level = tile.cellLevel, source = tile.cellSource(months: months)
         let first = MapTile.cell(ofKey: tile.keys.lowerBound, level: level)
         let last = MapTile.cell(ofKey: tile.keys.upperBound, level: level)
         let rows = try database.prepare(
             """
-            SELECT cell, sum(count), sum(sum_latitude), sum(sum_longitude), min(CASE WHEN month >= 0 THEN month END),
-                max(month), min(photo)
-            FROM map_cells WHERE level = ? AND cell BETWEEN ? AND ?\(inRange) GROUP BY cell ORDER BY cell
+            SELECT cell, sum(count), sum(sum_latitude), sum(sum_longitude), min(\(source.first)), max(\(source.last)),
+                min(photo)
+            FROM \(source.table) WHERE level = ? AND cell BETWEEN ? AND ?\(inRange) GROUP BY cell ORDER BY cell
             """, [.integer(Int64(level)), .integer(first), .integer(last)] + range)
         var clusters: [MapCluster] = []
         while try rows.step() {

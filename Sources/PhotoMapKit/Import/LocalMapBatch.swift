@@ -3,8 +3,8 @@ import PhotoMapSupport
 
 /// A batch's share of the map in the SQLite catalog, kept by the batch while the triggers are away
 /// (`LocalCatalog.keepRecords`): each photo written replaces its point at once (the next record of the same
-/// id finds it there), and the cells' changes, gathered by `MapCellChanges`, are written once at the end,
-/// a cell a statement in key order.
+/// id finds it there), and the cells' and totals' changes, gathered by `MapCellChanges`, are written once at
+/// the end, a row a statement in key order.
 struct LocalMapBatch {
     private let database: SQLiteDatabase
     private let removePoint: SQLiteStatement
@@ -69,6 +69,26 @@ struct LocalMapBatch {
             } else if changes.removed.contains(photo) {
                 try rephoto.bind(key)
                 try rephoto.step()
+            }
+        }
+        let total = try database.prepare(
+            MapGridSQL.totalUpsert("VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", least: "min", greatest: "max"))
+        let recount = try MapGridSQL.totalsRecount(level: "?1", cell: "?2", audience: "?3").map {
+            try database.prepare($0)
+        }
+        for (cell, change) in changes.totals {
+            let key: [SQLiteValue] = [.integer(Int64(cell.level)), .integer(cell.cell), .integer(Int64(cell.audience))]
+            try total.bind(
+                key + [
+                    .integer(Int64(change.count)), .integer(change.sumLatitude), .integer(change.sumLongitude),
+                    .text(change.leastAdded), change.firstAdded.map { .integer(Int64($0)) } ?? .null,
+                    .integer(Int64(change.lastAdded)),
+                ])
+            try total.step()
+            guard change.lost else { continue }
+            for statement in recount {
+                try statement.bind(key)
+                try statement.step()
             }
         }
     }

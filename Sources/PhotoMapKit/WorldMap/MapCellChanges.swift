@@ -42,10 +42,7 @@ struct MapCellChanges {
             change.count += 1
             change.sumLatitude += latitude
             change.sumLongitude += longitude
-            // Byte order, as SQLite's BINARY and PostgreSQL's "C" collation compare the ids.
-            if change.leastAdded.isEmpty || point.id.utf8.lexicographicallyPrecedes(change.leastAdded.utf8) {
-                change.leastAdded = point.id
-            }
+            if Self.precedes(point.id, change.leastAdded) { change.leastAdded = point.id }
         }
     }
 
@@ -59,6 +56,12 @@ struct MapCellChanges {
             change.sumLongitude -= longitude
             change.lost = true
         }
+    }
+
+    /// Whether `id` comes before `least` ("" for none yet) in byte order, as SQLite's BINARY and PostgreSQL's
+    /// "C" collation compare the ids.
+    private static func precedes(_ id: String, _ least: String) -> Bool {
+        least.isEmpty || id.utf8.lexicographicallyPrecedes(least.utf8)
     }
 
     /// Applies `body` to the change of each cell holding `point`, a level at a time.
@@ -75,5 +78,40 @@ struct MapCellChanges {
     /// The changes in key order: cells written one after another share pages of the table and its index.
     var sorted: [(cell: Cell, change: Change)] {
         changes.sorted { $0.key < $1.key }.map { (cell: $0.key, change: $0.value) }
+    }
+
+    /// How a total (`map_totals`: a cell of `MapTile.totalLevels` over every month) changes: its months'
+    /// changes summed.
+    struct TotalChange {
+        var count = 0
+        var sumLatitude: Int64 = 0
+        var sumLongitude: Int64 = 0
+        /// As `Change`'s, over the months.
+        var leastAdded = ""
+        /// The first dated month and the last month a point came in (nil, -1: none).
+        var firstAdded: Int?
+        var lastAdded = -1
+        /// Whether a point went: the total is summed again from its cell's months.
+        var lost = false
+    }
+
+    /// The totals' changes, in key order (a `Cell` whose month is 0).
+    var totals: [(cell: Cell, change: TotalChange)] {
+        var totals: [Cell: TotalChange] = [:]
+        for (cell, change) in changes where MapTile.totalLevels.contains(cell.level) {
+            let key = Cell(level: cell.level, cell: cell.cell, month: 0, audience: cell.audience)
+            var total = totals[key, default: TotalChange()]
+            total.count += change.count
+            total.sumLatitude += change.sumLatitude
+            total.sumLongitude += change.sumLongitude
+            total.lost = total.lost || change.lost
+            if !change.leastAdded.isEmpty {
+                if Self.precedes(change.leastAdded, total.leastAdded) { total.leastAdded = change.leastAdded }
+                if cell.month >= 0 { total.firstAdded = min(total.firstAdded ?? cell.month, cell.month) }
+                total.lastAdded = max(total.lastAdded, cell.month)
+            }
+            totals[key] = total
+        }
+        return totals.sorted { $0.key < $1.key }.map { (cell: $0.key, change: $0.value) }
     }
 }

@@ -2,7 +2,7 @@
 extension MapGridSQL {
     /// PostgreSQL's tables, functions and triggers (a migration of `DatabaseSchema`): the same tables as
     /// SQLite's, ids compared byte by byte (`COLLATE "C"`) as SQLite compares them, the photos there
-    /// before counted into the cells at once, and the triggers made after.
+    /// before counted into the cells and totals at once, and the triggers made after.
     static var postgres: String {
         let spread = MapTile.spreadSteps.map { step in
             """
@@ -10,16 +10,13 @@ extension MapGridSQL {
                 y := (y | (y << \(step.shift))) & \(step.mask);
             """
         }.joined(separator: "\n")
-        let levels = "generate_series(\(MapTile.cellLevels.lowerBound), \(MapTile.cellLevels.upperBound))"
-        let shift = "(2 * (\(MapTile.keyZoom) - level))"
-        let removedCells = "SELECT level, OLD.key >> \(shift), OLD.month, OLD.audience FROM \(levels) AS level"
         func audience(_ row: String) -> String {
             MapAudience.sql(location: "\(row)location_audience", hidden: "\(row)hidden")
         }
         return """
             -- The map of everything (MapGridSQL): the located photos with who sees them (MapAudience), and per
-            -- cell level, cell, month and audience their count, sums of coordinates and least id, kept by the
-            -- triggers below.
+            -- cell level, cell, month and audience their count, sums of coordinates and least id, and the low
+            -- levels' totals over every month (MapGridSQL+Totals), kept by the triggers below.
             CREATE TABLE map_points (id text COLLATE "C" PRIMARY KEY, key bigint NOT NULL, month integer NOT NULL,
                 latitude double precision NOT NULL, longitude double precision NOT NULL, audience smallint NOT NULL);
             CREATE INDEX map_points_key ON map_points (key);
@@ -48,6 +45,7 @@ extension MapGridSQL {
             INSERT INTO map_points SELECT id, map_key(latitude, longitude), map_month(record), latitude, longitude,
                 \(audience("")) FROM local_photos WHERE latitude IS NOT NULL AND longitude IS NOT NULL;
             \(cellsFromPoints)
+            \(postgresTotals)
             CREATE OR REPLACE FUNCTION map_photo_changed() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
                 IF TG_OP = 'UPDATE' AND OLD.latitude IS NOT DISTINCT FROM NEW.latitude
@@ -64,30 +62,8 @@ extension MapGridSQL {
             END $$;
             CREATE TRIGGER map_photo_changed AFTER INSERT OR UPDATE OR DELETE ON local_photos
                 FOR EACH ROW EXECUTE FUNCTION map_photo_changed();
-            CREATE OR REPLACE FUNCTION map_point_added() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                INSERT INTO map_cells SELECT level, NEW.key >> \(shift), NEW.month, NEW.audience, 1,
-                    \(units("NEW.latitude")), \(units("NEW.longitude")), NEW.id
-                FROM \(levels) AS level
-                ON CONFLICT (level, audience, cell, month) DO UPDATE SET count = map_cells.count + 1,
-                    sum_latitude = map_cells.sum_latitude + excluded.sum_latitude,
-                    sum_longitude = map_cells.sum_longitude + excluded.sum_longitude,
-                    photo = least(map_cells.photo, excluded.photo);
-                RETURN NULL;
-            END $$;
             CREATE TRIGGER map_point_added AFTER INSERT ON map_points
                 FOR EACH ROW EXECUTE FUNCTION map_point_added();
-            CREATE OR REPLACE FUNCTION map_point_removed() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                UPDATE map_cells c SET count = c.count - 1, sum_latitude = c.sum_latitude - \(units("OLD.latitude")),
-                    sum_longitude = c.sum_longitude - \(units("OLD.longitude")),
-                    photo = CASE WHEN c.photo = OLD.id
-                        THEN \(cellPhoto(level: "c.level", cell: "c.cell", month: "OLD.month", audience: "OLD.audience"))
-                        ELSE c.photo END
-                WHERE (c.level, c.cell, c.month, c.audience) IN (\(removedCells));
-                DELETE FROM map_cells c WHERE c.count <= 0 AND (c.level, c.cell, c.month, c.audience) IN (\(removedCells));
-                RETURN NULL;
-            END $$;
             CREATE TRIGGER map_point_removed AFTER DELETE ON map_points
                 FOR EACH ROW EXECUTE FUNCTION map_point_removed();
             """

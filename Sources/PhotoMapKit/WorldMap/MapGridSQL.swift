@@ -10,11 +10,13 @@
 ///   keys them by the audience before the cell, so the public's tiles read no row of another audience;
 ///   SQLite by the cell first, its rows then come in the cell order its grouping wants (keyed as
 ///   PostgreSQL, the owner's zoom-0 tile over 1M photos took 23 ms, not 13).
+/// - `map_totals`: the low zooms' cells summed over every month (`MapGridSQL+Totals`).
 ///
-/// The cost, per photo added or removed: one point row (two index entries) and one upsert a level
-/// (17); when the photo removed is its cell's least id, that cell's points of that month are read for
-/// the next. A batch of many photos (`import --records`) keeps them itself instead, with the triggers
-/// away for its transaction (`MapGridSQL+Batch`): one upsert a cell it touches, not a photo and level.
+/// The cost, per photo added or removed: one point row (two index entries), one upsert a level (17) and
+/// one a totalled level (6); a removal sums each of its 6 totals again from its cell's months, and when
+/// the photo removed is its cell's least id, that cell's points of that month are read for the next. A
+/// batch of many photos (`import --records`) keeps them itself instead, with the triggers away for its
+/// transaction (`MapGridSQL+Batch`): one upsert a cell it touches, not a photo and level.
 enum MapGridSQL {
     static let scale = 1 << MapTile.keyZoom
 
@@ -56,12 +58,26 @@ enum MapGridSQL {
         """
     }
 
-    /// SQLite's tables, those of a map made before these dropped first.
-    static var sqliteTables: String { sqliteParts.tables }
+    /// SQLite's tables, those of a map made before these (and its triggers) dropped first. Triggers left by
+    /// tables dropped by hand would write to tables that are not there; a map made before audiences is made
+    /// again.
+    static var sqliteTables: String {
+        """
+        \(sqliteTriggerDrops) DROP TABLE IF EXISTS map_cells; DROP TABLE IF EXISTS map_points;
+        CREATE TABLE map_points (id TEXT PRIMARY KEY, key INTEGER NOT NULL, month INTEGER NOT NULL,
+            latitude REAL NOT NULL, longitude REAL NOT NULL, audience INTEGER NOT NULL);
+        CREATE INDEX map_points_key ON map_points (key);
+        CREATE INDEX map_points_month ON map_points (audience, month, key, id);
+        CREATE TABLE map_cells (level INTEGER NOT NULL, cell INTEGER NOT NULL, month INTEGER NOT NULL,
+            audience INTEGER NOT NULL, count INTEGER NOT NULL, sum_latitude INTEGER NOT NULL,
+            sum_longitude INTEGER NOT NULL, photo TEXT NOT NULL, PRIMARY KEY (level, cell, month, audience)) WITHOUT ROWID;
+        \(totalsTable(postgres: false))
+        """
+    }
 
     /// SQLite's triggers (SQLite has no functions of its own to call: the key is nested subqueries, one
     /// spread step each), made once the tables hold the photos there before.
-    static var sqliteTriggers: String { sqliteParts.triggers.map(\.statement).joined(separator: "\n") }
+    static var sqliteTriggers: String { sqliteParts.map(\.statement).joined(separator: "\n") }
 
     /// Counts every point into its cells in one statement, for a map made over photos already there: one
     /// grouping, where the triggers would upsert 17 cells a photo.
@@ -80,11 +96,19 @@ enum MapGridSQL {
     /// The triggers that write the map as photos and points are written (`map_photo_removed` aside: a
     /// batch removes no photo), each a statement: a batch drops them and makes them again before it ends.
     static var sqliteBatchTriggers: [(name: String, statement: String)] {
-        sqliteParts.triggers.filter { $0.name != "map_photo_removed" }
+        sqliteParts.filter { $0.name != "map_photo_removed" }
     }
 
-    /// The tables (after dropping stale triggers) and each trigger's statement.
-    private static var sqliteParts: (tables: String, triggers: [(name: String, statement: String)]) {
+    /// The totals for a map made before them, its triggers dropped: `totalsFromCells` and `sqliteTriggers` next.
+    static var sqliteTotals: String { sqliteTriggerDrops + "\n" + totalsTable(postgres: false) }
+
+    /// Every trigger of the map dropped, to be made again.
+    private static var sqliteTriggerDrops: String {
+        sqliteParts.map { "DROP TRIGGER IF EXISTS \($0.name);" }.joined(separator: " ")
+    }
+
+    /// Each trigger's name and statement.
+    private static var sqliteParts: [(name: String, statement: String)] {
         var spread =
             "SELECT CAST(\(gridX("NEW.longitude", least: "min", greatest: "max")) AS INTEGER) AS sx, "
             + "CAST(\(gridY("NEW.latitude", least: "min", greatest: "max")) AS INTEGER) AS sy"
@@ -102,33 +126,38 @@ enum MapGridSQL {
             WHERE NEW.latitude IS NOT NULL AND NEW.longitude IS NOT NULL;
             """
         let added = MapTile.cellLevels.map { level in
-            """
-            INSERT INTO map_cells VALUES (\(level), NEW.key >> \(2 * (MapTile.keyZoom - level)), NEW.month,
-                NEW.audience, 1, \(units("NEW.latitude")), \(units("NEW.longitude")), NEW.id)
-            ON CONFLICT (level, audience, cell, month) DO UPDATE SET count = count + 1,
-                sum_latitude = sum_latitude + excluded.sum_latitude,
-                sum_longitude = sum_longitude + excluded.sum_longitude, photo = min(photo, excluded.photo);
-            """
+            let cell = "NEW.key >> \(2 * (MapTile.keyZoom - level))"
+            let sums = "1, \(units("NEW.latitude")), \(units("NEW.longitude")), NEW.id"
+            let months = "CASE WHEN NEW.month >= 0 THEN NEW.month END, NEW.month"
+            let cells = [cellUpsert("VALUES (\(level), \(cell), NEW.month, NEW.audience, \(sums))", least: "min")]
+            let totals =
+                MapTile.totalLevels.contains(level)
+                ? [
+                    totalUpsert(
+                        "VALUES (\(level), \(cell), NEW.audience, \(sums), \(months))", least: "min", greatest: "max")
+                ]
+                : []
+            return (cells + totals).map { $0 + ";" }.joined(separator: "\n")
         }
         let removed = MapTile.cellLevels.map { level in
-            let shift = 2 * (MapTile.keyZoom - level)
-            let cell = "(OLD.key >> \(shift))"
-            return """
+            let cell = "(OLD.key >> \(2 * (MapTile.keyZoom - level)))"
+            let key = "level = \(level) AND cell = \(cell) AND month = OLD.month AND audience = OLD.audience"
+            let cells = [
+                """
                 UPDATE map_cells SET count = count - 1, sum_latitude = sum_latitude - \(units("OLD.latitude")),
                     sum_longitude = sum_longitude - \(units("OLD.longitude")),
                     photo = CASE WHEN photo = OLD.id THEN \(cellPhoto(
                         level: "\(level)", cell: cell, month: "OLD.month", audience: "OLD.audience")) ELSE photo END
-                WHERE level = \(level) AND cell = \(cell) AND month = OLD.month AND audience = OLD.audience;
-                DELETE FROM map_cells
-                WHERE level = \(level) AND cell = \(cell) AND month = OLD.month AND audience = OLD.audience AND count <= 0;
-                """
+                WHERE \(key)
+                """,
+                "DELETE FROM map_cells WHERE \(key) AND count <= 0",
+            ]
+            let totals =
+                MapTile.totalLevels.contains(level)
+                ? totalsRecount(level: "\(level)", cell: cell, audience: "OLD.audience") : []
+            return (cells + totals).map { $0 + ";" }.joined(separator: "\n")
         }
-        // Triggers left by tables dropped by hand would write to tables that are not there; a map made
-        // before audiences is made again.
-        let stale =
-            ["map_photo_added", "map_photo_changed", "map_photo_removed"].map { "DROP TRIGGER IF EXISTS \($0);" }
-            + ["map_cells", "map_points"].map { "DROP TABLE IF EXISTS \($0);" }
-        let triggers: [(name: String, statement: String)] = [
+        return [
             (
                 "map_photo_added",
                 """
@@ -174,18 +203,5 @@ enum MapGridSQL {
                 """
             ),
         ]
-        return (
-            tables: """
-            \(stale.joined(separator: " "))
-            CREATE TABLE map_points (id TEXT PRIMARY KEY, key INTEGER NOT NULL, month INTEGER NOT NULL,
-                latitude REAL NOT NULL, longitude REAL NOT NULL, audience INTEGER NOT NULL);
-            CREATE INDEX map_points_key ON map_points (key);
-            CREATE INDEX map_points_month ON map_points (audience, month, key, id);
-            CREATE TABLE map_cells (level INTEGER NOT NULL, cell INTEGER NOT NULL, month INTEGER NOT NULL,
-                audience INTEGER NOT NULL, count INTEGER NOT NULL, sum_latitude INTEGER NOT NULL,
-                sum_longitude INTEGER NOT NULL, photo TEXT NOT NULL, PRIMARY KEY (level, cell, month, audience)) WITHOUT ROWID;
-            """,
-            triggers: triggers
-        )
     }
 }

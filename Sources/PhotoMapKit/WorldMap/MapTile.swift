@@ -22,8 +22,14 @@ public struct MapTile: Sendable, Hashable, CustomStringConvertible {
     /// The zooms whose cells the database keeps counted (`map_cells`); deeper tiles read their points.
     public static let aggregatedZooms = 0...16
     /// The cell levels (zoom + `cellBits`) the database keeps.
-    static var cellLevels: ClosedRange<Int> {
-        (aggregatedZooms.lowerBound + cellBits)...(aggregatedZooms.upperBound + cellBits)
+    static var cellLevels: ClosedRange<Int> { levels(of: aggregatedZooms) }
+    /// The zooms whose cells the database also keeps totalled over every month (`map_totals`): their tiles
+    /// without a range read a row a cell and audience, not one a month.
+    static let totalledZooms = 0...5
+    static var totalLevels: ClosedRange<Int> { levels(of: totalledZooms) }
+
+    private static func levels(of zooms: ClosedRange<Int>) -> ClosedRange<Int> {
+        (zooms.lowerBound + cellBits)...(zooms.upperBound + cellBits)
     }
     /// Latitudes beyond this are clamped before the projection: any beyond ±85.0511° is in an edge row.
     static let clampedLatitude = 85.06
