@@ -69,10 +69,14 @@ struct WorldMapTests {
         #expect(clusters.map(\.count) == naive.map(\.count), "\(tile)")
         #expect(clusters.map(\.photo) == naive.map(\.photo), "\(tile)")
         #expect(clusters.map(\.from) == naive.map(\.from) && clusters.map(\.to) == naive.map(\.to), "\(tile)")
-        // The cells sum whole units (`MapGridSQL.units`): a centre from them is within half a unit of the mean.
+        // The cells sum whole units (`MapGridSQL.units`): a centre from them is within half a unit of the mean;
+        // a cluster of one is its photo, where it is.
         let unit = 1 / MapGridSQL.unitsPerDegree
         for (made, counted) in zip(clusters, naive) {
             #expect(abs(made.latitude - counted.latitude) < unit && abs(made.longitude - counted.longitude) < unit)
+            if made.count == 1 {
+                #expect(made.latitude == counted.latitude && made.longitude == counted.longitude, "\(tile)")
+            }
         }
     }
 
@@ -114,6 +118,18 @@ struct WorldMapTests {
         #expect(
             clusters.first?.latitude == lone.coordinate.latitude && clusters.first?.from == MonthTaken.index(lone.taken)
         )
+        // So at every zoom where it is alone in its cell, the aggregated ones too: to the last bit.
+        var alone = 0
+        for zoom in 0...MapTile.maximumZoom {
+            let tile = try #require(WorldMapCatalog.tile(of: lone.coordinate, zoom: zoom))
+            for cluster in try store.mapClusters(in: tile, months: .all)
+            where cluster.photo == lone.id && cluster.count == 1 {
+                #expect(cluster.latitude == lone.coordinate.latitude, "zoom \(zoom)")
+                #expect(cluster.longitude == lone.coordinate.longitude, "zoom \(zoom)")
+                alone += MapTile.aggregatedZooms.contains(zoom) ? 1 : 0
+            }
+        }
+        #expect(alone > 0)
     }
 
     /// Every tile at every zoom that holds `coordinate`, with its clusters, and as many others.

@@ -47,6 +47,18 @@ extension PostgresLocalCatalog {
                 longitude: MapGridSQL.centre(try rows.real(row, 3) ?? 0, count: count), count: count,
                 photo: rows.text(row, 6) ?? "",
                 from: try rows.integer(row, 4), to: latest >= 0 ? latest : nil, cell: try rows.int64(row, 0) ?? 0)
+        }.singlesPlaced { ids in
+            let rows = try pool.withConnection { connection in
+                try connection.execute(
+                    "SELECT id, latitude, longitude FROM map_points WHERE id IN "
+                        + "(\((1...ids.count).map { "$\($0)" }.joined(separator: ", ")))",
+                    ids.map { .text($0) }, binaryResult: true)
+            }
+            var found: [String: (latitude: Double, longitude: Double)] = [:]
+            for row in 0..<rows.count {
+                found[rows.text(row, 0) ?? ""] = (try rows.real(row, 1) ?? 0, try rows.real(row, 2) ?? 0)
+            }
+            return found
         }
     }
 

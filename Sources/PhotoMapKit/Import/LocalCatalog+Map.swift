@@ -95,7 +95,14 @@ extension LocalCatalog {
                     count: count, photo: rows.text(6), from: rows.integer(4).map { Int($0) },
                     to: latest >= 0 ? latest : nil, cell: rows.integer(0) ?? 0))
         }
-        return clusters
+        return try clusters.singlesPlaced { ids in
+            let rows = try database.prepare(
+                "SELECT id, latitude, longitude FROM map_points WHERE id IN "
+                    + "(\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))", ids.map { .text($0) })
+            var found: [String: (latitude: Double, longitude: Double)] = [:]
+            while try rows.step() { found[rows.text(0)] = (rows.real(1) ?? 0, rows.real(2) ?? 0) }
+            return found
+        }
     }
 
     public func mapMonths() throws -> [Int] {

@@ -92,3 +92,22 @@ extension MapTile {
         }
     }
 }
+
+extension [MapCluster] {
+    /// The clusters, each of one at its photo's own coordinate, which `coordinates` reads for the ids it is
+    /// given (from `map_points`): a cluster of one is that photo, where the cells' sums in units put it
+    /// within half a unit of it.
+    func singlesPlaced(
+        _ coordinates: ([String]) throws -> [String: (latitude: Double, longitude: Double)]
+    ) rethrows -> [MapCluster] {
+        let singles = filter { $0.count == 1 }.map(\.photo)
+        guard !singles.isEmpty else { return self }
+        let found = try coordinates(singles)
+        return map { cluster in
+            guard cluster.count == 1, let point = found[cluster.photo] else { return cluster }
+            var placed = cluster
+            (placed.latitude, placed.longitude) = (point.latitude, point.longitude)
+            return placed
+        }
+    }
+}
