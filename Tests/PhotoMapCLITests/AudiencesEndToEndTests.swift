@@ -290,8 +290,10 @@ struct AudiencesEndToEndTests {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
+        let watchdog = Watchdog(process.processIdentifier, limit: 120, "exiftool")
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        watchdog.finish()
         return text.split(separator: "\n").map(String.init)
     }
 

@@ -160,7 +160,7 @@ struct CacheEndToEndTests {
             return process
         }
         try processes.forEach { try $0.run() }
-        processes.forEach { $0.waitUntilExit() }
+        processes.forEach { $0.waitUntilExit(within: 300, "photomap photos --prefetch") }
         #expect(
             processes.allSatisfy { $0.terminationStatus == 0 },
             "\(logs.map { (try? String(contentsOf: $0, encoding: .utf8)) ?? "" })")

@@ -72,7 +72,7 @@ struct DatabaseFaultsEndToEndTests {
         try TestDatabase.psql(
             database.url,
             "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE relation = 'recent_photos'::regclass AND granted")
-        holder.waitUntilExit()
+        holder.waitUntilExit(within: 60, "psql holding the lock")
         #expect(try server.request("/recent").status == 200)
         #expect(server.stderr.contains("lock timeout"), "\(server.stderr)")
     }

@@ -181,7 +181,7 @@ struct ExportCrashTests {
         let export = try launch(
             arguments(site), shell: "trap '' XFSZ; ulimit -f 12; exec \"$0\" \"$@\"",
             errors: errors)
-        export.waitUntilExit()
+        export.waitUntilExit(within: 300, "export with files limited to 12 KB")
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(export.terminationStatus == 1)
         #expect(

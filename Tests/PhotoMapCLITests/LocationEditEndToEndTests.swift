@@ -53,7 +53,7 @@ struct LocationEditEndToEndTests {
         try process.run()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
-        process.waitUntilExit()
+        process.waitUntilExit(within: 300, "photomap \(arguments.joined(separator: " "))")
         return process.terminationStatus
     }
 

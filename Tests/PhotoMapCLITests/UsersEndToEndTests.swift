@@ -34,9 +34,11 @@ struct UsersEndToEndTests {
         try process.run()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
+        let watchdog = Watchdog(process.processIdentifier, limit: 120, "photomap \(arguments.joined(separator: " "))")
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        watchdog.finish()
         return Run(
             status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
             stderr: String(decoding: err, as: UTF8.self))

@@ -119,7 +119,7 @@ struct EntryLocksTests {
         defer {
             // Stops it however the test ends (it exits when its stdin closes).
             try? input.fileHandleForWriting.close()
-            holder.waitUntilExit()
+            holder.waitUntilExit(within: 60, "the lock holder")
         }
         var line = Data()
         while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }

@@ -138,7 +138,7 @@ public enum TestCA {
         } catch {
             fatalError("cannot make the test CA: \(error)")
         }
-        make.waitUntilExit()
+        make.waitUntilExit(within: 120, "make_test_ca.sh")
         guard make.terminationStatus == 0 else { fatalError("make_test_ca.sh failed (is openssl installed?)") }
         return folder
     }()

@@ -52,21 +52,13 @@ public enum MeasuredRun {
         try? errors.fileHandleForWriting.close()
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
         // A run that hangs ends the test, not CI: killed once `limit` passes.
-        let exited = DispatchSemaphore(value: 0), killed = Locked(false), child = pid
-        Thread {
-            guard exited.wait(timeout: .now() + limit) == .timedOut else { return }
-            killed.withLock { $0 = true }
-            kill(child, SIGKILL)
-        }.start()
+        let words = (command + arguments).map { String(decoding: $0, as: UTF8.self) }
+        let watchdog = Watchdog(pid, limit: limit, words.joined(separator: " "))
         let (outputData, errorData) = readToEnd(output, errors)
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        exited.signal()
-        if killed.withLock({ $0 }) {
-            let words = (command + arguments).map { String(decoding: $0, as: UTF8.self) }
-            Issue.record("\(words.joined(separator: " ")) ran over \(limit) s: killed")
-        }
+        watchdog.finish()
         let signal = status & 0x7F
         return Result(
             status: signal == 0 ? (status >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal,

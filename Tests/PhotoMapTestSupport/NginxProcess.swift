@@ -44,7 +44,7 @@ public final class NginxProcess: Sendable {
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGQUIT)
-            process.waitUntilExit()
+            process.waitUntilExit(within: 60, "nginx after SIGQUIT")
         }
     }
 

@@ -42,9 +42,11 @@ extension PhotomapBinary {
         try process.run()
         stdin.fileHandleForWriting.write(Data((password + "\n").utf8))
         try stdin.fileHandleForWriting.close()
+        let watchdog = Watchdog(process.processIdentifier, limit: 120, "photomap users add")
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        watchdog.finish()
         return Result(
             status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
             stderr: String(decoding: err, as: UTF8.self))

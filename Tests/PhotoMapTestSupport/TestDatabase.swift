@@ -46,7 +46,7 @@ public struct TestDatabase: Sendable {
         ]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        process.waitUntilExit(within: 120, "psql -f deploy/roles.sql")
         guard process.terminationStatus == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSDebugDescriptionErrorKey: "deploy/roles.sql failed"])
         }
@@ -80,8 +80,10 @@ public struct TestDatabase: Sendable {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
+        let watchdog = Watchdog(process.processIdentifier, limit: 300, "psql -c \(sql)")
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        watchdog.finish()
         guard process.terminationStatus == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSDebugDescriptionErrorKey: "psql failed: \(sql)"])
         }

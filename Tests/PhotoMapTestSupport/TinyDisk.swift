@@ -41,7 +41,7 @@ public final class TinyDisk {
         process.arguments = arguments
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
+        process.waitUntilExit(within: 60, command)
         return process.terminationStatus == 0
     }
 }
