@@ -13,6 +13,8 @@
 #   bench/world-map.sh                          # N=1000000, SQLite, release build
 #   N=100000 BUILD=debug bench/world-map.sh     # quicker, with the debug build already there
 #   N=10000000 DATABASE=1 ENGINES=postgres bench/world-map.sh
+#   COLD=1 DATABASE=1 bench/world-map.sh       # as root: each zoom's first pass from disk (page cache
+#                                               # dropped, the server's own buffers 128 MB, not 2 GB)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$(dirname "$here")"
@@ -20,7 +22,10 @@ build=${BUILD:-release}
 swift build --package-path bench -c "$build" --product photomap-bench-world-map >/dev/null
 bench="bench/.build/$build/photomap-bench-world-map"
 count=${N:-1000000}
-arguments=(--count "$count" --tiles "${TILES:-200}" --naive-seconds "${NAIVE_SECONDS:-5}" --closed-batches "${CLOSED:-2}")
+arguments=(--count "$count" --tiles "${TILES:-200}" --naive-seconds "${NAIVE_SECONDS:-5}" --closed-batches "${CLOSED:-2}"
+           ${COLD:+--drop-caches})
+buffers=2GB
+[[ -z ${COLD:-} ]] || buffers=128MB
 engines=${ENGINES:-sqlite${DATABASE:+ postgres}}
 for engine in $engines; do
   echo "== $engine, $count photos ($build build)"
@@ -30,7 +35,7 @@ for engine in $engines; do
     postgres)
       cluster=$(mktemp -d /tmp/photomap-bench-postgres.XXXXXX)
       trap 'scripts/postgres stop "$cluster"' EXIT
-      admin=$(PHOTOMAP_POSTGRES_OPTIONS="-c shared_buffers=2GB -c work_mem=64MB -c max_wal_size=16GB -c checkpoint_timeout=30min" \
+      admin=$(PHOTOMAP_POSTGRES_OPTIONS="-c shared_buffers=$buffers -c work_mem=64MB -c max_wal_size=16GB -c checkpoint_timeout=30min" \
               scripts/postgres start "$cluster")
       url=${admin/\/postgres\?/\/photomap_template?}
       /usr/bin/time -f "peak memory %M KB (photomap's side), %e s in all" "$bench" "${arguments[@]}" --database "$url"

@@ -32,6 +32,10 @@ func run(_ program: String, _ arguments: [String]) throws {
 let count = Int(argument("--count") ?? "") ?? 100_000
 let tilesPerZoom = Int(argument("--tiles") ?? "") ?? 200
 let naiveBudget = Double(argument("--naive-seconds") ?? "") ?? 3
+/// With --drop-caches (root only), the kernel's page cache is emptied before each zoom's first pass, so that
+/// pass reads from disk as it does when the tables are larger than memory (10M) at any size (world-map.sh
+/// with COLD=1 gives the server small buffers of its own too).
+let dropsCaches = CommandLine.arguments.contains("--drop-caches")
 /// Of every ten batches, how many are not public (1: one private; 2: one for friends too).
 let closedBatches = min(2, max(0, Int(argument("--closed-batches") ?? "") ?? 2))
 
@@ -174,6 +178,7 @@ for zoom in 0...16 {
             tiles.append(tile)
         }
     }
+    if dropsCaches { try run("sh", ["-c", "sync && echo 3 > /proc/sys/vm/drop_caches"]) }
     let cold = try timed(tiles, months: .all) { try store.mapClusters(in: $0, months: $1) }
     let warm = try timed(tiles, months: .all) { try store.mapClusters(in: $0, months: $1) }
     let ranged = try timed(tiles, months: range) { try store.mapClusters(in: $0, months: $1) }
