@@ -83,7 +83,7 @@ struct RecordsMapTests {
             _ = try store.keepRecords(Self.records(batch))
         }
         try Self.expectExact(store, second, fenced: fence)
-        #expect(try WorldMapTests.staleTotals(store) == 0)
+        #expect(try WorldMapTests.staleAggregates(store) == 0)
         // The owner's view, the fenced photos too, from the same aggregates.
         var owner = store
         (owner.audiences, owner.showsFenced) = (Audience.seen(by: .owner), true)
@@ -102,7 +102,7 @@ struct RecordsMapTests {
         _ = try store.keepRecords(Self.records([second[5]]))
         try store.removeFence(named: "home")
         try Self.expectExact(store, second)
-        #expect(try WorldMapTests.staleTotals(store) == 0)
+        #expect(try WorldMapTests.staleAggregates(store) == 0)
     }
 
     @Test("records load with the audience given; a record already there keeps its own", arguments: StateEngine.allCases)

@@ -209,7 +209,7 @@ let remade = Date()
 if let url = database {
     try run(
         "psql",
-        ["-qAt", url, "-c", "DELETE FROM photomap_schema WHERE version >= \(DatabaseSchema.mapAudiencesVersion)"])
+        ["-qAt", url, "-c", "DELETE FROM photomap_schema WHERE version >= \(DatabaseSchema.mapVersion)"])
     try DatabaseSchema.migrate(try PostgresPool(address: DatabaseAddress(url), size: 1))
 } else {
     try run("sqlite3", [LocalCatalog.file(in: folder).path, "DROP TABLE map_cells; DROP TABLE map_points;"])

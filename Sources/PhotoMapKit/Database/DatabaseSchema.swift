@@ -149,11 +149,16 @@ public enum DatabaseSchema {
         """,
         // The rows of the days photos were taken on, kept by statement triggers (`trip_days`).
         PostgresLocalCatalog.tripDaysMigration,
-        // The map keeps every located photo with who sees it, so every viewer's tiles are its aggregates, and
-        // sums coordinates as integers (`MapGridSQL.units`).
-        MapGridSQL.postgresAudiences,
-        // The low zooms' cells totalled over every month, so a tile without a range reads a row a cell.
-        MapGridSQL.postgresTotals,
+        """
+        -- 15 made the map again to keep every located photo with who sees it, and to sum coordinates as
+        -- integers; 16 totalled the low zooms' cells over every month. Migration 17 makes the map as it is
+        -- now over any map before it, so these two are left to it.
+        SELECT 1;
+        """,
+        "SELECT 1; -- (16: see 15)",
+        // The map made again as it is now: its cells and totals keep their least photo's own coordinate, so a
+        // tile reads a cluster of one where it is with its cell, not from the points.
+        MapGridSQL.postgresMadeAgain,
     ]
 
     /// The migration that gave imported photos their audiences (`db migrate` says what they kept).
@@ -171,8 +176,11 @@ public enum DatabaseSchema {
     /// The migration that made the map keep every located photo with who sees it.
     public static let mapAudiencesVersion = 15
 
-    /// The migration that made the low zooms' totals over every month (`map_totals`).
+    /// The migration that made the low zooms' totals over every month (`map_totals`), now left to 17.
     static let mapTotalsVersion = 16
+
+    /// The migration that makes the map as it is now over any made before (`MapGridSQL.postgresMadeAgain`).
+    public static let mapVersion = 17
 
     /// The schema version this photomap writes and reads.
     public static var currentVersion: Int { migrations.count }

@@ -30,7 +30,7 @@ extension PostgresLocalCatalog {
             try connection.execute(
                 """
                 SELECT cell, sum(count), sum(sum_latitude)::float8, sum(sum_longitude)::float8, min(\(source.first)),
-                    max(\(source.last)), min(photo)
+                    max(\(source.last)), min(photo), min(latitude), min(longitude)
                 FROM \(source.table) WHERE level = \(level) AND cell BETWEEN $1 AND $2\(inRange) GROUP BY cell ORDER BY cell
                 """,
                 [
@@ -41,24 +41,11 @@ extension PostgresLocalCatalog {
         return try (0..<rows.count).compactMap { row in
             let count = try rows.integer(row, 1) ?? 0
             guard count > 0 else { return nil }
-            let latest = try rows.integer(row, 5) ?? -1
             return MapCluster(
-                latitude: MapGridSQL.centre(try rows.real(row, 2) ?? 0, count: count),
-                longitude: MapGridSQL.centre(try rows.real(row, 3) ?? 0, count: count), count: count,
-                photo: rows.text(row, 6) ?? "",
-                from: try rows.integer(row, 4), to: latest >= 0 ? latest : nil, cell: try rows.int64(row, 0) ?? 0)
-        }.singlesPlaced { ids in
-            let rows = try pool.withConnection { connection in
-                try connection.execute(
-                    "SELECT id, latitude, longitude FROM map_points WHERE id IN "
-                        + "(\((1...ids.count).map { "$\($0)" }.joined(separator: ", ")))",
-                    ids.map { .text($0) }, binaryResult: true)
-            }
-            var found: [String: (latitude: Double, longitude: Double)] = [:]
-            for row in 0..<rows.count {
-                found[rows.text(row, 0) ?? ""] = (try rows.real(row, 1) ?? 0, try rows.real(row, 2) ?? 0)
-            }
-            return found
+                cell: try rows.int64(row, 0) ?? 0, count: count,
+                sums: (try rows.real(row, 2) ?? 0, try rows.real(row, 3) ?? 0),
+                least: (try rows.real(row, 7) ?? 0, try rows.real(row, 8) ?? 0), photo: rows.text(row, 6) ?? "",
+                from: try rows.integer(row, 4), last: try rows.integer(row, 5) ?? -1)
         }
     }
 

@@ -24,42 +24,45 @@ extension PostgresLocalCatalog {
         try connection.execute(
             """
             CREATE TEMPORARY TABLE incoming_cells (level smallint, cell bigint, month integer, audience smallint,
-                count integer, sum_latitude bigint, sum_longitude bigint, photo text COLLATE "C", lost boolean)
-                ON COMMIT DROP
+                count integer, sum_latitude bigint, sum_longitude bigint, photo text COLLATE "C",
+                latitude double precision, longitude double precision, lost boolean) ON COMMIT DROP
             """)
         try connection.copy(
             "COPY incoming_cells FROM STDIN",
             rows: changes.sorted.lazy.map { cell, change in
-                row([
+                let least = MapCellChanges.columns(of: change.leastAdded)
+                return row([
                     .integer(cell.level), .int64(cell.cell), .integer(cell.month), .integer(cell.audience),
-                    .integer(change.count),
-                    .int64(change.sumLatitude), .int64(change.sumLongitude), .text(change.leastAdded),
-                    .bool(change.lost),
+                    .integer(change.count), .int64(change.sumLatitude), .int64(change.sumLongitude), .text(least.id),
+                    .double(least.latitude), .double(least.longitude), .bool(change.lost),
                 ])
             })
         try connection.execute(
             MapGridSQL.cellUpsert(
-                "SELECT level, cell, month, audience, count, sum_latitude, sum_longitude, photo FROM incoming_cells "
-                    + "ORDER BY level, audience, cell, month", least: "least"))
+                "SELECT level, cell, month, audience, count, sum_latitude, sum_longitude, photo, latitude, longitude "
+                    + "FROM incoming_cells ORDER BY level, audience, cell, month"))
         try connection.execute(
             """
             CREATE TEMPORARY TABLE incoming_totals (level smallint, cell bigint, audience smallint, count integer,
                 sum_latitude bigint, sum_longitude bigint, photo text COLLATE "C", first_month integer,
-                last_month integer, lost boolean) ON COMMIT DROP
+                last_month integer, latitude double precision, longitude double precision, lost boolean) ON COMMIT DROP
             """)
         try connection.copy(
             "COPY incoming_totals FROM STDIN",
             rows: changes.totals.lazy.map { cell, change in
-                row([
+                let least = MapCellChanges.columns(of: change.leastAdded)
+                return row([
                     .integer(cell.level), .int64(cell.cell), .integer(cell.audience), .integer(change.count),
-                    .int64(change.sumLatitude), .int64(change.sumLongitude), .text(change.leastAdded),
-                    .optional(change.firstAdded, PostgresValue.integer), .integer(change.lastAdded), .bool(change.lost),
+                    .int64(change.sumLatitude), .int64(change.sumLongitude), .text(least.id),
+                    .optional(change.firstAdded, PostgresValue.integer), .integer(change.lastAdded),
+                    .double(least.latitude), .double(least.longitude), .bool(change.lost),
                 ])
             })
         try connection.execute(
             MapGridSQL.totalUpsert(
-                "SELECT level, cell, audience, count, sum_latitude, sum_longitude, photo, first_month, last_month "
-                    + "FROM incoming_totals ORDER BY level, audience, cell", least: "least", greatest: "greatest"))
+                "SELECT level, cell, audience, count, sum_latitude, sum_longitude, photo, first_month, last_month, "
+                    + "latitude, longitude FROM incoming_totals ORDER BY level, audience, cell", least: "least",
+                greatest: "greatest"))
         guard !changes.removed.isEmpty else { return }
         try connection.execute("CREATE TEMPORARY TABLE gone_points (id text COLLATE \"C\") ON COMMIT DROP")
         try connection.copy(
@@ -69,7 +72,8 @@ extension PostgresLocalCatalog {
         try connection.execute(
             """
             UPDATE map_cells c
-            SET photo = \(MapGridSQL.cellPhoto(level: "c.level", cell: "c.cell", month: "c.month", audience: "c.audience"))
+            SET (photo, latitude, longitude) =
+                \(MapGridSQL.cellLeast(level: "c.level", cell: "c.cell", month: "c.month", audience: "c.audience"))
             FROM incoming_cells i WHERE \(lost) AND c.photo IN (SELECT id FROM gone_points)
             """)
         for statement in MapGridSQL.totalsRecount(

@@ -6,15 +6,11 @@ import PhotoMapSupport
 /// The map of everything from the SQLite catalog: tiles read from the aggregates the triggers of
 /// `MapGridSQL` keep, or (deep tiles) from the points.
 extension LocalCatalog {
-    /// Makes the map's tables and triggers for a catalog made before them, or before the map kept every
-    /// audience, counting the photos there; or only its totals, for a map made before them.
+    /// Makes the map's tables and triggers for a catalog made before them, or before the map was as it is
+    /// (`hasMap`), counting the photos there.
     func prepareMap() throws {
         guard try !hasMap() else { return }
         try database.transaction {
-            guard try !hasCells() else {
-                try database.execute(MapGridSQL.sqliteTotals + MapGridSQL.totalsFromCells + MapGridSQL.sqliteTriggers)
-                return
-            }
             try database.execute(MapGridSQL.sqliteTables)
             // Keyed here by `MapTile.key`, the same rule the triggers follow; counted into the cells at
             // once, and the triggers made after.
@@ -41,17 +37,13 @@ extension LocalCatalog {
         }
     }
 
-    /// Whether the catalog has the map's tables as this photomap keeps them (one opened to read, made before
-    /// them, before they kept every audience and summed in units, or before the totals, has not).
+    /// Whether the catalog has the map's tables as this photomap keeps them: one opened to read, made before
+    /// them, before they kept every audience and summed in units, before the totals or before cells and
+    /// totals kept their least photo's coordinate, has not (the last change made them all: its column).
     private func hasMap() throws -> Bool {
-        try hasCells() && database.prepare("SELECT 1 FROM pragma_table_info('map_totals')").step()
-    }
-
-    /// Whether the map's points and cells are as this photomap keeps them (every audience, sums in units).
-    private func hasCells() throws -> Bool {
-        try database.prepare(
-            "SELECT 1 FROM pragma_table_info('map_cells') WHERE name = 'sum_latitude' AND type = 'INTEGER'"
-        ).step()
+        try ["map_cells", "map_totals"].allSatisfy { table in
+            try database.prepare("SELECT 1 FROM pragma_table_info('\(table)') WHERE name = 'latitude'").step()
+        }
     }
 
     public func mapClusters(in tile: MapTile, months: MonthRange) throws -> [MapCluster] {
@@ -80,29 +72,20 @@ extension LocalCatalog {
         let rows = try database.prepare(
             """
             SELECT cell, sum(count), sum(sum_latitude), sum(sum_longitude), min(\(source.first)), max(\(source.last)),
-                min(photo)
+                min(photo), min(latitude), min(longitude)
             FROM \(source.table) WHERE level = ? AND cell BETWEEN ? AND ?\(inRange) GROUP BY cell ORDER BY cell
             """, [.integer(Int64(level)), .integer(first), .integer(last)] + range)
         var clusters: [MapCluster] = []
         while try rows.step() {
             let count = Int(rows.integer(1) ?? 0)
             guard count > 0 else { continue }
-            let latest = Int(rows.integer(5) ?? -1)
             clusters.append(
                 MapCluster(
-                    latitude: MapGridSQL.centre(rows.real(2) ?? 0, count: count),
-                    longitude: MapGridSQL.centre(rows.real(3) ?? 0, count: count),
-                    count: count, photo: rows.text(6), from: rows.integer(4).map { Int($0) },
-                    to: latest >= 0 ? latest : nil, cell: rows.integer(0) ?? 0))
+                    cell: rows.integer(0) ?? 0, count: count, sums: (rows.real(2) ?? 0, rows.real(3) ?? 0),
+                    least: (rows.real(7) ?? 0, rows.real(8) ?? 0), photo: rows.text(6),
+                    from: rows.integer(4).map { Int($0) }, last: Int(rows.integer(5) ?? -1)))
         }
-        return try clusters.singlesPlaced { ids in
-            let rows = try database.prepare(
-                "SELECT id, latitude, longitude FROM map_points WHERE id IN "
-                    + "(\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))", ids.map { .text($0) })
-            var found: [String: (latitude: Double, longitude: Double)] = [:]
-            while try rows.step() { found[rows.text(0)] = (rows.real(1) ?? 0, rows.real(2) ?? 0) }
-            return found
-        }
+        return clusters
     }
 
     public func mapMonths() throws -> [Int] {

@@ -43,21 +43,23 @@ struct LocalMapBatch {
     func finish() throws {
         guard !changes.isEmpty else { return }
         let upsert = try database.prepare(
-            MapGridSQL.cellUpsert("VALUES (?, ?, ?, ?, ?, ?, ?, ?)", least: "min") + " RETURNING count, photo")
+            MapGridSQL.cellUpsert("VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") + " RETURNING count, photo")
         let remove = try database.prepare(
             "DELETE FROM map_cells WHERE level = ? AND cell = ? AND month = ? AND audience = ?")
         let rephoto = try database.prepare(
-            "UPDATE map_cells SET photo = \(MapGridSQL.cellPhoto(level: "?1", cell: "?2", month: "?3", audience: "?4")) "
-                + "WHERE level = ?1 AND cell = ?2 AND month = ?3 AND audience = ?4")
+            "UPDATE map_cells SET (photo, latitude, longitude) = "
+                + MapGridSQL.cellLeast(level: "?1", cell: "?2", month: "?3", audience: "?4")
+                + " WHERE level = ?1 AND cell = ?2 AND month = ?3 AND audience = ?4")
         for (cell, change) in changes.sorted {
             let key: [SQLiteValue] = [
                 .integer(Int64(cell.level)), .integer(cell.cell), .integer(Int64(cell.month)),
                 .integer(Int64(cell.audience)),
             ]
+            let least = MapCellChanges.columns(of: change.leastAdded)
             try upsert.bind(
                 key + [
                     .integer(Int64(change.count)), .integer(change.sumLatitude), .integer(change.sumLongitude),
-                    .text(change.leastAdded),
+                    .text(least.id), .real(least.latitude), .real(least.longitude),
                 ])
             guard try upsert.step() else { continue }
             let count = upsert.integer(0) ?? 0, photo = upsert.text(1)
@@ -72,17 +74,18 @@ struct LocalMapBatch {
             }
         }
         let total = try database.prepare(
-            MapGridSQL.totalUpsert("VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", least: "min", greatest: "max"))
+            MapGridSQL.totalUpsert("VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", least: "min", greatest: "max"))
         let recount = try MapGridSQL.totalsRecount(level: "?1", cell: "?2", audience: "?3").map {
             try database.prepare($0)
         }
         for (cell, change) in changes.totals {
             let key: [SQLiteValue] = [.integer(Int64(cell.level)), .integer(cell.cell), .integer(Int64(cell.audience))]
+            let least = MapCellChanges.columns(of: change.leastAdded)
             try total.bind(
                 key + [
                     .integer(Int64(change.count)), .integer(change.sumLatitude), .integer(change.sumLongitude),
-                    .text(change.leastAdded), change.firstAdded.map { .integer(Int64($0)) } ?? .null,
-                    .integer(Int64(change.lastAdded)),
+                    .text(least.id), change.firstAdded.map { .integer(Int64($0)) } ?? .null,
+                    .integer(Int64(change.lastAdded)), .real(least.latitude), .real(least.longitude),
                 ])
             try total.step()
             guard change.lost else { continue }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// What a batch of photos written together does to the map's cells (`map_cells`, `MapGridSQL`): the
 /// points that go and come, grouped by level, cell, month and audience into one change each — how many, the sums
-/// of their coordinates, the least id that comes. A batch then writes each cell it touches once, in key
+/// of their coordinates, the least point that comes. A batch then writes each cell it touches once, in key
 /// order, where the triggers write 17 cells for every photo one at a time.
 struct MapCellChanges {
     /// A row of `map_cells`, by its key.
@@ -23,8 +23,8 @@ struct MapCellChanges {
         /// In `MapGridSQL.units`.
         var sumLatitude: Int64 = 0
         var sumLongitude: Int64 = 0
-        /// The least id among the points that came; "" when none came.
-        var leastAdded = ""
+        /// The point of least id among those that came; nil when none came.
+        var leastAdded: MapPoint?
         /// Whether a point went: emptied, the cell goes; its photo, if that point was it, is read again.
         var lost = false
     }
@@ -42,7 +42,7 @@ struct MapCellChanges {
             change.count += 1
             change.sumLatitude += latitude
             change.sumLongitude += longitude
-            if Self.precedes(point.id, change.leastAdded) { change.leastAdded = point.id }
+            if Self.precedes(point, change.leastAdded) { change.leastAdded = point }
         }
     }
 
@@ -58,10 +58,10 @@ struct MapCellChanges {
         }
     }
 
-    /// Whether `id` comes before `least` ("" for none yet) in byte order, as SQLite's BINARY and PostgreSQL's
-    /// "C" collation compare the ids.
-    private static func precedes(_ id: String, _ least: String) -> Bool {
-        least.isEmpty || id.utf8.lexicographicallyPrecedes(least.utf8)
+    /// Whether `point`'s id comes before `least`'s (nil for none yet) in byte order, as SQLite's BINARY and
+    /// PostgreSQL's "C" collation compare the ids.
+    private static func precedes(_ point: MapPoint, _ least: MapPoint?) -> Bool {
+        least.map { point.id.utf8.lexicographicallyPrecedes($0.id.utf8) } ?? true
     }
 
     /// Applies `body` to the change of each cell holding `point`, a level at a time.
@@ -73,6 +73,12 @@ struct MapCellChanges {
                         level: level, cell: MapTile.cell(ofKey: point.key, level: level), month: point.month,
                         audience: point.audience), default: Change()])
         }
+    }
+
+    /// A change's least point as its row writes it: "" (none came: the row keeps its own) or its id, and
+    /// its coordinate.
+    static func columns(of least: MapPoint?) -> (id: String, latitude: Double, longitude: Double) {
+        (least?.id ?? "", least?.latitude ?? 0, least?.longitude ?? 0)
     }
 
     /// The changes in key order: cells written one after another share pages of the table and its index.
@@ -87,7 +93,7 @@ struct MapCellChanges {
         var sumLatitude: Int64 = 0
         var sumLongitude: Int64 = 0
         /// As `Change`'s, over the months.
-        var leastAdded = ""
+        var leastAdded: MapPoint?
         /// The first dated month and the last month a point came in (nil, -1: none).
         var firstAdded: Int?
         var lastAdded = -1
@@ -105,8 +111,8 @@ struct MapCellChanges {
             total.sumLatitude += change.sumLatitude
             total.sumLongitude += change.sumLongitude
             total.lost = total.lost || change.lost
-            if !change.leastAdded.isEmpty {
-                if Self.precedes(change.leastAdded, total.leastAdded) { total.leastAdded = change.leastAdded }
+            if let least = change.leastAdded {
+                if Self.precedes(least, total.leastAdded) { total.leastAdded = least }
                 if cell.month >= 0 { total.firstAdded = min(total.firstAdded ?? cell.month, cell.month) }
                 total.lastAdded = max(total.lastAdded, cell.month)
             }

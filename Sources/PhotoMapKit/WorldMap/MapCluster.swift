@@ -93,21 +93,19 @@ extension MapTile {
     }
 }
 
-extension [MapCluster] {
-    /// The clusters, each of one at its photo's own coordinate, which `coordinates` reads for the ids it is
-    /// given (from `map_points`): a cluster of one is that photo, where the cells' sums in units put it
-    /// within half a unit of it.
-    func singlesPlaced(
-        _ coordinates: ([String]) throws -> [String: (latitude: Double, longitude: Double)]
-    ) rethrows -> [MapCluster] {
-        let singles = filter { $0.count == 1 }.map(\.photo)
-        guard !singles.isEmpty else { return self }
-        let found = try coordinates(singles)
-        return map { cluster in
-            guard cluster.count == 1, let point = found[cluster.photo] else { return cluster }
-            var placed = cluster
-            (placed.latitude, placed.longitude) = (point.latitude, point.longitude)
-            return placed
-        }
+extension MapCluster {
+    /// A cluster of a tile's cells summed (`MapGridSQL`): at the mean of their sums in units, or, of one
+    /// photo, where that photo is (`least`: the coordinate the cells keep of their least id, exact).
+    init(
+        cell: Int64, count: Int, sums: (latitude: Double, longitude: Double),
+        least: (latitude: Double, longitude: Double), photo: String, from: Int?, last: Int
+    ) {
+        let (latitude, longitude) =
+            count == 1
+            ? least
+            : (MapGridSQL.centre(sums.latitude, count: count), MapGridSQL.centre(sums.longitude, count: count))
+        self.init(
+            latitude: latitude, longitude: longitude, count: count, photo: photo, from: from,
+            to: last >= 0 ? last : nil, cell: cell)
     }
 }

@@ -24,26 +24,36 @@ extension MapGridSQL {
         }.joined(separator: "\n")
     }
 
-    /// Adds one cell's change (level, cell, month, audience, count, sums, least id that came or "") from
-    /// `rows` (a VALUES or SELECT), `least` the engine's two-argument minimum (SQLite `min`, PostgreSQL `least`).
-    static func cellUpsert(_ rows: String, least: String) -> String {
+    /// Adds one cell's change (level, cell, month, audience, count, sums, least id that came or "" and its
+    /// coordinate) from `rows` (a VALUES or SELECT).
+    static func cellUpsert(_ rows: String) -> String {
         """
-        INSERT INTO map_cells (level, cell, month, audience, count, sum_latitude, sum_longitude, photo) \(rows)
+        INSERT INTO map_cells (level, cell, month, audience, count, sum_latitude, sum_longitude, photo, latitude,
+            longitude) \(rows)
         ON CONFLICT (level, audience, cell, month) DO UPDATE SET count = map_cells.count + excluded.count,
             sum_latitude = map_cells.sum_latitude + excluded.sum_latitude,
-            sum_longitude = map_cells.sum_longitude + excluded.sum_longitude,
-            photo = CASE WHEN excluded.photo = '' THEN map_cells.photo
-                ELSE \(least)(map_cells.photo, excluded.photo) END
+            sum_longitude = map_cells.sum_longitude + excluded.sum_longitude, \(leastPhoto("map_cells"))
         """
     }
 
-    /// The least id among the points of a cell, month and audience, "" for none: a cell's photo read again
-    /// when the point that was it went. The arguments name the cell's columns or parameters.
-    static func cellPhoto(level: String, cell: String, month: String, audience: String) -> String {
+    /// An upsert's photo and its coordinate: the least id that came, with its own, when it precedes the row's.
+    static func leastPhoto(_ table: String) -> String {
+        let came = "excluded.photo <> '' AND excluded.photo < \(table).photo"
+        return ["photo", "latitude", "longitude"].map {
+            "\($0) = CASE WHEN \(came) THEN excluded.\($0) ELSE \(table).\($0) END"
+        }
+        .joined(separator: ", ")
+    }
+
+    /// The least id among the points of a cell, month and audience, with its coordinate: a cell's photo read
+    /// again when the point that was it went (a row subquery; none when the cell has no point left, so an
+    /// emptied cell goes first). The arguments name the cell's columns or parameters.
+    static func cellLeast(level: String, cell: String, month: String, audience: String) -> String {
         let shift = "(2 * (\(MapTile.keyZoom) - \(level)))"
         return """
-            coalesce((SELECT min(p.id) FROM map_points p WHERE p.audience = \(audience) AND p.month = \(month)
-                AND p.key BETWEEN \(cell) << \(shift) AND ((\(cell) + 1) << \(shift)) - 1), '')
+            (SELECT q.id, q.latitude, q.longitude FROM map_points q WHERE q.id = (SELECT min(p.id) FROM map_points p
+                WHERE p.audience = \(audience) AND p.month = \(month)
+                AND p.key BETWEEN \(cell) << \(shift) AND ((\(cell) + 1) << \(shift)) - 1))
             """
     }
 }

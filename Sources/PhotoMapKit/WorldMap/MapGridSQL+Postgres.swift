@@ -15,7 +15,7 @@ extension MapGridSQL {
         }
         return """
             -- The map of everything (MapGridSQL): the located photos with who sees them (MapAudience), and per
-            -- cell level, cell, month and audience their count, sums of coordinates and least id, and the low
+            -- cell level, cell, month and audience their count, sums of coordinates and least id with its own, and the low
             -- levels' totals over every month (MapGridSQL+Totals), kept by the triggers below.
             CREATE TABLE map_points (id text COLLATE "C" PRIMARY KEY, key bigint NOT NULL, month integer NOT NULL,
                 latitude double precision NOT NULL, longitude double precision NOT NULL, audience smallint NOT NULL);
@@ -23,8 +23,8 @@ extension MapGridSQL {
             CREATE INDEX map_points_month ON map_points (audience, month, key, id);
             CREATE TABLE map_cells (level smallint NOT NULL, cell bigint NOT NULL, month integer NOT NULL,
                 audience smallint NOT NULL, count integer NOT NULL, sum_latitude bigint NOT NULL,
-                sum_longitude bigint NOT NULL, photo text COLLATE "C" NOT NULL,
-                PRIMARY KEY (level, audience, cell, month));
+                sum_longitude bigint NOT NULL, photo text COLLATE "C" NOT NULL, latitude double precision NOT NULL,
+                longitude double precision NOT NULL, PRIMARY KEY (level, audience, cell, month));
             CREATE OR REPLACE FUNCTION map_key(latitude double precision, longitude double precision) RETURNS bigint
             LANGUAGE plpgsql IMMUTABLE AS $$
             DECLARE x bigint; y bigint;
@@ -69,10 +69,11 @@ extension MapGridSQL {
             """
     }
 
-    /// The migration that made the map keep every located photo with who sees it, its sums in `units`: its
-    /// tables made again (migration 8, `postgres`, makes them so on a database migrated after it), counted at
-    /// once from the photos there, and the triggers as `postgresBatches` leaves them.
-    static var postgresAudiences: String {
+    /// The migration that makes the map as it is now over a map made before (every audience, sums in
+    /// `units`, totals, the least photo's coordinate kept): its tables made again (migration 8, `postgres`,
+    /// makes them so on a database migrated after it), counted at once from the photos there, and the
+    /// triggers as `postgresBatches` leaves them.
+    static var postgresMadeAgain: String {
         """
         DROP TRIGGER map_photo_changed ON local_photos;
         DROP TABLE map_points, map_cells;

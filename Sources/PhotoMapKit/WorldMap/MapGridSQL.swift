@@ -5,7 +5,9 @@
 /// - `map_points`: each located photo: its key (`MapTile.key`), month (-1 for none), coordinate and who
 ///   sees it there (`MapAudience`). Deep tiles read these.
 /// - `map_cells`: for each cell level in `MapTile.cellLevels`, cell, month and audience: how many points,
-///   the sums of their latitudes and longitudes (in `units`), and the least id among them. A tile's
+///   the sums of their latitudes and longitudes (in `units`), and the least id among them with its own
+///   coordinate (a cluster of one is that photo, where it is, read with its cell: not from `map_points`,
+///   whose rows a cold tile would read from disk one by one). A tile's
 ///   clusters are one range of one level's cells for each audience its viewer sees, summed. PostgreSQL
 ///   keys them by the audience before the cell, so the public's tiles read no row of another audience;
 ///   SQLite by the cell first, its rows then come in the cell order its grouping wants (keyed as
@@ -70,7 +72,8 @@ enum MapGridSQL {
         CREATE INDEX map_points_month ON map_points (audience, month, key, id);
         CREATE TABLE map_cells (level INTEGER NOT NULL, cell INTEGER NOT NULL, month INTEGER NOT NULL,
             audience INTEGER NOT NULL, count INTEGER NOT NULL, sum_latitude INTEGER NOT NULL,
-            sum_longitude INTEGER NOT NULL, photo TEXT NOT NULL, PRIMARY KEY (level, cell, month, audience)) WITHOUT ROWID;
+            sum_longitude INTEGER NOT NULL, photo TEXT NOT NULL, latitude REAL NOT NULL, longitude REAL NOT NULL,
+            PRIMARY KEY (level, cell, month, audience)) WITHOUT ROWID;
         \(totalsTable(postgres: false))
         """
     }
@@ -85,12 +88,20 @@ enum MapGridSQL {
         let levels = MapTile.cellLevels.map { "(\($0))" }.joined(separator: ", ")
         let cell = "p.key >> (2 * (\(MapTile.keyZoom) - l.level))"
         return """
-            INSERT INTO map_cells (level, cell, month, audience, count, sum_latitude, sum_longitude, photo)
-            SELECT l.level, \(cell), p.month, p.audience, count(*), sum(\(units("p.latitude"))),
-                sum(\(units("p.longitude"))), min(p.id)
-            FROM map_points p, (SELECT column1 AS level FROM (VALUES \(levels)) AS v) AS l
-            GROUP BY l.level, \(cell), p.month, p.audience;
+            INSERT INTO map_cells (level, cell, month, audience, count, sum_latitude, sum_longitude, photo, latitude,
+                longitude)
+            \(placed("""
+                SELECT l.level, \(cell), p.month, p.audience, count(*), sum(\(units("p.latitude"))),
+                    sum(\(units("p.longitude"))), min(p.id) AS photo
+                FROM map_points p, (SELECT column1 AS level FROM (VALUES \(levels)) AS v) AS l
+                GROUP BY l.level, \(cell), p.month, p.audience
+                """));
             """
+    }
+
+    /// A grouping's rows, its least id last (`photo`), with that photo's coordinate from its point.
+    static func placed(_ grouping: String) -> String {
+        "SELECT g.*, q.latitude, q.longitude FROM (\(grouping)) AS g JOIN map_points q ON q.id = g.photo"
     }
 
     /// The triggers that write the map as photos and points are written (`map_photo_removed` aside: a
@@ -98,9 +109,6 @@ enum MapGridSQL {
     static var sqliteBatchTriggers: [(name: String, statement: String)] {
         sqliteParts.filter { $0.name != "map_photo_removed" }
     }
-
-    /// The totals for a map made before them, its triggers dropped: `totalsFromCells` and `sqliteTriggers` next.
-    static var sqliteTotals: String { sqliteTriggerDrops + "\n" + totalsTable(postgres: false) }
 
     /// Every trigger of the map dropped, to be made again.
     private static var sqliteTriggerDrops: String {
@@ -129,12 +137,14 @@ enum MapGridSQL {
             let cell = "NEW.key >> \(2 * (MapTile.keyZoom - level))"
             let sums = "1, \(units("NEW.latitude")), \(units("NEW.longitude")), NEW.id"
             let months = "CASE WHEN NEW.month >= 0 THEN NEW.month END, NEW.month"
-            let cells = [cellUpsert("VALUES (\(level), \(cell), NEW.month, NEW.audience, \(sums))", least: "min")]
+            let place = "NEW.latitude, NEW.longitude"
+            let cells = [cellUpsert("VALUES (\(level), \(cell), NEW.month, NEW.audience, \(sums), \(place))")]
             let totals =
                 MapTile.totalLevels.contains(level)
                 ? [
                     totalUpsert(
-                        "VALUES (\(level), \(cell), NEW.audience, \(sums), \(months))", least: "min", greatest: "max")
+                        "VALUES (\(level), \(cell), NEW.audience, \(sums), \(months), \(place))", least: "min",
+                        greatest: "max")
                 ]
                 : []
             return (cells + totals).map { $0 + ";" }.joined(separator: "\n")
@@ -145,12 +155,15 @@ enum MapGridSQL {
             let cells = [
                 """
                 UPDATE map_cells SET count = count - 1, sum_latitude = sum_latitude - \(units("OLD.latitude")),
-                    sum_longitude = sum_longitude - \(units("OLD.longitude")),
-                    photo = CASE WHEN photo = OLD.id THEN \(cellPhoto(
-                        level: "\(level)", cell: cell, month: "OLD.month", audience: "OLD.audience")) ELSE photo END
+                    sum_longitude = sum_longitude - \(units("OLD.longitude"))
                 WHERE \(key)
                 """,
                 "DELETE FROM map_cells WHERE \(key) AND count <= 0",
+                """
+                UPDATE map_cells SET (photo, latitude, longitude) = \(cellLeast(
+                    level: "\(level)", cell: cell, month: "OLD.month", audience: "OLD.audience"))
+                WHERE \(key) AND photo = OLD.id
+                """,
             ]
             let totals =
                 MapTile.totalLevels.contains(level)
