@@ -19,12 +19,13 @@ extension MapGridSQL {
             -- levels' totals over every month (MapGridSQL+Totals), kept by the triggers below.
             CREATE TABLE map_points (id text COLLATE "C" PRIMARY KEY, key bigint NOT NULL, month integer NOT NULL,
                 latitude double precision NOT NULL, longitude double precision NOT NULL, audience smallint NOT NULL);
-            CREATE INDEX map_points_key ON map_points (key);
+            CREATE INDEX map_points_key ON map_points (key) INCLUDE (id, month, latitude, longitude, audience);
             CREATE INDEX map_points_month ON map_points (audience, month, key, id);
             CREATE TABLE map_cells (level smallint NOT NULL, cell bigint NOT NULL, month integer NOT NULL,
                 audience smallint NOT NULL, count integer NOT NULL, sum_latitude bigint NOT NULL,
                 sum_longitude bigint NOT NULL, photo text COLLATE "C" NOT NULL, latitude double precision NOT NULL,
-                longitude double precision NOT NULL, PRIMARY KEY (level, audience, cell, month));
+                longitude double precision NOT NULL,
+                PRIMARY KEY (level, audience, cell, month) \(covering(["count", "sum_latitude", "sum_longitude"])));
             CREATE OR REPLACE FUNCTION map_key(latitude double precision, longitude double precision) RETURNS bigint
             LANGUAGE plpgsql IMMUTABLE AS $$
             DECLARE x bigint; y bigint;
@@ -67,6 +68,14 @@ extension MapGridSQL {
             CREATE TRIGGER map_point_removed AFTER DELETE ON map_points
                 FOR EACH ROW EXECUTE FUNCTION map_point_removed();
             """
+    }
+
+    /// The columns a tile reads of the cells or totals after their key, with `extra`, in their key's index
+    /// (PostgreSQL's INCLUDE): a tile is then an index-only scan of one range of it, where rows fetched from
+    /// the table lie where each was first written, a page each when it is not in memory (a cold zoom-6 tile
+    /// read some 10,000 rows: p50 68 ms, p95 740 at 1M, caches dropped, against 1–3 ms warm).
+    static func covering(_ extra: [String]) -> String {
+        "INCLUDE (\((extra + ["photo", "latitude", "longitude"]).joined(separator: ", ")))"
     }
 
     /// The migration that makes the map as it is now over a map made before (every audience, sums in

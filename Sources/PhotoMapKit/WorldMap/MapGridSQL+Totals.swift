@@ -14,14 +14,18 @@ extension MapGridSQL {
     static func totalsTable(postgres: Bool) -> String {
         let (small, int, big, id, real, key) =
             postgres
-            ? ("smallint", "integer", "bigint", #"text COLLATE "C""#, "double precision", "level, audience, cell")
-            : ("INTEGER", "INTEGER", "INTEGER", "TEXT", "REAL", "level, cell, audience")
+            ? (
+                "smallint", "integer", "bigint", #"text COLLATE "C""#, "double precision",
+                "PRIMARY KEY (level, audience, cell) "
+                    + covering(["count", "sum_latitude", "sum_longitude", "first_month", "last_month"])
+            )
+            : ("INTEGER", "INTEGER", "INTEGER", "TEXT", "REAL", "PRIMARY KEY (level, cell, audience)")
         return """
             DROP TABLE IF EXISTS map_totals;
             CREATE TABLE map_totals (level \(small) NOT NULL, cell \(big) NOT NULL, audience \(small) NOT NULL,
                 count \(int) NOT NULL, sum_latitude \(big) NOT NULL, sum_longitude \(big) NOT NULL, photo \(id) NOT NULL,
                 first_month \(int), last_month \(int) NOT NULL, latitude \(real) NOT NULL, longitude \(real) NOT NULL,
-                PRIMARY KEY (\(key)))\(postgres ? "" : " WITHOUT ROWID");
+                \(key))\(postgres ? "" : " WITHOUT ROWID");
             """
     }
 
