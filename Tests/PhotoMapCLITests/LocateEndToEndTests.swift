@@ -74,7 +74,7 @@ struct LocateEndToEndTests {
         #expect(bareRecord.placeID != LocalPlace.unlocatedID)
         #expect(bareRecord.locationNote == "location set by hand")
         #expect(try version() > before)
-        let listed = try run(["--source", "local", "photos", "--place", bareRecord.placeID ?? "", "--json"])
+        let listed = try run(["--source", "local", "photos", "--place", bareRecord.placeID, "--json"])
         #expect(listed.stdout.contains("\"manual\""), "\(listed.stdout)")
 
         // geotag and an import of the unchanged files leave it; the track places the other photo.

@@ -203,6 +203,21 @@ for zoom in 0...16 {
     )
 }
 
+// The timeline's months (`mapMonths`, summed from the top level's monthly cells for the viewer): the first
+// call, then the median of 20.
+for (name, viewer) in [("public", store), ("owner", owner)] {
+    var times: [Double] = []
+    for _ in 0..<21 {
+        let began = Date()
+        _ = try viewer.mapMonths()
+        times.append(Date().timeIntervalSince(began) * 1000)
+    }
+    let first = times.removeFirst()
+    say(
+        "the timeline's months, \(name): "
+            + String(format: "first %.2f ms, then median %.2f ms", first, times.sorted()[10]))
+}
+
 // The map made again over the photos there, as for a catalog from before the map kept every audience:
 // SQLite's when the catalog is next opened to write, PostgreSQL's by its migration.
 let remade = Date()

@@ -33,7 +33,8 @@ extension LocalCatalog {
                 ])
                 try insert.step()
             }
-            try database.execute(MapGridSQL.cellsFromPoints + MapGridSQL.totalsFromCells + MapGridSQL.sqliteTriggers)
+            try database.execute(
+                MapGridSQL.cellsFromPoints(postgres: false) + MapGridSQL.totalsFromCells + MapGridSQL.sqliteTriggers)
         }
     }
 

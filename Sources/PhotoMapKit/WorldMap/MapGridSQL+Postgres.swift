@@ -45,7 +45,7 @@ extension MapGridSQL {
             END $$;
             INSERT INTO map_points SELECT id, map_key(latitude, longitude), map_month(record), latitude, longitude,
                 \(audience("")) FROM local_photos WHERE latitude IS NOT NULL AND longitude IS NOT NULL;
-            \(cellsFromPoints)
+            \(cellsFromPoints(postgres: true))
             \(postgresTotals)
             CREATE OR REPLACE FUNCTION map_photo_changed() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
