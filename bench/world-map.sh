@@ -39,7 +39,7 @@ for engine in $engines; do
               scripts/postgres start "$cluster")
       url=${admin/\/postgres\?/\/photomap_template?}
       /usr/bin/time -f "peak memory %M KB (photomap's side), %e s in all" "$bench" "${arguments[@]}" --database "$url"
-      psql -qAt "$url" -c "SELECT 'map tables: ' || pg_size_pretty(pg_total_relation_size('map_points') + pg_total_relation_size('map_cells')) || ', totals ' || pg_size_pretty(pg_total_relation_size('map_totals'))" ;;
+      psql -qAt "$url" -c "SELECT 'map tables: ' || pg_size_pretty(pg_total_relation_size('map_points') + pg_total_relation_size('map_cells')) || ', totals ' || pg_size_pretty(pg_total_relation_size('map_totals')) || ', database ' || pg_size_pretty(pg_database_size(current_database()))" ;;
     *) echo "world-map.sh: unknown engine $engine (sqlite or postgres)" >&2; exit 2 ;;
   esac
 done
