@@ -15,8 +15,9 @@ extension MapGridSQL {
         }
         return """
             -- The map of everything (MapGridSQL): the located photos with who sees them (MapAudience), and per
-            -- cell level, cell, month and audience their count, sums of coordinates and least id with its own, and the low
-            -- levels' totals over every month (MapGridSQL+Totals), kept by the triggers below.
+            -- cell level, cell, month and audience their count, sums of coordinates and least id with its
+            -- coordinate, and the low levels' totals over every month (MapGridSQL+Totals), kept by the triggers
+            -- below.
             CREATE TABLE map_points (id text COLLATE "C" PRIMARY KEY, key bigint NOT NULL, month integer NOT NULL,
                 latitude double precision NOT NULL, longitude double precision NOT NULL, audience smallint NOT NULL);
             CREATE INDEX map_points_key ON map_points (key) INCLUDE (id, month, latitude, longitude, audience);

@@ -2,8 +2,8 @@
 /// `map_totals`: for the cell levels of the low zooms (`MapTile.totalLevels`), each cell and audience's
 /// `map_cells` rows summed over every month — the count, the sums, the least id, the first dated month,
 /// the last month, and the least id's coordinate. A low-zoom tile asked for no range reads a row a cell and
-/// audience there (64 a code at zoom 0), where the cells would give it one a month (64 × some 300 at zoom 0 over 1M photos: the owner's
-/// world tile took 23 ms on PostgreSQL).
+/// audience there (64 a code at zoom 0), where the cells would give it one a month (64 × some 300 at zoom 0
+/// over 1M photos: the owner's world tile took 23 ms on PostgreSQL).
 ///
 /// The cost, per photo added: one more upsert a totalled level (6). A point removed, or a batch's cell that
 /// lost a point, is totalled again from its cell's monthly rows (at most one a month), which know its next
